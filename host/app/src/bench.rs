@@ -1,0 +1,61 @@
+//! `gbhost bench`: emulation speed, the median of several timed rounds.
+//!
+//! Each round loads the ROM afresh (not timed) and runs N frames headless, every frame fully
+//! emulated and rendered. Prints `fps: X` and `mcycles-per-sec: Y` (M-cycles, 1,048,576 per
+//! emulated second), both medians.
+
+use anyhow::Result;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// Arguments of `gbhost bench`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The ROM file to run.
+    rom: PathBuf,
+    /// Frames per round.
+    #[arg(long, default_value_t = 3200)]
+    frames: u64,
+    /// Timed rounds (the median is reported).
+    #[arg(long, default_value_t = 5)]
+    rounds: usize,
+}
+
+/// The median of a non-empty list.
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
+}
+
+/// Run `gbhost bench`.
+pub fn run(args: &Args) -> Result<()> {
+    let rounds = args.rounds.max(1);
+    let mut fps = Vec::with_capacity(rounds);
+    let mut mcps = Vec::with_capacity(rounds);
+    for round in 0..rounds {
+        let mut gb = crate::rom::load(&args.rom, None)?;
+        let start_cycles = gb.cycles();
+        let t = Instant::now();
+        for _ in 0..args.frames {
+            gb.run_frame();
+        }
+        let secs = t.elapsed().as_secs_f64().max(1e-9);
+        let mcycles = (gb.cycles() - start_cycles) as f64 / 4.0;
+        eprintln!(
+            "round {}: {:.0} fps, {:.1} M-cycles/s",
+            round + 1,
+            args.frames as f64 / secs,
+            mcycles / secs / 1e6
+        );
+        fps.push(args.frames as f64 / secs);
+        mcps.push(mcycles / secs / 1e6);
+    }
+    println!("fps: {:.0}", median(fps));
+    println!("mcycles-per-sec: {:.1}", median(mcps));
+    Ok(())
+}

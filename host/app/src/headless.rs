@@ -1,0 +1,115 @@
+//! `gbhost headless`: run a ROM with no window and no audio, then print what was asked for.
+//!
+//! Output contract (one item per line, in this order): `frames: N`; with `--print-serial`,
+//! `serial: TEXT` (non-printable bytes as `\xNN`); with `--print-regs`,
+//! `regs: A=01 F=B0 B=00 C=13 D=00 E=D8 H=01 L=4D SP=FFFE PC=0100`; for each `--peek ADDR`,
+//! `peek FF82=01`. Exit 0 when the run completed, 2 on a bad ROM or argument.
+
+use anyhow::{Result, bail};
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+/// Arguments of `gbhost headless`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The ROM file to run.
+    rom: PathBuf,
+    /// Frames to run.
+    #[arg(long, default_value_t = 600)]
+    frames: u64,
+    /// Stop as soon as the CPU executes LD B,B (opcode 0x40), the test ROMs' breakpoint.
+    #[arg(long)]
+    stop_on_ld_b_b: bool,
+    /// Print the bytes sent on the serial port.
+    #[arg(long)]
+    print_serial: bool,
+    /// Print the CPU registers at the end.
+    #[arg(long)]
+    print_regs: bool,
+    /// Print the byte at this address (hex, e.g. FF82 or 0xFF82) at the end; repeatable.
+    #[arg(long, value_name = "ADDR", value_parser = parse_addr)]
+    peek: Vec<u16>,
+    /// Write the final frame as a PNG (arrives with the pixel-exact PPU).
+    #[arg(long, value_name = "FILE.png")]
+    screenshot: Option<PathBuf>,
+    /// Run this DMG boot ROM (256 bytes) instead of starting in the post-boot state.
+    #[arg(long, value_name = "FILE")]
+    boot_rom: Option<PathBuf>,
+}
+
+/// Parse a 16-bit hex address, with or without `0x` / `$`.
+fn parse_addr(s: &str) -> Result<u16, String> {
+    let digits = s
+        .strip_prefix("0x")
+        .or_else(|| s.strip_prefix("0X"))
+        .or_else(|| s.strip_prefix('$'))
+        .unwrap_or(s);
+    u16::from_str_radix(digits, 16).map_err(|_| format!("'{s}' is not a hex address 0000-FFFF"))
+}
+
+/// Format serial bytes: printable ASCII as is, everything else as `\xNN`.
+pub fn escape_serial(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len());
+    for &b in bytes {
+        if (0x20..0x7F).contains(&b) && b != b'\\' {
+            out.push(char::from(b));
+        } else {
+            let _ = write!(out, "\\x{b:02X}");
+        }
+    }
+    out
+}
+
+/// Run `gbhost headless`.
+pub fn run(args: &Args) -> Result<()> {
+    if args.screenshot.is_some() {
+        bail!("--screenshot is not available yet: it arrives with the pixel-exact PPU");
+    }
+    let mut gb = crate::rom::load(&args.rom, args.boot_rom.as_deref())?;
+    let mut frames = 0;
+    while frames < args.frames {
+        if args.stop_on_ld_b_b {
+            if gb.run_frame_or_ld_b_b() {
+                break;
+            }
+        } else {
+            gb.run_frame();
+        }
+        frames += 1;
+    }
+    println!("frames: {frames}");
+    if args.print_serial {
+        println!("serial: {}", escape_serial(gb.serial_output()));
+    }
+    if args.print_regs {
+        let r = gb.regs();
+        println!(
+            "regs: A={:02X} F={:02X} B={:02X} C={:02X} D={:02X} E={:02X} H={:02X} L={:02X} SP={:04X} PC={:04X}",
+            r.a, r.f, r.b, r.c, r.d, r.e, r.h, r.l, r.sp, r.pc
+        );
+    }
+    for &addr in &args.peek {
+        println!("peek {addr:04X}={:02X}", gb.peek(addr));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn addresses_parse_in_hex_with_any_prefix() {
+        assert_eq!(parse_addr("FF82"), Ok(0xFF82));
+        assert_eq!(parse_addr("0xff82"), Ok(0xFF82));
+        assert_eq!(parse_addr("$c000"), Ok(0xC000));
+        assert!(parse_addr("10000").is_err());
+        assert!(parse_addr("zz").is_err());
+    }
+
+    #[test]
+    fn serial_escapes_non_printables() {
+        assert_eq!(escape_serial(b"Passed\n"), "Passed\\x0A");
+        assert_eq!(escape_serial(b"a\\b\x00"), "a\\x5Cb\\x00");
+    }
+}

@@ -1,0 +1,42 @@
+//! `gbhost`: the command-line entry point.
+//!
+//! Subcommands: `headless` (run a ROM with no window or audio, print what was asked) and
+//! `bench` (measure emulation speed). The desktop app arrives with its own issue.
+
+mod bench;
+mod headless;
+mod rom;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// Game Boy emulator host whose Lua scripts rewind with the game.
+#[derive(Parser, Debug)]
+#[command(name = "gbhost", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Run a ROM with no window and no audio device, as fast as possible.
+    Headless(headless::Args),
+    /// Measure emulation speed on a ROM (frames per second, median of several rounds).
+    Bench(bench::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Headless(args) => headless::run(&args),
+        Command::Bench(args) => bench::run(&args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("gbhost: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,28 @@
+//! Loading a ROM file (and optional boot ROM) into a [`Gb`], with clear errors.
+
+use anyhow::{Context, Result};
+use gb_core::{Cartridge, Gb};
+use std::path::Path;
+
+/// Read `path` and build a DMG around it; warn on stderr about header checksum mismatches.
+pub fn load(path: &Path, boot_rom: Option<&Path>) -> Result<Gb> {
+    let bytes =
+        std::fs::read(path).with_context(|| format!("cannot read ROM '{}'", path.display()))?;
+    let cart = Cartridge::from_rom(bytes)
+        .with_context(|| format!("'{}' is not a usable Game Boy ROM", path.display()))?;
+    if !cart.header().header_checksum_ok {
+        eprintln!(
+            "gbhost: warning: '{}' has a bad header checksum (a real DMG would refuse to boot it)",
+            path.display()
+        );
+    }
+    match boot_rom {
+        None => Ok(Gb::new(cart)),
+        Some(boot) => {
+            let image = std::fs::read(boot)
+                .with_context(|| format!("cannot read boot ROM '{}'", boot.display()))?;
+            Gb::with_boot_rom(cart, &image)
+                .with_context(|| format!("'{}' is not a usable boot ROM", boot.display()))
+        }
+    }
+}

@@ -1,0 +1,397 @@
+//! Everything but the CPU: the memory map, the clock and the event scheduler, OAM DMA, and
+//! the interrupt registers. It implements [`Bus`] for the CPU.
+//!
+//! Time is kept in T-cycles (`now`, 4 per M-cycle). Each CPU access first advances the clock
+//! one M-cycle, then reads or writes, so an access "at" time `t` sees every hardware event due
+//! at or before `t`. Components (timer, PPU, serial, DMA) publish the time of their next event;
+//! [`Hardware::tick`] only compares `now` with the earliest of them, so a plain M-cycle costs an
+//! add and a compare.
+
+use crate::apu::Apu;
+use crate::cartridge::Cartridge;
+use crate::cpu::Bus;
+use crate::joypad::{Buttons, Joypad};
+use crate::ppu::Ppu;
+use crate::serial::Serial;
+use crate::timer::Timer;
+
+/// Interrupt flag bits (IF/IE).
+pub mod irq {
+    /// VBlank.
+    pub const VBLANK: u8 = 0x01;
+    /// LCD STAT.
+    pub const STAT: u8 = 0x02;
+    /// Timer overflow.
+    pub const TIMER: u8 = 0x04;
+    /// Serial transfer complete.
+    pub const SERIAL: u8 = 0x08;
+    /// Joypad line fell.
+    pub const JOYPAD: u8 = 0x10;
+}
+
+/// OAM DMA state (Pan Docs: "OAM DMA Transfer").
+#[derive(Clone, Debug)]
+pub struct Dma {
+    /// The last value written to 0xFF46.
+    reg: u8,
+    /// Source address of the running transfer.
+    source: u16,
+    /// Next byte to copy (0-159) while active.
+    index: u8,
+    /// A transfer is running: OAM is unreachable for the CPU.
+    active: bool,
+    /// Time of the next byte copy, `u64::MAX` when idle.
+    next: u64,
+    /// A write to 0xFF46 starts a transfer from `pending_source` at `start_at`.
+    start_at: u64,
+    /// Source of the pending transfer.
+    pending_source: u16,
+    /// The byte the last copy put on the bus (what the CPU sees on a bus conflict).
+    last_byte: u8,
+    /// The bus the running transfer reads from (see [`bus_of`]).
+    source_bus: u8,
+}
+
+impl Dma {
+    fn new() -> Dma {
+        Dma {
+            reg: 0xFF,
+            source: 0,
+            index: 0,
+            active: false,
+            next: u64::MAX,
+            start_at: u64::MAX,
+            pending_source: 0,
+            last_byte: 0xFF,
+            source_bus: 0,
+        }
+    }
+
+    fn next_event(&self) -> u64 {
+        self.next.min(self.start_at)
+    }
+}
+
+/// Which physical bus an address is on, for DMA conflicts on the DMG: 0 the external bus
+/// (cartridge and work RAM), 1 the video bus, 2 the CPU's internal one (OAM, I/O, HRAM).
+fn bus_of(addr: u16) -> u8 {
+    match addr {
+        0x8000..=0x9FFF => 1,
+        0xFE00..=0xFFFF => 2,
+        _ => 0,
+    }
+}
+
+/// The whole machine except the CPU. Plain data: `Clone`, no pointers to elsewhere.
+#[derive(Clone, Debug)]
+pub struct Hardware {
+    /// T-cycles since power-on.
+    pub now: u64,
+    /// Earliest time any component has an event.
+    next_event: u64,
+    /// The cartridge (ROM, RAM, mapper, RTC).
+    pub cart: Cartridge,
+    /// The boot ROM, mapped at 0x0000-0x00FF until 0xFF50 is written.
+    pub boot_rom: Option<Box<[u8; 0x100]>>,
+    /// Work RAM, 0xC000-0xDFFF.
+    pub wram: Box<[u8; 0x2000]>,
+    /// High RAM, 0xFF80-0xFFFE.
+    pub hram: [u8; 0x7F],
+    /// The PPU.
+    pub ppu: Ppu,
+    /// Timer and divider.
+    pub timer: Timer,
+    /// Serial port.
+    pub serial: Serial,
+    /// Joypad.
+    pub joypad: Joypad,
+    /// Sound registers.
+    pub apu: Apu,
+    /// OAM DMA.
+    pub dma: Dma,
+    /// IF (0xFF0F), low 5 bits.
+    pub if_: u8,
+    /// IE (0xFFFF).
+    pub ie: u8,
+}
+
+impl Hardware {
+    /// Build the hardware around a cartridge; the caller sets the start state of each part.
+    pub fn new(cart: Cartridge, ppu: Ppu, timer: Timer, apu: Apu, now: u64) -> Hardware {
+        let mut hw = Hardware {
+            now,
+            next_event: 0,
+            cart,
+            boot_rom: None,
+            wram: Box::new([0; 0x2000]),
+            hram: [0; 0x7F],
+            ppu,
+            timer,
+            serial: Serial::default(),
+            joypad: Joypad::default(),
+            apu,
+            dma: Dma::new(),
+            if_: 0,
+            ie: 0,
+        };
+        hw.reschedule();
+        hw
+    }
+
+    /// Recompute the earliest pending event.
+    #[inline]
+    fn reschedule(&mut self) {
+        self.next_event = self
+            .timer
+            .next_event()
+            .min(self.ppu.next_event())
+            .min(self.serial.next_event())
+            .min(self.dma.next_event());
+    }
+
+    /// Advance the clock one M-cycle and run the events due.
+    #[inline(always)]
+    pub fn tick(&mut self) {
+        self.now += 4;
+        if self.now >= self.next_event {
+            self.run_events();
+        }
+    }
+
+    #[cold]
+    fn run_events(&mut self) {
+        let now = self.now;
+        if self.timer.next_event() <= now && self.timer.run_events(now) {
+            self.if_ |= irq::TIMER;
+        }
+        if self.ppu.next_event() <= now {
+            self.if_ |= self.ppu.run_events(now);
+        }
+        if self.serial.next_event() <= now && self.serial.run_events(now) {
+            self.if_ |= irq::SERIAL;
+        }
+        if self.dma.next_event() <= now {
+            self.run_dma(now);
+        }
+        self.reschedule();
+    }
+
+    fn run_dma(&mut self, now: u64) {
+        while self.dma.next_event() <= now {
+            let at = self.dma.next_event();
+            if self.dma.next == at {
+                let i = self.dma.index;
+                let byte = self.dma_read(self.dma.source.wrapping_add(u16::from(i)));
+                self.dma.last_byte = byte;
+                self.ppu.oam[usize::from(i)] = byte;
+                self.dma.index += 1;
+                if self.dma.index == 0xA0 {
+                    self.dma.active = false;
+                    self.dma.next = u64::MAX;
+                } else {
+                    self.dma.next = at + 4;
+                }
+            }
+            if self.dma.start_at == at {
+                self.dma.source = self.dma.pending_source;
+                let effective = if self.dma.source >= 0xE000 {
+                    self.dma.source - 0x2000
+                } else {
+                    self.dma.source
+                };
+                self.dma.source_bus = bus_of(effective);
+                self.dma.start_at = u64::MAX;
+                self.dma.index = 0;
+                self.dma.active = true;
+                self.dma.next = at + 4;
+            }
+        }
+    }
+
+    /// What OAM DMA reads at `addr`: the bus without the PPU's access blocking; sources from
+    /// 0xE000 up reach work RAM (DMG).
+    fn dma_read(&self, addr: u16) -> u8 {
+        let addr = if addr >= 0xE000 { addr - 0x2000 } else { addr };
+        match addr {
+            0x0000..=0x7FFF => self.cart.read_rom(addr),
+            0x8000..=0x9FFF => self.ppu.vram[usize::from(addr & 0x1FFF)],
+            0xA000..=0xBFFF => self.cart.read_ram(addr),
+            _ => self.wram[usize::from(addr & 0x1FFF)],
+        }
+    }
+
+    /// Read `addr` as the CPU sees it now, without advancing time or side effects.
+    #[inline]
+    pub fn read_byte(&self, addr: u16) -> u8 {
+        if self.dma.active && bus_of(addr) == self.dma.source_bus {
+            return self.dma_conflict_read(addr);
+        }
+        match addr {
+            0x0000..=0x7FFF => {
+                if addr < 0x0100
+                    && let Some(boot) = &self.boot_rom
+                {
+                    return boot[usize::from(addr)];
+                }
+                self.cart.read_rom(addr)
+            }
+            0x8000..=0x9FFF => {
+                if self.ppu.vram_accessible() {
+                    self.ppu.vram[usize::from(addr & 0x1FFF)]
+                } else {
+                    0xFF
+                }
+            }
+            0xA000..=0xBFFF => self.cart.read_ram(addr),
+            0xC000..=0xFDFF => self.wram[usize::from(addr & 0x1FFF)],
+            0xFE00..=0xFEFF => {
+                if self.dma.active || !self.ppu.oam_accessible() {
+                    0xFF
+                } else if addr < 0xFEA0 {
+                    self.ppu.oam[usize::from(addr & 0xFF)]
+                } else {
+                    0x00
+                }
+            }
+            0xFF80..=0xFFFE => self.hram[usize::from(addr & 0x7F)],
+            0xFFFF => self.ie,
+            _ => self.read_io(addr),
+        }
+    }
+
+    #[cold]
+    fn dma_conflict_read(&self, _addr: u16) -> u8 {
+        self.dma.last_byte
+    }
+
+    fn read_io(&self, addr: u16) -> u8 {
+        match addr {
+            0xFF00 => self.joypad.read(),
+            0xFF01 => self.serial.read_sb(),
+            0xFF02 => self.serial.read_sc(),
+            0xFF04 => self.timer.read_div(self.now),
+            0xFF05 => self.timer.read_tima(),
+            0xFF06 => self.timer.read_tma(),
+            0xFF07 => self.timer.read_tac(),
+            0xFF0F => 0xE0 | self.if_,
+            0xFF10..=0xFF3F => self.apu.read(addr),
+            0xFF46 => self.dma.reg,
+            0xFF40..=0xFF4B => self.ppu.read_register(addr),
+            _ => 0xFF,
+        }
+    }
+
+    /// Write `addr` as the CPU does now (time does not advance).
+    pub fn write_byte(&mut self, addr: u16, v: u8) {
+        if self.dma.active && bus_of(addr) == self.dma.source_bus {
+            // The DMA owns this bus: the CPU's write does not land.
+            return;
+        }
+        match addr {
+            0x0000..=0x7FFF => self.cart.write_rom(addr, v, self.now),
+            0x8000..=0x9FFF => {
+                if self.ppu.vram_accessible() {
+                    self.ppu.vram[usize::from(addr & 0x1FFF)] = v;
+                }
+            }
+            0xA000..=0xBFFF => self.cart.write_ram(addr, v, self.now),
+            0xC000..=0xFDFF => self.wram[usize::from(addr & 0x1FFF)] = v,
+            0xFE00..=0xFE9F => {
+                if !self.dma.active && self.ppu.oam_accessible() {
+                    self.ppu.oam[usize::from(addr & 0xFF)] = v;
+                }
+            }
+            0xFEA0..=0xFEFF => {}
+            0xFF80..=0xFFFE => self.hram[usize::from(addr & 0x7F)] = v,
+            0xFFFF => self.ie = v,
+            _ => {
+                self.write_io(addr, v);
+                self.reschedule();
+            }
+        }
+    }
+
+    fn write_io(&mut self, addr: u16, v: u8) {
+        let now = self.now;
+        match addr {
+            0xFF00 => {
+                if self.joypad.write(v) {
+                    self.if_ |= irq::JOYPAD;
+                }
+            }
+            0xFF01 => self.serial.write_sb(v),
+            0xFF02 => {
+                let counter = self.timer.counter(now);
+                self.serial.write_sc(v, now, counter);
+            }
+            0xFF04 => {
+                self.timer.write_div(now);
+                self.serial.counter_reset(now);
+            }
+            0xFF05 => self.timer.write_tima(now, v),
+            0xFF06 => self.timer.write_tma(now, v),
+            0xFF07 => self.timer.write_tac(now, v),
+            0xFF0F => self.if_ = v & 0x1F,
+            0xFF10..=0xFF3F => self.apu.write(addr, v),
+            0xFF46 => {
+                self.dma.reg = v;
+                self.dma.pending_source = u16::from(v) << 8;
+                self.dma.start_at = now + 4;
+            }
+            0xFF40..=0xFF4B => self.if_ |= self.ppu.write_register(addr, v, now),
+            0xFF50 => {
+                if v != 0 {
+                    self.boot_rom = None;
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Change the buttons held, requesting the joypad interrupt when a line falls.
+    pub fn set_buttons(&mut self, buttons: Buttons) {
+        if self.joypad.set_buttons(buttons) {
+            self.if_ |= irq::JOYPAD;
+        }
+    }
+}
+
+impl Bus for Hardware {
+    #[inline(always)]
+    fn read(&mut self, addr: u16) -> u8 {
+        self.tick();
+        self.read_byte(addr)
+    }
+
+    #[inline(always)]
+    fn write(&mut self, addr: u16, value: u8) {
+        self.tick();
+        self.write_byte(addr, value);
+    }
+
+    #[inline(always)]
+    fn idle(&mut self) {
+        self.tick();
+    }
+
+    #[inline(always)]
+    fn pending_interrupts(&self) -> u8 {
+        self.ie & self.if_ & 0x1F
+    }
+
+    fn acknowledge_interrupt(&mut self, bit: u8) {
+        self.if_ &= !(1 << bit);
+    }
+
+    fn stop(&mut self) -> bool {
+        let now = self.now;
+        self.timer.reset_counter(now);
+        self.serial.counter_reset(now);
+        self.reschedule();
+        !self.joypad.any_line_low()
+    }
+
+    fn joypad_wake(&self) -> bool {
+        self.joypad.any_line_low()
+    }
+}

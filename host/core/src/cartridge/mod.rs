@@ -1,0 +1,610 @@
+//! Cartridges: the header, the memory bank controllers (mappers), cartridge RAM, the MBC3
+//! real-time clock, and battery saves.
+//!
+//! A [`Cartridge`] is plain data (`Clone`, no pointers, mapper as an enum). The ROM is shared
+//! as an `Arc<[u8]>` and is never part of a snapshot; everything else (mapper registers, RAM,
+//! clock) is. The bus calls [`Cartridge::read_rom`] / [`Cartridge::write_rom`] for
+//! 0x0000-0x7FFF and [`Cartridge::read_ram`] / [`Cartridge::write_ram`] for 0xA000-0xBFFF.
+//! Reads are one bounds-checked index: the bank offsets are recomputed on every register
+//! write, never on a read.
+//!
+//! Time: every call that can touch the clock takes `now`, the emulated time in T-cycles
+//! (4,194,304 per second) since power-on. Nothing here reads the wall clock.
+//!
+//! Supported: no MBC (0x00, 0x08, 0x09), MBC1 (0x01-0x03, with MBC1M multicart detection),
+//! MBC2 (0x05, 0x06), MBC3 (0x0F-0x13, MBC30 for ROMs over 2 MiB), MBC5 (0x19-0x1E). Other
+//! known types are rejected with [`CartridgeError::Unsupported`].
+//!
+//! Open choices, where Pan Docs leaves the behaviour open:
+//! - RAM starts zero-filled (real SRAM powers up with random contents).
+//! - RAM size comes from the header's RAM size code whatever the type byte says, so an
+//!   "MBC1" header declaring 8 KiB of RAM gets it; "+RAM" types with code 0 get none.
+//! - A cartridge without an MBC maps only the first 8 KiB of its RAM.
+
+mod header;
+mod licensee;
+mod mbc1;
+mod mbc2;
+mod mbc3;
+mod mbc5;
+pub mod rtc;
+
+use std::sync::Arc;
+
+pub use header::{
+    ByteSize, CartridgeType, HEADER_END, Header, LOGO_OFFSET, Licensee, MapperKind, NINTENDO_LOGO,
+    RAM_BANK_SIZE, ROM_BANK_SIZE, ram_size_for_code, rom_size_for_code,
+};
+use mbc1::Mbc1;
+use mbc2::Mbc2;
+use mbc3::Mbc3;
+use mbc5::Mbc5;
+pub use rtc::{CYCLES_PER_SECOND, Rtc, RtcRegister};
+
+/// Size of MBC2's built-in RAM: 512 half-bytes, stored one per byte.
+pub const MBC2_RAM_SIZE: usize = 512;
+
+/// Length of the RTC footer appended to battery saves of MBC3+TIMER cartridges.
+pub const RTC_FOOTER_LEN: usize = 48;
+/// Length of the older RTC footer variant with a 32-bit timestamp (accepted on load).
+pub const RTC_FOOTER_LEN_SHORT: usize = 44;
+
+/// Length of [`Cartridge::write_state`]'s output before the RAM bytes.
+const STATE_FIXED_LEN: usize = 1 + 4 + rtc::RTC_STATE_LEN;
+
+/// Why a ROM, save or state cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum CartridgeError {
+    /// The file is too short to hold a header.
+    #[error("ROM is truncated: {len} bytes, a cartridge header needs at least 336 (0x150)")]
+    Truncated {
+        /// The file's length.
+        len: usize,
+    },
+    /// A cartridge type Pan Docs lists but this emulator does not implement.
+    #[error("unsupported cartridge type 0x{code:02X} ({name})")]
+    Unsupported {
+        /// The cartridge type code (0x0147).
+        code: u8,
+        /// The mapper's name, e.g. "MBC7".
+        name: &'static str,
+    },
+    /// A cartridge type code Pan Docs does not list.
+    #[error("unknown cartridge type 0x{0:02X}")]
+    UnknownCartridgeType(u8),
+    /// A ROM size code Pan Docs does not list.
+    #[error("unknown ROM size code 0x{0:02X}")]
+    UnknownRomSize(u8),
+    /// One of the ROM size codes listed only from unofficial sources.
+    #[error(
+        "ROM size code 0x{code:02X} ({what}) is listed only in unofficial docs and is not supported"
+    )]
+    UnofficialRomSize {
+        /// The ROM size code (0x0148).
+        code: u8,
+        /// What the unofficial docs say it means.
+        what: &'static str,
+    },
+    /// The file's length differs from the ROM size the header declares.
+    #[error(
+        "ROM size code 0x{code:02X} says {} but the file holds {actual} bytes",
+        ByteSize(*declared)
+    )]
+    RomSizeMismatch {
+        /// The ROM size code (0x0148).
+        code: u8,
+        /// The size it declares, in bytes.
+        declared: usize,
+        /// The file's length.
+        actual: usize,
+    },
+    /// A RAM size code Pan Docs does not list.
+    #[error("unknown RAM size code 0x{0:02X}")]
+    UnknownRamSize(u8),
+    /// An MBC2 header that declares external RAM.
+    #[error(
+        "RAM size code 0x{0:02X} on an MBC2 cartridge: MBC2 has 512 × 4 bits of built-in RAM and its header must declare none (0x00)"
+    )]
+    Mbc2RamSize(u8),
+    /// Save data of the wrong size for [`Cartridge::load_ram`].
+    #[error("save data is {actual} bytes but this cartridge has {expected} bytes of RAM")]
+    SaveSize {
+        /// The save data's length.
+        actual: usize,
+        /// The cartridge's RAM size.
+        expected: usize,
+    },
+    /// Save data of the wrong size for [`Cartridge::load_battery`] on a cartridge with a clock.
+    #[error(
+        "save data is {actual} bytes but this cartridge has {ram} bytes of RAM, optionally followed by a {RTC_FOOTER_LEN}-byte (or {RTC_FOOTER_LEN_SHORT}-byte) RTC footer"
+    )]
+    BatterySize {
+        /// The save data's length.
+        actual: usize,
+        /// The cartridge's RAM size.
+        ram: usize,
+    },
+    /// A save state that does not belong to this cartridge.
+    #[error("save state does not fit this cartridge: {0}")]
+    State(&'static str),
+}
+
+/// What a mapper's registers select; the cartridge turns it into offsets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Mapping {
+    /// ROM bank at 0x0000-0x3FFF (before masking to the ROM size).
+    rom0: usize,
+    /// ROM bank at 0x4000-0x7FFF (before masking to the ROM size).
+    rom1: usize,
+    /// What 0xA000-0xBFFF shows.
+    ram: RamMapping,
+}
+
+/// What a mapper puts at 0xA000-0xBFFF.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum RamMapping {
+    /// Nothing: reads 0xFF, writes are ignored.
+    Disabled,
+    /// An 8 KiB bank of cartridge RAM (before wrapping to the RAM size).
+    Bank(usize),
+    /// MBC2's 512 × 4-bit RAM, echoed.
+    Mbc2,
+    /// An MBC3 clock register.
+    Rtc(RtcRegister),
+}
+
+/// The mapper and its registers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Mapper {
+    RomOnly,
+    Mbc1(Mbc1),
+    Mbc2(Mbc2),
+    Mbc3(Mbc3),
+    Mbc5(Mbc5),
+}
+
+impl Mapper {
+    /// Stable id for save states.
+    fn id(&self) -> u8 {
+        match self {
+            Self::RomOnly => 0,
+            Self::Mbc1(_) => 1,
+            Self::Mbc2(_) => 2,
+            Self::Mbc3(_) => 3,
+            Self::Mbc5(_) => 5,
+        }
+    }
+
+    fn mapping(&self) -> Mapping {
+        match self {
+            Self::RomOnly => Mapping {
+                rom0: 0,
+                rom1: 1,
+                ram: RamMapping::Bank(0),
+            },
+            Self::Mbc1(m) => m.mapping(),
+            Self::Mbc2(m) => m.mapping(),
+            Self::Mbc3(m) => m.mapping(),
+            Self::Mbc5(m) => m.mapping(),
+        }
+    }
+
+    fn registers(&self) -> [u8; 4] {
+        match self {
+            Self::RomOnly => [0; 4],
+            Self::Mbc1(m) => m.registers(),
+            Self::Mbc2(m) => m.registers(),
+            Self::Mbc3(m) => m.registers(),
+            Self::Mbc5(m) => m.registers(),
+        }
+    }
+
+    fn set_registers(&mut self, regs: [u8; 4]) {
+        match self {
+            Self::RomOnly => {}
+            Self::Mbc1(m) => m.set_registers(regs),
+            Self::Mbc2(m) => m.set_registers(regs),
+            Self::Mbc3(m) => m.set_registers(regs),
+            Self::Mbc5(m) => m.set_registers(regs),
+        }
+    }
+
+    fn rtc(&self) -> Option<&Rtc> {
+        match self {
+            Self::Mbc3(m) => m.rtc.as_ref(),
+            _ => None,
+        }
+    }
+
+    fn rtc_mut(&mut self) -> Option<&mut Rtc> {
+        match self {
+            Self::Mbc3(m) => m.rtc.as_mut(),
+            _ => None,
+        }
+    }
+}
+
+/// What 0xA000-0xBFFF reads and writes right now, resolved from [`RamMapping`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum RamAccess {
+    Open,
+    Ram,
+    Mbc2,
+    Rtc(RtcRegister),
+}
+
+/// A cartridge: ROM, header, mapper registers, RAM and clock.
+#[derive(Clone, Debug)]
+pub struct Cartridge {
+    rom: Arc<[u8]>,
+    header: Arc<Header>,
+    mapper: Mapper,
+    ram: Vec<u8>,
+    /// Number of ROM banks minus one (the bank count is a power of two).
+    rom_bank_mask: usize,
+    /// RAM length minus one (a power of two), or 0 without RAM.
+    ram_mask: usize,
+    /// Byte offsets into `rom` of the banks at 0x0000 and 0x4000.
+    rom_offsets: [usize; 2],
+    /// Byte offset into `ram` of the bank at 0xA000 (wrapped by `ram_mask` on access).
+    ram_offset: usize,
+    ram_access: RamAccess,
+}
+
+impl Cartridge {
+    /// Builds a cartridge from a whole ROM image, checking its header.
+    ///
+    /// Errors: a file shorter than the header; an unknown or unsupported cartridge type; an
+    /// unknown ROM or RAM size code; a file length that differs from the declared ROM size;
+    /// an MBC2 header declaring external RAM. Bad checksums or a bad logo are not errors:
+    /// see [`Header::header_checksum_ok`], [`Header::global_checksum_ok`], [`Header::logo_ok`].
+    pub fn from_rom(rom: impl Into<Arc<[u8]>>) -> Result<Cartridge, CartridgeError> {
+        let rom: Arc<[u8]> = rom.into();
+        if rom.len() < HEADER_END {
+            return Err(CartridgeError::Truncated { len: rom.len() });
+        }
+        let type_code = rom.get(0x0147).copied().unwrap_or(0);
+        match CartridgeType::from_code(type_code) {
+            None => return Err(CartridgeError::UnknownCartridgeType(type_code)),
+            Some(t) if !t.mapper.is_supported() => {
+                return Err(CartridgeError::Unsupported {
+                    code: t.code,
+                    name: t.mapper.name(),
+                });
+            }
+            Some(_) => {}
+        }
+        let header = Header::parse(&rom)?;
+
+        let ty = header.cartridge_type;
+        let (mapper, ram_len) = match ty.mapper {
+            MapperKind::Mbc1 => {
+                let multicart = is_mbc1_multicart(&rom);
+                (Mapper::Mbc1(Mbc1::new(multicart)), header.ram_size)
+            }
+            MapperKind::Mbc2 => (Mapper::Mbc2(Mbc2::default()), MBC2_RAM_SIZE),
+            MapperKind::Mbc3 => (
+                Mapper::Mbc3(Mbc3::new(header.rom_size, ty.rtc, 0)),
+                header.ram_size,
+            ),
+            MapperKind::Mbc5 => (Mapper::Mbc5(Mbc5::new(ty.rumble)), header.ram_size),
+            _ => (Mapper::RomOnly, header.ram_size),
+        };
+
+        let rom_banks = (rom.len() / ROM_BANK_SIZE).max(1);
+        let mut cart = Cartridge {
+            rom_bank_mask: rom_banks - 1,
+            ram_mask: ram_len.saturating_sub(1),
+            ram: vec![0; ram_len],
+            rom,
+            header: Arc::new(header),
+            mapper,
+            rom_offsets: [0, ROM_BANK_SIZE],
+            ram_offset: 0,
+            ram_access: RamAccess::Open,
+        };
+        cart.remap();
+        Ok(cart)
+    }
+
+    /// The parsed header.
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// The whole ROM image.
+    pub fn rom(&self) -> &Arc<[u8]> {
+        &self.rom
+    }
+
+    /// Reads 0x0000-0x7FFF through the current banking. Addresses above 0x7FFF are taken
+    /// modulo 0x8000.
+    #[inline]
+    pub fn read_rom(&self, addr: u16) -> u8 {
+        let base = self.rom_offsets[usize::from((addr >> 14) & 1)];
+        self.rom
+            .get(base + usize::from(addr & 0x3FFF))
+            .copied()
+            .unwrap_or(0xFF)
+    }
+
+    /// Writes 0x0000-0x7FFF: the mapper's control registers. `now` is the emulated time in
+    /// T-cycles (used by the MBC3 clock latch).
+    pub fn write_rom(&mut self, addr: u16, value: u8, now: u64) {
+        let addr = addr & 0x7FFF;
+        match &mut self.mapper {
+            Mapper::RomOnly => return,
+            Mapper::Mbc1(m) => m.write(addr, value),
+            Mapper::Mbc2(m) => m.write(addr, value),
+            Mapper::Mbc3(m) => m.write(addr, value, now),
+            Mapper::Mbc5(m) => m.write(addr, value),
+        }
+        self.remap();
+    }
+
+    /// Reads 0xA000-0xBFFF (only the low 13 bits of `addr` matter): 0xFF when RAM is absent
+    /// or disabled; MBC2 RAM with the upper nibble set; MBC3 clock registers as last latched.
+    #[inline]
+    pub fn read_ram(&self, addr: u16) -> u8 {
+        match self.ram_access {
+            RamAccess::Open => 0xFF,
+            RamAccess::Ram => self
+                .ram
+                .get((self.ram_offset | usize::from(addr & 0x1FFF)) & self.ram_mask)
+                .copied()
+                .unwrap_or(0xFF),
+            RamAccess::Mbc2 => {
+                0xF0 | self
+                    .ram
+                    .get(usize::from(addr & 0x01FF))
+                    .copied()
+                    .unwrap_or(0x0F)
+            }
+            RamAccess::Rtc(reg) => self.mapper.rtc().map_or(0xFF, |rtc| rtc.read(reg)),
+        }
+    }
+
+    /// Writes 0xA000-0xBFFF (only the low 13 bits of `addr` matter); ignored when RAM is
+    /// absent or disabled. `now` is the emulated time in T-cycles (for clock registers).
+    #[inline]
+    pub fn write_ram(&mut self, addr: u16, value: u8, now: u64) {
+        match self.ram_access {
+            RamAccess::Open => {}
+            RamAccess::Ram => {
+                let i = (self.ram_offset | usize::from(addr & 0x1FFF)) & self.ram_mask;
+                if let Some(byte) = self.ram.get_mut(i) {
+                    *byte = value;
+                }
+            }
+            RamAccess::Mbc2 => {
+                if let Some(byte) = self.ram.get_mut(usize::from(addr & 0x01FF)) {
+                    *byte = value & 0x0F;
+                }
+            }
+            RamAccess::Rtc(reg) => {
+                if let Some(rtc) = self.mapper.rtc_mut() {
+                    rtc.write(reg, value, now);
+                }
+            }
+        }
+    }
+
+    /// The cartridge RAM (for battery saves): the header's RAM size, or 512 bytes holding one
+    /// 4-bit value each for MBC2. Empty without RAM.
+    pub fn ram(&self) -> &[u8] {
+        &self.ram
+    }
+
+    /// Replaces the RAM contents; `data` must be exactly [`Cartridge::ram`]`().len()` bytes.
+    pub fn load_ram(&mut self, data: &[u8]) -> Result<(), CartridgeError> {
+        if data.len() != self.ram.len() {
+            return Err(CartridgeError::SaveSize {
+                actual: data.len(),
+                expected: self.ram.len(),
+            });
+        }
+        self.ram.copy_from_slice(data);
+        Ok(())
+    }
+
+    /// The battery save file: the RAM, followed on MBC3+TIMER cartridges by the 48-byte RTC
+    /// footer that VBA-M, BGB and SameBoy use:
+    ///
+    /// | offset | size | field |
+    /// |---|---|---|
+    /// | 0 | 5 × u32 LE | live S, M, H, DL, DH, as of `now` |
+    /// | 20 | 5 × u32 LE | latched S, M, H, DL, DH |
+    /// | 40 | u64 LE | timestamp |
+    ///
+    /// The timestamp is **emulated** seconds since power-on (`now / 4_194_304`), not Unix
+    /// time: this core never reads the wall clock, and [`Cartridge::load_battery`] does not
+    /// advance the clock from it. (Another emulator loading this file will take it for a 1970
+    /// Unix time and add decades to the clock.)
+    pub fn battery_save(&self, now: u64) -> Vec<u8> {
+        let rtc = self.mapper.rtc().map(|rtc| rtc.synced(now));
+        let mut out = Vec::with_capacity(self.ram.len() + RTC_FOOTER_LEN);
+        out.extend_from_slice(&self.ram);
+        if let Some(rtc) = rtc {
+            for value in rtc.registers().into_iter().chain(rtc.latched()) {
+                out.extend_from_slice(&u32::from(value).to_le_bytes());
+            }
+            out.extend_from_slice(&(now / CYCLES_PER_SECOND).to_le_bytes());
+        }
+        out
+    }
+
+    /// Loads a battery save: exactly the RAM, or on MBC3+TIMER cartridges the RAM followed
+    /// by a 48-byte (or 44-byte, 32-bit timestamp) RTC footer (see
+    /// [`Cartridge::battery_save`]). Clock values are masked to the registers' real bits;
+    /// the timestamp is ignored and the clock resumes from the saved registers at `now`, with
+    /// a fresh sub-second counter. Without a footer the clock is left as it is. On error
+    /// nothing changes.
+    pub fn load_battery(&mut self, data: &[u8], now: u64) -> Result<(), CartridgeError> {
+        let ram_len = self.ram.len();
+        if data.len() == ram_len {
+            return self.load_ram(data);
+        }
+        let footer_len = data.len().checked_sub(ram_len);
+        let footer_ok = matches!(footer_len, Some(RTC_FOOTER_LEN | RTC_FOOTER_LEN_SHORT));
+        let (ram, footer) = match (self.mapper.rtc_mut(), footer_ok) {
+            (Some(_), true) => data.split_at_checked(ram_len).unwrap_or((data, &[])),
+            (Some(_), false) => {
+                return Err(CartridgeError::BatterySize {
+                    actual: data.len(),
+                    ram: ram_len,
+                });
+            }
+            (None, _) => {
+                return Err(CartridgeError::SaveSize {
+                    actual: data.len(),
+                    expected: ram_len,
+                });
+            }
+        };
+        let word = |i: usize| -> u8 {
+            // Only the low byte of each 32-bit field can be meaningful.
+            footer.get(i * 4).copied().unwrap_or(0)
+        };
+        let live = [word(0), word(1), word(2), word(3), word(4)];
+        let latched = [word(5), word(6), word(7), word(8), word(9)];
+        self.ram.copy_from_slice(ram);
+        if let Some(rtc) = self.mapper.rtc_mut() {
+            rtc.restore(live, latched, now);
+        }
+        Ok(())
+    }
+
+    /// Whether the cartridge keeps RAM (and clock) while off, so the host should save it.
+    pub fn has_battery(&self) -> bool {
+        self.header.has_battery()
+    }
+
+    /// Whether the cartridge has an MBC3 real-time clock.
+    pub fn has_rtc(&self) -> bool {
+        self.mapper.rtc().is_some()
+    }
+
+    /// The real-time clock, if any (state as of its last sync; see [`Rtc::synced`]).
+    pub fn rtc(&self) -> Option<&Rtc> {
+        self.mapper.rtc()
+    }
+
+    /// Lets `seconds` of clock time pass at once at emulated time `now` (for a host that
+    /// wants time to pass while the game was off, as a deterministic, logged event). Halted
+    /// clocks do not move. Does nothing without a clock.
+    pub fn rtc_advance(&mut self, seconds: u64, now: u64) {
+        if let Some(rtc) = self.mapper.rtc_mut() {
+            rtc.sync(now);
+            if !rtc.halted() {
+                rtc.advance_seconds(seconds);
+            }
+        }
+    }
+
+    /// Whether the MBC5 rumble motor is on (always false on other cartridges).
+    pub fn rumble(&self) -> bool {
+        match &self.mapper {
+            Mapper::Mbc5(m) => m.motor(),
+            _ => false,
+        }
+    }
+
+    /// Whether the MBC1M multi-game wiring was detected.
+    pub fn is_mbc1_multicart(&self) -> bool {
+        matches!(&self.mapper, Mapper::Mbc1(m) if m.multicart())
+    }
+
+    /// The ROM banks mapped at 0x0000-0x3FFF and 0x4000-0x7FFF (for debuggers).
+    pub fn rom_banks_mapped(&self) -> [usize; 2] {
+        self.rom_offsets.map(|offset| offset / ROM_BANK_SIZE)
+    }
+
+    /// The RAM bank mapped at 0xA000-0xBFFF, `None` when RAM is disabled, absent, or a clock
+    /// register is mapped (for debuggers).
+    pub fn ram_bank_mapped(&self) -> Option<usize> {
+        match self.ram_access {
+            RamAccess::Ram => Some((self.ram_offset & self.ram_mask) / RAM_BANK_SIZE),
+            RamAccess::Mbc2 => Some(0),
+            RamAccess::Open | RamAccess::Rtc(_) => None,
+        }
+    }
+
+    /// Length of [`Cartridge::write_state`]'s output; fixed for a given cartridge.
+    pub fn state_len(&self) -> usize {
+        STATE_FIXED_LEN + self.ram.len()
+    }
+
+    /// Appends the cartridge's mutable state in a fixed layout (same fields at the same
+    /// offsets every time, so consecutive states diff well): mapper id (1 byte), mapper
+    /// registers (4 bytes), clock (24 bytes, zeros without a clock), then the RAM. The ROM is
+    /// not included.
+    pub fn write_state(&self, out: &mut Vec<u8>) {
+        out.push(self.mapper.id());
+        out.extend_from_slice(&self.mapper.registers());
+        let rtc = self.mapper.rtc().map(Rtc::to_state).unwrap_or_default();
+        out.extend_from_slice(&rtc);
+        out.extend_from_slice(&self.ram);
+    }
+
+    /// Restores a state written by [`Cartridge::write_state`] for the same ROM. Checks the
+    /// length and mapper id, masks every register to its width; on error nothing changes.
+    pub fn read_state(&mut self, data: &[u8]) -> Result<(), CartridgeError> {
+        if data.len() != self.state_len() {
+            return Err(CartridgeError::State("wrong length"));
+        }
+        let (fixed, ram) = data
+            .split_at_checked(STATE_FIXED_LEN)
+            .ok_or(CartridgeError::State("wrong length"))?;
+        let (&id, rest) = fixed
+            .split_first()
+            .ok_or(CartridgeError::State("wrong length"))?;
+        if id != self.mapper.id() {
+            return Err(CartridgeError::State("different mapper"));
+        }
+        let (regs, rtc) = rest
+            .split_first_chunk::<4>()
+            .ok_or(CartridgeError::State("wrong length"))?;
+        let rtc: &[u8; rtc::RTC_STATE_LEN] = rtc
+            .try_into()
+            .map_err(|_| CartridgeError::State("wrong length"))?;
+        self.mapper.set_registers(*regs);
+        if let Some(clock) = self.mapper.rtc_mut() {
+            clock.load_state(rtc);
+        }
+        self.ram.copy_from_slice(ram);
+        self.remap();
+        Ok(())
+    }
+
+    /// Recomputes the offsets the read and write paths use from the mapper's registers.
+    fn remap(&mut self) {
+        let mapping = self.mapper.mapping();
+        self.rom_offsets = [
+            (mapping.rom0 & self.rom_bank_mask) * ROM_BANK_SIZE,
+            (mapping.rom1 & self.rom_bank_mask) * ROM_BANK_SIZE,
+        ];
+        (self.ram_access, self.ram_offset) = match mapping.ram {
+            RamMapping::Disabled => (RamAccess::Open, 0),
+            RamMapping::Bank(_) if self.ram.is_empty() => (RamAccess::Open, 0),
+            RamMapping::Bank(bank) => (
+                RamAccess::Ram,
+                // Wrapped to the RAM size on access; keep it small so it cannot overflow.
+                (bank & 0xFF) * RAM_BANK_SIZE,
+            ),
+            RamMapping::Mbc2 => (RamAccess::Mbc2, 0),
+            RamMapping::Rtc(reg) => (RamAccess::Rtc(reg), 0),
+        };
+    }
+}
+
+/// MBC1M detection (Pan Docs): a 1 MiB MBC1 ROM with the Nintendo logo at the start of bank
+/// 0x10, where the second game's header sits.
+fn is_mbc1_multicart(rom: &[u8]) -> bool {
+    const BANK_0X10: usize = 0x10 * ROM_BANK_SIZE;
+    rom.len() == 1024 * 1024
+        && rom.get(BANK_0X10 + LOGO_OFFSET..BANK_0X10 + LOGO_OFFSET + NINTENDO_LOGO.len())
+            == Some(&NINTENDO_LOGO[..])
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,720 @@
+//! The SM83 CPU: registers, the fetch/decode/execute loop and interrupt dispatch.
+//!
+//! The CPU reaches the rest of the machine only through [`Bus`], where every call is exactly one
+//! M-cycle (4 T-cycles): [`Bus::read`] and [`Bus::write`] for memory accesses and [`Bus::idle`] for
+//! the internal cycles some instructions spend. So each access lands on its exact M-cycle, and the
+//! timing tests (Blargg's `instr_timing`/`mem_timing`, Mooneye's `*_timing`) follow from the
+//! instruction bodies alone. Decoding is one explicit `match` per opcode table.
+
+/// Flag bit masks of the F register (Pan Docs: "CPU Registers and Flags").
+pub mod flags {
+    /// Zero flag.
+    pub const Z: u8 = 0x80;
+    /// Subtraction flag (BCD).
+    pub const N: u8 = 0x40;
+    /// Half-carry flag (BCD).
+    pub const H: u8 = 0x20;
+    /// Carry flag.
+    pub const C: u8 = 0x10;
+}
+use flags::{C, H, N, Z};
+
+/// The machine the CPU drives. Every method takes exactly one M-cycle, except the two
+/// interrupt-line queries, which take none.
+pub trait Bus {
+    /// Advance one M-cycle, then read `addr`.
+    fn read(&mut self, addr: u16) -> u8;
+    /// Advance one M-cycle, then write `value` to `addr`.
+    fn write(&mut self, addr: u16, value: u8);
+    /// Advance one M-cycle with no memory access.
+    fn idle(&mut self);
+    /// The requested and enabled interrupts, `IE & IF & 0x1F` (no time passes).
+    fn pending_interrupts(&self) -> u8;
+    /// Clear bit `bit` of IF as the CPU acknowledges that interrupt (no time passes).
+    fn acknowledge_interrupt(&mut self, bit: u8);
+    /// The CPU executed STOP: the hardware resets DIV and decides whether the CPU sleeps.
+    /// Returns true when the CPU should enter STOP mode (wakes on a joypad press).
+    fn stop(&mut self) -> bool;
+    /// Whether a joypad line is low, which wakes the CPU from STOP (no time passes).
+    fn joypad_wake(&self) -> bool;
+}
+
+/// What the CPU is doing between instructions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum CpuMode {
+    /// Fetching and executing instructions.
+    #[default]
+    Running,
+    /// Waiting in HALT for an interrupt request.
+    Halted,
+    /// In STOP mode, waiting for a joypad press.
+    Stopped,
+    /// Executed an illegal opcode: the CPU hangs until reset (time still passes).
+    Locked,
+}
+
+/// A copy of the register file, for hosts and tests.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Registers {
+    /// Accumulator.
+    pub a: u8,
+    /// Flags (Z N H C in bits 7..4; the low nibble is always 0).
+    pub f: u8,
+    /// B.
+    pub b: u8,
+    /// C.
+    pub c: u8,
+    /// D.
+    pub d: u8,
+    /// E.
+    pub e: u8,
+    /// H.
+    pub h: u8,
+    /// L.
+    pub l: u8,
+    /// Stack pointer.
+    pub sp: u16,
+    /// Program counter.
+    pub pc: u16,
+}
+
+/// The SM83 core: registers plus the interrupt master enable and halt state.
+#[derive(Clone, Debug, Default)]
+pub struct Cpu {
+    /// The register file.
+    pub regs: Registers,
+    /// Interrupt master enable.
+    pub ime: bool,
+    /// EI was executed by the previous instruction: IME turns on after the current one.
+    pub ei_pending: bool,
+    /// Running, halted, stopped or locked.
+    pub mode: CpuMode,
+    /// HALT was executed with IME=0 and an interrupt pending: the next opcode byte is read
+    /// twice (the "halt bug").
+    pub halt_bug: bool,
+    /// Set when the CPU executes `LD B,B` (0x40), the debug breakpoint of test ROMs; hosts clear it.
+    pub ld_b_b: bool,
+}
+
+/// Decoded 8-bit register operand (bits 2..0 or 5..3 of an opcode). 6 is `(HL)`.
+const R_HL_IND: u8 = 6;
+
+impl Cpu {
+    /// A CPU in the state the DMG boot ROM leaves it at 0x0100 (Pan Docs: "Power Up Sequence").
+    pub fn post_boot_dmg() -> Cpu {
+        Cpu {
+            regs: Registers {
+                a: 0x01,
+                f: 0xB0,
+                b: 0x00,
+                c: 0x13,
+                d: 0x00,
+                e: 0xD8,
+                h: 0x01,
+                l: 0x4D,
+                sp: 0xFFFE,
+                pc: 0x0100,
+            },
+            ..Cpu::default()
+        }
+    }
+
+    /// Run one step: one instruction, one interrupt dispatch, or one M-cycle of HALT/STOP.
+    #[inline]
+    pub fn step<B: Bus>(&mut self, bus: &mut B) {
+        match self.mode {
+            CpuMode::Running => {}
+            CpuMode::Halted => {
+                if bus.pending_interrupts() == 0 {
+                    bus.idle();
+                    return;
+                }
+                self.mode = CpuMode::Running;
+            }
+            CpuMode::Stopped => {
+                if bus.joypad_wake() {
+                    self.mode = CpuMode::Running;
+                } else {
+                    bus.idle();
+                    return;
+                }
+            }
+            CpuMode::Locked => {
+                bus.idle();
+                return;
+            }
+        }
+        if self.ime && bus.pending_interrupts() != 0 {
+            self.dispatch(bus);
+            return;
+        }
+        if self.ei_pending {
+            self.ei_pending = false;
+            self.ime = true;
+        }
+        let op = self.fetch(bus);
+        self.execute(op, bus);
+    }
+
+    /// Interrupt dispatch: 5 M-cycles. The vector is chosen after the high byte of PC is pushed,
+    /// so a push that lands on IE (SP=0x0000) can cancel it (Mooneye `ie_push`): PC becomes 0.
+    fn dispatch<B: Bus>(&mut self, bus: &mut B) {
+        self.ime = false;
+        bus.idle();
+        bus.idle();
+        let pc = self.regs.pc;
+        self.regs.sp = self.regs.sp.wrapping_sub(1);
+        bus.write(self.regs.sp, (pc >> 8) as u8);
+        let pending = bus.pending_interrupts();
+        self.regs.sp = self.regs.sp.wrapping_sub(1);
+        bus.write(self.regs.sp, pc as u8);
+        if pending == 0 {
+            self.regs.pc = 0x0000;
+        } else {
+            let bit = pending.trailing_zeros() as u8;
+            bus.acknowledge_interrupt(bit);
+            self.regs.pc = 0x0040 + 8 * u16::from(bit);
+        }
+        bus.idle();
+    }
+
+    #[inline(always)]
+    fn fetch<B: Bus>(&mut self, bus: &mut B) -> u8 {
+        let v = bus.read(self.regs.pc);
+        if self.halt_bug {
+            self.halt_bug = false;
+        } else {
+            self.regs.pc = self.regs.pc.wrapping_add(1);
+        }
+        v
+    }
+
+    #[inline(always)]
+    fn imm8<B: Bus>(&mut self, bus: &mut B) -> u8 {
+        let v = bus.read(self.regs.pc);
+        self.regs.pc = self.regs.pc.wrapping_add(1);
+        v
+    }
+
+    #[inline(always)]
+    fn imm16<B: Bus>(&mut self, bus: &mut B) -> u16 {
+        let lo = self.imm8(bus);
+        let hi = self.imm8(bus);
+        u16::from_le_bytes([lo, hi])
+    }
+
+    #[inline(always)]
+    fn hl(&self) -> u16 {
+        u16::from_be_bytes([self.regs.h, self.regs.l])
+    }
+    #[inline(always)]
+    fn set_hl(&mut self, v: u16) {
+        [self.regs.h, self.regs.l] = v.to_be_bytes();
+    }
+    #[inline(always)]
+    fn bc(&self) -> u16 {
+        u16::from_be_bytes([self.regs.b, self.regs.c])
+    }
+    #[inline(always)]
+    fn de(&self) -> u16 {
+        u16::from_be_bytes([self.regs.d, self.regs.e])
+    }
+
+    /// Read a 16-bit register pair by its opcode index (0 BC, 1 DE, 2 HL, 3 SP).
+    #[inline(always)]
+    fn rp(&self, idx: u8) -> u16 {
+        match idx & 3 {
+            0 => self.bc(),
+            1 => self.de(),
+            2 => self.hl(),
+            _ => self.regs.sp,
+        }
+    }
+    #[inline(always)]
+    fn set_rp(&mut self, idx: u8, v: u16) {
+        let [hi, lo] = v.to_be_bytes();
+        match idx & 3 {
+            0 => (self.regs.b, self.regs.c) = (hi, lo),
+            1 => (self.regs.d, self.regs.e) = (hi, lo),
+            2 => (self.regs.h, self.regs.l) = (hi, lo),
+            _ => self.regs.sp = v,
+        }
+    }
+
+    /// Read an 8-bit operand by its opcode index; `(HL)` costs a read cycle.
+    #[inline(always)]
+    fn r8<B: Bus>(&mut self, bus: &mut B, idx: u8) -> u8 {
+        match idx & 7 {
+            0 => self.regs.b,
+            1 => self.regs.c,
+            2 => self.regs.d,
+            3 => self.regs.e,
+            4 => self.regs.h,
+            5 => self.regs.l,
+            R_HL_IND => bus.read(self.hl()),
+            _ => self.regs.a,
+        }
+    }
+    #[inline(always)]
+    fn set_r8<B: Bus>(&mut self, bus: &mut B, idx: u8, v: u8) {
+        match idx & 7 {
+            0 => self.regs.b = v,
+            1 => self.regs.c = v,
+            2 => self.regs.d = v,
+            3 => self.regs.e = v,
+            4 => self.regs.h = v,
+            5 => self.regs.l = v,
+            R_HL_IND => bus.write(self.hl(), v),
+            _ => self.regs.a = v,
+        }
+    }
+
+    #[inline(always)]
+    fn condition(&self, cc: u8) -> bool {
+        let f = self.regs.f;
+        match cc & 3 {
+            0 => f & Z == 0,
+            1 => f & Z != 0,
+            2 => f & C == 0,
+            _ => f & C != 0,
+        }
+    }
+
+    fn push<B: Bus>(&mut self, bus: &mut B, v: u16) {
+        let [hi, lo] = v.to_be_bytes();
+        self.regs.sp = self.regs.sp.wrapping_sub(1);
+        bus.write(self.regs.sp, hi);
+        self.regs.sp = self.regs.sp.wrapping_sub(1);
+        bus.write(self.regs.sp, lo);
+    }
+
+    fn pop<B: Bus>(&mut self, bus: &mut B) -> u16 {
+        let lo = bus.read(self.regs.sp);
+        self.regs.sp = self.regs.sp.wrapping_add(1);
+        let hi = bus.read(self.regs.sp);
+        self.regs.sp = self.regs.sp.wrapping_add(1);
+        u16::from_le_bytes([lo, hi])
+    }
+
+    /// The 8-bit ALU: op index from bits 5..3 of 0x80-0xBF / 0xC6-0xFE.
+    #[inline(always)]
+    fn alu(&mut self, op: u8, v: u8) {
+        let a = self.regs.a;
+        match op & 7 {
+            0 | 1 => {
+                let carry = u8::from(op & 7 == 1 && self.regs.f & C != 0);
+                let r = u16::from(a) + u16::from(v) + u16::from(carry);
+                let res = r as u8;
+                let mut f = 0;
+                if res == 0 {
+                    f |= Z;
+                }
+                if (a & 0xF) + (v & 0xF) + carry > 0xF {
+                    f |= H;
+                }
+                if r > 0xFF {
+                    f |= C;
+                }
+                self.regs.a = res;
+                self.regs.f = f;
+            }
+            2 | 3 | 7 => {
+                let carry = u8::from(op & 7 == 3 && self.regs.f & C != 0);
+                let r = i16::from(a) - i16::from(v) - i16::from(carry);
+                let res = r as u8;
+                let mut f = N;
+                if res == 0 {
+                    f |= Z;
+                }
+                if i16::from(a & 0xF) - i16::from(v & 0xF) - i16::from(carry) < 0 {
+                    f |= H;
+                }
+                if r < 0 {
+                    f |= C;
+                }
+                if op & 7 != 7 {
+                    self.regs.a = res;
+                }
+                self.regs.f = f;
+            }
+            4 => {
+                self.regs.a = a & v;
+                self.regs.f = if self.regs.a == 0 { Z | H } else { H };
+            }
+            5 => {
+                self.regs.a = a ^ v;
+                self.regs.f = if self.regs.a == 0 { Z } else { 0 };
+            }
+            _ => {
+                self.regs.a = a | v;
+                self.regs.f = if self.regs.a == 0 { Z } else { 0 };
+            }
+        }
+    }
+
+    fn inc8(&mut self, v: u8) -> u8 {
+        let r = v.wrapping_add(1);
+        let mut f = self.regs.f & C;
+        if r == 0 {
+            f |= Z;
+        }
+        if v & 0xF == 0xF {
+            f |= H;
+        }
+        self.regs.f = f;
+        r
+    }
+
+    fn dec8(&mut self, v: u8) -> u8 {
+        let r = v.wrapping_sub(1);
+        let mut f = (self.regs.f & C) | N;
+        if r == 0 {
+            f |= Z;
+        }
+        if v & 0xF == 0 {
+            f |= H;
+        }
+        self.regs.f = f;
+        r
+    }
+
+    /// SP plus a signed offset, with the flags of `ADD SP,e` / `LD HL,SP+e` (from the low byte).
+    fn sp_plus_e(&mut self, e: u8) -> u16 {
+        let sp = self.regs.sp;
+        let mut f = 0;
+        if (sp & 0xF) + u16::from(e & 0xF) > 0xF {
+            f |= H;
+        }
+        if (sp & 0xFF) + u16::from(e) > 0xFF {
+            f |= C;
+        }
+        self.regs.f = f;
+        sp.wrapping_add(e as i8 as u16)
+    }
+
+    fn daa(&mut self) {
+        let mut a = self.regs.a;
+        let f = self.regs.f;
+        let mut carry = f & C != 0;
+        if f & N == 0 {
+            if carry || a > 0x99 {
+                a = a.wrapping_add(0x60);
+                carry = true;
+            }
+            if f & H != 0 || a & 0x0F > 0x09 {
+                a = a.wrapping_add(0x06);
+            }
+        } else {
+            if carry {
+                a = a.wrapping_sub(0x60);
+            }
+            if f & H != 0 {
+                a = a.wrapping_sub(0x06);
+            }
+        }
+        let mut nf = f & N;
+        if a == 0 {
+            nf |= Z;
+        }
+        if carry {
+            nf |= C;
+        }
+        self.regs.a = a;
+        self.regs.f = nf;
+    }
+
+    /// Rotates and shifts of the CB table (0x00-0x3F), op index from bits 5..3.
+    fn rot(&mut self, op: u8, v: u8) -> u8 {
+        let carry_in = self.regs.f & C != 0;
+        let (r, carry_out) = match op & 7 {
+            0 => (v.rotate_left(1), v & 0x80 != 0),
+            1 => (v.rotate_right(1), v & 1 != 0),
+            2 => ((v << 1) | u8::from(carry_in), v & 0x80 != 0),
+            3 => ((v >> 1) | (u8::from(carry_in) << 7), v & 1 != 0),
+            4 => (v << 1, v & 0x80 != 0),
+            5 => ((v >> 1) | (v & 0x80), v & 1 != 0),
+            6 => (v.rotate_left(4), false),
+            _ => (v >> 1, v & 1 != 0),
+        };
+        let mut f = 0;
+        if r == 0 {
+            f |= Z;
+        }
+        if carry_out {
+            f |= C;
+        }
+        self.regs.f = f;
+        r
+    }
+
+    fn execute_cb<B: Bus>(&mut self, bus: &mut B) {
+        let op = self.imm8(bus);
+        let idx = op & 7;
+        let bit = (op >> 3) & 7;
+        match op >> 6 {
+            0 => {
+                let v = self.r8(bus, idx);
+                let r = self.rot(bit, v);
+                self.set_r8(bus, idx, r);
+            }
+            1 => {
+                let v = self.r8(bus, idx);
+                let mut f = (self.regs.f & C) | H;
+                if v & (1 << bit) == 0 {
+                    f |= Z;
+                }
+                self.regs.f = f;
+            }
+            2 => {
+                let v = self.r8(bus, idx);
+                self.set_r8(bus, idx, v & !(1 << bit));
+            }
+            _ => {
+                let v = self.r8(bus, idx);
+                self.set_r8(bus, idx, v | (1 << bit));
+            }
+        }
+    }
+
+    /// Execute one opcode whose byte was just fetched.
+    #[inline(always)]
+    fn execute<B: Bus>(&mut self, op: u8, bus: &mut B) {
+        match op {
+            0x00 => {}
+            0x01 | 0x11 | 0x21 | 0x31 => {
+                let v = self.imm16(bus);
+                self.set_rp(op >> 4, v);
+            }
+            0x02 => bus.write(self.bc(), self.regs.a),
+            0x12 => bus.write(self.de(), self.regs.a),
+            0x22 => {
+                let hl = self.hl();
+                bus.write(hl, self.regs.a);
+                self.set_hl(hl.wrapping_add(1));
+            }
+            0x32 => {
+                let hl = self.hl();
+                bus.write(hl, self.regs.a);
+                self.set_hl(hl.wrapping_sub(1));
+            }
+            0x0A => self.regs.a = bus.read(self.bc()),
+            0x1A => self.regs.a = bus.read(self.de()),
+            0x2A => {
+                let hl = self.hl();
+                self.regs.a = bus.read(hl);
+                self.set_hl(hl.wrapping_add(1));
+            }
+            0x3A => {
+                let hl = self.hl();
+                self.regs.a = bus.read(hl);
+                self.set_hl(hl.wrapping_sub(1));
+            }
+            0x03 | 0x13 | 0x23 | 0x33 => {
+                let idx = op >> 4;
+                self.set_rp(idx, self.rp(idx).wrapping_add(1));
+                bus.idle();
+            }
+            0x0B | 0x1B | 0x2B | 0x3B => {
+                let idx = op >> 4;
+                self.set_rp(idx, self.rp(idx).wrapping_sub(1));
+                bus.idle();
+            }
+            0x09 | 0x19 | 0x29 | 0x39 => {
+                let hl = self.hl();
+                let v = self.rp(op >> 4);
+                let r = u32::from(hl) + u32::from(v);
+                let mut f = self.regs.f & Z;
+                if (hl & 0x0FFF) + (v & 0x0FFF) > 0x0FFF {
+                    f |= H;
+                }
+                if r > 0xFFFF {
+                    f |= C;
+                }
+                self.regs.f = f;
+                self.set_hl(r as u16);
+                bus.idle();
+            }
+            0x04 | 0x0C | 0x14 | 0x1C | 0x24 | 0x2C | 0x34 | 0x3C => {
+                let idx = op >> 3;
+                let v = self.r8(bus, idx);
+                let r = self.inc8(v);
+                self.set_r8(bus, idx, r);
+            }
+            0x05 | 0x0D | 0x15 | 0x1D | 0x25 | 0x2D | 0x35 | 0x3D => {
+                let idx = op >> 3;
+                let v = self.r8(bus, idx);
+                let r = self.dec8(v);
+                self.set_r8(bus, idx, r);
+            }
+            0x06 | 0x0E | 0x16 | 0x1E | 0x26 | 0x2E | 0x36 | 0x3E => {
+                let v = self.imm8(bus);
+                self.set_r8(bus, op >> 3, v);
+            }
+            0x07 | 0x0F | 0x17 | 0x1F => {
+                let r = self.rot(op >> 3, self.regs.a);
+                self.regs.a = r;
+                self.regs.f &= C;
+            }
+            0x08 => {
+                let addr = self.imm16(bus);
+                let [hi, lo] = self.regs.sp.to_be_bytes();
+                bus.write(addr, lo);
+                bus.write(addr.wrapping_add(1), hi);
+            }
+            0x10 => {
+                // STOP is two bytes on the bus: the second is skipped.
+                self.regs.pc = self.regs.pc.wrapping_add(1);
+                if bus.stop() {
+                    self.mode = CpuMode::Stopped;
+                }
+            }
+            0x18 => {
+                let e = self.imm8(bus) as i8;
+                self.regs.pc = self.regs.pc.wrapping_add(e as u16);
+                bus.idle();
+            }
+            0x20 | 0x28 | 0x30 | 0x38 => {
+                let e = self.imm8(bus) as i8;
+                if self.condition(op >> 3) {
+                    self.regs.pc = self.regs.pc.wrapping_add(e as u16);
+                    bus.idle();
+                }
+            }
+            0x27 => self.daa(),
+            0x2F => {
+                self.regs.a = !self.regs.a;
+                self.regs.f |= N | H;
+            }
+            0x37 => self.regs.f = (self.regs.f & Z) | C,
+            0x3F => self.regs.f = (self.regs.f & Z) | ((self.regs.f & C) ^ C),
+            0x40 => self.ld_b_b = true,
+            0x76 => {
+                if !self.ime && bus.pending_interrupts() != 0 {
+                    self.halt_bug = true;
+                } else {
+                    self.mode = CpuMode::Halted;
+                }
+            }
+            0x41..=0x7F => {
+                let v = self.r8(bus, op);
+                self.set_r8(bus, op >> 3, v);
+            }
+            0x80..=0xBF => {
+                let v = self.r8(bus, op);
+                self.alu(op >> 3, v);
+            }
+            0xC6 | 0xCE | 0xD6 | 0xDE | 0xE6 | 0xEE | 0xF6 | 0xFE => {
+                let v = self.imm8(bus);
+                self.alu(op >> 3, v);
+            }
+            0xC0 | 0xC8 | 0xD0 | 0xD8 => {
+                bus.idle();
+                if self.condition(op >> 3) {
+                    self.regs.pc = self.pop(bus);
+                    bus.idle();
+                }
+            }
+            0xC9 => {
+                self.regs.pc = self.pop(bus);
+                bus.idle();
+            }
+            0xD9 => {
+                self.regs.pc = self.pop(bus);
+                bus.idle();
+                self.ime = true;
+            }
+            0xC1 | 0xD1 | 0xE1 => {
+                let v = self.pop(bus);
+                self.set_rp((op >> 4) & 3, v);
+            }
+            0xF1 => {
+                let [a, f] = self.pop(bus).to_be_bytes();
+                self.regs.a = a;
+                self.regs.f = f & 0xF0;
+            }
+            0xC5 | 0xD5 | 0xE5 => {
+                bus.idle();
+                let v = self.rp((op >> 4) & 3);
+                self.push(bus, v);
+            }
+            0xF5 => {
+                bus.idle();
+                let v = u16::from_be_bytes([self.regs.a, self.regs.f]);
+                self.push(bus, v);
+            }
+            0xC2 | 0xCA | 0xD2 | 0xDA => {
+                let addr = self.imm16(bus);
+                if self.condition(op >> 3) {
+                    self.regs.pc = addr;
+                    bus.idle();
+                }
+            }
+            0xC3 => {
+                self.regs.pc = self.imm16(bus);
+                bus.idle();
+            }
+            0xE9 => self.regs.pc = self.hl(),
+            0xC4 | 0xCC | 0xD4 | 0xDC => {
+                let addr = self.imm16(bus);
+                if self.condition(op >> 3) {
+                    bus.idle();
+                    self.push(bus, self.regs.pc);
+                    self.regs.pc = addr;
+                }
+            }
+            0xCD => {
+                let addr = self.imm16(bus);
+                bus.idle();
+                self.push(bus, self.regs.pc);
+                self.regs.pc = addr;
+            }
+            0xC7 | 0xCF | 0xD7 | 0xDF | 0xE7 | 0xEF | 0xF7 | 0xFF => {
+                bus.idle();
+                self.push(bus, self.regs.pc);
+                self.regs.pc = u16::from(op & 0x38);
+            }
+            0xCB => self.execute_cb(bus),
+            0xE0 => {
+                let n = self.imm8(bus);
+                bus.write(0xFF00 | u16::from(n), self.regs.a);
+            }
+            0xF0 => {
+                let n = self.imm8(bus);
+                self.regs.a = bus.read(0xFF00 | u16::from(n));
+            }
+            0xE2 => bus.write(0xFF00 | u16::from(self.regs.c), self.regs.a),
+            0xF2 => self.regs.a = bus.read(0xFF00 | u16::from(self.regs.c)),
+            0xEA => {
+                let addr = self.imm16(bus);
+                bus.write(addr, self.regs.a);
+            }
+            0xFA => {
+                let addr = self.imm16(bus);
+                self.regs.a = bus.read(addr);
+            }
+            0xE8 => {
+                let e = self.imm8(bus);
+                self.regs.sp = self.sp_plus_e(e);
+                bus.idle();
+                bus.idle();
+            }
+            0xF8 => {
+                let e = self.imm8(bus);
+                let v = self.sp_plus_e(e);
+                self.set_hl(v);
+                bus.idle();
+            }
+            0xF9 => {
+                self.regs.sp = self.hl();
+                bus.idle();
+            }
+            0xF3 => {
+                self.ime = false;
+                self.ei_pending = false;
+            }
+            0xFB => self.ei_pending = true,
+            // 0xD3 0xDB 0xDD 0xE3 0xE4 0xEB 0xEC 0xED 0xF4 0xFC 0xFD: illegal, the CPU locks up.
+            _ => self.mode = CpuMode::Locked,
+        }
+    }
+}

@@ -1,0 +1,184 @@
+//! [`Gb`]: the whole Game Boy as one plain value, and the API hosts drive it with.
+
+use crate::apu::Apu;
+use crate::bus::Hardware;
+use crate::cartridge::Cartridge;
+use crate::cpu::{Cpu, CpuMode, Registers};
+use crate::joypad::Buttons;
+use crate::ppu::{CYCLES_PER_FRAME, Ppu};
+use crate::timer::Timer;
+
+/// The system counter (DIV in its high byte) when the DMG boot ROM hands over at 0x0100.
+const POST_BOOT_COUNTER: u16 = 0xABCC;
+/// Where the PPU is when the DMG boot ROM hands over: line and dot.
+const POST_BOOT_LINE: u8 = 0;
+const POST_BOOT_DOT: u64 = 4;
+
+/// Errors from building a [`Gb`].
+#[derive(Debug, thiserror::Error)]
+pub enum GbError {
+    /// The boot ROM image is not the DMG's 256 bytes.
+    #[error("boot ROM must be 256 bytes for the DMG, this one has {0}")]
+    BootRomSize(usize),
+}
+
+/// A DMG (DMG-CPU B) Game Boy: CPU, hardware and cartridge. Plain data, cheap to clone.
+#[derive(Clone, Debug)]
+pub struct Gb {
+    cpu: Cpu,
+    hw: Hardware,
+    /// When the current frame ends at the latest (the LCD may be off: no VBlank then).
+    frame_deadline: u64,
+    /// Frames completed.
+    frames: u64,
+}
+
+impl Gb {
+    /// A DMG in the state its boot ROM leaves it at 0x0100; no boot ROM needed.
+    pub fn new(cart: Cartridge) -> Gb {
+        // Start at a time far enough from 0 that the PPU's line start is not negative.
+        let now = 0x1_0000;
+        let ppu = Ppu::post_boot(now, POST_BOOT_LINE, POST_BOOT_DOT);
+        let timer = Timer::new(now, POST_BOOT_COUNTER);
+        let mut hw = Hardware::new(cart, ppu, timer, Apu::post_boot(), now);
+        hw.if_ = 0x01;
+        Gb {
+            cpu: Cpu::post_boot_dmg(),
+            hw,
+            frame_deadline: now + CYCLES_PER_FRAME,
+            frames: 0,
+        }
+    }
+
+    /// A DMG at power-on that runs `boot_rom` (256 bytes) from 0x0000.
+    pub fn with_boot_rom(cart: Cartridge, boot_rom: &[u8]) -> Result<Gb, GbError> {
+        let image: [u8; 0x100] = boot_rom
+            .try_into()
+            .map_err(|_| GbError::BootRomSize(boot_rom.len()))?;
+        let hw_ppu = Ppu::new();
+        let timer = Timer::new(0, 0);
+        let mut hw = Hardware::new(cart, hw_ppu, timer, Apu::power_on(), 0);
+        hw.boot_rom = Some(Box::new(image));
+        Ok(Gb {
+            cpu: Cpu::default(),
+            hw,
+            frame_deadline: CYCLES_PER_FRAME,
+            frames: 0,
+        })
+    }
+
+    /// Execute one instruction (or one interrupt dispatch, or one M-cycle of HALT or STOP).
+    #[inline]
+    pub fn step(&mut self) {
+        self.cpu.step(&mut self.hw);
+    }
+
+    /// Run to the end of the current frame: the start of VBlank, or 70,224 T-cycles after the
+    /// previous frame ended if the LCD is off. Ends on an instruction boundary.
+    pub fn run_frame(&mut self) {
+        let deadline = self.frame_deadline;
+        while !self.hw.ppu.frame_ready && self.hw.now < deadline {
+            self.cpu.step(&mut self.hw);
+        }
+        self.hw.ppu.frame_ready = false;
+        self.frame_deadline = self.hw.now + CYCLES_PER_FRAME;
+        self.frames += 1;
+    }
+
+    /// Run until the CPU executes `LD B,B` (the test ROMs' breakpoint) or `max_cycles` T-cycles
+    /// pass; true if `LD B,B` ran.
+    pub fn run_until_ld_b_b(&mut self, max_cycles: u64) -> bool {
+        let end = self.hw.now.saturating_add(max_cycles);
+        self.cpu.ld_b_b = false;
+        while self.hw.now < end {
+            self.step();
+            if self.cpu.ld_b_b {
+                self.cpu.ld_b_b = false;
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Like [`Gb::run_frame`], but stops early (returning true) when the CPU executes `LD B,B`.
+    pub fn run_frame_or_ld_b_b(&mut self) -> bool {
+        let deadline = self.frame_deadline;
+        self.cpu.ld_b_b = false;
+        while !self.hw.ppu.frame_ready && self.hw.now < deadline {
+            self.cpu.step(&mut self.hw);
+            if self.cpu.ld_b_b {
+                self.cpu.ld_b_b = false;
+                return true;
+            }
+        }
+        self.hw.ppu.frame_ready = false;
+        self.frame_deadline = self.hw.now + CYCLES_PER_FRAME;
+        self.frames += 1;
+        false
+    }
+
+    /// The CPU registers.
+    pub fn regs(&self) -> Registers {
+        self.cpu.regs
+    }
+
+    /// Read `addr` as the CPU would now, without advancing time or side effects.
+    pub fn peek(&self, addr: u16) -> u8 {
+        self.hw.read_byte(addr)
+    }
+
+    /// T-cycles since power-on (4,194,304 per second).
+    pub fn cycles(&self) -> u64 {
+        self.hw.now
+    }
+
+    /// Frames completed by [`Gb::run_frame`].
+    pub fn frames(&self) -> u64 {
+        self.frames
+    }
+
+    /// Interrupt master enable.
+    pub fn ime(&self) -> bool {
+        self.cpu.ime
+    }
+
+    /// Whether the CPU is in HALT.
+    pub fn is_halted(&self) -> bool {
+        self.cpu.mode == CpuMode::Halted
+    }
+
+    /// Whether the CPU executed an illegal opcode and hangs.
+    pub fn is_locked(&self) -> bool {
+        self.cpu.mode == CpuMode::Locked
+    }
+
+    /// Bytes the game sent on the serial port (the most recent 64 KiB).
+    pub fn serial_output(&self) -> &[u8] {
+        &self.hw.serial.output
+    }
+
+    /// Set the buttons held from now on.
+    pub fn set_buttons(&mut self, buttons: Buttons) {
+        self.hw.set_buttons(buttons);
+    }
+
+    /// The buttons held.
+    pub fn buttons(&self) -> Buttons {
+        self.hw.joypad.buttons()
+    }
+
+    /// The last frame as shade indices 0-3 (0 lightest), row-major 160 × 144.
+    pub fn framebuffer(&self) -> &[u8] {
+        &self.hw.ppu.framebuffer[..]
+    }
+
+    /// The cartridge (battery RAM, header).
+    pub fn cartridge(&self) -> &Cartridge {
+        &self.hw.cart
+    }
+
+    /// The cartridge, mutably (to load battery RAM).
+    pub fn cartridge_mut(&mut self) -> &mut Cartridge {
+        &mut self.hw.cart
+    }
+}

@@ -1,0 +1,30 @@
+//! `gb-core`: the Game Boy (DMG), as plain data.
+//!
+//! The whole machine is one [`Gb`] value: `Clone`, no pointers, trait objects, `RefCell` or
+//! callbacks, so a host can snapshot it by copying. The core knows nothing of Lua, windows,
+//! files, threads or the wall clock; the real-time clock of MBC3 cartridges runs on emulated
+//! cycles.
+//!
+//! Map of the crate:
+//! - [`cpu`]: the SM83, talking to the rest through [`cpu::Bus`] one M-cycle at a time;
+//! - [`bus`]: the memory map, clock, event scheduler, OAM DMA and interrupt registers;
+//! - [`timer`], [`ppu`], [`serial`], [`joypad`], [`apu`]: the I/O blocks;
+//! - [`cartridge`]: header parsing and the mappers (MBC1/2/3/5, RTC);
+//! - [`asm`]: a small SM83 assembler for tests and built-in ROMs.
+#![warn(missing_docs)]
+
+pub mod apu;
+pub mod asm;
+pub mod bus;
+pub mod cartridge;
+pub mod cpu;
+pub mod gb;
+pub mod joypad;
+pub mod ppu;
+pub mod serial;
+pub mod timer;
+
+pub use cartridge::Cartridge;
+pub use cpu::Registers;
+pub use gb::{Gb, GbError};
+pub use joypad::Buttons;

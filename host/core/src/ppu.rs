@@ -1,0 +1,491 @@
+//! The PPU: LCD registers, VRAM and OAM, mode/LY/STAT timing, and a scanline renderer.
+//!
+//! Timing is event-driven: each scanline of 456 dots is split into mode 2 (OAM scan, 80 dots),
+//! mode 3 (drawing, 172 dots plus the SCX and sprite penalties) and mode 0 (HBlank); lines
+//! 144-153 are mode 1 (VBlank). The PPU keeps the time of its next transition and the bus calls
+//! [`Ppu::run_events`] when that time is reached, so nothing runs per dot.
+//!
+//! Pixels are produced a whole line at a time when mode 3 ends, from the registers as they are
+//! then. Mid-line register writes (pixel-exact rendering) are the next step: see
+//! `docs/ARCHITECTURE.md`.
+
+/// Screen width in pixels.
+pub const WIDTH: usize = 160;
+/// Screen height in pixels.
+pub const HEIGHT: usize = 144;
+/// Dots (T-cycles) per scanline.
+pub const DOTS_PER_LINE: u64 = 456;
+/// T-cycles per frame: 154 lines of 456 dots.
+pub const CYCLES_PER_FRAME: u64 = DOTS_PER_LINE * 154;
+
+/// Interrupt flag bits the PPU can request.
+pub const IRQ_VBLANK: u8 = 0x01;
+/// LCD STAT interrupt flag bit.
+pub const IRQ_STAT: u8 = 0x02;
+
+/// What the next scheduled PPU event does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Event {
+    /// Dot 0 of line `ly + 1` (or of line 0 after 153).
+    LineStart,
+    /// Mode 2 → mode 3 on a visible line.
+    Mode3,
+    /// Mode 3 → mode 0: the line is rendered.
+    HBlank,
+    /// On line 153, LY reads 0 from dot 4 on.
+    Line153LyZero,
+    /// The LCD is off: nothing is scheduled.
+    Off,
+}
+
+/// PPU state: registers, memories and the timing state machine.
+#[derive(Clone, Debug)]
+pub struct Ppu {
+    /// Video RAM, 0x8000-0x9FFF.
+    pub vram: Box<[u8; 0x2000]>,
+    /// Object attribute memory, 0xFE00-0xFE9F.
+    pub oam: [u8; 0xA0],
+    /// LCDC (0xFF40).
+    pub lcdc: u8,
+    /// STAT interrupt enable bits 3-6 (0xFF41); mode and LYC flag are derived.
+    stat_enable: u8,
+    /// SCY (0xFF42).
+    pub scy: u8,
+    /// SCX (0xFF43).
+    pub scx: u8,
+    /// LY (0xFF44) as the CPU reads it.
+    ly: u8,
+    /// The line being processed (differs from `ly` on line 153 after dot 4).
+    line: u8,
+    /// LYC (0xFF45).
+    pub lyc: u8,
+    /// BGP (0xFF47).
+    pub bgp: u8,
+    /// OBP0 (0xFF48).
+    pub obp0: u8,
+    /// OBP1 (0xFF49).
+    pub obp1: u8,
+    /// WY (0xFF4A).
+    pub wy: u8,
+    /// WX (0xFF4B).
+    pub wx: u8,
+    /// Current mode, 0-3.
+    mode: u8,
+    /// LY == LYC as last compared.
+    lyc_equal: bool,
+    /// The STAT interrupt line (the OR of the enabled sources), for edge detection.
+    stat_line: bool,
+    /// Time of dot 0 of the current line.
+    line_start: u64,
+    /// Time of the next event.
+    next: u64,
+    /// The next event.
+    event: Event,
+    /// The first line after the LCD is switched on has no OAM scan (mode 0 instead of 2).
+    first_line: bool,
+    /// Window line counter: lines of the window drawn so far this frame.
+    window_line: u8,
+    /// Set when a frame's last visible line is done (VBlank starts); the host clears it.
+    pub frame_ready: bool,
+    /// Shade indices 0-3 after the palette (0 lightest), row-major 160 × 144.
+    pub framebuffer: Box<[u8; WIDTH * HEIGHT]>,
+}
+
+impl Ppu {
+    /// A PPU with the LCD off and everything zeroed (power-on with a boot ROM).
+    pub fn new() -> Ppu {
+        Ppu {
+            vram: Box::new([0; 0x2000]),
+            oam: [0; 0xA0],
+            lcdc: 0,
+            stat_enable: 0,
+            scy: 0,
+            scx: 0,
+            ly: 0,
+            line: 0,
+            lyc: 0,
+            bgp: 0,
+            obp0: 0,
+            obp1: 0,
+            wy: 0,
+            wx: 0,
+            mode: 0,
+            lyc_equal: false,
+            stat_line: false,
+            line_start: 0,
+            next: u64::MAX,
+            event: Event::Off,
+            first_line: false,
+            window_line: 0,
+            frame_ready: false,
+            framebuffer: Box::new([0; WIDTH * HEIGHT]),
+        }
+    }
+
+    /// The PPU as the DMG boot ROM leaves it: LCD on, BGP 0xFC, at `line` and `dot` at time `now`.
+    pub fn post_boot(now: u64, line: u8, dot: u64) -> Ppu {
+        let mut ppu = Ppu::new();
+        ppu.lcdc = 0x91;
+        ppu.bgp = 0xFC;
+        ppu.line = line;
+        ppu.ly = line;
+        ppu.line_start = now - dot;
+        ppu.mode = if line >= 144 { 1 } else { 2 };
+        ppu.lyc_equal = ppu.ly == ppu.lyc;
+        ppu.event = Event::LineStart;
+        ppu.next = ppu.line_start + DOTS_PER_LINE;
+        if line < 144 {
+            ppu.event = Event::Mode3;
+            ppu.next = ppu.line_start + 80;
+            if dot >= 80 {
+                ppu.mode = 3;
+                ppu.event = Event::HBlank;
+                ppu.next = ppu.line_start + 80 + ppu.mode3_length();
+                if now >= ppu.next {
+                    ppu.mode = 0;
+                    ppu.event = Event::LineStart;
+                    ppu.next = ppu.line_start + DOTS_PER_LINE;
+                }
+            }
+        }
+        ppu.stat_line = ppu.stat_sources();
+        ppu
+    }
+
+    /// Time of the next event, `u64::MAX` while the LCD is off.
+    #[inline]
+    pub fn next_event(&self) -> u64 {
+        self.next
+    }
+
+    /// The current mode (0 HBlank, 1 VBlank, 2 OAM scan, 3 drawing).
+    #[inline]
+    pub fn mode(&self) -> u8 {
+        self.mode
+    }
+
+    fn lcd_on(&self) -> bool {
+        self.lcdc & 0x80 != 0
+    }
+
+    /// Mode 3 length in dots for the current line (approximate sprite penalty).
+    fn mode3_length(&self) -> u64 {
+        let mut len = 172 + u64::from(self.scx & 7);
+        if self.lcdc & 0x02 != 0 {
+            let height = if self.lcdc & 0x04 != 0 { 16 } else { 8 };
+            let count = self.sprites_on_line(height).1;
+            len += 6 * count as u64;
+        }
+        len
+    }
+
+    /// The OAM indices of up to 10 sprites on the current line, in OAM order.
+    fn sprites_on_line(&self, height: u8) -> ([u8; 10], usize) {
+        let mut found = [0u8; 10];
+        let mut n = 0;
+        let y = u16::from(self.line) + 16;
+        for i in 0..40u8 {
+            let sy = u16::from(self.oam[usize::from(i) * 4]);
+            if y >= sy && y < sy + u16::from(height) {
+                found[n] = i;
+                n += 1;
+                if n == 10 {
+                    break;
+                }
+            }
+        }
+        (found, n)
+    }
+
+    /// The sources of the STAT interrupt line, ORed.
+    fn stat_sources(&self) -> bool {
+        let e = self.stat_enable;
+        (self.lyc_equal && e & 0x40 != 0)
+            || (self.mode == 2 && e & 0x20 != 0)
+            || (self.mode == 1 && e & 0x10 != 0)
+            || (self.mode == 0 && e & 0x08 != 0)
+    }
+
+    /// Re-evaluate the STAT line; a rising edge requests the interrupt.
+    fn update_stat(&mut self) -> u8 {
+        let line = self.lcd_on() && self.stat_sources();
+        let rising = line && !self.stat_line;
+        self.stat_line = line;
+        if rising { IRQ_STAT } else { 0 }
+    }
+
+    fn compare_lyc(&mut self) {
+        self.lyc_equal = self.ly == self.lyc;
+    }
+
+    /// Process every event due at or before `now`; returns the interrupt flags to request.
+    pub fn run_events(&mut self, now: u64) -> u8 {
+        let mut irq = 0;
+        while self.next <= now {
+            let at = self.next;
+            match self.event {
+                Event::Off => break,
+                Event::LineStart => {
+                    self.line_start = at;
+                    self.first_line = false;
+                    self.line = if self.line >= 153 { 0 } else { self.line + 1 };
+                    self.ly = self.line;
+                    self.compare_lyc();
+                    if self.line < 144 {
+                        if self.line == 0 {
+                            self.window_line = 0;
+                        }
+                        self.mode = 2;
+                        self.event = Event::Mode3;
+                        self.next = at + 80;
+                    } else if self.line == 144 {
+                        self.mode = 1;
+                        irq |= IRQ_VBLANK;
+                        // On the DMG the mode 2 source also fires at the start of VBlank.
+                        if self.stat_enable & 0x20 != 0 && !self.stat_line {
+                            irq |= IRQ_STAT;
+                        }
+                        self.frame_ready = true;
+                        self.event = Event::LineStart;
+                        self.next = at + DOTS_PER_LINE;
+                    } else if self.line == 153 {
+                        self.event = Event::Line153LyZero;
+                        self.next = at + 4;
+                    } else {
+                        self.event = Event::LineStart;
+                        self.next = at + DOTS_PER_LINE;
+                    }
+                }
+                Event::Line153LyZero => {
+                    self.ly = 0;
+                    self.compare_lyc();
+                    self.event = Event::LineStart;
+                    self.next = self.line_start + DOTS_PER_LINE;
+                }
+                Event::Mode3 => {
+                    self.mode = 3;
+                    self.event = Event::HBlank;
+                    self.next = self.line_start + 80 + self.mode3_length();
+                }
+                Event::HBlank => {
+                    self.mode = 0;
+                    self.render_line();
+                    self.event = Event::LineStart;
+                    self.next = self.line_start + DOTS_PER_LINE;
+                }
+            }
+            irq |= self.update_stat();
+        }
+        irq
+    }
+
+    /// Read a PPU register (0xFF40-0xFF4B, except DMA at 0xFF46).
+    pub fn read_register(&self, addr: u16) -> u8 {
+        match addr {
+            0xFF40 => self.lcdc,
+            0xFF41 => {
+                let mode = if self.lcd_on() { self.mode } else { 0 };
+                0x80 | self.stat_enable | (u8::from(self.lyc_equal) << 2) | mode
+            }
+            0xFF42 => self.scy,
+            0xFF43 => self.scx,
+            0xFF44 => self.ly,
+            0xFF45 => self.lyc,
+            0xFF47 => self.bgp,
+            0xFF48 => self.obp0,
+            0xFF49 => self.obp1,
+            0xFF4A => self.wy,
+            0xFF4B => self.wx,
+            _ => 0xFF,
+        }
+    }
+
+    /// Write a PPU register; returns the interrupt flags to request.
+    pub fn write_register(&mut self, addr: u16, v: u8, now: u64) -> u8 {
+        match addr {
+            0xFF40 => {
+                let was_on = self.lcd_on();
+                self.lcdc = v;
+                if was_on && !self.lcd_on() {
+                    self.ly = 0;
+                    self.line = 0;
+                    self.mode = 0;
+                    self.event = Event::Off;
+                    self.next = u64::MAX;
+                    self.stat_line = false;
+                    self.framebuffer.fill(0);
+                } else if !was_on && self.lcd_on() {
+                    self.line = 0;
+                    self.ly = 0;
+                    self.line_start = now;
+                    self.first_line = true;
+                    self.window_line = 0;
+                    self.mode = 0;
+                    self.event = Event::Mode3;
+                    self.next = now + 80;
+                    self.compare_lyc();
+                    return self.update_stat();
+                }
+                0
+            }
+            0xFF41 => {
+                // DMG quirk: a STAT write acts for one cycle as if every source were enabled.
+                self.stat_enable = 0x78;
+                let mut irq = self.update_stat();
+                self.stat_enable = v & 0x78;
+                irq |= self.update_stat();
+                irq
+            }
+            0xFF42 => {
+                self.scy = v;
+                0
+            }
+            0xFF43 => {
+                self.scx = v;
+                0
+            }
+            0xFF45 => {
+                self.lyc = v;
+                if self.lcd_on() {
+                    self.compare_lyc();
+                    self.update_stat()
+                } else {
+                    0
+                }
+            }
+            0xFF47 => {
+                self.bgp = v;
+                0
+            }
+            0xFF48 => {
+                self.obp0 = v;
+                0
+            }
+            0xFF49 => {
+                self.obp1 = v;
+                0
+            }
+            0xFF4A => {
+                self.wy = v;
+                0
+            }
+            0xFF4B => {
+                self.wx = v;
+                0
+            }
+            _ => 0,
+        }
+    }
+
+    /// Whether the CPU can reach VRAM now (not during mode 3).
+    #[inline]
+    pub fn vram_accessible(&self) -> bool {
+        self.mode != 3 || !self.lcd_on()
+    }
+
+    /// Whether the CPU can reach OAM now (not during modes 2 and 3).
+    #[inline]
+    pub fn oam_accessible(&self) -> bool {
+        !self.lcd_on() || self.mode < 2
+    }
+
+    /// Render the current line into the framebuffer from the registers as they are now.
+    fn render_line(&mut self) {
+        let y = usize::from(self.line);
+        if y >= HEIGHT {
+            return;
+        }
+        let mut bg_index = [0u8; WIDTH];
+        let row_start = y * WIDTH;
+        let lcdc = self.lcdc;
+        if lcdc & 0x01 != 0 {
+            let map = if lcdc & 0x08 != 0 { 0x1C00 } else { 0x1800 };
+            let py = self.line.wrapping_add(self.scy);
+            for (x, idx) in bg_index.iter_mut().enumerate() {
+                let px = (x as u8).wrapping_add(self.scx);
+                *idx = self.tile_pixel(map, px, py);
+            }
+            let window_visible = lcdc & 0x20 != 0 && self.line >= self.wy && self.wx <= 166;
+            if window_visible {
+                let map = if lcdc & 0x40 != 0 { 0x1C00 } else { 0x1800 };
+                let start = usize::from(self.wx).saturating_sub(7);
+                let wy = self.window_line;
+                for (x, idx) in bg_index.iter_mut().enumerate().skip(start) {
+                    let wxp = (x + 7 - usize::from(self.wx)) as u8;
+                    *idx = self.tile_pixel(map, wxp, wy);
+                }
+                self.window_line = self.window_line.wrapping_add(1);
+            }
+        }
+        for (x, &idx) in bg_index.iter().enumerate() {
+            self.framebuffer[row_start + x] = (self.bgp >> (idx * 2)) & 3;
+        }
+        if lcdc & 0x02 != 0 {
+            self.render_sprites(&bg_index, row_start);
+        }
+    }
+
+    /// Colour index (0-3) of the background/window pixel at `(x, y)` of tile map `map`.
+    fn tile_pixel(&self, map: usize, x: u8, y: u8) -> u8 {
+        let tile = self.vram[map + usize::from(y / 8) * 32 + usize::from(x / 8)];
+        let base = if self.lcdc & 0x10 != 0 {
+            usize::from(tile) * 16
+        } else {
+            (0x1000i32 + i32::from(tile as i8) * 16) as usize
+        };
+        let row = base + usize::from(y % 8) * 2;
+        let lo = self.vram[row];
+        let hi = self.vram[row + 1];
+        let bit = 7 - (x % 8);
+        ((lo >> bit) & 1) | (((hi >> bit) & 1) << 1)
+    }
+
+    fn render_sprites(&mut self, bg_index: &[u8; WIDTH], row_start: usize) {
+        let height = if self.lcdc & 0x04 != 0 { 16 } else { 8 };
+        let (list, n) = self.sprites_on_line(height);
+        // Lower X wins, then lower OAM index: draw in reverse priority so winners land last.
+        let mut order: [u8; 10] = list;
+        let order = &mut order[..n];
+        order.sort_by_key(|&i| (self.oam[usize::from(i) * 4 + 1], i));
+        for &i in order.iter().rev() {
+            let o = usize::from(i) * 4;
+            let sy = self.oam[o];
+            let sx = self.oam[o + 1];
+            let mut tile = self.oam[o + 2];
+            let attr = self.oam[o + 3];
+            let mut row = self.line.wrapping_add(16).wrapping_sub(sy);
+            if attr & 0x40 != 0 {
+                row = height - 1 - row;
+            }
+            if height == 16 {
+                tile &= 0xFE;
+            }
+            let addr = usize::from(tile) * 16 + usize::from(row) * 2;
+            let lo = self.vram[addr];
+            let hi = self.vram[addr + 1];
+            let palette = if attr & 0x10 != 0 { self.obp1 } else { self.obp0 };
+            for px in 0..8u8 {
+                let x = i16::from(sx) - 8 + i16::from(px);
+                if !(0..WIDTH as i16).contains(&x) {
+                    continue;
+                }
+                let bit = if attr & 0x20 != 0 { px } else { 7 - px };
+                let idx = ((lo >> bit) & 1) | (((hi >> bit) & 1) << 1);
+                if idx == 0 {
+                    continue;
+                }
+                let x = x as usize;
+                if attr & 0x80 != 0 && bg_index[x] != 0 {
+                    continue;
+                }
+                self.framebuffer[row_start + x] = (palette >> (idx * 2)) & 3;
+            }
+        }
+    }
+}
+
+impl Default for Ppu {
+    fn default() -> Self {
+        Ppu::new()
+    }
+}

@@ -1,0 +1,221 @@
+//! DIV, TIMA, TMA and TAC (Pan Docs: "Timer and Divider Registers", "Timer obscure behaviour").
+//!
+//! The 16-bit system counter is not stored tick by tick: it is `now + div_offset` (in T-cycles,
+//! wrapping at 16 bits), so reading DIV costs nothing per cycle. TIMA increments on each falling
+//! edge of the counter bit that TAC selects, ANDed with the TAC enable bit. Those edges happen at
+//! predictable times, so the next one is a scheduled event ([`Timer::next_event`]) rather than a
+//! check every M-cycle. Writes that move the counter (DIV) or the selected bit (TAC) can produce a
+//! falling edge themselves: those glitch increments are applied at the write.
+//!
+//! Overflow: TIMA reads 0x00 for one M-cycle, then TMA is loaded and the timer interrupt is
+//! requested. A TIMA write in that first cycle cancels the reload; in the reload cycle a TIMA
+//! write is ignored and a TMA write goes through to TIMA as well.
+
+/// Timer state. Times are T-cycles since power-on.
+#[derive(Clone, Debug)]
+pub struct Timer {
+    /// Added to the T-cycle clock to get the 16-bit system counter.
+    div_offset: u16,
+    /// TIMA (0xFF05).
+    tima: u8,
+    /// TMA (0xFF06).
+    tma: u8,
+    /// TAC (0xFF07), low 3 bits.
+    tac: u8,
+    /// Time of the next TIMA increment, `u64::MAX` when stopped.
+    next_tick: u64,
+    /// Time TIMA is reloaded from TMA after an overflow, `u64::MAX` when none is pending.
+    reload_at: u64,
+    /// Time of the last reload, for the write races in that cycle.
+    reloaded_at: u64,
+}
+
+/// Bit of the system counter whose falling edge clocks TIMA, per TAC's low two bits.
+const TAC_BIT: [u16; 4] = [1 << 9, 1 << 3, 1 << 5, 1 << 7];
+
+impl Timer {
+    /// A timer whose system counter reads `counter` at time `now`.
+    pub fn new(now: u64, counter: u16) -> Timer {
+        Timer {
+            div_offset: counter.wrapping_sub(now as u16),
+            tima: 0,
+            tma: 0,
+            tac: 0,
+            next_tick: u64::MAX,
+            reload_at: u64::MAX,
+            reloaded_at: u64::MAX,
+        }
+    }
+
+    /// The 16-bit system counter at `now`.
+    #[inline]
+    pub fn counter(&self, now: u64) -> u16 {
+        (now as u16).wrapping_add(self.div_offset)
+    }
+
+    /// The earliest time this timer needs [`Timer::run_events`].
+    #[inline]
+    pub fn next_event(&self) -> u64 {
+        self.next_tick.min(self.reload_at)
+    }
+
+    fn enabled(&self) -> bool {
+        self.tac & 4 != 0
+    }
+
+    fn bit(&self) -> u16 {
+        TAC_BIT[usize::from(self.tac & 3)]
+    }
+
+    /// Schedule the next falling edge strictly after `now`.
+    fn schedule(&mut self, now: u64) {
+        if !self.enabled() {
+            self.next_tick = u64::MAX;
+            return;
+        }
+        let period = u64::from(self.bit()) * 2;
+        let phase = u64::from(self.counter(now)) % period;
+        self.next_tick = now + (period - phase);
+    }
+
+    /// Increment TIMA; on overflow schedule the reload one M-cycle later.
+    fn increment(&mut self, at: u64) {
+        let (v, overflow) = self.tima.overflowing_add(1);
+        self.tima = v;
+        if overflow {
+            self.reload_at = at + 4;
+        }
+    }
+
+    /// Process every timer event due at or before `now`. Returns true when the timer interrupt
+    /// is requested.
+    pub fn run_events(&mut self, now: u64) -> bool {
+        let mut irq = false;
+        loop {
+            if self.reload_at <= now && self.reload_at <= self.next_tick {
+                self.tima = self.tma;
+                self.reloaded_at = self.reload_at;
+                self.reload_at = u64::MAX;
+                irq = true;
+            } else if self.next_tick <= now {
+                let at = self.next_tick;
+                self.increment(at);
+                let period = u64::from(self.bit()) * 2;
+                self.next_tick = at + period;
+            } else {
+                return irq;
+            }
+        }
+    }
+
+    /// DIV (0xFF04): the counter's high byte.
+    pub fn read_div(&self, now: u64) -> u8 {
+        (self.counter(now) >> 8) as u8
+    }
+
+    /// TIMA (0xFF05).
+    pub fn read_tima(&self) -> u8 {
+        self.tima
+    }
+
+    /// TMA (0xFF06).
+    pub fn read_tma(&self) -> u8 {
+        self.tma
+    }
+
+    /// TAC (0xFF07), unused bits read as 1.
+    pub fn read_tac(&self) -> u8 {
+        0xF8 | self.tac
+    }
+
+    /// Any write to DIV resets the system counter; a selected bit going 1 → 0 clocks TIMA.
+    pub fn write_div(&mut self, now: u64) {
+        if self.enabled() && self.counter(now) & self.bit() != 0 {
+            self.increment(now);
+        }
+        self.div_offset = 0u16.wrapping_sub(now as u16);
+        self.schedule(now);
+    }
+
+    /// The system counter was reset by something else (STOP).
+    pub fn reset_counter(&mut self, now: u64) {
+        self.write_div(now);
+    }
+
+    /// TIMA write, with the overflow races described in the module docs.
+    pub fn write_tima(&mut self, now: u64, v: u8) {
+        if self.reloaded_at == now {
+            return;
+        }
+        self.tima = v;
+        self.reload_at = u64::MAX;
+    }
+
+    /// TMA write; in the reload cycle it reaches TIMA too.
+    pub fn write_tma(&mut self, now: u64, v: u8) {
+        self.tma = v;
+        if self.reloaded_at == now {
+            self.tima = v;
+        }
+    }
+
+    /// TAC write: the multiplexer output falling from 1 to 0 clocks TIMA (DMG behaviour).
+    pub fn write_tac(&mut self, now: u64, v: u8) {
+        let counter = self.counter(now);
+        let old = self.enabled() && counter & self.bit() != 0;
+        self.tac = v & 7;
+        let new = self.enabled() && counter & self.bit() != 0;
+        if old && !new {
+            self.increment(now);
+        }
+        self.schedule(now);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn div_counts_every_256_cycles() {
+        let t = Timer::new(0, 0);
+        assert_eq!(t.read_div(255), 0);
+        assert_eq!(t.read_div(256), 1);
+        assert_eq!(t.read_div(256 * 300), (300 % 256) as u8);
+    }
+
+    #[test]
+    fn tima_counts_at_tac_rate_and_reloads() {
+        let mut t = Timer::new(0, 0);
+        t.write_tma(0, 0xF0);
+        t.write_tac(0, 0b101); // 16 cycles per tick
+        t.write_tima(0, 0xFE);
+        assert!(!t.run_events(16 * 2 - 1));
+        assert_eq!(t.read_tima(), 0xFF);
+        assert!(!t.run_events(32));
+        assert_eq!(t.read_tima(), 0x00, "reads 0 for one M-cycle after overflow");
+        assert!(t.run_events(36));
+        assert_eq!(t.read_tima(), 0xF0);
+    }
+
+    #[test]
+    fn div_write_glitch_clocks_tima() {
+        let mut t = Timer::new(0, 0);
+        t.write_tac(0, 0b100); // bit 9
+        t.run_events(512);
+        assert_eq!(t.read_tima(), 0);
+        t.write_div(512); // bit 9 is 1: falling edge
+        assert_eq!(t.read_tima(), 1);
+    }
+
+    #[test]
+    fn tima_write_in_overflow_cycle_cancels_reload() {
+        let mut t = Timer::new(0, 0);
+        t.write_tac(0, 0b101);
+        t.write_tima(0, 0xFF);
+        t.run_events(16);
+        t.write_tima(16, 0x42);
+        assert!(!t.run_events(20));
+        assert_eq!(t.read_tima(), 0x42);
+    }
+}
