@@ -176,22 +176,12 @@ impl Hardware {
         self.reschedule();
     }
 
+    /// OAM DMA timeline for a write at M-cycle 0: M1 setup (OAM still reachable, a previous
+    /// transfer keeps running), M2 first byte copied and OAM blocked, M161 last byte, M162 OAM
+    /// reachable again (Mooneye `oam_dma_start`, `oam_dma_timing`).
     fn run_dma(&mut self, now: u64) {
         while self.dma.next_event() <= now {
             let at = self.dma.next_event();
-            if self.dma.next == at {
-                let i = self.dma.index;
-                let byte = self.dma_read(self.dma.source.wrapping_add(u16::from(i)));
-                self.dma.last_byte = byte;
-                self.ppu.oam[usize::from(i)] = byte;
-                self.dma.index += 1;
-                if self.dma.index == 0xA0 {
-                    self.dma.active = false;
-                    self.dma.next = u64::MAX;
-                } else {
-                    self.dma.next = at + 4;
-                }
-            }
             if self.dma.start_at == at {
                 self.dma.source = self.dma.pending_source;
                 let effective = if self.dma.source >= 0xE000 {
@@ -203,7 +193,20 @@ impl Hardware {
                 self.dma.start_at = u64::MAX;
                 self.dma.index = 0;
                 self.dma.active = true;
-                self.dma.next = at + 4;
+                self.dma.next = at;
+            }
+            if self.dma.next == at {
+                let i = self.dma.index;
+                if i < 0xA0 {
+                    let byte = self.dma_read(self.dma.source.wrapping_add(u16::from(i)));
+                    self.dma.last_byte = byte;
+                    self.ppu.oam[usize::from(i)] = byte;
+                    self.dma.index += 1;
+                    self.dma.next = at + 4;
+                } else {
+                    self.dma.active = false;
+                    self.dma.next = u64::MAX;
+                }
             }
         }
     }
@@ -327,16 +330,20 @@ impl Hardware {
             0xFF04 => {
                 self.timer.write_div(now);
                 self.serial.counter_reset(now);
+                self.run_timer_now();
             }
             0xFF05 => self.timer.write_tima(now, v),
             0xFF06 => self.timer.write_tma(now, v),
-            0xFF07 => self.timer.write_tac(now, v),
+            0xFF07 => {
+                self.timer.write_tac(now, v);
+                self.run_timer_now();
+            }
             0xFF0F => self.if_ = v & 0x1F,
             0xFF10..=0xFF3F => self.apu.write(addr, v),
             0xFF46 => {
                 self.dma.reg = v;
                 self.dma.pending_source = u16::from(v) << 8;
-                self.dma.start_at = now + 4;
+                self.dma.start_at = now + 8;
             }
             0xFF40..=0xFF4B => self.if_ |= self.ppu.write_register(addr, v, now),
             0xFF50 => {
@@ -345,6 +352,13 @@ impl Hardware {
                 }
             }
             _ => {}
+        }
+    }
+
+    /// Run timer events a register write made due in the current M-cycle.
+    fn run_timer_now(&mut self) {
+        if self.timer.next_event() <= self.now && self.timer.run_events(self.now) {
+            self.if_ |= irq::TIMER;
         }
     }
 
@@ -360,6 +374,16 @@ impl Bus for Hardware {
     #[inline(always)]
     fn read(&mut self, addr: u16) -> u8 {
         self.tick();
+        // Fast paths for the common cases (opcode fetches from ROM, work RAM); everything
+        // else, including DMA conflicts and the boot ROM overlay, goes through `read_byte`.
+        if !self.dma.active {
+            if addr < 0x8000 && self.boot_rom.is_none() {
+                return self.cart.read_rom(addr);
+            }
+            if (0xC000..0xE000).contains(&addr) {
+                return self.wram[usize::from(addr & 0x1FFF)];
+            }
+        }
         self.read_byte(addr)
     }
 

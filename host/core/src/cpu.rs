@@ -87,6 +87,8 @@ pub struct Cpu {
     pub ime: bool,
     /// EI was executed by the previous instruction: IME turns on after the current one.
     pub ei_pending: bool,
+    /// IME was turned on by an EI just before the current instruction.
+    ei_just_enabled: bool,
     /// Running, halted, stopped or locked.
     pub mode: CpuMode,
     /// HALT was executed with IME=0 and an interrupt pending: the next opcode byte is read
@@ -120,8 +122,34 @@ impl Cpu {
     }
 
     /// Run one step: one instruction, one interrupt dispatch, or one M-cycle of HALT/STOP.
-    #[inline]
+    #[inline(always)]
     pub fn step<B: Bus>(&mut self, bus: &mut B) {
+        if self.mode != CpuMode::Running
+            || self.ei_pending
+            || self.halt_bug
+            || (self.ime && bus.pending_interrupts() != 0)
+        {
+            self.step_slow(bus);
+            return;
+        }
+        let op = bus.read(self.regs.pc);
+        self.regs.pc = self.regs.pc.wrapping_add(1);
+        self.execute(op, bus);
+    }
+
+    /// Run steps until `done` says so (checked before each step).
+    #[inline]
+    pub fn run_until<B: Bus>(&mut self, bus: &mut B, mut done: impl FnMut(&Cpu, &B) -> bool) {
+        while !done(self, bus) {
+            self.step(bus);
+        }
+    }
+
+    /// [`Cpu::step`] when anything unusual is going on: HALT, STOP, a lock-up, an interrupt to
+    /// dispatch, IME about to turn on, or the halt bug.
+    #[cold]
+    #[inline(never)]
+    fn step_slow<B: Bus>(&mut self, bus: &mut B) {
         match self.mode {
             CpuMode::Running => {}
             CpuMode::Halted => {
@@ -148,12 +176,14 @@ impl Cpu {
             self.dispatch(bus);
             return;
         }
+        self.ei_just_enabled = self.ei_pending;
         if self.ei_pending {
             self.ei_pending = false;
             self.ime = true;
         }
         let op = self.fetch(bus);
         self.execute(op, bus);
+        self.ei_just_enabled = false;
     }
 
     /// Interrupt dispatch: 5 M-cycles. The vector is chosen after the high byte of PC is pushed,
@@ -589,8 +619,15 @@ impl Cpu {
             0x3F => self.regs.f = (self.regs.f & Z) | ((self.regs.f & C) ^ C),
             0x40 => self.ld_b_b = true,
             0x76 => {
-                if !self.ime && bus.pending_interrupts() != 0 {
+                if bus.pending_interrupts() == 0 {
+                    self.mode = CpuMode::Halted;
+                } else if !self.ime {
+                    // The halt bug: HALT ends at once and the next byte is read twice.
                     self.halt_bug = true;
+                } else if self.ei_just_enabled {
+                    // `EI; HALT` with an interrupt pending: it is serviced at once and returns
+                    // to the HALT, which runs again (Pan Docs: "halt bug").
+                    self.regs.pc = self.regs.pc.wrapping_sub(1);
                 } else {
                     self.mode = CpuMode::Halted;
                 }

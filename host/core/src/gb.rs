@@ -8,11 +8,15 @@ use crate::joypad::Buttons;
 use crate::ppu::{CYCLES_PER_FRAME, Ppu};
 use crate::timer::Timer;
 
-/// The system counter (DIV in its high byte) when the DMG boot ROM hands over at 0x0100.
-const POST_BOOT_COUNTER: u16 = 0xABCC;
-/// Where the PPU is when the DMG boot ROM hands over: line and dot.
-const POST_BOOT_LINE: u8 = 0;
-const POST_BOOT_DOT: u64 = 4;
+/// The system counter (DIV in its high byte) when the DMG boot ROM hands over at 0x0100
+/// (Mooneye `boot_div-dmgABCmgb` pins it to the M-cycle).
+const POST_BOOT_COUNTER: u16 = 0xABC8;
+/// Where the PPU is when the DMG boot ROM hands over: line and dot. Mooneye
+/// `boot_hwio-dmgABCmgb` (STAT and LY read back) admits line 153 dot 256 up to line 0 dot 0;
+/// this is the middle of that window.
+const POST_BOOT_LINE: u8 = 153;
+/// See [`POST_BOOT_LINE`].
+const POST_BOOT_DOT: u64 = 356;
 
 /// Errors from building a [`Gb`].
 #[derive(Debug, thiserror::Error)]
@@ -77,9 +81,9 @@ impl Gb {
     /// previous frame ended if the LCD is off. Ends on an instruction boundary.
     pub fn run_frame(&mut self) {
         let deadline = self.frame_deadline;
-        while !self.hw.ppu.frame_ready && self.hw.now < deadline {
-            self.cpu.step(&mut self.hw);
-        }
+        self.cpu.run_until(&mut self.hw, |_, hw| {
+            hw.ppu.frame_ready || hw.now >= deadline
+        });
         self.hw.ppu.frame_ready = false;
         self.frame_deadline = self.hw.now + CYCLES_PER_FRAME;
         self.frames += 1;

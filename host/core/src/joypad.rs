@@ -35,22 +35,14 @@ impl std::ops::BitOr for Buttons {
     }
 }
 
-/// P1 state: the selection bits written by the game and the buttons held.
-#[derive(Clone, Debug)]
+/// P1 state: the selection bits written by the game and the buttons held. At power-on both
+/// selection lines are low (P1 reads 0xCF).
+#[derive(Clone, Debug, Default)]
 pub struct Joypad {
     /// Bits 4 (direction keys) and 5 (action keys) as written; 0 selects.
     select: u8,
     /// Buttons held.
     buttons: Buttons,
-}
-
-impl Default for Joypad {
-    fn default() -> Self {
-        Joypad {
-            select: 0x30,
-            buttons: Buttons::default(),
-        }
-    }
 }
 
 impl Joypad {

@@ -390,54 +390,78 @@ impl Ppu {
     }
 
     /// Render the current line into the framebuffer from the registers as they are now.
+    ///
+    /// Background and window tiles are decoded 8 pixels at a time as byte lanes of a `u64`
+    /// ([`spread`]), and BGP is applied with lane masks, so a line costs a few hundred
+    /// operations rather than a few per pixel.
     fn render_line(&mut self) {
         let y = usize::from(self.line);
         if y >= HEIGHT {
             return;
         }
-        let mut bg_index = [0u8; WIDTH];
-        let row_start = y * WIDTH;
+        // Colour index != 0 per pixel (for sprite priority), and the shades.
+        let mut opaque = [0u8; WIDTH + 16];
+        let mut shades = [0u8; WIDTH + 16];
         let lcdc = self.lcdc;
         if lcdc & 0x01 != 0 {
+            let pal = Palette::new(self.bgp);
             let map = if lcdc & 0x08 != 0 { 0x1C00 } else { 0x1800 };
             let py = self.line.wrapping_add(self.scy);
-            for (x, idx) in bg_index.iter_mut().enumerate() {
-                let px = (x as u8).wrapping_add(self.scx);
-                *idx = self.tile_pixel(map, px, py);
+            let first = self.scx / 8;
+            let fine = usize::from(self.scx & 7);
+            for t in 0..21 {
+                let col = first.wrapping_add(t as u8) & 31;
+                let (lo, hi) = self.tile_row(map, col, py);
+                let at = t * 8;
+                shades[at..at + 8].copy_from_slice(&pal.apply(lo, hi).to_le_bytes());
+                opaque[at..at + 8].copy_from_slice(&(lo | hi).to_le_bytes());
+            }
+            if fine != 0 {
+                shades.copy_within(fine..fine + WIDTH, 0);
+                opaque.copy_within(fine..fine + WIDTH, 0);
             }
             let window_visible = lcdc & 0x20 != 0 && self.line >= self.wy && self.wx <= 166;
             if window_visible {
                 let map = if lcdc & 0x40 != 0 { 0x1C00 } else { 0x1800 };
-                let start = usize::from(self.wx).saturating_sub(7);
                 let wy = self.window_line;
-                for (x, idx) in bg_index.iter_mut().enumerate().skip(start) {
-                    let wxp = (x + 7 - usize::from(self.wx)) as u8;
-                    *idx = self.tile_pixel(map, wxp, wy);
+                // Window pixel 0 lands on screen x = WX - 7 (clipped at the left edge).
+                let start = usize::from(self.wx).saturating_sub(7);
+                let skip = (7usize).saturating_sub(usize::from(self.wx));
+                let mut wshades = [0u8; WIDTH + 16];
+                let mut wopaque = [0u8; WIDTH + 16];
+                for t in 0..21 {
+                    let (lo, hi) = self.tile_row(map, t as u8, wy);
+                    let at = t * 8;
+                    wshades[at..at + 8].copy_from_slice(&pal.apply(lo, hi).to_le_bytes());
+                    wopaque[at..at + 8].copy_from_slice(&(lo | hi).to_le_bytes());
                 }
+                let n = WIDTH - start;
+                shades[start..WIDTH].copy_from_slice(&wshades[skip..skip + n]);
+                opaque[start..WIDTH].copy_from_slice(&wopaque[skip..skip + n]);
                 self.window_line = self.window_line.wrapping_add(1);
             }
         }
-        for (x, &idx) in bg_index.iter().enumerate() {
-            self.framebuffer[row_start + x] = (self.bgp >> (idx * 2)) & 3;
-        }
+        let row_start = y * WIDTH;
+        self.framebuffer[row_start..row_start + WIDTH].copy_from_slice(&shades[..WIDTH]);
         if lcdc & 0x02 != 0 {
+            let mut bg_index = [0u8; WIDTH];
+            bg_index.copy_from_slice(&opaque[..WIDTH]);
             self.render_sprites(&bg_index, row_start);
         }
     }
 
-    /// Colour index (0-3) of the background/window pixel at `(x, y)` of tile map `map`.
-    fn tile_pixel(&self, map: usize, x: u8, y: u8) -> u8 {
-        let tile = self.vram[map + usize::from(y / 8) * 32 + usize::from(x / 8)];
+    /// The two bit planes of row `y % 8` of the tile at column `col`, row `y / 8` of tile map
+    /// `map`, spread to byte lanes (leftmost pixel in the lowest byte).
+    #[inline]
+    fn tile_row(&self, map: usize, col: u8, y: u8) -> (u64, u64) {
+        let tile = self.vram[map + usize::from(y / 8) * 32 + usize::from(col & 31)];
         let base = if self.lcdc & 0x10 != 0 {
             usize::from(tile) * 16
         } else {
-            (0x1000i32 + i32::from(tile as i8) * 16) as usize
+            0x1000usize.wrapping_add_signed(isize::from(tile as i8) * 16)
         };
-        let row = base + usize::from(y % 8) * 2;
-        let lo = self.vram[row];
-        let hi = self.vram[row + 1];
-        let bit = 7 - (x % 8);
-        ((lo >> bit) & 1) | (((hi >> bit) & 1) << 1)
+        let addr = (base + usize::from(y % 8) * 2) & 0x1FFE;
+        (spread(self.vram[addr]), spread(self.vram[addr + 1]))
     }
 
     fn render_sprites(&mut self, bg_index: &[u8; WIDTH], row_start: usize) {
@@ -463,7 +487,11 @@ impl Ppu {
             let addr = usize::from(tile) * 16 + usize::from(row) * 2;
             let lo = self.vram[addr];
             let hi = self.vram[addr + 1];
-            let palette = if attr & 0x10 != 0 { self.obp1 } else { self.obp0 };
+            let palette = if attr & 0x10 != 0 {
+                self.obp1
+            } else {
+                self.obp0
+            };
             for px in 0..8u8 {
                 let x = i16::from(sx) - 8 + i16::from(px);
                 if !(0..WIDTH as i16).contains(&x) {
@@ -484,8 +512,86 @@ impl Ppu {
     }
 }
 
+/// [`spread`] for every byte, built at compile time.
+const SPREAD: [u64; 256] = {
+    let mut table = [0u64; 256];
+    let mut v = 0;
+    while v < 256 {
+        let mut lanes = 0u64;
+        let mut i = 0;
+        while i < 8 {
+            if (v >> (7 - i)) & 1 != 0 {
+                lanes |= 0xFF << (i * 8);
+            }
+            i += 1;
+        }
+        table[v] = lanes;
+        v += 1;
+    }
+    table
+};
+
+/// Spread the 8 bits of a tile plane byte to 8 byte lanes of 0x00/0xFF, bit 7 (the leftmost
+/// pixel) in the lowest lane.
+#[inline]
+fn spread(bits: u8) -> u64 {
+    SPREAD[usize::from(bits)]
+}
+
+/// A DMG palette register expanded to byte-lane masks, to map 8 colour indices at once.
+struct Palette {
+    shades: [u64; 4],
+}
+
+impl Palette {
+    fn new(reg: u8) -> Palette {
+        let lane = |i: u8| u64::from((reg >> (i * 2)) & 3) * 0x0101_0101_0101_0101;
+        Palette {
+            shades: [lane(0), lane(1), lane(2), lane(3)],
+        }
+    }
+
+    /// Shades of 8 pixels from their spread bit planes.
+    #[inline]
+    fn apply(&self, lo: u64, hi: u64) -> u64 {
+        (self.shades[0] & !hi & !lo)
+            | (self.shades[1] & !hi & lo)
+            | (self.shades[2] & hi & !lo)
+            | (self.shades[3] & hi & lo)
+    }
+}
+
 impl Default for Ppu {
     fn default() -> Self {
         Ppu::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spread_puts_bit7_in_lane0_and_widens() {
+        for v in 0..=255u8 {
+            let lanes = spread(v).to_le_bytes();
+            for (i, &lane) in lanes.iter().enumerate() {
+                let bit = (v >> (7 - i)) & 1;
+                assert_eq!(
+                    lane,
+                    if bit == 1 { 0xFF } else { 0 },
+                    "value {v:#04x} lane {i}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn palette_maps_each_index() {
+        let pal = Palette::new(0b11_10_01_00);
+        // Pixels with indices 0,1,2,3,0,1,2,3.
+        let lo = spread(0b0101_0101);
+        let hi = spread(0b0011_0011);
+        assert_eq!(pal.apply(lo, hi).to_le_bytes(), [0, 1, 2, 3, 0, 1, 2, 3]);
     }
 }

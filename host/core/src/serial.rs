@@ -11,7 +11,7 @@ const CLOCK_BIT: u16 = 1 << 8;
 const OUTPUT_CAP: usize = 1 << 16;
 
 /// Serial port state.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Serial {
     /// SB, the shift register.
     sb: u8,
@@ -23,6 +23,18 @@ pub struct Serial {
     next_shift: u64,
     /// Bytes sent so far (the last [`OUTPUT_CAP`] of them).
     pub output: Vec<u8>,
+}
+
+impl Default for Serial {
+    fn default() -> Self {
+        Serial {
+            sb: 0,
+            sc: 0,
+            bits_left: 0,
+            next_shift: u64::MAX,
+            output: Vec::new(),
+        }
+    }
 }
 
 impl Serial {
@@ -68,7 +80,7 @@ impl Serial {
     pub fn run_events(&mut self, now: u64) -> bool {
         while self.next_shift <= now {
             self.sb = (self.sb << 1) | 1;
-            self.bits_left -= 1;
+            self.bits_left = self.bits_left.saturating_sub(1);
             if self.bits_left == 0 {
                 self.sc &= 0x7F;
                 self.next_shift = u64::MAX;
@@ -87,8 +99,12 @@ impl Serial {
     }
 }
 
-/// The first time after `now` at which the counter's clock bit falls.
+/// How much earlier than the counter's clock-bit falling edge a shift lands, in T-cycles
+/// (Mooneye `boot_sclk_align-dmgABCmgb`, with DIV's phase fixed by `boot_div-dmgABCmgb`).
+const SHIFT_LEAD: u16 = 4;
+
+/// The first time after `now` at which a shift happens.
 fn next_falling_edge(now: u64, counter: u16) -> u64 {
     let period = u64::from(CLOCK_BIT) * 2;
-    now + (period - u64::from(counter) % period)
+    now + (period - u64::from(counter.wrapping_add(SHIFT_LEAD)) % period)
 }

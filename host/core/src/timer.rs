@@ -87,6 +87,17 @@ impl Timer {
         }
     }
 
+    /// An increment caused by a CPU write (DIV or TAC) in the M-cycle ending at `now`. The
+    /// write lands mid-cycle, so an overflow it causes is reloaded (and requests the interrupt)
+    /// at the end of that same M-cycle (Mooneye `timer/rapid_toggle`).
+    fn glitch_increment(&mut self, now: u64) {
+        let (v, overflow) = self.tima.overflowing_add(1);
+        self.tima = v;
+        if overflow {
+            self.reload_at = now;
+        }
+    }
+
     /// Process every timer event due at or before `now`. Returns true when the timer interrupt
     /// is requested.
     pub fn run_events(&mut self, now: u64) -> bool {
@@ -131,7 +142,7 @@ impl Timer {
     /// Any write to DIV resets the system counter; a selected bit going 1 → 0 clocks TIMA.
     pub fn write_div(&mut self, now: u64) {
         if self.enabled() && self.counter(now) & self.bit() != 0 {
-            self.increment(now);
+            self.glitch_increment(now);
         }
         self.div_offset = 0u16.wrapping_sub(now as u16);
         self.schedule(now);
@@ -166,7 +177,7 @@ impl Timer {
         self.tac = v & 7;
         let new = self.enabled() && counter & self.bit() != 0;
         if old && !new {
-            self.increment(now);
+            self.glitch_increment(now);
         }
         self.schedule(now);
     }
@@ -193,7 +204,11 @@ mod tests {
         assert!(!t.run_events(16 * 2 - 1));
         assert_eq!(t.read_tima(), 0xFF);
         assert!(!t.run_events(32));
-        assert_eq!(t.read_tima(), 0x00, "reads 0 for one M-cycle after overflow");
+        assert_eq!(
+            t.read_tima(),
+            0x00,
+            "reads 0 for one M-cycle after overflow"
+        );
         assert!(t.run_events(36));
         assert_eq!(t.read_tima(), 0xF0);
     }

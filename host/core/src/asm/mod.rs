@@ -13,7 +13,10 @@
 //!   `jp hl`/`jp [hl]`, `add a, b`/`add b`, `stop` (encodes `$10 $00`). Memory operands may use
 //!   `[ ]` or `( )`.
 //! * `ld a, [n16]` always encodes the 3-byte `$FA` form, whatever the address; write `ldh` or an
-//!   explicit `$ff00+` to get the 2-byte high-page form.
+//!   explicit `$ff00+` to get the 2-byte high-page form. A whole operand in `( )` is memory, so
+//!   `ld a, (2 + 3)` reads address 5; `ld a, (2 + 3) * 4` is an immediate.
+//! * `jr` takes the target address (usually a label), not the offset; the offset must fit in
+//!   -128..=127 from the next instruction.
 //! * Numbers: `$1F`, `0x1F`, `%0101`, `0b0101`, `0o17`, `31`, `'A'`; `_` may separate digits.
 //! * Expressions: `+ - * / % & | ^ << >> ~`, unary `-`, parentheses, `low(x)`, `high(x)`, labels
 //!   and constants, and `@` (address of the current statement).
@@ -30,6 +33,21 @@
 //!   last section of that kind stopped.
 //!
 //! Errors carry the 1-based line number: `line 3: unknown mnemonic 'lb'`.
+//!
+//! # Example
+//!
+//! ```
+//! use gb_core::asm::{assemble, rom};
+//!
+//! let code = assemble("loop: dec b\n jr nz, loop\n ldh [$ff80], a", 0x0150)?;
+//! assert_eq!(code, [0x05, 0x20, 0xFD, 0xE0, 0x80]);
+//!
+//! // A whole cartridge: header, logo and checksums, program at $0150, a VBlank handler.
+//! let image = rom("ei\nhalt\nld b, b\norg $40\nreti")?;
+//! assert_eq!(image.len(), 0x8000);
+//! assert_eq!(image[0x40], 0xD9);
+//! # Ok::<(), gb_core::asm::AsmError>(())
+//! ```
 
 mod encode;
 mod lexer;
@@ -42,7 +60,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use parse::{DataItem, Expr, Line, Parser, SectionKind, Stmt};
 
-pub use rom::{NINTENDO_LOGO, RomBuilder, rom};
+pub use rom::{RomBuilder, rom};
 
 /// An assembly error, tied to a source line.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

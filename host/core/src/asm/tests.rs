@@ -602,7 +602,10 @@ fn rom_header_is_valid() {
     let rom = rom("ld b, b").expect("builds");
     assert_eq!(rom.len(), 0x8000);
     assert_eq!(&rom[0x100..0x104], [0x00, 0xC3, 0x50, 0x01]);
-    assert_eq!(rom[0x104..0x134], NINTENDO_LOGO);
+    assert_eq!(rom[0x104..0x134], rom::NINTENDO_LOGO);
+    // Spot check against Pan Docs ("The Cartridge Header").
+    assert_eq!(&rom[0x104..0x108], [0xCE, 0xED, 0x66, 0x66]);
+    assert_eq!(&rom[0x130..0x134], [0xBB, 0xB9, 0x33, 0x3E]);
     assert_eq!(&rom[0x134..0x13F], b"GBHOST TEST");
     assert_eq!(rom[0x147], 0x00);
     assert_eq!(rom[0x148], 0x00);

@@ -29,6 +29,7 @@ mod mbc3;
 mod mbc5;
 pub mod rtc;
 
+use std::fmt;
 use std::sync::Arc;
 
 pub use header::{
@@ -234,7 +235,10 @@ enum RamAccess {
 }
 
 /// A cartridge: ROM, header, mapper registers, RAM and clock.
-#[derive(Clone, Debug)]
+///
+/// `Debug` shows the header's title and type, the mapper state and the mapped banks, not the
+/// ROM and RAM bytes.
+#[derive(Clone)]
 pub struct Cartridge {
     rom: Arc<[u8]>,
     header: Arc<Header>,
@@ -258,6 +262,10 @@ impl Cartridge {
     /// unknown ROM or RAM size code; a file length that differs from the declared ROM size;
     /// an MBC2 header declaring external RAM. Bad checksums or a bad logo are not errors:
     /// see [`Header::header_checksum_ok`], [`Header::global_checksum_ok`], [`Header::logo_ok`].
+    ///
+    /// The cartridge is in its power-on state: RAM zero-filled and disabled, and an MBC3 clock
+    /// at day 0, 00:00:00, running, as of emulated time 0 (call [`Cartridge::load_battery`]
+    /// to restore a saved one).
     pub fn from_rom(rom: impl Into<Arc<[u8]>>) -> Result<Cartridge, CartridgeError> {
         let rom: Arc<[u8]> = rom.into();
         if rom.len() < HEADER_END {
@@ -288,6 +296,7 @@ impl Cartridge {
                 header.ram_size,
             ),
             MapperKind::Mbc5 => (Mapper::Mbc5(Mbc5::new(ty.rumble)), header.ram_size),
+            // RomOnly; the unsupported kinds were rejected above.
             _ => (Mapper::RomOnly, header.ram_size),
         };
 
@@ -594,6 +603,21 @@ impl Cartridge {
             RamMapping::Mbc2 => (RamAccess::Mbc2, 0),
             RamMapping::Rtc(reg) => (RamAccess::Rtc(reg), 0),
         };
+    }
+}
+
+impl fmt::Debug for Cartridge {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Cartridge")
+            .field("title", &self.header.title)
+            .field("type", &self.header.cartridge_type_name())
+            .field("rom_len", &self.rom.len())
+            .field("ram_len", &self.ram.len())
+            .field("mapper", &self.mapper)
+            .field("rom_banks_mapped", &self.rom_banks_mapped())
+            .field("ram_access", &self.ram_access)
+            .field("ram_offset", &self.ram_offset)
+            .finish_non_exhaustive()
     }
 }
 

@@ -793,6 +793,14 @@ fn mbc2_battery_is_512_bytes() {
     assert_eq!(c.battery_save(0).len(), 512);
 }
 
+#[test]
+fn debug_output_is_short() {
+    let c = cart(0x1B, 8, 0x04);
+    let text = format!("{c:?}");
+    assert!(text.len() < 600, "{text}");
+    assert!(text.contains("MBC5+RAM+BATTERY"));
+}
+
 // ---------------------------------------------------------------- save states
 
 #[test]
