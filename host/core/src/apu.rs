@@ -87,11 +87,7 @@ impl Apu {
                     self.regs[0x16] |= 0x80;
                 }
             }
-            0xFF10..=0xFF2F => {
-                if self.powered() {
-                    self.regs[usize::from(addr - 0xFF10)] = v;
-                }
-            }
+            0xFF10..=0xFF2F if self.powered() => self.regs[usize::from(addr - 0xFF10)] = v,
             0xFF30..=0xFF3F => self.wave[usize::from(addr - 0xFF30)] = v,
             _ => {}
         }

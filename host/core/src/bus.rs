@@ -318,9 +318,8 @@ impl Hardware {
         let now = self.now;
         match addr {
             0xFF00 => {
-                if self.joypad.write(v) {
-                    self.if_ |= irq::JOYPAD;
-                }
+                let fell = self.joypad.write(v);
+                self.if_ |= if fell { irq::JOYPAD } else { 0 };
             }
             0xFF01 => self.serial.write_sb(v),
             0xFF02 => {
@@ -346,11 +345,7 @@ impl Hardware {
                 self.dma.start_at = now + 8;
             }
             0xFF40..=0xFF4B => self.if_ |= self.ppu.write_register(addr, v, now),
-            0xFF50 => {
-                if v != 0 {
-                    self.boot_rom = None;
-                }
-            }
+            0xFF50 if v != 0 => self.boot_rom = None,
             _ => {}
         }
     }
