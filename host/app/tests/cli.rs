@@ -142,7 +142,11 @@ fn assert_clean_error(out: &Output, needle: &str) {
     assert_eq!(out.status.code(), Some(2), "stderr: {}", stderr(out));
     let err = stderr(out);
     assert!(!err.contains("panicked"), "panic: {err}");
-    assert_eq!(err.trim_end().lines().count(), 1, "one line expected: {err}");
+    assert_eq!(
+        err.trim_end().lines().count(),
+        1,
+        "one line expected: {err}"
+    );
     assert!(err.contains(needle), "expected '{needle}' in: {err}");
     assert!(stdout(out).is_empty(), "stdout: {}", stdout(out));
 }
@@ -173,7 +177,10 @@ fn inconsistent_rom_size_is_exit_2() {
 fn garbage_files_never_panic() {
     // Pseudo-random images of assorted sizes, some with a plausible header.
     let mut seed = 0x1234_5678_u32;
-    for (i, len) in [0usize, 1, 0x14F, 0x150, 0x8000, 0x10000].iter().enumerate() {
+    for (i, len) in [0usize, 1, 0x14F, 0x150, 0x8000, 0x10000]
+        .iter()
+        .enumerate()
+    {
         let mut bytes = vec![0u8; *len];
         for b in &mut bytes {
             seed ^= seed << 13;

@@ -113,6 +113,12 @@ pub struct Hardware {
     pub if_: u8,
     /// IE (0xFFFF).
     pub ie: u8,
+    /// No boot ROM overlay and no DMA: ROM and work RAM reads take the fast path.
+    plain_reads: bool,
+    /// The run loop should stop: a frame ended or `stop_at` passed. Hosts clear it.
+    pub stop: bool,
+    /// Time at which `stop` is raised even without a frame end.
+    stop_at: u64,
 }
 
 impl Hardware {
@@ -133,17 +139,21 @@ impl Hardware {
             dma: Dma::new(),
             if_: 0,
             ie: 0,
+            plain_reads: true,
+            stop: false,
+            stop_at: u64::MAX,
         };
         hw.reschedule();
         hw
     }
 
-    /// Recompute the earliest pending event.
+    /// Recompute the earliest pending event (and the read fast-path flag).
     #[inline]
     fn reschedule(&mut self) {
+        self.plain_reads = !self.dma.active && self.boot_rom.is_none();
         self.next_event = self
-            .timer
-            .next_event()
+            .stop_at
+            .min(self.timer.next_event())
             .min(self.ppu.next_event())
             .min(self.serial.next_event())
             .min(self.dma.next_event());
@@ -172,6 +182,18 @@ impl Hardware {
         }
         if self.dma.next_event() <= now {
             self.run_dma(now);
+        }
+        if self.ppu.frame_ready || now >= self.stop_at {
+            self.stop = true;
+        }
+        self.reschedule();
+    }
+
+    /// Raise [`Hardware::stop`] at `at` at the latest (a frame's deadline).
+    pub fn set_stop_at(&mut self, at: u64) {
+        self.stop_at = at;
+        if self.now >= at {
+            self.stop = true;
         }
         self.reschedule();
     }
@@ -371,8 +393,8 @@ impl Bus for Hardware {
         self.tick();
         // Fast paths for the common cases (opcode fetches from ROM, work RAM); everything
         // else, including DMA conflicts and the boot ROM overlay, goes through `read_byte`.
-        if !self.dma.active {
-            if addr < 0x8000 && self.boot_rom.is_none() {
+        if self.plain_reads {
+            if addr < 0x8000 {
                 return self.cart.read_rom(addr);
             }
             if (0xC000..0xE000).contains(&addr) {

@@ -86,16 +86,32 @@ pub struct Cpu {
     /// Interrupt master enable.
     pub ime: bool,
     /// EI was executed by the previous instruction: IME turns on after the current one.
-    pub ei_pending: bool,
+    pub(crate) ei_pending: bool,
     /// IME was turned on by an EI just before the current instruction.
     ei_just_enabled: bool,
     /// Running, halted, stopped or locked.
-    pub mode: CpuMode,
+    pub(crate) mode: CpuMode,
     /// HALT was executed with IME=0 and an interrupt pending: the next opcode byte is read
     /// twice (the "halt bug").
-    pub halt_bug: bool,
+    pub(crate) halt_bug: bool,
+    /// Any of: not running, EI pending, halt bug; the next step takes [`Cpu::step_slow`].
+    slow: bool,
     /// Set when the CPU executes `LD B,B` (0x40), the debug breakpoint of test ROMs; hosts clear it.
     pub ld_b_b: bool,
+}
+
+/// Expand `body` once per opcode in the list, with `OP` a constant, so operand decoding folds
+/// away at compile time (one jump per instruction instead of one per operand).
+macro_rules! specialize {
+    ($op:expr, [$($code:literal),* $(,)?], |$c:ident| $body:block) => {
+        match $op {
+            $($code => {
+                const $c: u8 = $code;
+                $body
+            })*
+            _ => {}
+        }
+    };
 }
 
 /// Decoded 8-bit register operand (bits 2..0 or 5..3 of an opcode). 6 is `(HL)`.
@@ -124,17 +140,18 @@ impl Cpu {
     /// Run one step: one instruction, one interrupt dispatch, or one M-cycle of HALT/STOP.
     #[inline(always)]
     pub fn step<B: Bus>(&mut self, bus: &mut B) {
-        if self.mode != CpuMode::Running
-            || self.ei_pending
-            || self.halt_bug
-            || (self.ime && bus.pending_interrupts() != 0)
-        {
+        if self.slow || (self.ime && bus.pending_interrupts() != 0) {
             self.step_slow(bus);
             return;
         }
         let op = bus.read(self.regs.pc);
         self.regs.pc = self.regs.pc.wrapping_add(1);
         self.execute(op, bus);
+    }
+
+    /// Running, halted, stopped or locked.
+    pub fn mode(&self) -> CpuMode {
+        self.mode
     }
 
     /// Run steps until `done` says so (checked before each step).
@@ -150,6 +167,11 @@ impl Cpu {
     #[cold]
     #[inline(never)]
     fn step_slow<B: Bus>(&mut self, bus: &mut B) {
+        self.step_slow_inner(bus);
+        self.slow = self.mode != CpuMode::Running || self.ei_pending || self.halt_bug;
+    }
+
+    fn step_slow_inner<B: Bus>(&mut self, bus: &mut B) {
         match self.mode {
             CpuMode::Running => {}
             CpuMode::Halted => {
@@ -596,6 +618,7 @@ impl Cpu {
                 self.regs.pc = self.regs.pc.wrapping_add(1);
                 if bus.stop() {
                     self.mode = CpuMode::Stopped;
+                    self.slow = true;
                 }
             }
             0x18 => {
@@ -619,6 +642,7 @@ impl Cpu {
             0x3F => self.regs.f = (self.regs.f & Z) | ((self.regs.f & C) ^ C),
             0x40 => self.ld_b_b = true,
             0x76 => {
+                self.slow = true;
                 if bus.pending_interrupts() == 0 {
                     self.mode = CpuMode::Halted;
                 } else if !self.ime {
@@ -632,14 +656,34 @@ impl Cpu {
                     self.mode = CpuMode::Halted;
                 }
             }
-            0x41..=0x7F => {
-                let v = self.r8(bus, op);
-                self.set_r8(bus, op >> 3, v);
-            }
-            0x80..=0xBF => {
-                let v = self.r8(bus, op);
-                self.alu(op >> 3, v);
-            }
+            0x41..=0x7F => specialize!(
+                op,
+                [
+                    0x41, 0x42, 0x43, 0x44, 0x45, 0x46, 0x47, 0x48, 0x49, 0x4A, 0x4B, 0x4C, 0x4D,
+                    0x4E, 0x4F, 0x50, 0x51, 0x52, 0x53, 0x54, 0x55, 0x56, 0x57, 0x58, 0x59, 0x5A,
+                    0x5B, 0x5C, 0x5D, 0x5E, 0x5F, 0x60, 0x61, 0x62, 0x63, 0x64, 0x65, 0x66, 0x67,
+                    0x68, 0x69, 0x6A, 0x6B, 0x6C, 0x6D, 0x6E, 0x6F, 0x70, 0x71, 0x72, 0x73, 0x74,
+                    0x75, 0x77, 0x78, 0x79, 0x7A, 0x7B, 0x7C, 0x7D, 0x7E, 0x7F,
+                ],
+                |OP| {
+                    let v = self.r8(bus, OP);
+                    self.set_r8(bus, OP >> 3, v);
+                }
+            ),
+            0x80..=0xBF => specialize!(
+                op,
+                [
+                    0x80, 0x81, 0x82, 0x83, 0x84, 0x85, 0x86, 0x87, 0x88, 0x89, 0x8A, 0x8B, 0x8C,
+                    0x8D, 0x8E, 0x8F, 0x90, 0x91, 0x92, 0x93, 0x94, 0x95, 0x96, 0x97, 0x98, 0x99,
+                    0x9A, 0x9B, 0x9C, 0x9D, 0x9E, 0x9F, 0xA0, 0xA1, 0xA2, 0xA3, 0xA4, 0xA5, 0xA6,
+                    0xA7, 0xA8, 0xA9, 0xAA, 0xAB, 0xAC, 0xAD, 0xAE, 0xAF, 0xB0, 0xB1, 0xB2, 0xB3,
+                    0xB4, 0xB5, 0xB6, 0xB7, 0xB8, 0xB9, 0xBA, 0xBB, 0xBC, 0xBD, 0xBE, 0xBF,
+                ],
+                |OP| {
+                    let v = self.r8(bus, OP);
+                    self.alu(OP >> 3, v);
+                }
+            ),
             0xC6 | 0xCE | 0xD6 | 0xDE | 0xE6 | 0xEE | 0xF6 | 0xFE => {
                 let v = self.imm8(bus);
                 self.alu(op >> 3, v);
@@ -749,9 +793,15 @@ impl Cpu {
                 self.ime = false;
                 self.ei_pending = false;
             }
-            0xFB => self.ei_pending = true,
+            0xFB => {
+                self.ei_pending = true;
+                self.slow = true;
+            }
             // 0xD3 0xDB 0xDD 0xE3 0xE4 0xEB 0xEC 0xED 0xF4 0xFC 0xFD: illegal, the CPU locks up.
-            _ => self.mode = CpuMode::Locked,
+            _ => {
+                self.mode = CpuMode::Locked;
+                self.slow = true;
+            }
         }
     }
 }

@@ -80,11 +80,15 @@ impl Gb {
     /// Run to the end of the current frame: the start of VBlank, or 70,224 T-cycles after the
     /// previous frame ended if the LCD is off. Ends on an instruction boundary.
     pub fn run_frame(&mut self) {
-        let deadline = self.frame_deadline;
-        self.cpu.run_until(&mut self.hw, |_, hw| {
-            hw.ppu.frame_ready || hw.now >= deadline
-        });
+        self.hw.set_stop_at(self.frame_deadline);
+        self.cpu.run_until(&mut self.hw, |_, hw| hw.stop);
+        self.end_frame();
+    }
+
+    /// Bookkeeping when a frame ends.
+    fn end_frame(&mut self) {
         self.hw.ppu.frame_ready = false;
+        self.hw.stop = false;
         self.frame_deadline = self.hw.now + CYCLES_PER_FRAME;
         self.frames += 1;
     }
@@ -106,18 +110,15 @@ impl Gb {
 
     /// Like [`Gb::run_frame`], but stops early (returning true) when the CPU executes `LD B,B`.
     pub fn run_frame_or_ld_b_b(&mut self) -> bool {
-        let deadline = self.frame_deadline;
         self.cpu.ld_b_b = false;
-        while !self.hw.ppu.frame_ready && self.hw.now < deadline {
-            self.cpu.step(&mut self.hw);
-            if self.cpu.ld_b_b {
-                self.cpu.ld_b_b = false;
-                return true;
-            }
+        self.hw.set_stop_at(self.frame_deadline);
+        self.cpu
+            .run_until(&mut self.hw, |cpu, hw| hw.stop || cpu.ld_b_b);
+        if self.cpu.ld_b_b {
+            self.cpu.ld_b_b = false;
+            return true;
         }
-        self.hw.ppu.frame_ready = false;
-        self.frame_deadline = self.hw.now + CYCLES_PER_FRAME;
-        self.frames += 1;
+        self.end_frame();
         false
     }
 
@@ -148,12 +149,12 @@ impl Gb {
 
     /// Whether the CPU is in HALT.
     pub fn is_halted(&self) -> bool {
-        self.cpu.mode == CpuMode::Halted
+        self.cpu.mode() == CpuMode::Halted
     }
 
     /// Whether the CPU executed an illegal opcode and hangs.
     pub fn is_locked(&self) -> bool {
-        self.cpu.mode == CpuMode::Locked
+        self.cpu.mode() == CpuMode::Locked
     }
 
     /// Bytes the game sent on the serial port (the most recent 64 KiB).
