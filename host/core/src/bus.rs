@@ -92,7 +92,7 @@ pub struct Hardware {
     /// The cartridge (ROM, RAM, mapper, RTC).
     pub cart: Cartridge,
     /// The boot ROM, mapped at 0x0000-0x00FF until 0xFF50 is written.
-    pub boot_rom: Option<Box<[u8; 0x100]>>,
+    boot_rom: Option<Box<[u8; 0x100]>>,
     /// Work RAM, 0xC000-0xDFFF.
     pub wram: Box<[u8; 0x2000]>,
     /// High RAM, 0xFF80-0xFFFE.
@@ -186,6 +186,12 @@ impl Hardware {
         if self.ppu.frame_ready || now >= self.stop_at {
             self.stop = true;
         }
+        self.reschedule();
+    }
+
+    /// Map a boot ROM over 0x0000-0x00FF until 0xFF50 is written.
+    pub fn map_boot_rom(&mut self, image: [u8; 0x100]) {
+        self.boot_rom = Some(Box::new(image));
         self.reschedule();
     }
 

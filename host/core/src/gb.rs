@@ -62,7 +62,7 @@ impl Gb {
         let hw_ppu = Ppu::new();
         let timer = Timer::new(0, 0);
         let mut hw = Hardware::new(cart, hw_ppu, timer, Apu::power_on(), 0);
-        hw.boot_rom = Some(Box::new(image));
+        hw.map_boot_rom(image);
         Ok(Gb {
             cpu: Cpu::default(),
             hw,
