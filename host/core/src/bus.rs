@@ -204,6 +204,13 @@ impl Hardware {
         self.reschedule();
     }
 
+    /// Lower [`Hardware::stop`] and forget the deadline.
+    pub fn clear_stop(&mut self) {
+        self.stop = false;
+        self.stop_at = u64::MAX;
+        self.reschedule();
+    }
+
     /// OAM DMA timeline for a write at M-cycle 0: M1 setup (OAM still reachable, a previous
     /// transfer keeps running), M2 first byte copied and OAM blocked, M161 last byte, M162 OAM
     /// reachable again (Mooneye `oam_dma_start`, `oam_dma_timing`).
@@ -419,6 +426,19 @@ impl Bus for Hardware {
     #[inline(always)]
     fn idle(&mut self) {
         self.tick();
+    }
+
+    /// Jump to the first M-cycle boundary at or after the next event: nothing the CPU can see
+    /// changes before it, so this wakes a halted CPU on exactly the cycle that ticking one
+    /// M-cycle at a time would.
+    fn idle_until_event(&mut self) {
+        if self.next_event == u64::MAX || self.next_event <= self.now + 4 {
+            self.tick();
+            return;
+        }
+        // `now` moves in whole M-cycles from a multiple of 4.
+        self.now = (self.next_event + 3) & !3;
+        self.run_events();
     }
 
     #[inline(always)]

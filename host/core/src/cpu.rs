@@ -28,6 +28,11 @@ pub trait Bus {
     fn write(&mut self, addr: u16, value: u8);
     /// Advance one M-cycle with no memory access.
     fn idle(&mut self);
+    /// Advance whole M-cycles with no memory access up to the next hardware event (at least
+    /// one M-cycle), for a CPU that can only be woken by one (HALT, STOP).
+    fn idle_until_event(&mut self) {
+        self.idle();
+    }
     /// The requested and enabled interrupts, `IE & IF & 0x1F` (no time passes).
     fn pending_interrupts(&self) -> u8;
     /// Clear bit `bit` of IF as the CPU acknowledges that interrupt (no time passes).
@@ -137,7 +142,8 @@ impl Cpu {
         }
     }
 
-    /// Run one step: one instruction, one interrupt dispatch, or one M-cycle of HALT/STOP.
+    /// Run one step: one instruction, one interrupt dispatch, or (in HALT/STOP) the M-cycles up
+    /// to the next hardware event.
     #[inline(always)]
     pub fn step<B: Bus>(&mut self, bus: &mut B) {
         if self.slow || (self.ime && bus.pending_interrupts() != 0) {
@@ -176,7 +182,7 @@ impl Cpu {
             CpuMode::Running => {}
             CpuMode::Halted => {
                 if bus.pending_interrupts() == 0 {
-                    bus.idle();
+                    bus.idle_until_event();
                     return;
                 }
                 self.mode = CpuMode::Running;
@@ -185,7 +191,7 @@ impl Cpu {
                 if bus.joypad_wake() {
                     self.mode = CpuMode::Running;
                 } else {
-                    bus.idle();
+                    bus.idle_until_event();
                     return;
                 }
             }

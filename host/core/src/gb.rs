@@ -71,7 +71,8 @@ impl Gb {
         })
     }
 
-    /// Execute one instruction (or one interrupt dispatch, or one M-cycle of HALT or STOP).
+    /// Execute one instruction, or one interrupt dispatch; in HALT or STOP, advance whole
+    /// M-cycles up to the next hardware event (the CPU wakes on the same cycle either way).
     #[inline]
     pub fn step(&mut self) {
         self.cpu.step(&mut self.hw);
@@ -88,7 +89,7 @@ impl Gb {
     /// Bookkeeping when a frame ends.
     fn end_frame(&mut self) {
         self.hw.ppu.frame_ready = false;
-        self.hw.stop = false;
+        self.hw.clear_stop();
         self.frame_deadline = self.hw.now + CYCLES_PER_FRAME;
         self.frames += 1;
     }

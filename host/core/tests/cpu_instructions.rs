@@ -1469,7 +1469,12 @@ timer:  ld d, $50
             }
             break;
         }
-        assert_eq!(took, 4, "a halted step is one M-cycle");
+        // A halted step advances whole M-cycles up to the next hardware event; here the
+        // timer ticks every 16 T-cycles, so never more than that.
+        assert!(
+            took % 4 == 0 && (4..=16).contains(&took),
+            "a halted step took {took} T-cycles"
+        );
         halted_steps += 1;
         assert!(halted_steps < 1000, "never woke");
     }
