@@ -1472,7 +1472,7 @@ timer:  ld d, $50
         // A halted step advances whole M-cycles up to the next hardware event; here the
         // timer ticks every 16 T-cycles, so never more than that.
         assert!(
-            took % 4 == 0 && (4..=16).contains(&took),
+            took.is_multiple_of(4) && (4..=16).contains(&took),
             "a halted step took {took} T-cycles"
         );
         halted_steps += 1;
