@@ -18,6 +18,10 @@ pub const DOTS_PER_LINE: u64 = 456;
 /// T-cycles per frame: 154 lines of 456 dots.
 pub const CYCLES_PER_FRAME: u64 = DOTS_PER_LINE * 154;
 
+/// Dot at which STAT starts reading mode 3, counted from the line's mode 2 interrupt (Mooneye
+/// `intr_2_mode3_timing`); mode 0 follows `172 + penalties` dots later (`intr_2_mode0_timing`).
+const MODE3_START: u64 = 84;
+
 /// Interrupt flag bits the PPU can request.
 pub const IRQ_VBLANK: u8 = 0x01;
 /// LCD STAT interrupt flag bit.
@@ -30,6 +34,8 @@ enum Event {
     LineStart,
     /// Mode 2 → mode 3 on a visible line.
     Mode3,
+    /// The mode 0 interrupt source rises one M-cycle before STAT reads mode 0.
+    HBlankIrq,
     /// Mode 3 → mode 0: the line is rendered.
     HBlank,
     /// On line 153, LY reads 0 from dot 4 on.
@@ -69,8 +75,10 @@ pub struct Ppu {
     pub wy: u8,
     /// WX (0xFF4B).
     pub wx: u8,
-    /// Current mode, 0-3.
+    /// Current mode as STAT reads it (and as VRAM/OAM blocking follows), 0-3.
     mode: u8,
+    /// The mode the STAT interrupt sources see; it leads `mode` into mode 0 by one M-cycle.
+    irq_mode: u8,
     /// LY == LYC as last compared.
     lyc_equal: bool,
     /// The STAT interrupt line (the OR of the enabled sources), for edge detection.
@@ -110,6 +118,7 @@ impl Ppu {
             wy: 0,
             wx: 0,
             mode: 0,
+            irq_mode: 0,
             lyc_equal: false,
             stat_line: false,
             line_start: 0,
@@ -122,31 +131,28 @@ impl Ppu {
         }
     }
 
-    /// The PPU as the DMG boot ROM leaves it: LCD on, BGP 0xFC, at `line` and `dot` at time `now`.
+    /// The PPU as the DMG boot ROM leaves it: LCD on, BGP 0xFC, in VBlank at `line` (144-153)
+    /// and `dot` at time `now`.
     pub fn post_boot(now: u64, line: u8, dot: u64) -> Ppu {
         let mut ppu = Ppu::new();
         ppu.lcdc = 0x91;
         ppu.bgp = 0xFC;
-        ppu.line = line;
-        ppu.ly = line;
+        ppu.line = line.clamp(144, 153);
+        ppu.ly = if ppu.line == 153 && dot >= 4 {
+            0
+        } else {
+            ppu.line
+        };
         ppu.line_start = now - dot;
-        ppu.mode = if line >= 144 { 1 } else { 2 };
+        ppu.mode = 1;
+        ppu.irq_mode = 1;
         ppu.lyc_equal = ppu.ly == ppu.lyc;
-        ppu.event = Event::LineStart;
-        ppu.next = ppu.line_start + DOTS_PER_LINE;
-        if line < 144 {
-            ppu.event = Event::Mode3;
-            ppu.next = ppu.line_start + 80;
-            if dot >= 80 {
-                ppu.mode = 3;
-                ppu.event = Event::HBlank;
-                ppu.next = ppu.line_start + 80 + ppu.mode3_length();
-                if now >= ppu.next {
-                    ppu.mode = 0;
-                    ppu.event = Event::LineStart;
-                    ppu.next = ppu.line_start + DOTS_PER_LINE;
-                }
-            }
+        if ppu.line == 153 && dot < 4 {
+            ppu.event = Event::Line153LyZero;
+            ppu.next = ppu.line_start + 4;
+        } else {
+            ppu.event = Event::LineStart;
+            ppu.next = ppu.line_start + DOTS_PER_LINE;
         }
         ppu.stat_line = ppu.stat_sources();
         ppu
@@ -201,9 +207,9 @@ impl Ppu {
     fn stat_sources(&self) -> bool {
         let e = self.stat_enable;
         (self.lyc_equal && e & 0x40 != 0)
-            || (self.mode == 2 && e & 0x20 != 0)
-            || (self.mode == 1 && e & 0x10 != 0)
-            || (self.mode == 0 && e & 0x08 != 0)
+            || (self.irq_mode == 2 && e & 0x20 != 0)
+            || (self.irq_mode == 1 && e & 0x10 != 0)
+            || (self.irq_mode == 0 && e & 0x08 != 0)
     }
 
     /// Re-evaluate the STAT line; a rising edge requests the interrupt.
@@ -236,10 +242,12 @@ impl Ppu {
                             self.window_line = 0;
                         }
                         self.mode = 2;
+                        self.irq_mode = 2;
                         self.event = Event::Mode3;
-                        self.next = at + 80;
+                        self.next = at + MODE3_START;
                     } else if self.line == 144 {
                         self.mode = 1;
+                        self.irq_mode = 1;
                         irq |= IRQ_VBLANK;
                         // On the DMG the mode 2 source also fires at the start of VBlank.
                         if self.stat_enable & 0x20 != 0 && !self.stat_line {
@@ -264,11 +272,18 @@ impl Ppu {
                 }
                 Event::Mode3 => {
                     self.mode = 3;
+                    self.irq_mode = 3;
+                    self.event = Event::HBlankIrq;
+                    self.next = self.line_start + MODE3_START + self.mode3_length() - 4;
+                }
+                Event::HBlankIrq => {
+                    self.irq_mode = 0;
                     self.event = Event::HBlank;
-                    self.next = self.line_start + 80 + self.mode3_length();
+                    self.next = at + 4;
                 }
                 Event::HBlank => {
                     self.mode = 0;
+                    self.irq_mode = 0;
                     self.render_line();
                     self.event = Event::LineStart;
                     self.next = self.line_start + DOTS_PER_LINE;
@@ -310,6 +325,7 @@ impl Ppu {
                     self.ly = 0;
                     self.line = 0;
                     self.mode = 0;
+                    self.irq_mode = 0;
                     self.event = Event::Off;
                     self.next = u64::MAX;
                     self.stat_line = false;
@@ -321,6 +337,7 @@ impl Ppu {
                     self.first_line = true;
                     self.window_line = 0;
                     self.mode = 0;
+                    self.irq_mode = 0;
                     self.event = Event::Mode3;
                     self.next = now + 80;
                     self.compare_lyc();
