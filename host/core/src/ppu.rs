@@ -1,9 +1,21 @@
 //! The PPU: LCD registers, VRAM and OAM, mode/LY/STAT timing, and a scanline renderer.
 //!
-//! Timing is event-driven: each scanline of 456 dots is split into mode 2 (OAM scan, 80 dots),
-//! mode 3 (drawing, 172 dots plus the SCX and sprite penalties) and mode 0 (HBlank); lines
-//! 144-153 are mode 1 (VBlank). The PPU keeps the time of its next transition and the bus calls
-//! [`Ppu::run_events`] when that time is reached, so nothing runs per dot.
+//! Timing is event-driven: the PPU keeps the time of its next transition and the bus calls
+//! [`Ppu::run_events`] when that time is reached, so nothing runs per dot. A visible line of 456
+//! dots, from the point S where LY changes (Mooneye `lcdon_timing-GS`, `intr_2_*_timing`):
+//!
+//! | dot | what happens |
+//! |---|---|
+//! | S | LY changes, LY=LYC flag reads 0, the mode 2 interrupt source rises, OAM is blocked |
+//! | S+4 | STAT reads mode 2; LY is compared with LYC |
+//! | S+80 | VRAM is blocked |
+//! | S+84 | STAT reads mode 3 |
+//! | S+252+p | the mode 0 interrupt source rises (p: SCX and sprite penalties) |
+//! | S+256+p | STAT reads mode 0; OAM and VRAM are free; the line is drawn |
+//!
+//! Lines 144-153 are mode 1; on line 153 LY reads 0 from S+8. The first line after the LCD is
+//! switched on starts as if S had been 4 dots before the LCDC write, with no OAM scan: mode 0
+//! until mode 3.
 //!
 //! Pixels are produced a whole line at a time when mode 3 ends, from the registers as they are
 //! then. Mid-line register writes (pixel-exact rendering) are the next step: see
@@ -18,28 +30,37 @@ pub const DOTS_PER_LINE: u64 = 456;
 /// T-cycles per frame: 154 lines of 456 dots.
 pub const CYCLES_PER_FRAME: u64 = DOTS_PER_LINE * 154;
 
-/// Dot at which STAT starts reading mode 3, counted from the line's mode 2 interrupt (Mooneye
-/// `intr_2_mode3_timing`); mode 0 follows `172 + penalties` dots later (`intr_2_mode0_timing`).
+/// Dot (from S) at which STAT reads mode 3 (see the module docs).
 const MODE3_START: u64 = 84;
+/// Dot (from S) at which VRAM is blocked.
+const VRAM_BLOCK: u64 = 80;
+/// Dots from S to the end of mode 3 with no penalties.
+const MODE0_START: u64 = MODE3_START + 172;
 
 /// Interrupt flag bits the PPU can request.
 pub const IRQ_VBLANK: u8 = 0x01;
 /// LCD STAT interrupt flag bit.
 pub const IRQ_STAT: u8 = 0x02;
 
-/// What the next scheduled PPU event does.
+/// What the next scheduled PPU event does (dots from S, see the module docs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Event {
-    /// Dot 0 of line `ly + 1` (or of line 0 after 153).
+    /// S of the next line.
     LineStart,
-    /// Mode 2 → mode 3 on a visible line.
+    /// S+4: the LY=LYC comparison; on visible lines STAT reads mode 2.
+    Compare,
+    /// S+80: VRAM is blocked.
+    VramBlock,
+    /// S+84: mode 3.
     Mode3,
-    /// The mode 0 interrupt source rises one M-cycle before STAT reads mode 0.
+    /// S+252+p: the mode 0 interrupt source rises.
     HBlankIrq,
-    /// Mode 3 → mode 0: the line is rendered.
+    /// S+256+p: mode 0; the line is drawn.
     HBlank,
-    /// On line 153, LY reads 0 from dot 4 on.
+    /// S+8 on line 153: LY reads 0.
     Line153LyZero,
+    /// S+12 on line 153: LY (now 0) is compared with LYC.
+    Line153Compare,
     /// The LCD is off: nothing is scheduled.
     Off,
 }
@@ -91,6 +112,10 @@ pub struct Ppu {
     event: Event,
     /// The first line after the LCD is switched on has no OAM scan (mode 0 instead of 2).
     first_line: bool,
+    /// The CPU cannot read or write OAM.
+    oam_blocked: bool,
+    /// The CPU cannot read or write VRAM.
+    vram_blocked: bool,
     /// Window line counter: lines of the window drawn so far this frame.
     window_line: u8,
     /// Set when a frame's last visible line is done (VBlank starts); the host clears it.
@@ -125,36 +150,32 @@ impl Ppu {
             next: u64::MAX,
             event: Event::Off,
             first_line: false,
+            oam_blocked: false,
+            vram_blocked: false,
             window_line: 0,
             frame_ready: false,
             framebuffer: Box::new([0; WIDTH * HEIGHT]),
         }
     }
 
-    /// The PPU as the DMG boot ROM leaves it: LCD on, BGP 0xFC, in VBlank at `line` (144-153)
-    /// and `dot` at time `now`.
+    /// The PPU as the DMG boot ROM leaves it: LCD on, BGP 0xFC, `dot` dots into line `line`
+    /// (S counts as dot 0) at time `now`.
     pub fn post_boot(now: u64, line: u8, dot: u64) -> Ppu {
         let mut ppu = Ppu::new();
         ppu.lcdc = 0x91;
         ppu.bgp = 0xFC;
-        ppu.line = line.clamp(144, 153);
-        ppu.ly = if ppu.line == 153 && dot >= 4 {
-            0
-        } else {
-            ppu.line
-        };
-        ppu.line_start = now - dot;
-        ppu.mode = 1;
-        ppu.irq_mode = 1;
-        ppu.lyc_equal = ppu.ly == ppu.lyc;
-        if ppu.line == 153 && dot < 4 {
-            ppu.event = Event::Line153LyZero;
-            ppu.next = ppu.line_start + 4;
-        } else {
-            ppu.event = Event::LineStart;
-            ppu.next = ppu.line_start + DOTS_PER_LINE;
-        }
+        // Start at S of the line before, then play the events up to `now`.
+        let start = now - dot;
+        ppu.line = if line == 0 { 153 } else { line.min(153) - 1 };
+        ppu.ly = ppu.line;
+        ppu.mode = if ppu.line >= 144 { 1 } else { 0 };
+        ppu.irq_mode = ppu.mode;
+        ppu.event = Event::LineStart;
+        ppu.next = start;
+        ppu.line_start = start - DOTS_PER_LINE;
+        ppu.run_events(now);
         ppu.stat_line = ppu.stat_sources();
+        ppu.frame_ready = false;
         ppu
     }
 
@@ -174,9 +195,10 @@ impl Ppu {
         self.lcdc & 0x80 != 0
     }
 
-    /// Mode 3 length in dots for the current line (approximate sprite penalty).
-    fn mode3_length(&self) -> u64 {
-        let mut len = 172 + u64::from(self.scx & 7);
+    /// Dots mode 3 lasts beyond 172 on the current line: SCX fine scroll and (approximately)
+    /// sprites.
+    fn mode3_penalty(&self) -> u64 {
+        let mut len = u64::from(self.scx & 7);
         if self.lcdc & 0x02 != 0 {
             let height = if self.lcdc & 0x04 != 0 { 16 } else { 8 };
             let count = self.sprites_on_line(height).1;
@@ -229,6 +251,7 @@ impl Ppu {
         let mut irq = 0;
         while self.next <= now {
             let at = self.next;
+            let s = self.line_start;
             match self.event {
                 Event::Off => break,
                 Event::LineStart => {
@@ -236,15 +259,13 @@ impl Ppu {
                     self.first_line = false;
                     self.line = if self.line >= 153 { 0 } else { self.line + 1 };
                     self.ly = self.line;
-                    self.compare_lyc();
+                    self.lyc_equal = false;
                     if self.line < 144 {
                         if self.line == 0 {
                             self.window_line = 0;
                         }
-                        self.mode = 2;
                         self.irq_mode = 2;
-                        self.event = Event::Mode3;
-                        self.next = at + MODE3_START;
+                        self.oam_blocked = true;
                     } else if self.line == 144 {
                         self.mode = 1;
                         self.irq_mode = 1;
@@ -254,44 +275,63 @@ impl Ppu {
                             irq |= IRQ_STAT;
                         }
                         self.frame_ready = true;
-                        self.event = Event::LineStart;
-                        self.next = at + DOTS_PER_LINE;
+                    }
+                    self.schedule(Event::Compare, at + 4);
+                }
+                Event::Compare => {
+                    self.compare_lyc();
+                    if self.line < 144 {
+                        self.mode = 2;
+                        self.schedule(Event::VramBlock, s + VRAM_BLOCK);
                     } else if self.line == 153 {
-                        self.event = Event::Line153LyZero;
-                        self.next = at + 4;
+                        self.schedule(Event::Line153LyZero, s + 8);
                     } else {
-                        self.event = Event::LineStart;
-                        self.next = at + DOTS_PER_LINE;
+                        self.schedule(Event::LineStart, s + DOTS_PER_LINE);
                     }
                 }
-                Event::Line153LyZero => {
-                    self.ly = 0;
-                    self.compare_lyc();
-                    self.event = Event::LineStart;
-                    self.next = self.line_start + DOTS_PER_LINE;
+                Event::VramBlock => {
+                    if !self.first_line {
+                        self.vram_blocked = true;
+                    }
+                    self.schedule(Event::Mode3, s + MODE3_START);
                 }
                 Event::Mode3 => {
                     self.mode = 3;
                     self.irq_mode = 3;
-                    self.event = Event::HBlankIrq;
-                    self.next = self.line_start + MODE3_START + self.mode3_length() - 4;
+                    self.oam_blocked = true;
+                    self.vram_blocked = true;
+                    let end = s + MODE0_START + self.mode3_penalty();
+                    self.schedule(Event::HBlankIrq, end - 4);
                 }
                 Event::HBlankIrq => {
                     self.irq_mode = 0;
-                    self.event = Event::HBlank;
-                    self.next = at + 4;
+                    self.schedule(Event::HBlank, at + 4);
                 }
                 Event::HBlank => {
                     self.mode = 0;
-                    self.irq_mode = 0;
+                    self.oam_blocked = false;
+                    self.vram_blocked = false;
                     self.render_line();
-                    self.event = Event::LineStart;
-                    self.next = self.line_start + DOTS_PER_LINE;
+                    self.schedule(Event::LineStart, s + DOTS_PER_LINE);
+                }
+                Event::Line153LyZero => {
+                    self.ly = 0;
+                    self.lyc_equal = false;
+                    self.schedule(Event::Line153Compare, s + 12);
+                }
+                Event::Line153Compare => {
+                    self.compare_lyc();
+                    self.schedule(Event::LineStart, s + DOTS_PER_LINE);
                 }
             }
             irq |= self.update_stat();
         }
         irq
+    }
+
+    fn schedule(&mut self, event: Event, at: u64) {
+        self.event = event;
+        self.next = at;
     }
 
     /// Read a PPU register (0xFF40-0xFF4B, except DMA at 0xFF46).
@@ -326,20 +366,22 @@ impl Ppu {
                     self.line = 0;
                     self.mode = 0;
                     self.irq_mode = 0;
+                    self.oam_blocked = false;
+                    self.vram_blocked = false;
                     self.event = Event::Off;
                     self.next = u64::MAX;
                     self.stat_line = false;
                     self.framebuffer.fill(0);
                 } else if !was_on && self.lcd_on() {
+                    // Line 0 runs as if S was 4 dots ago, with no OAM scan.
                     self.line = 0;
                     self.ly = 0;
-                    self.line_start = now;
+                    self.line_start = now - 4;
                     self.first_line = true;
                     self.window_line = 0;
                     self.mode = 0;
                     self.irq_mode = 0;
-                    self.event = Event::Mode3;
-                    self.next = now + 80;
+                    self.schedule(Event::Mode3, self.line_start + MODE3_START);
                     self.compare_lyc();
                     return self.update_stat();
                 }
@@ -397,13 +439,13 @@ impl Ppu {
     /// Whether the CPU can reach VRAM now (not during mode 3).
     #[inline]
     pub fn vram_accessible(&self) -> bool {
-        self.mode != 3 || !self.lcd_on()
+        !self.vram_blocked
     }
 
     /// Whether the CPU can reach OAM now (not during modes 2 and 3).
     #[inline]
     pub fn oam_accessible(&self) -> bool {
-        !self.lcd_on() || self.mode < 2
+        !self.oam_blocked
     }
 
     /// Render the current line into the framebuffer from the registers as they are now.
