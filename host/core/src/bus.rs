@@ -274,7 +274,7 @@ impl Hardware {
                 self.cart.read_rom(addr)
             }
             0x8000..=0x9FFF => {
-                if self.ppu.vram_accessible() {
+                if self.ppu.vram_readable() {
                     self.ppu.vram[usize::from(addr & 0x1FFF)]
                 } else {
                     0xFF
@@ -283,7 +283,7 @@ impl Hardware {
             0xA000..=0xBFFF => self.cart.read_ram(addr),
             0xC000..=0xFDFF => self.wram[usize::from(addr & 0x1FFF)],
             0xFE00..=0xFEFF => {
-                if self.dma.active || !self.ppu.oam_accessible() {
+                if self.dma.active || !self.ppu.oam_readable() {
                     0xFF
                 } else if addr < 0xFEA0 {
                     self.ppu.oam[usize::from(addr & 0xFF)]
@@ -328,14 +328,14 @@ impl Hardware {
         match addr {
             0x0000..=0x7FFF => self.cart.write_rom(addr, v, self.now),
             0x8000..=0x9FFF => {
-                if self.ppu.vram_accessible() {
+                if self.ppu.vram_writable() {
                     self.ppu.vram[usize::from(addr & 0x1FFF)] = v;
                 }
             }
             0xA000..=0xBFFF => self.cart.write_ram(addr, v, self.now),
             0xC000..=0xFDFF => self.wram[usize::from(addr & 0x1FFF)] = v,
             0xFE00..=0xFE9F => {
-                if !self.dma.active && self.ppu.oam_accessible() {
+                if !self.dma.active && self.ppu.oam_writable() {
                     self.ppu.oam[usize::from(addr & 0xFF)] = v;
                 }
             }

@@ -6,10 +6,10 @@
 //!
 //! | dot | what happens |
 //! |---|---|
-//! | S | LY changes, LY=LYC flag reads 0, the mode 2 interrupt source rises, OAM is blocked |
-//! | S+4 | STAT reads mode 2; LY is compared with LYC |
-//! | S+80 | VRAM is blocked |
-//! | S+84 | STAT reads mode 3 |
+//! | S | LY changes, LY=LYC flag reads 0, the mode 2 interrupt source rises, OAM reads blocked |
+//! | S+4 | STAT reads mode 2; LY is compared with LYC; OAM writes blocked |
+//! | S+80 | VRAM reads blocked; OAM writes land again for one M-cycle |
+//! | S+84 | STAT reads mode 3; VRAM and OAM blocked for reads and writes |
 //! | S+252+p | the mode 0 interrupt source rises (p: SCX and sprite penalties) |
 //! | S+256+p | STAT reads mode 0; OAM and VRAM are free; the line is drawn |
 //!
@@ -112,10 +112,14 @@ pub struct Ppu {
     event: Event,
     /// The first line after the LCD is switched on has no OAM scan (mode 0 instead of 2).
     first_line: bool,
-    /// The CPU cannot read or write OAM.
-    oam_blocked: bool,
-    /// The CPU cannot read or write VRAM.
-    vram_blocked: bool,
+    /// The CPU cannot read OAM.
+    oam_read_blocked: bool,
+    /// The CPU cannot write OAM.
+    oam_write_blocked: bool,
+    /// The CPU cannot read VRAM.
+    vram_read_blocked: bool,
+    /// The CPU cannot write VRAM.
+    vram_write_blocked: bool,
     /// Window line counter: lines of the window drawn so far this frame.
     window_line: u8,
     /// Set when a frame's last visible line is done (VBlank starts); the host clears it.
@@ -150,8 +154,10 @@ impl Ppu {
             next: u64::MAX,
             event: Event::Off,
             first_line: false,
-            oam_blocked: false,
-            vram_blocked: false,
+            oam_read_blocked: false,
+            oam_write_blocked: false,
+            vram_read_blocked: false,
+            vram_write_blocked: false,
             window_line: 0,
             frame_ready: false,
             framebuffer: Box::new([0; WIDTH * HEIGHT]),
@@ -265,7 +271,7 @@ impl Ppu {
                             self.window_line = 0;
                         }
                         self.irq_mode = 2;
-                        self.oam_blocked = true;
+                        self.oam_read_blocked = true;
                     } else if self.line == 144 {
                         self.mode = 1;
                         self.irq_mode = 1;
@@ -282,6 +288,7 @@ impl Ppu {
                     self.compare_lyc();
                     if self.line < 144 {
                         self.mode = 2;
+                        self.oam_write_blocked = true;
                         self.schedule(Event::VramBlock, s + VRAM_BLOCK);
                     } else if self.line == 153 {
                         self.schedule(Event::Line153LyZero, s + 8);
@@ -290,16 +297,15 @@ impl Ppu {
                     }
                 }
                 Event::VramBlock => {
-                    if !self.first_line {
-                        self.vram_blocked = true;
-                    }
+                    // For one M-cycle OAM takes writes again (Mooneye lcdon_write_timing-GS).
+                    self.vram_read_blocked = true;
+                    self.oam_write_blocked = false;
                     self.schedule(Event::Mode3, s + MODE3_START);
                 }
                 Event::Mode3 => {
                     self.mode = 3;
                     self.irq_mode = 3;
-                    self.oam_blocked = true;
-                    self.vram_blocked = true;
+                    self.set_blocked(true);
                     let end = s + MODE0_START + self.mode3_penalty();
                     self.schedule(Event::HBlankIrq, end - 4);
                 }
@@ -309,8 +315,7 @@ impl Ppu {
                 }
                 Event::HBlank => {
                     self.mode = 0;
-                    self.oam_blocked = false;
-                    self.vram_blocked = false;
+                    self.set_blocked(false);
                     self.render_line();
                     self.schedule(Event::LineStart, s + DOTS_PER_LINE);
                 }
@@ -327,6 +332,13 @@ impl Ppu {
             irq |= self.update_stat();
         }
         irq
+    }
+
+    fn set_blocked(&mut self, blocked: bool) {
+        self.oam_read_blocked = blocked;
+        self.oam_write_blocked = blocked;
+        self.vram_read_blocked = blocked;
+        self.vram_write_blocked = blocked;
     }
 
     fn schedule(&mut self, event: Event, at: u64) {
@@ -366,8 +378,7 @@ impl Ppu {
                     self.line = 0;
                     self.mode = 0;
                     self.irq_mode = 0;
-                    self.oam_blocked = false;
-                    self.vram_blocked = false;
+                    self.set_blocked(false);
                     self.event = Event::Off;
                     self.next = u64::MAX;
                     self.stat_line = false;
@@ -436,16 +447,28 @@ impl Ppu {
         }
     }
 
-    /// Whether the CPU can reach VRAM now (not during mode 3).
+    /// Whether a CPU read of VRAM gets through now.
     #[inline]
-    pub fn vram_accessible(&self) -> bool {
-        !self.vram_blocked
+    pub fn vram_readable(&self) -> bool {
+        !self.vram_read_blocked
     }
 
-    /// Whether the CPU can reach OAM now (not during modes 2 and 3).
+    /// Whether a CPU write to VRAM lands now.
     #[inline]
-    pub fn oam_accessible(&self) -> bool {
-        !self.oam_blocked
+    pub fn vram_writable(&self) -> bool {
+        !self.vram_write_blocked
+    }
+
+    /// Whether a CPU read of OAM gets through now.
+    #[inline]
+    pub fn oam_readable(&self) -> bool {
+        !self.oam_read_blocked
+    }
+
+    /// Whether a CPU write to OAM lands now.
+    #[inline]
+    pub fn oam_writable(&self) -> bool {
+        !self.oam_write_blocked
     }
 
     /// Render the current line into the framebuffer from the registers as they are now.
