@@ -240,9 +240,13 @@ impl Ppu {
             || (self.irq_mode == 0 && e & 0x08 != 0)
     }
 
-    /// Re-evaluate the STAT line; a rising edge requests the interrupt.
+    /// Re-evaluate the STAT line; a rising edge requests the interrupt. While the LCD is off the
+    /// comparison clock is stopped: the line keeps its state (Mooneye `stat_lyc_onoff`).
     fn update_stat(&mut self) -> u8 {
-        let line = self.lcd_on() && self.stat_sources();
+        if !self.lcd_on() {
+            return 0;
+        }
+        let line = self.stat_sources();
         let rising = line && !self.stat_line;
         self.stat_line = line;
         if rising { IRQ_STAT } else { 0 }
@@ -381,7 +385,8 @@ impl Ppu {
                     self.set_blocked(false);
                     self.event = Event::Off;
                     self.next = u64::MAX;
-                    self.stat_line = false;
+                    // The LY=LYC flag keeps its value; only that source stays on the line.
+                    self.stat_line = self.lyc_equal && self.stat_enable & 0x40 != 0;
                     self.framebuffer.fill(0);
                 } else if !was_on && self.lcd_on() {
                     // Line 0 runs as if S was 4 dots ago, with no OAM scan.
