@@ -3,9 +3,10 @@
 //! Output contract (one item per line, in this order): `frames: N`; with `--print-serial`,
 //! `serial: TEXT` (non-printable bytes as `\xNN`); with `--print-regs`,
 //! `regs: A=01 F=B0 B=00 C=13 D=00 E=D8 H=01 L=4D SP=FFFE PC=0100`; for each `--peek ADDR`,
-//! `peek FF82=01`. Exit 0 when the run completed, 2 on a bad ROM or argument.
+//! `peek FF82=01`. `--screenshot FILE.png` writes the final frame. Exit 0 when the run completed,
+//! 2 on a bad ROM or argument or a screenshot that cannot be written.
 
-use anyhow::{Result, bail};
+use anyhow::Result;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
@@ -29,7 +30,8 @@ pub struct Args {
     /// Print the byte at this address (hex, e.g. FF82 or 0xFF82) at the end; repeatable.
     #[arg(long, value_name = "ADDR", value_parser = parse_addr)]
     peek: Vec<u16>,
-    /// Write the final frame as a PNG (arrives with the pixel-exact PPU).
+    /// Write the final frame as a PNG in the reference palette. When the run stopped on LD B,B
+    /// mid-frame, that frame is finished first (in a copy: the other output is unaffected).
     #[arg(long, value_name = "FILE.png")]
     screenshot: Option<PathBuf>,
     /// Run this DMG boot ROM (256 bytes) instead of starting in the post-boot state.
@@ -62,20 +64,28 @@ pub fn escape_serial(bytes: &[u8]) -> String {
 
 /// Run `gbhost headless`.
 pub fn run(args: &Args) -> Result<()> {
-    if args.screenshot.is_some() {
-        bail!("--screenshot is not available yet: it arrives with the pixel-exact PPU");
-    }
     let mut gb = crate::rom::load(&args.rom, args.boot_rom.as_deref())?;
     let mut frames = 0;
+    let mut mid_frame = false;
     while frames < args.frames {
         if args.stop_on_ld_b_b {
             if gb.run_frame_or_ld_b_b() {
+                mid_frame = true;
                 break;
             }
         } else {
             gb.run_frame();
         }
         frames += 1;
+    }
+    if let Some(path) = &args.screenshot {
+        if mid_frame {
+            let mut finished = gb.clone();
+            finished.run_frame();
+            crate::screenshot::write(path, finished.framebuffer())?;
+        } else {
+            crate::screenshot::write(path, gb.framebuffer())?;
+        }
     }
     println!("frames: {frames}");
     if args.print_serial {

@@ -6,6 +6,7 @@
 mod bench;
 mod headless;
 mod rom;
+mod screenshot;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;

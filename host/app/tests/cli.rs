@@ -205,16 +205,115 @@ fn garbage_files_never_panic() {
     }
 }
 
+/// Decode a PNG written by `--screenshot` to grey levels, one per pixel.
+fn decode_grey(path: &std::path::Path) -> (u32, u32, Vec<u8>) {
+    let file = std::fs::File::open(path).expect("open png");
+    let mut decoder = png::Decoder::new(std::io::BufReader::new(file));
+    decoder.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
+    let mut reader = decoder.read_info().expect("png header");
+    let mut buf = vec![0; reader.output_buffer_size().expect("size")];
+    let info = reader.next_frame(&mut buf).expect("png data");
+    let channels = info.color_type.samples();
+    let grey = buf[..info.buffer_size()]
+        .chunks_exact(channels)
+        .map(|px| px[0])
+        .collect();
+    (info.width, info.height, grey)
+}
+
 #[test]
-fn screenshot_is_refused_until_the_ppu_issue() {
-    let rom = temp_file("shot.gb", &serial_rom());
+fn screenshot_writes_a_160x144_png_in_the_reference_palette() {
+    // Background on, tile 0 row 0 = colour 3 in every pixel, everything else colour 0.
+    let rom = temp_file(
+        "shot.gb",
+        &asm::rom(
+            r#"
+            .wait:
+                ldh a, [$44]
+                cp 144
+                jr nz, .wait
+                xor a
+                ldh [$40], a        ; LCD off
+                ld a, $FF
+                ld [$8000], a
+                ld [$8001], a
+                ld a, $E4
+                ldh [$47], a        ; BGP: 3,2,1,0
+                ld a, $91
+                ldh [$40], a        ; LCD on, BG on, tiles at $8000
+            .loop:
+                jr .loop
+            "#,
+        )
+        .expect("assemble"),
+    );
+    let shot = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli/shot.png");
+    let _ = std::fs::remove_file(&shot);
     let out = gbhost(&[
         "headless",
         rom.to_str().unwrap(),
+        "--frames",
+        "10",
         "--screenshot",
-        "/tmp/x.png",
+        shot.to_str().unwrap(),
     ]);
-    assert_clean_error(&out, "--screenshot");
+    assert!(out.status.success(), "stderr: {}", stderr(&out));
+    assert_eq!(stdout(&out), "frames: 10\n");
+    let (w, h, grey) = decode_grey(&shot);
+    assert_eq!((w, h), (160, 144));
+    // Row 0 of every tile row is black, the other rows white (the map is all tile 0).
+    for y in 0..144usize {
+        let want = if y % 8 == 0 { 0x00 } else { 0xFF };
+        assert!(
+            grey[y * 160..(y + 1) * 160].iter().all(|&g| g == want),
+            "row {y} should be {want:#04x}"
+        );
+    }
+}
+
+#[test]
+fn unwritable_screenshot_is_exit_2_with_one_line() {
+    let rom = temp_file("shot2.gb", &serial_rom());
+    let out = gbhost(&[
+        "headless",
+        rom.to_str().unwrap(),
+        "--frames",
+        "2",
+        "--screenshot",
+        "/nonexistent/dir/out.png",
+    ]);
+    assert_clean_error(&out, "cannot write screenshot");
+}
+
+#[test]
+fn dmg_acid2_screenshot_is_the_reference_image() {
+    let roms = match std::env::var_os("GBHOST_TEST_ROMS") {
+        Some(d) => PathBuf::from(d),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/roms"),
+    };
+    let rom = roms.join("acid2/dmg-acid2.gb");
+    if !rom.exists() {
+        let ci = std::env::var("CI").is_ok_and(|v| v == "true" || v == "1");
+        assert!(!ci, "CI=true but {} is missing", rom.display());
+        eprintln!(
+            "*** SKIPPED: {} not found (set GBHOST_TEST_ROMS) ***",
+            rom.display()
+        );
+        return;
+    }
+    let shot = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli/acid2.png");
+    let out = gbhost(&[
+        "headless",
+        rom.to_str().unwrap(),
+        "--stop-on-ld-b-b",
+        "--screenshot",
+        shot.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "stderr: {}", stderr(&out));
+    let (_, _, got) = decode_grey(&shot);
+    let (_, _, want) = decode_grey(&roms.join("acid2/expected/dmg-acid2/reference-dmg.png"));
+    let wrong = got.iter().zip(&want).filter(|(a, b)| a != b).count();
+    assert_eq!(wrong, 0, "{wrong} pixels differ from the reference");
 }
 
 #[test]

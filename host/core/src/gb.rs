@@ -5,7 +5,7 @@ use crate::bus::Hardware;
 use crate::cartridge::Cartridge;
 use crate::cpu::{Cpu, CpuMode, Registers};
 use crate::joypad::Buttons;
-use crate::ppu::{CYCLES_PER_FRAME, Ppu};
+use crate::ppu::{CYCLES_PER_FRAME, HEIGHT, Ppu, WIDTH};
 use crate::timer::Timer;
 
 /// The system counter (DIV in its high byte) when the DMG boot ROM hands over at 0x0100
@@ -17,6 +17,23 @@ const POST_BOOT_COUNTER: u16 = 0xABC8;
 const POST_BOOT_LINE: u8 = 153;
 /// See [`POST_BOOT_LINE`].
 const POST_BOOT_DOT: u64 = 356;
+
+/// A caller-owned frame: shade indices 0-3, row-major 160 × 144 (see [`Gb::swap_frame`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Frame(pub Box<[u8; WIDTH * HEIGHT]>);
+
+impl Default for Frame {
+    fn default() -> Self {
+        Frame(Box::new([0; WIDTH * HEIGHT]))
+    }
+}
+
+impl Frame {
+    /// The pixels, row-major.
+    pub fn pixels(&self) -> &[u8] {
+        &self.0[..]
+    }
+}
 
 /// Errors from building a [`Gb`].
 #[derive(Debug, thiserror::Error)]
@@ -173,9 +190,16 @@ impl Gb {
         self.hw.joypad.buttons()
     }
 
-    /// The last frame as shade indices 0-3 (0 lightest), row-major 160 × 144.
+    /// The frame being drawn (complete after [`Gb::run_frame`]) as shade indices 0-3 after
+    /// BGP/OBP (0 lightest), row-major 160 × 144. The host applies the colours.
     pub fn framebuffer(&self) -> &[u8] {
         &self.hw.ppu.framebuffer[..]
+    }
+
+    /// Hand the completed frame to the caller without copying or allocating: `frame` and the
+    /// core's buffer are swapped, and the core draws the next frame into the caller's old one.
+    pub fn swap_frame(&mut self, frame: &mut Frame) {
+        std::mem::swap(&mut self.hw.ppu.framebuffer, &mut frame.0);
     }
 
     /// The cartridge (battery RAM, header).

@@ -26,5 +26,5 @@ pub mod timer;
 
 pub use cartridge::Cartridge;
 pub use cpu::Registers;
-pub use gb::{Gb, GbError};
+pub use gb::{Frame, Gb, GbError};
 pub use joypad::Buttons;

@@ -1,0 +1,56 @@
+//! Writing a frame as a PNG in the reference palette (#FFFFFF, #AAAAAA, #555555, #000000,
+//! lightest to darkest), atomically: a temporary file in the same folder, renamed over the
+//! target only once complete.
+
+use anyhow::{Context, Result};
+use gb_core::ppu::{HEIGHT, WIDTH};
+use std::io::Write as _;
+use std::path::Path;
+
+/// Grey level of each shade index.
+const LEVELS: [u8; 4] = [0xFF, 0xAA, 0x55, 0x00];
+
+/// Encode `frame` (shade indices, 160 × 144) as an RGB PNG.
+pub fn encode(frame: &[u8]) -> Result<Vec<u8>> {
+    let mut out = Vec::new();
+    {
+        let mut enc = png::Encoder::new(&mut out, WIDTH as u32, HEIGHT as u32);
+        enc.set_color(png::ColorType::Rgb);
+        enc.set_depth(png::BitDepth::Eight);
+        let mut w = enc.write_header()?;
+        let rgb: Vec<u8> = frame
+            .iter()
+            .flat_map(|&s| [LEVELS[usize::from(s & 3)]; 3])
+            .collect();
+        w.write_image_data(&rgb)?;
+    }
+    Ok(out)
+}
+
+/// Write `frame` to `path` as a PNG, atomically.
+pub fn write(path: &Path, frame: &[u8]) -> Result<()> {
+    let bytes = encode(frame)?;
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let name = path
+        .file_name()
+        .with_context(|| format!("cannot write screenshot '{}': no file name", path.display()))?;
+    let tmp = dir.join(format!(
+        ".{}.tmp-{}",
+        name.to_string_lossy(),
+        std::process::id()
+    ));
+    let result = (|| -> std::io::Result<()> {
+        let mut file = std::fs::File::create(&tmp)?;
+        file.write_all(&bytes)?;
+        file.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    if let Err(e) = result {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(e).with_context(|| format!("cannot write screenshot '{}'", path.display()));
+    }
+    Ok(())
+}
