@@ -27,7 +27,7 @@ fn menu_and_play(frame: u32) -> Buttons {
     let pulse = frame % 8 < 2;
     let mut b = [Buttons::RIGHT, Buttons::LEFT, Buttons::UP, Buttons::DOWN][(x & 3) as usize];
     if pulse && step.is_multiple_of(4) {
-        b = b | if step % 16 == 0 {
+        b = b | if step.is_multiple_of(16) {
             Buttons::START
         } else {
             Buttons::A
