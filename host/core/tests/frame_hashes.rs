@@ -42,7 +42,6 @@ fn menu_and_play(frame: u32) -> Buttons {
 /// Adjustris: Start on the title menu's first entry, then play without Start (which pauses).
 fn adjustris(frame: u32) -> Buttons {
     match frame {
-        0..120 => Buttons(0),
         120..126 | 240..246 | 360..366 => Buttons::START,
         0..400 => Buttons(0),
         _ => Buttons(menu_and_play(frame).0 & !Buttons::START.0),
