@@ -19,9 +19,11 @@
 //! switched on starts as if S had been 4 dots before the LCDC write, with no OAM scan: mode 0
 //! until mode 3.
 //!
-//! Pixels are produced a whole line at a time when mode 3 ends, from the registers as they are
-//! then. Mid-line register writes (pixel-exact rendering) are the next step: see
-//! `docs/ARCHITECTURE.md`.
+//! Pixels are produced a whole line at a time when mode 3 ends (tile rows decoded 8 pixels at
+//! once). A write to a register that changes the picture during mode 3 first draws, pixel by
+//! pixel, what the LCD has output so far with the old value ([`Ppu::catch_up`]), so raster
+//! effects land close to where they should; pixel-exact mid-line behaviour needs a pixel FIFO
+//! (see `docs/ARCHITECTURE.md`).
 
 /// Screen width in pixels.
 pub const WIDTH: usize = 160;
@@ -36,6 +38,13 @@ pub const CYCLES_PER_FRAME: u64 = DOTS_PER_LINE * 154;
 const MODE3_START: u64 = 84;
 /// Dot (from S) at which VRAM is blocked.
 const VRAM_BLOCK: u64 = 80;
+/// Dot (from S) at which pixel 0 leaves the LCD with no fine scroll, for mid-line register
+/// writes. One offset for every register is an approximation: on Mealybug `m3_bgp_change` it
+/// leaves about 800 of 23,040 pixels wrong (the one-pixel palette mix at each switch and line
+/// ends), where drawing whole lines left 8,000; registers read by the tile fetcher (SCY, map
+/// and tile-data selects, LCDC bit 0) act earlier than BGP. The pixel FIFO replaces this.
+const PIXEL0: u64 = 98;
+
 /// Dots from S to the end of mode 3 with no penalties.
 const MODE0_START: u64 = 256;
 /// Dots of the object fetches that overlap the end of mode 3: the measured extra time is the
@@ -129,6 +138,13 @@ pub struct Ppu {
     vram_write_blocked: bool,
     /// Window line counter: lines of the window drawn so far this frame.
     window_line: u8,
+    /// Pixels of the current line already drawn by [`Ppu::catch_up`] (0 when none).
+    line_x: u8,
+    /// Whether the window was drawn on the current line (it advances the window line counter).
+    window_drawn: bool,
+    /// Background/window colour index of each pixel drawn on the current line, for sprite
+    /// priority.
+    line_index: [u8; WIDTH],
     /// Set when a frame's last visible line is done (VBlank starts); the host clears it.
     pub frame_ready: bool,
     /// Shade indices 0-3 after the palette (0 lightest), row-major 160 × 144.
@@ -166,6 +182,9 @@ impl Ppu {
             vram_read_blocked: false,
             vram_write_blocked: false,
             window_line: 0,
+            line_x: 0,
+            window_drawn: false,
+            line_index: [0; WIDTH],
             frame_ready: false,
             framebuffer: Box::new([0; WIDTH * HEIGHT]),
         }
@@ -301,6 +320,8 @@ impl Ppu {
                 Event::Off => break,
                 Event::LineStart => {
                     self.line_start = at;
+                    self.line_x = 0;
+                    self.window_drawn = false;
                     self.first_line = false;
                     self.line = if self.line >= 153 { 0 } else { self.line + 1 };
                     self.ly = self.line;
@@ -408,6 +429,9 @@ impl Ppu {
 
     /// Write a PPU register; returns the interrupt flags to request.
     pub fn write_register(&mut self, addr: u16, v: u8, now: u64) -> u8 {
+        if matches!(addr, 0xFF40 | 0xFF42 | 0xFF43 | 0xFF47 | 0xFF4A | 0xFF4B) {
+            self.catch_up(now);
+        }
         match addr {
             0xFF40 => {
                 let was_on = self.lcd_on();
@@ -521,7 +545,25 @@ impl Ppu {
         if y >= HEIGHT {
             return;
         }
-        // Colour index != 0 per pixel (for sprite priority), and the shades.
+        let row_start = y * WIDTH;
+        if self.line_x == 0 {
+            self.render_whole_line(row_start);
+        } else {
+            self.render_pixels(usize::from(self.line_x), WIDTH);
+        }
+        self.line_x = 0;
+        if self.window_drawn {
+            self.window_line = self.window_line.wrapping_add(1);
+        }
+        if self.lcdc & 0x02 != 0 {
+            let bg_index = self.line_index;
+            self.render_sprites(&bg_index, row_start);
+        }
+    }
+
+    /// Draw background and window for the whole line from the registers as they are now.
+    fn render_whole_line(&mut self, row_start: usize) {
+        // Colour index per pixel (for sprite priority), and the shades.
         let mut opaque = [0u8; WIDTH + 16];
         let mut shades = [0u8; WIDTH + 16];
         let lcdc = self.lcdc;
@@ -560,15 +602,60 @@ impl Ppu {
                 let n = WIDTH - start;
                 shades[start..WIDTH].copy_from_slice(&wshades[skip..skip + n]);
                 opaque[start..WIDTH].copy_from_slice(&wopaque[skip..skip + n]);
-                self.window_line = self.window_line.wrapping_add(1);
+                self.window_drawn = true;
             }
         }
-        let row_start = y * WIDTH;
         self.framebuffer[row_start..row_start + WIDTH].copy_from_slice(&shades[..WIDTH]);
-        if lcdc & 0x02 != 0 {
-            let mut bg_index = [0u8; WIDTH];
-            bg_index.copy_from_slice(&opaque[..WIDTH]);
-            self.render_sprites(&bg_index, row_start);
+        self.line_index.copy_from_slice(&opaque[..WIDTH]);
+    }
+
+    /// Draw background and window pixels `x0..x1` of the current line one by one from the
+    /// registers as they are now (the slow path, after a mid-line register write).
+    fn render_pixels(&mut self, x0: usize, x1: usize) {
+        let row_start = usize::from(self.line) * WIDTH;
+        let lcdc = self.lcdc;
+        let bg_map = if lcdc & 0x08 != 0 { 0x1C00 } else { 0x1800 };
+        let win_map = if lcdc & 0x40 != 0 { 0x1C00 } else { 0x1800 };
+        let window_on = lcdc & 0x20 != 0 && self.line >= self.wy && self.wx <= 166;
+        let wx = usize::from(self.wx);
+        for x in x0..x1.min(WIDTH) {
+            let index = if lcdc & 0x01 == 0 {
+                0
+            } else if window_on && x + 7 >= wx {
+                self.window_drawn = true;
+                self.map_pixel(win_map, (x + 7 - wx) as u8, self.window_line)
+            } else {
+                let px = (x as u8).wrapping_add(self.scx);
+                self.map_pixel(bg_map, px, self.line.wrapping_add(self.scy))
+            };
+            let shade = if lcdc & 0x01 == 0 {
+                0
+            } else {
+                (self.bgp >> (index * 2)) & 3
+            };
+            self.framebuffer[row_start + x] = shade;
+            self.line_index[x] = index;
+        }
+    }
+
+    /// Colour index of pixel `(x, y)` of tile map `map`.
+    fn map_pixel(&self, map: usize, x: u8, y: u8) -> u8 {
+        let (lo, hi) = self.tile_row(map, x / 8, y);
+        let lane = u32::from(x % 8) * 8;
+        (((lo >> lane) & 1) | (((hi >> lane) & 1) << 1)) as u8
+    }
+
+    /// Before a register write that changes what is drawn: draw the pixels of the current line
+    /// that the LCD has already output by `now` with the old values.
+    fn catch_up(&mut self, now: u64) {
+        if self.mode != 3 || !self.lcd_on() || self.line >= HEIGHT as u8 {
+            return;
+        }
+        let first = self.line_start + PIXEL0 + u64::from(self.scx & 7);
+        let x = now.saturating_sub(first).min(WIDTH as u64) as u8;
+        if x > self.line_x {
+            self.render_pixels(usize::from(self.line_x), usize::from(x));
+            self.line_x = x;
         }
     }
 
