@@ -7,12 +7,13 @@
 //! varint total_words
 //! repeat until total_words are covered:
 //!     varint zero_words       words where a and b agree
-//!     varint literal_words    words where they differ, each as:
-//!         mask byte           bit i set when byte i of the XOR word is nonzero
+//!     literal words           words where they differ, each as:
+//!         mask byte           bit i set when byte i of the XOR word is nonzero (never 0)
 //!         the nonzero bytes   in order
+//!     0x00                    end of the run (a mask is never 0)
 //! ```
 //!
-//! Varints are LEB128. A run with `zero_words = literal_words = 0` never occurs. Because XOR is
+//! Varints are LEB128. A run with no zero words and no literals never occurs. Because XOR is
 //! its own inverse, one encoding moves `a` to `b` *and* `b` to `a`: a chain of per-frame diffs
 //! decodes forward from a keyframe and backward from the live state. Applying touches only the
 //! literal words, so it costs time in proportion to what changed. The masked literals keep a
@@ -49,7 +50,7 @@ fn get_varint(b: &[u8], i: &mut usize) -> Result<u64, CodecError> {
 fn word(s: &[u8], i: usize) -> u64 {
     let start = i * 8;
     match s.get(start..start + 8) {
-        Some(c) => u64::from_le_bytes(c.try_into().unwrap_or([0; 8])),
+        Some(c) => load(c),
         None if start < s.len() => {
             let mut w = [0u8; 8];
             w[..s.len() - start].copy_from_slice(&s[start..]);
@@ -59,18 +60,20 @@ fn word(s: &[u8], i: usize) -> u64 {
     }
 }
 
-/// First word index `>= i` (and `< end`) where `a` and `b` differ, or `end`.
-#[inline]
-fn skip_equal(a: &[u8], b: &[u8], mut i: usize, end: usize) -> usize {
-    // Fast path: compare 64-byte blocks where both inputs have them.
-    let full = a.len().min(b.len()) / 8;
-    while i + 8 <= full && a[i * 8..i * 8 + 64] == b[i * 8..i * 8 + 64] {
-        i += 8;
+/// An 8-byte chunk as a little-endian word.
+#[inline(always)]
+fn load(c: &[u8]) -> u64 {
+    u64::from_le_bytes(c.try_into().unwrap_or([0; 8]))
+}
+
+/// Whether two 64-byte blocks are equal (branch-free, so the compiler vectorizes it).
+#[inline(always)]
+fn block_eq(a: &[u8], b: &[u8]) -> bool {
+    let mut acc = 0u64;
+    for (x, y) in a.chunks_exact(8).zip(b.chunks_exact(8)) {
+        acc |= load(x) ^ load(y);
     }
-    while i < end && word(a, i) == word(b, i) {
-        i += 1;
-    }
-    i
+    acc == 0
 }
 
 /// Number of words the encoding of `a` vs `b` covers.
@@ -78,35 +81,140 @@ pub fn total_words(a_len: usize, b_len: usize) -> usize {
     a_len.max(b_len).div_ceil(8)
 }
 
+/// Append one masked literal (`x != 0`).
+#[inline(always)]
+fn put_literal(out: &mut Vec<u8>, x: u64) {
+    let mut lit = [0u8; 9];
+    let mut n = 1;
+    for (bit, byte) in x.to_le_bytes().into_iter().enumerate() {
+        lit[n] = byte;
+        let nonzero = byte != 0;
+        lit[0] |= u8::from(nonzero) << bit;
+        n += usize::from(nonzero);
+    }
+    out.extend_from_slice(&lit[..n]);
+}
+
+/// Run-length state of the encoder, writing straight into the output.
+struct Runs<'o> {
+    out: &'o mut Vec<u8>,
+    zeros: u64,
+    in_literals: bool,
+}
+
+impl Runs<'_> {
+    #[inline(always)]
+    fn zero(&mut self, n: u64) {
+        if self.in_literals {
+            self.out.push(0);
+            self.in_literals = false;
+        }
+        self.zeros += n;
+    }
+
+    #[inline(always)]
+    fn literal(&mut self, x: u64) {
+        if !self.in_literals {
+            put_varint(self.out, self.zeros);
+            self.zeros = 0;
+            self.in_literals = true;
+        }
+        put_literal(self.out, x);
+    }
+
+    fn finish(mut self) {
+        if self.in_literals {
+            self.out.push(0);
+        } else if self.zeros > 0 {
+            put_varint(self.out, self.zeros);
+            self.out.push(0);
+            self.zeros = 0;
+        }
+    }
+}
+
 /// Append the encoding of `a XOR b` to `out`.
 pub fn encode(a: &[u8], b: &[u8], out: &mut Vec<u8>) {
     let total = total_words(a.len(), b.len());
     put_varint(out, total as u64);
-    let mut i = 0;
-    while i < total {
-        let z0 = i;
-        i = skip_equal(a, b, i, total);
-        let zeros = i - z0;
-        let l0 = i;
-        while i < total && word(a, i) != word(b, i) {
-            i += 1;
+    let mut runs = Runs {
+        out,
+        zeros: 0,
+        in_literals: false,
+    };
+    // Words both inputs have in full: 64-byte blocks first, skipping equal ones fast.
+    let common = a.len().min(b.len()) / 8;
+    let blocks = common / 8;
+    for (x, y) in a.chunks_exact(64).zip(b.chunks_exact(64)).take(blocks) {
+        if block_eq(x, y) {
+            runs.zero(8);
+            continue;
         }
-        put_varint(out, zeros as u64);
-        put_varint(out, (i - l0) as u64);
-        for k in l0..i {
-            let x = (word(a, k) ^ word(b, k)).to_le_bytes();
-            let mask_at = out.len();
-            out.push(0);
-            let mut mask = 0u8;
-            for (bit, &byte) in x.iter().enumerate() {
-                if byte != 0 {
-                    mask |= 1 << bit;
-                    out.push(byte);
-                }
+        for (p, q) in x.chunks_exact(8).zip(y.chunks_exact(8)) {
+            let d = load(p) ^ load(q);
+            if d == 0 {
+                runs.zero(1);
+            } else {
+                runs.literal(d);
             }
-            out[mask_at] = mask;
         }
     }
+    // The rest, zero-extended.
+    for i in blocks * 8..total {
+        let d = word(a, i) ^ word(b, i);
+        if d == 0 {
+            runs.zero(1);
+        } else {
+            runs.literal(d);
+        }
+    }
+    runs.finish();
+}
+
+/// Append the encoding of `old XOR new` to `out` (exactly what [`encode`] appends) and make
+/// `old` equal to `new`, writing only the words that differ: the rewind ring's per-frame step,
+/// which keeps the previous frame's bytes up to date at the cost of one compare.
+pub fn encode_and_update(old: &mut Vec<u8>, new: &[u8], out: &mut Vec<u8>) {
+    let total = total_words(old.len(), new.len());
+    put_varint(out, total as u64);
+    old.resize(total * 8, 0);
+    let mut runs = Runs {
+        out,
+        zeros: 0,
+        in_literals: false,
+    };
+    let blocks = new.len() / 64;
+    for (x, y) in old
+        .chunks_exact_mut(64)
+        .zip(new.chunks_exact(64))
+        .take(blocks)
+    {
+        if block_eq(x, y) {
+            runs.zero(8);
+            continue;
+        }
+        for (p, q) in x.chunks_exact_mut(8).zip(y.chunks_exact(8)) {
+            let d = load(p) ^ load(q);
+            if d == 0 {
+                runs.zero(1);
+            } else {
+                runs.literal(d);
+                p.copy_from_slice(q);
+            }
+        }
+    }
+    for i in blocks * 8..total {
+        let w = word(new, i);
+        let d = word(old, i) ^ w;
+        if d == 0 {
+            runs.zero(1);
+        } else {
+            runs.literal(d);
+            old[i * 8..i * 8 + 8].copy_from_slice(&w.to_le_bytes());
+        }
+    }
+    runs.finish();
+    old.truncate(new.len());
 }
 
 /// XOR the encoded diff into `buf`, which must be at least `total_words * 8` bytes long (see
@@ -121,36 +229,39 @@ pub fn apply(buf: &mut [u8], enc: &[u8]) -> Result<usize, CodecError> {
     let mut pos = 0usize;
     while pos < total {
         let zeros = get_varint(enc, &mut i)?;
-        let lits = get_varint(enc, &mut i)?;
-        if zeros == 0 && lits == 0 {
-            return Err(CodecError::Corrupt);
-        }
         let zeros = usize::try_from(zeros).map_err(|_| CodecError::Corrupt)?;
-        let lits = usize::try_from(lits).map_err(|_| CodecError::Corrupt)?;
         pos = pos
             .checked_add(zeros)
             .filter(|&p| p <= total)
             .ok_or(CodecError::Corrupt)?;
-        let end = pos
-            .checked_add(lits)
-            .filter(|&e| e <= total)
-            .ok_or(CodecError::Corrupt)?;
-        for w in pos..end {
+        let run_start = pos;
+        loop {
             let mask = *enc.get(i).ok_or(CodecError::Corrupt)?;
             i += 1;
+            if mask == 0 {
+                break;
+            }
+            if pos >= total {
+                return Err(CodecError::Corrupt);
+            }
             let n = mask.count_ones() as usize;
             let bytes = enc.get(i..i + n).ok_or(CodecError::Corrupt)?;
             i += n;
-            let dst = &mut buf[w * 8..w * 8 + 8];
-            let mut src = bytes.iter();
-            for (bit, d) in dst.iter_mut().enumerate() {
-                if mask & (1 << bit) != 0 {
-                    // `n` bytes were taken for the `n` set bits.
-                    *d ^= src.next().copied().unwrap_or(0);
-                }
+            // Scatter the bytes to the positions of the mask's set bits.
+            let mut x = 0u64;
+            let mut m = mask;
+            for &byte in bytes {
+                x |= u64::from(byte) << (m.trailing_zeros() * 8);
+                m &= m - 1;
             }
+            let dst = &mut buf[pos * 8..pos * 8 + 8];
+            let old = u64::from_le_bytes(dst.try_into().unwrap_or([0; 8]));
+            dst.copy_from_slice(&(old ^ x).to_le_bytes());
+            pos += 1;
         }
-        pos = end;
+        if zeros == 0 && pos == run_start {
+            return Err(CodecError::Corrupt);
+        }
     }
     Ok(i)
 }
@@ -175,7 +286,15 @@ mod tests {
     #[test]
     fn roundtrip_both_directions() {
         let mut s = 0x2545_f491_4f6c_dd1d;
-        for (la, lb) in [(0, 0), (0, 5), (8, 0), (9, 17), (100, 64), (4096, 4100), (10_001, 9_999)] {
+        for (la, lb) in [
+            (0, 0),
+            (0, 5),
+            (8, 0),
+            (9, 17),
+            (100, 64),
+            (4096, 4100),
+            (10_001, 9_999),
+        ] {
             for density in [0u64, 1, 10, 60, 100] {
                 let a: Vec<u8> = (0..la).map(|_| rng(&mut s) as u8).collect();
                 let mut b = a.clone();
@@ -195,6 +314,12 @@ mod tests {
                 assert_eq!(apply(&mut buf, &enc).unwrap(), enc.len());
                 assert_eq!(&buf[..lb], &b[..]);
                 assert!(buf[lb..].iter().all(|&x| x == 0));
+                // fused encode + update gives the same bytes and brings `a` to `b`
+                let mut old = a.clone();
+                let mut enc2 = Vec::new();
+                encode_and_update(&mut old, &b, &mut enc2);
+                assert_eq!(enc2, enc);
+                assert_eq!(old, b);
                 // backward
                 let mut buf = b.clone();
                 buf.resize(words * 8, 0);

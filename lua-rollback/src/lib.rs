@@ -1,1 +1,93 @@
-//! stub
+//! Lua 5.4 VMs in fixed arenas that snapshot and roll back byte-exactly.
+//!
+//! A script's whole memory — globals, closures, coroutines, the GC's state — lives in one
+//! arena. Snapshotting copies the arena's bytes; restoring copies them back. HUDs, trainers
+//! and TAS input scripts therefore rewind with the game and never desync on rewind or
+//! loadstate. This crate knows nothing of the Game Boy.
+//!
+//! ```
+//! use lua_rollback::{Value, Vm, VmConfig};
+//!
+//! let mut vm = Vm::new(VmConfig::default()).unwrap();
+//! vm.exec("=init", "n = 0 function tick() n = n + 1 return n end").unwrap();
+//! let snap = vm.snapshot();
+//! assert_eq!(vm.call("tick", &[]).unwrap(), [Value::Integer(1)]);
+//! vm.restore(&snap).unwrap();
+//! assert_eq!(vm.call("tick", &[]).unwrap(), [Value::Integer(1)]); // rolled back
+//! ```
+//!
+//! # Parts
+//! * **Arena** (`arena`): one `mmap` reservation per VM, committed as touched, never moving,
+//!   optionally at a fixed address, with a TLSF allocator (splitting, immediate coalescing,
+//!   O(1)) whose metadata lives inside the arena, and slabs for requests up to 256 bytes
+//!   (freeing writes nothing into the freed slot, which keeps per-frame diffs small).
+//!   Deterministic: the same requests from the same bytes give the same addresses.
+//!   [`ArenaStats`] (from [`Vm::stats`]) reports used, high-water and capacity.
+//! * **VM** ([`Vm`]): a raw `lua_State` made by `mlua::ffi::lua_newstate` with the arena
+//!   allocator — mlua's high-level `Lua` is never used on it (its Rust-side bookkeeping does
+//!   not roll back). Host functions ([`HostFn`]) are registered at build time
+//!   ([`VmBuilder`]) and reach the host through [`host_context`].
+//! * **Snapshots** ([`Snapshot`]): the arena bytes up to the high-water mark; restore copies
+//!   them back and zeroes what lies above. [`codec`] is the diff machinery of a rewind ring:
+//!   word-wise XOR with zero-run coding, decodable forward from a keyframe and backward from
+//!   the live state; [`Vm::snapshot_diff`] produces a frame's sealed diff while updating the
+//!   previous snapshot in place ([`codec::encode_and_update`]).
+//! * **Sandbox**: only `base` (without `dofile`, `loadfile`), `string` (without `dump`),
+//!   `table`, `math`, `utf8` and `coroutine`; `load` takes text only; `print` goes to a host
+//!   buffer ([`Vm::take_output`]); `math.random` is seeded at creation and `math.randomseed`
+//!   needs an explicit seed. No `io`, `os`, `package`/`require`, `debug`.
+//! * **Budgets**: an instruction-count hook ends a host call that runs more than
+//!   [`VmConfig::instruction_budget`] instructions ([`Error::Budget`]; a script cannot catch
+//!   it for long: once spent, every instruction raises); an exhausted arena is Lua's "not
+//!   enough memory" ([`Error::Memory`]). The VM stays usable after either.
+//!
+//! # Invariants (Architecture Invariant: Lua that rolls back)
+//! 1. The state is a raw `lua_State` on our allocator; mlua's `Lua` never wraps it.
+//! 2. The arena is reserved once, never moves, keeps all allocator metadata inside, and is
+//!    deterministic. Restore copies bytes back and zeroes above the snapshot's high-water mark.
+//! 3. Pointers from the arena to the outside go only to static code (C functions, the hook,
+//!    the allocator) or to host-side blocks that outlive the VM (its control block, the host
+//!    context). No userdata owns Rust resources; nothing relies on `__gc` to free Rust memory
+//!    (dropping a VM unmaps its arena without running finalizers).
+//! 4. Snapshot and restore happen only when no Lua call is on the stack: every [`Vm`] method
+//!    takes `&mut self`. Host functions must not reach the `Vm` through the host context.
+//! 5. Every allocating Lua API call runs inside `lua_pcall`; arena exhaustion is a Lua error,
+//!    never an abort. Host functions must not panic (a panic inside a Lua call aborts the
+//!    process, as unwinding through Lua's C frames would be unsound) and must not hold Rust
+//!    values with destructors across Lua API calls that can raise (Lua raises with `longjmp`).
+//! 6. Determinism: Lua is built with fixed `luai_makeseed` and `l_randomizePivot` (CFLAGS in
+//!    the workspace's `.cargo/config.toml`; `tests/determinism.rs` is the canary), `math.random`
+//!    is seeded at creation, and nothing reads the clock. Addresses (`tostring(table)`, `%p`,
+//!    `pairs()` over table keys) agree across processes only with
+//!    [`VmConfig::fixed_address`].
+//! 7. Raw arena bytes — and [`Snapshot`]s and their encodings — are valid only in the process
+//!    and the VM that made them (they hold addresses of code). Files on disk carry what can be
+//!    replayed, never arena bytes. Encodings are sealed with a per-process key and decoding
+//!    refuses anything else, so a restore can only ever put back bytes the arena really had.
+//!
+//! # Unsafe code
+//! `unsafe` is confined to two modules, the only ones allowed it: `arena` (mapping, allocator)
+//! and `ffi` (every Lua C API call). Every `unsafe` block carries a `// SAFETY:` comment; the
+//! test `tests/unsafe_audit.rs` checks both rules.
+
+#![deny(unsafe_op_in_unsafe_fn)]
+
+#[allow(unsafe_code)]
+mod arena;
+pub mod codec;
+mod error;
+#[allow(unsafe_code)]
+mod ffi;
+mod snapshot;
+mod value;
+mod vm;
+
+pub use arena::{AllocFailure, ArenaStats};
+pub use error::{ArenaError, CodecError, Error};
+pub use ffi::{GcMode, HostFn, host_context, yield_frame};
+pub use snapshot::Snapshot;
+pub use value::{Resume, Value};
+pub use vm::{Vm, VmBuilder, VmConfig};
+
+/// Lua's C API (`mlua::ffi`), for writing host functions.
+pub use mlua::ffi as lua;

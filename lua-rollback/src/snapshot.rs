@@ -71,7 +71,14 @@ fn put_header(out: &mut Vec<u8>, h: &Header) -> usize {
     let start = out.len();
     out.extend_from_slice(&MAGIC);
     out.extend_from_slice(&[h.kind, 0, 0, 0]);
-    for v in [h.arena_id, h.seq_a, h.seq_b, h.len_a as u64, h.len_b as u64, 0] {
+    for v in [
+        h.arena_id,
+        h.seq_a,
+        h.seq_b,
+        h.len_a as u64,
+        h.len_b as u64,
+        0,
+    ] {
         out.extend_from_slice(&v.to_le_bytes());
     }
     start
@@ -240,13 +247,7 @@ impl Snapshot {
                 len_b: live.len(),
             },
         );
-        let payload_at = out.len();
-        codec::encode(&self.bytes, live, out);
-        let words = codec::total_words(self.bytes.len(), live.len());
-        self.bytes.resize(words * 8, 0);
-        // The payload was just encoded from these very buffers: applying it cannot fail.
-        let _ = codec::apply(&mut self.bytes, &out[payload_at..]);
-        self.bytes.truncate(live.len());
+        codec::encode_and_update(&mut self.bytes, live, out);
         debug_assert_eq!(self.bytes, live);
         self.seq = live_seq;
         seal(out, start);

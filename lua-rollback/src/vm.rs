@@ -1,0 +1,262 @@
+//! The safe VM API: configuration, building with host functions, running code, snapshots.
+
+use std::ffi::{CString, c_void};
+
+use crate::arena::{AllocFailure, ArenaStats};
+use crate::error::Error;
+use crate::ffi::{GcMode, HostBinding, HostFn, RawConfig, RawVm};
+use crate::snapshot::Snapshot;
+use crate::value::{Resume, Value};
+
+/// How a [`Vm`] is set up.
+#[derive(Clone, Debug)]
+pub struct VmConfig {
+    /// Bytes reserved for the arena: the VM's memory cap (pages are committed only when
+    /// touched, so a generous cap costs nothing until used). 64 KiB ..= 4 GiB - 4 KiB.
+    pub arena_capacity: usize,
+    /// Map the arena at this page-aligned address (or fail), so that addresses — and with them
+    /// `tostring(table)`, `%p` and `pairs()` over table keys — are the same in every process.
+    pub fixed_address: Option<usize>,
+    /// Lua instructions one host call (exec, call, resume, gc) may run; `None` for no limit.
+    pub instruction_budget: Option<u64>,
+    /// Garbage-collector mode.
+    pub gc: GcMode,
+    /// Seed of `math.random`.
+    pub random_seed: i64,
+    /// Bytes `print` may buffer between two [`Vm::take_output`] calls; the rest is dropped.
+    pub output_limit: usize,
+    /// Failure injection while building (tests of the init path).
+    pub alloc_failure: AllocFailure,
+}
+
+impl Default for VmConfig {
+    fn default() -> Self {
+        VmConfig {
+            arena_capacity: 16 << 20,
+            fixed_address: None,
+            instruction_budget: Some(10_000_000),
+            gc: GcMode::Generational {
+                minor_multiplier: 0,
+                major_multiplier: 0,
+            },
+            random_seed: 0x5eed,
+            output_limit: 1 << 20,
+            alloc_failure: AllocFailure::Off,
+        }
+    }
+}
+
+/// Builds a [`Vm`]: host functions can be registered only here, before any script runs.
+pub struct VmBuilder {
+    config: VmConfig,
+    host: *mut c_void,
+    functions: Vec<HostBinding>,
+    bad_name: bool,
+}
+
+impl VmBuilder {
+    /// The pointer host functions get from [`host_context`](crate::host_context). It must stay
+    /// valid for as long as host functions may dereference it (the VM never does).
+    pub fn host_context(mut self, host: *mut c_void) -> Self {
+        self.host = host;
+        self
+    }
+
+    /// Register a host function as the global `name`, or as `table.name` for a dotted path
+    /// (the table is created if needed). Names must not contain NUL bytes.
+    pub fn function(mut self, path: &str, f: HostFn) -> Self {
+        let (table, name) = match path.split_once('.') {
+            Some((t, n)) => (Some(t), n),
+            None => (None, path),
+        };
+        let table = table.map(CString::new).transpose();
+        let name = CString::new(name);
+        match (table, name) {
+            (Ok(table), Ok(name)) if !name.is_empty() && !name.as_bytes().contains(&b'.') => {
+                self.functions.push(HostBinding { table, name, f });
+            }
+            _ => self.bad_name = true,
+        }
+        self
+    }
+
+    /// Create the VM: reserve the arena, create the state, open the sandboxed libraries and
+    /// install the host functions.
+    pub fn build(self) -> Result<Vm, Error> {
+        if self.bad_name {
+            return Err(Error::BadName);
+        }
+        let c = &self.config;
+        let raw = RawVm::new(&RawConfig {
+            capacity: c.arena_capacity,
+            fixed_address: c.fixed_address,
+            budget: c.instruction_budget,
+            gc: c.gc,
+            random_seed: c.random_seed,
+            output_limit: c.output_limit,
+            host: self.host,
+            functions: &self.functions,
+            failure: c.alloc_failure,
+        })?;
+        let mut vm = Vm { raw };
+        vm.raw.set_failure(AllocFailure::Off);
+        Ok(vm)
+    }
+}
+
+/// A sandboxed Lua 5.4 VM living in its own arena, that snapshots and restores byte-exactly.
+///
+/// Every method takes `&mut self`: no snapshot or restore can happen while Lua runs. After
+/// any error the VM stays usable.
+pub struct Vm {
+    raw: RawVm,
+}
+
+fn cstring(s: &str) -> Result<CString, Error> {
+    CString::new(s).map_err(|_| Error::BadName)
+}
+
+impl Vm {
+    /// A VM without host functions.
+    pub fn new(config: VmConfig) -> Result<Vm, Error> {
+        Vm::builder(config).build()
+    }
+
+    /// Start building a VM.
+    pub fn builder(config: VmConfig) -> VmBuilder {
+        VmBuilder {
+            config,
+            host: std::ptr::null_mut(),
+            functions: Vec::new(),
+            bad_name: false,
+        }
+    }
+
+    /// Compile a text chunk and run it on the main thread; returns its results. `chunkname`
+    /// follows Lua's convention (`@file.lua`, `=name`). Binary chunks are refused.
+    pub fn exec(&mut self, chunkname: &str, source: &str) -> Result<Vec<Value>, Error> {
+        let name = cstring(chunkname)?;
+        refuse_binary(source.as_bytes())?;
+        self.raw.exec(&name, source.as_bytes())
+    }
+
+    /// Call the global function `function` with `args`; returns its results.
+    pub fn call(&mut self, function: &str, args: &[Value]) -> Result<Vec<Value>, Error> {
+        let f = cstring(function)?;
+        self.raw.call(&f, args)
+    }
+
+    /// Compile a text chunk as the body of the coroutine named `coroutine` (replacing any
+    /// coroutine of that name). Nothing runs until [`Vm::resume`]. The coroutine lives in the
+    /// arena, so it rolls back with the VM.
+    pub fn spawn_chunk(
+        &mut self,
+        coroutine: &str,
+        chunkname: &str,
+        source: &str,
+    ) -> Result<(), Error> {
+        let co = cstring(coroutine)?;
+        let name = cstring(chunkname)?;
+        refuse_binary(source.as_bytes())?;
+        self.raw.spawn_chunk(&co, &name, source.as_bytes())
+    }
+
+    /// Make the coroutine named `coroutine` run the global function `function` when resumed.
+    pub fn spawn_function(&mut self, coroutine: &str, function: &str) -> Result<(), Error> {
+        let co = cstring(coroutine)?;
+        let f = cstring(function)?;
+        self.raw.spawn_function(&co, &f)
+    }
+
+    /// Resume the named coroutine with `args`. A coroutine that returns or fails is forgotten.
+    pub fn resume(&mut self, coroutine: &str, args: &[Value]) -> Result<Resume, Error> {
+        let co = cstring(coroutine)?;
+        self.raw.resume(&co, args)
+    }
+
+    /// A full garbage collection.
+    pub fn gc_collect(&mut self) -> Result<(), Error> {
+        self.raw.gc(mlua::ffi::LUA_GCCOLLECT, 0, None).map(|_| ())
+    }
+
+    /// One incremental GC step worth `kib` KiB of allocation (0: one basic step); true when a
+    /// cycle finished.
+    pub fn gc_step(&mut self, kib: i32) -> Result<bool, Error> {
+        self.raw
+            .gc(mlua::ffi::LUA_GCSTEP, kib, None)
+            .map(|r| r != 0)
+    }
+
+    /// Switch the garbage collector's mode.
+    pub fn set_gc_mode(&mut self, mode: GcMode) -> Result<(), Error> {
+        self.raw.gc(0, 0, Some(mode)).map(|_| ())
+    }
+
+    /// Take what scripts printed since the last call.
+    pub fn take_output(&mut self) -> Vec<u8> {
+        self.raw.take_output()
+    }
+
+    /// A snapshot of the whole VM: the arena bytes up to the high-water mark.
+    pub fn snapshot(&mut self) -> Snapshot {
+        let mut s = Snapshot {
+            arena_id: 0,
+            seq: 0,
+            bytes: Vec::new(),
+        };
+        self.raw.snapshot_into(&mut s);
+        s
+    }
+
+    /// Like [`Vm::snapshot`], reusing `snap`'s buffer.
+    pub fn snapshot_into(&mut self, snap: &mut Snapshot) {
+        self.raw.snapshot_into(snap);
+    }
+
+    /// The rewind ring's per-frame step: append the sealed diff from `prev` (an earlier
+    /// snapshot of this VM) to the live state to `out`, and make `prev` a snapshot of the live
+    /// state. Only changed words are copied, so this costs one compare of the arena plus work
+    /// in proportion to the change.
+    pub fn snapshot_diff(&mut self, prev: &mut Snapshot, out: &mut Vec<u8>) -> Result<(), Error> {
+        self.raw.snapshot_diff(prev, out)
+    }
+
+    /// Put the VM back to `snap`, byte for byte (the arena above the snapshot's high-water
+    /// mark is zeroed). Fails only for a snapshot of another VM.
+    pub fn restore(&mut self, snap: &Snapshot) -> Result<(), Error> {
+        self.raw.restore(snap)
+    }
+
+    /// Arena statistics.
+    pub fn stats(&self) -> ArenaStats {
+        self.raw.stats()
+    }
+
+    /// Make allocations fail (failure-injection tests); counts requests from now.
+    pub fn set_alloc_failure(&mut self, failure: AllocFailure) {
+        self.raw.set_failure(failure);
+    }
+
+    /// Allocation requests failed by injection since the last [`Vm::set_alloc_failure`].
+    pub fn injected_failures(&self) -> u64 {
+        self.raw.injected_failures()
+    }
+
+    /// Walk the arena and check every allocator invariant (tests and debugging).
+    pub fn check_arena(&self) -> Result<(), String> {
+        self.raw.check()
+    }
+
+    /// Base address of the arena.
+    pub fn arena_address(&self) -> usize {
+        self.raw.base_address()
+    }
+}
+
+fn refuse_binary(source: &[u8]) -> Result<(), Error> {
+    if source.first() == mlua::ffi::LUA_SIGNATURE.first() {
+        Err(Error::BinaryChunk)
+    } else {
+        Ok(())
+    }
+}
