@@ -138,6 +138,9 @@ pub struct Ppu {
     vram_write_blocked: bool,
     /// Window line counter: lines of the window drawn so far this frame.
     window_line: u8,
+    /// LY equalled WY at the start of a line this frame: the window may show from then on
+    /// (Pan Docs "Window": the WY condition).
+    wy_triggered: bool,
     /// Pixels of the current line already drawn by [`Ppu::catch_up`] (0 when none).
     line_x: u8,
     /// Whether the window was drawn on the current line (it advances the window line counter).
@@ -182,6 +185,7 @@ impl Ppu {
             vram_read_blocked: false,
             vram_write_blocked: false,
             window_line: 0,
+            wy_triggered: false,
             line_x: 0,
             window_drawn: false,
             line_index: [0; WIDTH],
@@ -227,7 +231,8 @@ impl Ppu {
         self.lcdc & 0x80 != 0
     }
 
-    /// Dots mode 3 lasts beyond 172 on the current line: the SCX fine scroll, plus each object's
+    /// Dots mode 3 lasts beyond 172 on the current line: the SCX fine scroll, 6 when the window
+    /// shows, plus each object's
     /// fetch (Pan Docs "Mode 3 length", the OBJ penalty algorithm): objects are fetched in X
     /// order; each costs 6 dots, and the first one whose leftmost pixel lies in a given
     /// background tile also waits for that tile's fetch, `max(0, 5 - offset in tile)` dots.
@@ -235,7 +240,13 @@ impl Ppu {
     /// cost 65 dots, not 110).
     fn mode3_penalty(&self) -> u64 {
         let scx = u16::from(self.scx);
-        let fine = u64::from(self.scx & 7);
+        // Switching the fetcher to the window costs 6 dots (Pan Docs "Mode 3 length").
+        let window = if self.lcdc & 0x01 != 0 && self.window_on_line() {
+            6
+        } else {
+            0
+        };
+        let fine = u64::from(self.scx & 7) + window;
         if self.lcdc & 0x02 == 0 {
             return fine;
         }
@@ -285,6 +296,12 @@ impl Ppu {
         (found, n)
     }
 
+    /// Whether the window shows on the current line: enabled, WY triggered this frame, WX on
+    /// screen (0-166).
+    fn window_on_line(&self) -> bool {
+        self.lcdc & 0x20 != 0 && self.wy_triggered && self.wx <= 166
+    }
+
     /// The sources of the STAT interrupt line, ORed.
     fn stat_sources(&self) -> bool {
         let e = self.stat_enable;
@@ -329,7 +346,9 @@ impl Ppu {
                     if self.line < 144 {
                         if self.line == 0 {
                             self.window_line = 0;
+                            self.wy_triggered = false;
                         }
+                        self.wy_triggered |= self.wy == self.line;
                         self.irq_mode = 2;
                         self.oam_read_blocked = true;
                     } else if self.line == 144 {
@@ -454,6 +473,7 @@ impl Ppu {
                     self.line_start = now - 4;
                     self.first_line = true;
                     self.window_line = 0;
+                    self.wy_triggered = self.wy == 0;
                     self.mode = 0;
                     self.irq_mode = 0;
                     self.schedule(Event::Mode3, self.line_start + MODE3_START);
@@ -584,7 +604,7 @@ impl Ppu {
                 shades.copy_within(fine..fine + WIDTH, 0);
                 opaque.copy_within(fine..fine + WIDTH, 0);
             }
-            let window_visible = lcdc & 0x20 != 0 && self.line >= self.wy && self.wx <= 166;
+            let window_visible = self.window_on_line();
             if window_visible {
                 let map = if lcdc & 0x40 != 0 { 0x1C00 } else { 0x1800 };
                 let wy = self.window_line;
@@ -616,7 +636,7 @@ impl Ppu {
         let lcdc = self.lcdc;
         let bg_map = if lcdc & 0x08 != 0 { 0x1C00 } else { 0x1800 };
         let win_map = if lcdc & 0x40 != 0 { 0x1C00 } else { 0x1800 };
-        let window_on = lcdc & 0x20 != 0 && self.line >= self.wy && self.wx <= 166;
+        let window_on = self.window_on_line();
         let wx = usize::from(self.wx);
         for x in x0..x1.min(WIDTH) {
             let index = if lcdc & 0x01 == 0 {
