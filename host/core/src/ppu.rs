@@ -148,6 +148,10 @@ pub struct Ppu {
     /// Background/window colour index of each pixel drawn on the current line, for sprite
     /// priority.
     line_index: [u8; WIDTH],
+    /// The objects found by the OAM scan for the current line (OAM indices, in OAM order).
+    line_sprites: [u8; 10],
+    /// How many entries of `line_sprites` are used.
+    line_sprite_count: u8,
     /// Set when a frame's last visible line is done (VBlank starts); the host clears it.
     pub frame_ready: bool,
     /// Shade indices 0-3 after the palette (0 lightest), row-major 160 × 144.
@@ -189,6 +193,8 @@ impl Ppu {
             line_x: 0,
             window_drawn: false,
             line_index: [0; WIDTH],
+            line_sprites: [0; 10],
+            line_sprite_count: 0,
             frame_ready: false,
             framebuffer: Box::new([0; WIDTH * HEIGHT]),
         }
@@ -251,8 +257,8 @@ impl Ppu {
             return fine;
         }
         let mut dots = 0;
-        let height = if self.lcdc & 0x04 != 0 { 16 } else { 8 };
-        let (list, n) = self.sprites_on_line(height);
+        let n = usize::from(self.line_sprite_count);
+        let list = self.line_sprites;
         let mut xs = [0u8; 10];
         for (x, &i) in xs.iter_mut().zip(&list[..n]) {
             *x = self.oam[usize::from(i) * 4 + 1];
@@ -278,15 +284,28 @@ impl Ppu {
         fine + dots.saturating_sub(OBJ_OVERLAP)
     }
 
+    /// The OAM scan's result for this line: up to 10 objects, kept for mode 3 and drawing.
+    fn oam_scan(&mut self) {
+        if self.lcdc & 0x02 == 0 {
+            self.line_sprite_count = 0;
+            return;
+        }
+        let height = if self.lcdc & 0x04 != 0 { 16 } else { 8 };
+        let (list, n) = self.sprites_on_line(height);
+        self.line_sprites = list;
+        self.line_sprite_count = n as u8;
+    }
+
     /// The OAM indices of up to 10 sprites on the current line, in OAM order.
     fn sprites_on_line(&self, height: u8) -> ([u8; 10], usize) {
         let mut found = [0u8; 10];
         let mut n = 0;
-        let y = u16::from(self.line) + 16;
-        for i in 0..40u8 {
-            let sy = u16::from(self.oam[usize::from(i) * 4]);
-            if y >= sy && y < sy + u16::from(height) {
-                found[n] = i;
+        // An object covers the line when Y <= LY + 16 < Y + height; LY + 16 is at least 16,
+        // so one wrapping subtraction tests both sides.
+        let y = self.line.wrapping_add(16);
+        for (i, entry) in self.oam.chunks_exact(4).enumerate() {
+            if y.wrapping_sub(entry[0]) < height {
+                found[n] = i as u8;
                 n += 1;
                 if n == 10 {
                     break;
@@ -385,6 +404,7 @@ impl Ppu {
                     self.mode = 3;
                     self.irq_mode = 3;
                     self.set_blocked(true);
+                    self.oam_scan();
                     let end = s + MODE0_START + self.mode3_penalty();
                     self.schedule(Event::HBlankIrq, end - 4);
                 }
@@ -576,8 +596,7 @@ impl Ppu {
             self.window_line = self.window_line.wrapping_add(1);
         }
         if self.lcdc & 0x02 != 0 {
-            let bg_index = self.line_index;
-            self.render_sprites(&bg_index, row_start);
+            self.render_sprites(row_start);
         }
     }
 
@@ -589,11 +608,20 @@ impl Ppu {
         let lcdc = self.lcdc;
         if lcdc & 0x01 != 0 {
             let pal = Palette::new(self.bgp);
+            let fine = usize::from(self.scx & 7);
+            // The window covers the line from screen x = WX - 7 (clipped at the left edge).
+            let window_visible = self.window_on_line();
+            let start = if window_visible {
+                usize::from(self.wx).saturating_sub(7)
+            } else {
+                WIDTH
+            };
+            // Background tiles: only those showing left of the window.
+            let bg_tiles = (start + fine).div_ceil(8);
             let map = if lcdc & 0x08 != 0 { 0x1C00 } else { 0x1800 };
             let py = self.line.wrapping_add(self.scy);
             let first = self.scx / 8;
-            let fine = usize::from(self.scx & 7);
-            for t in 0..21 {
+            for t in 0..bg_tiles {
                 let col = first.wrapping_add(t as u8) & 31;
                 let (lo, hi) = self.tile_row(map, col, py);
                 let at = t * 8;
@@ -604,22 +632,19 @@ impl Ppu {
                 shades.copy_within(fine..fine + WIDTH, 0);
                 opaque.copy_within(fine..fine + WIDTH, 0);
             }
-            let window_visible = self.window_on_line();
             if window_visible {
                 let map = if lcdc & 0x40 != 0 { 0x1C00 } else { 0x1800 };
                 let wy = self.window_line;
-                // Window pixel 0 lands on screen x = WX - 7 (clipped at the left edge).
-                let start = usize::from(self.wx).saturating_sub(7);
                 let skip = (7usize).saturating_sub(usize::from(self.wx));
+                let n = WIDTH - start;
                 let mut wshades = [0u8; WIDTH + 16];
                 let mut wopaque = [0u8; WIDTH + 16];
-                for t in 0..21 {
+                for t in 0..(skip + n).div_ceil(8) {
                     let (lo, hi) = self.tile_row(map, t as u8, wy);
                     let at = t * 8;
                     wshades[at..at + 8].copy_from_slice(&pal.apply(lo, hi).to_le_bytes());
                     wopaque[at..at + 8].copy_from_slice(&(lo | hi).to_le_bytes());
                 }
-                let n = WIDTH - start;
                 shades[start..WIDTH].copy_from_slice(&wshades[skip..skip + n]);
                 opaque[start..WIDTH].copy_from_slice(&wopaque[skip..skip + n]);
                 self.window_drawn = true;
@@ -693,11 +718,13 @@ impl Ppu {
         (spread(self.vram[addr]), spread(self.vram[addr + 1]))
     }
 
-    fn render_sprites(&mut self, bg_index: &[u8; WIDTH], row_start: usize) {
+    /// Draw the line's objects over the background and window already in the framebuffer,
+    /// with the colour indices in `line_index` for the OBJ-to-BG priority bit.
+    fn render_sprites(&mut self, row_start: usize) {
         let height = if self.lcdc & 0x04 != 0 { 16 } else { 8 };
-        let (list, n) = self.sprites_on_line(height);
+        let n = usize::from(self.line_sprite_count);
         // Lower X wins, then lower OAM index: draw in reverse priority so winners land last.
-        let mut order: [u8; 10] = list;
+        let mut order: [u8; 10] = self.line_sprites;
         let order = &mut order[..n];
         order.sort_by_key(|&i| (self.oam[usize::from(i) * 4 + 1], i));
         for &i in order.iter().rev() {
@@ -732,7 +759,7 @@ impl Ppu {
                     continue;
                 }
                 let x = x as usize;
-                if attr & 0x80 != 0 && bg_index[x] != 0 {
+                if attr & 0x80 != 0 && self.line_index[x] != 0 {
                     continue;
                 }
                 self.framebuffer[row_start + x] = (palette >> (idx * 2)) & 3;
