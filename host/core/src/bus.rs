@@ -430,15 +430,21 @@ impl Bus for Hardware {
 
     /// Jump to the first M-cycle boundary at or after the next event: nothing the CPU can see
     /// changes before it, so this wakes a halted CPU on exactly the cycle that ticking one
-    /// M-cycle at a time would.
+    /// M-cycle at a time would. Inside a frame run (a deadline is set) it keeps going from event
+    /// to event until an interrupt is pending or the run must stop.
     fn idle_until_event(&mut self) {
-        if self.next_event == u64::MAX || self.next_event <= self.now + 4 {
-            self.tick();
-            return;
+        loop {
+            if self.next_event == u64::MAX || self.next_event <= self.now + 4 {
+                self.tick();
+            } else {
+                // `now` moves in whole M-cycles from a multiple of 4.
+                self.now = (self.next_event + 3) & !3;
+                self.run_events();
+            }
+            if self.stop_at == u64::MAX || self.stop || self.pending_interrupts() != 0 {
+                return;
+            }
         }
-        // `now` moves in whole M-cycles from a multiple of 4.
-        self.now = (self.next_event + 3) & !3;
-        self.run_events();
     }
 
     #[inline(always)]
