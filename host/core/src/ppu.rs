@@ -154,6 +154,9 @@ pub struct Ppu {
     line_sprite_count: u8,
     /// Set when a frame's last visible line is done (VBlank starts); the host clears it.
     pub frame_ready: bool,
+    /// The first frame after the LCD is switched on is not shown: it stays blank (Pan Docs
+    /// "LCDC.7").
+    blank_frame: bool,
     /// Shade indices 0-3 after the palette (0 lightest), row-major 160 × 144.
     pub framebuffer: Box<[u8; WIDTH * HEIGHT]>,
 }
@@ -196,6 +199,7 @@ impl Ppu {
             line_sprites: [0; 10],
             line_sprite_count: 0,
             frame_ready: false,
+            blank_frame: false,
             framebuffer: Box::new([0; WIDTH * HEIGHT]),
         }
     }
@@ -379,6 +383,7 @@ impl Ppu {
                             irq |= IRQ_STAT;
                         }
                         self.frame_ready = true;
+                        self.blank_frame = false;
                     }
                     self.schedule(Event::Compare, at + 4);
                 }
@@ -488,6 +493,7 @@ impl Ppu {
                     self.framebuffer.fill(0);
                 } else if !was_on && self.lcd_on() {
                     // Line 0 runs as if S was 4 dots ago, with no OAM scan.
+                    self.blank_frame = true;
                     self.line = 0;
                     self.ly = 0;
                     self.line_start = now - 4;
@@ -586,6 +592,11 @@ impl Ppu {
             return;
         }
         let row_start = y * WIDTH;
+        if self.blank_frame {
+            self.framebuffer[row_start..row_start + WIDTH].fill(0);
+            self.line_x = 0;
+            return;
+        }
         if self.line_x == 0 {
             self.render_whole_line(row_start);
         } else {
@@ -693,7 +704,7 @@ impl Ppu {
     /// Before a register write that changes what is drawn: draw the pixels of the current line
     /// that the LCD has already output by `now` with the old values.
     fn catch_up(&mut self, now: u64) {
-        if self.mode != 3 || !self.lcd_on() || self.line >= HEIGHT as u8 {
+        if self.mode != 3 || !self.lcd_on() || self.blank_frame || self.line >= HEIGHT as u8 {
             return;
         }
         let first = self.line_start + PIXEL0 + u64::from(self.scx & 7);
