@@ -1,8 +1,12 @@
-//! The sound registers (0xFF10-0xFF3F) as a register file: values, read-back masks and the
-//! power switch in NR52. Sound generation is not emulated yet (see `docs/ARCHITECTURE.md`);
-//! this keeps what games and tests read back from these registers right.
+//! The APU as the CPU sees it (Pan Docs: "Audio", "Audio Registers", "Audio details"): the
+//! registers with their read-back masks, NR52 power, the frame sequencer clocked by DIV, and
+//! per channel the length counter (with its extra-clocking quirk), trigger, the envelope and DAC
+//! switches, and channel 1's frequency sweep with its overflow checks.
+//!
+//! Not yet: the channels' frequency timers and waveforms, so no samples are produced, and wave
+//! RAM reads while channel 3 plays are not position-exact (see `docs/ARCHITECTURE.md`).
 
-/// Bits that always read as 1, for 0xFF10-0xFF2F (Pan Docs: "Sound Controller").
+/// Bits that always read as 1, for 0xFF10-0xFF2F.
 const READ_MASK: [u8; 0x20] = [
     0x80, 0x3F, 0x00, 0xFF, 0xBF, // NR10-NR14
     0xFF, 0x3F, 0x00, 0xFF, 0xBF, // (FF15) NR21-NR24
@@ -12,19 +16,57 @@ const READ_MASK: [u8; 0x20] = [
     0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, // FF27-FF2F
 ];
 
-/// Sound register state.
+/// Register index (address - 0xFF10) of NRx0..NRx4 for channel `ch` (0-3).
+const fn reg(ch: usize, n: usize) -> usize {
+    ch * 5 + n
+}
+
+/// A channel's on/off state, length counter and envelope.
+#[derive(Clone, Debug, Default)]
+struct Channel {
+    /// Playing (NR52 bits 0-3).
+    enabled: bool,
+    /// The DAC is on (NRx2 bits 3-7 not all 0; NR30 bit 7 for the wave channel).
+    dac: bool,
+    /// Length counter; counts down to 0 while `length_enabled`.
+    length: u16,
+    /// NRx4 bit 6.
+    length_enabled: bool,
+    /// Envelope volume.
+    volume: u8,
+    /// Envelope timer.
+    env_timer: u8,
+}
+
+/// Channel 1's frequency sweep.
+#[derive(Clone, Debug, Default)]
+struct Sweep {
+    timer: u8,
+    shadow: u16,
+    enabled: bool,
+    /// A calculation in subtract mode happened since the last trigger.
+    negate_used: bool,
+}
+
+/// APU state.
 #[derive(Clone, Debug)]
 pub struct Apu {
-    /// 0xFF10-0xFF2F as written.
+    /// 0xFF10-0xFF2F as last written (NR52 holds only the power bit here).
     regs: [u8; 0x20],
     /// Wave RAM, 0xFF30-0xFF3F.
     wave: [u8; 0x10],
+    /// The four channels.
+    ch: [Channel; 4],
+    /// Channel 1's sweep.
+    sweep: Sweep,
+    /// The frame sequencer step that runs next (0-7).
+    fs_step: u8,
 }
 
 impl Apu {
-    /// Registers as the DMG boot ROM leaves them.
+    /// The APU as the DMG boot ROM leaves it: powered, channel 1 on (the boot sound).
     pub fn post_boot() -> Apu {
-        let mut regs = [0u8; 0x20];
+        let mut apu = Apu::power_on();
         for (addr, v) in [
             (0xFF10u16, 0x80u8),
             (0xFF11, 0xBF),
@@ -40,21 +82,23 @@ impl Apu {
             (0xFF23, 0xBF),
             (0xFF24, 0x77),
             (0xFF25, 0xF3),
-            (0xFF26, 0xF1),
         ] {
-            regs[usize::from(addr - 0xFF10)] = v;
+            apu.regs[usize::from(addr - 0xFF10)] = v;
         }
-        Apu {
-            regs,
-            wave: [0; 0x10],
-        }
+        apu.regs[0x16] = 0x80;
+        apu.ch[0].enabled = true;
+        apu.ch[0].dac = true;
+        apu
     }
 
-    /// Registers at power-on (before a boot ROM runs).
+    /// Registers at power-on (before a boot ROM runs): all zero, powered off.
     pub fn power_on() -> Apu {
         Apu {
             regs: [0; 0x20],
             wave: [0; 0x10],
+            ch: Default::default(),
+            sweep: Sweep::default(),
+            fs_step: 0,
         }
     }
 
@@ -65,31 +109,243 @@ impl Apu {
     /// Read 0xFF10-0xFF3F.
     pub fn read(&self, addr: u16) -> u8 {
         match addr {
+            0xFF26 => {
+                let mut v = (self.regs[0x16] & 0x80) | 0x70;
+                for (i, c) in self.ch.iter().enumerate() {
+                    if c.enabled {
+                        v |= 1 << i;
+                    }
+                }
+                v
+            }
             0xFF10..=0xFF2F => {
                 let i = usize::from(addr - 0xFF10);
-                // NR52's low bits hold the channel-on flags as the boot ROM left them
-                // (channel 1 stays on: its length counter is disabled).
-                let v = self.regs[i];
-                v | READ_MASK[i]
+                self.regs[i] | READ_MASK[i]
             }
             0xFF30..=0xFF3F => self.wave[usize::from(addr - 0xFF30)],
             _ => 0xFF,
         }
     }
 
-    /// Write 0xFF10-0xFF3F. While NR52 bit 7 is clear, only NR52 and wave RAM are writable.
+    /// Write 0xFF10-0xFF3F. While powered off only NR52, wave RAM and (on the DMG) the length
+    /// counters take writes.
     pub fn write(&mut self, addr: u16, v: u8) {
-        match addr {
-            0xFF26 => {
-                if v & 0x80 == 0 {
-                    self.regs = [0; 0x20];
-                } else {
-                    self.regs[0x16] |= 0x80;
+        if (0xFF30..=0xFF3F).contains(&addr) {
+            self.wave[usize::from(addr - 0xFF30)] = v;
+            return;
+        }
+        if !(0xFF10..=0xFF2F).contains(&addr) {
+            return;
+        }
+        let i = usize::from(addr - 0xFF10);
+        if addr == 0xFF26 {
+            self.write_nr52(v);
+            return;
+        }
+        if !self.powered() {
+            // DMG: the length counters stay writable while the APU is off.
+            match i {
+                0x01 | 0x06 | 0x10 => self.ch[i / 5].length = 64 - u16::from(v & 0x3F),
+                0x0B => self.ch[2].length = 256 - u16::from(v),
+                _ => {}
+            }
+            return;
+        }
+        let old = self.regs[i];
+        self.regs[i] = v;
+        let ch = i / 5;
+        match (ch, i % 5) {
+            (0, 0) => {
+                // Leaving subtract mode after a subtract calculation disables channel 1.
+                if old & 0x08 != 0 && v & 0x08 == 0 && self.sweep.negate_used {
+                    self.ch[0].enabled = false;
                 }
             }
-            0xFF10..=0xFF2F if self.powered() => self.regs[usize::from(addr - 0xFF10)] = v,
-            0xFF30..=0xFF3F => self.wave[usize::from(addr - 0xFF30)] = v,
+            (2, 0) => {
+                self.ch[2].dac = v & 0x80 != 0;
+                if !self.ch[2].dac {
+                    self.ch[2].enabled = false;
+                }
+            }
+            (2, 1) => self.ch[2].length = 256 - u16::from(v),
+            (c, 1) if c < 4 => self.ch[c].length = 64 - u16::from(v & 0x3F),
+            (c, 2) if c != 2 && c < 4 => {
+                self.ch[c].dac = v & 0xF8 != 0;
+                if !self.ch[c].dac {
+                    self.ch[c].enabled = false;
+                }
+            }
+            (c, 4) if c < 4 => self.write_nrx4(c, v),
             _ => {}
+        }
+    }
+
+    fn write_nr52(&mut self, v: u8) {
+        let was_on = self.powered();
+        if v & 0x80 == 0 {
+            if was_on {
+                // Power off: every register clears; the DMG keeps the length counters.
+                let lengths = [
+                    self.ch[0].length,
+                    self.ch[1].length,
+                    self.ch[2].length,
+                    self.ch[3].length,
+                ];
+                self.regs = [0; 0x20];
+                self.ch = Default::default();
+                for (c, len) in self.ch.iter_mut().zip(lengths) {
+                    c.length = len;
+                }
+                self.sweep = Sweep::default();
+            }
+        } else if !was_on {
+            self.regs[0x16] = 0x80;
+            // The frame sequencer restarts so that its next step is step 0.
+            self.fs_step = 0;
+        }
+    }
+
+    /// Length maximum of channel `c`.
+    fn max_length(c: usize) -> u16 {
+        if c == 2 { 256 } else { 64 }
+    }
+
+    fn write_nrx4(&mut self, c: usize, v: u8) {
+        // The next frame sequencer step does not clock lengths: enabling the length counter
+        // now clocks it once (the "extra length clocking" quirk).
+        let quiet_half = self.fs_step & 1 == 1;
+        let was_enabled = self.ch[c].length_enabled;
+        self.ch[c].length_enabled = v & 0x40 != 0;
+        if quiet_half && !was_enabled && self.ch[c].length_enabled && self.ch[c].length > 0 {
+            self.ch[c].length -= 1;
+            if self.ch[c].length == 0 && v & 0x80 == 0 {
+                self.ch[c].enabled = false;
+            }
+        }
+        if v & 0x80 != 0 {
+            self.trigger(c, quiet_half);
+        }
+    }
+
+    fn trigger(&mut self, c: usize, quiet_half: bool) {
+        let chan = &mut self.ch[c];
+        chan.enabled = chan.dac;
+        if chan.length == 0 {
+            chan.length = Self::max_length(c);
+            if chan.length_enabled && quiet_half {
+                chan.length -= 1;
+            }
+        }
+        if c != 2 {
+            let nrx2 = self.regs[reg(c, 2)];
+            chan.volume = nrx2 >> 4;
+            chan.env_timer = nrx2 & 7;
+        }
+        if c == 0 {
+            let nr10 = self.regs[0];
+            let period = (nr10 >> 4) & 7;
+            let shift = nr10 & 7;
+            self.sweep.shadow = self.frequency(0);
+            self.sweep.timer = if period == 0 { 8 } else { period };
+            self.sweep.enabled = period != 0 || shift != 0;
+            self.sweep.negate_used = false;
+            if shift != 0 {
+                self.sweep_calculate();
+            }
+        }
+    }
+
+    /// Channel `c`'s 11-bit frequency from NRx3/NRx4.
+    fn frequency(&self, c: usize) -> u16 {
+        u16::from(self.regs[reg(c, 3)]) | (u16::from(self.regs[reg(c, 4)] & 7) << 8)
+    }
+
+    /// The sweep's next frequency; above 2047 it disables channel 1.
+    fn sweep_calculate(&mut self) -> u16 {
+        let nr10 = self.regs[0];
+        let delta = self.sweep.shadow >> (nr10 & 7);
+        let new = if nr10 & 0x08 != 0 {
+            self.sweep.negate_used = true;
+            self.sweep.shadow.wrapping_sub(delta)
+        } else {
+            self.sweep.shadow + delta
+        };
+        if new > 2047 {
+            self.ch[0].enabled = false;
+        }
+        new
+    }
+
+    fn clock_sweep(&mut self) {
+        if self.sweep.timer > 0 {
+            self.sweep.timer -= 1;
+        }
+        if self.sweep.timer != 0 {
+            return;
+        }
+        let nr10 = self.regs[0];
+        let period = (nr10 >> 4) & 7;
+        self.sweep.timer = if period == 0 { 8 } else { period };
+        if self.sweep.enabled && period != 0 {
+            let new = self.sweep_calculate();
+            if new <= 2047 && nr10 & 7 != 0 {
+                self.sweep.shadow = new;
+                self.regs[3] = new as u8;
+                self.regs[4] = (self.regs[4] & !7) | ((new >> 8) as u8 & 7);
+                self.sweep_calculate();
+            }
+        }
+    }
+
+    fn clock_lengths(&mut self) {
+        for c in &mut self.ch {
+            if c.length_enabled && c.length > 0 {
+                c.length -= 1;
+                if c.length == 0 {
+                    c.enabled = false;
+                }
+            }
+        }
+    }
+
+    fn clock_envelopes(&mut self) {
+        for i in [0, 1, 3] {
+            let nrx2 = self.regs[reg(i, 2)];
+            let period = nrx2 & 7;
+            let c = &mut self.ch[i];
+            if period == 0 {
+                continue;
+            }
+            if c.env_timer > 0 {
+                c.env_timer -= 1;
+            }
+            if c.env_timer == 0 {
+                c.env_timer = period;
+                if nrx2 & 0x08 != 0 && c.volume < 15 {
+                    c.volume += 1;
+                } else if nrx2 & 0x08 == 0 && c.volume > 0 {
+                    c.volume -= 1;
+                }
+            }
+        }
+    }
+
+    /// One frame sequencer step (512 Hz, on a falling edge of DIV bit 4): lengths on even
+    /// steps, the sweep on steps 2 and 6, envelopes on step 7.
+    pub fn frame_sequencer(&mut self) {
+        if !self.powered() {
+            return;
+        }
+        let step = self.fs_step;
+        self.fs_step = (step + 1) & 7;
+        if step & 1 == 0 {
+            self.clock_lengths();
+        }
+        if step == 2 || step == 6 {
+            self.clock_sweep();
+        }
+        if step == 7 {
+            self.clock_envelopes();
         }
     }
 }

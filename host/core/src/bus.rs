@@ -15,6 +15,9 @@ use crate::ppu::Ppu;
 use crate::serial::Serial;
 use crate::timer::Timer;
 
+/// T-cycles between frame sequencer steps (512 Hz): the period of system counter bit 12.
+const FS_PERIOD: u64 = 1 << 13;
+
 /// Interrupt flag bits (IF/IE).
 pub mod irq {
     /// VBlank.
@@ -119,6 +122,8 @@ pub struct Hardware {
     pub stop: bool,
     /// Time at which `stop` is raised even without a frame end.
     stop_at: u64,
+    /// Time of the next frame sequencer step (falling edge of system counter bit 12).
+    apu_fs_next: u64,
 }
 
 impl Hardware {
@@ -142,7 +147,9 @@ impl Hardware {
             plain_reads: true,
             stop: false,
             stop_at: u64::MAX,
+            apu_fs_next: 0,
         };
+        hw.apu_fs_next = hw.next_fs_edge();
         hw.reschedule();
         hw
     }
@@ -153,6 +160,7 @@ impl Hardware {
         self.plain_reads = !self.dma.active && self.boot_rom.is_none();
         self.next_event = self
             .stop_at
+            .min(self.apu_fs_next)
             .min(self.timer.next_event())
             .min(self.ppu.next_event())
             .min(self.serial.next_event())
@@ -182,6 +190,10 @@ impl Hardware {
         }
         if self.dma.next_event() <= now {
             self.run_dma(now);
+        }
+        while self.apu_fs_next <= now {
+            self.apu.frame_sequencer();
+            self.apu_fs_next += FS_PERIOD;
         }
         if self.ppu.frame_ready || now >= self.stop_at {
             self.stop = true;
@@ -362,8 +374,7 @@ impl Hardware {
                 self.serial.write_sc(v, now, counter);
             }
             0xFF04 => {
-                self.timer.write_div(now);
-                self.serial.counter_reset(now);
+                self.counter_reset(now);
                 self.run_timer_now();
             }
             0xFF05 => self.timer.write_tima(now, v),
@@ -383,6 +394,23 @@ impl Hardware {
             0xFF50 if v != 0 => self.boot_rom = None,
             _ => {}
         }
+    }
+
+    /// The first falling edge of system counter bit 12 after now.
+    fn next_fs_edge(&self) -> u64 {
+        let phase = u64::from(self.timer.counter(self.now)) % FS_PERIOD;
+        self.now + (FS_PERIOD - phase)
+    }
+
+    /// The system counter is reset (DIV write, STOP): the timer, serial clock and frame
+    /// sequencer see it; bit 12 falling clocks the frame sequencer once more.
+    fn counter_reset(&mut self, now: u64) {
+        if self.timer.counter(now) & 0x1000 != 0 {
+            self.apu.frame_sequencer();
+        }
+        self.timer.write_div(now);
+        self.serial.counter_reset(now);
+        self.apu_fs_next = now + FS_PERIOD;
     }
 
     /// Run timer events a register write made due in the current M-cycle.
@@ -458,8 +486,7 @@ impl Bus for Hardware {
 
     fn stop(&mut self) -> bool {
         let now = self.now;
-        self.timer.reset_counter(now);
-        self.serial.counter_reset(now);
+        self.counter_reset(now);
         self.reschedule();
         !self.joypad.any_line_low()
     }

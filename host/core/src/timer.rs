@@ -148,11 +148,6 @@ impl Timer {
         self.schedule(now);
     }
 
-    /// The system counter was reset by something else (STOP).
-    pub fn reset_counter(&mut self, now: u64) {
-        self.write_div(now);
-    }
-
     /// TIMA write, with the overflow races described in the module docs.
     pub fn write_tima(&mut self, now: u64, v: u8) {
         if self.reloaded_at == now {
