@@ -155,11 +155,9 @@ impl Apu {
         self.regs[i] = v;
         let ch = i / 5;
         match (ch, i % 5) {
-            (0, 0) => {
-                // Leaving subtract mode after a subtract calculation disables channel 1.
-                if old & 0x08 != 0 && v & 0x08 == 0 && self.sweep.negate_used {
-                    self.ch[0].enabled = false;
-                }
+            // Leaving subtract mode after a subtract calculation disables channel 1.
+            (0, 0) if old & 0x08 != 0 && v & 0x08 == 0 && self.sweep.negate_used => {
+                self.ch[0].enabled = false;
             }
             (2, 0) => {
                 self.ch[2].dac = v & 0x80 != 0;
