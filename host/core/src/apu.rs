@@ -3,8 +3,9 @@
 //! per channel the length counter (with its extra-clocking quirk), trigger, the envelope and DAC
 //! switches, and channel 1's frequency sweep with its overflow checks.
 //!
-//! Not yet: the channels' frequency timers and waveforms, so no samples are produced, and wave
-//! RAM reads while channel 3 plays are not position-exact (see `docs/ARCHITECTURE.md`).
+//! Channel 3's position in wave RAM is tracked lazily (from the time of its next fetch), so wave
+//! RAM access while it plays and the DMG retrigger corruption behave as on hardware. Not yet: the
+//! waveforms themselves, mixing and output (see `docs/ARCHITECTURE.md`).
 
 /// Bits that always read as 1, for 0xFF10-0xFF2F.
 const READ_MASK: [u8; 0x20] = [
@@ -54,14 +55,39 @@ pub struct Apu {
     /// 0xFF10-0xFF2F as last written (NR52 holds only the power bit here).
     regs: [u8; 0x20],
     /// Wave RAM, 0xFF30-0xFF3F.
-    wave: [u8; 0x10],
+    wave_ram: [u8; 0x10],
     /// The four channels.
     ch: [Channel; 4],
     /// Channel 1's sweep.
     sweep: Sweep,
     /// The frame sequencer step that runs next (0-7).
     fs_step: u8,
+    /// Channel 3's playback position.
+    wave: WavePos,
 }
+
+/// Where channel 3 is in wave RAM, advanced lazily from the time of its next sample fetch.
+#[derive(Clone, Debug, Default)]
+struct WavePos {
+    /// Sample index 0-31 (two per byte, high nibble first).
+    pos: u8,
+    /// Time of the next fetch.
+    next: u64,
+    /// Time of the last fetch (the only moment the CPU can reach wave RAM while it plays).
+    last: u64,
+}
+
+/// Channel 3's fetch timing, pinned by Blargg dmg_sound 09, 10 and 12 (which pass for delays of
+/// 5-6, windows of 1-3 and retrigger margins of 3-4; these are the middle values): after a
+/// trigger the first fetch comes one period plus `WAVE_TRIGGER_DELAY` T-cycles later; the CPU
+/// reaches wave RAM while the channel plays only within `WAVE_ACCESS_WINDOW` T-cycles of a
+/// fetch; a retrigger less than `WAVE_RETRIGGER_MARGIN` T-cycles before a fetch corrupts the
+/// first bytes of wave RAM.
+const WAVE_TRIGGER_DELAY: u64 = 6;
+/// See [`WAVE_TRIGGER_DELAY`].
+const WAVE_ACCESS_WINDOW: u64 = 2;
+/// See [`WAVE_TRIGGER_DELAY`].
+const WAVE_RETRIGGER_MARGIN: u64 = 4;
 
 impl Apu {
     /// The APU as the DMG boot ROM leaves it: powered, channel 1 on (the boot sound).
@@ -95,10 +121,11 @@ impl Apu {
     pub fn power_on() -> Apu {
         Apu {
             regs: [0; 0x20],
-            wave: [0; 0x10],
+            wave_ram: [0; 0x10],
             ch: Default::default(),
             sweep: Sweep::default(),
             fs_step: 0,
+            wave: WavePos::default(),
         }
     }
 
@@ -107,7 +134,7 @@ impl Apu {
     }
 
     /// Read 0xFF10-0xFF3F.
-    pub fn read(&self, addr: u16) -> u8 {
+    pub fn read(&self, addr: u16, now: u64) -> u8 {
         match addr {
             0xFF26 => {
                 let mut v = (self.regs[0x16] & 0x80) | 0x70;
@@ -122,16 +149,36 @@ impl Apu {
                 let i = usize::from(addr - 0xFF10);
                 self.regs[i] | READ_MASK[i]
             }
-            0xFF30..=0xFF3F => self.wave[usize::from(addr - 0xFF30)],
+            0xFF30..=0xFF3F => {
+                if self.ch[2].enabled {
+                    // While channel 3 plays, the CPU reaches only the byte it is fetching, and
+                    // only in the cycle it fetches it (DMG); otherwise it reads 0xFF.
+                    let w = self.wave_at(now);
+                    if now - w.last < WAVE_ACCESS_WINDOW {
+                        self.wave_ram[usize::from(w.pos / 2)]
+                    } else {
+                        0xFF
+                    }
+                } else {
+                    self.wave_ram[usize::from(addr - 0xFF30)]
+                }
+            }
             _ => 0xFF,
         }
     }
 
     /// Write 0xFF10-0xFF3F. While powered off only NR52, wave RAM and (on the DMG) the length
     /// counters take writes.
-    pub fn write(&mut self, addr: u16, v: u8) {
+    pub fn write(&mut self, addr: u16, v: u8, now: u64) {
         if (0xFF30..=0xFF3F).contains(&addr) {
-            self.wave[usize::from(addr - 0xFF30)] = v;
+            if self.ch[2].enabled {
+                let w = self.wave_at(now);
+                if now - w.last < WAVE_ACCESS_WINDOW {
+                    self.wave_ram[usize::from(w.pos / 2)] = v;
+                }
+            } else {
+                self.wave_ram[usize::from(addr - 0xFF30)] = v;
+            }
             return;
         }
         if !(0xFF10..=0xFF2F).contains(&addr) {
@@ -150,6 +197,10 @@ impl Apu {
                 _ => {}
             }
             return;
+        }
+        if (i == 0x0D || i == 0x0E) && self.ch[2].enabled {
+            // Bring channel 3's position up to now before its frequency changes.
+            self.wave = self.wave_at(now);
         }
         let old = self.regs[i];
         self.regs[i] = v;
@@ -173,7 +224,7 @@ impl Apu {
                     self.ch[c].enabled = false;
                 }
             }
-            (c, 4) if c < 4 => self.write_nrx4(c, v),
+            (c, 4) if c < 4 => self.write_nrx4(c, v, now),
             _ => {}
         }
     }
@@ -208,7 +259,7 @@ impl Apu {
         if c == 2 { 256 } else { 64 }
     }
 
-    fn write_nrx4(&mut self, c: usize, v: u8) {
+    fn write_nrx4(&mut self, c: usize, v: u8, now: u64) {
         // The next frame sequencer step does not clock lengths: enabling the length counter
         // now clocks it once (the "extra length clocking" quirk).
         let quiet_half = self.fs_step & 1 == 1;
@@ -221,6 +272,9 @@ impl Apu {
             }
         }
         if v & 0x80 != 0 {
+            if c == 2 {
+                self.trigger_wave(now);
+            }
             self.trigger(c, quiet_half);
         }
     }
@@ -251,6 +305,46 @@ impl Apu {
                 self.sweep_calculate();
             }
         }
+    }
+
+    /// T-cycles between channel 3's sample fetches.
+    fn wave_period(&self) -> u64 {
+        (2048 - u64::from(self.frequency(2))) * 2
+    }
+
+    /// Channel 3's position at `now`.
+    fn wave_at(&self, now: u64) -> WavePos {
+        let mut w = self.wave.clone();
+        if w.next <= now {
+            let period = self.wave_period();
+            let steps = (now - w.next) / period + 1;
+            w.pos = ((u64::from(w.pos) + steps) % 32) as u8;
+            w.last = w.next + (steps - 1) * period;
+            w.next = w.last + period;
+        }
+        w
+    }
+
+    /// Trigger channel 3: on the DMG a retrigger just as it fetches corrupts the first bytes
+    /// of wave RAM; the position restarts.
+    fn trigger_wave(&mut self, now: u64) {
+        if self.ch[2].enabled {
+            let w = self.wave_at(now);
+            if w.next - now < WAVE_RETRIGGER_MARGIN {
+                let byte = usize::from(((w.pos + 1) % 32) / 2);
+                if byte < 4 {
+                    self.wave_ram[0] = self.wave_ram[byte];
+                } else {
+                    let block = byte & !3;
+                    self.wave_ram.copy_within(block..block + 4, 0);
+                }
+            }
+        }
+        self.wave = WavePos {
+            pos: 0,
+            next: now + self.wave_period() + WAVE_TRIGGER_DELAY,
+            last: 0,
+        };
     }
 
     /// Channel `c`'s 11-bit frequency from NRx3/NRx4.

@@ -324,7 +324,7 @@ impl Hardware {
             0xFF06 => self.timer.read_tma(),
             0xFF07 => self.timer.read_tac(),
             0xFF0F => 0xE0 | self.if_,
-            0xFF10..=0xFF3F => self.apu.read(addr),
+            0xFF10..=0xFF3F => self.apu.read(addr, self.now),
             0xFF46 => self.dma.reg,
             0xFF40..=0xFF4B => self.ppu.read_register(addr),
             _ => 0xFF,
@@ -384,7 +384,7 @@ impl Hardware {
                 self.run_timer_now();
             }
             0xFF0F => self.if_ = v & 0x1F,
-            0xFF10..=0xFF3F => self.apu.write(addr, v),
+            0xFF10..=0xFF3F => self.apu.write(addr, v, now),
             0xFF46 => {
                 self.dma.reg = v;
                 self.dma.pending_source = u16::from(v) << 8;
