@@ -15,6 +15,14 @@ use crate::ppu::Ppu;
 use crate::serial::Serial;
 use crate::timer::Timer;
 
+/// Which OAM corruption an access causes.
+#[derive(Clone, Copy, Debug)]
+enum OamBug {
+    Read,
+    Write,
+    ReadIdu,
+}
+
 /// T-cycles between frame sequencer steps (512 Hz): the period of system counter bit 12.
 const FS_PERIOD: u64 = 1 << 13;
 
@@ -199,6 +207,23 @@ impl Hardware {
             self.stop = true;
         }
         self.reschedule();
+    }
+
+    /// The DMG OAM corruption bug: an access (or IDU address) in 0xFE00-0xFEFF while the PPU
+    /// scans OAM corrupts the row it is reading.
+    #[cold]
+    fn oam_bug(&mut self, _addr: u16, kind: OamBug) {
+        if self.dma.active {
+            return;
+        }
+        let Some(row) = self.ppu.oam_scan_row(self.now) else {
+            return;
+        };
+        match kind {
+            OamBug::Read => self.ppu.oam_bug_read(row),
+            OamBug::Write => self.ppu.oam_bug_write(row),
+            OamBug::ReadIdu => self.ppu.oam_bug_read_idu(row),
+        }
     }
 
     /// Map a boot ROM over 0x0000-0x00FF until 0xFF50 is written.
@@ -442,12 +467,34 @@ impl Bus for Hardware {
                 return self.wram[usize::from(addr & 0x1FFF)];
             }
         }
+        if addr & 0xFF00 == 0xFE00 {
+            self.oam_bug(addr, OamBug::Read);
+        }
+        self.read_byte(addr)
+    }
+
+    fn idle_idu(&mut self, addr: u16) {
+        self.tick();
+        if addr & 0xFF00 == 0xFE00 {
+            self.oam_bug(addr, OamBug::Write);
+        }
+    }
+
+    fn read_idu(&mut self, addr: u16) -> u8 {
+        self.tick();
+        if addr & 0xFF00 == 0xFE00 {
+            self.oam_bug(addr, OamBug::ReadIdu);
+            return self.read_byte(addr);
+        }
         self.read_byte(addr)
     }
 
     #[inline(always)]
     fn write(&mut self, addr: u16, value: u8) {
         self.tick();
+        if addr & 0xFF00 == 0xFE00 {
+            self.oam_bug(addr, OamBug::Write);
+        }
         self.write_byte(addr, value);
     }
 

@@ -28,6 +28,18 @@ pub trait Bus {
     fn write(&mut self, addr: u16, value: u8);
     /// Advance one M-cycle with no memory access.
     fn idle(&mut self);
+    /// Advance one M-cycle in which the 16-bit increment/decrement unit (IDU) puts `addr` on the
+    /// address bus without a memory access (`INC rr`, `DEC rr`, the SP update before a push).
+    /// On the DMG this can corrupt OAM (Pan Docs: "OAM Corruption Bug").
+    fn idle_idu(&mut self, addr: u16) {
+        let _ = addr;
+        self.idle();
+    }
+    /// Like [`Bus::read`], while the IDU also increments or decrements the register that held
+    /// `addr` (`LD A,[HL+]`, `LD A,[HL-]`, the first read of a pop).
+    fn read_idu(&mut self, addr: u16) -> u8 {
+        self.read(addr)
+    }
     /// Advance whole M-cycles with no memory access up to the next hardware event (at least
     /// one M-cycle), for a CPU that can only be woken by one (HALT, STOP).
     fn idle_until_event(&mut self) {
@@ -219,7 +231,7 @@ impl Cpu {
     fn dispatch<B: Bus>(&mut self, bus: &mut B) {
         self.ime = false;
         bus.idle();
-        bus.idle();
+        bus.idle_idu(self.regs.sp);
         let pc = self.regs.pc;
         self.regs.sp = self.regs.sp.wrapping_sub(1);
         bus.write(self.regs.sp, (pc >> 8) as u8);
@@ -347,7 +359,7 @@ impl Cpu {
     }
 
     fn pop<B: Bus>(&mut self, bus: &mut B) -> u16 {
-        let lo = bus.read(self.regs.sp);
+        let lo = bus.read_idu(self.regs.sp);
         self.regs.sp = self.regs.sp.wrapping_add(1);
         let hi = bus.read(self.regs.sp);
         self.regs.sp = self.regs.sp.wrapping_add(1);
@@ -559,23 +571,25 @@ impl Cpu {
             0x1A => self.regs.a = bus.read(self.de()),
             0x2A => {
                 let hl = self.hl();
-                self.regs.a = bus.read(hl);
+                self.regs.a = bus.read_idu(hl);
                 self.set_hl(hl.wrapping_add(1));
             }
             0x3A => {
                 let hl = self.hl();
-                self.regs.a = bus.read(hl);
+                self.regs.a = bus.read_idu(hl);
                 self.set_hl(hl.wrapping_sub(1));
             }
             0x03 | 0x13 | 0x23 | 0x33 => {
                 let idx = op >> 4;
-                self.set_rp(idx, self.rp(idx).wrapping_add(1));
-                bus.idle();
+                let v = self.rp(idx);
+                self.set_rp(idx, v.wrapping_add(1));
+                bus.idle_idu(v);
             }
             0x0B | 0x1B | 0x2B | 0x3B => {
                 let idx = op >> 4;
-                self.set_rp(idx, self.rp(idx).wrapping_sub(1));
-                bus.idle();
+                let v = self.rp(idx);
+                self.set_rp(idx, v.wrapping_sub(1));
+                bus.idle_idu(v);
             }
             0x09 | 0x19 | 0x29 | 0x39 => {
                 let hl = self.hl();
@@ -720,12 +734,12 @@ impl Cpu {
                 self.regs.f = f & 0xF0;
             }
             0xC5 | 0xD5 | 0xE5 => {
-                bus.idle();
+                bus.idle_idu(self.regs.sp);
                 let v = self.rp((op >> 4) & 3);
                 self.push(bus, v);
             }
             0xF5 => {
-                bus.idle();
+                bus.idle_idu(self.regs.sp);
                 let v = u16::from_be_bytes([self.regs.a, self.regs.f]);
                 self.push(bus, v);
             }
@@ -744,19 +758,19 @@ impl Cpu {
             0xC4 | 0xCC | 0xD4 | 0xDC => {
                 let addr = self.imm16(bus);
                 if self.condition(op >> 3) {
-                    bus.idle();
+                    bus.idle_idu(self.regs.sp);
                     self.push(bus, self.regs.pc);
                     self.regs.pc = addr;
                 }
             }
             0xCD => {
                 let addr = self.imm16(bus);
-                bus.idle();
+                bus.idle_idu(self.regs.sp);
                 self.push(bus, self.regs.pc);
                 self.regs.pc = addr;
             }
             0xC7 | 0xCF | 0xD7 | 0xDF | 0xE7 | 0xEF | 0xF7 | 0xFF => {
-                bus.idle();
+                bus.idle_idu(self.regs.sp);
                 self.push(bus, self.regs.pc);
                 self.regs.pc = u16::from(op & 0x38);
             }
