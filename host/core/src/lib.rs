@@ -18,6 +18,7 @@ pub mod asm;
 pub mod bus;
 pub mod cartridge;
 pub mod cpu;
+pub mod fifo;
 pub mod gb;
 pub mod joypad;
 pub mod ppu;

@@ -20,10 +20,9 @@
 //! until mode 3.
 //!
 //! Pixels are produced a whole line at a time when mode 3 ends (tile rows decoded 8 pixels at
-//! once). A write to a register that changes the picture during mode 3 first draws, pixel by
-//! pixel, what the LCD has output so far with the old value ([`Ppu::catch_up`]), so raster
-//! effects land close to where they should; pixel-exact mid-line behaviour needs a pixel FIFO
-//! (see `docs/ARCHITECTURE.md`).
+//! once). A line whose LCDC, SCX, SCY, BGP or WX is written during mode 3 is instead replayed dot
+//! by dot through the background fetcher and pixel shifter ([`crate::fifo`]) with the writes at
+//! their dots, so raster effects land where the fetcher and shifter see them.
 
 /// Screen width in pixels.
 pub const WIDTH: usize = 160;
@@ -38,12 +37,12 @@ pub const CYCLES_PER_FRAME: u64 = DOTS_PER_LINE * 154;
 const MODE3_START: u64 = 84;
 /// Dot (from S) at which VRAM is blocked.
 const VRAM_BLOCK: u64 = 80;
-/// Dot (from S) at which pixel 0 leaves the LCD with no fine scroll, for mid-line register
-/// writes. One offset for every register is an approximation: on Mealybug `m3_bgp_change` it
-/// leaves about 800 of 23,040 pixels wrong (the one-pixel palette mix at each switch and line
-/// ends), where drawing whole lines left 8,000; registers read by the tile fetcher (SCY, map
-/// and tile-data selects, LCDC bit 0) act earlier than BGP. The pixel FIFO replaces this.
-const PIXEL0: u64 = 98;
+/// Register writes remembered per line for the FIFO replay; a line with more falls back to
+/// whole-line drawing.
+const MAX_LINE_WRITES: usize = 24;
+/// Dots before the end of the CPU's M-cycle at which its register write takes effect in the
+/// FIFO replay (calibrated together with [`crate::fifo::START`]).
+const WRITE_LAG: u64 = 4;
 
 /// Dots from S to the OAM scan's row 0, for the OAM corruption bug.
 const OAM_BUG_ROW_OFFSET: u64 = 0;
@@ -144,12 +143,16 @@ pub struct Ppu {
     /// LY equalled WY at the start of a line this frame: the window may show from then on
     /// (Pan Docs "Window": the WY condition).
     wy_triggered: bool,
-    /// Pixels of the current line already drawn by [`Ppu::catch_up`] (0 when none).
-    line_x: u8,
+    /// The registers as mode 3 of the current line started, for the FIFO replay.
+    line_regs: crate::fifo::LineRegs,
+    /// Register writes during mode 3 of the current line (replayed by [`crate::fifo`]).
+    line_writes: [crate::fifo::LineWrite; MAX_LINE_WRITES],
+    /// How many entries of `line_writes` are used.
+    line_write_count: u8,
     /// Whether the window was drawn on the current line (it advances the window line counter).
     window_drawn: bool,
-    /// Background/window colour index of each pixel drawn on the current line, for sprite
-    /// priority.
+    /// Per pixel of the current line, non-zero where the background/window colour index is not 0
+    /// (for object priority).
     line_index: [u8; WIDTH],
     /// The objects found by the OAM scan for the current line (OAM indices, in OAM order).
     line_sprites: [u8; 10],
@@ -196,7 +199,22 @@ impl Ppu {
             vram_write_blocked: false,
             window_line: 0,
             wy_triggered: false,
-            line_x: 0,
+            line_regs: crate::fifo::LineRegs {
+                lcdc: 0,
+                scy: 0,
+                scx: 0,
+                bgp: 0,
+                wx: 0,
+                ly: 0,
+                window_line: 0,
+                wy_triggered: false,
+            },
+            line_writes: [crate::fifo::LineWrite {
+                dot: 0,
+                addr: 0,
+                value: 0,
+            }; MAX_LINE_WRITES],
+            line_write_count: 0,
             window_drawn: false,
             line_index: [0; WIDTH],
             line_sprites: [0; 10],
@@ -363,7 +381,7 @@ impl Ppu {
                 Event::Off => break,
                 Event::LineStart => {
                     self.line_start = at;
-                    self.line_x = 0;
+                    self.line_write_count = 0;
                     self.window_drawn = false;
                     self.first_line = false;
                     self.line = if self.line >= 153 { 0 } else { self.line + 1 };
@@ -413,6 +431,17 @@ impl Ppu {
                     self.irq_mode = 3;
                     self.set_blocked(true);
                     self.oam_scan();
+                    self.line_write_count = 0;
+                    self.line_regs = crate::fifo::LineRegs {
+                        lcdc: self.lcdc,
+                        scy: self.scy,
+                        scx: self.scx,
+                        bgp: self.bgp,
+                        wx: self.wx,
+                        ly: self.line,
+                        window_line: self.window_line,
+                        wy_triggered: self.wy_triggered,
+                    };
                     let end = s + MODE0_START + self.mode3_penalty();
                     self.schedule(Event::HBlankIrq, end - 4);
                 }
@@ -476,8 +505,8 @@ impl Ppu {
 
     /// Write a PPU register; returns the interrupt flags to request.
     pub fn write_register(&mut self, addr: u16, v: u8, now: u64) -> u8 {
-        if matches!(addr, 0xFF40 | 0xFF42 | 0xFF43 | 0xFF47 | 0xFF4A | 0xFF4B) {
-            self.catch_up(now);
+        if matches!(addr, 0xFF40 | 0xFF42 | 0xFF43 | 0xFF47 | 0xFF4B) {
+            self.record_write(addr, v, now);
         }
         match addr {
             0xFF40 => {
@@ -655,15 +684,23 @@ impl Ppu {
         let row_start = y * WIDTH;
         if self.blank_frame {
             self.framebuffer[row_start..row_start + WIDTH].fill(0);
-            self.line_x = 0;
             return;
         }
-        if self.line_x == 0 {
+        if self.line_write_count == 0 || self.line_write_count as usize > MAX_LINE_WRITES {
             self.render_whole_line(row_start);
         } else {
-            self.render_pixels(usize::from(self.line_x), WIDTH);
+            let mut shades = [0u8; WIDTH];
+            let writes = &self.line_writes[..usize::from(self.line_write_count)];
+            self.window_drawn |= crate::fifo::render(
+                &self.vram,
+                self.line_regs,
+                writes,
+                &mut shades,
+                &mut self.line_index,
+            );
+            self.framebuffer[row_start..row_start + WIDTH].copy_from_slice(&shades);
         }
-        self.line_x = 0;
+        self.line_write_count = 0;
         if self.window_drawn {
             self.window_line = self.window_line.wrapping_add(1);
         }
@@ -726,54 +763,22 @@ impl Ppu {
         self.line_index.copy_from_slice(&opaque[..WIDTH]);
     }
 
-    /// Draw background and window pixels `x0..x1` of the current line one by one from the
-    /// registers as they are now (the slow path, after a mid-line register write).
-    fn render_pixels(&mut self, x0: usize, x1: usize) {
-        let row_start = usize::from(self.line) * WIDTH;
-        let lcdc = self.lcdc;
-        let bg_map = if lcdc & 0x08 != 0 { 0x1C00 } else { 0x1800 };
-        let win_map = if lcdc & 0x40 != 0 { 0x1C00 } else { 0x1800 };
-        let window_on = self.window_on_line();
-        let wx = usize::from(self.wx);
-        for x in x0..x1.min(WIDTH) {
-            let index = if lcdc & 0x01 == 0 {
-                0
-            } else if window_on && x + 7 >= wx {
-                self.window_drawn = true;
-                self.map_pixel(win_map, (x + 7 - wx) as u8, self.window_line)
-            } else {
-                let px = (x as u8).wrapping_add(self.scx);
-                self.map_pixel(bg_map, px, self.line.wrapping_add(self.scy))
-            };
-            let shade = if lcdc & 0x01 == 0 {
-                0
-            } else {
-                (self.bgp >> (index * 2)) & 3
-            };
-            self.framebuffer[row_start + x] = shade;
-            self.line_index[x] = index;
-        }
-    }
-
-    /// Colour index of pixel `(x, y)` of tile map `map`.
-    fn map_pixel(&self, map: usize, x: u8, y: u8) -> u8 {
-        let (lo, hi) = self.tile_row(map, x / 8, y);
-        let lane = u32::from(x % 8) * 8;
-        (((lo >> lane) & 1) | (((hi >> lane) & 1) << 1)) as u8
-    }
-
-    /// Before a register write that changes what is drawn: draw the pixels of the current line
-    /// that the LCD has already output by `now` with the old values.
-    fn catch_up(&mut self, now: u64) {
+    /// Remember a register write made during mode 3, for the FIFO replay of this line.
+    fn record_write(&mut self, addr: u16, v: u8, now: u64) {
         if self.mode != 3 || !self.lcd_on() || self.blank_frame || self.line >= HEIGHT as u8 {
             return;
         }
-        let first = self.line_start + PIXEL0 + u64::from(self.scx & 7);
-        let x = now.saturating_sub(first).min(WIDTH as u64) as u8;
-        if x > self.line_x {
-            self.render_pixels(usize::from(self.line_x), usize::from(x));
-            self.line_x = x;
+        let dot = now.saturating_sub(self.line_start + WRITE_LAG).min(455) as u16;
+        let n = usize::from(self.line_write_count);
+        if n < MAX_LINE_WRITES {
+            self.line_writes[n] = crate::fifo::LineWrite {
+                dot,
+                addr,
+                value: v,
+            };
         }
+        // Past the log's size the line falls back to whole-line drawing.
+        self.line_write_count = self.line_write_count.saturating_add(1);
     }
 
     /// The two bit planes of row `y % 8` of the tile at column `col`, row `y / 8` of tile map
@@ -911,6 +916,62 @@ mod tests {
                     "value {v:#04x} lane {i}"
                 );
             }
+        }
+    }
+
+    /// The FIFO replay with no writes draws exactly what the whole-line path draws, for random
+    /// tiles, maps, scroll, window position and palette.
+    #[test]
+    fn fifo_replay_without_writes_matches_the_whole_line_path() {
+        let mut seed = 0x9E37_79B9u32;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 17;
+            seed ^= seed << 5;
+            seed
+        };
+        for case in 0..300 {
+            let mut ppu = Ppu::new();
+            for b in ppu.vram.iter_mut() {
+                *b = next() as u8;
+            }
+            ppu.lcdc = 0x81 | (next() as u8 & 0x78);
+            ppu.scx = next() as u8;
+            ppu.scy = next() as u8;
+            ppu.bgp = next() as u8;
+            ppu.wx = (next() % 180) as u8;
+            ppu.line = (next() % 144) as u8;
+            ppu.window_line = (next() % 144) as u8;
+            ppu.wy_triggered = next() & 1 == 0;
+            let regs = crate::fifo::LineRegs {
+                lcdc: ppu.lcdc,
+                scy: ppu.scy,
+                scx: ppu.scx,
+                bgp: ppu.bgp,
+                wx: ppu.wx,
+                ly: ppu.line,
+                window_line: ppu.window_line,
+                wy_triggered: ppu.wy_triggered,
+            };
+            let row = usize::from(ppu.line) * WIDTH;
+            ppu.render_whole_line(row);
+            let whole = ppu.framebuffer[row..row + WIDTH].to_vec();
+            let whole_index = ppu.line_index;
+            let mut shades = [0u8; WIDTH];
+            let mut index = [0u8; WIDTH];
+            crate::fifo::render(&ppu.vram, regs, &[], &mut shades, &mut index);
+            assert_eq!(
+                &shades[..],
+                &whole[..],
+                "case {case}: {regs:?}\nfifo  {shades:?}\nwhole {whole:?}"
+            );
+            // Only "colour 0 or not" matters (object priority); the fast path stores a mask.
+            let opaque = |v: &[u8; WIDTH]| v.map(|i| i != 0);
+            assert_eq!(
+                opaque(&index),
+                opaque(&whole_index),
+                "case {case}: {regs:?}"
+            );
         }
     }
 
