@@ -150,7 +150,9 @@ impl Gb {
         self.hw.read_byte(addr)
     }
 
-    /// T-cycles since power-on (4,194,304 per second).
+    /// The machine's clock in T-cycles (4,194,304 per second). A machine made by [`Gb::new`]
+    /// (post-boot state) starts at 65,536, one made by [`Gb::with_boot_rom`] at 0; only
+    /// differences matter.
     pub fn cycles(&self) -> u64 {
         self.hw.now
     }
