@@ -21,7 +21,7 @@ pub struct Serial {
     bits_left: u8,
     /// Time of the next shift, `u64::MAX` when idle.
     next_shift: u64,
-    /// Bytes sent so far (the last [`OUTPUT_CAP`] of them).
+    /// Bytes sent so far (at most the last 64 KiB of them).
     pub output: Vec<u8>,
 }
 
