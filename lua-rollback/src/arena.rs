@@ -33,12 +33,19 @@
 //! Requests up to 256 bytes (most Lua objects) go to **slabs**: TLSF blocks cut into equal
 //! slots of one size class (8-byte steps), each slot keeping a constant 8-byte header (`SLAB`
 //! flag, slot size, distance to its slab), with a 64-bit occupancy bitmap in the slab header.
-//! Allocation takes the lowest free slot of the lowest-addressed slab with room; freeing clears
-//! one bit and writes nothing into the slot. So a frame's short-lived objects land in the same
-//! slots as the previous frame's, over their own stale bytes, and a frame-to-frame XOR diff
-//! sees little more than what really changed. Empty slabs are kept for reuse and handed back
+//! Allocation takes the lowest free slot of the lowest-addressed slab with room, so a frame's
+//! short-lived objects land in the same slots as the previous frame's. Empty slabs are kept for reuse and handed back
 //! to TLSF only when TLSF runs out of memory. Whether a pointer is a slot or a TLSF block is
 //! read from its header, never from Lua's `osize`, so a shrink can always stay in place.
+//!
+//! # Freed memory is zero
+//!
+//! Freeing zeroes the payload (a slot's, or a TLSF block's past its free-list links, together
+//! with the headers a coalesced block swallows). Free memory therefore holds nothing but zeros,
+//! links and slot headers: when the host collects a frame's garbage before taking the frame's
+//! snapshot ([`Vm::collect_frame`](crate::Vm::collect_frame)), the garbage leaves no trace in
+//! the arena, and a frame-to-frame XOR diff sees only what survived the frame. `check` verifies
+//! it.
 //!
 //! Payloads are 8-byte aligned, which is Lua's `LUAI_MAXALIGN` on every 64-bit target.
 
@@ -177,6 +184,8 @@ static NEXT_ARENA_ID: AtomicU64 = AtomicU64::new(1);
 pub(crate) struct Arena {
     ctl: NonNull<AllocCtl>,
     id: u64,
+    /// Page-write tracking, when enabled and supported.
+    tracker: Option<tracking::Tracker>,
 }
 
 impl Arena {
@@ -205,6 +214,7 @@ impl Arena {
         let arena = Arena {
             ctl: NonNull::from(Box::leak(ctl)),
             id: NEXT_ARENA_ID.fetch_add(1, Ordering::Relaxed),
+            tracker: None,
         };
         // SAFETY: the mapping is fresh, zero-filled, writable and at least MIN_CAPACITY bytes,
         // so the header fits; nothing else refers to it yet.
@@ -299,16 +309,75 @@ impl Arena {
             bytes.len() >= HEADER_SIZE + BLOCK_HEADER && bytes.len() <= cap,
             "snapshot size out of range"
         );
-        // SAFETY: both ranges are inside the mapping (checked above; `cur <= capacity` is an
-        // allocator invariant); the snapshot buffer is a separate allocation, so the copy does
-        // not overlap; the caller guarantees no Lua code runs.
-        unsafe {
-            ptr::copy_nonoverlapping(bytes.as_ptr(), self.base(), bytes.len());
-            if cur > bytes.len() {
-                ptr::write_bytes(self.base().add(bytes.len()), 0, cur - bytes.len());
+        if self.tracker.is_some() {
+            // Write only the blocks that differ, so that pages the restore does not change
+            // stay unwritten: no fault now, no compare in the next diff.
+            let len = cur.max(bytes.len());
+            // SAFETY: `[base, base + len)` is inside the mapping (checked above and
+            // `cur <= capacity`); the caller guarantees no Lua code runs and no other
+            // reference into the arena is alive, so the exclusive slice aliases nothing; the
+            // snapshot buffer is a separate allocation.
+            let arena = unsafe { std::slice::from_raw_parts_mut(self.base(), len) };
+            let (low, high) = arena.split_at_mut(bytes.len());
+            for (dst, src) in low.chunks_mut(64).zip(bytes.chunks(64)) {
+                if dst != src {
+                    dst.copy_from_slice(src);
+                }
+            }
+            for dst in high.chunks_mut(64) {
+                if dst.iter().any(|&x| x != 0) {
+                    dst.fill(0);
+                }
+            }
+        } else {
+            // SAFETY: both ranges are inside the mapping (checked above; `cur <= capacity` is
+            // an allocator invariant); the snapshot buffer is a separate allocation, so the
+            // copy does not overlap; the caller guarantees no Lua code runs.
+            unsafe {
+                ptr::copy_nonoverlapping(bytes.as_ptr(), self.base(), bytes.len());
+                if cur > bytes.len() {
+                    ptr::write_bytes(self.base().add(bytes.len()), 0, cur - bytes.len());
+                }
             }
         }
         debug_assert_eq!(self.high_water(), bytes.len());
+    }
+
+    /// Start tracking which pages are written (see [`tracking`]); returns whether tracking is
+    /// on. Every page counts as written until the first [`Arena::take_written`].
+    pub(crate) fn track_writes(&mut self) -> bool {
+        if self.tracker.is_none() {
+            self.tracker = tracking::Tracker::new(self.base(), self.ctl().capacity);
+        }
+        self.tracker.is_some()
+    }
+
+    /// Whether page-write tracking is on.
+    pub(crate) fn tracking(&self) -> bool {
+        self.tracker.is_some()
+    }
+
+    /// Put into `out` (cleared first) the byte ranges of the pages among the first `len` bytes
+    /// that were written since the last call that covered them (or since tracking started),
+    /// and start tracking those pages afresh. Pages beyond `len` keep their state. Returns
+    /// false — and turns tracking off for good — when tracking is off or the scan fails;
+    /// `out` is then meaningless.
+    pub(crate) fn take_written(
+        &mut self,
+        len: usize,
+        out: &mut Vec<std::ops::Range<usize>>,
+    ) -> bool {
+        out.clear();
+        let len = len.min(self.ctl().capacity);
+        let base = self.base();
+        let ok = match &mut self.tracker {
+            Some(t) => t.take_written(base, len, out),
+            None => false,
+        };
+        if !ok {
+            self.tracker = None;
+        }
+        ok
     }
 
     /// Walk every block and check the allocator's invariants (tests and debugging).
@@ -327,6 +396,220 @@ impl Drop for Arena {
         unsafe {
             let ctl = Box::from_raw(self.ctl.as_ptr());
             libc::munmap(ctl.base.cast(), ctl.capacity);
+        }
+    }
+}
+
+/// Page-write tracking with Linux's userfaultfd write protection in asynchronous mode
+/// (Linux 6.7+): the arena is registered and write-protected once; the first write to a
+/// protected page then just drops its protection, in the kernel, with no signal and no
+/// handler thread. `PAGEMAP_SCAN` on `/proc/self/pagemap` lists the pages that lost it and
+/// protects them again, atomically. Unprivileged processes get it with `UFFD_USER_MODE_ONLY`.
+/// Anything unsupported — another OS, an older kernel, a sandbox refusing the calls — makes
+/// [`Tracker::new`] return `None`, and the caller compares every page instead.
+///
+/// Exactness: a page that was written since the last scan covering it is always listed (the
+/// kernel keeps the protection bit through swapping and migration, and writes by this
+/// process — Lua's and `restore`'s alike — all go through the protection). A listed page may
+/// hold the same bytes as before; that costs a compare, never a wrong diff.
+mod tracking {
+    #![cfg_attr(not(target_os = "linux"), allow(dead_code))]
+
+    use std::ffi::c_void;
+    use std::ops::Range;
+    use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+
+    const UFFD_API: u64 = 0xAA;
+    const UFFD_USER_MODE_ONLY: libc::c_int = 1;
+    const UFFD_FEATURE_WP_UNPOPULATED: u64 = 1 << 13;
+    const UFFD_FEATURE_WP_ASYNC: u64 = 1 << 15;
+    const UFFDIO_REGISTER_MODE_WP: u64 = 1 << 1;
+    const UFFDIO_WRITEPROTECT_MODE_WP: u64 = 1;
+    /// `_IOWR(0xAA, 0x3F, struct uffdio_api)`.
+    const UFFDIO_API: u64 = 0xC018_AA3F;
+    /// `_IOWR(0xAA, 0x00, struct uffdio_register)`.
+    const UFFDIO_REGISTER: u64 = 0xC020_AA00;
+    /// `_IOWR(0xAA, 0x06, struct uffdio_writeprotect)`.
+    const UFFDIO_WRITEPROTECT: u64 = 0xC018_AA06;
+    /// `_IOWR('f', 16, struct pm_scan_arg)`.
+    const PAGEMAP_SCAN: u64 = 0xC060_6610;
+    const PM_SCAN_WP_MATCHING: u64 = 1;
+    const PM_SCAN_CHECK_WPASYNC: u64 = 1 << 1;
+    const PAGE_IS_WRITTEN: u64 = 1 << 1;
+
+    #[repr(C)]
+    struct UffdioApi {
+        api: u64,
+        features: u64,
+        ioctls: u64,
+    }
+
+    #[repr(C)]
+    struct UffdioRegister {
+        start: u64,
+        len: u64,
+        mode: u64,
+        ioctls: u64,
+    }
+
+    #[repr(C)]
+    struct UffdioWriteprotect {
+        start: u64,
+        len: u64,
+        mode: u64,
+    }
+
+    #[repr(C)]
+    struct PmScanArg {
+        size: u64,
+        flags: u64,
+        start: u64,
+        end: u64,
+        walk_end: u64,
+        vec: u64,
+        vec_len: u64,
+        max_pages: u64,
+        category_inverted: u64,
+        category_mask: u64,
+        category_anyof_mask: u64,
+        return_mask: u64,
+    }
+
+    #[repr(C)]
+    #[derive(Clone, Copy, Default)]
+    struct PageRegion {
+        start: u64,
+        end: u64,
+        categories: u64,
+    }
+
+    /// The userfaultfd and pagemap descriptors of one arena's tracking.
+    pub(super) struct Tracker {
+        /// Kept open: closing it would drop the registration.
+        _uffd: OwnedFd,
+        pagemap: OwnedFd,
+        regions: Vec<PageRegion>,
+    }
+
+    /// `ioctl` with a request number of either libc flavour.
+    unsafe fn ioctl<T>(fd: libc::c_int, request: u64, arg: *mut T) -> libc::c_int {
+        // SAFETY: forwarded: `arg` points to the structure `request` expects.
+        unsafe { libc::ioctl(fd, request as _, arg.cast::<c_void>()) }
+    }
+
+    impl Tracker {
+        /// Register and write-protect `[base, base + len)` (the whole mapping of an arena).
+        #[cfg(target_os = "linux")]
+        pub(super) fn new(base: *mut u8, len: usize) -> Option<Tracker> {
+            // SAFETY: userfaultfd takes flags only; the descriptor it returns is owned here.
+            let fd = unsafe {
+                libc::syscall(
+                    libc::SYS_userfaultfd,
+                    libc::O_CLOEXEC | libc::O_NONBLOCK | UFFD_USER_MODE_ONLY,
+                )
+            };
+            let fd = libc::c_int::try_from(fd).ok().filter(|&fd| fd >= 0)?;
+            // SAFETY: `fd` is a fresh descriptor nothing else owns.
+            let uffd = unsafe { OwnedFd::from_raw_fd(fd) };
+            let features = UFFD_FEATURE_WP_ASYNC | UFFD_FEATURE_WP_UNPOPULATED;
+            let mut api = UffdioApi {
+                api: UFFD_API,
+                features,
+                ioctls: 0,
+            };
+            let range = (base as u64, len as u64);
+            let mut register = UffdioRegister {
+                start: range.0,
+                len: range.1,
+                mode: UFFDIO_REGISTER_MODE_WP,
+                ioctls: 0,
+            };
+            let mut protect = UffdioWriteprotect {
+                start: range.0,
+                len: range.1,
+                mode: UFFDIO_WRITEPROTECT_MODE_WP,
+            };
+            // SAFETY: each ioctl gets the structure its request number names, alive across
+            // the call; the range is the arena's own private anonymous mapping, so
+            // protecting it affects no other memory; the open uses a NUL-terminated literal.
+            let pagemap = unsafe {
+                if ioctl(uffd.as_raw_fd(), UFFDIO_API, &raw mut api) != 0
+                    || api.features & features != features
+                    || ioctl(uffd.as_raw_fd(), UFFDIO_REGISTER, &raw mut register) != 0
+                    || ioctl(uffd.as_raw_fd(), UFFDIO_WRITEPROTECT, &raw mut protect) != 0
+                {
+                    return None;
+                }
+                let pm = libc::open(
+                    c"/proc/self/pagemap".as_ptr(),
+                    libc::O_RDONLY | libc::O_CLOEXEC,
+                );
+                if pm < 0 {
+                    return None;
+                }
+                OwnedFd::from_raw_fd(pm)
+            };
+            let mut t = Tracker {
+                _uffd: uffd,
+                pagemap,
+                regions: vec![PageRegion::default(); 256],
+            };
+            // Check that scanning works before relying on it.
+            let mut probe = Vec::new();
+            t.take_written(base, 0, &mut probe).then_some(t)
+        }
+
+        /// Page-write tracking exists only on Linux.
+        #[cfg(not(target_os = "linux"))]
+        pub(super) fn new(_base: *mut u8, _len: usize) -> Option<Tracker> {
+            None
+        }
+
+        /// Append the written pages among `[base, base + len)` to `out` as byte ranges from
+        /// `base`, protecting them again. False if a scan fails.
+        pub(super) fn take_written(
+            &mut self,
+            base: *mut u8,
+            len: usize,
+            out: &mut Vec<Range<usize>>,
+        ) -> bool {
+            let start = base as u64;
+            let end = start + len.next_multiple_of(4096) as u64;
+            let mut at = start;
+            while at < end {
+                let mut arg = PmScanArg {
+                    size: size_of::<PmScanArg>() as u64,
+                    flags: PM_SCAN_WP_MATCHING | PM_SCAN_CHECK_WPASYNC,
+                    start: at,
+                    end,
+                    walk_end: 0,
+                    vec: self.regions.as_mut_ptr() as u64,
+                    vec_len: self.regions.len() as u64,
+                    max_pages: 0,
+                    category_inverted: 0,
+                    category_mask: PAGE_IS_WRITTEN,
+                    category_anyof_mask: 0,
+                    return_mask: PAGE_IS_WRITTEN,
+                };
+                // SAFETY: PAGEMAP_SCAN reads `arg` and writes at most `vec_len` regions into
+                // `self.regions`, which outlives the call; the range is inside the arena's
+                // mapping (`len` is at most its capacity, rounded up to a page).
+                let n = unsafe { ioctl(self.pagemap.as_raw_fd(), PAGEMAP_SCAN, &raw mut arg) };
+                let Ok(n) = usize::try_from(n) else {
+                    return false;
+                };
+                if n > self.regions.len() || arg.walk_end <= at || arg.walk_end > end {
+                    return false;
+                }
+                for r in &self.regions[..n] {
+                    if r.start < at || r.end > arg.walk_end || r.start >= r.end {
+                        return false;
+                    }
+                    out.push((r.start - start) as usize..(r.end - start) as usize);
+                }
+                at = arg.walk_end;
+            }
+            true
         }
     }
 }
@@ -584,6 +867,9 @@ unsafe fn tlsf_malloc(ctl: &AllocCtl, n: usize) -> *mut u8 {
         }
         if start != top {
             remove_free(base, start, top - start);
+            // The old sentinel ends up inside the payload: keep free memory zero (a slab
+            // carved from this block needs zero slots).
+            wr64(base, top, 0);
         }
         // The new sentinel lies in zero memory (above the old high-water mark) except when it
         // lands on the old sentinel's bytes: write it explicitly.
@@ -748,7 +1034,8 @@ unsafe fn slab_malloc(ctl: &AllocCtl, n: usize) -> *mut u8 {
 
 /// Free the slot whose header is at `slot`.
 unsafe fn slab_free(base: *mut u8, slot: usize) {
-    // SAFETY: `slot` is a live slot: its header gives its size and the distance to its slab.
+    // SAFETY: `slot` is a live slot: its header gives its size and the distance to its slab;
+    // its payload (`size - 8` bytes after the header) is inside the slab and no longer used.
     unsafe {
         let size = (rd(base, slot) & SIZE_MASK) as usize;
         let at = rd(base, slot + 4) as usize;
@@ -757,6 +1044,7 @@ unsafe fn slab_free(base: *mut u8, slot: usize) {
         let c = rd(base, s + 8) as usize;
         let slots = rd(base, s + 12) as usize;
         let bitmap = rd64(base, s + 16);
+        ptr::write_bytes(base.add(slot + BLOCK_HEADER), 0, size - BLOCK_HEADER);
         wr64(base, s + 16, bitmap & !(1 << i));
         if bitmap == full_mask(slots) {
             slab_link(base, c, s);
@@ -807,7 +1095,9 @@ unsafe fn free_any(base: *mut u8, b: usize) {
 
 /// Put block `b` (allocated) back, coalescing with free neighbours.
 unsafe fn free_block(base: *mut u8, b: usize) {
-    // SAFETY: `b` is an allocated block inside the heap; its neighbours' headers are valid.
+    // SAFETY: `b` is an allocated block inside the heap, no longer used; its neighbours'
+    // headers are valid; the bytes zeroed lie inside `b` or at the head of a free neighbour
+    // that is merged into it.
     unsafe {
         let h = hdr(base);
         let word = rd(base, b);
@@ -815,15 +1105,20 @@ unsafe fn free_block(base: *mut u8, b: usize) {
         let mut size = (word & SIZE_MASK) as usize;
         (*h).used -= size as u64;
         (*h).frees += 1;
+        // Zero the payload, and below the headers that end up inside the merged block, so
+        // that free memory is zero past the free-list links.
+        ptr::write_bytes(base.add(b + BLOCK_HEADER), 0, size - BLOCK_HEADER);
         let next = b + size;
         let nword = rd(base, next);
         if nword & FREE != 0 {
             let nsize = (nword & SIZE_MASK) as usize;
             remove_free(base, next, nsize);
+            ptr::write_bytes(base.add(next), 0, MIN_BLOCK);
             size += nsize;
         }
         if word & PREV_FREE != 0 {
             let psize = rd(base, b + 4) as usize;
+            ptr::write_bytes(base.add(b), 0, BLOCK_HEADER);
             b -= psize;
             remove_free(base, b, psize);
             size += psize;
@@ -962,6 +1257,14 @@ pub(crate) unsafe extern "C" fn lua_alloc(
     }
 }
 
+/// Whether the `len` bytes at offset `off` are all zero.
+unsafe fn zeroed(base: *mut u8, off: usize, len: usize) -> bool {
+    // SAFETY: the caller guarantees the range is inside the mapping.
+    unsafe { std::slice::from_raw_parts(base.add(off), len) }
+        .iter()
+        .all(|&x| x == 0)
+}
+
 /// Check one slab container of `size` bytes at `s`; returns the bytes of its live slots.
 unsafe fn check_slab(base: *mut u8, s: usize, size: usize) -> Result<u64, String> {
     // SAFETY: `s` is a block of `size` bytes inside the heap (checked by the caller).
@@ -983,6 +1286,9 @@ unsafe fn check_slab(base: *mut u8, s: usize, size: usize) -> Result<u64, String
             let at = SLAB_SLOTS + i * slot;
             if rd(base, s + at) != slot as u32 | SLAB || rd(base, s + at + 4) as usize != at {
                 return Err(format!("slab {s}: slot {i} header damaged"));
+            }
+            if bitmap & 1 << i == 0 && !zeroed(base, s + at + BLOCK_HEADER, slot - BLOCK_HEADER) {
+                return Err(format!("slab {s}: free slot {i} not zeroed"));
             }
         }
         Ok(u64::from(bitmap.count_ones()) * slot as u64)
@@ -1026,6 +1332,9 @@ unsafe fn check_heap(base: *mut u8, capacity: usize) -> Result<(), String> {
                 }
                 if word & SLAB != 0 {
                     return Err(format!("block {b}: free block marked as slab"));
+                }
+                if !zeroed(base, b + MIN_BLOCK, size - MIN_BLOCK) {
+                    return Err(format!("block {b}: free memory not zeroed"));
                 }
                 free_blocks += 1;
             } else if word & SLAB != 0 {
@@ -1239,6 +1548,39 @@ mod tests {
         assert!(!p.is_null());
         assert_eq!(a.stats().high_water, s.high_water);
         a.check().unwrap();
+    }
+
+    #[test]
+    fn freed_memory_is_zero() {
+        let a = Arena::new(1 << 20, None).unwrap();
+        // A block at the top, freed: the sentinel above it now holds a boundary tag. A new
+        // slab then grows that free block past the old sentinel, whose bytes land in a slot.
+        let big = alloc(&a, ptr::null_mut(), 0, 2000);
+        // SAFETY: a fresh block of 2000 bytes.
+        unsafe { ptr::write_bytes(big, 0xAB, 2000) };
+        alloc(&a, big, 2000, 0);
+        let small = alloc(&a, ptr::null_mut(), 0, 48);
+        assert!(!small.is_null());
+        a.check().unwrap();
+        // Slots and blocks read zero once freed.
+        let mut live = Vec::new();
+        for n in [8usize, 48, 200, 256, 300, 5000, 40_000] {
+            let p = alloc(&a, ptr::null_mut(), 0, n);
+            // SAFETY: a fresh block of `n` bytes.
+            unsafe { ptr::write_bytes(p, 0xCD, n) };
+            live.push((p, n));
+        }
+        for (p, n) in live {
+            alloc(&a, p, n, 0);
+            // SAFETY: test-only: the freed bytes are still inside the arena's mapping.
+            let freed = unsafe { std::slice::from_raw_parts(p.add(8), n - 8) };
+            assert!(freed.iter().all(|&x| x == 0), "{n} bytes not zeroed");
+            a.check().unwrap();
+        }
+        // The check notices a stray write into free memory.
+        // SAFETY: test-only: a byte inside the arena, in the freed 5000-byte block's payload.
+        unsafe { small.add(8192).write(1) };
+        assert!(a.check().is_err());
     }
 
     #[test]

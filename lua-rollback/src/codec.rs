@@ -175,6 +175,20 @@ pub fn encode(a: &[u8], b: &[u8], out: &mut Vec<u8>) {
 /// `old` equal to `new`, writing only the words that differ: the rewind ring's per-frame step,
 /// which keeps the previous frame's bytes up to date at the cost of one compare.
 pub fn encode_and_update(old: &mut Vec<u8>, new: &[u8], out: &mut Vec<u8>) {
+    let len = old.len().max(new.len());
+    encode_and_update_dirty(old, new, std::iter::once(0..len), out);
+}
+
+/// [`encode_and_update`] comparing only the bytes in `dirty`: sorted, disjoint byte ranges
+/// starting at multiples of 64. The caller guarantees that `old` and `new` (zero-extended)
+/// agree everywhere else; then the output is exactly what [`encode_and_update`] gives. Ranges
+/// are clamped to the inputs, and overlapping or unsorted ones are trimmed, never a panic.
+pub(crate) fn encode_and_update_dirty(
+    old: &mut Vec<u8>,
+    new: &[u8],
+    dirty: impl Iterator<Item = std::ops::Range<usize>>,
+    out: &mut Vec<u8>,
+) {
     let total = total_words(old.len(), new.len());
     put_varint(out, total as u64);
     old.resize(total * 8, 0);
@@ -183,38 +197,84 @@ pub fn encode_and_update(old: &mut Vec<u8>, new: &[u8], out: &mut Vec<u8>) {
         zeros: 0,
         in_literals: false,
     };
-    let blocks = new.len() / 64;
-    for (x, y) in old
-        .chunks_exact_mut(64)
-        .zip(new.chunks_exact(64))
-        .take(blocks)
-    {
-        if block_eq(x, y) {
-            runs.zero(8);
+    // Words both have in full 64-byte blocks.
+    let block_words = new.len() / 64 * 8;
+    let mut at = 0usize;
+    for r in dirty {
+        let from = ((r.start / 8) & !7).max(at);
+        let to = r.end.div_ceil(8).min(total);
+        if from >= to {
             continue;
         }
-        for (p, q) in x.chunks_exact_mut(8).zip(y.chunks_exact(8)) {
-            let d = load(p) ^ load(q);
+        if from > at {
+            runs.zero((from - at) as u64);
+        }
+        let mut i = from;
+        // Whole blocks, 4 at a time when they agree.
+        let blocks_end = to.min(block_words) & !7;
+        while i + 8 <= blocks_end {
+            if i % 32 == 0
+                && i + 32 <= blocks_end
+                && old[i * 8..i * 8 + 256] == new[i * 8..i * 8 + 256]
+            {
+                runs.zero(32);
+                i += 32;
+                continue;
+            }
+            update_block(
+                &mut old[i * 8..i * 8 + 64],
+                &new[i * 8..i * 8 + 64],
+                &mut runs,
+            );
+            i += 8;
+        }
+        // The rest, zero-extended.
+        for j in i..to {
+            let w = word(new, j);
+            let d = word(old, j) ^ w;
             if d == 0 {
                 runs.zero(1);
             } else {
                 runs.literal(d);
-                p.copy_from_slice(q);
+                old[j * 8..j * 8 + 8].copy_from_slice(&w.to_le_bytes());
             }
         }
+        at = to;
     }
-    for i in blocks * 8..total {
-        let w = word(new, i);
-        let d = word(old, i) ^ w;
-        if d == 0 {
-            runs.zero(1);
-        } else {
-            runs.literal(d);
-            old[i * 8..i * 8 + 8].copy_from_slice(&w.to_le_bytes());
-        }
+    if total > at {
+        runs.zero((total - at) as u64);
     }
     runs.finish();
     old.truncate(new.len());
+}
+
+/// Encode one 64-byte block of `x XOR y` and copy the differing words of `y` into `x`.
+#[inline(always)]
+fn update_block(x: &mut [u8], y: &[u8], runs: &mut Runs<'_>) {
+    let mut d = [0u64; 8];
+    let mut mask = 0u32;
+    for (i, (p, q)) in x.chunks_exact(8).zip(y.chunks_exact(8)).enumerate() {
+        d[i] = load(p) ^ load(q);
+        mask |= u32::from(d[i] != 0) << i;
+    }
+    if mask == 0 {
+        runs.zero(8);
+        return;
+    }
+    let mut at = 0;
+    while mask != 0 {
+        let i = mask.trailing_zeros() as usize;
+        if i > at {
+            runs.zero((i - at) as u64);
+        }
+        runs.literal(d[i]);
+        x[i * 8..i * 8 + 8].copy_from_slice(&y[i * 8..i * 8 + 8]);
+        at = i + 1;
+        mask &= mask - 1;
+    }
+    if at < 8 {
+        runs.zero((8 - at) as u64);
+    }
 }
 
 /// XOR the encoded diff into `buf`, which must be at least `total_words * 8` bytes long (see
@@ -326,6 +386,67 @@ mod tests {
                 apply(&mut buf, &enc).unwrap();
                 assert_eq!(&buf[..la], &a[..]);
             }
+        }
+    }
+
+    #[test]
+    fn dirty_ranges_covering_every_change_give_the_full_encoding() {
+        let mut s = 0x9e37_79b9_7f4a_7c15;
+        for (la, lb) in [
+            (0, 4096),
+            (20_000, 20_000),
+            (20_480, 12_290),
+            (9_000, 30_000),
+        ] {
+            for _ in 0..20 {
+                let a: Vec<u8> = (0..la).map(|_| rng(&mut s) as u8).collect();
+                let mut b = a.clone();
+                b.resize(lb, 0);
+                let pages = la.max(lb).div_ceil(4096);
+                // Change a few random pages; list those plus some unchanged ones.
+                let mut dirty = vec![false; pages];
+                for _ in 0..3 {
+                    let p = rng(&mut s) as usize % pages;
+                    dirty[p] = true;
+                    let at = p * 4096 + rng(&mut s) as usize % 4096;
+                    if at < lb {
+                        b[at] ^= 0x5a;
+                    }
+                }
+                for (p, d) in dirty.iter_mut().enumerate() {
+                    let (lo, hi) = (p * 4096, (p + 1) * 4096);
+                    let zext = |v: &[u8], i: usize| v.get(i).copied().unwrap_or(0);
+                    if (lo..hi).any(|i| zext(&a, i) != zext(&b, i)) {
+                        *d = true;
+                    }
+                    if rng(&mut s).is_multiple_of(5) {
+                        *d = true;
+                    }
+                }
+                let ranges = (0..pages)
+                    .filter(|&p| dirty[p])
+                    .map(|p| p * 4096..(p + 1) * 4096);
+                let mut full = Vec::new();
+                encode(&a, &b, &mut full);
+                let mut old = a.clone();
+                let mut enc = Vec::new();
+                encode_and_update_dirty(&mut old, &b, ranges, &mut enc);
+                assert_eq!(enc, full);
+                assert_eq!(old, b);
+            }
+        }
+        // Unsorted, overlapping and out-of-range ranges: no panic.
+        let a = vec![1u8; 10_000];
+        let b = vec![2u8; 7_000];
+        for ranges in [
+            vec![9000..100_000, 0..64, 4096..8192, 100..200],
+            vec![std::ops::Range { start: 5, end: 3 }, 3..4],
+            vec![usize::MAX - 10..usize::MAX, 0..usize::MAX],
+        ] {
+            let mut old = a.clone();
+            let mut enc = Vec::new();
+            encode_and_update_dirty(&mut old, &b, ranges.into_iter(), &mut enc);
+            assert_eq!(encoded_words(&enc).unwrap(), total_words(a.len(), b.len()));
         }
     }
 

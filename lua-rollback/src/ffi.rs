@@ -97,6 +97,7 @@ pub(crate) struct RawConfig<'a> {
     pub(crate) host: *mut c_void,
     pub(crate) functions: &'a [HostBinding],
     pub(crate) failure: AllocFailure,
+    pub(crate) track_writes: bool,
 }
 
 /// Panics must not unwind through Lua's C frames: abort instead (host-function bug).
@@ -116,6 +117,10 @@ pub(crate) struct RawVm {
     l: *mut lua::lua_State,
     ctl: NonNull<Control>,
     next_seq: u64,
+    /// With page-write tracking: the snapshot whose bytes the arena had at the last scan.
+    tracked_seq: Option<u64>,
+    /// Scratch list of written pages.
+    written: Vec<std::ops::Range<usize>>,
     arena: Arena,
 }
 
@@ -682,6 +687,9 @@ struct GcArgs {
     mode: Option<GcMode>,
 }
 
+/// `what` of [`GcArgs`] for the end-of-frame collection ([`RawVm::gc`]).
+pub(crate) const GC_FRAME: c_int = -1;
+
 /// Run a `lua_gc` operation; returns its result.
 unsafe extern "C-unwind" fn p_gc(l: *mut lua::lua_State) -> c_int {
     // SAFETY: under lua_pcall with a pointer to `GcArgs`; finalizers run protected by Lua.
@@ -693,6 +701,18 @@ unsafe extern "C-unwind" fn p_gc(l: *mut lua::lua_State) -> c_int {
                 0
             }
             None if a.what == lua::LUA_GCSTEP => lua::lua_gc(l, a.what, a.arg),
+            None if a.what == GC_FRAME => {
+                // A step with more debt than any credit the collector can hold (a minor
+                // multiplier is at most 255 %, a pause at most 1023 % of the heap), so it
+                // always runs: one young (or major) collection in generational mode, the
+                // rest of the cycle in incremental mode.
+                let kib = lua::lua_gc(l, lua::LUA_GCCOUNT);
+                lua::lua_gc(
+                    l,
+                    lua::LUA_GCSTEP,
+                    kib.saturating_mul(11).saturating_add(64),
+                )
+            }
             None => lua::lua_gc(l, a.what),
         };
         lua::lua_pushinteger(l, lua::lua_Integer::from(r));
@@ -720,6 +740,8 @@ impl RawVm {
             l,
             ctl,
             next_seq: 1,
+            tracked_seq: None,
+            written: Vec::new(),
             arena,
         };
         if l.is_null() {
@@ -735,6 +757,9 @@ impl RawVm {
         };
         vm.protected(p_init, ptr::from_ref(&args).cast_mut().cast(), 0)?;
         vm.clear();
+        if cfg.track_writes {
+            vm.arena.track_writes();
+        }
         Ok(vm)
     }
 
@@ -1041,8 +1066,23 @@ impl RawVm {
         }
         let seq = self.next_seq;
         self.next_seq += 1;
-        snap.advance_to(self.arena.bytes(), seq, out);
+        // With tracking, the pages written since the last scan are the only ones that can
+        // differ from the snapshot the arena matched then; scanning also starts the next
+        // frame's tracking, with the new snapshot as its base.
+        let len = self.arena.high_water().max(snap.bytes.len());
+        let scanned = self.arena.tracking() && self.arena.take_written(len, &mut self.written);
+        if scanned && self.tracked_seq == Some(snap.seq) {
+            snap.advance_dirty(self.arena.bytes(), seq, &self.written, out);
+        } else {
+            snap.advance_to(self.arena.bytes(), seq, out);
+        }
+        self.tracked_seq = scanned.then_some(seq);
         Ok(())
+    }
+
+    /// Whether page-write tracking is on.
+    pub(crate) fn tracking_writes(&self) -> bool {
+        self.arena.tracking()
     }
 
     /// Put the arena back to a snapshot of it.

@@ -233,6 +233,32 @@ impl Snapshot {
         }
     }
 
+    /// [`Snapshot::advance_to`] when `self` and `live` can differ only in the byte ranges
+    /// `dirty` (sorted, page-aligned): only those are compared, and the encoding is the same.
+    pub(crate) fn advance_dirty(
+        &mut self,
+        live: &[u8],
+        live_seq: u64,
+        dirty: &[std::ops::Range<usize>],
+        out: &mut Vec<u8>,
+    ) {
+        let start = put_header(
+            out,
+            &Header {
+                kind: KIND_DIFF,
+                arena_id: self.arena_id,
+                seq_a: self.seq,
+                seq_b: live_seq,
+                len_a: self.bytes.len(),
+                len_b: live.len(),
+            },
+        );
+        codec::encode_and_update_dirty(&mut self.bytes, live, dirty.iter().cloned(), out);
+        debug_assert_eq!(self.bytes, live);
+        self.seq = live_seq;
+        seal(out, start);
+    }
+
     /// Encode the diff from `self` to `live` into `out` and make `self` equal to `live`,
     /// touching only the words that changed. `live_seq` names the new state.
     pub(crate) fn advance_to(&mut self, live: &[u8], live_seq: u64, out: &mut Vec<u8>) {
