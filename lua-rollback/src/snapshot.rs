@@ -242,26 +242,25 @@ impl Snapshot {
         dirty: &[std::ops::Range<usize>],
         out: &mut Vec<u8>,
     ) {
-        let start = put_header(
-            out,
-            &Header {
-                kind: KIND_DIFF,
-                arena_id: self.arena_id,
-                seq_a: self.seq,
-                seq_b: live_seq,
-                len_a: self.bytes.len(),
-                len_b: live.len(),
-            },
-        );
-        codec::encode_and_update_dirty(&mut self.bytes, live, dirty.iter().cloned(), out);
-        debug_assert_eq!(self.bytes, live);
-        self.seq = live_seq;
-        seal(out, start);
+        self.advance_with(live, live_seq, out, |prev, live, out| {
+            codec::encode_and_update_dirty(prev, live, dirty.iter().cloned(), out)
+        });
     }
 
     /// Encode the diff from `self` to `live` into `out` and make `self` equal to `live`,
     /// touching only the words that changed. `live_seq` names the new state.
     pub(crate) fn advance_to(&mut self, live: &[u8], live_seq: u64, out: &mut Vec<u8>) {
+        self.advance_with(live, live_seq, out, codec::encode_and_update);
+    }
+
+    /// The sealed diff around `encode`, which writes the body and brings `self.bytes` to `live`.
+    fn advance_with(
+        &mut self,
+        live: &[u8],
+        live_seq: u64,
+        out: &mut Vec<u8>,
+        encode: impl FnOnce(&mut Vec<u8>, &[u8], &mut Vec<u8>),
+    ) {
         let start = put_header(
             out,
             &Header {
@@ -273,7 +272,7 @@ impl Snapshot {
                 len_b: live.len(),
             },
         );
-        codec::encode_and_update(&mut self.bytes, live, out);
+        encode(&mut self.bytes, live, out);
         debug_assert_eq!(self.bytes, live);
         self.seq = live_seq;
         seal(out, start);
