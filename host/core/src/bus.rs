@@ -83,6 +83,11 @@ impl Dma {
     }
 }
 
+/// The address OAM DMA really reads for `addr`: sources from 0xE000 up reach work RAM (DMG).
+fn dma_source(addr: u16) -> u16 {
+    if addr >= 0xE000 { addr - 0x2000 } else { addr }
+}
+
 /// Which physical bus an address is on, for DMA conflicts on the DMG: 0 the external bus
 /// (cartridge and work RAM), 1 the video bus, 2 the CPU's internal one (OAM, I/O, HRAM).
 fn bus_of(addr: u16) -> u8 {
@@ -212,7 +217,7 @@ impl Hardware {
     /// The DMG OAM corruption bug: an access (or IDU address) in 0xFE00-0xFEFF while the PPU
     /// scans OAM corrupts the row it is reading.
     #[cold]
-    fn oam_bug(&mut self, _addr: u16, kind: OamBug) {
+    fn oam_bug(&mut self, kind: OamBug) {
         if self.dma.active {
             return;
         }
@@ -256,12 +261,7 @@ impl Hardware {
             let at = self.dma.next_event();
             if self.dma.start_at == at {
                 self.dma.source = self.dma.pending_source;
-                let effective = if self.dma.source >= 0xE000 {
-                    self.dma.source - 0x2000
-                } else {
-                    self.dma.source
-                };
-                self.dma.source_bus = bus_of(effective);
+                self.dma.source_bus = bus_of(dma_source(self.dma.source));
                 self.dma.start_at = u64::MAX;
                 self.dma.index = 0;
                 self.dma.active = true;
@@ -283,11 +283,9 @@ impl Hardware {
         }
     }
 
-    /// What OAM DMA reads at `addr`: the bus without the PPU's access blocking; sources from
-    /// 0xE000 up reach work RAM (DMG).
+    /// What OAM DMA reads at `addr`: the bus without the PPU's access blocking.
     fn dma_read(&self, addr: u16) -> u8 {
-        let addr = if addr >= 0xE000 { addr - 0x2000 } else { addr };
-        match addr {
+        match dma_source(addr) {
             0x0000..=0x7FFF => self.cart.read_rom(addr),
             0x8000..=0x9FFF => self.ppu.vram[usize::from(addr & 0x1FFF)],
             0xA000..=0xBFFF => self.cart.read_ram(addr),
@@ -299,7 +297,7 @@ impl Hardware {
     #[inline]
     pub fn read_byte(&self, addr: u16) -> u8 {
         if self.dma.active && bus_of(addr) == self.dma.source_bus {
-            return self.dma_conflict_read(addr);
+            return self.dma.last_byte;
         }
         match addr {
             0x0000..=0x7FFF => {
@@ -332,11 +330,6 @@ impl Hardware {
             0xFFFF => self.ie,
             _ => self.read_io(addr),
         }
-    }
-
-    #[cold]
-    fn dma_conflict_read(&self, _addr: u16) -> u8 {
-        self.dma.last_byte
     }
 
     fn read_io(&self, addr: u16) -> u8 {
@@ -445,6 +438,25 @@ impl Hardware {
         }
     }
 
+    /// A CPU read in the M-cycle that just ended. Fast paths for the common cases (opcode
+    /// fetches from ROM, work RAM, the stack); everything else, including DMA conflicts, the boot
+    /// ROM overlay and the OAM corruption (of kind `oam_bug`), goes through `read_byte`.
+    #[inline(always)]
+    fn read_now(&mut self, addr: u16, oam_bug: OamBug) -> u8 {
+        if self.plain_reads {
+            if addr < 0x8000 {
+                return self.cart.read_rom(addr);
+            }
+            if (0xC000..0xE000).contains(&addr) {
+                return self.wram[usize::from(addr & 0x1FFF)];
+            }
+        }
+        if addr & 0xFF00 == 0xFE00 {
+            self.oam_bug(oam_bug);
+        }
+        self.read_byte(addr)
+    }
+
     /// Change the buttons held, requesting the joypad interrupt when a line falls.
     pub fn set_buttons(&mut self, buttons: Buttons) {
         if self.joypad.set_buttons(buttons) {
@@ -457,43 +469,27 @@ impl Bus for Hardware {
     #[inline(always)]
     fn read(&mut self, addr: u16) -> u8 {
         self.tick();
-        // Fast paths for the common cases (opcode fetches from ROM, work RAM); everything
-        // else, including DMA conflicts and the boot ROM overlay, goes through `read_byte`.
-        if self.plain_reads {
-            if addr < 0x8000 {
-                return self.cart.read_rom(addr);
-            }
-            if (0xC000..0xE000).contains(&addr) {
-                return self.wram[usize::from(addr & 0x1FFF)];
-            }
-        }
-        if addr & 0xFF00 == 0xFE00 {
-            self.oam_bug(addr, OamBug::Read);
-        }
-        self.read_byte(addr)
+        self.read_now(addr, OamBug::Read)
     }
 
     fn idle_idu(&mut self, addr: u16) {
         self.tick();
         if addr & 0xFF00 == 0xFE00 {
-            self.oam_bug(addr, OamBug::Write);
+            self.oam_bug(OamBug::Write);
         }
     }
 
+    #[inline(always)]
     fn read_idu(&mut self, addr: u16) -> u8 {
         self.tick();
-        if addr & 0xFF00 == 0xFE00 {
-            self.oam_bug(addr, OamBug::ReadIdu);
-            return self.read_byte(addr);
-        }
-        self.read_byte(addr)
+        self.read_now(addr, OamBug::ReadIdu)
     }
 
     #[inline(always)]
     fn write(&mut self, addr: u16, value: u8) {
         self.tick();
         if addr & 0xFF00 == 0xFE00 {
-            self.oam_bug(addr, OamBug::Write);
+            self.oam_bug(OamBug::Write);
         }
         self.write_byte(addr, value);
     }
