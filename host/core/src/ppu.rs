@@ -22,7 +22,7 @@
 //! Pixels are produced a whole line at a time when mode 3 ends (tile rows decoded 8 pixels at
 //! once). A line whose LCDC, SCX, SCY, BGP or WX is written during mode 3 is instead replayed dot
 //! by dot through the background fetcher and pixel shifter ([`crate::fifo`]) with the writes at
-//! their dots, so raster effects land where the fetcher and shifter see them.
+//! their dots. That replay is calibrated, not yet exact (its module docs give the figures).
 
 /// Screen width in pixels.
 pub const WIDTH: usize = 160;
@@ -43,9 +43,6 @@ const MAX_LINE_WRITES: usize = 24;
 /// Dots before the end of the CPU's M-cycle at which its register write takes effect in the
 /// FIFO replay (calibrated together with [`crate::fifo::START`]).
 const WRITE_LAG: u64 = 4;
-
-/// Dots from S to the OAM scan's row 0, for the OAM corruption bug.
-const OAM_BUG_ROW_OFFSET: u64 = 0;
 
 /// Dots from S to the end of mode 3 with no penalties.
 const MODE0_START: u64 = 256;
@@ -595,7 +592,8 @@ impl Ppu {
         if !self.lcd_on() || self.first_line || self.line >= HEIGHT as u8 {
             return None;
         }
-        let dot = now.checked_sub(self.line_start + OAM_BUG_ROW_OFFSET)?;
+        // The scan reads row 0 in the M-cycle that starts at S.
+        let dot = now.checked_sub(self.line_start)?;
         if dot >= 80 {
             return None;
         }

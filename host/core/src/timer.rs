@@ -78,23 +78,16 @@ impl Timer {
         self.next_tick = now + (period - phase);
     }
 
-    /// Increment TIMA; on overflow schedule the reload one M-cycle later.
-    fn increment(&mut self, at: u64) {
+    /// Increment TIMA; on overflow TMA is reloaded (and the interrupt requested) at `reload_at`.
+    ///
+    /// A falling edge of the counter reloads one M-cycle later. An increment caused by a CPU write
+    /// (DIV or TAC) lands mid-cycle, so it reloads at the end of that same M-cycle (Mooneye
+    /// `timer/rapid_toggle`).
+    fn increment(&mut self, reload_at: u64) {
         let (v, overflow) = self.tima.overflowing_add(1);
         self.tima = v;
         if overflow {
-            self.reload_at = at + 4;
-        }
-    }
-
-    /// An increment caused by a CPU write (DIV or TAC) in the M-cycle ending at `now`. The
-    /// write lands mid-cycle, so an overflow it causes is reloaded (and requests the interrupt)
-    /// at the end of that same M-cycle (Mooneye `timer/rapid_toggle`).
-    fn glitch_increment(&mut self, now: u64) {
-        let (v, overflow) = self.tima.overflowing_add(1);
-        self.tima = v;
-        if overflow {
-            self.reload_at = now;
+            self.reload_at = reload_at;
         }
     }
 
@@ -110,7 +103,7 @@ impl Timer {
                 irq = true;
             } else if self.next_tick <= now {
                 let at = self.next_tick;
-                self.increment(at);
+                self.increment(at + 4);
                 let period = u64::from(self.bit()) * 2;
                 self.next_tick = at + period;
             } else {
@@ -142,7 +135,7 @@ impl Timer {
     /// Any write to DIV resets the system counter; a selected bit going 1 → 0 clocks TIMA.
     pub fn write_div(&mut self, now: u64) {
         if self.enabled() && self.counter(now) & self.bit() != 0 {
-            self.glitch_increment(now);
+            self.increment(now);
         }
         self.div_offset = 0u16.wrapping_sub(now as u16);
         self.schedule(now);
@@ -172,7 +165,7 @@ impl Timer {
         self.tac = v & 7;
         let new = self.enabled() && counter & self.bit() != 0;
         if old && !new {
-            self.glitch_increment(now);
+            self.increment(now);
         }
         self.schedule(now);
     }
