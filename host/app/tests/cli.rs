@@ -1,5 +1,8 @@
 //! The `gbhost headless` contract, exercised through the real binary with ROMs built in code.
 
+#[path = "../../core/tests/support/mod.rs"]
+mod support;
+
 use gb_core::asm;
 use std::path::PathBuf;
 use std::process::{Command, Output};
@@ -207,18 +210,8 @@ fn garbage_files_never_panic() {
 
 /// Decode a PNG written by `--screenshot` to grey levels, one per pixel.
 fn decode_grey(path: &std::path::Path) -> (u32, u32, Vec<u8>) {
-    let file = std::fs::File::open(path).expect("open png");
-    let mut decoder = png::Decoder::new(std::io::BufReader::new(file));
-    decoder.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
-    let mut reader = decoder.read_info().expect("png header");
-    let mut buf = vec![0; reader.output_buffer_size().expect("size")];
-    let info = reader.next_frame(&mut buf).expect("png data");
-    let channels = info.color_type.samples();
-    let grey = buf[..info.buffer_size()]
-        .chunks_exact(channels)
-        .map(|px| px[0])
-        .collect();
-    (info.width, info.height, grey)
+    let (w, h, pixels) = support::read_png_rgb(path).expect("decode png");
+    (w, h, pixels.iter().map(|px| px[0]).collect())
 }
 
 #[test]
@@ -287,14 +280,10 @@ fn unwritable_screenshot_is_exit_2_with_one_line() {
 
 #[test]
 fn dmg_acid2_screenshot_is_the_reference_image() {
-    let roms = match std::env::var_os("GBHOST_TEST_ROMS") {
-        Some(d) => PathBuf::from(d),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/roms"),
-    };
+    let roms = support::rom_root();
     let rom = roms.join("acid2/dmg-acid2.gb");
     if !rom.exists() {
-        let ci = std::env::var("CI").is_ok_and(|v| v == "true" || v == "1");
-        assert!(!ci, "CI=true but {} is missing", rom.display());
+        assert!(!support::ci(), "CI=true but {} is missing", rom.display());
         eprintln!(
             "*** SKIPPED: {} not found (set GBHOST_TEST_ROMS) ***",
             rom.display()

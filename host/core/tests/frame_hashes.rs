@@ -4,6 +4,8 @@
 //! here. Re-record on purpose with `GBHOST_RECORD_FRAME_HASHES=1`; each checkpoint frame is also
 //! written as a PNG under the target directory to look at.
 
+mod support;
+
 use gb_core::{Buttons, Cartridge, Gb};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -67,13 +69,6 @@ const SCRIPTS: &[Script] = &[
     },
 ];
 
-fn rom_root() -> PathBuf {
-    match std::env::var_os("GBHOST_TEST_ROMS") {
-        Some(d) => PathBuf::from(d),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/roms"),
-    }
-}
-
 fn hashes_file() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/frame-hashes.tsv")
 }
@@ -83,20 +78,6 @@ fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
         (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01B3)
     })
-}
-
-fn write_png(path: &Path, frame: &[u8]) {
-    const LEVELS: [u8; 4] = [0xFF, 0xAA, 0x55, 0x00];
-    let Ok(file) = std::fs::File::create(path) else {
-        return;
-    };
-    let mut enc = png::Encoder::new(std::io::BufWriter::new(file), 160, 144);
-    enc.set_color(png::ColorType::Grayscale);
-    enc.set_depth(png::BitDepth::Eight);
-    if let Ok(mut w) = enc.write_header() {
-        let grey: Vec<u8> = frame.iter().map(|&s| LEVELS[usize::from(s & 3)]).collect();
-        let _ = w.write_image_data(&grey);
-    }
 }
 
 /// Run a script; `(checkpoint frame, hash)` pairs.
@@ -112,7 +93,8 @@ fn run(script: &Script, rom: Vec<u8>) -> Vec<(u32, u64)> {
         if script.checkpoints.contains(&frame) {
             let fb = gb.framebuffer();
             results.push((frame, fnv1a(fb)));
-            write_png(&out_dir.join(format!("{}-{frame}.png", script.name)), fb);
+            let _ =
+                support::write_frame_png(&out_dir.join(format!("{}-{frame}.png", script.name)), fb);
         }
     }
     results
@@ -134,8 +116,8 @@ fn load_expected() -> BTreeMap<(String, u32), u64> {
 
 #[test]
 fn homebrew_frames_match_the_recorded_hashes() {
-    let root = rom_root();
-    let ci = std::env::var("CI").is_ok_and(|v| v == "true" || v == "1");
+    let root = support::rom_root();
+    let ci = support::ci();
     let record = std::env::var_os("GBHOST_RECORD_FRAME_HASHES").is_some();
     let expected = load_expected();
     let mut recorded = String::from(

@@ -8,13 +8,15 @@
 //! Without the ROM folder every test says so and is skipped; with `CI=true` they fail instead.
 
 mod screen;
+#[path = "../support/mod.rs"]
+mod support;
 mod table;
 
 use gb_core::{Cartridge, Gb};
 use libtest_mimic::{Arguments, Failed, Trial};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::{Arc, Mutex};
 
 /// How long a screenshot test runs before its frame is compared.
@@ -55,14 +57,6 @@ const BLARGG_FRAMES: u32 = 6000;
 enum Outcome {
     Pass,
     Fail(String),
-}
-
-/// The ROM folder.
-fn rom_root() -> PathBuf {
-    match std::env::var_os("GBHOST_TEST_ROMS") {
-        Some(dir) => PathBuf::from(dir),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/roms"),
-    }
 }
 
 /// Whether a Mooneye test applies to the DMG-CPU B, from its file name's model suffix.
@@ -268,8 +262,8 @@ fn write_conformance(rows: &BTreeMap<&'static str, Row>) {
 
 fn main() {
     let args = Arguments::from_args();
-    let root = rom_root();
-    let ci = std::env::var("CI").is_ok_and(|v| v == "true" || v == "1");
+    let root = support::rom_root();
+    let ci = support::ci();
     let have_roms = root.is_dir();
     if !have_roms {
         eprintln!(
