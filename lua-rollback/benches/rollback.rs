@@ -178,11 +178,21 @@ fn main() {
         minor_multiplier,
         major_multiplier,
     };
-    let proto = include_str!("proto_hud.lua");
-    for (script_name, script) in [
-        ("sync-test HUD (345 lines)", HUD),
-        ("prototype HUD (234 lines)", proto),
-    ] {
+    // The research prototype's script, read from the shared folder beside the repository so
+    // the figures compare with the prototype's (skipped, loudly, when the folder is absent).
+    let proto_path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../shared/research/lua-proto/lua/hud.lua"
+    );
+    let proto = std::fs::read_to_string(proto_path).unwrap_or_else(|e| {
+        println!("*** prototype HUD skipped: {proto_path}: {e} ***");
+        String::new()
+    });
+    let mut workloads = vec![("sync-test HUD (345 lines)", HUD)];
+    if !proto.is_empty() {
+        workloads.push(("prototype HUD (234 lines)", proto.as_str()));
+    }
+    for (script_name, script) in workloads {
         println!("== {script_name}");
         run(
             "incremental (200,100)",
