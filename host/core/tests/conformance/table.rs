@@ -415,15 +415,24 @@ pub const ROMS: &[(&str, Kind)] = &[
     ),
     (
         "mealybug/m2_win_en_toggle.gb",
-        Kind::NotApplicable("reference image only for the DMG-blob revision, not DMG-CPU B"),
+        Kind::Screen {
+            expected: "mealybug/expected/DMG-blob/m2_win_en_toggle.png",
+            run: Run::LdBB,
+        },
     ),
     (
         "mealybug/m3_bgp_change.gb",
-        Kind::NotApplicable("reference image only for the DMG-blob revision, not DMG-CPU B"),
+        Kind::Screen {
+            expected: "mealybug/expected/DMG-blob/m3_bgp_change.png",
+            run: Run::LdBB,
+        },
     ),
     (
         "mealybug/m3_bgp_change_sprites.gb",
-        Kind::NotApplicable("reference image only for the DMG-blob revision, not DMG-CPU B"),
+        Kind::Screen {
+            expected: "mealybug/expected/DMG-blob/m3_bgp_change_sprites.png",
+            run: Run::LdBB,
+        },
     ),
     (
         "mealybug/m3_lcdc_bg_en_change.gb",
@@ -438,7 +447,10 @@ pub const ROMS: &[(&str, Kind)] = &[
     ),
     (
         "mealybug/m3_lcdc_bg_map_change.gb",
-        Kind::NotApplicable("reference image only for the DMG-blob revision, not DMG-CPU B"),
+        Kind::Screen {
+            expected: "mealybug/expected/DMG-blob/m3_lcdc_bg_map_change.png",
+            run: Run::LdBB,
+        },
     ),
     (
         "mealybug/m3_lcdc_bg_map_change2.gb",
@@ -446,23 +458,38 @@ pub const ROMS: &[(&str, Kind)] = &[
     ),
     (
         "mealybug/m3_lcdc_obj_en_change.gb",
-        Kind::NotApplicable("reference image only for the DMG-blob revision, not DMG-CPU B"),
+        Kind::Screen {
+            expected: "mealybug/expected/DMG-blob/m3_lcdc_obj_en_change.png",
+            run: Run::LdBB,
+        },
     ),
     (
         "mealybug/m3_lcdc_obj_en_change_variant.gb",
-        Kind::NotApplicable("reference image only for the DMG-blob revision, not DMG-CPU B"),
+        Kind::Screen {
+            expected: "mealybug/expected/DMG-blob/m3_lcdc_obj_en_change_variant.png",
+            run: Run::LdBB,
+        },
     ),
     (
         "mealybug/m3_lcdc_obj_size_change.gb",
-        Kind::NotApplicable("reference image only for the DMG-blob revision, not DMG-CPU B"),
+        Kind::Screen {
+            expected: "mealybug/expected/DMG-blob/m3_lcdc_obj_size_change.png",
+            run: Run::LdBB,
+        },
     ),
     (
         "mealybug/m3_lcdc_obj_size_change_scx.gb",
-        Kind::NotApplicable("reference image only for the DMG-blob revision, not DMG-CPU B"),
+        Kind::Screen {
+            expected: "mealybug/expected/DMG-blob/m3_lcdc_obj_size_change_scx.png",
+            run: Run::LdBB,
+        },
     ),
     (
         "mealybug/m3_lcdc_tile_sel_change.gb",
-        Kind::NotApplicable("reference image only for the DMG-blob revision, not DMG-CPU B"),
+        Kind::Screen {
+            expected: "mealybug/expected/DMG-blob/m3_lcdc_tile_sel_change.png",
+            run: Run::LdBB,
+        },
     ),
     (
         "mealybug/m3_lcdc_tile_sel_change2.gb",
@@ -470,7 +497,10 @@ pub const ROMS: &[(&str, Kind)] = &[
     ),
     (
         "mealybug/m3_lcdc_tile_sel_win_change.gb",
-        Kind::NotApplicable("reference image only for the DMG-blob revision, not DMG-CPU B"),
+        Kind::Screen {
+            expected: "mealybug/expected/DMG-blob/m3_lcdc_tile_sel_win_change.png",
+            run: Run::LdBB,
+        },
     ),
     (
         "mealybug/m3_lcdc_tile_sel_win_change2.gb",
@@ -478,7 +508,10 @@ pub const ROMS: &[(&str, Kind)] = &[
     ),
     (
         "mealybug/m3_lcdc_win_en_change_multiple.gb",
-        Kind::NotApplicable("reference image only for the DMG-blob revision, not DMG-CPU B"),
+        Kind::Screen {
+            expected: "mealybug/expected/DMG-blob/m3_lcdc_win_en_change_multiple.png",
+            run: Run::LdBB,
+        },
     ),
     (
         "mealybug/m3_lcdc_win_en_change_multiple_wx.gb",
@@ -489,7 +522,10 @@ pub const ROMS: &[(&str, Kind)] = &[
     ),
     (
         "mealybug/m3_lcdc_win_map_change.gb",
-        Kind::NotApplicable("reference image only for the DMG-blob revision, not DMG-CPU B"),
+        Kind::Screen {
+            expected: "mealybug/expected/DMG-blob/m3_lcdc_win_map_change.png",
+            run: Run::LdBB,
+        },
     ),
     (
         "mealybug/m3_lcdc_win_map_change2.gb",
@@ -497,11 +533,17 @@ pub const ROMS: &[(&str, Kind)] = &[
     ),
     (
         "mealybug/m3_obp0_change.gb",
-        Kind::NotApplicable("reference image only for the DMG-blob revision, not DMG-CPU B"),
+        Kind::Screen {
+            expected: "mealybug/expected/DMG-blob/m3_obp0_change.png",
+            run: Run::LdBB,
+        },
     ),
     (
         "mealybug/m3_scx_high_5_bits.gb",
-        Kind::NotApplicable("reference image only for the DMG-blob revision, not DMG-CPU B"),
+        Kind::Screen {
+            expected: "mealybug/expected/DMG-blob/m3_scx_high_5_bits.png",
+            run: Run::LdBB,
+        },
     ),
     (
         "mealybug/m3_scx_high_5_bits_change2.gb",
@@ -509,11 +551,17 @@ pub const ROMS: &[(&str, Kind)] = &[
     ),
     (
         "mealybug/m3_scx_low_3_bits.gb",
-        Kind::NotApplicable("reference image only for the DMG-blob revision, not DMG-CPU B"),
+        Kind::Screen {
+            expected: "mealybug/expected/DMG-blob/m3_scx_low_3_bits.png",
+            run: Run::LdBB,
+        },
     ),
     (
         "mealybug/m3_scy_change.gb",
-        Kind::NotApplicable("reference image only for the DMG-blob revision, not DMG-CPU B"),
+        Kind::Screen {
+            expected: "mealybug/expected/DMG-blob/m3_scy_change.png",
+            run: Run::LdBB,
+        },
     ),
     (
         "mealybug/m3_scy_change2.gb",
@@ -521,27 +569,45 @@ pub const ROMS: &[(&str, Kind)] = &[
     ),
     (
         "mealybug/m3_window_timing.gb",
-        Kind::NotApplicable("reference image only for the DMG-blob revision, not DMG-CPU B"),
+        Kind::Screen {
+            expected: "mealybug/expected/DMG-blob/m3_window_timing.png",
+            run: Run::LdBB,
+        },
     ),
     (
         "mealybug/m3_window_timing_wx_0.gb",
-        Kind::NotApplicable("reference image only for the DMG-blob revision, not DMG-CPU B"),
+        Kind::Screen {
+            expected: "mealybug/expected/DMG-blob/m3_window_timing_wx_0.png",
+            run: Run::LdBB,
+        },
     ),
     (
         "mealybug/m3_wx_4_change.gb",
-        Kind::NotApplicable("reference image only for the DMG-blob revision, not DMG-CPU B"),
+        Kind::Screen {
+            expected: "mealybug/expected/DMG-blob/m3_wx_4_change.png",
+            run: Run::LdBB,
+        },
     ),
     (
         "mealybug/m3_wx_4_change_sprites.gb",
-        Kind::NotApplicable("reference image only for the DMG-blob revision, not DMG-CPU B"),
+        Kind::Screen {
+            expected: "mealybug/expected/DMG-blob/m3_wx_4_change_sprites.png",
+            run: Run::LdBB,
+        },
     ),
     (
         "mealybug/m3_wx_5_change.gb",
-        Kind::NotApplicable("reference image only for the DMG-blob revision, not DMG-CPU B"),
+        Kind::Screen {
+            expected: "mealybug/expected/DMG-blob/m3_wx_5_change.png",
+            run: Run::LdBB,
+        },
     ),
     (
         "mealybug/m3_wx_6_change.gb",
-        Kind::NotApplicable("reference image only for the DMG-blob revision, not DMG-CPU B"),
+        Kind::Screen {
+            expected: "mealybug/expected/DMG-blob/m3_wx_6_change.png",
+            run: Run::LdBB,
+        },
     ),
     (
         "rtc3test/rtc3test-1-shootout.gb",
