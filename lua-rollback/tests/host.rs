@@ -434,3 +434,94 @@ fn call_with_reaches_dotted_paths() {
         Resume::Returned(vec![Value::from("deep")])
     );
 }
+
+#[test]
+fn snapshots_around_host_calls_stay_byte_exact() {
+    // Host calls whose results allocate (strings) and a coroutine suspended inside a host
+    // function, snapshotted and restored: every re-run gives the same values and the same
+    // arena bytes (the desync check).
+    let mut vm = vm();
+    let mut host = TestHost {
+        big: 300,
+        ..TestHost::default()
+    };
+    vm.exec(
+        "=init",
+        "log = {} function step(i) \
+           local a, s = host.big() local _, e = echo(i, s .. i) \
+           log[#log + 1] = e .. memory.read_u8(i) return #log, e:sub(-3) end",
+    )
+    .unwrap();
+    vm.spawn_chunk(
+        "main",
+        "=main",
+        "local n = 0 while true do n = n + memory.read_u8(n) local r = emu.frameadvance(n) \
+         if r then n = n + r end end",
+    )
+    .unwrap();
+    const FRAMES: usize = 60;
+    let mut snaps = Vec::new();
+    let mut outputs = Vec::new();
+    for f in 0..FRAMES {
+        snaps.push(vm.snapshot());
+        let mut out = vm
+            .call_with(&mut host, "step", &[Value::Integer(f as i64)])
+            .unwrap();
+        match vm
+            .resume_with(&mut host, "main", &[Value::Integer(f as i64)])
+            .unwrap()
+        {
+            Resume::Yielded(v) => out.extend(v),
+            r => panic!("{r:?}"),
+        }
+        vm.collect_frame().unwrap();
+        outputs.push(out);
+    }
+    snaps.push(vm.snapshot());
+    let mut again = vm.snapshot();
+    for start in [0, 17, FRAMES - 1, 5, 42] {
+        vm.restore(&snaps[start]).unwrap();
+        vm.snapshot_into(&mut again);
+        assert!(again.bytes() == snaps[start].bytes());
+        for f in start..FRAMES {
+            let mut out = vm
+                .call_with(&mut host, "step", &[Value::Integer(f as i64)])
+                .unwrap();
+            match vm
+                .resume_with(&mut host, "main", &[Value::Integer(f as i64)])
+                .unwrap()
+            {
+                Resume::Yielded(v) => out.extend(v),
+                r => panic!("{r:?}"),
+            }
+            vm.collect_frame().unwrap();
+            assert_eq!(out, outputs[f], "frame {f} after restoring {start}");
+            vm.snapshot_into(&mut again);
+            assert!(
+                again.bytes() == snaps[f + 1].bytes(),
+                "arena after frame {f} (restored {start}) differs"
+            );
+        }
+    }
+    vm.check_arena().unwrap();
+}
+
+#[test]
+fn errors_and_panics_between_snapshots_leave_no_trace() {
+    // A failing host call that is rolled back leaves the arena as a clean run does.
+    let mut vm = vm();
+    let mut host = TestHost::default();
+    vm.exec("=init", "function ok(i) return echo(i) end")
+        .unwrap();
+    let base = vm.snapshot();
+    vm.call_with(&mut host, "ok", &[Value::Integer(1)]).unwrap();
+    vm.collect_frame().unwrap();
+    let clean = vm.snapshot();
+    vm.restore(&base).unwrap();
+    assert!(vm.exec_with(&mut host, "=f", "host.fail()").is_err());
+    assert!(vm.exec_with(&mut host, "=p", "host.panic()").is_err());
+    vm.restore(&base).unwrap();
+    vm.call_with(&mut host, "ok", &[Value::Integer(1)]).unwrap();
+    vm.collect_frame().unwrap();
+    assert!(vm.snapshot().bytes() == clean.bytes());
+}
