@@ -169,8 +169,9 @@ pub unsafe fn host_context(l: *mut lua::lua_State) -> *mut c_void {
     unsafe { control(l).host }
 }
 
-/// A ready-made host function that yields from the running coroutine with no values: register
-/// it as e.g. `emu.frameadvance` for BizHawk-style `while true do ... end` scripts.
+/// A ready-made raw host function that yields from the running coroutine with no values:
+/// register it as e.g. `emu.frameadvance` for BizHawk-style `while true do ... end` scripts.
+/// With safe host functions, return [`HostReturn::Yield`] instead.
 ///
 /// # Safety
 /// Called by Lua only (it is a `lua_CFunction`).

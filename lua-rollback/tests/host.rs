@@ -525,3 +525,48 @@ fn errors_and_panics_between_snapshots_leave_no_trace() {
     vm.collect_frame().unwrap();
     assert!(vm.snapshot().bytes() == clean.bytes());
 }
+
+#[test]
+fn host_yields_inside_lua_coroutines_and_messages_are_not_formats() {
+    let mut vm = Vm::builder(VmConfig::default())
+        .host_function("emu.frameadvance", FRAMEADVANCE)
+        .host_function("fail", FAIL)
+        .build()
+        .unwrap();
+    let mut host = TestHost::default();
+    // A coroutine the script itself drives: the host's yield goes to the script.
+    let r = vm
+        .exec_with(
+            &mut host,
+            "=w",
+            "local co = coroutine.wrap(function(a) local b = emu.frameadvance(a + 1) return b * 2 end) \
+             local y = co(1) return y, co(20)",
+        )
+        .unwrap();
+    assert_eq!(r, [Value::Integer(2), Value::Integer(40)]);
+    // A coroutine suspended in a host function finishes under a plain `resume`.
+    vm.spawn_chunk("c", "=c", "return emu.frameadvance() + 1")
+        .unwrap();
+    assert_eq!(
+        vm.resume_with(&mut host, "c", &[]).unwrap(),
+        Resume::Yielded(vec![])
+    );
+    assert_eq!(
+        vm.resume("c", &[Value::Integer(4)]).unwrap(),
+        Resume::Returned(vec![Value::Integer(5)])
+    );
+    // Messages are bytes, not format strings.
+    struct Percent;
+    impl Host for Percent {
+        fn call(&mut self, _: u32, _: &[Value], _: &mut Vec<Value>) -> Result<HostReturn, String> {
+            Err("100% %s %d \u{e9}".into())
+        }
+    }
+    let r = vm
+        .exec_with(&mut Percent, "=m", "return pcall(function() fail() end)")
+        .unwrap();
+    assert_eq!(
+        r,
+        [Value::Boolean(false), Value::from("m:1: 100% %s %d \u{e9}")]
+    );
+}
