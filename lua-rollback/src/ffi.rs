@@ -294,7 +294,10 @@ unsafe fn push_results(l: *mut lua::lua_State, ctl: &Control, n: usize) -> c_int
     // overflow, arena exhaustion), which leaves the buffer in the control block to be emptied
     // at the next call; the slice iterator owns nothing.
     unsafe {
-        lua::luaL_checkstack(l, n, c"too many results".as_ptr());
+        // A C function starts with LUA_MINSTACK free slots above its arguments.
+        if n > lua::LUA_MINSTACK {
+            lua::luaL_checkstack(l, n, c"too many results".as_ptr());
+        }
         for v in (*ctl.results.get()).iter() {
             push_value(l, v);
         }

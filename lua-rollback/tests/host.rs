@@ -158,6 +158,19 @@ fn results_of_every_type_come_back() {
             Value::Integer(3),
         ]
     );
+    // Many results: the stack grows.
+    let r = vm
+        .exec_with(
+            &mut host,
+            "=many",
+            "local t = {} for i = 1, 500 do t[i] = i end \
+             local r = table.pack(echo(table.unpack(t))) return r.n, r[1], r[500]",
+        )
+        .unwrap();
+    assert_eq!(
+        r,
+        [Value::Integer(500), Value::Integer(1), Value::Integer(500)]
+    );
     // Through call_with, with Rust arguments.
     vm.exec("=f", "function twice(...) return echo(...), echo(...) end")
         .unwrap();
