@@ -37,6 +37,15 @@ pub struct Args {
     /// Run this DMG boot ROM (256 bytes) instead of starting in the post-boot state.
     #[arg(long, value_name = "FILE")]
     boot_rom: Option<PathBuf>,
+    /// Load this Lua script before the first frame (repeatable); its `console.log`/`print`
+    /// lines are printed as `log: TEXT`.
+    #[arg(long, value_name = "FILE.lua")]
+    script: Vec<PathBuf>,
+    /// After every frame, roll back K frames, replay them and compare core and scripts byte
+    /// for byte with the record; prints `sync-test: FRAMES frames, MISMATCHES mismatches` and
+    /// exits 1 on any mismatch.
+    #[arg(long, value_name = "K")]
+    sync_test: Option<u64>,
 }
 
 /// Parse a 16-bit hex address, with or without `0x` / `$`.
@@ -64,6 +73,9 @@ pub fn escape_serial(bytes: &[u8]) -> String {
 
 /// Run `gbhost headless`.
 pub fn run(args: &Args) -> Result<()> {
+    if !args.script.is_empty() || args.sync_test.is_some() {
+        return run_session(args);
+    }
     let mut gb = crate::rom::load(&args.rom, args.boot_rom.as_deref())?;
     let mut frames = 0;
     let mut mid_frame = false;
@@ -88,6 +100,39 @@ pub fn run(args: &Args) -> Result<()> {
         }
     }
     println!("frames: {frames}");
+    if args.print_serial {
+        println!("serial: {}", escape_serial(gb.serial_output()));
+    }
+    if args.print_regs {
+        let r = gb.regs();
+        println!(
+            "regs: A={:02X} F={:02X} B={:02X} C={:02X} D={:02X} E={:02X} H={:02X} L={:02X} SP={:04X} PC={:04X}",
+            r.a, r.f, r.b, r.c, r.d, r.e, r.h, r.l, r.sp, r.pc
+        );
+    }
+    for &addr in &args.peek {
+        println!("peek {addr:04X}={:02X}", gb.peek(addr));
+    }
+    Ok(())
+}
+
+/// `headless` with scripts or the sync test: through a session (see [`crate::scripted`]).
+fn run_session(args: &Args) -> Result<()> {
+    if args.stop_on_ld_b_b {
+        anyhow::bail!("--stop-on-ld-b-b cannot be combined with --script or --sync-test");
+    }
+    let session = crate::scripted::run(&crate::scripted::Run {
+        rom: &args.rom,
+        boot_rom: args.boot_rom.as_deref(),
+        scripts: &args.script,
+        frames: args.frames,
+        sync_test: args.sync_test,
+    })?;
+    let gb = session.gb();
+    if let Some(path) = &args.screenshot {
+        crate::screenshot::write(path, session.picture())?;
+    }
+    println!("frames: {}", session.frame());
     if args.print_serial {
         println!("serial: {}", escape_serial(gb.serial_output()));
     }
