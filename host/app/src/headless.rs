@@ -100,6 +100,12 @@ pub fn run(args: &Args) -> Result<()> {
         }
     }
     println!("frames: {frames}");
+    print_machine(&gb, args);
+    Ok(())
+}
+
+/// The lines after `frames:`: serial output, registers and peeks, as asked.
+fn print_machine(gb: &gb_core::Gb, args: &Args) {
     if args.print_serial {
         println!("serial: {}", escape_serial(gb.serial_output()));
     }
@@ -113,7 +119,6 @@ pub fn run(args: &Args) -> Result<()> {
     for &addr in &args.peek {
         println!("peek {addr:04X}={:02X}", gb.peek(addr));
     }
-    Ok(())
 }
 
 /// `headless` with scripts or the sync test: through a session (see [`crate::scripted`]).
@@ -133,19 +138,7 @@ fn run_session(args: &Args) -> Result<()> {
         crate::screenshot::write(path, session.picture())?;
     }
     println!("frames: {}", session.frame());
-    if args.print_serial {
-        println!("serial: {}", escape_serial(gb.serial_output()));
-    }
-    if args.print_regs {
-        let r = gb.regs();
-        println!(
-            "regs: A={:02X} F={:02X} B={:02X} C={:02X} D={:02X} E={:02X} H={:02X} L={:02X} SP={:04X} PC={:04X}",
-            r.a, r.f, r.b, r.c, r.d, r.e, r.h, r.l, r.sp, r.pc
-        );
-    }
-    for &addr in &args.peek {
-        println!("peek {addr:04X}={:02X}", gb.peek(addr));
-    }
+    print_machine(gb, args);
     Ok(())
 }
 

@@ -44,7 +44,10 @@ pub fn read_script(path: &Path) -> Result<String> {
 /// Print the session's console lines as `log: TEXT`.
 fn print_console(session: &mut Session) {
     for line in session.take_console() {
-        println!("log: {}", line.text);
+        // A multi-line text (an error with its traceback) gives one `log:` line each.
+        for text in line.text.lines() {
+            println!("log: {text}");
+        }
     }
 }
 

@@ -596,8 +596,13 @@ impl Session {
         if let Some(msg) = self.scripts[i].take_new_error()
             && !self.replaying
         {
-            let slot = self.scripts[i].slot;
-            let text = format!("error: {msg}");
+            let (slot, name) = (self.scripts[i].slot, &self.scripts[i].name);
+            // Name the script when Lua's message does not (budget, memory).
+            let text = if msg.contains(name.as_str()) {
+                format!("error: {msg}")
+            } else {
+                format!("error: {name}: {msg}")
+            };
             self.console.push(ConsoleLine { slot, text });
         }
         let caller = self.scripts[i].slot;
