@@ -171,6 +171,8 @@ pub struct Session {
     pub(crate) last_key: u64,
     /// Slots active at `frame`'s record.
     pub(crate) prev_slots: Vec<u32>,
+    /// The cursor was rebuilt from the live state: the next record must be a keyframe.
+    pub(crate) cursor_fresh: bool,
     /// The buttons the user holds (from the log).
     pub(crate) user_buttons: Buttons,
     /// Buttons scripts press and release this frame.
@@ -271,6 +273,7 @@ impl Session {
             dec: Vec::new(),
             last_key: 0,
             prev_slots: Vec::new(),
+            cursor_fresh: false,
             user_buttons: Buttons::default(),
             overrides: (0, 0),
             console: Vec::new(),
