@@ -4,8 +4,16 @@
 //! switches, and channel 1's frequency sweep with its overflow checks.
 //!
 //! Channel 3's position in wave RAM is tracked lazily (from the time of its next fetch), so wave
-//! RAM access while it plays and the DMG retrigger corruption behave as on hardware. Not yet: the
-//! waveforms themselves, mixing and output (see `docs/ARCHITECTURE.md`).
+//! RAM access while it plays and the DMG retrigger corruption behave as on hardware.
+//!
+//! The waveforms (duty squares, wave, noise LFSR), the DACs, NR50/NR51 mixing and the output
+//! samples are in [`synth`]: generated lazily, brought up to date before each register write and
+//! frame sequencer step ([`Apu::catch_up`]), never per M-cycle.
+
+mod synth;
+
+pub use synth::{RING_CAPACITY, SAMPLE_PERIOD, SAMPLE_RATE, Sample, SampleRing};
+use synth::{Synth, noise_period};
 
 /// Bits that always read as 1, for 0xFF10-0xFF2F.
 const READ_MASK: [u8; 0x20] = [
@@ -64,6 +72,10 @@ pub struct Apu {
     fs_step: u8,
     /// Channel 3's playback position.
     wave: WavePos,
+    /// The waveform generators' phases and the partial output sample.
+    synth: Synth,
+    /// Output samples waiting for the host (not machine state: a snapshot need not keep them).
+    out: SampleRing,
 }
 
 /// Where channel 3 is in wave RAM, advanced lazily from the time of its next sample fetch.
@@ -126,6 +138,8 @@ impl Apu {
             sweep: Sweep::default(),
             fs_step: 0,
             wave: WavePos::default(),
+            synth: Synth::default(),
+            out: SampleRing::default(),
         }
     }
 
@@ -170,6 +184,8 @@ impl Apu {
     /// Write 0xFF10-0xFF3F. While powered off only NR52, wave RAM and (on the DMG) the length
     /// counters take writes.
     pub fn write(&mut self, addr: u16, v: u8, now: u64) {
+        // The generators run with the old values up to now.
+        self.catch_up(now);
         if (0xFF30..=0xFF3F).contains(&addr) {
             if self.ch[2].enabled {
                 let w = self.wave_at(now);
@@ -225,6 +241,10 @@ impl Apu {
                 }
             }
             (c, 4) if c < 4 => self.write_nrx4(c, v, now),
+            // A clock shift leaving 14-15 restarts the LFSR's clock.
+            (3, 3) if self.synth.noise_next == u64::MAX => {
+                self.synth.noise_next = now.saturating_add(noise_period(v));
+            }
             _ => {}
         }
     }
@@ -246,6 +266,7 @@ impl Apu {
                     c.length = len;
                 }
                 self.sweep = Sweep::default();
+                self.synth.duty_pos = [0; 2];
             }
         } else if !was_on {
             self.regs[0x16] = 0x80;
@@ -275,11 +296,19 @@ impl Apu {
             if c == 2 {
                 self.trigger_wave(now);
             }
-            self.trigger(c, quiet_half);
+            self.trigger(c, quiet_half, now);
         }
     }
 
-    fn trigger(&mut self, c: usize, quiet_half: bool) {
+    fn trigger(&mut self, c: usize, quiet_half: bool, now: u64) {
+        match c {
+            0 | 1 => self.synth.square_next[c] = now + self.square_period(c),
+            3 => {
+                self.synth.lfsr = 0;
+                self.synth.noise_next = now.saturating_add(noise_period(self.regs[reg(3, 3)]));
+            }
+            _ => {}
+        }
         let chan = &mut self.ch[c];
         chan.enabled = chan.dac;
         if chan.length == 0 {
@@ -423,11 +452,12 @@ impl Apu {
     }
 
     /// One frame sequencer step (512 Hz, on a falling edge of DIV bit 4): lengths on even
-    /// steps, the sweep on steps 2 and 6, envelopes on step 7.
-    pub fn frame_sequencer(&mut self) {
+    /// steps, the sweep on steps 2 and 6, envelopes on step 7. `now` is the step's time.
+    pub fn frame_sequencer(&mut self, now: u64) {
         if !self.powered() {
             return;
         }
+        self.catch_up(now);
         let step = self.fs_step;
         self.fs_step = (step + 1) & 7;
         if step & 1 == 0 {

@@ -1,0 +1,405 @@
+//! The four waveform generators, the DACs, NR50/NR51 mixing and sample output (Pan Docs:
+//! "Audio details").
+//!
+//! **Lazy, not per cycle.** Nothing here runs on the bus's hot path. [`Apu::catch_up`] brings
+//! the generators from the time they were last brought up to date to a given time, and is called
+//! only where their inputs change or output is wanted: before every APU register write, before
+//! every frame sequencer step (512 Hz, already a scheduled event), at the end of each frame and
+//! when a host drains samples. Between two such calls every input (frequencies, volumes, duty,
+//! panning) is constant, so the loop walks from one waveform edge to the next.
+//!
+//! **Output rate.** One stereo sample per [`SAMPLE_PERIOD`] = 64 T-cycles: 65,536 Hz, on a grid
+//! of absolute time (a sample covers `[64k, 64k + 64)`), so the stream does not depend on when
+//! it is drained. Each sample is the exact mean of the mixed signal over its 64 T-cycles (a box
+//! filter over the edges, not a point sample), so no pulse is lost however short, and images
+//! above the 32,768 Hz Nyquist frequency are attenuated by the box's sinc response; the host's
+//! band-limited resampler then cuts at the audible band. Twice the rate would halve the box
+//! filter's aliasing but double the samples every host resamples; 64 T-cycles keeps a frame at
+//! about 1,097 samples.
+//!
+//! **Levels.** A DAC that is on maps digital 0-15 to `15 - 2 × d` (Pan Docs: the analog range is
+//! inverted), off it outputs 0. A side's level is the sum of the channels NR51 sends to it, times
+//! NR50's volume + 1; the mean over 64 T-cycles of at most 4 × 15 × 8 = 480 fits an `i16` as the
+//! sum over the window without scaling (at most 30,720). The DC of enabled DACs is left in: the
+//! host's high-pass filter (the hardware's capacitor) removes it.
+//!
+//! Samples go into a fixed-capacity ring ([`SampleRing`]) that hosts drain every frame; when
+//! nobody drains it, the oldest samples are dropped, so it never grows.
+
+use super::{Apu, reg};
+
+/// T-cycles per output sample.
+pub const SAMPLE_PERIOD: u64 = 64;
+/// Output samples per second (4,194,304 / [`SAMPLE_PERIOD`]).
+pub const SAMPLE_RATE: u32 = 65_536;
+/// Capacity of the output ring, in stereo samples (125 ms at [`SAMPLE_RATE`]).
+pub const RING_CAPACITY: usize = 8192;
+
+/// The duty cycles' waveforms, step 0 first (Pan Docs: "Pulse channel": 12.5, 25, 50, 75 %).
+const DUTY: [u8; 4] = [0b0000_0001, 0b1000_0001, 0b1000_0111, 0b0111_1110];
+
+/// One stereo sample: left, right.
+pub type Sample = (i16, i16);
+
+/// A fixed-capacity ring of output samples; the oldest are dropped when it is full.
+#[derive(Clone, Debug)]
+pub struct SampleRing {
+    buf: Box<[Sample; RING_CAPACITY]>,
+    /// Index of the oldest sample.
+    start: usize,
+    /// Samples held.
+    len: usize,
+    /// Samples dropped because nobody drained them.
+    dropped: u64,
+}
+
+impl Default for SampleRing {
+    fn default() -> Self {
+        SampleRing {
+            buf: Box::new([(0, 0); RING_CAPACITY]),
+            start: 0,
+            len: 0,
+            dropped: 0,
+        }
+    }
+}
+
+impl SampleRing {
+    #[inline]
+    fn push(&mut self, s: Sample) {
+        let at = (self.start + self.len) % RING_CAPACITY;
+        self.buf[at] = s;
+        if self.len == RING_CAPACITY {
+            self.start = (self.start + 1) % RING_CAPACITY;
+            self.dropped += 1;
+        } else {
+            self.len += 1;
+        }
+    }
+
+    /// Samples waiting.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// No samples waiting.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Samples dropped so far because the ring was full.
+    pub fn dropped(&self) -> u64 {
+        self.dropped
+    }
+
+    /// Move the oldest samples into `out`; returns how many were written.
+    pub fn drain_into(&mut self, out: &mut [Sample]) -> usize {
+        let n = self.len.min(out.len());
+        let first = n.min(RING_CAPACITY - self.start);
+        out[..first].copy_from_slice(&self.buf[self.start..self.start + first]);
+        out[first..n].copy_from_slice(&self.buf[..n - first]);
+        self.start = (self.start + n) % RING_CAPACITY;
+        self.len -= n;
+        n
+    }
+
+    /// Forget the waiting samples.
+    pub fn clear(&mut self) {
+        self.start = 0;
+        self.len = 0;
+    }
+}
+
+/// The generators' phases and the partial output sample. On the DMG the CPU cannot observe
+/// any of it (PCM12/PCM34 are CGB registers); channel 3's position is in [`super::WavePos`],
+/// which the CPU can observe through wave RAM.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Synth {
+    /// Generate samples (hosts may turn it off, e.g. a benchmark without audio).
+    pub(super) off: bool,
+    /// Time up to which the output is generated.
+    pub(super) t: u64,
+    /// End of the sample being accumulated (a multiple of [`SAMPLE_PERIOD`]).
+    pub(super) window_end: u64,
+    /// Left sum over the current window.
+    pub(super) acc_l: i32,
+    /// Right sum over the current window.
+    pub(super) acc_r: i32,
+    /// Channels 1 and 2: duty step 0-7.
+    pub(super) duty_pos: [u8; 2],
+    /// Channels 1 and 2: time of the next duty step.
+    pub(super) square_next: [u64; 2],
+    /// Channel 3's sample buffer: the last nibble fetched.
+    pub(super) wave_sample: u8,
+    /// Channel 4's LFSR (Pan Docs' convention: zeroed on trigger, XNOR feedback, bit 0 out).
+    pub(super) lfsr: u16,
+    /// Channel 4: time of the next LFSR clock (`u64::MAX` for clock shifts 14 and 15).
+    pub(super) noise_next: u64,
+}
+
+/// T-cycles between channel 4's LFSR clocks for NR43 = `nr43`; `u64::MAX` when it does not
+/// clock (shift 14 or 15).
+pub(super) fn noise_period(nr43: u8) -> u64 {
+    let shift = nr43 >> 4;
+    if shift >= 14 {
+        return u64::MAX;
+    }
+    let divider = match nr43 & 7 {
+        0 => 8,
+        r => 16 * u64::from(r),
+    };
+    divider << shift
+}
+
+/// One LFSR clock: bit 15 (and bit 7 in 7-bit mode) take XNOR of bits 0 and 1, then shift.
+#[inline]
+fn lfsr_step(l: u16, short: bool) -> u16 {
+    let x = !(l ^ (l >> 1)) & 1;
+    let mut l = (l & 0x7FFF) | (x << 15);
+    if short {
+        l = (l & !0x80) | (x << 7);
+    }
+    l >> 1
+}
+
+impl Apu {
+    /// T-cycles per duty step of square channel `c` (0 or 1).
+    pub(super) fn square_period(&self, c: usize) -> u64 {
+        (2048 - u64::from(self.frequency(c))) * 4
+    }
+
+    /// Start the generators' clock at `now` (the machine's start time).
+    pub fn start_clock(&mut self, now: u64) {
+        self.synth.t = now;
+        self.synth.window_end = (now / SAMPLE_PERIOD + 1) * SAMPLE_PERIOD;
+        self.synth.acc_l = 0;
+        self.synth.acc_r = 0;
+        self.synth.square_next = [now + self.square_period(0), now + self.square_period(1)];
+        self.synth.noise_next = now.saturating_add(noise_period(self.regs[reg(3, 3)]));
+    }
+
+    /// Turn sample generation on or off. Off, the generators stand still (the CPU cannot tell
+    /// on the DMG) and no samples are produced; on again, they restart from `now`.
+    pub fn set_output_enabled(&mut self, on: bool, now: u64) {
+        if on && self.synth.off {
+            self.synth.off = false;
+            self.start_clock(now);
+        } else if !on {
+            self.synth.off = true;
+        }
+    }
+
+    /// The output ring.
+    pub fn samples(&mut self) -> &mut SampleRing {
+        &mut self.out
+    }
+
+    /// Each channel's digital output 0-15 now (what the CGB's PCM12/PCM34 show; the DMG has
+    /// no such registers, so this is for hosts and tests). Call [`Apu::catch_up`] first.
+    pub fn digital_outputs(&self) -> [u8; 4] {
+        let vol = |c: usize| {
+            if self.ch[c].enabled {
+                self.ch[c].volume
+            } else {
+                0
+            }
+        };
+        let sq = |c: usize| {
+            let duty = DUTY[usize::from(self.regs[reg(c, 1)] >> 6)];
+            ((duty >> self.synth.duty_pos[c]) & 1) * vol(c)
+        };
+        let wave = match (self.regs[reg(2, 2)] >> 5) & 3 {
+            _ if !self.ch[2].enabled => 0,
+            0 => 0,
+            s => self.synth.wave_sample >> (s - 1),
+        };
+        let noise = if self.synth.lfsr & 1 != 0 { vol(3) } else { 0 };
+        [sq(0), sq(1), wave, noise]
+    }
+
+    /// Bring the generators up to `now`, appending finished samples to the ring.
+    pub fn catch_up(&mut self, now: u64) {
+        if self.synth.off || now <= self.synth.t {
+            return;
+        }
+        let dac = [
+            self.ch[0].dac,
+            self.ch[1].dac,
+            self.ch[2].dac,
+            self.ch[3].dac,
+        ];
+        let on = [
+            self.ch[0].enabled,
+            self.ch[1].enabled,
+            self.ch[2].enabled,
+            self.ch[3].enabled,
+        ];
+        let vol = [
+            self.ch[0].volume,
+            self.ch[1].volume,
+            self.ch[2].volume,
+            self.ch[3].volume,
+        ];
+        let duty = [
+            DUTY[usize::from(self.regs[reg(0, 1)] >> 6)],
+            DUTY[usize::from(self.regs[reg(1, 1)] >> 6)],
+        ];
+        let sq_period = [self.square_period(0), self.square_period(1)];
+        let wave_period = self.wave_period();
+        let wave_shift = match (self.regs[reg(2, 2)] >> 5) & 3 {
+            0 => 4,
+            s => s - 1,
+        };
+        let nr43 = self.regs[reg(3, 3)];
+        let noise_per = noise_period(nr43);
+        let short = nr43 & 0x08 != 0;
+        let nr50 = self.regs[0x14];
+        let nr51 = self.regs[0x15];
+        let vol_l = i32::from((nr50 >> 4) & 7) + 1;
+        let vol_r = i32::from(nr50 & 7) + 1;
+
+        let s = &mut self.synth;
+        let wave = &mut self.wave;
+        let wave_ram = &self.wave_ram;
+        let out = &mut self.out;
+
+        // Digital outputs, then analog levels.
+        let analog = |c: usize, d: u8| -> i32 {
+            if dac[c] {
+                15 - 2 * i32::from(if on[c] { d } else { 0 })
+            } else {
+                0
+            }
+        };
+        let sq_digital = |c: usize, pos: u8| ((duty[c] >> pos) & 1) * vol[c];
+        let wave_digital = |sample: u8| sample >> wave_shift;
+        let noise_digital = |l: u16| if l & 1 != 0 { vol[3] } else { 0 };
+        let mut level = [
+            analog(0, sq_digital(0, s.duty_pos[0])),
+            analog(1, sq_digital(1, s.duty_pos[1])),
+            analog(2, wave_digital(s.wave_sample)),
+            analog(3, noise_digital(s.lfsr)),
+        ];
+        let mix = |level: &[i32; 4]| -> (i32, i32) {
+            let mut l = 0;
+            let mut r = 0;
+            for (c, &v) in level.iter().enumerate() {
+                if nr51 & (0x10 << c) != 0 {
+                    l += v;
+                }
+                if nr51 & (1 << c) != 0 {
+                    r += v;
+                }
+            }
+            (l * vol_l, r * vol_r)
+        };
+        let (mut cl, mut cr) = mix(&level);
+        let never = u64::MAX;
+        let mut t = s.t;
+        loop {
+            let e0 = if on[0] { s.square_next[0] } else { never };
+            let e1 = if on[1] { s.square_next[1] } else { never };
+            let e2 = if on[2] { wave.next } else { never };
+            let e3 = if on[3] { s.noise_next } else { never };
+            let e = e0.min(e1).min(e2).min(e3).min(s.window_end).min(now).max(t);
+            let dt = (e - t) as i32;
+            s.acc_l += cl * dt;
+            s.acc_r += cr * dt;
+            t = e;
+            if t == s.window_end {
+                out.push((s.acc_l as i16, s.acc_r as i16));
+                s.acc_l = 0;
+                s.acc_r = 0;
+                s.window_end += SAMPLE_PERIOD;
+            }
+            let mut changed = false;
+            for c in 0..2 {
+                if on[c] && s.square_next[c] <= t {
+                    s.duty_pos[c] = (s.duty_pos[c] + 1) & 7;
+                    s.square_next[c] = t + sq_period[c];
+                    level[c] = analog(c, sq_digital(c, s.duty_pos[c]));
+                    changed = true;
+                }
+            }
+            if on[2] && wave.next <= t {
+                wave.pos = (wave.pos + 1) % 32;
+                wave.last = wave.next;
+                wave.next += wave_period;
+                let byte = wave_ram[usize::from(wave.pos / 2)];
+                s.wave_sample = if wave.pos & 1 == 0 {
+                    byte >> 4
+                } else {
+                    byte & 0x0F
+                };
+                level[2] = analog(2, wave_digital(s.wave_sample));
+                changed = true;
+            }
+            if on[3] && s.noise_next <= t {
+                s.lfsr = lfsr_step(s.lfsr, short);
+                s.noise_next = t.saturating_add(noise_per);
+                level[3] = analog(3, noise_digital(s.lfsr));
+                changed = true;
+            }
+            if changed {
+                (cl, cr) = mix(&level);
+            }
+            if t >= now {
+                break;
+            }
+        }
+        s.t = now;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lfsr_15_bit_has_period_32767_and_7_bit_127() {
+        for (short, period) in [(false, 32767), (true, 127)] {
+            let mut l = 0u16;
+            // Skip into the cycle, then measure.
+            for _ in 0..200 {
+                l = lfsr_step(l, short);
+            }
+            let start = l;
+            let mut n = 0;
+            loop {
+                l = lfsr_step(l, short);
+                n += 1;
+                if l == start || n > 40_000 {
+                    break;
+                }
+            }
+            assert_eq!(n, period, "short={short}");
+        }
+    }
+
+    #[test]
+    fn noise_does_not_clock_with_shift_14_or_15() {
+        assert_eq!(noise_period(0xE0), u64::MAX);
+        assert_eq!(noise_period(0xF7), u64::MAX);
+        assert_eq!(noise_period(0x00), 8);
+        assert_eq!(noise_period(0x01), 16);
+        assert_eq!(noise_period(0x23), 48 << 2);
+    }
+
+    #[test]
+    fn ring_drops_the_oldest_when_full_and_drains_in_order() {
+        let mut r = SampleRing::default();
+        for i in 0..RING_CAPACITY + 10 {
+            r.push((i as i16, 0));
+        }
+        assert_eq!(r.len(), RING_CAPACITY);
+        assert_eq!(r.dropped(), 10);
+        let mut out = vec![(0, 0); 5];
+        assert_eq!(r.drain_into(&mut out), 5);
+        assert_eq!(out[0].0, 10);
+        assert_eq!(out[4].0, 14);
+        let mut all = vec![(0, 0); RING_CAPACITY];
+        assert_eq!(r.drain_into(&mut all), RING_CAPACITY - 5);
+        assert_eq!(all[0].0, 15);
+        assert!(r.is_empty());
+    }
+}
