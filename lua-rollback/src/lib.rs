@@ -86,6 +86,7 @@ pub mod codec;
 mod error;
 #[allow(unsafe_code)]
 mod ffi;
+mod host;
 mod snapshot;
 mod value;
 mod vm;
@@ -93,6 +94,7 @@ mod vm;
 pub use arena::{AllocFailure, ArenaStats};
 pub use error::{ArenaError, CodecError, Error};
 pub use ffi::{GcMode, HostFn, host_context, yield_frame};
+pub use host::{Host, HostReturn};
 pub use snapshot::Snapshot;
 pub use value::{Resume, Value};
 pub use vm::{Vm, VmBuilder, VmConfig};

@@ -1,21 +1,26 @@
 //! Sync test (ggrs style): the HUD script runs 1,000 frames with a snapshot every frame, then
 //! 1,000 restores to random frames each followed by a re-run; every output and every arena
 //! byte must match the first run, and every restore must snapshot back byte-identically (the
-//! desync check). In incremental and generational GC modes.
+//! desync check). In incremental and generational GC modes, with the script's host functions
+//! as safe host functions (`Host`, through `resume_with`), and once with raw C functions.
 
 mod common;
 
-use common::{HostState, Rng, frame, gc_modes, hud_vm};
-use lua_rollback::{GcMode, Snapshot, VmConfig};
+use common::{HUD, Host, HostState, Rng, frame, gc_modes, hud_vm, raw_script_vm};
+use lua_rollback::{GcMode, Snapshot, Vm, VmConfig};
 
 const FRAMES: usize = 1000;
 const RESTORES: usize = 1000;
 
 fn sync_test(gc: GcMode) {
-    let (mut vm, host) = hud_vm(VmConfig {
+    let (vm, host) = hud_vm(VmConfig {
         gc,
         ..VmConfig::default()
     });
+    sync_test_on(vm, host);
+}
+
+fn sync_test_on(mut vm: Vm, host: Box<Host>) {
     // First run: record.
     let mut snaps: Vec<(Snapshot, HostState)> = Vec::with_capacity(FRAMES + 1);
     let mut outputs = Vec::with_capacity(FRAMES);
@@ -76,6 +81,13 @@ fn sync_test_incremental() {
 #[test]
 fn sync_test_generational() {
     sync_test(gc_modes()[1].1);
+}
+
+#[test]
+fn sync_test_raw_host_functions() {
+    // The same with the low-level API (raw C host functions and `host_context`).
+    let (vm, host) = raw_script_vm(VmConfig::default(), "@hud.lua", HUD);
+    sync_test_on(vm, host);
 }
 
 #[test]

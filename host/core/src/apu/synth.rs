@@ -137,6 +137,72 @@ pub(super) struct Synth {
     pub(super) noise_next: u64,
 }
 
+/// Largest magnitude of a window's sum (480 × 64).
+const ACC_MAX: u64 = 30_720;
+
+impl Synth {
+    /// Write the generators' part of the state image (not `off`, a host setting, nor the
+    /// output ring: output, like the framebuffer).
+    pub(super) fn save_state(&self, w: &mut crate::state::Writer<'_>) {
+        w.u64(self.t);
+        w.u64(self.window_end);
+        // Sums as two's complement in 64 bits.
+        w.u64(i64::from(self.acc_l) as u64);
+        w.u64(i64::from(self.acc_r) as u64);
+        w.bytes(&self.duty_pos);
+        w.u64(self.square_next[0]);
+        w.u64(self.square_next[1]);
+        w.u8(self.wave_sample);
+        w.u16(self.lfsr);
+        w.u64(self.noise_next);
+    }
+
+    /// Read the generators' part of the state image, checking every field.
+    pub(super) fn load_state(
+        &mut self,
+        r: &mut crate::state::Reader<'_>,
+    ) -> Result<(), crate::state::StateError> {
+        use crate::state::StateError::Invalid;
+        let t = r.u64()?;
+        let window_end = r.u64()?;
+        if window_end % SAMPLE_PERIOD != 0 || window_end <= t || window_end - t > SAMPLE_PERIOD {
+            return Err(Invalid("audio sample window"));
+        }
+        let mut acc = [0i32; 2];
+        for a in &mut acc {
+            let v = r.u64()? as i64;
+            if v.unsigned_abs() > ACC_MAX {
+                return Err(Invalid("audio sample sum"));
+            }
+            *a = v as i32;
+        }
+        let mut duty_pos = [0u8; 2];
+        for d in &mut duty_pos {
+            *d = r.below(8, "duty step")?;
+        }
+        let square_next = [r.u64()?, r.u64()?];
+        let wave_sample = r.below(16, "wave sample")?;
+        let lfsr = r.u16()?;
+        if lfsr > 0x7FFF {
+            return Err(Invalid("noise LFSR"));
+        }
+        let noise_next = r.u64()?;
+        *self = Synth {
+            off: self.off,
+            t,
+            window_end,
+            acc_l: acc[0],
+            acc_r: acc[1],
+            duty_pos,
+            square_next,
+            wave_sample,
+            lfsr,
+            noise_next,
+        };
+        Ok(())
+    }
+}
+
 /// T-cycles between channel 4's LFSR clocks for NR43 = `nr43`; `u64::MAX` when it does not
 /// clock (shift 14 or 15).
 pub(super) fn noise_period(nr43: u8) -> u64 {
