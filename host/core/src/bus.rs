@@ -618,7 +618,7 @@ impl Hardware {
         self.timer.load_state(r)?;
         self.serial.load_state(r)?;
         self.joypad.load_state(r)?;
-        self.apu.load_state(r)?;
+        self.apu.load_state(r, self.now)?;
         self.dma.load_state(r)?;
         let mapped = r.bool()?;
         let mut image = [0; 0x100];

@@ -497,9 +497,11 @@ impl Apu {
     }
 
     /// Read the APU's part of the state image.
+    /// `now` is the machine's clock in the same image.
     pub(crate) fn load_state(
         &mut self,
         r: &mut crate::state::Reader<'_>,
+        now: u64,
     ) -> Result<(), crate::state::StateError> {
         r.bytes(&mut self.regs)?;
         r.bytes(&mut self.wave_ram)?;
@@ -523,6 +525,37 @@ impl Apu {
         self.wave.next = r.u64()?;
         self.wave.last = r.u64()?;
         self.synth.load_state(r)?;
+        self.settle_generators(now)
+    }
+
+    /// After a load: the generators' clock may not be ahead of the machine's; one far behind
+    /// (an image saved with generation off) restarts at `now`; edges before the generators'
+    /// clock (possible only in a doctored image) move up to it, so a catch-up never has to
+    /// walk through a long past edge by edge.
+    fn settle_generators(&mut self, now: u64) -> Result<(), crate::state::StateError> {
+        if self.synth.t > now {
+            return Err(crate::state::StateError::Invalid(
+                "audio clock ahead of the machine",
+            ));
+        }
+        if now - self.synth.t > 4 * 70_224 {
+            self.synth.t = now;
+            self.synth.window_end = (now / SAMPLE_PERIOD + 1) * SAMPLE_PERIOD;
+            self.synth.acc_l = 0;
+            self.synth.acc_r = 0;
+        }
+        let t = self.synth.t;
+        for c in 0..2 {
+            if self.ch[c].enabled {
+                self.synth.square_next[c] = self.synth.square_next[c].max(t);
+            }
+        }
+        if self.ch[3].enabled {
+            self.synth.noise_next = self.synth.noise_next.max(t);
+        }
+        if self.ch[2].enabled && self.wave.next < t {
+            self.wave = self.wave_at(t);
+        }
         Ok(())
     }
 }
