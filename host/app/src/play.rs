@@ -50,9 +50,7 @@ pub fn run(args: &Args) -> Result<()> {
         frames += 1;
     }
     if out.is_playing() {
-        // Let the queued audio play out, fading at the end.
-        out.set_muted(true);
-        out.push(&buf[..0]);
+        // Let the queued audio play out (the callback then lets the last sample decay).
         std::thread::sleep(Duration::from_secs_f64(out.queued_seconds() + 0.02));
         if out.dropped() > 0 {
             eprintln!("gbhost: audio: {} samples dropped", out.dropped());

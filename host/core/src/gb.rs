@@ -216,6 +216,12 @@ impl Gb {
         self.hw.apu.samples().drain_into(out)
     }
 
+    /// Forget the samples waiting (after a rewind or a state load, the ring still holds the
+    /// old timeline's audio: it is output, not state).
+    pub fn discard_audio(&mut self) {
+        self.hw.apu.samples().clear();
+    }
+
     /// Stereo samples waiting for [`Gb::drain_audio`].
     pub fn audio_pending(&mut self) -> usize {
         self.hw.apu.samples().len()

@@ -220,3 +220,41 @@ fn audio_state_survives_save_and_load() {
     }
     assert!(sp == ss, "audio with a reload every frame differs");
 }
+
+/// PCM12/PCM34 are CGB registers: the DMG reads 0xFF there; the channels' digital outputs are
+/// still there for hosts. A 50 % square at volume 15 on channel 2 shows 0 and 15 in turn.
+#[test]
+fn pcm_registers_read_ff_and_channel_outputs_follow_the_square() {
+    let rom = gb_core::asm::rom(
+        r#"
+            ld a, $80
+            ldh [$26], a
+            ld a, $80
+            ldh [$16], a
+            ld a, $F0
+            ldh [$17], a
+            ld a, $00
+            ldh [$18], a
+            ld a, $84
+            ldh [$19], a
+        .forever:
+            jr .forever
+        "#,
+    )
+    .expect("assemble");
+    let mut gb = Gb::new(Cartridge::from_rom(rom).expect("cartridge"));
+    gb.run_frame();
+    assert_eq!(gb.peek(0xFF76), 0xFF);
+    assert_eq!(gb.peek(0xFF77), 0xFF);
+    let mut seen = std::collections::BTreeSet::new();
+    for _ in 0..2000 {
+        gb.step();
+        let out = gb.channel_outputs();
+        assert_eq!(
+            out[0], 0,
+            "channel 1 is silent after the boot sound: {out:?}"
+        );
+        seen.insert(out[1]);
+    }
+    assert_eq!(seen, [0u8, 15].into_iter().collect());
+}
