@@ -50,7 +50,13 @@ pub fn run(args: &Args) -> Result<()> {
         frames += 1;
     }
     if out.is_playing() {
-        // Let the queued audio play out (the callback then lets the last sample decay).
+        // End on a fade rather than a cut: one more frame's audio while the gain falls to 0
+        // (10 ms), then let the queue play out.
+        out.set_muted(true);
+        let mut tail = gb.clone();
+        tail.run_frame();
+        let n = tail.drain_audio(&mut buf);
+        out.push(&buf[..n]);
         std::thread::sleep(Duration::from_secs_f64(out.queued_seconds() + 0.02));
         if out.dropped() > 0 {
             eprintln!("gbhost: audio: {} samples dropped", out.dropped());
