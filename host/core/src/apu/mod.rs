@@ -10,9 +10,13 @@
 //! samples are in [`synth`]: generated lazily, brought up to date before each register write and
 //! frame sequencer step ([`Apu::catch_up`]), never per M-cycle.
 
+mod ring;
 mod synth;
+#[cfg(test)]
+mod tests;
 
-pub use synth::{RING_CAPACITY, SAMPLE_PERIOD, SAMPLE_RATE, Sample, SampleRing};
+pub use ring::{RING_CAPACITY, Sample, SampleRing};
+pub use synth::{SAMPLE_PERIOD, SAMPLE_RATE};
 use synth::{Synth, noise_period};
 
 /// Bits that always read as 1, for 0xFF10-0xFF2F.
