@@ -169,8 +169,9 @@ pub unsafe fn host_context(l: *mut lua::lua_State) -> *mut c_void {
     unsafe { control(l).host }
 }
 
-/// A ready-made host function that yields from the running coroutine with no values: register
-/// it as e.g. `emu.frameadvance` for BizHawk-style `while true do ... end` scripts.
+/// A ready-made raw host function that yields from the running coroutine with no values:
+/// register it as e.g. `emu.frameadvance` for BizHawk-style `while true do ... end` scripts.
+/// With safe host functions, return [`HostReturn::Yield`] instead.
 ///
 /// # Safety
 /// Called by Lua only (it is a `lua_CFunction`).
@@ -293,7 +294,10 @@ unsafe fn push_results(l: *mut lua::lua_State, ctl: &Control, n: usize) -> c_int
     // overflow, arena exhaustion), which leaves the buffer in the control block to be emptied
     // at the next call; the slice iterator owns nothing.
     unsafe {
-        lua::luaL_checkstack(l, n, c"too many results".as_ptr());
+        // A C function starts with LUA_MINSTACK free slots above its arguments.
+        if n > lua::LUA_MINSTACK {
+            lua::luaL_checkstack(l, n, c"too many results".as_ptr());
+        }
         for v in (*ctl.results.get()).iter() {
             push_value(l, v);
         }
@@ -633,28 +637,62 @@ unsafe extern "C-unwind" fn p_init(l: *mut lua::lua_State) -> c_int {
         // Named coroutines.
         lua::lua_createtable(l, 0, 4);
         lua::lua_setfield(l, lua::LUA_REGISTRYINDEX, COROUTINES.as_ptr());
-        // Host functions.
+        // Host functions (names from the heap: through `push_name`).
+        lua::lua_pushglobaltable(l);
         for b in args.functions {
             match &b.table {
                 Some(t) => {
-                    if lua::lua_getglobal(l, t.as_ptr()) != lua::LUA_TTABLE {
+                    push_name(l, t.as_ptr());
+                    if lua::lua_rawget(l, -2) != lua::LUA_TTABLE {
                         lua::lua_pop(l, 1);
                         lua::lua_createtable(l, 0, 8);
-                        lua::lua_pushvalue(l, -1);
-                        lua::lua_setglobal(l, t.as_ptr());
+                        push_name(l, t.as_ptr());
+                        lua::lua_pushvalue(l, -2);
+                        lua::lua_rawset(l, -4);
                     }
+                    push_name(l, b.name.as_ptr());
                     push_host_function(l, b.f);
-                    lua::lua_setfield(l, -2, b.name.as_ptr());
+                    lua::lua_rawset(l, -3);
                     lua::lua_pop(l, 1);
                 }
                 None => {
+                    push_name(l, b.name.as_ptr());
                     push_host_function(l, b.f);
-                    lua::lua_setglobal(l, b.name.as_ptr());
+                    lua::lua_rawset(l, -3);
                 }
             }
         }
+        lua::lua_pop(l, 1);
         set_gc(l, args.gc);
         0
+    }
+}
+
+/// Push a NUL-terminated name that may live anywhere (the Rust heap) as a Lua string.
+///
+/// Never hand such a pointer to `lua_pushstring`, `lua_getfield`, `lua_setfield`,
+/// `lua_getglobal`, `lua_setglobal` or as a chunk name to `luaL_loadbufferx`: they go through
+/// `luaS_new`, whose string cache picks its slot from the C string's *address*, so the arena
+/// bytes would depend on where the heap put the name, and a re-run after a restore would not
+/// be byte-identical. `lua_pushlstring` does not use that cache; static `c"..."` names are
+/// fine.
+unsafe fn push_name(l: *mut lua::lua_State, name: *const c_char) {
+    // SAFETY: `name` is a live NUL-terminated string; inside a protected call with a free
+    // stack slot (lua_pushlstring allocates).
+    unsafe {
+        let b = CStr::from_ptr(name).to_bytes();
+        lua::lua_pushlstring(l, b.as_ptr().cast(), b.len());
+    }
+}
+
+/// Push a chunk name (see [`push_name`]) and return a pointer to it that `luaL_loadbufferx`
+/// may take: the copy lives in the arena, at a deterministic address, anchored on `l`'s
+/// stack until the caller pops it.
+unsafe fn push_chunkname(l: *mut lua::lua_State, name: *const c_char) -> *const c_char {
+    // SAFETY: as `push_name`; the pushed value is a string, so lua_tolstring only reads it.
+    unsafe {
+        push_name(l, name);
+        lua::lua_tolstring(l, -1, ptr::null_mut())
     }
 }
 
@@ -713,7 +751,8 @@ unsafe extern "C-unwind" fn p_load(l: *mut lua::lua_State) -> c_int {
     // SAFETY: under lua_pcall with a pointer to `LoadArgs` whose buffers outlive the call.
     unsafe {
         let a = &*lua::lua_touserdata(l, 1).cast::<LoadArgs>();
-        let status = lua::luaL_loadbufferx(l, a.source.cast(), a.len, a.chunkname, c"t".as_ptr());
+        let name = push_chunkname(l, a.chunkname);
+        let status = lua::luaL_loadbufferx(l, a.source.cast(), a.len, name, c"t".as_ptr());
         lua::lua_pushinteger(l, lua::lua_Integer::from(status));
         lua::lua_insert(l, -2);
         2
@@ -726,16 +765,19 @@ unsafe extern "C-unwind" fn p_spawn_chunk(l: *mut lua::lua_State) -> c_int {
     // new thread; lua_xmove moves one value between threads of the same state.
     unsafe {
         let a = &*lua::lua_touserdata(l, 1).cast::<LoadArgs>();
-        lua::lua_getfield(l, lua::LUA_REGISTRYINDEX, COROUTINES.as_ptr());
-        let co = lua::lua_newthread(l);
-        let status = lua::luaL_loadbufferx(co, a.source.cast(), a.len, a.chunkname, c"t".as_ptr());
+        lua::lua_getfield(l, lua::LUA_REGISTRYINDEX, COROUTINES.as_ptr()); // 2
+        let name = push_chunkname(l, a.chunkname); // 3
+        let co = lua::lua_newthread(l); // 4
+        let status = lua::luaL_loadbufferx(co, a.source.cast(), a.len, name, c"t".as_ptr());
         if status != lua::LUA_OK {
             lua::lua_xmove(co, l, 1);
             lua::lua_pushinteger(l, lua::lua_Integer::from(status));
             lua::lua_insert(l, -2);
             return 2;
         }
-        lua::lua_setfield(l, -2, a.coroutine);
+        push_name(l, a.coroutine);
+        lua::lua_insert(l, -2);
+        lua::lua_rawset(l, 2);
         lua::lua_pushinteger(l, 0);
         1
     }
@@ -798,9 +840,21 @@ unsafe extern "C-unwind" fn p_spawn_function(l: *mut lua::lua_State) -> c_int {
         let co = lua::lua_newthread(l);
         lua::lua_rotate(l, -2, 1);
         lua::lua_xmove(l, co, 1);
-        lua::lua_setfield(l, -2, a.coroutine);
+        push_name(l, a.coroutine);
+        lua::lua_insert(l, -2);
+        lua::lua_rawset(l, 2);
         lua::lua_pushinteger(l, 1);
         1
+    }
+}
+
+/// Remove a named coroutine from the table at stack index 2 (two free slots needed).
+unsafe fn forget_coroutine(l: *mut lua::lua_State, name: *const c_char) {
+    // SAFETY: inside `p_resume`, whose index 2 is the coroutine table; may allocate.
+    unsafe {
+        push_name(l, name);
+        lua::lua_pushnil(l);
+        lua::lua_rawset(l, 2);
     }
 }
 
@@ -821,7 +875,8 @@ unsafe extern "C-unwind" fn p_resume(l: *mut lua::lua_State) -> c_int {
         let a = &*lua::lua_touserdata(l, 1).cast::<CallArgs>();
         let args = std::slice::from_raw_parts(a.args, a.nargs);
         lua::lua_getfield(l, lua::LUA_REGISTRYINDEX, COROUTINES.as_ptr()); // 2
-        lua::lua_getfield(l, 2, a.coroutine); // 3
+        push_name(l, a.coroutine);
+        lua::lua_rawget(l, 2); // 3
         let co = lua::lua_tothread(l, 3);
         let resumable = !co.is_null()
             && match lua::lua_status(co) {
@@ -847,7 +902,7 @@ unsafe extern "C-unwind" fn p_resume(l: *mut lua::lua_State) -> c_int {
         let status = lua::lua_resume(co, l, a.nargs as c_int, &mut nres);
         match status {
             lua::LUA_OK | lua::LUA_YIELD => {
-                if lua::lua_checkstack(l, nres + 2) == 0 {
+                if lua::lua_checkstack(l, nres + 3) == 0 {
                     lua::lua_pop(co, nres);
                     return lua::luaL_error(l, c"too many results to resume".as_ptr());
                 }
@@ -855,8 +910,7 @@ unsafe extern "C-unwind" fn p_resume(l: *mut lua::lua_State) -> c_int {
                     RESUME_YIELDED
                 } else {
                     // Finished: forget it.
-                    lua::lua_pushnil(l);
-                    lua::lua_setfield(l, 2, a.coroutine);
+                    forget_coroutine(l, a.coroutine);
                     RESUME_RETURNED
                 };
                 lua::lua_pushinteger(l, code);
@@ -872,8 +926,7 @@ unsafe extern "C-unwind" fn p_resume(l: *mut lua::lua_State) -> c_int {
                     lua::luaL_traceback(l, co, msg, 0);
                     lua::lua_replace(l, 6);
                 }
-                lua::lua_pushnil(l);
-                lua::lua_setfield(l, 2, a.coroutine);
+                forget_coroutine(l, a.coroutine);
                 3
             }
         }

@@ -42,8 +42,9 @@
 //! # Soundness
 //! * The `&mut dyn Host` is stored in the VM's control block (a raw fat pointer with its
 //!   lifetime erased) only for the duration of the `*_with` call, and cleared when the call
-//!   ends, also on error (a drop guard). Every method that runs Lua sets it first (to nothing
-//!   for the methods without a host), so a stale pointer can never be reached.
+//!   ends, also on error or unwinding (a drop guard whose lifetime is the borrow's). Outside
+//!   `exec_with`, `call_with` and `resume_with` it is always empty, so a host function called
+//!   anywhere else (in `exec`, in a metamethod run by a name lookup) finds no host and raises.
 //! * Re-entrancy is impossible: [`Host::call`] has no access to the [`Vm`](crate::Vm), whose
 //!   methods take `&mut self` and are borrowed for the whole call; the trampoline holds the
 //!   only reference to the host object while `call` runs.

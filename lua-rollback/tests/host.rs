@@ -158,6 +158,19 @@ fn results_of_every_type_come_back() {
             Value::Integer(3),
         ]
     );
+    // Many results: the stack grows.
+    let r = vm
+        .exec_with(
+            &mut host,
+            "=many",
+            "local t = {} for i = 1, 500 do t[i] = i end \
+             local r = table.pack(echo(table.unpack(t))) return r.n, r[1], r[500]",
+        )
+        .unwrap();
+    assert_eq!(
+        r,
+        [Value::Integer(500), Value::Integer(1), Value::Integer(500)]
+    );
     // Through call_with, with Rust arguments.
     vm.exec("=f", "function twice(...) return echo(...), echo(...) end")
         .unwrap();
@@ -432,5 +445,141 @@ fn call_with_reaches_dotted_paths() {
     assert_eq!(
         vm.resume("co", &[]).unwrap(),
         Resume::Returned(vec![Value::from("deep")])
+    );
+}
+
+#[test]
+fn snapshots_around_host_calls_stay_byte_exact() {
+    // Host calls whose results allocate (strings) and a coroutine suspended inside a host
+    // function, snapshotted and restored: every re-run gives the same values and the same
+    // arena bytes (the desync check).
+    let mut vm = vm();
+    let mut host = TestHost {
+        big: 300,
+        ..TestHost::default()
+    };
+    vm.exec(
+        "=init",
+        "log = {} function step(i) \
+           local a, s = host.big() local _, e = echo(i, s .. i) \
+           log[#log + 1] = e .. memory.read_u8(i) return #log, e:sub(-3) end",
+    )
+    .unwrap();
+    vm.spawn_chunk(
+        "main",
+        "=main",
+        "local n = 0 while true do n = n + memory.read_u8(n) local r = emu.frameadvance(n) \
+         if r then n = n + r end end",
+    )
+    .unwrap();
+    const FRAMES: usize = 60;
+    let mut snaps = Vec::new();
+    let mut outputs = Vec::new();
+    for f in 0..FRAMES {
+        snaps.push(vm.snapshot());
+        let mut out = vm
+            .call_with(&mut host, "step", &[Value::Integer(f as i64)])
+            .unwrap();
+        match vm
+            .resume_with(&mut host, "main", &[Value::Integer(f as i64)])
+            .unwrap()
+        {
+            Resume::Yielded(v) => out.extend(v),
+            r => panic!("{r:?}"),
+        }
+        vm.collect_frame().unwrap();
+        outputs.push(out);
+    }
+    snaps.push(vm.snapshot());
+    let mut again = vm.snapshot();
+    for start in [0, 17, FRAMES - 1, 5, 42] {
+        vm.restore(&snaps[start]).unwrap();
+        vm.snapshot_into(&mut again);
+        assert!(again.bytes() == snaps[start].bytes());
+        for f in start..FRAMES {
+            let mut out = vm
+                .call_with(&mut host, "step", &[Value::Integer(f as i64)])
+                .unwrap();
+            match vm
+                .resume_with(&mut host, "main", &[Value::Integer(f as i64)])
+                .unwrap()
+            {
+                Resume::Yielded(v) => out.extend(v),
+                r => panic!("{r:?}"),
+            }
+            vm.collect_frame().unwrap();
+            assert_eq!(out, outputs[f], "frame {f} after restoring {start}");
+            vm.snapshot_into(&mut again);
+            assert!(
+                again.bytes() == snaps[f + 1].bytes(),
+                "arena after frame {f} (restored {start}) differs"
+            );
+        }
+    }
+    vm.check_arena().unwrap();
+}
+
+#[test]
+fn errors_and_panics_between_snapshots_leave_no_trace() {
+    // A failing host call that is rolled back leaves the arena as a clean run does.
+    let mut vm = vm();
+    let mut host = TestHost::default();
+    vm.exec("=init", "function ok(i) return echo(i) end")
+        .unwrap();
+    let base = vm.snapshot();
+    vm.call_with(&mut host, "ok", &[Value::Integer(1)]).unwrap();
+    vm.collect_frame().unwrap();
+    let clean = vm.snapshot();
+    vm.restore(&base).unwrap();
+    assert!(vm.exec_with(&mut host, "=f", "host.fail()").is_err());
+    assert!(vm.exec_with(&mut host, "=p", "host.panic()").is_err());
+    vm.restore(&base).unwrap();
+    vm.call_with(&mut host, "ok", &[Value::Integer(1)]).unwrap();
+    vm.collect_frame().unwrap();
+    assert!(vm.snapshot().bytes() == clean.bytes());
+}
+
+#[test]
+fn host_yields_inside_lua_coroutines_and_messages_are_not_formats() {
+    let mut vm = Vm::builder(VmConfig::default())
+        .host_function("emu.frameadvance", FRAMEADVANCE)
+        .host_function("fail", FAIL)
+        .build()
+        .unwrap();
+    let mut host = TestHost::default();
+    // A coroutine the script itself drives: the host's yield goes to the script.
+    let r = vm
+        .exec_with(
+            &mut host,
+            "=w",
+            "local co = coroutine.wrap(function(a) local b = emu.frameadvance(a + 1) return b * 2 end) \
+             local y = co(1) return y, co(20)",
+        )
+        .unwrap();
+    assert_eq!(r, [Value::Integer(2), Value::Integer(40)]);
+    // A coroutine suspended in a host function finishes under a plain `resume`.
+    vm.spawn_chunk("c", "=c", "return emu.frameadvance() + 1")
+        .unwrap();
+    assert_eq!(
+        vm.resume_with(&mut host, "c", &[]).unwrap(),
+        Resume::Yielded(vec![])
+    );
+    assert_eq!(
+        vm.resume("c", &[Value::Integer(4)]).unwrap(),
+        Resume::Returned(vec![Value::Integer(5)])
+    );
+    // Messages are bytes, not format strings.
+    struct Percent;
+    impl Host for Percent {
+        fn call(&mut self, _: u32, _: &[Value], _: &mut Vec<Value>) -> Result<HostReturn, String> {
+            Err("100% %s %d \u{e9}".into())
+        }
+    }
+    let r = vm
+        .exec_with(&mut Percent, "=m", "return pcall(function() fail() end)")
+        .unwrap();
+    assert_eq!(
+        r,
+        [Value::Boolean(false), Value::from("m:1: 100% %s %d \u{e9}")]
     );
 }

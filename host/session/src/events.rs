@@ -52,6 +52,12 @@ pub enum EventKind {
         /// The script's slot.
         slot: u32,
     },
+    /// The user loaded a state: the session's in-memory state number `index` (states are
+    /// never changed once saved, so a replay loads the same bytes).
+    LoadState {
+        /// Which state.
+        index: usize,
+    },
 }
 
 /// An event and when it happens.
