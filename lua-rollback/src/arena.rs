@@ -296,6 +296,33 @@ impl Arena {
         unsafe { std::slice::from_raw_parts(self.base(), self.high_water()) }
     }
 
+    /// Zero every aligned 8-byte word of the used arena whose value is an address inside
+    /// `host`, returning how many were zeroed. See `RawVm::scrub_host_addresses` for why this
+    /// is sound and needed.
+    ///
+    /// # Safety
+    /// No Lua call may be running, and no word whose value lies in `host` may be meaningful to
+    /// the VM (only stale bytes of slots without a payload hold such values).
+    pub(crate) unsafe fn scrub(&mut self, host: std::ops::Range<u64>) -> usize {
+        let words = self.high_water() / 8;
+        // SAFETY: `[base, base + high_water)` is inside the mapping and initialized; the base is
+        // page-aligned, so the words are aligned; `&mut self` and the caller's guarantee mean
+        // nothing else reads or writes the arena meanwhile.
+        let arena = unsafe { std::slice::from_raw_parts_mut(self.base().cast::<u64>(), words) };
+        let mut zeroed = 0;
+        for chunk in arena.chunks_mut(8) {
+            // Branch-free test first: almost every chunk has no such word.
+            let hit = chunk.iter().fold(false, |h, &w| h | host.contains(&w));
+            if hit {
+                for w in chunk.iter_mut().filter(|w| host.contains(w)) {
+                    *w = 0;
+                    zeroed += 1;
+                }
+            }
+        }
+        zeroed
+    }
+
     /// Copy `bytes` (a snapshot of this arena) back and zero what lies above it.
     ///
     /// # Safety

@@ -108,6 +108,7 @@ impl Gb {
     fn end_frame(&mut self) {
         self.hw.apu.catch_up(self.hw.now);
         self.hw.ppu.frame_ready = false;
+        self.hw.ppu.finish_frame();
         self.hw.clear_stop();
         self.frame_deadline = self.hw.now + CYCLES_PER_FRAME;
         self.frames += 1;
