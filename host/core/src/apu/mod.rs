@@ -7,7 +7,7 @@
 //! RAM access while it plays and the DMG retrigger corruption behave as on hardware.
 //!
 //! The waveforms (duty squares, wave, noise LFSR), the DACs, NR50/NR51 mixing and the output
-//! samples are in [`synth`]: generated lazily, brought up to date before each register write and
+//! samples are in `synth.rs`: generated lazily, brought up to date before each register write and
 //! frame sequencer step ([`Apu::catch_up`]), never per M-cycle.
 
 mod ring;

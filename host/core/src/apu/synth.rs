@@ -4,9 +4,10 @@
 //! **Lazy, not per cycle.** Nothing here runs on the bus's hot path. [`Apu::catch_up`] brings
 //! the generators from the time they were last brought up to date to a given time, and is called
 //! only where their inputs change or output is wanted: before every APU register write, before
-//! every frame sequencer step (512 Hz, already a scheduled event), at the end of each frame and
-//! when a host drains samples. Between two such calls every input (frequencies, volumes, duty,
-//! panning) is constant, so the loop walks from one waveform edge to the next.
+//! every frame sequencer step (512 Hz, already a scheduled event) and at the end of each frame
+//! (hosts drain the ring after a frame; draining generates nothing, so it never changes the
+//! state). Between two such calls every input (frequencies, volumes, duty, panning) is
+//! constant, so the loop walks from one waveform edge to the next.
 //!
 //! **Output rate.** One stereo sample per [`SAMPLE_PERIOD`] = 64 T-cycles: 65,536 Hz, on a grid
 //! of absolute time (a sample covers `[64k, 64k + 64)`), so the stream does not depend on when
