@@ -1412,7 +1412,12 @@ impl RawVm {
         if snap.arena_id != self.arena.id() {
             return Err(Error::ForeignSnapshot);
         }
-        self.scrub_host_addresses();
+        if let Some(stack) = thread_stack() {
+            // SAFETY: as in `scrub_host_addresses`; `snap` is this arena's snapshot from the
+            // previous capture, scrubbed then, so only the blocks that changed can hold stale
+            // host addresses.
+            unsafe { self.arena.scrub_changed(&snap.bytes, stack) };
+        }
         let seq = self.next_seq;
         self.next_seq += 1;
         // With tracking, the pages written since the last scan are the only ones that can

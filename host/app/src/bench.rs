@@ -2,8 +2,8 @@
 //!
 //! Each round loads the ROM afresh (not timed) and runs N frames headless, every frame fully
 //! emulated and rendered, and its audio generated and drained as the app does (`--no-audio`
-//! turns sample generation off, to measure what audio costs). Prints `fps: X` and `mcycles-per-sec: Y` (M-cycles, 1,048,576 per
-//! emulated second), both medians.
+//! turns sample generation off, to measure what audio costs). Prints `fps: X` and
+//! `mcycles-per-sec: Y` (M-cycles, 1,048,576 per emulated second), both medians.
 
 use anyhow::Result;
 use std::path::PathBuf;
@@ -14,15 +14,28 @@ use std::time::Instant;
 pub struct Args {
     /// The ROM file to run.
     rom: PathBuf,
-    /// Frames per round.
-    #[arg(long, default_value_t = 3200)]
-    frames: u64,
+    /// Frames per round (default 3200; with --rewind, 36000: ten minutes of gameplay).
+    #[arg(long)]
+    frames: Option<u64>,
     /// Timed rounds (the median is reported).
     #[arg(long, default_value_t = 5)]
     rounds: usize,
     /// Do not generate audio samples.
     #[arg(long)]
     no_audio: bool,
+    /// Measure the rewind history instead: a session capturing every frame, on gameplay
+    /// (see `rewind_bench.rs` for the figures printed).
+    #[arg(long)]
+    rewind: bool,
+    /// With --rewind: load this Lua script (repeatable).
+    #[arg(long, value_name = "FILE.lua", requires = "rewind")]
+    script: Vec<PathBuf>,
+    /// With --rewind: how core diffs are stored (zstd, lz4 or stored).
+    #[arg(long, requires = "rewind")]
+    core_method: Option<String>,
+    /// With --rewind: how script arena diffs are stored (zstd, lz4 or stored).
+    #[arg(long, requires = "rewind")]
+    script_method: Option<String>,
 }
 
 /// The median of a non-empty list.
@@ -38,6 +51,16 @@ fn median(mut v: Vec<f64>) -> f64 {
 
 /// Run `gbhost bench`.
 pub fn run(args: &Args) -> Result<()> {
+    if args.rewind {
+        return crate::rewind_bench::run(&crate::rewind_bench::Options {
+            rom: &args.rom,
+            scripts: &args.script,
+            frames: args.frames.unwrap_or(36_000),
+            core_method: args.core_method.as_deref(),
+            script_method: args.script_method.as_deref(),
+        });
+    }
+    let frames = args.frames.unwrap_or(3200);
     let rounds = args.rounds.max(1);
     let mut fps = Vec::with_capacity(rounds);
     let mut mcps = Vec::with_capacity(rounds);
@@ -48,7 +71,7 @@ pub fn run(args: &Args) -> Result<()> {
         let mut samples = 0usize;
         let start_cycles = gb.cycles();
         let t = Instant::now();
-        for _ in 0..args.frames {
+        for _ in 0..frames {
             gb.run_frame();
             samples += gb.drain_audio(&mut audio);
         }
@@ -58,10 +81,10 @@ pub fn run(args: &Args) -> Result<()> {
         eprintln!(
             "round {}: {:.0} fps, {:.1} M-cycles/s",
             round + 1,
-            args.frames as f64 / secs,
+            frames as f64 / secs,
             mcycles / secs / 1e6
         );
-        fps.push(args.frames as f64 / secs);
+        fps.push(frames as f64 / secs);
         mcps.push(mcycles / secs / 1e6);
     }
     println!("fps: {:.0}", median(fps));

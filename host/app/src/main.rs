@@ -9,8 +9,10 @@ mod audio;
 mod bench;
 mod headless;
 mod play;
+mod rewind_bench;
 mod rom;
 mod screenshot;
+mod scripted;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -43,6 +45,7 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.downcast_ref::<scripted::SyncMismatch>().is_some() => ExitCode::from(1),
         Err(e) => {
             eprintln!("gbhost: {e:#}");
             ExitCode::from(2)

@@ -95,6 +95,15 @@ impl Session {
             Vec::new()
         };
         self.stats.record_bytes = self.ring.push(self.frame, &slots, &keys, &diffs);
+        let parts = self.ring.last_part_sizes();
+        // The core is the first keyframe part and the first diff part.
+        self.stats.record_core_bytes = parts.first().copied().unwrap_or(0)
+            + if key && contiguous {
+                parts.get(n).copied().unwrap_or(0)
+            } else {
+                0
+            };
+        self.stats.record_keyframe = key;
         self.prev_slots = slots;
     }
 

@@ -211,6 +211,8 @@ pub struct Ring {
     zstd: zstd::bulk::Compressor<'static>,
     scratch: Vec<u8>,
     record: Vec<u8>,
+    /// Bytes each part of the last record took (keyframe parts, then diff parts).
+    last_parts: Vec<usize>,
 }
 
 impl std::fmt::Debug for Ring {
@@ -237,7 +239,14 @@ impl Ring {
             }),
             scratch: Vec::new(),
             record: Vec::new(),
+            last_parts: Vec::new(),
         }
+    }
+
+    /// Bytes each part of the last record took, headers included: the keyframe parts (if
+    /// any, core first) then the diff parts (if any, core first).
+    pub fn last_part_sizes(&self) -> &[usize] {
+        &self.last_parts
     }
 
     /// Bytes of the data buffer.
@@ -332,8 +341,11 @@ impl Ring {
         for s in slots.iter().take(255) {
             rec.extend_from_slice(&s.to_le_bytes());
         }
+        self.last_parts.clear();
         for part in key.iter().chain(diff) {
+            let before = rec.len();
             self.put_part(&mut rec, part);
+            self.last_parts.push(rec.len() - before);
         }
         let len = rec.len();
         let stored = if self.make_room(len) {
