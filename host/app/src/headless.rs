@@ -9,11 +9,8 @@
 //! temporary file and renamed, so it appears whole or not at all). Exit 0 when the run completed,
 //! 2 on a bad ROM or argument or a screenshot or WAV that cannot be written.
 
-use crate::audio::resample::to_i16;
-use crate::audio::wav::WavWriter;
-use crate::audio::{Pipeline, WAV_RATE};
+use crate::audio::WavOut;
 use anyhow::Result;
-use gb_core::apu::Sample;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
@@ -81,36 +78,6 @@ pub fn escape_serial(bytes: &[u8]) -> String {
     out
 }
 
-/// `--wav`: the core's samples through the app's pipeline into a WAV file.
-struct WavOut {
-    wav: WavWriter,
-    pipeline: Pipeline,
-    buf: Vec<Sample>,
-}
-
-impl WavOut {
-    fn create(path: &std::path::Path) -> Result<WavOut> {
-        Ok(WavOut {
-            wav: WavWriter::create(path, WAV_RATE)?,
-            pipeline: Pipeline::new(f64::from(WAV_RATE)),
-            buf: vec![(0, 0); gb_core::apu::RING_CAPACITY],
-        })
-    }
-
-    /// Move the samples the core has made so far into the file.
-    fn drain(&mut self, gb: &mut gb_core::Gb) -> Result<()> {
-        let n = gb.drain_audio(&mut self.buf);
-        let mut result = Ok(());
-        let wav = &mut self.wav;
-        self.pipeline.process(&self.buf[..n], |l, r| {
-            if result.is_ok() {
-                result = wav.push(to_i16(l), to_i16(r));
-            }
-        });
-        result
-    }
-}
-
 /// Run `gbhost headless`.
 pub fn run(args: &Args) -> Result<()> {
     if !args.script.is_empty() || args.sync_test.is_some() {
@@ -138,20 +105,20 @@ pub fn run(args: &Args) -> Result<()> {
         }
         frames += 1;
         if let Some(a) = &mut audio
-            && let Err(e) = a.drain(&mut gb)
+            && let Err(e) = a.drain(|buf| gb.drain_audio(buf))
         {
             if let Some(a) = audio.take() {
-                a.wav.abandon();
+                a.abandon();
             }
             return Err(e);
         }
     }
     if let Some(mut a) = audio {
-        if let Err(e) = a.drain(&mut gb) {
-            a.wav.abandon();
+        if let Err(e) = a.drain(|buf| gb.drain_audio(buf)) {
+            a.abandon();
             return Err(e);
         }
-        a.wav.finish()?;
+        a.finish()?;
     }
     if let Some(path) = &args.screenshot {
         if mid_frame {
@@ -195,6 +162,7 @@ fn run_session(args: &Args) -> Result<()> {
         scripts: &args.script,
         frames: args.frames,
         sync_test: args.sync_test,
+        wav: args.wav.as_deref(),
     })?;
     let gb = session.gb();
     if let Some(path) = &args.screenshot {

@@ -529,3 +529,39 @@ fn play_opens_an_alsa_device_and_feeds_it() {
     let played = std::fs::metadata(&raw).map(|m| m.len()).unwrap_or(0);
     assert!(played > 0, "nothing reached the device");
 }
+
+#[test]
+fn sync_test_is_clean_with_sound_and_writes_the_same_audio() {
+    let rom = temp_file("tone5.gb", &tone_rom());
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli");
+    let (plain_wav, synced_wav) = (dir.join("plain.wav"), dir.join("synced.wav"));
+    let plain = gbhost(&[
+        "headless",
+        rom.to_str().unwrap(),
+        "--frames",
+        "40",
+        "--wav",
+        plain_wav.to_str().unwrap(),
+    ]);
+    let synced = gbhost(&[
+        "headless",
+        rom.to_str().unwrap(),
+        "--frames",
+        "40",
+        "--sync-test",
+        "3",
+        "--wav",
+        synced_wav.to_str().unwrap(),
+    ]);
+    assert!(plain.status.success(), "stderr: {}", stderr(&plain));
+    assert!(synced.status.success(), "stderr: {}", stderr(&synced));
+    assert!(
+        stdout(&synced).contains("sync-test: 40 frames, 0 mismatches"),
+        "{}",
+        stdout(&synced)
+    );
+    let (_, _, _, a) = read_wav(&plain_wav);
+    let (_, _, _, b) = read_wav(&synced_wav);
+    assert!(a.len() > 30_000);
+    assert!(a == b, "the sync test's audio differs from the plain run's");
+}

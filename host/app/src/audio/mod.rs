@@ -11,8 +11,10 @@ pub mod output;
 pub mod resample;
 pub mod wav;
 
-use gb_core::apu::{SAMPLE_RATE, Sample};
-use resample::{HighPass, Resampler};
+use anyhow::Result;
+use gb_core::apu::{RING_CAPACITY, SAMPLE_RATE, Sample};
+use resample::{HighPass, Resampler, to_i16};
+use wav::WavWriter;
 
 /// Rate of `headless --wav` files.
 pub const WAV_RATE: u32 = 48_000;
@@ -41,5 +43,47 @@ impl Pipeline {
             let (l, r) = hp.apply(l, r);
             emit(l, r);
         });
+    }
+}
+
+/// `--wav`: the core's samples through the app's pipeline into a WAV file at [`WAV_RATE`].
+pub struct WavOut {
+    wav: WavWriter,
+    pipeline: Pipeline,
+    buf: Vec<Sample>,
+}
+
+impl WavOut {
+    /// Start writing `path`.
+    pub fn create(path: &std::path::Path) -> Result<WavOut> {
+        Ok(WavOut {
+            wav: WavWriter::create(path, WAV_RATE)?,
+            pipeline: Pipeline::new(f64::from(WAV_RATE)),
+            buf: vec![(0, 0); RING_CAPACITY],
+        })
+    }
+
+    /// Move samples into the file: `drain` fills the scratch buffer (`Gb::drain_audio` or the
+    /// session's) and returns how many it wrote.
+    pub fn drain(&mut self, drain: impl FnOnce(&mut [Sample]) -> usize) -> Result<()> {
+        let n = drain(&mut self.buf);
+        let mut result = Ok(());
+        let wav = &mut self.wav;
+        self.pipeline.process(&self.buf[..n], |l, r| {
+            if result.is_ok() {
+                result = wav.push(to_i16(l), to_i16(r));
+            }
+        });
+        result
+    }
+
+    /// Patch the header and move the file into place.
+    pub fn finish(self) -> Result<()> {
+        self.wav.finish()
+    }
+
+    /// Give up: remove the temporary file.
+    pub fn abandon(self) {
+        self.wav.abandon();
     }
 }

@@ -1,6 +1,7 @@
 //! A 16-bit PCM stereo WAV file written as the run goes, made visible atomically: samples stream
 //! into a temporary file beside the target, the header's sizes are patched at the end, and the
-//! file is renamed over the target. A run that fails leaves no partial file behind.
+//! file is renamed over the target. A run that fails leaves no partial file behind (dropping an
+//! unfinished writer removes its temporary file).
 
 use anyhow::{Context, Result};
 use std::fs::File;
@@ -14,6 +15,16 @@ pub struct WavWriter {
     target: PathBuf,
     rate: u32,
     frames: u64,
+    /// Renamed into place: nothing to clean up.
+    done: bool,
+}
+
+impl Drop for WavWriter {
+    fn drop(&mut self) {
+        if !self.done {
+            let _ = std::fs::remove_file(&self.tmp);
+        }
+    }
 }
 
 impl WavWriter {
@@ -34,9 +45,9 @@ impl WavWriter {
             target: path.to_path_buf(),
             rate,
             frames: 0,
+            done: false,
         };
         if let Err(e) = w.write_header() {
-            let _ = std::fs::remove_file(&w.tmp);
             return Err(e).with_context(|| format!("cannot write WAV {}", path.display()));
         }
         Ok(w)
@@ -80,16 +91,13 @@ impl WavWriter {
             self.write_header()?;
             self.out.flush()?;
             self.out.get_ref().sync_all()?;
-            std::fs::rename(&self.tmp, &self.target)
+            std::fs::rename(&self.tmp, &self.target)?;
+            self.done = true;
+            Ok(())
         })();
-        if result.is_err() {
-            let _ = std::fs::remove_file(&self.tmp);
-        }
         result.with_context(|| format!("cannot write WAV {}", target.display()))
     }
 
-    /// Give up: remove the temporary file.
-    pub fn abandon(self) {
-        let _ = std::fs::remove_file(&self.tmp);
-    }
+    /// Give up: remove the temporary file (as dropping does).
+    pub fn abandon(self) {}
 }
