@@ -299,6 +299,18 @@ impl Session {
         &self.gb
     }
 
+    /// Move the audio the frames run so far made into `out` (see `Gb::drain_audio`); returns
+    /// how many stereo samples were written. Audio is output, not state: draining changes
+    /// nothing a snapshot holds.
+    pub fn drain_audio(&mut self, out: &mut [gb_core::apu::Sample]) -> usize {
+        self.gb.drain_audio(out)
+    }
+
+    /// Forget the audio waiting, e.g. what a seek or a replay made again.
+    pub fn discard_audio(&mut self) {
+        self.gb.discard_audio();
+    }
+
     /// What the session was started with.
     pub fn start_params(&self) -> &StartParams {
         &self.start
