@@ -53,6 +53,15 @@ pub struct Args {
     /// exits 1 on any mismatch.
     #[arg(long, value_name = "K")]
     sync_test: Option<u64>,
+    /// The API the scripts are written for: native, bizhawk or vba (default: guessed from each
+    /// script's source).
+    #[arg(long, value_name = "API", value_parser = parse_api)]
+    api: Option<gb_session::Flavor>,
+}
+
+fn parse_api(s: &str) -> Result<gb_session::Flavor, String> {
+    gb_session::Flavor::parse(s)
+        .ok_or_else(|| format!("'{s}' is not an API: native, bizhawk or vba"))
 }
 
 /// Parse a 16-bit hex address, with or without `0x` / `$`.
@@ -160,6 +169,7 @@ fn run_session(args: &Args) -> Result<()> {
         rom: &args.rom,
         boot_rom: args.boot_rom.as_deref(),
         scripts: &args.script,
+        api: args.api,
         frames: args.frames,
         sync_test: args.sync_test,
         wav: args.wav.as_deref(),

@@ -27,6 +27,8 @@ pub struct Run<'a> {
     pub boot_rom: Option<&'a Path>,
     /// Scripts to load before the first frame, in order.
     pub scripts: &'a [PathBuf],
+    /// The API they are written for (`None`: guessed from each source).
+    pub api: Option<gb_session::Flavor>,
     /// Frames to run.
     pub frames: u64,
     /// Roll back this many frames after every frame and compare the replay.
@@ -41,6 +43,26 @@ pub fn read_script(path: &Path) -> Result<String> {
         std::fs::read(path).with_context(|| format!("cannot read script '{}'", path.display()))?;
     String::from_utf8(bytes)
         .with_context(|| format!("script '{}' is not UTF-8 text", path.display()))
+}
+
+/// Load script files into a session, in order (the API guessed from each source unless given).
+pub fn load_scripts(
+    session: &mut Session,
+    paths: &[PathBuf],
+    api: Option<gb_session::Flavor>,
+) -> Result<()> {
+    for path in paths {
+        let source = read_script(path)?;
+        let name = path.file_name().map_or_else(
+            || path.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        );
+        match api {
+            Some(flavor) => session.load_script_as(&name, &source, flavor),
+            None => session.load_script(&name, &source),
+        };
+    }
+    Ok(())
 }
 
 /// Print the session's console lines as `log: TEXT`.
@@ -70,14 +92,7 @@ pub fn run(run: &Run<'_>) -> Result<Session> {
     }
     let mut session = Session::new(rom, boot.as_deref(), config)
         .with_context(|| format!("'{}' cannot be run", run.rom.display()))?;
-    for path in run.scripts {
-        let source = read_script(path)?;
-        let name = path.file_name().map_or_else(
-            || path.display().to_string(),
-            |n| n.to_string_lossy().into_owned(),
-        );
-        session.load_script(&name, &source);
-    }
+    load_scripts(&mut session, run.scripts, run.api)?;
     let mut wav = run.wav.map(crate::audio::WavOut::create).transpose()?;
     let mut mismatches = 0;
     for _ in 0..run.frames {

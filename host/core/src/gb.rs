@@ -36,6 +36,23 @@ impl Frame {
     }
 }
 
+/// A memory of the machine as a flat array, for debuggers and scripts (Pan Docs' names).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Domain {
+    /// The whole cartridge ROM, every bank (bank `b`, offset `o` at `b * 0x4000 + o`).
+    Rom,
+    /// Work RAM, 0xC000-0xDFFF.
+    Wram,
+    /// Video RAM, 0x8000-0x9FFF.
+    Vram,
+    /// Object attribute memory, 0xFE00-0xFE9F.
+    Oam,
+    /// High RAM, 0xFF80-0xFFFE.
+    Hram,
+    /// The cartridge RAM, every bank (bank `b`, offset `o` at `b * 0x2000 + o`).
+    CartRam,
+}
+
 /// Errors from building a [`Gb`].
 #[derive(Debug, thiserror::Error)]
 pub enum GbError {
@@ -310,6 +327,39 @@ impl Gb {
     /// write as if the CPU made it.
     pub fn poke(&mut self, addr: u16, value: u8) {
         self.hw.write_byte(addr, value);
+    }
+
+    /// A memory domain's bytes, as they are (no side effects, no access blocking).
+    pub fn domain(&self, domain: Domain) -> &[u8] {
+        match domain {
+            Domain::Rom => self.hw.cart.rom(),
+            Domain::Wram => &self.hw.wram[..],
+            Domain::Vram => &self.hw.ppu.vram[..],
+            Domain::Oam => &self.hw.ppu.oam,
+            Domain::Hram => &self.hw.hram,
+            Domain::CartRam => self.hw.cart.ram(),
+        }
+    }
+
+    /// A memory domain's bytes, writable (a debugger write: nothing else happens); `None` for
+    /// the ROM, which is read-only.
+    pub fn domain_mut(&mut self, domain: Domain) -> Option<&mut [u8]> {
+        match domain {
+            Domain::Rom => None,
+            Domain::Wram => Some(&mut self.hw.wram[..]),
+            Domain::Vram => Some(&mut self.hw.ppu.vram[..]),
+            Domain::Oam => Some(&mut self.hw.ppu.oam),
+            Domain::Hram => Some(&mut self.hw.hram),
+            Domain::CartRam => Some(self.hw.cart.ram_mut()),
+        }
+    }
+
+    /// Set the CPU registers (a debugger write; F's low nibble is always 0).
+    pub fn set_registers(&mut self, regs: Registers) {
+        self.cpu.regs = Registers {
+            f: regs.f & 0xF0,
+            ..regs
+        };
     }
 
     /// The cartridge (battery RAM, header).
