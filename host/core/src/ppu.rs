@@ -243,6 +243,40 @@ impl Ppu {
         ppu
     }
 
+    /// Leave VRAM as the DMG boot ROM does: the cartridge's 48-byte logo (header 0x0104) as
+    /// tiles 1-24, each nibble doubled to 8 pixels on two rows, the ® as tile 0x19 (both on
+    /// bit plane 0), and the tile map rows at 0x9904 and 0x9924 plus 0x9910. Games may draw
+    /// these leftovers: Mealybug `m3_scx_low_3_bits` shows the ® tile without loading it.
+    pub fn load_boot_logo(&mut self, logo: &[u8]) {
+        /// The ® tile's rows, from the boot ROM.
+        const REGISTERED: [u8; 8] = [0x3C, 0x42, 0xB9, 0xA5, 0xB9, 0xA5, 0x42, 0x3C];
+        let double = |nibble: u8| {
+            (0..4).fold(0u8, |acc, bit| {
+                if nibble & (1 << bit) != 0 {
+                    acc | (0b11 << (bit * 2))
+                } else {
+                    acc
+                }
+            })
+        };
+        // Each nibble becomes two rows, so each logo byte fills four rows from 0x8010 on.
+        for (i, &byte) in logo.iter().take(48).enumerate() {
+            for (half, nibble) in [(0, byte >> 4), (1, byte & 0x0F)] {
+                let row = 0x10 + i * 8 + half * 4;
+                self.vram[row] = double(nibble);
+                self.vram[row + 2] = double(nibble);
+            }
+        }
+        for (i, &b) in REGISTERED.iter().enumerate() {
+            self.vram[0x190 + i * 2] = b;
+        }
+        for i in 0..12u8 {
+            self.vram[0x1904 + usize::from(i)] = i + 1;
+            self.vram[0x1924 + usize::from(i)] = i + 13;
+        }
+        self.vram[0x1910] = 0x19;
+    }
+
     /// Time of the next event, `u64::MAX` while the LCD is off.
     #[inline]
     pub fn next_event(&self) -> u64 {
