@@ -1,20 +1,29 @@
-//! Dot-level replay of one scanline's mode 3 (the background/window fetcher and the pixel
-//! shifter, Pan Docs "Rendering"), for lines whose registers change while they are drawn. Lines
-//! without mid-line writes take the PPU's whole-line path; this one is exact to the dot.
+//! Dot-level replay of one scanline's mode 3 (the background/window fetcher, the object
+//! fetches and the two pixel shifters, Pan Docs "Rendering" and "Pixel FIFO"), for lines whose
+//! registers change while they are drawn. Lines without mid-line writes take the PPU's
+//! whole-line path; with no writes this replay draws exactly what that path draws.
 //!
-//! Model (DMG): the fetcher starts `START` dots after S and works in steps of two dots: tile
-//! number, tile data low, tile data high, then it pushes 8 pixels once the FIFO is empty. The
-//! first fetch of a line is done twice (the first result is dropped), so pixels start leaving
-//! 12 dots in; the first `SCX % 8` are discarded. BGP acts on each pixel as it leaves; LCDC, SCX
-//! and SCY act when the fetcher reads them. The window starts when the next pixel out is at
-//! `WX - 7` (for WX below 7, at once, dropping `7 - WX` pixels): the FIFO is cleared and the
-//! fetcher restarts on the window's tiles. Objects are not part of the replay: they are drawn
-//! over the finished line.
-//!
-//! Status, measured on Mealybug Tearoom (24 ROMs with a DMG reference image): 63,401 wrong
-//! pixels in all, against 79,738 for drawing each line from the registers at its end with a
-//! catch-up at writes; `m2_win_en_toggle` is exact. Not yet exact: the pixel BGP mixes at a
-//! switch, mid-line WX changes (`m3_wx_*_change`), window re-enables, objects.
+//! Model (DMG), in dots from S:
+//! - The background fetcher starts at [`START`] and works in steps of two dots: tile number
+//!   (LCDC.3 or .6, SCX, SCY and the window state read on its second dot), tile data low and
+//!   high (LCDC.4 and SCY read on their second dots), then it pushes 8 pixels once the FIFO is
+//!   empty. The first fetch of a line is done twice (the first result is dropped), so pixels
+//!   start leaving 12 dots in; the first `SCX % 8` of them are discarded, with SCX's low bits
+//!   read as the second fetch starts.
+//! - An object whose X is the next pixel's X + 8 (objects with X below 8 at the first pixel)
+//!   stops the shifter; once the background fetcher has its tile data, the object is fetched
+//!   in 6 dots (LCDC.2 read then) and merged into the object FIFO, where pixels of objects
+//!   fetched earlier win. This gives Pan Docs' penalty of `6 + max(0, 5 - offset in tile)`.
+//!   LCDC.1 is read when the object is reached: clear, the object is skipped with no fetch.
+//! - Each pixel leaving picks object or background (LCDC.0, LCDC.1 and the priority bit read
+//!   then) and its palette; a BGP or OBP write lands [`OUTPUT_DELAY`] dots after the fetcher
+//!   sees it, and the pixel leaving at that dot gets the old and new palettes ORed (the DMG's
+//!   palette write glitch, Mealybug `m3_bgp_change`).
+//! - The window starts when the next pixel out is at `WX - 7` (for WX below 7, at the first
+//!   pixel, dropping `7 - WX` pixels): the FIFO is cleared and the fetcher restarts on the
+//!   window's tiles. Clearing LCDC.5 takes effect at the next tile fetch: the background
+//!   resumes on a tile boundary. Setting it again on the same line starts the window anew at
+//!   the next WX match, on the window's next row.
 
 /// A register write during the line: its dot (from S), address and value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,6 +47,10 @@ pub struct LineRegs {
     pub scx: u8,
     /// BGP.
     pub bgp: u8,
+    /// OBP0.
+    pub obp0: u8,
+    /// OBP1.
+    pub obp1: u8,
     /// WX.
     pub wx: u8,
     /// The line (LY).
@@ -48,15 +61,34 @@ pub struct LineRegs {
     pub wy_triggered: bool,
 }
 
-/// Dot (from S) at which the replay's fetcher starts. With the write lag in `ppu.rs` this is a
-/// calibration on Mealybug Tearoom, not yet derived from the mode 3 timing (which starts at 84):
-/// the two will meet when the replay is exact.
-pub const START: u16 = 92;
-/// Dots after a write until BGP, read as each pixel leaves, sees it, relative to the fetcher's
-/// registers (Mealybug `m3_bgp_change`).
-const OUTPUT_DELAY: u16 = 6;
+/// What the replay needs besides the registers: VRAM, OAM and the OAM scan's result.
+#[derive(Clone, Copy, Debug)]
+pub struct LineInput<'a> {
+    /// Video RAM.
+    pub vram: &'a [u8; 0x2000],
+    /// Object attribute memory.
+    pub oam: &'a [u8; 0xA0],
+    /// The objects the OAM scan found on this line (OAM indices, in OAM order).
+    pub objects: &'a [u8],
+}
 
-/// Apply a write to the registers the fetcher (and LCDC's BG enable) reads: all but BGP.
+/// Dot (from S) at which the replay's fetcher starts. With the write lag in `ppu.rs` this is a
+/// calibration on Mealybug Tearoom, not yet derived from the mode 3 timing (which starts at 84).
+pub const START: u16 = 92;
+/// Dots after a write until BGP, OBP0 and OBP1, read as each pixel leaves, see it, relative to
+/// the fetcher's registers (Mealybug `m3_bgp_change`).
+const OUTPUT_DELAY: u16 = 8;
+
+/// One pixel of the object FIFO.
+#[derive(Clone, Copy, Debug, Default)]
+struct ObjPixel {
+    /// Colour index 0-3 (0: transparent).
+    index: u8,
+    /// OAM attributes (palette in bit 4, priority in bit 7).
+    attr: u8,
+}
+
+/// Apply a write to the registers the fetcher reads: all but the palettes.
 fn apply_fetch(regs: &mut LineRegs, w: &LineWrite) {
     match w.addr {
         0xFF40 => regs.lcdc = w.value,
@@ -67,25 +99,77 @@ fn apply_fetch(regs: &mut LineRegs, w: &LineWrite) {
     }
 }
 
-/// Apply a write to BGP, which the shifter reads as each pixel leaves.
-fn apply_output(regs: &mut LineRegs, w: &LineWrite) {
-    if w.addr == 0xFF47 {
-        regs.bgp = w.value;
-    }
+/// The palettes as the shifter reads them.
+#[derive(Clone, Copy, Debug)]
+struct Palettes {
+    bgp: u8,
+    obp0: u8,
+    obp1: u8,
 }
 
-/// Replay the line: shades and colour indices for each of the 160 pixels; returns whether the
-/// window was drawn.
+/// Apply a palette write; returns the palettes to use for the pixel leaving at the write's dot
+/// (old and new ORed).
+fn apply_output(pal: &mut Palettes, w: &LineWrite, glitch: &mut Palettes) {
+    let reg = match w.addr {
+        0xFF47 => (&mut pal.bgp, &mut glitch.bgp),
+        0xFF48 => (&mut pal.obp0, &mut glitch.obp0),
+        0xFF49 => (&mut pal.obp1, &mut glitch.obp1),
+        _ => return,
+    };
+    *reg.1 = *reg.0 | w.value;
+    *reg.0 = w.value;
+}
+
+/// The two tile data bytes of row `row` (0-7) of object tile `tile`.
+fn object_row(input: &LineInput<'_>, regs: &LineRegs, i: u8) -> (u8, u8, u8) {
+    let o = usize::from(i) * 4;
+    let oam = input.oam;
+    let (y, mut tile, attr) = (oam[o], oam[o + 2], oam[o + 3]);
+    let height: u8 = if regs.lcdc & 0x04 != 0 { 16 } else { 8 };
+    let mut row = regs.ly.wrapping_add(16).wrapping_sub(y) & 15;
+    if attr & 0x40 != 0 {
+        row = (height - 1).wrapping_sub(row) & 15;
+    }
+    if height == 16 {
+        tile &= 0xFE;
+    } else {
+        row &= 7;
+    }
+    let addr = usize::from(tile) * 16 + usize::from(row) * 2;
+    let (mut lo, mut hi) = (input.vram[addr], input.vram[addr + 1]);
+    if attr & 0x20 != 0 {
+        lo = lo.reverse_bits();
+        hi = hi.reverse_bits();
+    }
+    (lo, hi, attr)
+}
+
+/// Replay the line: shades for each of the 160 pixels; returns whether the window was drawn.
 pub fn render(
-    vram: &[u8; 0x2000],
+    input: LineInput<'_>,
     mut regs: LineRegs,
     writes: &[LineWrite],
     shades: &mut [u8; 160],
-    indices: &mut [u8; 160],
 ) -> bool {
+    let vram = input.vram;
+    // Objects in fetch order: by X, then OAM index.
+    let mut objects = [0u8; 10];
+    let n_objects = input.objects.len().min(10);
+    objects[..n_objects].copy_from_slice(&input.objects[..n_objects]);
+    let objects = &mut objects[..n_objects];
+    objects.sort_by_key(|&i| (input.oam[usize::from(i) * 4 + 1], i));
+    let mut next_object = 0usize;
+    let mut obj_fifo = [ObjPixel::default(); 8];
+    // Object fetch in progress: dots left, and the OAM index.
+    let mut obj_fetch: Option<(u8, u8)> = None;
+
+    let mut pal = Palettes {
+        bgp: regs.bgp,
+        obp0: regs.obp0,
+        obp1: regs.obp1,
+    };
     let mut next_fetch = 0;
     let mut next_output = 0;
-    let out_adj = OUTPUT_DELAY;
     let mut fifo = [0u8; 8];
     let mut fifo_len = 0usize;
     let mut fifo_pos = 0usize;
@@ -97,6 +181,7 @@ pub fn render(
     let mut hi = 0u8;
     let mut in_window = false;
     let mut window_drawn = false;
+    let mut window_line = regs.window_line;
     let mut discard = regs.scx & 7;
     let mut window_skip = 0usize;
     let mut lx = 0usize;
@@ -106,9 +191,17 @@ pub fn render(
             apply_fetch(&mut regs, &writes[next_fetch]);
             next_fetch += 1;
         }
-        while next_output < writes.len() && writes[next_output].dot + out_adj <= dot {
-            apply_output(&mut regs, &writes[next_output]);
+        let mut glitch = pal;
+        let mut glitched = false;
+        while next_output < writes.len() && writes[next_output].dot + OUTPUT_DELAY <= dot {
+            glitched |= writes[next_output].dot + OUTPUT_DELAY == dot;
+            apply_output(&mut pal, &writes[next_output], &mut glitch);
             next_output += 1;
+        }
+        let out_pal = if glitched { glitch } else { pal };
+        if dummy && step == 0 {
+            // SCX's low bits are read as the first fetch starts.
+            discard = regs.scx & 7;
         }
         // Window start: the next pixel out is at WX - 7.
         let wx = usize::from(regs.wx);
@@ -119,6 +212,10 @@ pub fn render(
             && (lx + 7 == wx || (lx == 0 && wx < 7 && discard == 0))
             && !dummy
         {
+            if window_drawn {
+                // A second start on the same line draws the window's next row.
+                window_line = window_line.wrapping_add(1);
+            }
             in_window = true;
             window_drawn = true;
             fifo_len = 0;
@@ -128,67 +225,117 @@ pub fn render(
             // WX below 7: the window's first 7 - WX pixels fall off the left edge.
             window_skip = 7usize.saturating_sub(wx);
         }
-        // Fetcher.
-        match step {
-            1 => {
-                let (map, col, row) = if in_window {
-                    (
-                        if regs.lcdc & 0x40 != 0 {
-                            0x1C00
-                        } else {
-                            0x1800
-                        },
-                        tile_x & 31,
-                        regs.window_line,
-                    )
-                } else {
-                    (
-                        if regs.lcdc & 0x08 != 0 {
-                            0x1C00
-                        } else {
-                            0x1800
-                        },
-                        (regs.scx >> 3).wrapping_add(tile_x) & 31,
-                        regs.ly.wrapping_add(regs.scy),
-                    )
-                };
-                tile_no = vram[map + usize::from(row / 8) * 32 + usize::from(col)];
-            }
-            3 | 5 => {
-                let row = if in_window {
-                    regs.window_line
-                } else {
-                    regs.ly.wrapping_add(regs.scy)
-                };
-                let base = if regs.lcdc & 0x10 != 0 {
-                    usize::from(tile_no) * 16
-                } else {
-                    0x1000usize.wrapping_add_signed(isize::from(tile_no as i8) * 16)
-                };
-                let addr = (base + usize::from(row % 8) * 2) & 0x1FFE;
-                if step == 3 {
-                    lo = vram[addr];
-                } else {
-                    hi = vram[addr + 1];
+        // Object match: the shifter stops at an object's X.
+        if obj_fetch.is_none() && !dummy && discard == 0 {
+            while next_object < objects.len() {
+                let i = objects[next_object];
+                let x = usize::from(input.oam[usize::from(i) * 4 + 1]);
+                if x > lx + 8 {
+                    break;
+                }
+                next_object += 1;
+                if regs.lcdc & 0x02 != 0 {
+                    obj_fetch = Some((6, i));
+                    break;
                 }
             }
-            _ => {}
         }
-        if step >= 5 && fifo_pos >= fifo_len {
-            if dummy {
-                dummy = false;
-            } else {
-                for (i, p) in fifo.iter_mut().enumerate() {
-                    let bit = 7 - i;
-                    *p = ((lo >> bit) & 1) | (((hi >> bit) & 1) << 1);
+        // Fetcher (it pauses, tile data in hand, while an object is fetched).
+        let obj_wait = obj_fetch.is_some();
+        if !(obj_wait && step >= 5) {
+            match step {
+                1 => {
+                    let (map, col, row) = if in_window {
+                        (
+                            if regs.lcdc & 0x40 != 0 {
+                                0x1C00
+                            } else {
+                                0x1800
+                            },
+                            tile_x & 31,
+                            window_line,
+                        )
+                    } else {
+                        (
+                            if regs.lcdc & 0x08 != 0 {
+                                0x1C00
+                            } else {
+                                0x1800
+                            },
+                            (regs.scx >> 3).wrapping_add(tile_x) & 31,
+                            regs.ly.wrapping_add(regs.scy),
+                        )
+                    };
+                    tile_no = vram[map + usize::from(row / 8) * 32 + usize::from(col)];
                 }
-                fifo_len = 8;
-                fifo_pos = 0;
-                tile_x = tile_x.wrapping_add(1);
+                3 | 5 => {
+                    let row = if in_window {
+                        window_line
+                    } else {
+                        regs.ly.wrapping_add(regs.scy)
+                    };
+                    let base = if regs.lcdc & 0x10 != 0 {
+                        usize::from(tile_no) * 16
+                    } else {
+                        0x1000usize.wrapping_add_signed(isize::from(tile_no as i8) * 16)
+                    };
+                    let addr = (base + usize::from(row % 8) * 2) & 0x1FFE;
+                    if step == 3 {
+                        lo = vram[addr];
+                    } else {
+                        hi = vram[addr + 1];
+                    }
+                }
+                _ => {}
             }
-            step = 0;
-        } else {
-            step = step.saturating_add(1);
+            if step >= 5 && fifo_pos >= fifo_len {
+                if dummy {
+                    dummy = false;
+                } else {
+                    for (i, p) in fifo.iter_mut().enumerate() {
+                        let bit = 7 - i;
+                        *p = ((lo >> bit) & 1) | (((hi >> bit) & 1) << 1);
+                    }
+                    fifo_len = 8;
+                    fifo_pos = 0;
+                    tile_x = tile_x.wrapping_add(1);
+                    if in_window && regs.lcdc & 0x20 == 0 {
+                        // The window was switched off: the background resumes at the next
+                        // tile boundary.
+                        in_window = false;
+                        tile_x = ((lx + 8 + usize::from(regs.scx & 7)) / 8) as u8;
+                    }
+                }
+                step = 0;
+            } else {
+                step = step.saturating_add(1);
+            }
+        }
+        if let Some((left, i)) = obj_fetch {
+            if step >= 5 {
+                if left <= 1 {
+                    obj_fetch = None;
+                    let (olo, ohi, attr) = object_row(&input, &regs, i);
+                    let x = usize::from(input.oam[usize::from(i) * 4 + 1]);
+                    // Pixels left of the screen's edge are dropped.
+                    let skip = (lx + 8).saturating_sub(x);
+                    for (k, slot) in obj_fifo.iter_mut().enumerate() {
+                        let px = k + skip;
+                        if px >= 8 {
+                            break;
+                        }
+                        let bit = 7 - px;
+                        let index = ((olo >> bit) & 1) | (((ohi >> bit) & 1) << 1);
+                        if slot.index == 0 {
+                            *slot = ObjPixel { index, attr };
+                        }
+                    }
+                } else {
+                    obj_fetch = Some((left - 1, i));
+                }
+            }
+            dot += 1;
+            continue;
         }
         // Shifter: one pixel per dot once the FIFO has pixels.
         if fifo_pos < fifo_len {
@@ -199,13 +346,22 @@ pub fn render(
             } else if in_window && window_skip > 0 {
                 window_skip -= 1;
             } else {
-                if regs.lcdc & 0x01 == 0 {
-                    shades[lx] = 0;
-                    indices[lx] = 0;
+                let obj = obj_fifo[0];
+                obj_fifo.copy_within(1.., 0);
+                obj_fifo[7] = ObjPixel::default();
+                let bg = if regs.lcdc & 0x01 == 0 { 0 } else { index };
+                let obj_shows =
+                    obj.index != 0 && regs.lcdc & 0x02 != 0 && !(obj.attr & 0x80 != 0 && bg != 0);
+                shades[lx] = if obj_shows {
+                    let p = if obj.attr & 0x10 != 0 {
+                        out_pal.obp1
+                    } else {
+                        out_pal.obp0
+                    };
+                    (p >> (obj.index * 2)) & 3
                 } else {
-                    shades[lx] = (regs.bgp >> (index * 2)) & 3;
-                    indices[lx] = index;
-                }
+                    (out_pal.bgp >> (bg * 2)) & 3
+                };
                 lx += 1;
             }
         }
