@@ -74,10 +74,17 @@ pub struct LineInput<'a> {
 
 /// Dot (from S) at which the replay's fetcher starts. With the write lag in `ppu.rs` this is a
 /// calibration on Mealybug Tearoom, not yet derived from the mode 3 timing (which starts at 84).
-pub const START: u16 = 92;
+pub const START: u16 = 90;
+/// Dot at which SCX's low 3 bits are latched for the fine-scroll discard: a write that lands at
+/// 84 (the start of mode 3) counts, one at 88 does not (Mealybug `m3_scx_low_3_bits`).
+const SCX_LATCH: u16 = 88;
+/// Dots an object fetch stops the shifter once the background fetcher has its tile data.
+const OBJ_FETCH: u8 = 6;
 /// Dots after a write until BGP, OBP0 and OBP1, read as each pixel leaves, see it, relative to
 /// the fetcher's registers (Mealybug `m3_bgp_change`).
-const OUTPUT_DELAY: u16 = 8;
+const OUTPUT_DELAY: u16 = 4;
+/// Dots after a write until the fetcher sees it.
+const FETCH_DELAY: u16 = 6;
 
 /// One pixel of the object FIFO.
 #[derive(Clone, Copy, Debug, Default)]
@@ -144,13 +151,14 @@ fn object_row(input: &LineInput<'_>, regs: &LineRegs, i: u8) -> (u8, u8, u8) {
     (lo, hi, attr)
 }
 
-/// Replay the line: shades for each of the 160 pixels; returns whether the window was drawn.
+/// Replay the line: shades for each of the 160 pixels; returns whether the window was drawn
+/// and the dot (from S) after the last pixel.
 pub fn render(
     input: LineInput<'_>,
     mut regs: LineRegs,
     writes: &[LineWrite],
     shades: &mut [u8; 160],
-) -> bool {
+) -> (bool, u16) {
     let vram = input.vram;
     // Objects in fetch order: by X, then OAM index.
     let mut objects = [0u8; 10];
@@ -170,11 +178,13 @@ pub fn render(
     };
     let mut next_fetch = 0;
     let mut next_output = 0;
+    let mut next_lcdc = 0;
+    let mut out_lcdc = regs.lcdc;
     let mut fifo = [0u8; 8];
     let mut fifo_len = 0usize;
     let mut fifo_pos = 0usize;
     let mut step = 0u8; // dots into the current fetch
-    let mut dummy = true;
+    let mut first = true; // the first fetch: its tile is fetched again
     let mut tile_x = 0u8; // fetcher's tile counter
     let mut tile_no = 0u8;
     let mut lo = 0u8;
@@ -182,12 +192,18 @@ pub fn render(
     let mut in_window = false;
     let mut window_drawn = false;
     let mut window_line = regs.window_line;
-    let mut discard = regs.scx & 7;
-    let mut window_skip = 0usize;
-    let mut lx = 0usize;
+    // SCX's low bits are latched at SCX_LATCH (Mealybug `m3_scx_low_3_bits`).
+    let mut discard = writes
+        .iter()
+        .filter(|w| w.addr == 0xFF43 && w.dot <= SCX_LATCH)
+        .last()
+        .map_or(regs.scx, |w| w.value)
+        & 7;
+    // Pixels shifted out after the discard; the first 8 are off screen (left of X = 0).
+    let mut count = 0usize;
     let mut dot = START;
-    while lx < 160 && dot < 456 {
-        while next_fetch < writes.len() && writes[next_fetch].dot <= dot {
+    while count < 168 && dot < 456 {
+        while next_fetch < writes.len() && writes[next_fetch].dot + FETCH_DELAY <= dot {
             apply_fetch(&mut regs, &writes[next_fetch]);
             next_fetch += 1;
         }
@@ -199,18 +215,28 @@ pub fn render(
             next_output += 1;
         }
         let out_pal = if glitched { glitch } else { pal };
-        if dummy && step == 0 {
-            // SCX's low bits are read as the first fetch starts.
-            discard = regs.scx & 7;
+        let mut pixel_lcdc = out_lcdc;
+        while next_lcdc < writes.len() && writes[next_lcdc].dot + OUTPUT_DELAY <= dot {
+            let w = &writes[next_lcdc];
+            if w.addr == 0xFF40 {
+                // The same glitch as the palettes': old and new ORed for one pixel.
+                pixel_lcdc = if w.dot + OUTPUT_DELAY == dot {
+                    out_lcdc | w.value
+                } else {
+                    w.value
+                };
+                out_lcdc = w.value;
+            }
+            next_lcdc += 1;
         }
-        // Window start: the next pixel out is at WX - 7.
+        // Window start: the next pixel out is at WX - 7 (counted from the 8 hidden ones).
         let wx = usize::from(regs.wx);
         if !in_window
             && regs.lcdc & 0x20 != 0
             && regs.wy_triggered
-            && wx <= 166
-            && (lx + 7 == wx || (lx == 0 && wx < 7 && discard == 0))
-            && !dummy
+            && count == wx + 1
+            && discard == 0
+            && fifo_len > 0
         {
             if window_drawn {
                 // A second start on the same line draws the window's next row.
@@ -222,23 +248,7 @@ pub fn render(
             fifo_pos = 0;
             step = 0;
             tile_x = 0;
-            // WX below 7: the window's first 7 - WX pixels fall off the left edge.
-            window_skip = 7usize.saturating_sub(wx);
-        }
-        // Object match: the shifter stops at an object's X.
-        if obj_fetch.is_none() && !dummy && discard == 0 {
-            while next_object < objects.len() {
-                let i = objects[next_object];
-                let x = usize::from(input.oam[usize::from(i) * 4 + 1]);
-                if x > lx + 8 {
-                    break;
-                }
-                next_object += 1;
-                if regs.lcdc & 0x02 != 0 {
-                    obj_fetch = Some((6, i));
-                    break;
-                }
-            }
+            first = false;
         }
         // Fetcher (it pauses, tile data in hand, while an object is fetched).
         let obj_wait = obj_fetch.is_some();
@@ -289,26 +299,41 @@ pub fn render(
                 _ => {}
             }
             if step >= 5 && fifo_pos >= fifo_len {
-                if dummy {
-                    dummy = false;
+                for (i, p) in fifo.iter_mut().enumerate() {
+                    let bit = 7 - i;
+                    *p = ((lo >> bit) & 1) | (((hi >> bit) & 1) << 1);
+                }
+                fifo_len = 8;
+                fifo_pos = 0;
+                if first {
+                    first = false;
                 } else {
-                    for (i, p) in fifo.iter_mut().enumerate() {
-                        let bit = 7 - i;
-                        *p = ((lo >> bit) & 1) | (((hi >> bit) & 1) << 1);
-                    }
-                    fifo_len = 8;
-                    fifo_pos = 0;
                     tile_x = tile_x.wrapping_add(1);
-                    if in_window && regs.lcdc & 0x20 == 0 {
-                        // The window was switched off: the background resumes at the next
-                        // tile boundary.
-                        in_window = false;
-                        tile_x = ((lx + 8 + usize::from(regs.scx & 7)) / 8) as u8;
-                    }
+                }
+                if in_window && regs.lcdc & 0x20 == 0 {
+                    // The window was switched off: the background resumes at the next tile
+                    // boundary.
+                    in_window = false;
+                    tile_x = ((count + usize::from(regs.scx & 7)) / 8) as u8;
                 }
                 step = 0;
             } else {
                 step = step.saturating_add(1);
+            }
+        }
+        // Object match: the shifter stops at an object's X.
+        if obj_fetch.is_none() && discard == 0 && fifo_pos < fifo_len {
+            while next_object < objects.len() {
+                let i = objects[next_object];
+                let x = usize::from(input.oam[usize::from(i) * 4 + 1]);
+                if x > count {
+                    break;
+                }
+                next_object += 1;
+                if regs.lcdc & 0x02 != 0 {
+                    obj_fetch = Some((OBJ_FETCH, i));
+                    break;
+                }
             }
         }
         if let Some((left, i)) = obj_fetch {
@@ -318,7 +343,7 @@ pub fn render(
                     let (olo, ohi, attr) = object_row(&input, &regs, i);
                     let x = usize::from(input.oam[usize::from(i) * 4 + 1]);
                     // Pixels left of the screen's edge are dropped.
-                    let skip = (lx + 8).saturating_sub(x);
+                    let skip = count.saturating_sub(x);
                     for (k, slot) in obj_fifo.iter_mut().enumerate() {
                         let px = k + skip;
                         if px >= 8 {
@@ -341,31 +366,32 @@ pub fn render(
         if fifo_pos < fifo_len {
             let index = fifo[fifo_pos];
             fifo_pos += 1;
-            if discard > 0 && !in_window {
+            if discard > 0 {
                 discard -= 1;
-            } else if in_window && window_skip > 0 {
-                window_skip -= 1;
             } else {
                 let obj = obj_fifo[0];
                 obj_fifo.copy_within(1.., 0);
                 obj_fifo[7] = ObjPixel::default();
-                let bg = if regs.lcdc & 0x01 == 0 { 0 } else { index };
-                let obj_shows =
-                    obj.index != 0 && regs.lcdc & 0x02 != 0 && !(obj.attr & 0x80 != 0 && bg != 0);
-                shades[lx] = if obj_shows {
-                    let p = if obj.attr & 0x10 != 0 {
-                        out_pal.obp1
+                if count >= 8 {
+                    let bg = if pixel_lcdc & 0x01 == 0 { 0 } else { index };
+                    let obj_shows = obj.index != 0
+                        && pixel_lcdc & 0x02 != 0
+                        && !(obj.attr & 0x80 != 0 && bg != 0);
+                    shades[count - 8] = if obj_shows {
+                        let p = if obj.attr & 0x10 != 0 {
+                            out_pal.obp1
+                        } else {
+                            out_pal.obp0
+                        };
+                        (p >> (obj.index * 2)) & 3
                     } else {
-                        out_pal.obp0
+                        (out_pal.bgp >> (bg * 2)) & 3
                     };
-                    (p >> (obj.index * 2)) & 3
-                } else {
-                    (out_pal.bgp >> (bg * 2)) & 3
-                };
-                lx += 1;
+                }
+                count += 1;
             }
         }
         dot += 1;
     }
-    window_drawn
+    (window_drawn, dot)
 }

@@ -40,9 +40,6 @@ const VRAM_BLOCK: u64 = 80;
 /// Register writes remembered per line for the FIFO replay; a line with more falls back to
 /// whole-line drawing.
 const MAX_LINE_WRITES: usize = 24;
-/// Dots before the end of the CPU's M-cycle at which its register write takes effect in the
-/// FIFO replay (calibrated together with [`crate::fifo::START`]).
-const WRITE_LAG: u64 = 4;
 /// Dots the pixel pipeline of line 0 runs earlier than other lines', relative to S and the mode
 /// 2 interrupt: Mealybug's handlers write 4 dots sooner on line 0 (`jr nz` on LY not taken) to
 /// draw it like the others, while Mooneye `intr_1_2_timing-GS` pins the interrupt itself at S.
@@ -746,7 +743,7 @@ impl Ppu {
                 oam: &self.oam,
                 objects: &self.line_sprites[..usize::from(self.line_sprite_count)],
             };
-            self.window_drawn |= crate::fifo::render(input, self.line_regs, writes, &mut shades);
+            self.window_drawn |= crate::fifo::render(input, self.line_regs, writes, &mut shades).0;
             self.framebuffer[row_start..row_start + WIDTH].copy_from_slice(&shades);
         }
         self.line_write_count = 0;
@@ -815,7 +812,7 @@ impl Ppu {
         if !drawing || !self.lcd_on() || self.blank_frame || self.line >= HEIGHT as u8 {
             return;
         }
-        let mut dot = now.saturating_sub(self.line_start + WRITE_LAG);
+        let mut dot = now.saturating_sub(self.line_start);
         if self.line == 0 {
             dot += LINE0_ADVANCE;
         }
@@ -1041,7 +1038,11 @@ mod tests {
             assert_eq!(
                 &shades[..],
                 &whole[..],
-                "case {case}: {regs:?}\nfifo  {shades:?}\nwhole {whole:?}"
+                "case {case}: {regs:?}\nfifo  {shades:?}\nwhole {whole:?}\nobjects {:?}",
+                ppu.line_sprites[..usize::from(ppu.line_sprite_count)]
+                    .iter()
+                    .map(|&i| &ppu.oam[usize::from(i) * 4..usize::from(i) * 4 + 4])
+                    .collect::<Vec<_>>()
             );
         }
     }
