@@ -83,8 +83,10 @@ const OBJ_FETCH: u8 = 6;
 /// Dots after a write until BGP, OBP0 and OBP1, read as each pixel leaves, see it, relative to
 /// the fetcher's registers (Mealybug `m3_bgp_change`).
 const OUTPUT_DELAY: u16 = 4;
+/// Dots after a write until the window's WX comparison sees it (Mealybug `m3_wx_6_change`).
+const WX_DELAY: u16 = 6;
 /// Dots after a write until the fetcher sees it.
-const FETCH_DELAY: u16 = 6;
+const FETCH_DELAY: u16 = 5;
 
 /// One pixel of the object FIFO.
 #[derive(Clone, Copy, Debug, Default)]
@@ -101,7 +103,6 @@ fn apply_fetch(regs: &mut LineRegs, w: &LineWrite) {
         0xFF40 => regs.lcdc = w.value,
         0xFF42 => regs.scy = w.value,
         0xFF43 => regs.scx = w.value,
-        0xFF4B => regs.wx = w.value,
         _ => {}
     }
 }
@@ -179,6 +180,8 @@ pub fn render(
     let mut next_fetch = 0;
     let mut next_output = 0;
     let mut next_lcdc = 0;
+    let mut next_wx = 0;
+    let mut wx = regs.wx;
     let mut out_lcdc = regs.lcdc;
     let mut fifo = [0u8; 8];
     let mut fifo_len = 0usize;
@@ -215,6 +218,12 @@ pub fn render(
             next_output += 1;
         }
         let out_pal = if glitched { glitch } else { pal };
+        while next_wx < writes.len() && writes[next_wx].dot + WX_DELAY <= dot {
+            if writes[next_wx].addr == 0xFF4B {
+                wx = writes[next_wx].value;
+            }
+            next_wx += 1;
+        }
         let mut pixel_lcdc = out_lcdc;
         while next_lcdc < writes.len() && writes[next_lcdc].dot + OUTPUT_DELAY <= dot {
             let w = &writes[next_lcdc];
@@ -230,7 +239,7 @@ pub fn render(
             next_lcdc += 1;
         }
         // Window start: the next pixel out is at WX - 7 (counted from the 8 hidden ones).
-        let wx = usize::from(regs.wx);
+        let wx = usize::from(wx);
         if !in_window
             && regs.lcdc & 0x20 != 0
             && regs.wy_triggered
@@ -249,10 +258,41 @@ pub fn render(
             step = 0;
             tile_x = 0;
             first = false;
+            // The fetcher restarts on the next dot: the switch costs 6 dots in all (Pan Docs
+            // "Mode 3 length"; Mealybug `m3_window_timing`).
+            dot += 1;
+            continue;
         }
-        // Fetcher (it pauses, tile data in hand, while an object is fetched).
-        let obj_wait = obj_fetch.is_some();
-        if !(obj_wait && step >= 5) {
+        // An object fetch counts down while the fetcher has its tile data, from the dot after
+        // the match; on the dot it ends the shifter runs again.
+        if let Some((left, i)) = obj_fetch {
+            if step >= 6 {
+                if left <= 1 {
+                    obj_fetch = None;
+                    let (olo, ohi, attr) = object_row(&input, &regs, i);
+                    let x = usize::from(input.oam[usize::from(i) * 4 + 1]);
+                    // Pixels left of the screen's edge are dropped.
+                    let skip = count.saturating_sub(x);
+                    for (k, slot) in obj_fifo.iter_mut().enumerate() {
+                        let px = k + skip;
+                        if px >= 8 {
+                            break;
+                        }
+                        let bit = 7 - px;
+                        let index = ((olo >> bit) & 1) | (((ohi >> bit) & 1) << 1);
+                        if slot.index == 0 {
+                            *slot = ObjPixel { index, attr };
+                        }
+                    }
+                } else {
+                    obj_fetch = Some((left - 1, i));
+                }
+            }
+        }
+        // Fetcher: steps 1, 3 and 5 read; from 5 on it pushes once the FIFO is empty (the push
+        // dot is step 0 of the next fetch). It waits, tile data in hand, while an object is
+        // fetched.
+        if !(obj_fetch.is_some() && step >= 6) {
             match step {
                 1 => {
                     let (map, col, row) = if in_window {
@@ -316,9 +356,9 @@ pub fn render(
                     in_window = false;
                     tile_x = ((count + usize::from(regs.scx & 7)) / 8) as u8;
                 }
-                step = 0;
-            } else {
-                step = step.saturating_add(1);
+                step = 1;
+            } else if step < 6 {
+                step += 1;
             }
         }
         // Object match: the shifter stops at an object's X.
@@ -336,29 +376,7 @@ pub fn render(
                 }
             }
         }
-        if let Some((left, i)) = obj_fetch {
-            if step >= 5 {
-                if left <= 1 {
-                    obj_fetch = None;
-                    let (olo, ohi, attr) = object_row(&input, &regs, i);
-                    let x = usize::from(input.oam[usize::from(i) * 4 + 1]);
-                    // Pixels left of the screen's edge are dropped.
-                    let skip = count.saturating_sub(x);
-                    for (k, slot) in obj_fifo.iter_mut().enumerate() {
-                        let px = k + skip;
-                        if px >= 8 {
-                            break;
-                        }
-                        let bit = 7 - px;
-                        let index = ((olo >> bit) & 1) | (((ohi >> bit) & 1) << 1);
-                        if slot.index == 0 {
-                            *slot = ObjPixel { index, attr };
-                        }
-                    }
-                } else {
-                    obj_fetch = Some((left - 1, i));
-                }
-            }
+        if obj_fetch.is_some() {
             dot += 1;
             continue;
         }
