@@ -152,14 +152,22 @@ fn object_row(input: &LineInput<'_>, regs: &LineRegs, i: u8) -> (u8, u8, u8) {
     (lo, hi, attr)
 }
 
-/// Replay the line: shades for each of the 160 pixels; returns whether the window was drawn
-/// and the dot (from S) after the last pixel.
+/// What a replayed line leaves behind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LineEnd {
+    /// The window's line counter for the next line: one more per window start on this line.
+    pub window_line: u8,
+    /// The dot (from S) after the last pixel.
+    pub dot: u16,
+}
+
+/// Replay the line: shades for each of the 160 pixels.
 pub fn render(
     input: LineInput<'_>,
     mut regs: LineRegs,
     writes: &[LineWrite],
     shades: &mut [u8; 160],
-) -> (bool, u16) {
+) -> LineEnd {
     let vram = input.vram;
     // Objects in fetch order: by X, then OAM index.
     let mut objects = [0u8; 10];
@@ -248,7 +256,8 @@ pub fn render(
             && fifo_len > 0
         {
             if window_drawn {
-                // A second start on the same line draws the window's next row.
+                // A second start on the same line draws the window's next row, and the
+                // counter stays advanced (Mealybug `m3_lcdc_win_en_change_multiple`).
                 window_line = window_line.wrapping_add(1);
             }
             in_window = true;
@@ -411,5 +420,8 @@ pub fn render(
         }
         dot += 1;
     }
-    (window_drawn, dot)
+    LineEnd {
+        window_line: window_line.wrapping_add(u8::from(window_drawn)),
+        dot,
+    }
 }

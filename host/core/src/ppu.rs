@@ -743,7 +743,9 @@ impl Ppu {
                 oam: &self.oam,
                 objects: &self.line_sprites[..usize::from(self.line_sprite_count)],
             };
-            self.window_drawn |= crate::fifo::render(input, self.line_regs, writes, &mut shades).0;
+            let end = crate::fifo::render(input, self.line_regs, writes, &mut shades);
+            self.window_line = end.window_line;
+            self.window_drawn = false;
             self.framebuffer[row_start..row_start + WIDTH].copy_from_slice(&shades);
         }
         self.line_write_count = 0;
