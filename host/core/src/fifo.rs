@@ -202,6 +202,7 @@ pub fn render(
     let mut hi = 0u8;
     let mut in_window = false;
     let mut window_drawn = false;
+    let mut window_start = usize::MAX; // the pixel count at which the window last started
     let mut window_line = regs.window_line;
     // SCX's low bits are latched at SCX_LATCH (Mealybug `m3_scx_low_3_bits`).
     let mut discard = writes
@@ -262,6 +263,7 @@ pub fn render(
             }
             in_window = true;
             window_drawn = true;
+            window_start = count;
             fifo_len = 0;
             fifo_pos = 0;
             step = 0;
@@ -391,8 +393,17 @@ pub fn render(
         }
         // Shifter: one pixel per dot once the FIFO has pixels.
         if fifo_pos < fifo_len {
-            let index = fifo[fifo_pos];
-            fifo_pos += 1;
+            // WX matching again while the window shows, on a window tile boundary: the DMG
+            // shifts out one extra pixel of colour 0 and the FIFO waits (Mealybug
+            // `m3_wx_4_change`, `m3_wx_5_change`).
+            let repeat = in_window
+                && count == wx + 1
+                && count != window_start
+                && (count - window_start) % 8 == 0;
+            let index = if repeat { 0 } else { fifo[fifo_pos] };
+            if !repeat {
+                fifo_pos += 1;
+            }
             if discard > 0 {
                 discard -= 1;
             } else {
