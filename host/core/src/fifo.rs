@@ -211,6 +211,8 @@ pub fn render(
         .last()
         .map_or(regs.scx, |w| w.value)
         & 7;
+    let fine = discard;
+    let mut stall = 0u8; // dots the window switch still holds the fetcher and the shifter
     // Pixels shifted out after the discard; the first 8 are off screen (left of X = 0).
     let mut count = 0usize;
     let mut dot = START;
@@ -270,7 +272,16 @@ pub fn render(
             tile_x = 0;
             first = false;
             // The fetcher restarts on the next dot: the switch costs 6 dots in all (Pan Docs
-            // "Mode 3 length"; Mealybug `m3_window_timing`).
+            // "Mode 3 length"; Mealybug `m3_window_timing`), one more for WX = 0 with fine
+            // scroll (Mealybug `m3_window_timing_wx_0`).
+            if wx == 0 && fine != 0 {
+                stall = 1;
+            }
+            dot += 1;
+            continue;
+        }
+        if stall > 0 {
+            stall -= 1;
             dot += 1;
             continue;
         }
