@@ -252,7 +252,7 @@ pub fn render(
         // Window start: the next pixel out is at WX - 7 (counted from the 8 hidden ones).
         let wx = usize::from(wx);
         if !in_window
-            && regs.lcdc & 0x20 != 0
+            && out_lcdc & 0x20 != 0
             && regs.wy_triggered
             && count == wx + 1
             && discard == 0
