@@ -252,7 +252,7 @@ pub fn render(
         // Window start: the next pixel out is at WX - 7 (counted from the 8 hidden ones).
         let wx = usize::from(wx);
         if !in_window
-            && out_lcdc & 0x20 != 0
+            && pixel_lcdc & 0x20 != 0
             && regs.wy_triggered
             && count == wx + 1
             && discard == 0
@@ -317,6 +317,14 @@ pub fn render(
         if !(obj_fetch.is_some() && step >= 6) {
             match step {
                 1 => {
+                    if in_window && tile_x != 0 && regs.lcdc & 0x20 == 0 {
+                        // The window was switched off: after its first tile, the next tile is
+                        // the background's, on a tile boundary (Mealybug
+                        // `m3_lcdc_win_en_change_multiple_wx`).
+                        in_window = false;
+                        let x = count + (fifo_len - fifo_pos);
+                        tile_x = ((x + usize::from(regs.scx & 7)) / 8) as u8;
+                    }
                     let (map, col, row) = if in_window {
                         (
                             if regs.lcdc & 0x40 != 0 {
@@ -371,12 +379,6 @@ pub fn render(
                     first = false;
                 } else {
                     tile_x = tile_x.wrapping_add(1);
-                }
-                if in_window && regs.lcdc & 0x20 == 0 {
-                    // The window was switched off: the background resumes at the next tile
-                    // boundary.
-                    in_window = false;
-                    tile_x = ((count + usize::from(regs.scx & 7)) / 8) as u8;
                 }
                 step = 1;
             } else if step < 6 {
