@@ -179,6 +179,7 @@ pub fn render(
     let mut obj_fifo = [ObjPixel::default(); 8];
     // Object fetch in progress: dots left, and the OAM index.
     let mut obj_fetch: Option<(u8, u8)> = None;
+    let (mut obj_lo, mut obj_hi) = (0u8, 0u8);
 
     let mut pal = Palettes {
         bgp: regs.bgp,
@@ -289,9 +290,17 @@ pub fn render(
         // the match; on the dot it ends the shifter runs again.
         if let Some((left, i)) = obj_fetch {
             if step >= 6 {
+                // The object's tile data, low then high, each with LCDC.2 as it is then
+                // (Mealybug `m3_lcdc_obj_size_change` mixes the two heights' rows).
+                if left == 3 {
+                    obj_lo = object_row(&input, &regs, i).0;
+                }
+                if left == 1 {
+                    obj_hi = object_row(&input, &regs, i).1;
+                }
                 if left <= 1 {
                     obj_fetch = None;
-                    let (olo, ohi, attr) = object_row(&input, &regs, i);
+                    let (olo, ohi, attr) = (obj_lo, obj_hi, input.oam[usize::from(i) * 4 + 3]);
                     let x = usize::from(input.oam[usize::from(i) * 4 + 1]);
                     // Pixels left of the screen's edge are dropped.
                     let skip = count.saturating_sub(x);
