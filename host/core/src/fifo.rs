@@ -208,8 +208,7 @@ pub fn render(
     // SCX's low bits are latched at SCX_LATCH (Mealybug `m3_scx_low_3_bits`).
     let mut discard = writes
         .iter()
-        .filter(|w| w.addr == 0xFF43 && w.dot <= SCX_LATCH)
-        .last()
+        .rfind(|w| w.addr == 0xFF43 && w.dot <= SCX_LATCH)
         .map_or(regs.scx, |w| w.value)
         & 7;
     let fine = discard;
@@ -288,36 +287,36 @@ pub fn render(
         }
         // An object fetch counts down while the fetcher has its tile data, from the dot after
         // the match; on the dot it ends the shifter runs again.
-        if let Some((left, i)) = obj_fetch {
-            if step >= 6 {
-                // The object's tile data, low then high, each with LCDC.2 as it is then
-                // (Mealybug `m3_lcdc_obj_size_change` mixes the two heights' rows).
-                if left == 3 {
-                    obj_lo = object_row(&input, &regs, i).0;
-                }
-                if left == 1 {
-                    obj_hi = object_row(&input, &regs, i).1;
-                }
-                if left <= 1 {
-                    obj_fetch = None;
-                    let (olo, ohi, attr) = (obj_lo, obj_hi, input.oam[usize::from(i) * 4 + 3]);
-                    let x = usize::from(input.oam[usize::from(i) * 4 + 1]);
-                    // Pixels left of the screen's edge are dropped.
-                    let skip = count.saturating_sub(x);
-                    for (k, slot) in obj_fifo.iter_mut().enumerate() {
-                        let px = k + skip;
-                        if px >= 8 {
-                            break;
-                        }
-                        let bit = 7 - px;
-                        let index = ((olo >> bit) & 1) | (((ohi >> bit) & 1) << 1);
-                        if slot.index == 0 {
-                            *slot = ObjPixel { index, attr };
-                        }
+        if let Some((left, i)) = obj_fetch
+            && step >= 6
+        {
+            // The object's tile data, low then high, each with LCDC.2 as it is then
+            // (Mealybug `m3_lcdc_obj_size_change` mixes the two heights' rows).
+            if left == 3 {
+                obj_lo = object_row(&input, &regs, i).0;
+            }
+            if left == 1 {
+                obj_hi = object_row(&input, &regs, i).1;
+            }
+            if left <= 1 {
+                obj_fetch = None;
+                let (olo, ohi, attr) = (obj_lo, obj_hi, input.oam[usize::from(i) * 4 + 3]);
+                let x = usize::from(input.oam[usize::from(i) * 4 + 1]);
+                // Pixels left of the screen's edge are dropped.
+                let skip = count.saturating_sub(x);
+                for (k, slot) in obj_fifo.iter_mut().enumerate() {
+                    let px = k + skip;
+                    if px >= 8 {
+                        break;
                     }
-                } else {
-                    obj_fetch = Some((left - 1, i));
+                    let bit = 7 - px;
+                    let index = ((olo >> bit) & 1) | (((ohi >> bit) & 1) << 1);
+                    if slot.index == 0 {
+                        *slot = ObjPixel { index, attr };
+                    }
                 }
+            } else {
+                obj_fetch = Some((left - 1, i));
             }
         }
         // Fetcher: steps 1, 3 and 5 read; from 5 on it pushes once the FIFO is empty (the push
@@ -421,7 +420,7 @@ pub fn render(
             let repeat = in_window
                 && count == wx + 1
                 && count != window_start
-                && (count - window_start) % 8 == 0;
+                && count.wrapping_sub(window_start).is_multiple_of(8);
             let index = if repeat { 0 } else { fifo[fifo_pos] };
             if !repeat {
                 fifo_pos += 1;

@@ -323,7 +323,7 @@ impl Ppu {
             return fine;
         }
         let mut dots = 0;
-        let n = usize::from(self.line_sprite_count);
+        let n = self.line_objects().len();
         let list = self.line_sprites;
         let mut xs = [0u8; 10];
         for (x, &i) in xs.iter_mut().zip(&list[..n]) {
@@ -348,6 +348,21 @@ impl Ppu {
             dots += 6;
         }
         fine + dots.saturating_sub(OBJ_OVERLAP)
+    }
+
+    /// The objects the OAM scan found on this line (OAM indices, in OAM order).
+    fn line_objects(&self) -> &[u8] {
+        let n = usize::from(self.line_sprite_count).min(self.line_sprites.len());
+        &self.line_sprites[..n]
+    }
+
+    /// Whether mode 3 fetches an object on this line (LCDC.1 set, an object at X below 168).
+    fn fetches_objects(&self) -> bool {
+        self.lcdc & 0x02 != 0
+            && self
+                .line_objects()
+                .iter()
+                .any(|&i| self.oam[usize::from(i) * 4 + 1] < 168)
     }
 
     /// The OAM scan's result for this line: up to 10 objects, kept for mode 3 and drawing.
@@ -492,7 +507,12 @@ impl Ppu {
                 Event::HBlank => {
                     self.mode = 0;
                     self.set_blocked(false);
-                    self.schedule(Event::Draw, at + DRAW_DELAY);
+                    let overlap = if self.fetches_objects() {
+                        OBJ_OVERLAP
+                    } else {
+                        0
+                    };
+                    self.schedule(Event::Draw, at + DRAW_DELAY + overlap);
                 }
                 Event::Draw => {
                     self.render_line();
@@ -741,7 +761,7 @@ impl Ppu {
             let input = crate::fifo::LineInput {
                 vram: &self.vram,
                 oam: &self.oam,
-                objects: &self.line_sprites[..usize::from(self.line_sprite_count)],
+                objects: self.line_objects(),
             };
             let end = crate::fifo::render(input, self.line_regs, writes, &mut shades);
             self.window_line = end.window_line;
@@ -849,7 +869,7 @@ impl Ppu {
     /// with the colour indices in `line_index` for the OBJ-to-BG priority bit.
     fn render_sprites(&mut self, row_start: usize) {
         let height = if self.lcdc & 0x04 != 0 { 16 } else { 8 };
-        let n = usize::from(self.line_sprite_count);
+        let n = self.line_objects().len();
         // Lower X wins, then lower OAM index. The winner's pixel is the object pixel even when
         // the background hides it (priority bit): objects behind it never show there.
         let mut order: [u8; 10] = self.line_sprites;
@@ -1034,14 +1054,27 @@ mod tests {
             let input = crate::fifo::LineInput {
                 vram: &ppu.vram,
                 oam: &ppu.oam,
-                objects: &ppu.line_sprites[..usize::from(ppu.line_sprite_count)],
+                objects: ppu.line_objects(),
             };
-            crate::fifo::render(input, regs, &[], &mut shades);
+            let end = crate::fifo::render(input, regs, &[], &mut shades);
+            // The replay's last pixel comes DRAW_DELAY dots after the timeline's mode 0, plus
+            // OBJ_OVERLAP on lines with objects. Lines with both objects and the window are
+            // not compared: the timeline's penalty ignores how the window moves the tiles.
+            let objects = ppu.fetches_objects();
+            let window = ppu.lcdc & 0x01 != 0 && ppu.window_on_line();
+            if !(objects && window) {
+                let overlap = if objects { OBJ_OVERLAP } else { 0 };
+                assert_eq!(
+                    u64::from(end.dot),
+                    MODE0_START + ppu.mode3_penalty() + overlap + DRAW_DELAY + 1,
+                    "case {case}: mode 3 length, {regs:?}"
+                );
+            }
             assert_eq!(
                 &shades[..],
                 &whole[..],
                 "case {case}: {regs:?}\nfifo  {shades:?}\nwhole {whole:?}\nobjects {:?}",
-                ppu.line_sprites[..usize::from(ppu.line_sprite_count)]
+                ppu.line_objects()
                     .iter()
                     .map(|&i| &ppu.oam[usize::from(i) * 4..usize::from(i) * 4 + 4])
                     .collect::<Vec<_>>()
