@@ -21,20 +21,31 @@
 //! * **Pointers from the arena to the outside** go only to static code (C functions, the
 //!   hook, the allocator) and to the [`Control`] block, which lives as long as the arena: the
 //!   allocator's `ud`, and the main thread's extra space (copied into every coroutine).
+//! * **Safe host functions** ([`Host`]) are C closures of [`host_trampoline`] carrying their
+//!   number. The host object is reachable from the control block only during a `*_with` call
+//!   ([`ActiveHost`] sets and clears it); the trampoline keeps the rules above: it reads
+//!   arguments without raising, calls the host under `catch_unwind`, drops every Rust value,
+//!   then pushes results from the control block or raises (see the `host` module's docs).
 
-use std::cell::Cell;
+use std::any::Any;
+use std::cell::{Cell, UnsafeCell};
 use std::ffi::{CStr, CString, c_char, c_int, c_void};
+use std::marker::PhantomData;
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::ptr::{self, NonNull};
 
 use mlua::ffi as lua;
 
 use crate::arena::{AllocFailure, Arena, ArenaStats, lua_alloc};
 use crate::error::Error;
+use crate::host::{Host, HostReturn};
 use crate::snapshot::Snapshot;
 use crate::value::{Resume, Value};
 
-/// A host function: called by Lua with its arguments on the stack, returns how many results it
-/// pushed. See [`host_context`] for the host pointer and the crate docs for the rules.
+/// A raw host function: called by Lua with its arguments on the stack, returns how many
+/// results it pushed. See [`host_context`] for the host pointer and the crate docs for the
+/// rules. Prefer the safe [`Host`] trait
+/// ([`VmBuilder::host_function`](crate::VmBuilder::host_function)).
 pub type HostFn = lua::lua_CFunction;
 
 /// Instructions between two calls of the budget hook.
@@ -43,9 +54,18 @@ const HOOK_CHUNK: u64 = 1000;
 const COROUTINES: &CStr = c"lua_rollback.coroutines";
 
 /// Host-side state of one VM that Lua callbacks reach through the main thread's extra space.
-/// Not rolled back: it holds per-call budget state, the print sink and the host pointer.
+/// Not rolled back: it holds per-call budget state, the print sink, the host pointers and the
+/// buffers of the host-function trampoline.
 pub(crate) struct Control {
     host: *mut c_void,
+    /// The host object of the running `*_with` call, lifetime erased; `None` outside one.
+    active: Cell<Option<NonNull<dyn Host>>>,
+    /// Arguments of the running host function (reused; empty between calls).
+    args: Cell<Vec<Value>>,
+    /// Results of the last host function, pushed from here by index.
+    results: UnsafeCell<Vec<Value>>,
+    /// Error message of the last failing host function.
+    message: UnsafeCell<Vec<u8>>,
     budget: Option<u64>,
     left: Cell<u64>,
     exhausted: Cell<bool>,
@@ -83,7 +103,16 @@ pub enum GcMode {
 pub(crate) struct HostBinding {
     pub(crate) table: Option<CString>,
     pub(crate) name: CString,
-    pub(crate) f: HostFn,
+    pub(crate) f: HostCall,
+}
+
+/// How a host function is implemented.
+#[derive(Clone, Copy)]
+pub(crate) enum HostCall {
+    /// A raw C function.
+    Raw(HostFn),
+    /// [`Host::call`] with this id, through [`host_trampoline`].
+    Id(u32),
 }
 
 /// What [`RawVm::new`] needs.
@@ -140,8 +169,9 @@ pub unsafe fn host_context(l: *mut lua::lua_State) -> *mut c_void {
     unsafe { control(l).host }
 }
 
-/// A ready-made host function that yields from the running coroutine with no values: register
-/// it as e.g. `emu.frameadvance` for BizHawk-style `while true do ... end` scripts.
+/// A ready-made raw host function that yields from the running coroutine with no values:
+/// register it as e.g. `emu.frameadvance` for BizHawk-style `while true do ... end` scripts.
+/// With safe host functions, return [`HostReturn::Yield`] instead.
 ///
 /// # Safety
 /// Called by Lua only (it is a `lua_CFunction`).
@@ -149,6 +179,145 @@ pub unsafe extern "C-unwind" fn yield_frame(l: *mut lua::lua_State) -> c_int {
     // SAFETY: `l` is the calling thread; yielding from a C function that returns the result
     // of lua_yield is allowed (an error outside a coroutine).
     unsafe { lua::lua_yield(l, 0) }
+}
+
+/// What one host function asked for, as plain data (nothing to drop).
+enum Outcome {
+    /// Return this many results (in the control block's result buffer).
+    Values(usize),
+    /// Yield this many results.
+    Yield(usize),
+    /// Raise the message in the control block's message buffer.
+    Error,
+    /// The host panicked.
+    Panic,
+    /// No `*_with` call is running.
+    NoHost,
+}
+
+/// The C closure behind every safe host function (upvalue 1: its id).
+///
+/// Phase 1 ([`dispatch`]) calls nothing in Lua that can raise and leaves no Rust value alive;
+/// phase 2 pushes results or raises, touching only plain data and the control block's
+/// buffers (see the `host` module's soundness notes).
+unsafe extern "C-unwind" fn host_trampoline(l: *mut lua::lua_State) -> c_int {
+    // SAFETY: called by Lua on a thread of a live VM, inside a protected call. After
+    // `dispatch` returns no Rust value with a destructor is alive in this frame (`ctl` and the
+    // message slice are references into the control block, which outlives the state), so the
+    // calls that can raise (pushing, luaL_where, lua_concat, lua_error, lua_yield, which
+    // longjmp) skip nothing that needs dropping. A C function has LUA_MINSTACK free slots,
+    // enough for the where-string and the message.
+    unsafe {
+        let ctl = control(l);
+        match dispatch(l, ctl) {
+            Outcome::Values(n) => push_results(l, ctl, n),
+            Outcome::Yield(n) => {
+                let n = push_results(l, ctl, n);
+                lua::lua_yield(l, n)
+            }
+            Outcome::Error => {
+                lua::luaL_where(l, 1);
+                let msg: &[u8] = &*ctl.message.get();
+                lua::lua_pushlstring(l, msg.as_ptr().cast(), msg.len());
+                lua::lua_concat(l, 2);
+                lua::lua_error(l)
+            }
+            Outcome::Panic => lua::luaL_error(l, c"host function panicked".as_ptr()),
+            Outcome::NoHost => {
+                lua::luaL_error(l, c"host function called outside a host call".as_ptr())
+            }
+        }
+    }
+}
+
+/// Phase 1 of [`host_trampoline`]: read the arguments, call the host (catching panics), and
+/// leave the results or the error message in the control block. Calls nothing in Lua that
+/// can raise; every Rust value it makes is dropped before it returns.
+///
+/// # Safety
+/// `l` is the thread running the trampoline of a live VM whose control block is `ctl`.
+unsafe fn dispatch(l: *mut lua::lua_State, ctl: &Control) -> Outcome {
+    let Some(mut host) = ctl.active.get() else {
+        return Outcome::NoHost;
+    };
+    let r = catch_unwind(AssertUnwindSafe(|| {
+        // SAFETY: the upvalue is the id pushed at registration; reading stack slots
+        // 1..=top with `read_value` neither allocates in Lua nor raises. `host` points to the
+        // object of the running `*_with` call, borrowed mutably for that call and used by
+        // nothing else meanwhile (the host cannot reach the VM, so this is never nested).
+        // `results` is not otherwise borrowed while the host runs.
+        unsafe {
+            let id = lua::lua_tointegerx(l, lua::lua_upvalueindex(1), ptr::null_mut()) as u32;
+            let mut args = ctl.args.take();
+            args.clear();
+            args.extend((1..=lua::lua_gettop(l)).map(|i| read_value(l, i)));
+            let ret = &mut *ctl.results.get();
+            ret.clear();
+            let r = host.as_mut().call(id, &args, ret);
+            args.clear();
+            ctl.args.set(args);
+            r.map(|how| (how, ret.len()))
+        }
+    }));
+    match r {
+        Ok(Ok((HostReturn::Values, n))) => Outcome::Values(n),
+        Ok(Ok((HostReturn::Yield, n))) => Outcome::Yield(n),
+        Ok(Err(msg)) => {
+            // SAFETY: the message buffer is borrowed nowhere else.
+            let buf = unsafe { &mut *ctl.message.get() };
+            buf.clear();
+            buf.extend_from_slice(msg.as_bytes());
+            Outcome::Error
+        }
+        Err(payload) => {
+            drop_payload(payload);
+            Outcome::Panic
+        }
+    }
+}
+
+/// Drop a panic payload without letting a panicking destructor escape.
+fn drop_payload(payload: Box<dyn Any + Send>) {
+    if let Err(again) = catch_unwind(AssertUnwindSafe(|| drop(payload))) {
+        std::mem::forget(again);
+    }
+}
+
+/// Phase 2 of [`host_trampoline`] for results: push the `n` values of the control block's
+/// result buffer, then empty it; returns `n`.
+///
+/// # Safety
+/// As [`dispatch`]; no Rust value with a destructor may be alive in the caller's frame.
+unsafe fn push_results(l: *mut lua::lua_State, ctl: &Control, n: usize) -> c_int {
+    let n = c_int::try_from(n).unwrap_or(c_int::MAX);
+    // SAFETY: inside a protected call; luaL_checkstack and the pushes may raise (stack
+    // overflow, arena exhaustion), which leaves the buffer in the control block to be emptied
+    // at the next call; the slice iterator owns nothing.
+    unsafe {
+        // A C function starts with LUA_MINSTACK free slots above its arguments.
+        if n > lua::LUA_MINSTACK {
+            lua::luaL_checkstack(l, n, c"too many results".as_ptr());
+        }
+        for v in (*ctl.results.get()).iter() {
+            push_value(l, v);
+        }
+        (*ctl.results.get()).clear();
+    }
+    n
+}
+
+/// Makes the host object of a `*_with` call reachable from the control block, and unreachable
+/// again when dropped (also on error or unwinding), before the borrow `'h` ends.
+pub(crate) struct ActiveHost<'h> {
+    ctl: NonNull<Control>,
+    _host: PhantomData<&'h mut dyn Host>,
+}
+
+impl Drop for ActiveHost<'_> {
+    fn drop(&mut self) {
+        // SAFETY: the guard lives inside a `RawVm` method, so the control block is alive.
+        unsafe { self.ctl.as_ref() }.active.set(None);
+    }
 }
 
 /// The control block of a VM's state.
@@ -468,28 +637,76 @@ unsafe extern "C-unwind" fn p_init(l: *mut lua::lua_State) -> c_int {
         // Named coroutines.
         lua::lua_createtable(l, 0, 4);
         lua::lua_setfield(l, lua::LUA_REGISTRYINDEX, COROUTINES.as_ptr());
-        // Host functions.
+        // Host functions (names from the heap: through `push_name`).
+        lua::lua_pushglobaltable(l);
         for b in args.functions {
             match &b.table {
                 Some(t) => {
-                    if lua::lua_getglobal(l, t.as_ptr()) != lua::LUA_TTABLE {
+                    push_name(l, t.as_ptr());
+                    if lua::lua_rawget(l, -2) != lua::LUA_TTABLE {
                         lua::lua_pop(l, 1);
                         lua::lua_createtable(l, 0, 8);
-                        lua::lua_pushvalue(l, -1);
-                        lua::lua_setglobal(l, t.as_ptr());
+                        push_name(l, t.as_ptr());
+                        lua::lua_pushvalue(l, -2);
+                        lua::lua_rawset(l, -4);
                     }
-                    lua::lua_pushcfunction(l, b.f);
-                    lua::lua_setfield(l, -2, b.name.as_ptr());
+                    push_name(l, b.name.as_ptr());
+                    push_host_function(l, b.f);
+                    lua::lua_rawset(l, -3);
                     lua::lua_pop(l, 1);
                 }
                 None => {
-                    lua::lua_pushcfunction(l, b.f);
-                    lua::lua_setglobal(l, b.name.as_ptr());
+                    push_name(l, b.name.as_ptr());
+                    push_host_function(l, b.f);
+                    lua::lua_rawset(l, -3);
                 }
             }
         }
+        lua::lua_pop(l, 1);
         set_gc(l, args.gc);
         0
+    }
+}
+
+/// Push a NUL-terminated name that may live anywhere (the Rust heap) as a Lua string.
+///
+/// Never hand such a pointer to `lua_pushstring`, `lua_getfield`, `lua_setfield`,
+/// `lua_getglobal`, `lua_setglobal` or as a chunk name to `luaL_loadbufferx`: they go through
+/// `luaS_new`, whose string cache picks its slot from the C string's *address*, so the arena
+/// bytes would depend on where the heap put the name, and a re-run after a restore would not
+/// be byte-identical. `lua_pushlstring` does not use that cache; static `c"..."` names are
+/// fine.
+unsafe fn push_name(l: *mut lua::lua_State, name: *const c_char) {
+    // SAFETY: `name` is a live NUL-terminated string; inside a protected call with a free
+    // stack slot (lua_pushlstring allocates).
+    unsafe {
+        let b = CStr::from_ptr(name).to_bytes();
+        lua::lua_pushlstring(l, b.as_ptr().cast(), b.len());
+    }
+}
+
+/// Push a chunk name (see [`push_name`]) and return a pointer to it that `luaL_loadbufferx`
+/// may take: the copy lives in the arena, at a deterministic address, anchored on `l`'s
+/// stack until the caller pops it.
+unsafe fn push_chunkname(l: *mut lua::lua_State, name: *const c_char) -> *const c_char {
+    // SAFETY: as `push_name`; the pushed value is a string, so lua_tolstring only reads it.
+    unsafe {
+        push_name(l, name);
+        lua::lua_tolstring(l, -1, ptr::null_mut())
+    }
+}
+
+/// Push a host function (allocates for a closure: protected callers only).
+unsafe fn push_host_function(l: *mut lua::lua_State, f: HostCall) {
+    // SAFETY: inside a protected call with stack room for two values.
+    unsafe {
+        match f {
+            HostCall::Raw(f) => lua::lua_pushcfunction(l, f),
+            HostCall::Id(id) => {
+                lua::lua_pushinteger(l, lua::lua_Integer::from(id));
+                lua::lua_pushcclosure(l, host_trampoline, 1);
+            }
+        }
     }
 }
 
@@ -534,7 +751,8 @@ unsafe extern "C-unwind" fn p_load(l: *mut lua::lua_State) -> c_int {
     // SAFETY: under lua_pcall with a pointer to `LoadArgs` whose buffers outlive the call.
     unsafe {
         let a = &*lua::lua_touserdata(l, 1).cast::<LoadArgs>();
-        let status = lua::luaL_loadbufferx(l, a.source.cast(), a.len, a.chunkname, c"t".as_ptr());
+        let name = push_chunkname(l, a.chunkname);
+        let status = lua::luaL_loadbufferx(l, a.source.cast(), a.len, name, c"t".as_ptr());
         lua::lua_pushinteger(l, lua::lua_Integer::from(status));
         lua::lua_insert(l, -2);
         2
@@ -547,16 +765,19 @@ unsafe extern "C-unwind" fn p_spawn_chunk(l: *mut lua::lua_State) -> c_int {
     // new thread; lua_xmove moves one value between threads of the same state.
     unsafe {
         let a = &*lua::lua_touserdata(l, 1).cast::<LoadArgs>();
-        lua::lua_getfield(l, lua::LUA_REGISTRYINDEX, COROUTINES.as_ptr());
-        let co = lua::lua_newthread(l);
-        let status = lua::luaL_loadbufferx(co, a.source.cast(), a.len, a.chunkname, c"t".as_ptr());
+        lua::lua_getfield(l, lua::LUA_REGISTRYINDEX, COROUTINES.as_ptr()); // 2
+        let name = push_chunkname(l, a.chunkname); // 3
+        let co = lua::lua_newthread(l); // 4
+        let status = lua::luaL_loadbufferx(co, a.source.cast(), a.len, name, c"t".as_ptr());
         if status != lua::LUA_OK {
             lua::lua_xmove(co, l, 1);
             lua::lua_pushinteger(l, lua::lua_Integer::from(status));
             lua::lua_insert(l, -2);
             return 2;
         }
-        lua::lua_setfield(l, -2, a.coroutine);
+        push_name(l, a.coroutine);
+        lua::lua_insert(l, -2);
+        lua::lua_rawset(l, 2);
         lua::lua_pushinteger(l, 0);
         1
     }
@@ -576,12 +797,32 @@ unsafe extern "C-unwind" fn p_prepare_call(l: *mut lua::lua_State) -> c_int {
     unsafe {
         let a = &*lua::lua_touserdata(l, 1).cast::<CallArgs>();
         let args = std::slice::from_raw_parts(a.args, a.nargs);
-        lua::luaL_checkstack(l, a.nargs as c_int + 2, c"too many arguments".as_ptr());
-        lua::lua_getglobal(l, a.function);
+        lua::luaL_checkstack(l, a.nargs as c_int + 3, c"too many arguments".as_ptr());
+        push_path(l, a.function);
         for v in args {
             push_value(l, v);
         }
         a.nargs as c_int + 1
+    }
+}
+
+/// Push the value at a global path: `name`, or `a.b.c` through nested tables (with their
+/// `__index`); nil when a step is not a table. Needs two free stack slots.
+unsafe fn push_path(l: *mut lua::lua_State, path: *const c_char) {
+    // SAFETY: `path` is a NUL-terminated string alive for the call; under lua_pcall (the
+    // lookups may allocate or run metamethods); the split iterator owns nothing.
+    unsafe {
+        lua::lua_pushglobaltable(l);
+        for step in CStr::from_ptr(path).to_bytes().split(|&b| b == b'.') {
+            if lua::lua_type(l, -1) != lua::LUA_TTABLE {
+                lua::lua_pop(l, 1);
+                lua::lua_pushnil(l);
+                return;
+            }
+            lua::lua_pushlstring(l, step.as_ptr().cast(), step.len());
+            lua::lua_gettable(l, -2);
+            lua::lua_remove(l, -2);
+        }
     }
 }
 
@@ -591,16 +832,29 @@ unsafe extern "C-unwind" fn p_spawn_function(l: *mut lua::lua_State) -> c_int {
     unsafe {
         let a = &*lua::lua_touserdata(l, 1).cast::<CallArgs>();
         lua::lua_getfield(l, lua::LUA_REGISTRYINDEX, COROUTINES.as_ptr());
-        if lua::lua_getglobal(l, a.function) != lua::LUA_TFUNCTION {
+        push_path(l, a.function);
+        if lua::lua_type(l, -1) != lua::LUA_TFUNCTION {
             lua::lua_pushinteger(l, 0);
             return 1;
         }
         let co = lua::lua_newthread(l);
         lua::lua_rotate(l, -2, 1);
         lua::lua_xmove(l, co, 1);
-        lua::lua_setfield(l, -2, a.coroutine);
+        push_name(l, a.coroutine);
+        lua::lua_insert(l, -2);
+        lua::lua_rawset(l, 2);
         lua::lua_pushinteger(l, 1);
         1
+    }
+}
+
+/// Remove a named coroutine from the table at stack index 2 (two free slots needed).
+unsafe fn forget_coroutine(l: *mut lua::lua_State, name: *const c_char) {
+    // SAFETY: inside `p_resume`, whose index 2 is the coroutine table; may allocate.
+    unsafe {
+        push_name(l, name);
+        lua::lua_pushnil(l);
+        lua::lua_rawset(l, 2);
     }
 }
 
@@ -621,7 +875,8 @@ unsafe extern "C-unwind" fn p_resume(l: *mut lua::lua_State) -> c_int {
         let a = &*lua::lua_touserdata(l, 1).cast::<CallArgs>();
         let args = std::slice::from_raw_parts(a.args, a.nargs);
         lua::lua_getfield(l, lua::LUA_REGISTRYINDEX, COROUTINES.as_ptr()); // 2
-        lua::lua_getfield(l, 2, a.coroutine); // 3
+        push_name(l, a.coroutine);
+        lua::lua_rawget(l, 2); // 3
         let co = lua::lua_tothread(l, 3);
         let resumable = !co.is_null()
             && match lua::lua_status(co) {
@@ -647,7 +902,7 @@ unsafe extern "C-unwind" fn p_resume(l: *mut lua::lua_State) -> c_int {
         let status = lua::lua_resume(co, l, a.nargs as c_int, &mut nres);
         match status {
             lua::LUA_OK | lua::LUA_YIELD => {
-                if lua::lua_checkstack(l, nres + 2) == 0 {
+                if lua::lua_checkstack(l, nres + 3) == 0 {
                     lua::lua_pop(co, nres);
                     return lua::luaL_error(l, c"too many results to resume".as_ptr());
                 }
@@ -655,8 +910,7 @@ unsafe extern "C-unwind" fn p_resume(l: *mut lua::lua_State) -> c_int {
                     RESUME_YIELDED
                 } else {
                     // Finished: forget it.
-                    lua::lua_pushnil(l);
-                    lua::lua_setfield(l, 2, a.coroutine);
+                    forget_coroutine(l, a.coroutine);
                     RESUME_RETURNED
                 };
                 lua::lua_pushinteger(l, code);
@@ -672,8 +926,7 @@ unsafe extern "C-unwind" fn p_resume(l: *mut lua::lua_State) -> c_int {
                     lua::luaL_traceback(l, co, msg, 0);
                     lua::lua_replace(l, 6);
                 }
-                lua::lua_pushnil(l);
-                lua::lua_setfield(l, 2, a.coroutine);
+                forget_coroutine(l, a.coroutine);
                 3
             }
         }
@@ -727,6 +980,10 @@ impl RawVm {
         arena.set_failure(cfg.failure);
         let ctl = NonNull::from(Box::leak(Box::new(Control {
             host: cfg.host,
+            active: Cell::new(None),
+            args: Cell::new(Vec::new()),
+            results: UnsafeCell::new(Vec::new()),
+            message: UnsafeCell::new(Vec::new()),
             budget: cfg.budget,
             left: Cell::new(0),
             exhausted: Cell::new(false),
@@ -761,6 +1018,22 @@ impl RawVm {
             vm.arena.track_writes();
         }
         Ok(vm)
+    }
+
+    /// Make `host` the object host functions call until the guard drops (`None`: host
+    /// functions raise "host function called outside a host call").
+    fn enter<'h>(&mut self, host: Option<&'h mut dyn Host>) -> ActiveHost<'h> {
+        let ptr = host.map(|h| {
+            let p: NonNull<dyn Host + 'h> = NonNull::from(h);
+            // SAFETY: only the lifetime bound changes (same fat-pointer layout). The pointer
+            // is cleared by the returned guard, which cannot outlive `'h`.
+            unsafe { std::mem::transmute::<NonNull<dyn Host + 'h>, NonNull<dyn Host>>(p) }
+        });
+        self.ctl().active.set(ptr);
+        ActiveHost {
+            ctl: self.ctl,
+            _host: PhantomData,
+        }
     }
 
     fn ctl(&self) -> &Control {
@@ -898,7 +1171,13 @@ impl RawVm {
     }
 
     /// Compile and run a text chunk on the main thread.
-    pub(crate) fn exec(&mut self, chunkname: &CStr, source: &[u8]) -> Result<Vec<Value>, Error> {
+    pub(crate) fn exec(
+        &mut self,
+        host: Option<&mut dyn Host>,
+        chunkname: &CStr,
+        source: &[u8],
+    ) -> Result<Vec<Value>, Error> {
+        let _host = self.enter(host);
         let args = LoadArgs {
             source: source.as_ptr(),
             len: source.len(),
@@ -921,8 +1200,14 @@ impl RawVm {
         self.run(0)
     }
 
-    /// Call a global function.
-    pub(crate) fn call(&mut self, function: &CStr, args: &[Value]) -> Result<Vec<Value>, Error> {
+    /// Call the function at a global path (`name` or `a.b.c`).
+    pub(crate) fn call(
+        &mut self,
+        host: Option<&mut dyn Host>,
+        function: &CStr,
+        args: &[Value],
+    ) -> Result<Vec<Value>, Error> {
+        let _host = self.enter(host);
         let a = CallArgs {
             function: function.as_ptr(),
             coroutine: ptr::null(),
@@ -990,7 +1275,13 @@ impl RawVm {
     }
 
     /// Resume a named coroutine.
-    pub(crate) fn resume(&mut self, coroutine: &CStr, args: &[Value]) -> Result<Resume, Error> {
+    pub(crate) fn resume(
+        &mut self,
+        host: Option<&mut dyn Host>,
+        coroutine: &CStr,
+        args: &[Value],
+    ) -> Result<Resume, Error> {
+        let _host = self.enter(host);
         let a = CallArgs {
             function: ptr::null(),
             coroutine: coroutine.as_ptr(),

@@ -26,8 +26,16 @@
 //!   [`ArenaStats`] (from [`Vm::stats`]) reports used, high-water and capacity.
 //! * **VM** ([`Vm`]): a raw `lua_State` made by `mlua::ffi::lua_newstate` with the arena
 //!   allocator — mlua's high-level `Lua` is never used on it (its Rust-side bookkeeping does
-//!   not roll back). Host functions ([`HostFn`]) are registered at build time
-//!   ([`VmBuilder`]) and reach the host through [`host_context`].
+//!   not roll back).
+//! * **Host functions** ([`Host`]): registered by name and number at build time
+//!   ([`VmBuilder::host_function`]); during [`Vm::exec_with`], [`Vm::call_with`] or
+//!   [`Vm::resume_with`] a script's call runs [`Host::call`] on the host object given to that
+//!   method, with the arguments as [`Value`]s; it returns values, yields the coroutine
+//!   ([`HostReturn::Yield`], e.g. `emu.frameadvance()`), or fails with a message that Lua
+//!   raises at the caller's line. Safe code all the way: a trampoline in `ffi` does the C side.
+//!   Outside those methods a host function raises "host function called outside a host call".
+//!   The low-level form — raw C functions ([`HostFn`], [`VmBuilder::function`]) reaching the
+//!   host through [`host_context`] — needs `unsafe` and is kept for the crate's own tests.
 //! * **Snapshots** ([`Snapshot`]): the arena bytes up to the high-water mark; restore copies
 //!   them back and zeroes what lies above. [`codec`] is the diff machinery of a rewind ring:
 //!   word-wise XOR with zero-run coding, decodable forward from a keyframe and backward from
@@ -56,16 +64,26 @@
 //! 3. Pointers from the arena to the outside go only to static code (C functions, the hook,
 //!    the allocator) or to host-side blocks that outlive the VM (its control block, the host
 //!    context). No userdata owns Rust resources; nothing relies on `__gc` to free Rust memory
-//!    (dropping a VM unmaps its arena without running finalizers).
+//!    (dropping a VM unmaps its arena without running finalizers). The [`Host`] object of a
+//!    `*_with` call is reachable (from the control block, never from the arena) only while
+//!    that call runs: a guard clears it when the call ends, also on error.
 //! 4. Snapshot and restore happen only when no Lua call is on the stack: every [`Vm`] method
-//!    takes `&mut self`. Host functions must not reach the `Vm` through the host context.
+//!    takes `&mut self`. [`Host::call`] cannot reach the `Vm` (it is borrowed for the whole
+//!    call), so host calls never nest; raw host functions must not reach it through the host
+//!    context.
 //! 5. Every allocating Lua API call runs inside `lua_pcall`; arena exhaustion is a Lua error,
-//!    never an abort. Host functions must not panic (a panic inside a Lua call aborts the
-//!    process, as unwinding through Lua's C frames would be unsound) and must not hold Rust
-//!    values with destructors across Lua API calls that can raise (Lua raises with `longjmp`).
+//!    never an abort. No Rust value with a destructor is alive across a Lua API call that can
+//!    raise (Lua raises with `longjmp`): the trampoline converts arguments without raising,
+//!    calls the host, drops everything, then pushes results from a control-block buffer (or
+//!    raises the host's message from one). A panic in [`Host::call`] is caught and becomes the
+//!    Lua error "host function panicked"; a raw host function must not panic (that aborts the
+//!    process, as unwinding through Lua's C frames would be unsound).
 //! 6. Determinism: Lua is built with fixed `luai_makeseed` and `l_randomizePivot` (CFLAGS in
 //!    the workspace's `.cargo/config.toml`; `tests/determinism.rs` is the canary), `math.random`
-//!    is seeded at creation, and nothing reads the clock. Addresses (`tostring(table)`, `%p`,
+//!    is seeded at creation, and nothing reads the clock. Names from the Rust heap (globals,
+//!    coroutine and chunk names) reach Lua only through `lua_pushlstring`: `lua_pushstring`,
+//!    `lua_getfield` and the like file strings in a cache slot chosen by the C string's
+//!    address, which would make re-runs after a restore differ byte-wise. Addresses (`tostring(table)`, `%p`,
 //!    `pairs()` over table keys) agree across processes only with
 //!    [`VmConfig::fixed_address`].
 //! 7. Raw arena bytes — and [`Snapshot`]s and their encodings — are valid only in the process
@@ -86,6 +104,7 @@ pub mod codec;
 mod error;
 #[allow(unsafe_code)]
 mod ffi;
+mod host;
 mod snapshot;
 mod value;
 mod vm;
@@ -93,6 +112,7 @@ mod vm;
 pub use arena::{AllocFailure, ArenaStats};
 pub use error::{ArenaError, CodecError, Error};
 pub use ffi::{GcMode, HostFn, host_context, yield_frame};
+pub use host::{Host, HostReturn};
 pub use snapshot::Snapshot;
 pub use value::{Resume, Value};
 pub use vm::{Vm, VmBuilder, VmConfig};

@@ -1,10 +1,12 @@
-//! The safe VM API: configuration, building with host functions, running code, snapshots.
+//! The safe VM API: configuration, building with host functions, running code (with or
+//! without a [`Host`]), snapshots.
 
 use std::ffi::{CString, c_void};
 
 use crate::arena::{AllocFailure, ArenaStats};
 use crate::error::Error;
-use crate::ffi::{GC_FRAME, GcMode, HostBinding, HostFn, RawConfig, RawVm};
+use crate::ffi::{GC_FRAME, GcMode, HostBinding, HostCall, HostFn, RawConfig, RawVm};
+use crate::host::Host;
 use crate::snapshot::Snapshot;
 use crate::value::{Resume, Value};
 
@@ -63,16 +65,35 @@ pub struct VmBuilder {
 }
 
 impl VmBuilder {
-    /// The pointer host functions get from [`host_context`](crate::host_context). It must stay
-    /// valid for as long as host functions may dereference it (the VM never does).
+    /// The pointer raw host functions ([`VmBuilder::function`]) get from
+    /// [`host_context`](crate::host_context). It must stay valid for as long as host functions
+    /// may dereference it (the VM never does). Safe host functions
+    /// ([`VmBuilder::host_function`]) do not need it.
     pub fn host_context(mut self, host: *mut c_void) -> Self {
         self.host = host;
         self
     }
 
-    /// Register a host function as the global `name`, or as `table.name` for a dotted path
-    /// (the table is created if needed). Names must not contain NUL bytes.
-    pub fn function(mut self, path: &str, f: HostFn) -> Self {
+    /// Register host function number `id` as the global `name`, or as `table.name` for a
+    /// dotted path (the table is created if needed). When a script calls it during
+    /// [`Vm::exec_with`], [`Vm::call_with`] or [`Vm::resume_with`], that call's
+    /// [`Host::call`] runs with `id` and the arguments; elsewhere it raises the Lua error
+    /// "host function called outside a host call". Names must not contain NUL bytes or more
+    /// than one dot ([`Error::BadName`] from [`VmBuilder::build`]). This is the way to give
+    /// scripts host functions; see the `Host` docs.
+    pub fn host_function(self, path: &str, id: u32) -> Self {
+        self.bind(path, HostCall::Id(id))
+    }
+
+    /// Register a raw C host function as the global `name`, or as `table.name` for a dotted
+    /// path (the table is created if needed). Names must not contain NUL bytes. Writing one
+    /// takes `unsafe` code and the rules of the crate docs; prefer
+    /// [`VmBuilder::host_function`].
+    pub fn function(self, path: &str, f: HostFn) -> Self {
+        self.bind(path, HostCall::Raw(f))
+    }
+
+    fn bind(mut self, path: &str, f: HostCall) -> Self {
         let (table, name) = match path.split_once('.') {
             Some((t, n)) => (Some(t), n),
             None => (None, path),
@@ -142,17 +163,52 @@ impl Vm {
     }
 
     /// Compile a text chunk and run it on the main thread; returns its results. `chunkname`
-    /// follows Lua's convention (`@file.lua`, `=name`). Binary chunks are refused.
+    /// follows Lua's convention (`@file.lua`, `=name`). Binary chunks are refused. Host
+    /// functions raise "host function called outside a host call" ([`Vm::exec_with`] gives
+    /// them a host).
     pub fn exec(&mut self, chunkname: &str, source: &str) -> Result<Vec<Value>, Error> {
-        let name = cstring(chunkname)?;
-        refuse_binary(source.as_bytes())?;
-        self.raw.exec(&name, source.as_bytes())
+        self.exec_inner(None, chunkname, source)
     }
 
-    /// Call the global function `function` with `args`; returns its results.
+    /// [`Vm::exec`] with `host` answering the host functions the chunk calls.
+    pub fn exec_with(
+        &mut self,
+        host: &mut dyn Host,
+        chunkname: &str,
+        source: &str,
+    ) -> Result<Vec<Value>, Error> {
+        self.exec_inner(Some(host), chunkname, source)
+    }
+
+    fn exec_inner(
+        &mut self,
+        host: Option<&mut dyn Host>,
+        chunkname: &str,
+        source: &str,
+    ) -> Result<Vec<Value>, Error> {
+        let name = cstring(chunkname)?;
+        refuse_binary(source.as_bytes())?;
+        self.raw.exec(host, &name, source.as_bytes())
+    }
+
+    /// Call the function stored at the global path `function` (`name`, or `a.b.c` through
+    /// nested tables) with `args`; returns its results. Host functions raise "host function
+    /// called outside a host call" ([`Vm::call_with`] gives them a host).
     pub fn call(&mut self, function: &str, args: &[Value]) -> Result<Vec<Value>, Error> {
         let f = cstring(function)?;
-        self.raw.call(&f, args)
+        self.raw.call(None, &f, args)
+    }
+
+    /// [`Vm::call`] with `host` answering the host functions the call reaches, e.g.
+    /// `vm.call_with(&mut session, "gbhost.run_hooks", &[])`.
+    pub fn call_with(
+        &mut self,
+        host: &mut dyn Host,
+        function: &str,
+        args: &[Value],
+    ) -> Result<Vec<Value>, Error> {
+        let f = cstring(function)?;
+        self.raw.call(Some(host), &f, args)
     }
 
     /// Compile a text chunk as the body of the coroutine named `coroutine` (replacing any
@@ -170,7 +226,8 @@ impl Vm {
         self.raw.spawn_chunk(&co, &name, source.as_bytes())
     }
 
-    /// Make the coroutine named `coroutine` run the global function `function` when resumed.
+    /// Make the coroutine named `coroutine` run the function at the global path `function`
+    /// (as in [`Vm::call`]) when resumed.
     pub fn spawn_function(&mut self, coroutine: &str, function: &str) -> Result<(), Error> {
         let co = cstring(coroutine)?;
         let f = cstring(function)?;
@@ -178,9 +235,25 @@ impl Vm {
     }
 
     /// Resume the named coroutine with `args`. A coroutine that returns or fails is forgotten.
+    /// Host functions raise "host function called outside a host call"
+    /// ([`Vm::resume_with`] gives them a host).
     pub fn resume(&mut self, coroutine: &str, args: &[Value]) -> Result<Resume, Error> {
         let co = cstring(coroutine)?;
-        self.raw.resume(&co, args)
+        self.raw.resume(None, &co, args)
+    }
+
+    /// [`Vm::resume`] with `host` answering the host functions the coroutine calls. A host
+    /// function returning [`HostReturn::Yield`](crate::HostReturn::Yield) suspends the
+    /// coroutine: its values come out as [`Resume::Yielded`], and the next resume's arguments
+    /// become the host function's results.
+    pub fn resume_with(
+        &mut self,
+        host: &mut dyn Host,
+        coroutine: &str,
+        args: &[Value],
+    ) -> Result<Resume, Error> {
+        let co = cstring(coroutine)?;
+        self.raw.resume(Some(host), &co, args)
     }
 
     /// A full garbage collection.

@@ -441,3 +441,56 @@ impl Apu {
         }
     }
 }
+
+impl Apu {
+    /// Append the APU's part of the state image.
+    pub(crate) fn save_state(&self, w: &mut crate::state::Writer<'_>) {
+        w.bytes(&self.regs);
+        w.bytes(&self.wave_ram);
+        for c in &self.ch {
+            w.bool(c.enabled);
+            w.bool(c.dac);
+            w.u16(c.length);
+            w.bool(c.length_enabled);
+            w.u8(c.volume);
+            w.u8(c.env_timer);
+        }
+        w.u8(self.sweep.timer);
+        w.u16(self.sweep.shadow);
+        w.bool(self.sweep.enabled);
+        w.bool(self.sweep.negate_used);
+        w.u8(self.fs_step);
+        w.u8(self.wave.pos);
+        w.u64(self.wave.next);
+        w.u64(self.wave.last);
+    }
+
+    /// Read the APU's part of the state image.
+    pub(crate) fn load_state(
+        &mut self,
+        r: &mut crate::state::Reader<'_>,
+    ) -> Result<(), crate::state::StateError> {
+        r.bytes(&mut self.regs)?;
+        r.bytes(&mut self.wave_ram)?;
+        for c in &mut self.ch {
+            c.enabled = r.bool()?;
+            c.dac = r.bool()?;
+            c.length = r.u16()?;
+            if c.length > 256 {
+                return Err(crate::state::StateError::Invalid("length counter"));
+            }
+            c.length_enabled = r.bool()?;
+            c.volume = r.below(16, "envelope volume")?;
+            c.env_timer = r.u8()?;
+        }
+        self.sweep.timer = r.u8()?;
+        self.sweep.shadow = r.u16()?;
+        self.sweep.enabled = r.bool()?;
+        self.sweep.negate_used = r.bool()?;
+        self.fs_step = r.below(8, "frame sequencer step")?;
+        self.wave.pos = r.below(32, "wave position")?;
+        self.wave.next = r.u64()?;
+        self.wave.last = r.u64()?;
+        Ok(())
+    }
+}

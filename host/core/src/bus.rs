@@ -538,3 +538,95 @@ impl Bus for Hardware {
         self.joypad.any_line_low()
     }
 }
+
+impl Dma {
+    fn save_state(&self, w: &mut crate::state::Writer<'_>) {
+        w.u8(self.reg);
+        w.u16(self.source);
+        w.u8(self.index);
+        w.bool(self.active);
+        w.u64(self.next);
+        w.u64(self.start_at);
+        w.u16(self.pending_source);
+        w.u8(self.last_byte);
+        w.u8(self.source_bus);
+    }
+
+    fn load_state(
+        &mut self,
+        r: &mut crate::state::Reader<'_>,
+    ) -> Result<(), crate::state::StateError> {
+        self.reg = r.u8()?;
+        self.source = r.u16()?;
+        self.index = r.below(0xA1, "OAM DMA index")?;
+        self.active = r.bool()?;
+        self.next = r.u64()?;
+        self.start_at = r.u64()?;
+        self.pending_source = r.u16()?;
+        self.last_byte = r.u8()?;
+        self.source_bus = r.below(3, "OAM DMA source bus")?;
+        Ok(())
+    }
+}
+
+impl Hardware {
+    /// Append everything but the CPU to the state image (see [`crate::state`]).
+    pub(crate) fn save_state(&self, w: &mut crate::state::Writer<'_>) {
+        w.u64(self.now);
+        w.u8(self.if_);
+        w.u8(self.ie);
+        w.bool(self.stop);
+        w.u64(self.stop_at);
+        w.u64(self.apu_fs_next);
+        w.bytes(&self.wram[..]);
+        w.bytes(&self.hram);
+        self.ppu.save_state(w);
+        self.timer.save_state(w);
+        self.serial.save_state(w);
+        self.joypad.save_state(w);
+        self.apu.save_state(w);
+        self.dma.save_state(w);
+        match &self.boot_rom {
+            Some(rom) => {
+                w.bool(true);
+                w.bytes(&rom[..]);
+            }
+            None => {
+                w.bool(false);
+                w.bytes(&[0; 0x100]);
+            }
+        }
+        self.cart.write_state(w.vec());
+    }
+
+    /// Read what [`Hardware::save_state`] wrote. On error `self` may be half-loaded: the caller
+    /// loads into a copy.
+    pub(crate) fn load_state(
+        &mut self,
+        r: &mut crate::state::Reader<'_>,
+    ) -> Result<(), crate::state::StateError> {
+        self.now = r.u64()?;
+        self.if_ = r.u8()? & 0x1F;
+        self.ie = r.u8()?;
+        self.stop = r.bool()?;
+        self.stop_at = r.u64()?;
+        self.apu_fs_next = r.u64()?;
+        r.bytes(&mut self.wram[..])?;
+        r.bytes(&mut self.hram)?;
+        self.ppu.load_state(r, self.now)?;
+        self.timer.load_state(r)?;
+        self.serial.load_state(r)?;
+        self.joypad.load_state(r)?;
+        self.apu.load_state(r)?;
+        self.dma.load_state(r)?;
+        let mapped = r.bool()?;
+        let mut image = [0; 0x100];
+        r.bytes(&mut image)?;
+        self.boot_rom = mapped.then(|| Box::new(image));
+        self.cart
+            .read_state(r.rest())
+            .map_err(|e| crate::state::StateError::Cartridge(e.to_string()))?;
+        self.reschedule();
+        Ok(())
+    }
+}

@@ -823,3 +823,59 @@ impl Cpu {
         )
     }
 }
+
+impl Cpu {
+    /// Append the CPU's part of the state image.
+    pub(crate) fn save_state(&self, w: &mut crate::state::Writer<'_>) {
+        let r = &self.regs;
+        w.bytes(&[r.a, r.f, r.b, r.c, r.d, r.e, r.h, r.l]);
+        w.u16(r.sp);
+        w.u16(r.pc);
+        w.bool(self.ime);
+        w.bool(self.ei_pending);
+        w.bool(self.ei_just_enabled);
+        w.u8(match self.mode {
+            CpuMode::Running => 0,
+            CpuMode::Halted => 1,
+            CpuMode::Stopped => 2,
+            CpuMode::Locked => 3,
+        });
+        w.bool(self.halt_bug);
+        w.bool(self.ld_b_b);
+    }
+
+    /// Read the CPU's part of the state image.
+    pub(crate) fn load_state(
+        &mut self,
+        r: &mut crate::state::Reader<'_>,
+    ) -> Result<(), crate::state::StateError> {
+        let mut b = [0; 8];
+        r.bytes(&mut b)?;
+        let [a, f, b_, c, d, e, h, l] = b;
+        self.regs = Registers {
+            a,
+            f: f & 0xF0,
+            b: b_,
+            c,
+            d,
+            e,
+            h,
+            l,
+            sp: r.u16()?,
+            pc: r.u16()?,
+        };
+        self.ime = r.bool()?;
+        self.ei_pending = r.bool()?;
+        self.ei_just_enabled = r.bool()?;
+        self.mode = match r.below(4, "CPU mode")? {
+            0 => CpuMode::Running,
+            1 => CpuMode::Halted,
+            2 => CpuMode::Stopped,
+            _ => CpuMode::Locked,
+        };
+        self.halt_bug = r.bool()?;
+        self.ld_b_b = r.bool()?;
+        self.slow = self.mode != CpuMode::Running || self.ei_pending || self.halt_bug;
+        Ok(())
+    }
+}

@@ -6,6 +6,7 @@ use crate::cartridge::Cartridge;
 use crate::cpu::{Cpu, CpuMode, Registers};
 use crate::joypad::Buttons;
 use crate::ppu::{CYCLES_PER_FRAME, HEIGHT, Ppu, WIDTH};
+use crate::state::StateError;
 use crate::timer::Timer;
 
 /// The system counter (DIV in its high byte) when the DMG boot ROM hands over at 0x0100
@@ -204,6 +205,72 @@ impl Gb {
     /// core's buffer are swapped, and the core draws the next frame into the caller's old one.
     pub fn swap_frame(&mut self, frame: &mut Frame) {
         std::mem::swap(&mut self.hw.ppu.framebuffer, &mut frame.0);
+    }
+
+    /// Write the machine's state as a fixed-layout image into `out` (cleared first; no
+    /// allocation once `out` has grown to [`Gb::state_len`]). See [`crate::state`].
+    pub fn save_state(&self, out: &mut Vec<u8>) {
+        out.clear();
+        let mut w = crate::state::Writer::new(out);
+        w.bytes(&crate::state::MAGIC);
+        w.u16(crate::state::VERSION);
+        w.u64(self.frame_deadline);
+        w.u64(self.frames);
+        self.cpu.save_state(&mut w);
+        self.hw.save_state(&mut w);
+    }
+
+    /// Length of [`Gb::save_state`]'s image: fixed for a given cartridge.
+    pub fn state_len(&self) -> usize {
+        let mut v = Vec::new();
+        self.save_state(&mut v);
+        v.len()
+    }
+
+    /// Load an image written by [`Gb::save_state`] for the same ROM. Every field is checked;
+    /// on error the machine is unchanged. The framebuffer is kept as it is (it is output, not
+    /// state: the next completed frame is exact).
+    pub fn load_state(&mut self, data: &[u8]) -> Result<(), StateError> {
+        let mut r = crate::state::Reader::new(data);
+        if r.take(4)? != crate::state::MAGIC {
+            return Err(StateError::Magic);
+        }
+        let version = r.u16()?;
+        if version != crate::state::VERSION {
+            return Err(StateError::Version(version));
+        }
+        // Load into a copy, so that a bad image changes nothing.
+        let mut next = self.clone();
+        next.frame_deadline = r.u64()?;
+        next.frames = r.u64()?;
+        next.cpu.load_state(&mut r)?;
+        next.hw.load_state(&mut r)?;
+        *self = next;
+        Ok(())
+    }
+
+    /// Run until the clock reaches `cycle` (on an instruction boundary, so possibly a few
+    /// cycles past it) or the current frame ends, whichever comes first; true if the frame
+    /// ended. For input that changes in the middle of a frame.
+    pub fn run_until_cycle(&mut self, cycle: u64) -> bool {
+        if cycle >= self.frame_deadline {
+            self.run_frame();
+            return true;
+        }
+        self.hw.set_stop_at(self.frame_deadline);
+        self.cpu
+            .run_until(&mut self.hw, |_, hw| hw.stop || hw.now >= cycle);
+        if self.hw.stop {
+            self.end_frame();
+            return true;
+        }
+        false
+    }
+
+    /// Write `value` to `addr` as a debugger poke: no time passes, and I/O registers take the
+    /// write as if the CPU made it.
+    pub fn poke(&mut self, addr: u16, value: u8) {
+        self.hw.write_byte(addr, value);
     }
 
     /// The cartridge (battery RAM, header).

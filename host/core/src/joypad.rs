@@ -87,3 +87,20 @@ impl Joypad {
         self.lines() != 0x0F
     }
 }
+
+impl Joypad {
+    /// Append the joypad's part of the state image.
+    pub(crate) fn save_state(&self, w: &mut crate::state::Writer<'_>) {
+        w.bytes(&[self.select, self.buttons.0]);
+    }
+
+    /// Read the joypad's part of the state image.
+    pub(crate) fn load_state(
+        &mut self,
+        r: &mut crate::state::Reader<'_>,
+    ) -> Result<(), crate::state::StateError> {
+        self.select = r.u8()? & 0x30;
+        self.buttons = Buttons(r.u8()?);
+        Ok(())
+    }
+}

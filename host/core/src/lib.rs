@@ -23,9 +23,11 @@ pub mod gb;
 pub mod joypad;
 pub mod ppu;
 pub mod serial;
+pub mod state;
 pub mod timer;
 
 pub use cartridge::Cartridge;
 pub use cpu::Registers;
 pub use gb::{Frame, Gb, GbError};
 pub use joypad::Buttons;
+pub use state::StateError;

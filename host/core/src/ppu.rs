@@ -976,6 +976,190 @@ impl Default for Ppu {
     }
 }
 
+impl Event {
+    /// Stable id for the state image.
+    fn id(self) -> u8 {
+        match self {
+            Event::LineStart => 0,
+            Event::Compare => 1,
+            Event::VramBlock => 2,
+            Event::Mode3 => 3,
+            Event::HBlankIrq => 4,
+            Event::HBlank => 5,
+            Event::Line153LyZero => 6,
+            Event::Line153Compare => 7,
+            Event::Off => 8,
+        }
+    }
+
+    fn from_id(id: u8) -> Option<Event> {
+        Some(match id {
+            0 => Event::LineStart,
+            1 => Event::Compare,
+            2 => Event::VramBlock,
+            3 => Event::Mode3,
+            4 => Event::HBlankIrq,
+            5 => Event::HBlank,
+            6 => Event::Line153LyZero,
+            7 => Event::Line153Compare,
+            8 => Event::Off,
+            _ => return None,
+        })
+    }
+}
+
+impl Ppu {
+    /// Append the PPU's part of the state image (not the framebuffer: see [`crate::state`]).
+    pub(crate) fn save_state(&self, w: &mut crate::state::Writer<'_>) {
+        w.bytes(&self.vram[..]);
+        w.bytes(&self.oam);
+        w.bytes(&[
+            self.lcdc,
+            self.stat_enable,
+            self.scy,
+            self.scx,
+            self.ly,
+            self.line,
+            self.lyc,
+            self.bgp,
+            self.obp0,
+            self.obp1,
+            self.wy,
+            self.wx,
+            self.mode,
+            self.irq_mode,
+        ]);
+        for flag in [
+            self.lyc_equal,
+            self.stat_line,
+            self.first_line,
+            self.oam_read_blocked,
+            self.oam_write_blocked,
+            self.vram_read_blocked,
+            self.vram_write_blocked,
+            self.wy_triggered,
+            self.window_drawn,
+            self.frame_ready,
+            self.blank_frame,
+        ] {
+            w.bool(flag);
+        }
+        w.u64(self.line_start);
+        w.u64(self.next);
+        w.u8(self.event.id());
+        w.u8(self.window_line);
+        let lr = &self.line_regs;
+        w.bytes(&[
+            lr.lcdc,
+            lr.scy,
+            lr.scx,
+            lr.bgp,
+            lr.wx,
+            lr.ly,
+            lr.window_line,
+        ]);
+        w.bool(lr.wy_triggered);
+        for lw in &self.line_writes {
+            w.u16(lw.dot);
+            w.u16(lw.addr);
+            w.u8(lw.value);
+        }
+        w.u8(self.line_write_count);
+        w.bytes(&self.line_index);
+        w.bytes(&self.line_sprites);
+        w.u8(self.line_sprite_count);
+    }
+
+    /// Read the PPU's part of the state image; `now` is the machine's clock, for the checks.
+    pub(crate) fn load_state(
+        &mut self,
+        r: &mut crate::state::Reader<'_>,
+        now: u64,
+    ) -> Result<(), crate::state::StateError> {
+        use crate::state::StateError::Invalid;
+        r.bytes(&mut self.vram[..])?;
+        r.bytes(&mut self.oam)?;
+        let mut regs = [0; 14];
+        r.bytes(&mut regs)?;
+        [
+            self.lcdc,
+            self.stat_enable,
+            self.scy,
+            self.scx,
+            self.ly,
+            self.line,
+            self.lyc,
+            self.bgp,
+            self.obp0,
+            self.obp1,
+            self.wy,
+            self.wx,
+            self.mode,
+            self.irq_mode,
+        ] = regs;
+        self.stat_enable &= 0x78;
+        if self.ly > 153 || self.line > 153 || self.mode > 3 || self.irq_mode > 3 {
+            return Err(Invalid("PPU line or mode"));
+        }
+        for flag in [
+            &mut self.lyc_equal,
+            &mut self.stat_line,
+            &mut self.first_line,
+            &mut self.oam_read_blocked,
+            &mut self.oam_write_blocked,
+            &mut self.vram_read_blocked,
+            &mut self.vram_write_blocked,
+            &mut self.wy_triggered,
+            &mut self.window_drawn,
+            &mut self.frame_ready,
+            &mut self.blank_frame,
+        ] {
+            *flag = r.bool()?;
+        }
+        self.line_start = r.u64()?;
+        self.next = r.u64()?;
+        self.event = Event::from_id(r.u8()?).ok_or(Invalid("PPU event"))?;
+        let on = self.event != Event::Off;
+        // The timeline only ever looks a line and a bit ahead of and behind `now`.
+        if on && (self.line_start > now || now - self.line_start > 2 * DOTS_PER_LINE) {
+            return Err(Invalid("PPU line start"));
+        }
+        if on && (self.next < self.line_start || self.next - self.line_start > 2 * DOTS_PER_LINE) {
+            return Err(Invalid("PPU event time"));
+        }
+        self.window_line = r.u8()?;
+        let mut lr = [0; 7];
+        r.bytes(&mut lr)?;
+        let [lcdc, scy, scx, bgp, wx, ly, window_line] = lr;
+        self.line_regs = crate::fifo::LineRegs {
+            lcdc,
+            scy,
+            scx,
+            bgp,
+            wx,
+            ly: ly.min(143),
+            window_line,
+            wy_triggered: r.bool()?,
+        };
+        for lw in &mut self.line_writes {
+            lw.dot = r.u16()?;
+            lw.addr = r.u16()?;
+            lw.value = r.u8()?;
+            if lw.addr != 0 && !(0xFF40..=0xFF4B).contains(&lw.addr) {
+                return Err(Invalid("PPU line write register"));
+            }
+        }
+        self.line_write_count = r.below(MAX_LINE_WRITES as u8 + 1, "PPU line write count")?;
+        r.bytes(&mut self.line_index)?;
+        r.bytes(&mut self.line_sprites)?;
+        if self.line_sprites.iter().any(|&i| i >= 40) {
+            return Err(Invalid("PPU object index"));
+        }
+        self.line_sprite_count = r.below(11, "PPU object count")?;
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -108,3 +108,23 @@ fn next_falling_edge(now: u64, counter: u16) -> u64 {
     let period = u64::from(CLOCK_BIT) * 2;
     now + (period - u64::from(counter.wrapping_add(SHIFT_LEAD)) % period)
 }
+
+impl Serial {
+    /// Append the serial port's part of the state image (not the output log).
+    pub(crate) fn save_state(&self, w: &mut crate::state::Writer<'_>) {
+        w.bytes(&[self.sb, self.sc, self.bits_left]);
+        w.u64(self.next_shift);
+    }
+
+    /// Read the serial port's part of the state image.
+    pub(crate) fn load_state(
+        &mut self,
+        r: &mut crate::state::Reader<'_>,
+    ) -> Result<(), crate::state::StateError> {
+        self.sb = r.u8()?;
+        self.sc = r.u8()?;
+        self.bits_left = r.below(9, "serial bit count")?;
+        self.next_shift = r.u64()?;
+        Ok(())
+    }
+}

@@ -171,6 +171,32 @@ impl Timer {
     }
 }
 
+impl Timer {
+    /// Append the timer's part of the state image.
+    pub(crate) fn save_state(&self, w: &mut crate::state::Writer<'_>) {
+        w.u16(self.div_offset);
+        w.bytes(&[self.tima, self.tma, self.tac]);
+        w.u64(self.next_tick);
+        w.u64(self.reload_at);
+        w.u64(self.reloaded_at);
+    }
+
+    /// Read the timer's part of the state image.
+    pub(crate) fn load_state(
+        &mut self,
+        r: &mut crate::state::Reader<'_>,
+    ) -> Result<(), crate::state::StateError> {
+        self.div_offset = r.u16()?;
+        self.tima = r.u8()?;
+        self.tma = r.u8()?;
+        self.tac = r.below(8, "TAC")?;
+        self.next_tick = r.u64()?;
+        self.reload_at = r.u64()?;
+        self.reloaded_at = r.u64()?;
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -87,3 +87,134 @@ fn same_inputs_same_run() {
     };
     assert_eq!(run(), run());
 }
+
+/// FNV-1a, for telling states apart in messages.
+fn fnv(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+#[test]
+fn a_saved_image_loaded_into_a_fresh_machine_continues_identically() {
+    let rom = busy_rom();
+    let mut gb = Gb::new(Cartridge::from_rom(rom.clone()).expect("cartridge"));
+    let mut image = Vec::new();
+    gb.save_state(&mut image);
+    let len = image.len();
+    for f in 0..50 {
+        gb.set_buttons(inputs(f));
+        gb.run_frame();
+        gb.save_state(&mut image);
+        assert_eq!(image.len(), len, "the image has a fixed length");
+    }
+    for _ in 0..1234 {
+        gb.step();
+    }
+    gb.save_state(&mut image);
+    let mut loaded = Gb::new(Cartridge::from_rom(rom).expect("cartridge"));
+    loaded.load_state(&image).expect("load");
+    let mut again = Vec::new();
+    loaded.save_state(&mut again);
+    assert_eq!(fnv(&image), fnv(&again), "save(load(image)) == image");
+    for f in 50..150 {
+        gb.set_buttons(inputs(f));
+        loaded.set_buttons(inputs(f));
+        gb.run_frame();
+        loaded.run_frame();
+    }
+    // The framebuffer is not in the image, but every frame after the first is drawn anew.
+    assert_eq!(state(&gb).0, state(&loaded).0);
+    assert_eq!(gb.framebuffer(), loaded.framebuffer());
+    gb.save_state(&mut image);
+    loaded.save_state(&mut again);
+    assert_eq!(image, again, "diverged after the load");
+}
+
+#[test]
+fn a_bad_image_is_refused_or_harmless_and_never_panics() {
+    let rom = busy_rom();
+    let mut gb = Gb::new(Cartridge::from_rom(rom).expect("cartridge"));
+    for f in 0..20 {
+        gb.set_buttons(inputs(f));
+        gb.run_frame();
+    }
+    let mut image = Vec::new();
+    gb.save_state(&mut image);
+    let mut before = Vec::new();
+    let mut after = Vec::new();
+    let mut seed = 0x1234_5678_9abc_def0u64;
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let (mut refused, mut accepted) = (0, 0);
+    for round in 0..3000 {
+        let mut bad = image.clone();
+        match round % 3 {
+            0 => bad.truncate((next() % image.len() as u64) as usize),
+            1 => {
+                let i = (next() % image.len() as u64) as usize;
+                bad[i] ^= (next() % 255 + 1) as u8;
+            }
+            _ => {
+                for _ in 0..8 {
+                    let i = (next() % image.len() as u64) as usize;
+                    bad[i] = next() as u8;
+                }
+            }
+        }
+        let mut target = gb.clone();
+        target.save_state(&mut before);
+        match target.load_state(&bad) {
+            Err(_) => {
+                target.save_state(&mut after);
+                assert_eq!(before, after, "a refused image changed the machine");
+                refused += 1;
+            }
+            Ok(()) => {
+                accepted += 1;
+                for _ in 0..3 {
+                    target.run_frame();
+                }
+            }
+        }
+    }
+    assert!(
+        refused > 1000,
+        "truncations and bad headers are refused ({refused})"
+    );
+    assert!(accepted > 100, "flipped RAM bytes load fine ({accepted})");
+}
+
+#[test]
+fn every_register_and_timer_byte_of_an_image_can_be_corrupted_without_a_panic() {
+    let mut gb = Gb::new(Cartridge::from_rom(busy_rom()).expect("cartridge"));
+    for f in 0..20 {
+        gb.set_buttons(inputs(f));
+        gb.run_frame();
+    }
+    for _ in 0..777 {
+        gb.step();
+    }
+    let mut image = Vec::new();
+    gb.save_state(&mut image);
+    // The header, CPU and clock come first; the PPU's registers and timeline, timer, serial,
+    // joypad, APU, DMA, boot ROM flag and cartridge last (see `gb_core::state`). In between
+    // lie work RAM and VRAM, where any byte is valid.
+    let positions = (0..80).chain(image.len() - 800..image.len());
+    for i in positions {
+        for flip in [0xFF, 0x80, 0x01, 0x7F] {
+            let mut bad = image.clone();
+            bad[i] ^= flip;
+            let mut target = gb.clone();
+            if target.load_state(&bad).is_ok() {
+                for _ in 0..3 {
+                    target.run_frame();
+                }
+            }
+        }
+    }
+}

@@ -1,11 +1,14 @@
 //! Shared test host: a fake Game Boy whose RAM is a pure function of its state, with the host
-//! functions the HUD script uses.
+//! functions the HUD script uses — as safe host functions ([`script_vm`], the default) and as
+//! raw C functions ([`raw_script_vm`], the low-level API).
 #![allow(unsafe_code, dead_code)]
 
 use std::cell::{Cell, RefCell};
 use std::ffi::c_int;
 
-use lua_rollback::{GcMode, Resume, Vm, VmConfig, host_context, lua, yield_frame};
+use lua_rollback::{
+    GcMode, HostReturn, Resume, Value, Vm, VmConfig, host_context, lua, yield_frame,
+};
 
 /// The HUD script of the sync test and the benchmark.
 pub const HUD: &str = include_str!("../scripts/hud.lua");
@@ -75,6 +78,68 @@ impl Host {
                 .wrapping_add(u64::from(self.input.get()) + 1),
         );
         self.frame.set(self.frame.get() + 1);
+    }
+}
+
+/// Ids of the safe host functions.
+const READ_U8: u32 = 0;
+const READ_U16_LE: u32 = 1;
+const FRAMECOUNT: u32 = 2;
+const FRAMEADVANCE: u32 = 3;
+const GUI_TEXT: u32 = 4;
+const JOYPAD_SET: u32 = 5;
+
+/// Argument `i` (0-based) as an integer, like `luaL_checkinteger` (floats with an exact
+/// integer value are accepted).
+fn int_arg(args: &[Value], i: usize) -> Result<i64, String> {
+    match args.get(i) {
+        Some(Value::Integer(v)) => Ok(*v),
+        Some(Value::Number(n)) if n.fract() == 0.0 && n.abs() < 9.2e18 => Ok(*n as i64),
+        _ => Err(format!("bad argument #{} (integer expected)", i + 1)),
+    }
+}
+
+/// The safe host functions: [`Host`] seen through a shared reference (its state is in cells).
+pub struct Calls<'a>(pub &'a Host);
+
+impl lua_rollback::Host for Calls<'_> {
+    fn call(
+        &mut self,
+        id: u32,
+        args: &[Value],
+        ret: &mut Vec<Value>,
+    ) -> Result<HostReturn, String> {
+        let h = self.0;
+        match id {
+            READ_U8 => {
+                let a = int_arg(args, 0)? as u64;
+                ret.push(Value::Integer(i64::from(h.read_u8(a))));
+            }
+            READ_U16_LE => {
+                let a = int_arg(args, 0)? as u64;
+                let v = u16::from(h.read_u8(a)) | u16::from(h.read_u8(a + 1)) << 8;
+                ret.push(Value::Integer(i64::from(v)));
+            }
+            FRAMECOUNT => ret.push(Value::Integer(h.frame.get() as i64)),
+            FRAMEADVANCE => return Ok(HostReturn::Yield),
+            GUI_TEXT => {
+                let x = int_arg(args, 0)?;
+                let y = int_arg(args, 1)?;
+                let s = match args.get(2) {
+                    Some(Value::String(s)) => s.clone(),
+                    Some(Value::Integer(i)) => i.to_string().into_bytes(),
+                    _ => return Err("bad argument #3 (string expected)".into()),
+                };
+                let mut out = h.out.borrow_mut();
+                out.extend_from_slice(&(x as i32).to_le_bytes());
+                out.extend_from_slice(&(y as i32).to_le_bytes());
+                out.extend_from_slice(&s);
+                out.push(0);
+            }
+            JOYPAD_SET => h.input.set(int_arg(args, 0)? as u8),
+            _ => return Err(format!("no host function {id}")),
+        }
+        Ok(HostReturn::Values)
     }
 }
 
@@ -169,8 +234,27 @@ pub fn hud_vm(config: VmConfig) -> (Vm, Box<Host>) {
     script_vm(config, "@hud.lua", HUD)
 }
 
-/// A VM with the HUD host functions, its host, and `source` spawned as coroutine "main".
+/// A VM with the HUD host functions (safe ones, answered by [`Calls`]), its host, and
+/// `source` spawned as coroutine "main".
 pub fn script_vm(config: VmConfig, chunkname: &str, source: &str) -> (Vm, Box<Host>) {
+    let host = Host::new();
+    let mut vm = Vm::builder(config)
+        .host_function("memory.read_u8", READ_U8)
+        .host_function("memory.read_u16_le", READ_U16_LE)
+        .host_function("emu.framecount", FRAMECOUNT)
+        .host_function("emu.frameadvance", FRAMEADVANCE)
+        .host_function("gui.text", GUI_TEXT)
+        .host_function("joypad.set", JOYPAD_SET)
+        .build()
+        .expect("build VM");
+    vm.spawn_chunk("main", chunkname, source)
+        .expect("load script");
+    (vm, host)
+}
+
+/// [`script_vm`] with the host functions as raw C functions reaching the host through
+/// `host_context`.
+pub fn raw_script_vm(config: VmConfig, chunkname: &str, source: &str) -> (Vm, Box<Host>) {
     let host = Host::new();
     let ptr = std::ptr::from_ref::<Host>(&host).cast_mut().cast();
     let mut vm = Vm::builder(config)
@@ -189,10 +273,11 @@ pub fn script_vm(config: VmConfig, chunkname: &str, source: &str) -> (Vm, Box<Ho
 }
 
 /// Run one frame: resume the script, end the emulated frame; returns a hash of everything the
-/// frame produced (drawn text, printed text, input).
+/// frame produced (drawn text, printed text, input). Works for both kinds of VM (raw host
+/// functions ignore the [`Calls`] host).
 pub fn frame(vm: &mut Vm, host: &Host) -> Result<u64, lua_rollback::Error> {
     host.out.borrow_mut().clear();
-    let r = vm.resume("main", &[]);
+    let r = vm.resume_with(&mut Calls(host), "main", &[]);
     host.end_frame();
     match r? {
         Resume::Yielded(_) => {}

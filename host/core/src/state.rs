@@ -1,0 +1,142 @@
+//! The machine's state as a fixed-layout byte image, for rewind snapshots and save states.
+//!
+//! [`Gb::save_state`](crate::Gb::save_state) writes every field that affects emulation, in
+//! the same order and at the same offset every time (for a given cartridge), so the XOR of
+//! two consecutive images is mostly zeros and compresses to almost nothing.
+//! [`Gb::load_state`](crate::Gb::load_state) reads one back into a machine running the same
+//! ROM. Loading never trusts the bytes: lengths, enum ids and indices are checked, and on any
+//! error the machine is left as it was.
+//!
+//! Not in the image: the ROM (the host keeps it), the framebuffer and the serial output log
+//! (outputs: the next completed frame after a load is exact) and derived caches (the
+//! scheduler's next event, fast-path flags), which are recomputed on load.
+//!
+//! Layout: a 4-byte magic `GBst`, a format version (u16, little-endian), then the parts in
+//! order: CPU, clock and interrupt registers, work RAM, high RAM, PPU, timer, serial, joypad,
+//! APU, OAM DMA, boot ROM overlay, then the cartridge's own state
+//! ([`Cartridge::write_state`](crate::Cartridge::write_state)). Integers are little-endian;
+//! enums are written as stable one-byte ids.
+
+/// Why a state image cannot be loaded.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum StateError {
+    /// The image does not start with the magic bytes.
+    #[error("not a gbhost core state (bad magic)")]
+    Magic,
+    /// The image was written by another format version.
+    #[error("core state format version {0} is not supported (this build reads {VERSION})")]
+    Version(u16),
+    /// The image ends early or has bytes left over.
+    #[error("core state has the wrong length")]
+    Length,
+    /// A field holds a value the machine can never be in.
+    #[error("core state is corrupt: {0}")]
+    Invalid(&'static str),
+    /// The cartridge part does not fit this cartridge.
+    #[error("core state does not fit this cartridge: {0}")]
+    Cartridge(String),
+}
+
+/// Magic bytes at the start of an image.
+pub const MAGIC: [u8; 4] = *b"GBst";
+/// Format version of the image.
+pub const VERSION: u16 = 1;
+
+/// Appends fields to an image.
+pub(crate) struct Writer<'a> {
+    out: &'a mut Vec<u8>,
+}
+
+impl<'a> Writer<'a> {
+    /// A writer appending to `out`.
+    pub(crate) fn new(out: &'a mut Vec<u8>) -> Writer<'a> {
+        Writer { out }
+    }
+
+    pub(crate) fn u8(&mut self, v: u8) {
+        self.out.push(v);
+    }
+
+    pub(crate) fn bool(&mut self, v: bool) {
+        self.out.push(u8::from(v));
+    }
+
+    pub(crate) fn u16(&mut self, v: u16) {
+        self.out.extend_from_slice(&v.to_le_bytes());
+    }
+
+    pub(crate) fn u64(&mut self, v: u64) {
+        self.out.extend_from_slice(&v.to_le_bytes());
+    }
+
+    pub(crate) fn bytes(&mut self, v: &[u8]) {
+        self.out.extend_from_slice(v);
+    }
+
+    /// The vector being written (for parts with their own writer, like the cartridge).
+    pub(crate) fn vec(&mut self) -> &mut Vec<u8> {
+        self.out
+    }
+}
+
+/// Reads fields from an image, checking that it does not end early.
+pub(crate) struct Reader<'a> {
+    data: &'a [u8],
+}
+
+impl<'a> Reader<'a> {
+    /// A reader over `data`.
+    pub(crate) fn new(data: &'a [u8]) -> Reader<'a> {
+        Reader { data }
+    }
+
+    pub(crate) fn take(&mut self, n: usize) -> Result<&'a [u8], StateError> {
+        let (head, rest) = self.data.split_at_checked(n).ok_or(StateError::Length)?;
+        self.data = rest;
+        Ok(head)
+    }
+
+    pub(crate) fn u8(&mut self) -> Result<u8, StateError> {
+        Ok(self.take(1)?[0])
+    }
+
+    pub(crate) fn bool(&mut self) -> Result<bool, StateError> {
+        match self.u8()? {
+            0 => Ok(false),
+            1 => Ok(true),
+            _ => Err(StateError::Invalid("a flag is neither 0 nor 1")),
+        }
+    }
+
+    pub(crate) fn u16(&mut self) -> Result<u16, StateError> {
+        let b = self.take(2)?;
+        Ok(u16::from_le_bytes([b[0], b[1]]))
+    }
+
+    pub(crate) fn u64(&mut self) -> Result<u64, StateError> {
+        let mut b = [0; 8];
+        b.copy_from_slice(self.take(8)?);
+        Ok(u64::from_le_bytes(b))
+    }
+
+    /// Fill `dst` from the image.
+    pub(crate) fn bytes(&mut self, dst: &mut [u8]) -> Result<(), StateError> {
+        dst.copy_from_slice(self.take(dst.len())?);
+        Ok(())
+    }
+
+    /// A byte that must be below `limit`.
+    pub(crate) fn below(&mut self, limit: u8, what: &'static str) -> Result<u8, StateError> {
+        let v = self.u8()?;
+        if v < limit {
+            Ok(v)
+        } else {
+            Err(StateError::Invalid(what))
+        }
+    }
+
+    /// Everything not read yet.
+    pub(crate) fn rest(&mut self) -> &'a [u8] {
+        std::mem::take(&mut self.data)
+    }
+}

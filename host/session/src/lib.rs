@@ -1,0 +1,30 @@
+//! `gb-session`: the deterministic machine of gbhost.
+//!
+//! A [`Session`] owns the Game Boy core, one Lua VM per loaded script and the event log of
+//! every outside input; it captures a snapshot of all of them after every frame into the
+//! rewind ring, so that a rewind or seek brings back the game and its scripts together.
+//!
+//! Map of the crate:
+//! - [`session`]: the session and its frame loop; the methods that log outside input;
+//! - `history` (methods of [`Session`]): capture into the ring, restore, seek, step back,
+//!   replay with the desync check, the sync test;
+//! - [`ring`]: the rewind ring (one preallocated buffer, keyframes + diffs, binary search);
+//! - [`events`]: the event log;
+//! - [`script`] and [`api`]: one script's VM and the Lua API's host side (`prelude.lua` is the
+//!   Lua side).
+//!
+//! The session touches no window, terminal, audio device or thread: the app drives it.
+#![warn(missing_docs)]
+
+pub mod api;
+pub mod events;
+mod history;
+pub mod ring;
+pub mod script;
+pub mod session;
+
+pub use api::DrawCmd;
+pub use events::{Event, EventKind, EventLog, SourceHash, source_hash};
+pub use ring::{Method, Ring, RingError};
+pub use script::{ScriptConfig, Status};
+pub use session::{ConsoleLine, Session, SessionConfig, SessionError, StartParams, Stats};

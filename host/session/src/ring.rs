@@ -1,0 +1,514 @@
+//! The rewind ring: one preallocated buffer of per-frame records, with a fixed-size index.
+//!
+//! binjgb's layout: records are written one after another into a single buffer and wrap to its
+//! start when the end is reached; the oldest records are evicted to make room, a whole
+//! keyframe group at a time, so the oldest record left is always a keyframe. The index (one
+//! [`Entry`] per record, in frame order) is searched by binary search.
+//!
+//! A record holds *parts*: the core's state image first, then each script VM's arena, in slot
+//! order. A keyframe record holds every part whole (so decoding can start there); a diff
+//! record holds, per part, the XOR of this frame against the previous one in zero-run coding
+//! ([`lua_rollback::codec`], also used for the core image). A keyframe record also carries
+//! the diffs when the previous frame had the same scripts, so a walk backward from the live
+//! frame never has to stop at a keyframe. Each part's bytes are then stored as they are, or
+//! compressed with zstd (level 1) or lz4, whichever [`Method`] the session chose for it.
+//!
+//! Record layout: `flags u8` (bit 0 keyframe, bit 1 has diffs), `slots u8`, `slot ids u32 ×
+//! slots`, then the keyframe parts (if any) and the diff parts (if any), each as `method u8,
+//! raw length u32, stored length u32, bytes`. Little-endian. Decoding checks every length, so
+//! corrupt bytes give an error, never a panic.
+
+use std::collections::VecDeque;
+
+/// How a part's bytes are stored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Method {
+    /// As they are (the zero-run coding alone).
+    Stored,
+    /// Compressed with zstd at level 1.
+    Zstd,
+    /// Compressed with lz4 (block format).
+    Lz4,
+}
+
+impl Method {
+    fn id(self) -> u8 {
+        match self {
+            Method::Stored => 0,
+            Method::Zstd => 1,
+            Method::Lz4 => 2,
+        }
+    }
+
+    fn from_id(id: u8) -> Option<Method> {
+        match id {
+            0 => Some(Method::Stored),
+            1 => Some(Method::Zstd),
+            2 => Some(Method::Lz4),
+            _ => None,
+        }
+    }
+
+    /// Parse a name (`stored`, `zstd`, `lz4`).
+    pub fn parse(name: &str) -> Option<Method> {
+        match name {
+            "stored" | "rle" => Some(Method::Stored),
+            "zstd" => Some(Method::Zstd),
+            "lz4" => Some(Method::Lz4),
+            _ => None,
+        }
+    }
+}
+
+/// Why ring data cannot be decoded.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum RingError {
+    /// A record's bytes do not parse.
+    #[error("rewind record is corrupt: {0}")]
+    Corrupt(&'static str),
+    /// No record for this frame.
+    #[error("frame {0} is not in the rewind history")]
+    NoFrame(u64),
+}
+
+/// One record in the index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// The frame the record is the state at the end of (frames completed).
+    pub frame: u64,
+    /// Where the record starts in the buffer.
+    offset: u32,
+    /// Its length in bytes.
+    len: u32,
+    /// Whether it holds every part whole.
+    pub keyframe: bool,
+    /// Whether it holds diffs against the previous record.
+    pub has_diffs: bool,
+}
+
+/// One part of a record being written.
+pub struct PartIn<'a> {
+    /// Bytes (a whole image / keyframe encoding, or a diff).
+    pub bytes: &'a [u8],
+    /// How to store them.
+    pub method: Method,
+}
+
+/// One part of a record read back.
+#[derive(Clone, Copy, Debug)]
+pub struct PartOut<'a> {
+    method: Method,
+    raw_len: usize,
+    stored: &'a [u8],
+}
+
+impl PartOut<'_> {
+    /// Decompress into `out` (cleared first).
+    pub fn decode(&self, out: &mut Vec<u8>) -> Result<(), RingError> {
+        out.clear();
+        match self.method {
+            Method::Stored => {
+                if self.stored.len() != self.raw_len {
+                    return Err(RingError::Corrupt("stored part length"));
+                }
+                out.extend_from_slice(self.stored);
+            }
+            Method::Zstd => {
+                out.resize(self.raw_len, 0);
+                let n = zstd::bulk::decompress_to_buffer(self.stored, &mut out[..])
+                    .map_err(|_| RingError::Corrupt("zstd part"))?;
+                if n != self.raw_len {
+                    return Err(RingError::Corrupt("zstd part length"));
+                }
+            }
+            Method::Lz4 => {
+                out.resize(self.raw_len, 0);
+                let n = lz4_flex::block::decompress_into(self.stored, &mut out[..])
+                    .map_err(|_| RingError::Corrupt("lz4 part"))?;
+                if n != self.raw_len {
+                    return Err(RingError::Corrupt("lz4 part length"));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Bytes this part takes in the ring.
+    pub fn stored_len(&self) -> usize {
+        self.stored.len()
+    }
+}
+
+/// A record read back: its slots and parts.
+#[derive(Debug)]
+pub struct Record<'a> {
+    /// The script slots, in order (part `i + 1` belongs to `slots[i]`).
+    pub slots: Vec<u32>,
+    /// Whole parts (core first), if a keyframe.
+    pub key: Vec<PartOut<'a>>,
+    /// Diff parts (core first), if it has diffs.
+    pub diff: Vec<PartOut<'a>>,
+}
+
+/// Parse a record's bytes.
+pub fn parse_record(bytes: &[u8]) -> Result<Record<'_>, RingError> {
+    let mut r = bytes;
+    let mut take = |n: usize| -> Result<&[u8], RingError> {
+        let (head, rest) = r
+            .split_at_checked(n)
+            .ok_or(RingError::Corrupt("record ends early"))?;
+        r = rest;
+        Ok(head)
+    };
+    let head = take(2)?;
+    let (flags, count) = (head[0], usize::from(head[1]));
+    if flags & !3 != 0 || flags == 0 {
+        return Err(RingError::Corrupt("record flags"));
+    }
+    let mut slots = Vec::with_capacity(count);
+    for _ in 0..count {
+        let b = take(4)?;
+        slots.push(u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+    }
+    let mut read_parts = |present: bool| -> Result<Vec<PartOut<'_>>, RingError> {
+        let mut parts = Vec::new();
+        if !present {
+            return Ok(parts);
+        }
+        for _ in 0..=count {
+            let h = take(9)?;
+            let method = Method::from_id(h[0]).ok_or(RingError::Corrupt("part method"))?;
+            let raw_len = u32::from_le_bytes([h[1], h[2], h[3], h[4]]) as usize;
+            let len = u32::from_le_bytes([h[5], h[6], h[7], h[8]]) as usize;
+            if raw_len > MAX_PART {
+                return Err(RingError::Corrupt("part length"));
+            }
+            parts.push(PartOut {
+                method,
+                raw_len,
+                stored: take(len)?,
+            });
+        }
+        Ok(parts)
+    };
+    let key = read_parts(flags & 1 != 0)?;
+    let diff = read_parts(flags & 2 != 0)?;
+    if !r.is_empty() {
+        return Err(RingError::Corrupt("bytes after the last part"));
+    }
+    Ok(Record { slots, key, diff })
+}
+
+/// Largest part a record may claim to hold when decompressed (a 4 GiB arena is the limit).
+const MAX_PART: usize = u32::MAX as usize;
+
+/// The ring: buffer, index and compression scratch.
+pub struct Ring {
+    buf: Vec<u8>,
+    entries: VecDeque<Entry>,
+    /// Where the next record is written.
+    head: usize,
+    zstd: zstd::bulk::Compressor<'static>,
+    scratch: Vec<u8>,
+    record: Vec<u8>,
+}
+
+impl std::fmt::Debug for Ring {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Ring")
+            .field("capacity", &self.buf.len())
+            .field("records", &self.entries.len())
+            .field("used", &self.used_bytes())
+            .finish()
+    }
+}
+
+impl Ring {
+    /// A ring of `capacity` bytes (allocated and touched now, once).
+    pub fn new(capacity: usize) -> Ring {
+        let capacity = capacity.clamp(1 << 16, u32::MAX as usize);
+        Ring {
+            buf: vec![0; capacity],
+            entries: VecDeque::new(),
+            head: 0,
+            zstd: zstd::bulk::Compressor::new(1).unwrap_or_else(|_| {
+                // Level 1 is always valid; fall back to the default level if not.
+                zstd::bulk::Compressor::default()
+            }),
+            scratch: Vec::new(),
+            record: Vec::new(),
+        }
+    }
+
+    /// Bytes of the data buffer.
+    pub fn capacity(&self) -> usize {
+        self.buf.len()
+    }
+
+    /// Bytes the live records take.
+    pub fn used_bytes(&self) -> usize {
+        self.entries.iter().map(|e| e.len as usize).sum()
+    }
+
+    /// Number of records.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether the ring is empty.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The oldest and newest frames held.
+    pub fn frames(&self) -> Option<(u64, u64)> {
+        Some((self.entries.front()?.frame, self.entries.back()?.frame))
+    }
+
+    /// The index entry of `frame`, by binary search.
+    pub fn find(&self, frame: u64) -> Option<usize> {
+        let i = self.entries.partition_point(|e| e.frame < frame);
+        (self.entries.get(i)?.frame == frame).then_some(i)
+    }
+
+    /// The index entry at position `i`.
+    pub fn entry(&self, i: usize) -> Option<Entry> {
+        self.entries.get(i).copied()
+    }
+
+    /// The position of the newest keyframe at or before position `i`.
+    pub fn keyframe_at_or_before(&self, i: usize) -> Option<usize> {
+        (0..=i.min(self.entries.len().checked_sub(1)?))
+            .rev()
+            .find(|&j| self.entries[j].keyframe)
+    }
+
+    /// The bytes of the record at position `i`.
+    pub fn record_bytes(&self, i: usize) -> Option<&[u8]> {
+        let e = self.entries.get(i)?;
+        self.buf
+            .get(e.offset as usize..e.offset as usize + e.len as usize)
+    }
+
+    /// The record at position `i`, parsed.
+    pub fn record(&self, i: usize) -> Result<Record<'_>, RingError> {
+        let frame = self.entries.get(i).map_or(0, |e| e.frame);
+        parse_record(self.record_bytes(i).ok_or(RingError::NoFrame(frame))?)
+    }
+
+    /// Forget every record after `frame` (resuming from a seek forks the timeline).
+    pub fn truncate_after(&mut self, frame: u64) {
+        let keep = self.entries.partition_point(|e| e.frame <= frame);
+        self.entries.truncate(keep);
+        self.head = match self.entries.back() {
+            Some(e) => (e.offset + e.len) as usize,
+            None => 0,
+        };
+    }
+
+    /// Forget everything.
+    pub fn clear(&mut self) {
+        self.entries.clear();
+        self.head = 0;
+    }
+
+    /// Append the record of `frame` (later than every record held). `key` holds the whole
+    /// parts of a keyframe (empty for a diff record), `diff` the diffs against the previous
+    /// record (empty when there are none). Returns the bytes it took; 0 when the record does
+    /// not fit in the ring at all (the history is then empty).
+    pub fn push(&mut self, frame: u64, slots: &[u32], key: &[PartIn<'_>], diff: &[PartIn<'_>]) -> usize {
+        debug_assert!(!key.is_empty() || !diff.is_empty());
+        let mut rec = std::mem::take(&mut self.record);
+        rec.clear();
+        let flags = u8::from(!key.is_empty()) | (u8::from(!diff.is_empty()) << 1);
+        rec.push(flags);
+        rec.push(slots.len().min(255) as u8);
+        for s in slots.iter().take(255) {
+            rec.extend_from_slice(&s.to_le_bytes());
+        }
+        for part in key.iter().chain(diff) {
+            self.put_part(&mut rec, part);
+        }
+        let len = rec.len();
+        let stored = if self.make_room(len) {
+            let start = self.head;
+            self.buf[start..start + len].copy_from_slice(&rec);
+            self.entries.push_back(Entry {
+                frame,
+                offset: start as u32,
+                len: len as u32,
+                keyframe: !key.is_empty(),
+                has_diffs: !diff.is_empty(),
+            });
+            self.head = start + len;
+            len
+        } else {
+            self.clear();
+            0
+        };
+        self.record = rec;
+        stored
+    }
+
+    fn put_part(&mut self, rec: &mut Vec<u8>, part: &PartIn<'_>) {
+        let raw = part.bytes;
+        let mut method = part.method;
+        let stored: &[u8] = match method {
+            Method::Stored => raw,
+            Method::Zstd => {
+                self.scratch.clear();
+                self.scratch.reserve(zstd::zstd_safe::compress_bound(raw.len()));
+                match self.zstd.compress_to_buffer(raw, &mut self.scratch) {
+                    Ok(_) => &self.scratch,
+                    Err(_) => {
+                        method = Method::Stored;
+                        raw
+                    }
+                }
+            }
+            Method::Lz4 => {
+                self.scratch.clear();
+                self.scratch
+                    .resize(lz4_flex::block::get_maximum_output_size(raw.len()), 0);
+                match lz4_flex::block::compress_into(raw, &mut self.scratch) {
+                    Ok(n) => &self.scratch[..n],
+                    Err(_) => {
+                        method = Method::Stored;
+                        raw
+                    }
+                }
+            }
+        };
+        // Keep whichever is smaller: compression can lose on tiny diffs.
+        let (method, stored) = if stored.len() >= raw.len() {
+            (Method::Stored, raw)
+        } else {
+            (method, stored)
+        };
+        rec.push(method.id());
+        rec.extend_from_slice(&(raw.len() as u32).to_le_bytes());
+        rec.extend_from_slice(&(stored.len() as u32).to_le_bytes());
+        rec.extend_from_slice(stored);
+    }
+
+    /// Evict the oldest keyframe groups until `len` bytes fit at `self.head` (wrapping to the
+    /// start of the buffer when the end is too close). False if they can never fit.
+    fn make_room(&mut self, len: usize) -> bool {
+        let cap = self.buf.len();
+        if len > cap {
+            return false;
+        }
+        loop {
+            let Some(front) = self.entries.front() else {
+                self.head = 0;
+                return true;
+            };
+            let tail = front.offset as usize;
+            if self.head > tail {
+                if cap - self.head >= len {
+                    return true;
+                }
+                // Wrap: the space between head and the end is given up.
+                self.head = 0;
+                continue;
+            }
+            if tail - self.head >= len {
+                return true;
+            }
+            self.evict_group();
+        }
+    }
+
+    /// Evict the oldest record and every following one up to the next keyframe.
+    fn evict_group(&mut self) {
+        self.entries.pop_front();
+        while self.entries.front().is_some_and(|e| !e.keyframe) {
+            self.entries.pop_front();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn push(ring: &mut Ring, frame: u64, key: bool, fill: u8, n: usize) -> usize {
+        let bytes = vec![fill; n];
+        let parts = [PartIn {
+            bytes: &bytes,
+            method: Method::Stored,
+        }];
+        if key {
+            ring.push(frame, &[], &parts, &[])
+        } else {
+            ring.push(frame, &[], &[], &parts)
+        }
+    }
+
+    #[test]
+    fn records_round_trip_with_every_method() {
+        let mut ring = Ring::new(1 << 20);
+        let data: Vec<u8> = (0..5000u32).map(|i| (i % 7) as u8).collect();
+        for (f, m) in [Method::Stored, Method::Zstd, Method::Lz4].into_iter().enumerate() {
+            let parts = [
+                PartIn { bytes: &data, method: m },
+                PartIn { bytes: b"x", method: m },
+            ];
+            ring.push(f as u64, &[7], &parts, &parts);
+        }
+        for f in 0..3u64 {
+            let i = ring.find(f).expect("frame");
+            let rec = ring.record(i).expect("parse");
+            assert_eq!(rec.slots, [7]);
+            let mut out = Vec::new();
+            for part in rec.key.iter().chain(&rec.diff) {
+                part.decode(&mut out).expect("decode");
+                assert!(out == data || out == b"x");
+            }
+        }
+        assert_eq!(ring.find(3), None);
+    }
+
+    #[test]
+    fn eviction_drops_whole_groups_and_keeps_a_keyframe_first() {
+        let mut ring = Ring::new(1 << 16);
+        for f in 0..2000u64 {
+            push(&mut ring, f, f % 10 == 0, f as u8, 200 + (f as usize * 13) % 300);
+            let first = ring.entry(0).expect("not empty");
+            assert!(first.keyframe, "frame {f}: oldest record is a keyframe");
+            assert!(ring.used_bytes() <= ring.capacity());
+        }
+        let (first, last) = ring.frames().expect("records");
+        assert_eq!(last, 1999);
+        assert!(first > 1500 && first % 10 == 0);
+        for f in first..=last {
+            let i = ring.find(f).expect("contiguous frames");
+            let rec = ring.record(i).expect("intact after wrapping");
+            let mut out = Vec::new();
+            let part = rec.key.first().or(rec.diff.first()).expect("a part");
+            part.decode(&mut out).expect("decode");
+            assert!(out.iter().all(|&b| b == f as u8), "frame {f} holds its own bytes");
+        }
+    }
+
+    #[test]
+    fn truncate_forks_the_timeline() {
+        let mut ring = Ring::new(1 << 16);
+        for f in 0..50 {
+            push(&mut ring, f, f % 8 == 0, 1, 100);
+        }
+        ring.truncate_after(20);
+        assert_eq!(ring.frames(), Some((0, 20)));
+        push(&mut ring, 21, false, 9, 100);
+        assert_eq!(ring.frames(), Some((0, 21)));
+        assert_eq!(ring.keyframe_at_or_before(ring.find(21).expect("21")), ring.find(16));
+    }
+
+    #[test]
+    fn a_record_too_big_for_the_ring_empties_it() {
+        let mut ring = Ring::new(1 << 16);
+        push(&mut ring, 0, true, 1, 100);
+        assert_eq!(push(&mut ring, 1, true, 1, 1 << 17), 0);
+        assert!(ring.is_empty());
+    }
+}

@@ -1,0 +1,260 @@
+//! One loaded script: its VM (own arena, own globals), the snapshot its next diff is taken
+//! against, and what it produced this frame.
+//!
+//! A script's main chunk runs as the coroutine `main` (BizHawk style: `while true do …
+//! emu.frameadvance() end`); it is resumed once when loaded and once at the end of every frame.
+//! Hooks registered with `event.*` run from the session's frame loop.
+//!
+//! A slot is never dropped while the rewind history may still need it: an unloaded script is
+//! *parked* (inactive, VM kept), so that seeking back to a frame where it ran restores it. Its
+//! first snapshot (the empty VM) is kept too, so that re-running its load event on a replay
+//! gives the same bytes as the first time.
+
+use std::collections::BTreeMap;
+
+use lua_rollback::{Error as LuaError, Resume, Snapshot, Value, Vm, VmConfig};
+
+use crate::api::{self, Api, DrawCmd};
+use crate::events::SourceHash;
+
+/// Name of the coroutine running the script's main chunk.
+const MAIN: &str = "main";
+
+/// What a script is doing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// Running: its hooks and coroutine are called every frame.
+    Running,
+    /// Its main chunk returned; its hooks still run.
+    Finished,
+    /// It raised an error (message with the script position); nothing of it runs until a
+    /// rewind to before the error, or a reload.
+    Failed(String),
+}
+
+/// A loaded (or parked) script.
+pub struct Script {
+    /// Unique slot id.
+    pub slot: u32,
+    /// Name shown to the user (the file name).
+    pub name: String,
+    /// The version of its source the VM runs.
+    pub hash: SourceHash,
+    /// Loaded at the current position (false: parked).
+    pub active: bool,
+    pub(crate) vm: Vm,
+    /// Snapshot of the VM at the session's position (the base of the next diff).
+    pub(crate) prev: Snapshot,
+    /// The empty VM, right after it was built.
+    pub(crate) initial: Snapshot,
+    /// Running, finished or failed, and since which frame (for rollback of the status).
+    status: Status,
+    status_since: u64,
+    /// A failure not reported to the console yet.
+    new_error: bool,
+    /// Overlay drawn this frame.
+    pub draw: Vec<DrawCmd>,
+    /// The `persist` table: kept across rollbacks on purpose.
+    pub persist: BTreeMap<Vec<u8>, Value>,
+}
+
+impl std::fmt::Debug for Script {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Script")
+            .field("slot", &self.slot)
+            .field("name", &self.name)
+            .field("active", &self.active)
+            .field("status", &self.status)
+            .finish()
+    }
+}
+
+/// Settings of every script VM.
+#[derive(Clone, Debug)]
+pub struct ScriptConfig {
+    /// Arena size: the script's memory cap.
+    pub arena_bytes: usize,
+    /// Lua instructions one call (a hook, a resume) may run.
+    pub instruction_budget: u64,
+}
+
+impl Default for ScriptConfig {
+    fn default() -> Self {
+        ScriptConfig {
+            arena_bytes: 16 << 20,
+            instruction_budget: 20_000_000,
+        }
+    }
+}
+
+/// The Lua error's text, with Lua's own prefix kept (it carries the script position).
+fn message(e: &LuaError) -> String {
+    e.to_string()
+}
+
+impl Script {
+    /// Build a fresh VM for `slot` (nothing runs yet).
+    pub(crate) fn new(slot: u32, name: &str, config: &ScriptConfig) -> Result<Script, String> {
+        let vm_config = VmConfig {
+            arena_capacity: config.arena_bytes,
+            instruction_budget: Some(config.instruction_budget),
+            random_seed: 0x5eed ^ i64::from(slot),
+            ..VmConfig::default()
+        };
+        let mut vm = api::register(Vm::builder(vm_config))
+            .build()
+            .map_err(|e| format!("cannot create a Lua VM: {e}"))?;
+        let initial = vm.snapshot();
+        Ok(Script {
+            slot,
+            name: name.to_owned(),
+            hash: 0,
+            active: false,
+            prev: initial.clone(),
+            initial,
+            vm,
+            status: Status::Running,
+            status_since: 0,
+            new_error: false,
+            draw: Vec::new(),
+            persist: BTreeMap::new(),
+        })
+    }
+
+    /// The script's status.
+    pub fn status(&self) -> &Status {
+        &self.status
+    }
+
+    fn running(&self) -> bool {
+        !matches!(self.status, Status::Failed(_))
+    }
+
+    fn fail(&mut self, frame: u64, e: &LuaError) {
+        self.status = Status::Failed(message(e));
+        self.status_since = frame;
+        self.new_error = true;
+    }
+
+    /// The failure message, once, right after the script failed.
+    pub(crate) fn take_new_error(&mut self) -> Option<String> {
+        if !std::mem::take(&mut self.new_error) {
+            return None;
+        }
+        match &self.status {
+            Status::Failed(m) => Some(m.clone()),
+            _ => None,
+        }
+    }
+
+    /// Arena statistics (used bytes, high-water mark, capacity).
+    pub fn arena(&self) -> lua_rollback::ArenaStats {
+        self.vm.stats()
+    }
+
+    /// Start (or restart, on a replay) the script: back to the empty VM, run the prelude, then
+    /// the source's main chunk up to its first `emu.frameadvance()`.
+    pub(crate) fn start(&mut self, api: &mut Api<'_>, hash: SourceHash, source: &str) {
+        self.active = true;
+        self.hash = hash;
+        self.status = Status::Running;
+        self.status_since = api.frame;
+        if let Err(e) = self.vm.restore(&self.initial) {
+            self.fail(api.frame, &e);
+            return;
+        }
+        if let Err(e) = self.vm.exec_with(api, "=prelude", api::PRELUDE) {
+            self.fail(api.frame, &e);
+            return;
+        }
+        self.run_source(api, source);
+    }
+
+    /// Re-run a new version of the source on the VM's current data (a reload).
+    pub(crate) fn reload(&mut self, api: &mut Api<'_>, hash: SourceHash, source: &str) {
+        self.hash = hash;
+        self.status = Status::Running;
+        self.status_since = api.frame;
+        if let Err(e) = self.vm.call_with(api, "gbhost.reset_hooks", &[]) {
+            self.fail(api.frame, &e);
+            return;
+        }
+        self.run_source(api, source);
+    }
+
+    fn run_source(&mut self, api: &mut Api<'_>, source: &str) {
+        let chunk = format!("@{}", self.name);
+        if let Err(e) = self.vm.spawn_chunk(MAIN, &chunk, source) {
+            self.fail(api.frame, &e);
+            return;
+        }
+        self.resume(api);
+    }
+
+    /// Resume the main coroutine, if it is still there.
+    fn resume(&mut self, api: &mut Api<'_>) {
+        if self.status != Status::Running {
+            return;
+        }
+        match self.vm.resume_with(api, MAIN, &[]) {
+            Ok(Resume::Yielded(_)) => {}
+            Ok(Resume::Returned(_)) => {
+                self.status = Status::Finished;
+                self.status_since = api.frame;
+            }
+            Err(e) => self.fail(api.frame, &e),
+        }
+    }
+
+    /// Frame start: clear the overlay, run the frame-start hooks, and return the buttons the
+    /// script presses and releases this frame.
+    pub(crate) fn frame_start(&mut self, api: &mut Api<'_>) -> (u8, u8) {
+        api.draw.clear();
+        if !self.active || !self.running() {
+            return (0, 0);
+        }
+        match self.vm.call_with(api, "gbhost.frame_start", &[]) {
+            Ok(r) => {
+                let mask = |v: Option<&Value>| v.and_then(Value::as_integer).unwrap_or(0) as u8;
+                (mask(r.first()), mask(r.get(1)))
+            }
+            Err(e) => {
+                self.fail(api.frame, &e);
+                (0, 0)
+            }
+        }
+    }
+
+    /// Frame end: run the frame-end hooks, then resume the main coroutine.
+    pub(crate) fn frame_end(&mut self, api: &mut Api<'_>) {
+        if !self.active || !self.running() {
+            return;
+        }
+        if let Err(e) = self.vm.call_with(api, "gbhost.frame_end", &[]) {
+            self.fail(api.frame, &e);
+            return;
+        }
+        self.resume(api);
+    }
+
+    /// The end-of-frame young collection (before the snapshot).
+    pub(crate) fn collect(&mut self) {
+        if self.active {
+            // A failed collection (out of memory) leaves the VM as it was; nothing to do.
+            let _ = self.vm.collect_frame();
+        }
+    }
+
+    /// What the script printed since the last call.
+    pub(crate) fn take_output(&mut self) -> Vec<u8> {
+        self.vm.take_output()
+    }
+
+    /// After the VM was put back to the state of frame `frame`: a status reached later is
+    /// undone (the script had not failed or finished yet then).
+    pub(crate) fn rolled_back_to(&mut self, frame: u64) {
+        if self.status != Status::Running && self.status_since > frame {
+            self.status = Status::Running;
+        }
+    }
+}
