@@ -217,30 +217,34 @@ pub fn render(
     let mut count = 0usize;
     let mut dot = START;
     while count < 168 && dot < 456 {
-        while next_fetch < writes.len() && writes[next_fetch].dot + FETCH_DELAY <= dot {
+        while next_fetch < writes.len() && writes[next_fetch].dot.saturating_add(FETCH_DELAY) <= dot
+        {
             apply_fetch(&mut regs, &writes[next_fetch]);
             next_fetch += 1;
         }
         let mut glitch = pal;
         let mut glitched = false;
-        while next_output < writes.len() && writes[next_output].dot + OUTPUT_DELAY <= dot {
-            glitched |= writes[next_output].dot + OUTPUT_DELAY == dot;
+        while next_output < writes.len()
+            && writes[next_output].dot.saturating_add(OUTPUT_DELAY) <= dot
+        {
+            glitched |= writes[next_output].dot.saturating_add(OUTPUT_DELAY) == dot;
             apply_output(&mut pal, &writes[next_output], &mut glitch);
             next_output += 1;
         }
         let out_pal = if glitched { glitch } else { pal };
-        while next_wx < writes.len() && writes[next_wx].dot + WX_DELAY <= dot {
+        while next_wx < writes.len() && writes[next_wx].dot.saturating_add(WX_DELAY) <= dot {
             if writes[next_wx].addr == 0xFF4B {
                 wx = writes[next_wx].value;
             }
             next_wx += 1;
         }
         let mut pixel_lcdc = out_lcdc;
-        while next_lcdc < writes.len() && writes[next_lcdc].dot + OUTPUT_DELAY <= dot {
+        while next_lcdc < writes.len() && writes[next_lcdc].dot.saturating_add(OUTPUT_DELAY) <= dot
+        {
             let w = &writes[next_lcdc];
             if w.addr == 0xFF40 {
                 // The same glitch as the palettes': old and new ORed for one pixel.
-                pixel_lcdc = if w.dot + OUTPUT_DELAY == dot {
+                pixel_lcdc = if w.dot.saturating_add(OUTPUT_DELAY) == dot {
                     out_lcdc | w.value
                 } else {
                     w.value

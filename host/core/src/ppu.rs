@@ -989,6 +989,7 @@ impl Event {
             Event::Line153LyZero => 6,
             Event::Line153Compare => 7,
             Event::Off => 8,
+            Event::Draw => 9,
         }
     }
 
@@ -1003,6 +1004,7 @@ impl Event {
             6 => Event::Line153LyZero,
             7 => Event::Line153Compare,
             8 => Event::Off,
+            9 => Event::Draw,
             _ => return None,
         })
     }
@@ -1054,6 +1056,8 @@ impl Ppu {
             lr.scy,
             lr.scx,
             lr.bgp,
+            lr.obp0,
+            lr.obp1,
             lr.wx,
             lr.ly,
             lr.window_line,
@@ -1128,14 +1132,16 @@ impl Ppu {
             return Err(Invalid("PPU event time"));
         }
         self.window_line = r.u8()?;
-        let mut lr = [0; 7];
+        let mut lr = [0; 9];
         r.bytes(&mut lr)?;
-        let [lcdc, scy, scx, bgp, wx, ly, window_line] = lr;
+        let [lcdc, scy, scx, bgp, obp0, obp1, wx, ly, window_line] = lr;
         self.line_regs = crate::fifo::LineRegs {
             lcdc,
             scy,
             scx,
             bgp,
+            obp0,
+            obp1,
             wx,
             ly: ly.min(143),
             window_line,
@@ -1147,6 +1153,9 @@ impl Ppu {
             lw.value = r.u8()?;
             if lw.addr != 0 && !(0xFF40..=0xFF4B).contains(&lw.addr) {
                 return Err(Invalid("PPU line write register"));
+            }
+            if u64::from(lw.dot) >= DOTS_PER_LINE {
+                return Err(Invalid("PPU line write dot"));
             }
         }
         self.line_write_count = r.below(MAX_LINE_WRITES as u8 + 1, "PPU line write count")?;
