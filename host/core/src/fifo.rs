@@ -1,29 +1,38 @@
 //! Dot-level replay of one scanline's mode 3 (the background/window fetcher, the object
 //! fetches and the two pixel shifters, Pan Docs "Rendering" and "Pixel FIFO"), for lines whose
 //! registers change while they are drawn. Lines without mid-line writes take the PPU's
-//! whole-line path; with no writes this replay draws exactly what that path draws.
+//! whole-line path; with no writes this replay draws exactly what that path draws, and its last
+//! pixel comes a fixed time after the timeline's mode 0 (a test in `ppu.rs` checks both).
 //!
-//! Model (DMG), in dots from S:
-//! - The background fetcher starts at [`START`] and works in steps of two dots: tile number
-//!   (LCDC.3 or .6, SCX, SCY and the window state read on its second dot), tile data low and
-//!   high (LCDC.4 and SCY read on their second dots), then it pushes 8 pixels once the FIFO is
-//!   empty. The first fetch of a line is done twice (the first result is dropped), so pixels
-//!   start leaving 12 dots in; the first `SCX % 8` of them are discarded, with SCX's low bits
-//!   read as the second fetch starts.
-//! - An object whose X is the next pixel's X + 8 (objects with X below 8 at the first pixel)
-//!   stops the shifter; once the background fetcher has its tile data, the object is fetched
-//!   in 6 dots (LCDC.2 read then) and merged into the object FIFO, where pixels of objects
-//!   fetched earlier win. This gives Pan Docs' penalty of `6 + max(0, 5 - offset in tile)`.
-//!   LCDC.1 is read when the object is reached: clear, the object is skipped with no fetch.
-//! - Each pixel leaving picks object or background (LCDC.0, LCDC.1 and the priority bit read
-//!   then) and its palette; a BGP or OBP write lands [`OUTPUT_DELAY`] dots after the fetcher
-//!   sees it, and the pixel leaving at that dot gets the old and new palettes ORed (the DMG's
-//!   palette write glitch, Mealybug `m3_bgp_change`).
-//! - The window starts when the next pixel out is at `WX - 7` (for WX below 7, at the first
-//!   pixel, dropping `7 - WX` pixels): the FIFO is cleared and the fetcher restarts on the
-//!   window's tiles. Clearing LCDC.5 takes effect at the next tile fetch: the background
-//!   resumes on a tile boundary. Setting it again on the same line starts the window anew at
-//!   the next WX match, on the window's next row.
+//! Model (DMG). Dots are counted from S; a write's dot is the end of the CPU's M-cycle.
+//! - The background fetcher starts at [`START`]; a fetch is tile number (LCDC.3 or .6, SCX,
+//!   SCY, window state), tile data low, tile data high (LCDC.4 and SCY each time), read on
+//!   its 2nd, 4th and 6th dots; from the 6th it pushes 8 pixels once the FIFO is empty, and
+//!   the push dot is the 1st of the next fetch. It sees a write [`FETCH_DELAY`] dots late.
+//! - The first fetch's tile is fetched again. After `SCX % 8` discarded pixels (SCX's low bits
+//!   latched at [`SCX_LATCH`]) a pixel counter runs from 0; pixels 0-7 are hidden, 8-167 are
+//!   the screen's 0-159. Objects and the window compare their X with this counter, so objects
+//!   at X below 8 and the window at WX below 7 lose their left pixels by themselves.
+//! - An object stops the shifter when the counter reaches its X; its fetch counts 6 dots while
+//!   the background fetcher has its tile data in hand, from the dot after the match, reading
+//!   the tile data low on the 4th and high on the 6th (LCDC.2 each time), and the shifter runs
+//!   again on the 6th. That is Pan Docs' penalty, `6 + max(0, 5 - offset in tile)`. LCDC.1
+//!   clear at the match skips the object. Object pixels merge into the object FIFO, where
+//!   pixels of objects fetched earlier win.
+//! - The shifter sees a write [`OUTPUT_DELAY`] dots late: each pixel picks object or
+//!   background (LCDC.0, LCDC.1, the priority bit) and its palette; on the dot a BGP, OBP or
+//!   LCDC write lands there, the pixel gets the old and new values ORed (the DMG's write
+//!   glitch, Mealybug `m3_bgp_change`, `m3_lcdc_bg_en_change`).
+//! - The window starts when the counter reaches `WX + 1` (WX seen [`WX_DELAY`] dots late,
+//!   LCDC.5 as the shifter sees it): the FIFO is cleared and the fetcher restarts on the
+//!   window's tiles a dot later, 6 dots in all (7 at WX = 0 with fine scroll). Clearing LCDC.5
+//!   turns the fetcher back to the background at its next tile number read after the
+//!   window's first tile, on a tile boundary. Each start on a line draws the window's next
+//!   row (the counter stays advanced). WX matching again on a window tile boundary shifts out
+//!   one extra colour-0 pixel.
+//!
+//! Status on Mealybug Tearoom (24 ROMs with a DMG reference image): 18 exact; the rest are
+//! off by 2 to 124 pixels, listed with what is wrong in `tests/expected-failures.tsv`.
 
 /// A register write during the line: its dot (from S), address and value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -72,20 +81,24 @@ pub struct LineInput<'a> {
     pub objects: &'a [u8],
 }
 
-/// Dot (from S) at which the replay's fetcher starts. With the write lag in `ppu.rs` this is a
-/// calibration on Mealybug Tearoom, not yet derived from the mode 3 timing (which starts at 84).
+/// Dot (from S) at which the fetcher starts. Calibrated with the delays below on Mealybug
+/// Tearoom (write times against pixels); it puts the last pixel 6 dots after the timeline's
+/// mode 0 (Mooneye's STAT reads), a gap this model does not explain yet.
 pub const START: u16 = 90;
-/// Dot at which SCX's low 3 bits are latched for the fine-scroll discard: a write that lands at
-/// 84 (the start of mode 3) counts, one at 88 does not (Mealybug `m3_scx_low_3_bits`).
+/// Last write dot whose SCX low bits the fine-scroll discard uses: a write ending at 88 counts,
+/// one at 92 does not (Mealybug `m3_scx_low_3_bits`).
 const SCX_LATCH: u16 = 88;
-/// Dots an object fetch stops the shifter once the background fetcher has its tile data.
+/// Dots an object fetch counts once the background fetcher has its tile data (Pan Docs
+/// "Mode 3 length"; Mooneye `intr_2_mode0_timing_sprites`).
 const OBJ_FETCH: u8 = 6;
-/// Dots after a write until BGP, OBP0 and OBP1, read as each pixel leaves, see it, relative to
-/// the fetcher's registers (Mealybug `m3_bgp_change`).
+/// Dots after a write until the shifter sees it: palettes, LCDC.0/.1/.5 (Mealybug
+/// `m3_bgp_change`, `m3_lcdc_bg_en_change`, `m3_obp0_change`).
 const OUTPUT_DELAY: u16 = 4;
-/// Dots after a write until the window's WX comparison sees it (Mealybug `m3_wx_6_change`).
+/// Dots after a write until the window's WX comparison sees it (Mealybug `m3_wx_6_change`,
+/// `m3_window_timing`).
 const WX_DELAY: u16 = 6;
-/// Dots after a write until the fetcher sees it.
+/// Dots after a write until the fetcher sees it (Mealybug `m3_scy_change`,
+/// `m3_lcdc_tile_sel_change`, `m3_lcdc_bg_map_change`, `m3_scx_high_5_bits`).
 const FETCH_DELAY: u16 = 5;
 
 /// One pixel of the object FIFO.

@@ -11,7 +11,8 @@
 //! | S+80 | VRAM reads blocked; OAM writes land again for one M-cycle |
 //! | S+84 | STAT reads mode 3; VRAM and OAM blocked for reads and writes |
 //! | S+252+p | the mode 0 interrupt source rises (p: SCX and sprite penalties) |
-//! | S+256+p | STAT reads mode 0; OAM and VRAM are free; the line is drawn |
+//! | S+256+p | STAT reads mode 0; OAM and VRAM are free |
+//! | S+262+p(+3) | the line is drawn (its last pixel in the FIFO replay's time; 3 more with objects) |
 //!
 //! The CPU sees each change at the first M-cycle boundary at or after it.
 //!
@@ -19,10 +20,12 @@
 //! switched on starts as if S had been 4 dots before the LCDC write, with no OAM scan: mode 0
 //! until mode 3.
 //!
-//! Pixels are produced a whole line at a time when mode 3 ends (tile rows decoded 8 pixels at
-//! once). A line whose LCDC, SCX, SCY, BGP or WX is written during mode 3 is instead replayed dot
-//! by dot through the background fetcher and pixel shifter ([`crate::fifo`]) with the writes at
-//! their dots. That replay is calibrated, not yet exact (its module docs give the figures).
+//! Pixels are produced a whole line at a time when its last pixel is out (tile rows decoded 8
+//! pixels at once, objects drawn over them). A line whose LCDC, SCX, SCY, BGP, OBP0, OBP1 or WX
+//! is written while it is drawn is instead replayed dot by dot ([`crate::fifo`]: fetcher,
+//! object fetches, shifters) with the writes at their dots; 18 of Mealybug Tearoom's 24 DMG
+//! screenshots are exact (the module docs have the model). On line 0 the replay runs 4 dots
+//! earlier against the writes ([`LINE0_ADVANCE`]).
 
 /// Screen width in pixels.
 pub const WIDTH: usize = 160;
@@ -46,8 +49,9 @@ const MAX_LINE_WRITES: usize = 24;
 const LINE0_ADVANCE: u64 = 4;
 
 /// Dots from mode 0 to the line's last pixel in the FIFO replay's time (the line is drawn then,
-/// and register writes until then still reach it): [`crate::fifo::START`] plus 12 + 160 dots,
-/// minus [`MODE0_START`].
+/// and register writes until then still reach it): [`crate::fifo::START`] plus 172 dots (12
+/// before the first pixel, 160 pixels), minus [`MODE0_START`]. On lines with objects the
+/// replay's last pixel comes [`OBJ_OVERLAP`] dots later still.
 const DRAW_DELAY: u64 = crate::fifo::START as u64 + 172 - MODE0_START;
 
 /// Dots from S to the end of mode 3 with no penalties.
@@ -55,7 +59,9 @@ const MODE0_START: u64 = 256;
 /// Dots of the object fetches that overlap the end of mode 3: the measured extra time is the
 /// Pan Docs penalty sum minus this, once per line (Mooneye `intr_2_mode0_timing_sprites`: one
 /// object at X=4 adds one M-cycle, at X=3 two; `hblank_ly_scx_timing-GS` pins the SCX part
-/// without objects). Lines with both fine scroll and objects are not pinned by a test yet.
+/// without objects). Lines with both fine scroll and objects are not pinned by a test yet. The
+/// FIFO replay's object stalls are Pan Docs' full penalty (Mealybug pins them), so its last
+/// pixel comes this much later than the timeline's mode 0 on lines with objects.
 const OBJ_OVERLAP: u64 = 3;
 
 /// Interrupt flag bits the PPU can request.
