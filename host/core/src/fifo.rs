@@ -8,9 +8,9 @@
 //! - The background fetcher starts at [`START`]; a fetch is tile number (LCDC.3 or .6, SCX,
 //!   SCY, window state), tile data low, tile data high (LCDC.4 and SCY each time), read on
 //!   its 2nd, 4th and 6th dots; from the 6th it pushes 8 pixels once the FIFO is empty, and
-//!   the push dot is the 1st of the next fetch. It sees a write [`FETCH_DELAY`] dots late.
+//!   the push dot is the 1st of the next fetch. It sees a write `FETCH_DELAY` dots late.
 //! - The first fetch's tile is fetched again. After `SCX % 8` discarded pixels (SCX's low bits
-//!   latched at [`SCX_LATCH`]) a pixel counter runs from 0; pixels 0-7 are hidden, 8-167 are
+//!   latched at `SCX_LATCH`) a pixel counter runs from 0; pixels 0-7 are hidden, 8-167 are
 //!   the screen's 0-159. Objects and the window compare their X with this counter, so objects
 //!   at X below 8 and the window at WX below 7 lose their left pixels by themselves.
 //! - An object stops the shifter when the counter reaches its X; its fetch counts 6 dots while
@@ -19,11 +19,11 @@
 //!   again on the 6th. That is Pan Docs' penalty, `6 + max(0, 5 - offset in tile)`. LCDC.1
 //!   clear at the match skips the object. Object pixels merge into the object FIFO, where
 //!   pixels of objects fetched earlier win.
-//! - The shifter sees a write [`OUTPUT_DELAY`] dots late: each pixel picks object or
+//! - The shifter sees a write `OUTPUT_DELAY` dots late: each pixel picks object or
 //!   background (LCDC.0, LCDC.1, the priority bit) and its palette; on the dot a BGP, OBP or
 //!   LCDC write lands there, the pixel gets the old and new values ORed (the DMG's write
 //!   glitch, Mealybug `m3_bgp_change`, `m3_lcdc_bg_en_change`).
-//! - The window starts when the counter reaches `WX + 1` (WX seen [`WX_DELAY`] dots late,
+//! - The window starts when the counter reaches `WX + 1` (WX seen `WX_DELAY` dots late,
 //!   LCDC.5 as the shifter sees it): the FIFO is cleared and the fetcher restarts on the
 //!   window's tiles a dot later, 6 dots in all (7 at WX = 0 with fine scroll). Clearing LCDC.5
 //!   turns the fetcher back to the background at its next tile number read after the

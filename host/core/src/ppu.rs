@@ -25,7 +25,7 @@
 //! is written while it is drawn is instead replayed dot by dot ([`crate::fifo`]: fetcher,
 //! object fetches, shifters) with the writes at their dots; 18 of Mealybug Tearoom's 24 DMG
 //! screenshots are exact (the module docs have the model). On line 0 the replay runs 4 dots
-//! earlier against the writes ([`LINE0_ADVANCE`]).
+//! earlier against the writes (`LINE0_ADVANCE`).
 
 /// Screen width in pixels.
 pub const WIDTH: usize = 160;
