@@ -11,8 +11,8 @@
 //! | S+80 | VRAM reads blocked; OAM writes land again for one M-cycle |
 //! | S+84 | STAT reads mode 3; VRAM and OAM blocked for reads and writes |
 //! | S+252+p | the mode 0 interrupt source rises (p: SCX and sprite penalties) |
-//! | S+256+p | STAT reads mode 0; OAM and VRAM are free |
-//! | S+262+p(+3) | the line is drawn (its last pixel in the FIFO replay's time; 3 more with objects) |
+//! | S+256+p | STAT reads mode 0; OAM and VRAM are free; the line is drawn if nothing was written |
+//! | S+262+p(+3) | else the line is replayed (its last pixel in the replay's time; +3 with objects) |
 //!
 //! The CPU sees each change at the first M-cycle boundary at or after it.
 //!
@@ -372,9 +372,14 @@ impl Ppu {
     }
 
     /// The OAM scan's result for this line: up to 10 objects, kept for mode 3 and drawing.
-    fn oam_scan(&mut self) {
-        // The scan runs with LCDC.1 clear too: objects can be switched on during mode 3.
-        let height = if self.lcdc & 0x04 != 0 { 16 } else { 8 };
+    /// With LCDC.1 clear it is skipped (no objects) until a write sets the bit during mode 3
+    /// ([`Ppu::record_write`] scans then: OAM is locked, so the result is the same).
+    fn oam_scan(&mut self, lcdc: u8) {
+        if lcdc & 0x02 == 0 {
+            self.line_sprite_count = 0;
+            return;
+        }
+        let height = if lcdc & 0x04 != 0 { 16 } else { 8 };
         let (list, n) = self.sprites_on_line(height);
         self.line_sprites = list;
         self.line_sprite_count = n as u8;
@@ -489,7 +494,7 @@ impl Ppu {
                     self.mode = 3;
                     self.irq_mode = 3;
                     self.set_blocked(true);
-                    self.oam_scan();
+                    self.oam_scan(self.lcdc);
                     self.line_write_count = 0;
                     self.line_regs = crate::fifo::LineRegs {
                         lcdc: self.lcdc,
@@ -513,12 +518,20 @@ impl Ppu {
                 Event::HBlank => {
                     self.mode = 0;
                     self.set_blocked(false);
-                    let overlap = if self.fetches_objects() {
-                        OBJ_OVERLAP
+                    if self.line_write_count == 0 {
+                        // Nothing written while drawing: the line is drawn now, so the fast
+                        // path keeps one event per mode. A write in the next DRAW_DELAY dots
+                        // would have reached the replay's last pixels; it is not seen.
+                        self.render_line();
+                        self.schedule(Event::LineStart, s + DOTS_PER_LINE);
                     } else {
-                        0
-                    };
-                    self.schedule(Event::Draw, at + DRAW_DELAY + overlap);
+                        let overlap = if self.fetches_objects() {
+                            OBJ_OVERLAP
+                        } else {
+                            0
+                        };
+                        self.schedule(Event::Draw, at + DRAW_DELAY + overlap);
+                    }
                 }
                 Event::Draw => {
                     self.render_line();
@@ -839,6 +852,10 @@ impl Ppu {
         let drawing = self.mode == 3 || self.event == Event::Draw;
         if !drawing || !self.lcd_on() || self.blank_frame || self.line >= HEIGHT as u8 {
             return;
+        }
+        if addr == 0xFF40 && v & 0x02 != 0 && self.line_regs.lcdc & 0x02 == 0 {
+            // Objects switched on mid-line: the OAM scan skipped at mode 3 is done now.
+            self.oam_scan(self.line_regs.lcdc | 0x02);
         }
         let mut dot = now.saturating_sub(self.line_start);
         if self.line == 0 {
@@ -1230,7 +1247,7 @@ mod tests {
                     _ => r,
                 };
             }
-            ppu.oam_scan();
+            ppu.oam_scan(ppu.lcdc);
             let regs = crate::fifo::LineRegs {
                 lcdc: ppu.lcdc,
                 scy: ppu.scy,
