@@ -17,8 +17,9 @@
 //!   the background fetcher has its tile data in hand, from the dot after the match, reading
 //!   the tile data low on the 4th and high on the 6th (LCDC.2 each time), and the shifter runs
 //!   again on the 6th. That is Pan Docs' penalty, `6 + max(0, 5 - offset in tile)`. LCDC.1
-//!   clear at the match skips the object. Object pixels merge into the object FIFO, where
-//!   pixels of objects fetched earlier win.
+//!   (as the shifter sees it) clear at the match skips the object; clear when its fetch
+//!   would start drops it after the wait, with no fetch. Object pixels merge into the object
+//!   FIFO, where pixels of objects fetched earlier win.
 //! - The shifter sees a write `OUTPUT_DELAY` dots late: each pixel picks object or
 //!   background (LCDC.0, LCDC.1, the priority bit) and its palette; on the dot a BGP, OBP or
 //!   LCDC write lands there, the pixel gets the old and new values ORed (the DMG's write
@@ -304,6 +305,13 @@ pub fn render(
         }
         // An object fetch counts down while the fetcher has its tile data, from the dot after
         // the match; on the dot it ends the shifter runs again.
+        if let Some((left, _)) = obj_fetch
+            && step >= 6
+            && left == OBJ_FETCH
+            && out_lcdc & 0x02 == 0
+        {
+            obj_fetch = None;
+        }
         if let Some((left, i)) = obj_fetch
             && step >= 6
         {
@@ -410,6 +418,15 @@ pub fn render(
                 step += 1;
             }
         }
+        // An object whose fetch would start with LCDC.1 clear is dropped: the shifter only
+        // waited for the background fetcher (Mealybug `m3_lcdc_obj_en_change_variant`).
+        if let Some((left, _)) = obj_fetch
+            && step >= 6
+            && left == OBJ_FETCH
+            && out_lcdc & 0x02 == 0
+        {
+            obj_fetch = None;
+        }
         // Object match: the shifter stops at an object's X.
         if obj_fetch.is_none() && discard == 0 && fifo_pos < fifo_len {
             while next_object < objects.len() {
@@ -419,7 +436,7 @@ pub fn render(
                     break;
                 }
                 next_object += 1;
-                if regs.lcdc & 0x02 != 0 {
+                if out_lcdc & 0x02 != 0 {
                     obj_fetch = Some((OBJ_FETCH, i));
                     break;
                 }
