@@ -29,10 +29,12 @@
 //!   window's tiles a dot later, 6 dots in all (7 at WX = 0 with fine scroll). Clearing LCDC.5
 //!   turns the fetcher back to the background at its next tile number read after the
 //!   window's first tile, on a tile boundary. Each start on a line draws the window's next
-//!   row (the counter stays advanced). WX matching again on a window tile boundary shifts out
-//!   one extra colour-0 pixel.
+//!   row (the counter stays advanced). WX matching again on a window tile boundary, or on a
+//!   background tile boundary while LCDC.5 (set at the line's start) is cleared, shifts out
+//!   one extra colour-0 pixel (Mealybug `m3_wx_4_change`, `m3_lcdc_win_en_change_multiple_wx`;
+//!   the second case is seen in that one ROM only).
 //!
-//! Status on Mealybug Tearoom (24 ROMs with a DMG reference image): 18 exact; the rest are
+//! Status on Mealybug Tearoom (24 ROMs with a DMG reference image): 19 exact; the rest are
 //! off by 2 to 124 pixels, listed with what is wrong in `tests/expected-failures.tsv`.
 
 /// A register write during the line: its dot (from S), address and value.
@@ -183,6 +185,7 @@ pub fn render(
     shades: &mut [u8; 160],
 ) -> LineEnd {
     let vram = input.vram;
+    let line_lcdc = regs.lcdc;
     // Objects in fetch order: by X, then OAM index.
     let mut objects = [0u8; 10];
     let n_objects = input.objects.len().min(10);
@@ -270,7 +273,7 @@ pub fn render(
         // Window start: the next pixel out is at WX - 7 (counted from the 8 hidden ones).
         let wx = usize::from(wx);
         if !in_window
-            && pixel_lcdc & 0x20 != 0
+            && out_lcdc & 0x20 != 0
             && regs.wy_triggered
             && count == wx + 1
             && discard == 0
@@ -451,10 +454,18 @@ pub fn render(
             // WX matching again while the window shows, on a window tile boundary: the DMG
             // shifts out one extra pixel of colour 0 and the FIFO waits (Mealybug
             // `m3_wx_4_change`, `m3_wx_5_change`).
-            let repeat = in_window
-                && count == wx + 1
-                && count != window_start
-                && count.wrapping_sub(window_start).is_multiple_of(8);
+            let repeat = count == wx + 1
+                && if in_window {
+                    count != window_start && count.wrapping_sub(window_start).is_multiple_of(8)
+                } else {
+                    // So does a match on a background tile boundary while LCDC.5, set when
+                    // the line started, is cleared: the window does not start (Mealybug
+                    // `m3_lcdc_win_en_change_multiple_wx`).
+                    fifo_pos == 0
+                        && regs.wy_triggered
+                        && line_lcdc & 0x20 != 0
+                        && out_lcdc & 0x20 == 0
+                };
             let index = if repeat { 0 } else { fifo[fifo_pos] };
             if !repeat {
                 fifo_pos += 1;

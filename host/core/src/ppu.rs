@@ -23,7 +23,7 @@
 //! Pixels are produced a whole line at a time when its last pixel is out (tile rows decoded 8
 //! pixels at once, objects drawn over them). A line whose LCDC, SCX, SCY, BGP, OBP0, OBP1 or WX
 //! is written while it is drawn is instead replayed dot by dot ([`crate::fifo`]: fetcher,
-//! object fetches, shifters) with the writes at their dots; 18 of Mealybug Tearoom's 24 DMG
+//! object fetches, shifters) with the writes at their dots; 19 of Mealybug Tearoom's 24 DMG
 //! screenshots are exact (the module docs have the model). On line 0 the replay runs 4 dots
 //! earlier against the writes (`LINE0_ADVANCE`).
 
