@@ -25,7 +25,7 @@
 //!   LCDC write lands there, the pixel gets the old and new values ORed (the DMG's write
 //!   glitch, Mealybug `m3_bgp_change`, `m3_lcdc_bg_en_change`).
 //! - The window starts when the counter reaches `WX + 1` (WX seen `WX_DELAY` dots late,
-//!   LCDC.5 as the shifter sees it): the FIFO is cleared and the fetcher restarts on the
+//!   LCDC.5 as the shifter sees it, without the glitch): the FIFO is cleared and the fetcher restarts on the
 //!   window's tiles a dot later, 6 dots in all (7 at WX = 0 with fine scroll). Clearing LCDC.5
 //!   turns the fetcher back to the background at its next tile number read after the
 //!   window's first tile, on a tile boundary. Each start on a line draws the window's next
