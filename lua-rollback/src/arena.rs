@@ -296,6 +296,71 @@ impl Arena {
         unsafe { std::slice::from_raw_parts(self.base(), self.high_water()) }
     }
 
+    /// Zero every aligned 8-byte word of the used arena whose value is an address inside
+    /// `host`, returning how many were zeroed. See `RawVm::scrub_host_addresses` for why this
+    /// is sound and needed.
+    ///
+    /// # Safety
+    /// No Lua call may be running, and no word whose value lies in `host` may be meaningful to
+    /// the VM (only stale bytes of slots without a payload hold such values).
+    pub(crate) unsafe fn scrub(&mut self, host: std::ops::Range<u64>) -> usize {
+        let words = self.high_water() / 8;
+        // SAFETY: `[base, base + high_water)` is inside the mapping and initialized; the base is
+        // page-aligned, so the words are aligned; `&mut self` and the caller's guarantee mean
+        // nothing else reads or writes the arena meanwhile.
+        let arena = unsafe { std::slice::from_raw_parts_mut(self.base().cast::<u64>(), words) };
+        let (lo, len) = (host.start, host.end.saturating_sub(host.start));
+        // One unsigned compare per word (`w - lo < len`), folded without branches so the
+        // compiler vectorizes the scan; almost every block has no such word.
+        let inside = |w: u64| w.wrapping_sub(lo) < len;
+        let mut zeroed = 0;
+        for chunk in arena.chunks_mut(32) {
+            let hit = chunk.iter().fold(0u64, |h, &w| h | u64::from(inside(w)));
+            if hit != 0 {
+                for w in chunk.iter_mut().filter(|w| inside(**w)) {
+                    *w = 0;
+                    zeroed += 1;
+                }
+            }
+        }
+        zeroed
+    }
+
+    /// [`Arena::scrub`], looking only at the 256-byte spans that differ from `prev` (an earlier
+    /// snapshot of this arena that was scrubbed itself, so unchanged blocks hold no such word):
+    /// comparing is much cheaper than testing every word.
+    ///
+    /// # Safety
+    /// As [`Arena::scrub`].
+    pub(crate) unsafe fn scrub_changed(
+        &mut self,
+        prev: &[u8],
+        host: std::ops::Range<u64>,
+    ) -> usize {
+        let len = self.high_water();
+        // SAFETY: as in `scrub`.
+        let arena = unsafe { std::slice::from_raw_parts_mut(self.base(), len) };
+        let (lo, span) = (host.start, host.end.saturating_sub(host.start));
+        let inside = |w: u64| w.wrapping_sub(lo) < span;
+        let mut zeroed = 0;
+        for (i, span) in arena.chunks_mut(256).enumerate() {
+            // Slice equality is libc's memcmp: the fastest compare there is.
+            if prev.get(i * 256..i * 256 + span.len()) == Some(&*span) {
+                continue;
+            }
+            for word in span.chunks_exact_mut(8) {
+                let w = u64::from_le_bytes([
+                    word[0], word[1], word[2], word[3], word[4], word[5], word[6], word[7],
+                ]);
+                if inside(w) {
+                    word.fill(0);
+                    zeroed += 1;
+                }
+            }
+        }
+        zeroed
+    }
+
     /// Copy `bytes` (a snapshot of this arena) back and zero what lies above it.
     ///
     /// # Safety

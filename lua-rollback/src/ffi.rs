@@ -71,6 +71,11 @@ pub(crate) struct Control {
     exhausted: Cell<bool>,
     output: Cell<Vec<u8>>,
     output_limit: usize,
+    /// The argument block of the running protected call (see [`RawVm::protected`]). Kept here
+    /// rather than as a light userdata on the Lua stack: a stack slot keeps its bytes after the
+    /// call, and a Rust stack address there would make the arena differ between two runs that
+    /// do the same thing from different call depths.
+    arg: Cell<*mut c_void>,
 }
 
 /// Garbage-collector setup (see the Lua 5.4 manual, §2.5).
@@ -318,6 +323,29 @@ impl Drop for ActiveHost<'_> {
         // SAFETY: the guard lives inside a `RawVm` method, so the control block is alive.
         unsafe { self.ctl.as_ref() }.active.set(None);
     }
+}
+
+/// The calling thread's stack as an address range (`pthread_getattr_np`), cached per thread.
+fn thread_stack() -> Option<std::ops::Range<u64>> {
+    thread_local! {
+        static STACK: Option<std::ops::Range<u64>> = {
+            let mut attr = std::mem::MaybeUninit::<libc::pthread_attr_t>::uninit();
+            // SAFETY: pthread_getattr_np initializes `attr` on success (checked), which is
+            // then read and destroyed exactly once; the out-pointers are valid locals.
+            unsafe {
+                if libc::pthread_getattr_np(libc::pthread_self(), attr.as_mut_ptr()) != 0 {
+                    None
+                } else {
+                    let mut addr: *mut c_void = ptr::null_mut();
+                    let mut size: libc::size_t = 0;
+                    let ok = libc::pthread_attr_getstack(attr.as_ptr(), &mut addr, &mut size);
+                    libc::pthread_attr_destroy(attr.as_mut_ptr());
+                    (ok == 0 && size > 0).then(|| addr as u64..addr as u64 + size as u64)
+                }
+            }
+        };
+    }
+    STACK.with(Clone::clone)
 }
 
 /// The control block of a VM's state.
@@ -590,7 +618,7 @@ unsafe extern "C-unwind" fn p_init(l: *mut lua::lua_State) -> c_int {
     // across the call; every API call below may raise into that pcall; no Rust value with a
     // destructor is alive.
     unsafe {
-        let args = &*lua::lua_touserdata(l, 1).cast::<InitArgs<'_>>();
+        let args = &*control(l).arg.get().cast::<InitArgs<'_>>();
         let libs: [(&CStr, lua::lua_CFunction); 6] = [
             (c"_G", lua::luaopen_base),
             (c"coroutine", lua::luaopen_coroutine),
@@ -750,7 +778,7 @@ struct LoadArgs {
 unsafe extern "C-unwind" fn p_load(l: *mut lua::lua_State) -> c_int {
     // SAFETY: under lua_pcall with a pointer to `LoadArgs` whose buffers outlive the call.
     unsafe {
-        let a = &*lua::lua_touserdata(l, 1).cast::<LoadArgs>();
+        let a = &*control(l).arg.get().cast::<LoadArgs>();
         let name = push_chunkname(l, a.chunkname);
         let status = lua::luaL_loadbufferx(l, a.source.cast(), a.len, name, c"t".as_ptr());
         lua::lua_pushinteger(l, lua::lua_Integer::from(status));
@@ -764,7 +792,7 @@ unsafe extern "C-unwind" fn p_spawn_chunk(l: *mut lua::lua_State) -> c_int {
     // SAFETY: under lua_pcall with a pointer to `LoadArgs`; the parser runs protected on the
     // new thread; lua_xmove moves one value between threads of the same state.
     unsafe {
-        let a = &*lua::lua_touserdata(l, 1).cast::<LoadArgs>();
+        let a = &*control(l).arg.get().cast::<LoadArgs>();
         lua::lua_getfield(l, lua::LUA_REGISTRYINDEX, COROUTINES.as_ptr()); // 2
         let name = push_chunkname(l, a.chunkname); // 3
         let co = lua::lua_newthread(l); // 4
@@ -795,7 +823,7 @@ struct CallArgs {
 unsafe extern "C-unwind" fn p_prepare_call(l: *mut lua::lua_State) -> c_int {
     // SAFETY: under lua_pcall with a pointer to `CallArgs` whose slice outlives the call.
     unsafe {
-        let a = &*lua::lua_touserdata(l, 1).cast::<CallArgs>();
+        let a = &*control(l).arg.get().cast::<CallArgs>();
         let args = std::slice::from_raw_parts(a.args, a.nargs);
         lua::luaL_checkstack(l, a.nargs as c_int + 3, c"too many arguments".as_ptr());
         push_path(l, a.function);
@@ -830,7 +858,7 @@ unsafe fn push_path(l: *mut lua::lua_State, path: *const c_char) {
 unsafe extern "C-unwind" fn p_spawn_function(l: *mut lua::lua_State) -> c_int {
     // SAFETY: under lua_pcall with a pointer to `CallArgs`.
     unsafe {
-        let a = &*lua::lua_touserdata(l, 1).cast::<CallArgs>();
+        let a = &*control(l).arg.get().cast::<CallArgs>();
         lua::lua_getfield(l, lua::LUA_REGISTRYINDEX, COROUTINES.as_ptr());
         push_path(l, a.function);
         if lua::lua_type(l, -1) != lua::LUA_TFUNCTION {
@@ -872,7 +900,7 @@ unsafe extern "C-unwind" fn p_resume(l: *mut lua::lua_State) -> c_int {
     // between threads was made room for with lua_checkstack first; errors thrown in the
     // coroutine outside its own protection propagate to this pcall.
     unsafe {
-        let a = &*lua::lua_touserdata(l, 1).cast::<CallArgs>();
+        let a = &*control(l).arg.get().cast::<CallArgs>();
         let args = std::slice::from_raw_parts(a.args, a.nargs);
         lua::lua_getfield(l, lua::LUA_REGISTRYINDEX, COROUTINES.as_ptr()); // 2
         push_name(l, a.coroutine);
@@ -947,7 +975,7 @@ pub(crate) const GC_FRAME: c_int = -1;
 unsafe extern "C-unwind" fn p_gc(l: *mut lua::lua_State) -> c_int {
     // SAFETY: under lua_pcall with a pointer to `GcArgs`; finalizers run protected by Lua.
     unsafe {
-        let a = &*lua::lua_touserdata(l, 1).cast::<GcArgs>();
+        let a = &*control(l).arg.get().cast::<GcArgs>();
         let r = match a.mode {
             Some(mode) => {
                 set_gc(l, mode);
@@ -989,6 +1017,7 @@ impl RawVm {
             exhausted: Cell::new(false),
             output: Cell::new(Vec::new()),
             output_limit: cfg.output_limit,
+            arg: Cell::new(ptr::null_mut()),
         })));
         // SAFETY: `lua_alloc` with this arena's `ud` is a valid allocator for the arena's whole
         // life; lua_newstate runs its own allocations protected and returns null on failure.
@@ -1103,8 +1132,13 @@ impl RawVm {
         // function and a light userdata cannot allocate; lua_pcall protects `f`.
         let status = unsafe {
             lua::lua_pushcfunction(self.l, f);
-            lua::lua_pushlightuserdata(self.l, arg);
-            lua::lua_pcall(self.l, 1, nresults, 0)
+            // A placeholder where the argument used to be, so the protected functions' stack
+            // indices stay the same; the argument itself is in the control block.
+            lua::lua_pushinteger(self.l, 0);
+            self.ctl().arg.set(arg);
+            let status = lua::lua_pcall(self.l, 1, nresults, 0);
+            self.ctl().arg.set(ptr::null_mut());
+            status
         };
         if status != lua::LUA_OK {
             let e = self.error(status, false);
@@ -1337,7 +1371,30 @@ impl RawVm {
     }
 
     /// A snapshot of the arena, reusing `snap`'s buffer.
+    /// Zero the stale copies of host stack addresses that Lua leaves in the arena.
+    ///
+    /// Lua writes only the type tag of `nil`, `false` and `true` values (`setnilvalue`,
+    /// `setbfvalue`, `setbtvalue`), so a stack slot or table field holding one keeps the
+    /// payload bytes of whatever was there before, and copying the value copies them too. Some
+    /// of those bytes are addresses on the host's C stack: `luaL_Buffer` (used by
+    /// `string.format`, `table.concat`, `string.rep`…) pushes the address of the buffer
+    /// structure, which lives on the C stack, as a placeholder. Such an address depends on how
+    /// deep in the host's call stack the VM was called, so two runs that do the same thing
+    /// would leave different arena bytes: a replay after a restore would not be byte-identical
+    /// to the first run. Before every snapshot, words whose value lies inside the calling
+    /// thread's stack are zeroed: no live Lua value ever points there while no Lua call is
+    /// running (light userdata pointing to the C stack exist only during the C call that made
+    /// them), so only meaningless payload bytes are touched.
+    fn scrub_host_addresses(&mut self) {
+        if let Some(stack) = thread_stack() {
+            // SAFETY: `&mut self`: no Lua call is running; see the function's docs for why
+            // no word in the stack range is meaningful.
+            unsafe { self.arena.scrub(stack) };
+        }
+    }
+
     pub(crate) fn snapshot_into(&mut self, snap: &mut Snapshot) {
+        self.scrub_host_addresses();
         snap.arena_id = self.arena.id();
         snap.seq = self.next_seq;
         self.next_seq += 1;
@@ -1354,6 +1411,12 @@ impl RawVm {
     ) -> Result<(), Error> {
         if snap.arena_id != self.arena.id() {
             return Err(Error::ForeignSnapshot);
+        }
+        if let Some(stack) = thread_stack() {
+            // SAFETY: as in `scrub_host_addresses`; `snap` is this arena's snapshot from the
+            // previous capture, scrubbed then, so only the blocks that changed can hold stale
+            // host addresses.
+            unsafe { self.arena.scrub_changed(&snap.bytes, stack) };
         }
         let seq = self.next_seq;
         self.next_seq += 1;

@@ -13,12 +13,25 @@ use std::time::Instant;
 pub struct Args {
     /// The ROM file to run.
     rom: PathBuf,
-    /// Frames per round.
-    #[arg(long, default_value_t = 3200)]
-    frames: u64,
+    /// Frames per round (default 3200; with --rewind, 36000: ten minutes of gameplay).
+    #[arg(long)]
+    frames: Option<u64>,
     /// Timed rounds (the median is reported).
     #[arg(long, default_value_t = 5)]
     rounds: usize,
+    /// Measure the rewind history instead: a session capturing every frame, on gameplay
+    /// (see `rewind_bench.rs` for the figures printed).
+    #[arg(long)]
+    rewind: bool,
+    /// With --rewind: load this Lua script (repeatable).
+    #[arg(long, value_name = "FILE.lua", requires = "rewind")]
+    script: Vec<PathBuf>,
+    /// With --rewind: how core diffs are stored (zstd, lz4 or stored).
+    #[arg(long, requires = "rewind")]
+    core_method: Option<String>,
+    /// With --rewind: how script arena diffs are stored (zstd, lz4 or stored).
+    #[arg(long, requires = "rewind")]
+    script_method: Option<String>,
 }
 
 /// The median of a non-empty list.
@@ -34,6 +47,16 @@ fn median(mut v: Vec<f64>) -> f64 {
 
 /// Run `gbhost bench`.
 pub fn run(args: &Args) -> Result<()> {
+    if args.rewind {
+        return crate::rewind_bench::run(&crate::rewind_bench::Options {
+            rom: &args.rom,
+            scripts: &args.script,
+            frames: args.frames.unwrap_or(36_000),
+            core_method: args.core_method.as_deref(),
+            script_method: args.script_method.as_deref(),
+        });
+    }
+    let frames = args.frames.unwrap_or(3200);
     let rounds = args.rounds.max(1);
     let mut fps = Vec::with_capacity(rounds);
     let mut mcps = Vec::with_capacity(rounds);
@@ -41,7 +64,7 @@ pub fn run(args: &Args) -> Result<()> {
         let mut gb = crate::rom::load(&args.rom, None)?;
         let start_cycles = gb.cycles();
         let t = Instant::now();
-        for _ in 0..args.frames {
+        for _ in 0..frames {
             gb.run_frame();
         }
         let secs = t.elapsed().as_secs_f64().max(1e-9);
@@ -49,10 +72,10 @@ pub fn run(args: &Args) -> Result<()> {
         eprintln!(
             "round {}: {:.0} fps, {:.1} M-cycles/s",
             round + 1,
-            args.frames as f64 / secs,
+            frames as f64 / secs,
             mcycles / secs / 1e6
         );
-        fps.push(args.frames as f64 / secs);
+        fps.push(frames as f64 / secs);
         mcps.push(mcycles / secs / 1e6);
     }
     println!("fps: {:.0}", median(fps));

@@ -37,6 +37,15 @@ pub struct Args {
     /// Run this DMG boot ROM (256 bytes) instead of starting in the post-boot state.
     #[arg(long, value_name = "FILE")]
     boot_rom: Option<PathBuf>,
+    /// Load this Lua script before the first frame (repeatable); its `console.log`/`print`
+    /// lines are printed as `log: TEXT`.
+    #[arg(long, value_name = "FILE.lua")]
+    script: Vec<PathBuf>,
+    /// After every frame, roll back K frames, replay them and compare core and scripts byte
+    /// for byte with the record; prints `sync-test: FRAMES frames, MISMATCHES mismatches` and
+    /// exits 1 on any mismatch.
+    #[arg(long, value_name = "K")]
+    sync_test: Option<u64>,
 }
 
 /// Parse a 16-bit hex address, with or without `0x` / `$`.
@@ -64,6 +73,9 @@ pub fn escape_serial(bytes: &[u8]) -> String {
 
 /// Run `gbhost headless`.
 pub fn run(args: &Args) -> Result<()> {
+    if !args.script.is_empty() || args.sync_test.is_some() {
+        return run_session(args);
+    }
     let mut gb = crate::rom::load(&args.rom, args.boot_rom.as_deref())?;
     let mut frames = 0;
     let mut mid_frame = false;
@@ -88,6 +100,12 @@ pub fn run(args: &Args) -> Result<()> {
         }
     }
     println!("frames: {frames}");
+    print_machine(&gb, args);
+    Ok(())
+}
+
+/// The lines after `frames:`: serial output, registers and peeks, as asked.
+fn print_machine(gb: &gb_core::Gb, args: &Args) {
     if args.print_serial {
         println!("serial: {}", escape_serial(gb.serial_output()));
     }
@@ -101,6 +119,26 @@ pub fn run(args: &Args) -> Result<()> {
     for &addr in &args.peek {
         println!("peek {addr:04X}={:02X}", gb.peek(addr));
     }
+}
+
+/// `headless` with scripts or the sync test: through a session (see [`crate::scripted`]).
+fn run_session(args: &Args) -> Result<()> {
+    if args.stop_on_ld_b_b {
+        anyhow::bail!("--stop-on-ld-b-b cannot be combined with --script or --sync-test");
+    }
+    let session = crate::scripted::run(&crate::scripted::Run {
+        rom: &args.rom,
+        boot_rom: args.boot_rom.as_deref(),
+        scripts: &args.script,
+        frames: args.frames,
+        sync_test: args.sync_test,
+    })?;
+    let gb = session.gb();
+    if let Some(path) = &args.screenshot {
+        crate::screenshot::write(path, session.picture())?;
+    }
+    println!("frames: {}", session.frame());
+    print_machine(gb, args);
     Ok(())
 }
 

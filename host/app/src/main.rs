@@ -5,8 +5,10 @@
 
 mod bench;
 mod headless;
+mod rewind_bench;
 mod rom;
 mod screenshot;
+mod scripted;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -35,6 +37,7 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.downcast_ref::<scripted::SyncMismatch>().is_some() => ExitCode::from(1),
         Err(e) => {
             eprintln!("gbhost: {e:#}");
             ExitCode::from(2)

@@ -26,3 +26,23 @@ pub fn load(path: &Path, boot_rom: Option<&Path>) -> Result<Gb> {
         }
     }
 }
+
+/// Read `path` as a ROM image for a session, checked the same way as [`load`].
+pub fn read(path: &Path) -> Result<Vec<u8>> {
+    let bytes =
+        std::fs::read(path).with_context(|| format!("cannot read ROM '{}'", path.display()))?;
+    let cart = Cartridge::from_rom(bytes.clone())
+        .with_context(|| format!("'{}' is not a usable Game Boy ROM", path.display()))?;
+    if !cart.header().header_checksum_ok {
+        eprintln!(
+            "gbhost: warning: '{}' has a bad header checksum (a real DMG would refuse to boot it)",
+            path.display()
+        );
+    }
+    Ok(bytes)
+}
+
+/// Read a boot ROM image (its size is checked when the machine is built).
+pub fn read_boot(path: &Path) -> Result<Vec<u8>> {
+    std::fs::read(path).with_context(|| format!("cannot read boot ROM '{}'", path.display()))
+}

@@ -109,6 +109,7 @@ impl Gb {
     /// Bookkeeping when a frame ends.
     fn end_frame(&mut self) {
         self.hw.ppu.frame_ready = false;
+        self.hw.ppu.finish_frame();
         self.hw.clear_stop();
         self.frame_deadline = self.hw.now + CYCLES_PER_FRAME;
         self.frames += 1;

@@ -176,6 +176,9 @@ pub struct Ppu {
     blank_frame: bool,
     /// Shade indices 0-3 after the palette (0 lightest), row-major 160 × 144.
     pub framebuffer: Box<[u8; WIDTH * HEIGHT]>,
+    /// Rows drawn since the host last took a frame (output bookkeeping, not in the state
+    /// image): rows the LCD did not draw are blank in the frame handed out.
+    rows_drawn: [u64; 3],
 }
 
 impl Ppu {
@@ -235,6 +238,7 @@ impl Ppu {
             frame_ready: false,
             blank_frame: false,
             framebuffer: Box::new([0; WIDTH * HEIGHT]),
+            rows_drawn: [0; 3],
         }
     }
 
@@ -754,6 +758,17 @@ impl Ppu {
         !self.oam_write_blocked
     }
 
+    /// A frame is handed out: rows the LCD did not draw since the last one (it was off, or
+    /// switched on part-way) are blank, as on the screen, whatever the buffer held before.
+    pub fn finish_frame(&mut self) {
+        for y in 0..HEIGHT {
+            if self.rows_drawn[y / 64] & (1 << (y % 64)) == 0 {
+                self.framebuffer[y * WIDTH..(y + 1) * WIDTH].fill(0);
+            }
+        }
+        self.rows_drawn = [0; 3];
+    }
+
     /// Render the current line into the framebuffer from the registers as they are now.
     ///
     /// Background and window tiles are decoded 8 pixels at a time as byte lanes of a `u64`
@@ -765,6 +780,7 @@ impl Ppu {
             return;
         }
         let row_start = y * WIDTH;
+        self.rows_drawn[y / 64] |= 1 << (y % 64);
         if self.blank_frame {
             self.framebuffer[row_start..row_start + WIDTH].fill(0);
             return;

@@ -40,6 +40,15 @@ pub enum Request {
     Load(String),
 }
 
+/// A state kept in memory by `savestate.save` or [`crate::Session::save_state`].
+#[derive(Clone, Debug)]
+pub(crate) struct SavedState {
+    /// The core image.
+    pub(crate) core: Vec<u8>,
+    /// Each loaded script's arena, by slot.
+    pub(crate) scripts: Vec<(u32, lua_rollback::Snapshot)>,
+}
+
 /// Host function ids.
 mod id {
     pub const READ_U8: u32 = 1;
@@ -83,8 +92,10 @@ pub struct Api<'a> {
     pub draw: &'a mut Vec<DrawCmd>,
     /// The calling script's `persist` table.
     pub persist: &'a mut BTreeMap<Vec<u8>, Value>,
-    /// State saves and loads asked for.
+    /// State saves and loads asked for (the script VMs' part, done when the call returns).
     pub requests: &'a mut Vec<Request>,
+    /// The states saved by scripts, by name.
+    pub(crate) states: &'a mut std::collections::HashMap<String, SavedState>,
 }
 
 fn int(args: &[Value], i: usize, what: &str) -> Result<i64, String> {
@@ -254,12 +265,34 @@ impl Host for Api<'_> {
                     }
                 }
             }
-            id::SAVE => self
-                .requests
-                .push(Request::Save(slot_name(args, "savestate.save")?)),
-            id::LOAD => self
-                .requests
-                .push(Request::Load(slot_name(args, "savestate.load")?)),
+            id::SAVE => {
+                // The machine is saved now; the scripts' arenas when the call returns (a VM
+                // cannot be copied while it runs).
+                let name = slot_name(args, "savestate.save")?;
+                let mut core = Vec::new();
+                self.gb.save_state(&mut core);
+                self.states.insert(
+                    name.clone(),
+                    SavedState {
+                        core,
+                        scripts: Vec::new(),
+                    },
+                );
+                self.requests.push(Request::Save(name));
+            }
+            id::LOAD => {
+                // The machine is loaded now, so the script sees the loaded memory at once; the
+                // other scripts are rolled back when the call returns, the caller never.
+                let name = slot_name(args, "savestate.load")?;
+                let state = self
+                    .states
+                    .get(&name)
+                    .ok_or_else(|| format!("savestate.load: no state named '{name}'"))?;
+                self.gb
+                    .load_state(&state.core)
+                    .map_err(|e| format!("savestate.load: {e}"))?;
+                self.requests.push(Request::Load(name));
+            }
             _ => return Err(format!("unknown host function {id}")),
         }
         Ok(HostReturn::Values)

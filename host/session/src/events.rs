@@ -81,11 +81,11 @@ impl EventLog {
     /// Append an event. It must not be earlier than the last one (the session only logs at
     /// the present); an earlier one is moved to the present's frame.
     pub fn push(&mut self, mut event: Event) {
-        if let Some(last) = self.events.last() {
-            if (event.frame, event.cycle) < (last.frame, last.cycle) {
-                event.frame = last.frame;
-                event.cycle = event.cycle.max(last.cycle);
-            }
+        if let Some(last) = self.events.last()
+            && (event.frame, event.cycle) < (last.frame, last.cycle)
+        {
+            event.frame = last.frame;
+            event.cycle = event.cycle.max(last.cycle);
         }
         self.events.push(event);
     }

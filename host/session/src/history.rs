@@ -37,8 +37,7 @@ impl Session {
             .is_some_and(|(_, last)| last + 1 == self.frame)
             && slots == self.prev_slots
             && self.core_prev.len() == self.core_now.len();
-        let key =
-            !contiguous || self.frame >= self.last_key + self.config.keyframe_interval.max(1);
+        let key = !contiguous || self.frame >= self.last_key + self.config.keyframe_interval.max(1);
         let n = slots.len() + 1;
         self.key_bufs.resize_with(n, Vec::new);
         self.diff_bufs.resize_with(n, Vec::new);
@@ -96,6 +95,15 @@ impl Session {
             Vec::new()
         };
         self.stats.record_bytes = self.ring.push(self.frame, &slots, &keys, &diffs);
+        let parts = self.ring.last_part_sizes();
+        // The core is the first keyframe part and the first diff part.
+        self.stats.record_core_bytes = parts.first().copied().unwrap_or(0)
+            + if key && contiguous {
+                parts.get(n).copied().unwrap_or(0)
+            } else {
+                0
+            };
+        self.stats.record_keyframe = key;
         self.prev_slots = slots;
     }
 
@@ -130,10 +138,12 @@ impl Session {
                 .find(|s| s.slot == *slot)
                 .ok_or(SessionError::NoScript(*slot))?;
             part.decode(&mut self.dec)?;
-            s.prev.apply_diff(&self.dec).map_err(|e| SessionError::Script {
-                slot: *slot,
-                message: e.to_string(),
-            })?;
+            s.prev
+                .apply_diff(&self.dec)
+                .map_err(|e| SessionError::Script {
+                    slot: *slot,
+                    message: e.to_string(),
+                })?;
         }
         Ok(())
     }
@@ -298,12 +308,6 @@ impl Session {
         for s in self.scripts.iter_mut().filter(|s| s.active) {
             let live = s.vm.snapshot();
             if let Some(at) = first_difference(live.bytes(), s.prev.bytes()) {
-                if std::env::var_os("GBHOST_DEBUG_DESYNC").is_some() {
-                    let n = live.bytes().len().min(s.prev.bytes().len());
-                    let diff: Vec<usize> = (0..n).filter(|&i| live.bytes()[i] != s.prev.bytes()[i]).collect();
-                    eprintln!("DESYNC len {} vs {}; differing bytes {:?}", live.bytes().len(), s.prev.bytes().len(), &diff[..diff.len().min(40)]);
-                    for &i in diff.iter().take(2) { let a = i / 8 * 8; for w in (a.saturating_sub(32)..a + 40).step_by(8) { eprintln!("  {w}: live {:016x} rec {:016x}", u64::from_le_bytes(live.bytes()[w..w+8].try_into().unwrap()), u64::from_le_bytes(s.prev.bytes()[w..w+8].try_into().unwrap())); } }
-                }
                 diffs.push(format!("script {} arena at byte {at}", s.slot));
             }
         }

@@ -211,6 +211,8 @@ pub struct Ring {
     zstd: zstd::bulk::Compressor<'static>,
     scratch: Vec<u8>,
     record: Vec<u8>,
+    /// Bytes each part of the last record took (keyframe parts, then diff parts).
+    last_parts: Vec<usize>,
 }
 
 impl std::fmt::Debug for Ring {
@@ -237,7 +239,14 @@ impl Ring {
             }),
             scratch: Vec::new(),
             record: Vec::new(),
+            last_parts: Vec::new(),
         }
+    }
+
+    /// Bytes each part of the last record took, headers included: the keyframe parts (if
+    /// any, core first) then the diff parts (if any, core first).
+    pub fn last_part_sizes(&self) -> &[usize] {
+        &self.last_parts
     }
 
     /// Bytes of the data buffer.
@@ -316,7 +325,13 @@ impl Ring {
     /// parts of a keyframe (empty for a diff record), `diff` the diffs against the previous
     /// record (empty when there are none). Returns the bytes it took; 0 when the record does
     /// not fit in the ring at all (the history is then empty).
-    pub fn push(&mut self, frame: u64, slots: &[u32], key: &[PartIn<'_>], diff: &[PartIn<'_>]) -> usize {
+    pub fn push(
+        &mut self,
+        frame: u64,
+        slots: &[u32],
+        key: &[PartIn<'_>],
+        diff: &[PartIn<'_>],
+    ) -> usize {
         debug_assert!(!key.is_empty() || !diff.is_empty());
         let mut rec = std::mem::take(&mut self.record);
         rec.clear();
@@ -326,8 +341,11 @@ impl Ring {
         for s in slots.iter().take(255) {
             rec.extend_from_slice(&s.to_le_bytes());
         }
+        self.last_parts.clear();
         for part in key.iter().chain(diff) {
+            let before = rec.len();
             self.put_part(&mut rec, part);
+            self.last_parts.push(rec.len() - before);
         }
         let len = rec.len();
         let stored = if self.make_room(len) {
@@ -357,7 +375,8 @@ impl Ring {
             Method::Stored => raw,
             Method::Zstd => {
                 self.scratch.clear();
-                self.scratch.reserve(zstd::zstd_safe::compress_bound(raw.len()));
+                self.scratch
+                    .reserve(zstd::zstd_safe::compress_bound(raw.len()));
                 match self.zstd.compress_to_buffer(raw, &mut self.scratch) {
                     Ok(_) => &self.scratch,
                     Err(_) => {
@@ -449,10 +468,19 @@ mod tests {
     fn records_round_trip_with_every_method() {
         let mut ring = Ring::new(1 << 20);
         let data: Vec<u8> = (0..5000u32).map(|i| (i % 7) as u8).collect();
-        for (f, m) in [Method::Stored, Method::Zstd, Method::Lz4].into_iter().enumerate() {
+        for (f, m) in [Method::Stored, Method::Zstd, Method::Lz4]
+            .into_iter()
+            .enumerate()
+        {
             let parts = [
-                PartIn { bytes: &data, method: m },
-                PartIn { bytes: b"x", method: m },
+                PartIn {
+                    bytes: &data,
+                    method: m,
+                },
+                PartIn {
+                    bytes: b"x",
+                    method: m,
+                },
             ];
             ring.push(f as u64, &[7], &parts, &parts);
         }
@@ -473,7 +501,13 @@ mod tests {
     fn eviction_drops_whole_groups_and_keeps_a_keyframe_first() {
         let mut ring = Ring::new(1 << 16);
         for f in 0..2000u64 {
-            push(&mut ring, f, f % 10 == 0, f as u8, 200 + (f as usize * 13) % 300);
+            push(
+                &mut ring,
+                f,
+                f % 10 == 0,
+                f as u8,
+                200 + (f as usize * 13) % 300,
+            );
             let first = ring.entry(0).expect("not empty");
             assert!(first.keyframe, "frame {f}: oldest record is a keyframe");
             assert!(ring.used_bytes() <= ring.capacity());
@@ -487,7 +521,10 @@ mod tests {
             let mut out = Vec::new();
             let part = rec.key.first().or(rec.diff.first()).expect("a part");
             part.decode(&mut out).expect("decode");
-            assert!(out.iter().all(|&b| b == f as u8), "frame {f} holds its own bytes");
+            assert!(
+                out.iter().all(|&b| b == f as u8),
+                "frame {f} holds its own bytes"
+            );
         }
     }
 
@@ -501,7 +538,10 @@ mod tests {
         assert_eq!(ring.frames(), Some((0, 20)));
         push(&mut ring, 21, false, 9, 100);
         assert_eq!(ring.frames(), Some((0, 21)));
-        assert_eq!(ring.keyframe_at_or_before(ring.find(21).expect("21")), ring.find(16));
+        assert_eq!(
+            ring.keyframe_at_or_before(ring.find(21).expect("21")),
+            ring.find(16)
+        );
     }
 
     #[test]

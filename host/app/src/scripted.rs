@@ -1,0 +1,101 @@
+//! `gbhost headless` with scripts or the sync test: the run goes through a [`Session`], so
+//! scripts run as in the app (and rewind with the game), their console lines are printed as
+//! `log: TEXT` while the run goes on, and `--sync-test K` rolls back K frames after every frame,
+//! replays them and compares core and scripts byte for byte with what was recorded.
+
+use anyhow::{Context, Result, bail};
+use gb_session::{Session, SessionConfig};
+use std::path::{Path, PathBuf};
+
+/// The sync test found frames that replayed differently (exit status 1).
+#[derive(Debug)]
+pub struct SyncMismatch;
+
+impl std::fmt::Display for SyncMismatch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("sync test: frames replayed differently from their record")
+    }
+}
+
+impl std::error::Error for SyncMismatch {}
+
+/// What a scripted run needs from the command line.
+pub struct Run<'a> {
+    /// The ROM.
+    pub rom: &'a Path,
+    /// An optional boot ROM.
+    pub boot_rom: Option<&'a Path>,
+    /// Scripts to load before the first frame, in order.
+    pub scripts: &'a [PathBuf],
+    /// Frames to run.
+    pub frames: u64,
+    /// Roll back this many frames after every frame and compare the replay.
+    pub sync_test: Option<u64>,
+}
+
+/// Read a script file: UTF-8 text, with a clear error otherwise.
+pub fn read_script(path: &Path) -> Result<String> {
+    let bytes =
+        std::fs::read(path).with_context(|| format!("cannot read script '{}'", path.display()))?;
+    String::from_utf8(bytes)
+        .with_context(|| format!("script '{}' is not UTF-8 text", path.display()))
+}
+
+/// Print the session's console lines as `log: TEXT`.
+fn print_console(session: &mut Session) {
+    for line in session.take_console() {
+        // A multi-line text (an error with its traceback) gives one `log:` line each.
+        for text in line.text.lines() {
+            println!("log: {text}");
+        }
+    }
+}
+
+/// Run the session; returns it for the caller's other output.
+pub fn run(run: &Run<'_>) -> Result<Session> {
+    let rom = crate::rom::read(run.rom)?;
+    let boot = run.boot_rom.map(crate::rom::read_boot).transpose()?;
+    let mut config = SessionConfig {
+        desync_check: run.sync_test.is_some(),
+        ..SessionConfig::default()
+    };
+    if let Some(k) = run.sync_test {
+        if k == 0 {
+            bail!("--sync-test needs at least 1 frame to roll back");
+        }
+        // The ring needs only the last K frames; keep it small.
+        config.ring_bytes = 16 << 20;
+    }
+    let mut session = Session::new(rom, boot.as_deref(), config)
+        .with_context(|| format!("'{}' cannot be run", run.rom.display()))?;
+    for path in run.scripts {
+        let source = read_script(path)?;
+        let name = path.file_name().map_or_else(
+            || path.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        );
+        session.load_script(&name, &source);
+    }
+    let mut mismatches = 0;
+    for _ in 0..run.frames {
+        session.run_frame();
+        print_console(&mut session);
+        if let Some(k) = run.sync_test {
+            let now = session.frame();
+            let from = now.saturating_sub(k);
+            if from < now {
+                mismatches += session
+                    .verify_replay(from)
+                    .context("sync test: the rewind history could not be replayed")?;
+                print_console(&mut session);
+            }
+        }
+    }
+    if let Some(_k) = run.sync_test {
+        println!("sync-test: {} frames, {mismatches} mismatches", run.frames);
+        if mismatches > 0 {
+            return Err(SyncMismatch.into());
+        }
+    }
+    Ok(session)
+}

@@ -1,0 +1,158 @@
+//! `gbhost headless --script` and `--sync-test`, through the real binary: script output as
+//! `log:` lines, errors that never stop the run, the sync test's verdict and exit status.
+
+use gb_core::asm;
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn gbhost(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_gbhost"))
+        .args(args)
+        .output()
+        .expect("run gbhost")
+}
+
+fn file(name: &str, bytes: &[u8]) -> String {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("session-cli");
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).expect("write temp file");
+    path.to_string_lossy().into_owned()
+}
+
+/// A ROM that counts VBlanks at $C000 and keeps the LCD on.
+fn counter_rom() -> String {
+    let rom = asm::rom(
+        r#"
+            ld a, $01
+            ldh [$FF], a
+            ei
+        main:
+            halt
+            nop
+            jr main
+            org $40
+            push af
+            ld a, [$C000]
+            inc a
+            ld [$C000], a
+            pop af
+            reti
+        "#,
+    )
+    .expect("assemble");
+    file("counter.gb", &rom)
+}
+
+fn lines(o: &Output) -> Vec<String> {
+    String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn script_output_is_printed_as_log_lines_before_the_summary() {
+    let rom = counter_rom();
+    let script = file(
+        "hello.lua",
+        b"print('hello', 1 + 2) console.log('at', emu.framecount())\n\
+          while true do\n\
+            if emu.framecount() == 3 then console.log('counter', memory.read_u8(0xC000)) end\n\
+            emu.frameadvance()\n\
+          end\n",
+    );
+    let out = gbhost(&[
+        "headless", &rom, "--frames", "5", "--script", &script, "--peek", "C000",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert_eq!(
+        lines(&out),
+        [
+            "log: hello\t3",
+            "log: at\t0",
+            "log: counter\t3",
+            "frames: 5",
+            "peek C000=05"
+        ]
+    );
+}
+
+#[test]
+fn a_failing_script_is_reported_and_the_run_goes_on() {
+    let rom = counter_rom();
+    let bad = file("bad.lua", b"emu.frameadvance()\nerror('boom')\n");
+    let endless = file("endless.lua", b"while true do end");
+    let syntax = file("syntax.lua", b"this is not lua");
+    let out = gbhost(&[
+        "headless", &rom, "--frames", "4", "--script", &bad, "--script", &endless, "--script",
+        &syntax, "--peek", "C000",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let l = lines(&out);
+    assert!(
+        l.iter()
+            .any(|x| x.starts_with("log: error: bad.lua:2: boom")),
+        "{l:?}"
+    );
+    assert!(
+        l.iter()
+            .any(|x| x.starts_with("log: error: endless.lua: instruction budget exceeded")),
+        "{l:?}"
+    );
+    assert!(
+        l.iter()
+            .any(|x| x.contains("syntax.lua:1: syntax error near 'is'")),
+        "{l:?}"
+    );
+    assert!(
+        l.ends_with(&["frames: 4".to_owned(), "peek C000=04".to_owned()]),
+        "{l:?}"
+    );
+}
+
+#[test]
+fn a_missing_script_is_exit_2_with_one_line() {
+    let rom = counter_rom();
+    let out = gbhost(&["headless", &rom, "--script", "/nonexistent/x.lua"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("cannot read script '/nonexistent/x.lua'"),
+        "{err}"
+    );
+}
+
+#[test]
+fn sync_test_reports_zero_mismatches_with_scripts() {
+    let rom = counter_rom();
+    let hud = file(
+        "hud.lua",
+        b"local t = {} event.onframeend(function() t[#t + 1] = string.format('%d', memory.read_u8(0xC000)) \
+          gui.text(0, 0, table.concat(t, ',', math.max(1, #t - 4))) end)\n\
+          while true do joypad.set({A = emu.framecount() % 3 == 0}) emu.frameadvance() end",
+    );
+    let out = gbhost(&[
+        "headless",
+        &rom,
+        "--frames",
+        "120",
+        "--script",
+        &hud,
+        "--sync-test",
+        "5",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert_eq!(
+        lines(&out),
+        ["sync-test: 120 frames, 0 mismatches", "frames: 120"]
+    );
+}
+
+#[test]
+fn sync_test_needs_a_positive_depth() {
+    let rom = counter_rom();
+    let out = gbhost(&["headless", &rom, "--frames", "3", "--sync-test", "0"]);
+    assert_eq!(out.status.code(), Some(2));
+}
