@@ -131,8 +131,8 @@ struct Palettes {
     obp1: u8,
 }
 
-/// Apply a palette write; returns the palettes to use for the pixel leaving at the write's dot
-/// (old and new ORed).
+/// Apply a palette write to `pal`; `glitch` gets the palettes for the pixel leaving at the
+/// write's dot (old and new ORed).
 fn apply_output(pal: &mut Palettes, w: &LineWrite, glitch: &mut Palettes) {
     let reg = match w.addr {
         0xFF47 => (&mut pal.bgp, &mut glitch.bgp),
@@ -144,7 +144,9 @@ fn apply_output(pal: &mut Palettes, w: &LineWrite, glitch: &mut Palettes) {
     *reg.0 = w.value;
 }
 
-/// The two tile data bytes of row `row` (0-7) of object tile `tile`.
+/// Object `i`'s tile data on this line (low, high, already X-flipped) and its attributes, with
+/// the height LCDC.2 gives now (8 × 8 takes the row modulo 8: Mealybug
+/// `m3_lcdc_obj_size_change`).
 fn object_row(input: &LineInput<'_>, regs: &LineRegs, i: u8) -> (u8, u8, u8) {
     let o = usize::from(i) * 4;
     let oam = input.oam;
