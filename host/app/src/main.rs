@@ -1,10 +1,14 @@
 //! `gbhost`: the command-line entry point.
 //!
-//! Subcommands: `headless` (run a ROM with no window or audio, print what was asked) and
-//! `bench` (measure emulation speed). The desktop app arrives with its own issue.
+//! Subcommands: `headless` (run a ROM with no window or audio device, print what was asked,
+//! optionally write the audio to a WAV), `play` (sound only, at normal speed, paced by the
+//! audio clock) and `bench` (measure emulation speed). The desktop app arrives with its own
+//! issue.
 
+mod audio;
 mod bench;
 mod headless;
+mod play;
 mod rewind_bench;
 mod rom;
 mod screenshot;
@@ -25,6 +29,9 @@ struct Cli {
 enum Command {
     /// Run a ROM with no window and no audio device, as fast as possible.
     Headless(headless::Args),
+    /// Run a ROM with sound and no window at normal speed, paced by the audio device (silent,
+    /// paced by the wall clock, when there is none).
+    Play(play::Args),
     /// Measure emulation speed on a ROM (frames per second, median of several rounds).
     Bench(bench::Args),
 }
@@ -34,6 +41,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Headless(args) => headless::run(&args),
         Command::Bench(args) => bench::run(&args),
+        Command::Play(args) => play::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -31,6 +31,8 @@ pub struct Run<'a> {
     pub frames: u64,
     /// Roll back this many frames after every frame and compare the replay.
     pub sync_test: Option<u64>,
+    /// Write the run's audio here (the timeline's, not the sync test's replays).
+    pub wav: Option<&'a Path>,
 }
 
 /// Read a script file: UTF-8 text, with a clear error otherwise.
@@ -76,10 +78,19 @@ pub fn run(run: &Run<'_>) -> Result<Session> {
         );
         session.load_script(&name, &source);
     }
+    let mut wav = run.wav.map(crate::audio::WavOut::create).transpose()?;
     let mut mismatches = 0;
     for _ in 0..run.frames {
         session.run_frame();
         print_console(&mut session);
+        if let Some(w) = &mut wav
+            && let Err(e) = w.drain(|buf| session.drain_audio(buf))
+        {
+            if let Some(w) = wav.take() {
+                w.abandon();
+            }
+            return Err(e);
+        }
         if let Some(k) = run.sync_test {
             let now = session.frame();
             let from = now.saturating_sub(k);
@@ -88,8 +99,13 @@ pub fn run(run: &Run<'_>) -> Result<Session> {
                     .verify_replay(from)
                     .context("sync test: the rewind history could not be replayed")?;
                 print_console(&mut session);
+                // The replayed frames' audio was heard already.
+                session.discard_audio();
             }
         }
+    }
+    if let Some(w) = wav {
+        w.finish()?;
     }
     if let Some(_k) = run.sync_test {
         println!("sync-test: {} frames, {mismatches} mismatches", run.frames);

@@ -1,6 +1,6 @@
 //! [`Gb`]: the whole Game Boy as one plain value, and the API hosts drive it with.
 
-use crate::apu::Apu;
+use crate::apu::{Apu, Sample};
 use crate::bus::Hardware;
 use crate::cartridge::Cartridge;
 use crate::cpu::{Cpu, CpuMode, Registers};
@@ -108,6 +108,7 @@ impl Gb {
 
     /// Bookkeeping when a frame ends.
     fn end_frame(&mut self) {
+        self.hw.apu.catch_up(self.hw.now);
         self.hw.ppu.frame_ready = false;
         self.hw.ppu.finish_frame();
         self.hw.clear_stop();
@@ -206,6 +207,45 @@ impl Gb {
     /// core's buffer are swapped, and the core draws the next frame into the caller's old one.
     pub fn swap_frame(&mut self, frame: &mut Frame) {
         std::mem::swap(&mut self.hw.ppu.framebuffer, &mut frame.0);
+    }
+
+    /// Move the audio generated so far into `out`, oldest first, and return how many stereo
+    /// samples were written; at most [`crate::apu::RING_CAPACITY`] wait (about 7 frames), older
+    /// ones are dropped. Samples come at [`crate::apu::SAMPLE_RATE`] Hz, left then right, DC
+    /// included (the host applies the high-pass). Does not allocate. Every frame's audio is
+    /// complete when [`Gb::run_frame`] returns; draining does not generate any (so when a host
+    /// drains never changes the state image).
+    pub fn drain_audio(&mut self, out: &mut [Sample]) -> usize {
+        self.hw.apu.samples().drain_into(out)
+    }
+
+    /// Forget the samples waiting (after a rewind or a state load, the ring still holds the
+    /// old timeline's audio: it is output, not state).
+    pub fn discard_audio(&mut self) {
+        self.hw.apu.samples().clear();
+    }
+
+    /// Stereo samples waiting for [`Gb::drain_audio`].
+    pub fn audio_pending(&mut self) -> usize {
+        self.hw.apu.samples().len()
+    }
+
+    /// Turn audio generation on (the default) or off. Off, no samples are produced and the
+    /// waveform generators stand still, which the DMG's CPU cannot observe (registers, lengths,
+    /// wave RAM access and everything else run as usual).
+    pub fn set_audio_enabled(&mut self, on: bool) {
+        let now = self.hw.now;
+        self.hw.apu.set_output_enabled(on, now);
+        if !on {
+            self.hw.apu.samples().clear();
+        }
+    }
+
+    /// Each channel's digital output 0-15 now (the values the CGB shows in PCM12/PCM34; on the
+    /// DMG those addresses read 0xFF).
+    pub fn channel_outputs(&mut self) -> [u8; 4] {
+        self.hw.apu.catch_up(self.hw.now);
+        self.hw.apu.digital_outputs()
     }
 
     /// Write the machine's state as a fixed-layout image into `out` (cleared first; no

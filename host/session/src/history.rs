@@ -36,7 +36,8 @@ impl Session {
             .frames()
             .is_some_and(|(_, last)| last + 1 == self.frame)
             && slots == self.prev_slots
-            && self.core_prev.len() == self.core_now.len();
+            && self.core_prev.len() == self.core_now.len()
+            && !std::mem::take(&mut self.cursor_fresh);
         let key = !contiguous || self.frame >= self.last_key + self.config.keyframe_interval.max(1);
         let n = slots.len() + 1;
         self.key_bufs.resize_with(n, Vec::new);
@@ -249,10 +250,31 @@ impl Session {
     /// Put the session at frame `t` (core and scripts), without replaying anything: the
     /// picture and overlays stay those of the last frame run.
     pub fn restore(&mut self, t: u64) -> Result<(), SessionError> {
-        if t != self.frame || self.ring.find(t).is_none() {
-            self.move_cursor(t)?;
+        let result = if t != self.frame || self.ring.find(t).is_none() {
+            self.move_cursor(t)
+        } else {
+            Ok(())
+        };
+        match result.and_then(|()| self.load_from_cursor(t)) {
+            Ok(()) => Ok(()),
+            Err(e) => {
+                self.resync_cursor();
+                Err(e)
+            }
         }
-        self.load_from_cursor(t)
+    }
+
+    /// After a failed restore (damaged history: never in practice), the cursor may be half
+    /// way: make it the live state again, and start the next record afresh (a keyframe).
+    fn resync_cursor(&mut self) {
+        self.gb.save_state(&mut self.core_prev);
+        self.core_len = self.core_prev.len();
+        pad(&mut self.core_prev);
+        for s in self.scripts.iter_mut().filter(|s| s.active) {
+            s.vm.snapshot_into(&mut s.prev);
+        }
+        self.prev_slots = self.active_slots();
+        self.cursor_fresh = true;
     }
 
     /// Go to frame `t` and show it as it was drawn: restore the frame before, replay one
@@ -279,6 +301,14 @@ impl Session {
     /// record, and (with `check`) compare the replayed state with it. Returns whether they
     /// matched (always true unchecked).
     fn replay_one(&mut self, check: bool) -> Result<bool, SessionError> {
+        let result = self.replay_one_inner(check);
+        if result.is_err() {
+            self.resync_cursor();
+        }
+        result
+    }
+
+    fn replay_one_inner(&mut self, check: bool) -> Result<bool, SessionError> {
         self.replaying = true;
         self.step_frame();
         self.replaying = false;
@@ -353,4 +383,66 @@ fn first_difference(a: &[u8], b: &[u8]) -> Option<usize> {
 
 fn corrupt(what: &'static str) -> SessionError {
     SessionError::Ring(crate::ring::RingError::Corrupt(what))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Session, SessionConfig};
+
+    fn counter_rom() -> Vec<u8> {
+        gb_core::asm::rom(
+            "ld a, $01\n ldh [$FF], a\n ei\n main:\n halt\n nop\n jr main\n org $40\n \
+             push af\n ld a, [$C000]\n inc a\n ld [$C000], a\n pop af\n reti\n",
+        )
+        .expect("assemble")
+    }
+
+    /// Corrupt history bytes make seeks fail (or land on a checked state), never panic, and the
+    /// session keeps running.
+    #[test]
+    fn corrupt_history_never_panics() {
+        let config = SessionConfig {
+            ring_bytes: 1 << 20,
+            keyframe_interval: 16,
+            ..SessionConfig::default()
+        };
+        let mut s = Session::new(counter_rom(), None, config).expect("session");
+        s.load_script(
+            "t.lua",
+            "local t = {} while true do t[#t + 1] = memory.read_u8(0xC000) emu.frameadvance() end",
+        );
+        for _ in 0..64 {
+            s.run_frame();
+        }
+        let used = s.ring.used_bytes();
+        let mut x = 0x1234_5678_9ABC_DEF1u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let (mut ok, mut refused) = (0, 0);
+        for _ in 0..600 {
+            let at = (next() % used as u64) as usize;
+            let flip = (next() % 255 + 1) as u8;
+            s.ring.buffer_mut()[at] ^= flip;
+            let target = 1 + next() % 63;
+            match s.seek(target) {
+                Ok(()) => ok += 1,
+                Err(_) => refused += 1,
+            }
+            s.ring.buffer_mut()[at] ^= flip;
+            // Whatever happened, the machine can run a frame (without forking the history).
+            let mut probe = s.gb.clone();
+            probe.run_frame();
+        }
+        assert!(refused > 0 && ok > 0, "ok {ok}, refused {refused}");
+        // With the damage gone, play goes on and replays exactly again.
+        for _ in 0..20 {
+            s.run_frame();
+        }
+        let now = s.frame();
+        assert_eq!(s.verify_replay(now - 10).expect("replay"), 0);
+    }
 }

@@ -114,6 +114,11 @@ impl PartOut<'_> {
                 out.extend_from_slice(self.stored);
             }
             Method::Zstd => {
+                // The frame says how big it decompresses to: check before allocating.
+                match zstd::zstd_safe::get_frame_content_size(self.stored) {
+                    Ok(Some(n)) if n == self.raw_len as u64 => {}
+                    _ => return Err(RingError::Corrupt("zstd part length")),
+                }
                 out.resize(self.raw_len, 0);
                 let n = zstd::bulk::decompress_to_buffer(self.stored, &mut out[..])
                     .map_err(|_| RingError::Corrupt("zstd part"))?;
@@ -122,6 +127,10 @@ impl PartOut<'_> {
                 }
             }
             Method::Lz4 => {
+                // lz4 cannot expand a byte into more than 255.
+                if self.raw_len > self.stored.len().saturating_mul(255) + 16 {
+                    return Err(RingError::Corrupt("lz4 part length"));
+                }
                 out.resize(self.raw_len, 0);
                 let n = lz4_flex::block::decompress_into(self.stored, &mut out[..])
                     .map_err(|_| RingError::Corrupt("lz4 part"))?;
@@ -303,6 +312,12 @@ impl Ring {
     pub fn record(&self, i: usize) -> Result<Record<'_>, RingError> {
         let frame = self.entries.get(i).map_or(0, |e| e.frame);
         parse_record(self.record_bytes(i).ok_or(RingError::NoFrame(frame))?)
+    }
+
+    /// The whole data buffer, for corruption tests.
+    #[cfg(test)]
+    pub(crate) fn buffer_mut(&mut self) -> &mut [u8] {
+        &mut self.buf
     }
 
     /// Forget every record after `frame` (resuming from a seek forks the timeline).
@@ -550,5 +565,75 @@ mod tests {
         push(&mut ring, 0, true, 1, 100);
         assert_eq!(push(&mut ring, 1, true, 1, 1 << 17), 0);
         assert!(ring.is_empty());
+    }
+}
+
+#[cfg(test)]
+mod fuzz {
+    use super::*;
+
+    fn xorshift(x: &mut u64) -> u64 {
+        *x ^= *x << 13;
+        *x ^= *x >> 7;
+        *x ^= *x << 17;
+        *x
+    }
+
+    /// Corrupt records (flipped bytes, truncations, random garbage) are refused or decode to
+    /// something; they never panic.
+    #[test]
+    fn corrupt_records_never_panic() {
+        let mut ring = Ring::new(1 << 20);
+        let data: Vec<u8> = (0..3000u32).map(|i| (i * 7 % 13) as u8).collect();
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let methods = [Method::Stored, Method::Zstd, Method::Lz4];
+        for f in 0..3u64 {
+            let m = methods[f as usize];
+            let parts = [
+                PartIn {
+                    bytes: &data,
+                    method: m,
+                },
+                PartIn {
+                    bytes: &data[..100],
+                    method: m,
+                },
+            ];
+            ring.push(f, &[1], &parts, &parts);
+        }
+        let mut out = Vec::new();
+        let mut decoded = 0;
+        for round in 0..20_000 {
+            let i = round % 3;
+            let mut bad = ring.record_bytes(i).expect("record").to_vec();
+            match xorshift(&mut seed) % 4 {
+                0 => bad.truncate((xorshift(&mut seed) % bad.len() as u64) as usize),
+                1 => {
+                    let k = (xorshift(&mut seed) % bad.len() as u64) as usize;
+                    bad[k] ^= 1 << (xorshift(&mut seed) % 8);
+                }
+                2 => {
+                    for _ in 0..4 {
+                        let k = (xorshift(&mut seed) % bad.len() as u64) as usize;
+                        bad[k] = xorshift(&mut seed) as u8;
+                    }
+                }
+                _ => {
+                    let n = (xorshift(&mut seed) % 64) as usize;
+                    bad = (0..n).map(|_| xorshift(&mut seed) as u8).collect();
+                }
+            }
+            if let Ok(rec) = parse_record(&bad) {
+                for part in rec.key.iter().chain(&rec.diff) {
+                    if part.decode(&mut out).is_ok() {
+                        decoded += 1;
+                    }
+                }
+            }
+        }
+        assert!(
+            decoded > 0,
+            "some corruptions leave decodable parts (payload bytes)"
+        );
     }
 }

@@ -171,6 +171,8 @@ pub struct Session {
     pub(crate) last_key: u64,
     /// Slots active at `frame`'s record.
     pub(crate) prev_slots: Vec<u32>,
+    /// The cursor was rebuilt from the live state: the next record must be a keyframe.
+    pub(crate) cursor_fresh: bool,
     /// The buttons the user holds (from the log).
     pub(crate) user_buttons: Buttons,
     /// Buttons scripts press and release this frame.
@@ -271,6 +273,7 @@ impl Session {
             dec: Vec::new(),
             last_key: 0,
             prev_slots: Vec::new(),
+            cursor_fresh: false,
             user_buttons: Buttons::default(),
             overrides: (0, 0),
             console: Vec::new(),
@@ -294,6 +297,18 @@ impl Session {
     /// The machine (read only: changes go through logged events).
     pub fn gb(&self) -> &Gb {
         &self.gb
+    }
+
+    /// Move the audio the frames run so far made into `out` (see `Gb::drain_audio`); returns
+    /// how many stereo samples were written. Audio is output, not state: draining changes
+    /// nothing a snapshot holds.
+    pub fn drain_audio(&mut self, out: &mut [gb_core::apu::Sample]) -> usize {
+        self.gb.drain_audio(out)
+    }
+
+    /// Forget the audio waiting, e.g. what a seek or a replay made again.
+    pub fn discard_audio(&mut self) {
+        self.gb.discard_audio();
     }
 
     /// What the session was started with.
