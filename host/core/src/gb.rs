@@ -77,7 +77,9 @@ impl Gb {
     pub fn new(cart: Cartridge) -> Gb {
         // Start at a time far enough from 0 that the PPU's line start is not negative.
         let now = 0x1_0000;
-        let ppu = Ppu::post_boot(now, POST_BOOT_LINE, POST_BOOT_DOT);
+        let mut ppu = Ppu::post_boot(now, POST_BOOT_LINE, POST_BOOT_DOT);
+        let logo: [u8; 48] = std::array::from_fn(|i| cart.read_rom(0x0104 + i as u16));
+        ppu.load_boot_logo(&logo);
         let timer = Timer::new(now, POST_BOOT_COUNTER);
         let mut hw = Hardware::new(cart, ppu, timer, Apu::post_boot(), now);
         hw.if_ = 0x01;
