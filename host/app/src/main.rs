@@ -8,6 +8,7 @@
 mod audio;
 mod bench;
 mod headless;
+mod overlay;
 mod play;
 mod rewind_bench;
 mod rom;
