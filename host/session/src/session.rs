@@ -209,6 +209,23 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
     })
 }
 
+/// Put the loaded scripts of a saved state back (all but `except`).
+fn restore_scripts(
+    scripts: &mut [Script],
+    saved: &[(u32, lua_rollback::Snapshot)],
+    except: Option<u32>,
+) {
+    for (slot, snap) in saved {
+        if Some(*slot) == except {
+            continue;
+        }
+        if let Some(s) = scripts.iter_mut().find(|s| s.slot == *slot && s.active) {
+            // A snapshot of this very VM: restoring it cannot fail.
+            let _ = s.vm.restore(snap);
+        }
+    }
+}
+
 impl Session {
     /// A session running `rom` on a DMG, from the post-boot state or through `boot_rom`.
     pub fn new(
@@ -481,18 +498,7 @@ impl Session {
     fn apply_saved(&mut self, state: &SavedState, except: Option<u32>) {
         // The image was made by this session: it always loads.
         let _ = self.gb.load_state(&state.core);
-        for (slot, snap) in &state.scripts {
-            if Some(*slot) == except {
-                continue;
-            }
-            if let Some(s) = self
-                .scripts
-                .iter_mut()
-                .find(|s| s.slot == *slot && s.active)
-            {
-                let _ = s.vm.restore(snap);
-            }
-        }
+        restore_scripts(&mut self.scripts, &state.scripts, except);
         self.gb.set_buttons(self.effective_buttons());
     }
 
@@ -672,18 +678,7 @@ impl Session {
                     // The core was loaded during the call. A load the script asked for does not
                     // roll the script itself back: bots loop save → try → load.
                     if let Some(state) = self.script_states.get(&name) {
-                        for (slot, snap) in &state.scripts {
-                            if *slot == caller {
-                                continue;
-                            }
-                            if let Some(s) = self
-                                .scripts
-                                .iter_mut()
-                                .find(|s| s.slot == *slot && s.active)
-                            {
-                                let _ = s.vm.restore(snap);
-                            }
-                        }
+                        restore_scripts(&mut self.scripts, &state.scripts, Some(caller));
                     }
                 }
             }

@@ -477,7 +477,11 @@ impl Api<'_> {
         // The common case first: one byte on the bus.
         if n == 1 && args.len() < 2 && a <= 0xFFFF {
             let v = self.gb.peek(a as u16);
-            return Ok(if signed { i64::from(v as i8) } else { i64::from(v) });
+            return Ok(if signed {
+                i64::from(v as i8)
+            } else {
+                i64::from(v)
+            });
         }
         let sp = space(args, 1, Space::Bus, what)?;
         let mut v: u32 = 0;
