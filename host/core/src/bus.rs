@@ -139,6 +139,8 @@ pub struct Hardware {
     apu_fs_next: u64,
     /// CPU reads of P1 (0xFF00) so far, wrapping.
     pub p1_reads: u32,
+    /// Watchpoints (host configuration, not in the state image).
+    pub watch: crate::watch::Watch,
 }
 
 impl Hardware {
@@ -164,6 +166,7 @@ impl Hardware {
             stop_at: u64::MAX,
             apu_fs_next: 0,
             p1_reads: 0,
+            watch: crate::watch::Watch::default(),
         };
         hw.apu_fs_next = hw.next_fs_edge();
         hw.apu.start_clock(now);
@@ -477,7 +480,11 @@ impl Bus for Hardware {
     #[inline(always)]
     fn read(&mut self, addr: u16) -> u8 {
         self.tick();
-        self.read_now(addr, OamBug::Read)
+        let v = self.read_now(addr, OamBug::Read);
+        if self.watch.any_read && self.watch.on_read(addr, v) {
+            self.stop = true;
+        }
+        v
     }
 
     fn idle_idu(&mut self, addr: u16) {
@@ -490,7 +497,20 @@ impl Bus for Hardware {
     #[inline(always)]
     fn read_idu(&mut self, addr: u16) -> u8 {
         self.tick();
-        self.read_now(addr, OamBug::ReadIdu)
+        let v = self.read_now(addr, OamBug::ReadIdu);
+        if self.watch.any_read && self.watch.on_read(addr, v) {
+            self.stop = true;
+        }
+        v
+    }
+
+    #[inline(always)]
+    fn exec_hit(&mut self, pc: u16) -> bool {
+        if self.watch.any_exec && self.watch.on_exec(pc, self.read_byte(pc)) {
+            self.stop = true;
+            return true;
+        }
+        false
     }
 
     #[inline(always)]
@@ -500,6 +520,9 @@ impl Bus for Hardware {
             self.oam_bug(OamBug::Write);
         }
         self.write_byte(addr, value);
+        if self.watch.any_write && self.watch.on_write(addr, value) {
+            self.stop = true;
+        }
     }
 
     #[inline(always)]
