@@ -177,7 +177,7 @@ impl Hardware {
     /// Recompute the earliest pending event (and the read fast-path flag).
     #[inline]
     fn reschedule(&mut self) {
-        self.plain_reads = !self.dma.active && self.boot_rom.is_none();
+        self.plain_reads = !self.dma.active && self.boot_rom.is_none() && !self.watch.any_read;
         self.next_event = self
             .stop_at
             .min(self.apu_fs_next)
@@ -236,6 +236,21 @@ impl Hardware {
             OamBug::Write => self.ppu.oam_bug_write(row),
             OamBug::ReadIdu => self.ppu.oam_bug_read_idu(row),
         }
+    }
+
+    /// The CPU is about to run the instruction at `pc`: true (and the run loop stops) if an
+    /// instruction watchpoint is there.
+    pub(crate) fn exec_hit(&mut self, pc: u16) -> bool {
+        if self.watch.on_exec(pc, self.read_byte(pc)) {
+            self.stop = true;
+            return true;
+        }
+        false
+    }
+
+    /// The watchpoints changed: the read fast path is on only without read watchpoints.
+    pub(crate) fn watch_changed(&mut self) {
+        self.reschedule();
     }
 
     /// Map a boot ROM over 0x0000-0x00FF until 0xFF50 is written.
@@ -465,7 +480,12 @@ impl Hardware {
             // The game polled the joypad: frames without a poll are "lag frames" to TASers.
             self.p1_reads = self.p1_reads.wrapping_add(1);
         }
-        self.read_byte(addr)
+        let v = self.read_byte(addr);
+        // Read watchpoints turn the fast path above off, so they cost nothing when unused.
+        if self.watch.any_read && self.watch.on_read(addr, v) {
+            self.stop = true;
+        }
+        v
     }
 
     /// Change the buttons held, requesting the joypad interrupt when a line falls.
@@ -480,11 +500,7 @@ impl Bus for Hardware {
     #[inline(always)]
     fn read(&mut self, addr: u16) -> u8 {
         self.tick();
-        let v = self.read_now(addr, OamBug::Read);
-        if self.watch.any_read && self.watch.on_read(addr, v) {
-            self.stop = true;
-        }
-        v
+        self.read_now(addr, OamBug::Read)
     }
 
     fn idle_idu(&mut self, addr: u16) {
@@ -497,20 +513,7 @@ impl Bus for Hardware {
     #[inline(always)]
     fn read_idu(&mut self, addr: u16) -> u8 {
         self.tick();
-        let v = self.read_now(addr, OamBug::ReadIdu);
-        if self.watch.any_read && self.watch.on_read(addr, v) {
-            self.stop = true;
-        }
-        v
-    }
-
-    #[inline(always)]
-    fn exec_hit(&mut self, pc: u16) -> bool {
-        if self.watch.any_exec && self.watch.on_exec(pc, self.read_byte(pc)) {
-            self.stop = true;
-            return true;
-        }
-        false
+        self.read_now(addr, OamBug::ReadIdu)
     }
 
     #[inline(always)]

@@ -54,12 +54,6 @@ pub trait Bus {
     fn stop(&mut self) -> bool;
     /// Whether a joypad line is low, which wakes the CPU from STOP (no time passes).
     fn joypad_wake(&self) -> bool;
-    /// The CPU is about to run the instruction at `pc`: true if a watchpoint says to stop
-    /// first (no time passes; the instruction runs at the next step).
-    fn exec_hit(&mut self, pc: u16) -> bool {
-        let _ = pc;
-        false
-    }
 }
 
 /// What the CPU is doing between instructions.
@@ -172,17 +166,7 @@ impl Cpu {
     #[inline(always)]
     pub fn step<B: Bus>(&mut self, bus: &mut B) {
         if self.slow || (self.ime && bus.pending_interrupts() != 0) {
-            // An instruction runs in this step only when running and no interrupt is taken.
-            if self.mode == CpuMode::Running
-                && !(self.ime && bus.pending_interrupts() != 0)
-                && bus.exec_hit(self.regs.pc)
-            {
-                return;
-            }
             self.step_slow(bus);
-            return;
-        }
-        if bus.exec_hit(self.regs.pc) {
             return;
         }
         let op = bus.read(self.regs.pc);
@@ -195,9 +179,14 @@ impl Cpu {
         self.mode
     }
 
+    /// Whether the next step runs the instruction at PC (running, no interrupt to take).
+    pub fn runs_instruction_next<B: Bus>(&self, bus: &B) -> bool {
+        self.mode == CpuMode::Running && !(self.ime && bus.pending_interrupts() != 0)
+    }
+
     /// Run steps until `done` says so (checked before each step).
     #[inline]
-    pub fn run_until<B: Bus>(&mut self, bus: &mut B, mut done: impl FnMut(&Cpu, &B) -> bool) {
+    pub fn run_until<B: Bus>(&mut self, bus: &mut B, mut done: impl FnMut(&Cpu, &mut B) -> bool) {
         while !done(self, bus) {
             self.step(bus);
         }

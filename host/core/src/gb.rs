@@ -140,7 +140,18 @@ impl Gb {
     /// look at the machine ([`Gb::watch`]) before calling again; true when the frame ended.
     pub fn run_frame_watched(&mut self) -> bool {
         self.hw.set_stop_at(self.frame_deadline);
-        self.cpu.run_until(&mut self.hw, |_, hw| hw.stop);
+        if self.hw.watch.any_exec {
+            // Instruction watchpoints are checked by a loop of their own, so the usual one
+            // pays nothing for them.
+            self.cpu.run_until(&mut self.hw, |cpu, hw| {
+                hw.stop
+                    || (hw.watch.exec_at(cpu.regs.pc)
+                        && cpu.runs_instruction_next(hw)
+                        && hw.exec_hit(cpu.regs.pc))
+            });
+        } else {
+            self.cpu.run_until(&mut self.hw, |_, hw| hw.stop);
+        }
         self.finish_run()
     }
 
@@ -156,9 +167,22 @@ impl Gb {
         }
     }
 
-    /// The watchpoints and their hits.
+    /// The watchpoints and their hits (change watchpoints with [`Gb::add_watch`] and
+    /// [`Gb::clear_watches`]).
     pub fn watch(&mut self) -> &mut crate::watch::Watch {
         &mut self.hw.watch
+    }
+
+    /// Watch `len` addresses from `addr` for `access` (see [`crate::watch`]).
+    pub fn add_watch(&mut self, access: crate::watch::Access, addr: u16, len: u32) {
+        self.hw.watch.add(access, addr, len);
+        self.hw.watch_changed();
+    }
+
+    /// Remove every watchpoint.
+    pub fn clear_watches(&mut self) {
+        self.hw.watch.clear();
+        self.hw.watch_changed();
     }
 
     /// Bookkeeping when a frame ends.
@@ -372,8 +396,18 @@ impl Gb {
             return self.run_frame_watched();
         }
         self.hw.set_stop_at(self.frame_deadline);
-        self.cpu
-            .run_until(&mut self.hw, |_, hw| hw.stop || hw.now >= cycle);
+        if self.hw.watch.any_exec {
+            self.cpu.run_until(&mut self.hw, |cpu, hw| {
+                hw.stop
+                    || hw.now >= cycle
+                    || (hw.watch.exec_at(cpu.regs.pc)
+                        && cpu.runs_instruction_next(hw)
+                        && hw.exec_hit(cpu.regs.pc))
+            });
+        } else {
+            self.cpu
+                .run_until(&mut self.hw, |_, hw| hw.stop || hw.now >= cycle);
+        }
         if self.hw.stop {
             return self.finish_run();
         }

@@ -92,7 +92,7 @@ impl Default for Watch {
 
 impl Watch {
     /// Remove every watchpoint (pending hits stay).
-    pub fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         self.read.clear();
         self.write.clear();
         self.exec.clear();
@@ -102,7 +102,7 @@ impl Watch {
     }
 
     /// Watch `len` addresses from `addr` (wrapping at 0xFFFF) for `access`.
-    pub fn add(&mut self, access: Access, addr: u16, len: u32) {
+    pub(crate) fn add(&mut self, access: Access, addr: u16, len: u32) {
         let bits = match access {
             Access::Read => {
                 self.any_read = true;
@@ -172,8 +172,14 @@ impl Watch {
         hit
     }
 
+    /// Whether an instruction watchpoint is at `addr` (the run loop's cheap first test).
+    #[inline(always)]
+    pub(crate) fn exec_at(&self, addr: u16) -> bool {
+        self.exec.get(addr)
+    }
+
     /// The instruction at `addr` (opcode `opcode`) is about to run: true if it must not, yet.
-    #[cold]
+    #[inline]
     pub(crate) fn on_exec(&mut self, addr: u16, opcode: u8) -> bool {
         if !self.exec.get(addr) {
             return false;

@@ -30,9 +30,9 @@ fn rom() -> Vec<u8> {
 fn watched_runs_stop_at_each_access_and_end_where_unwatched_ones_do() {
     let mut plain = Gb::new(Cartridge::from_rom(rom()).expect("cart"));
     let mut watched = plain.clone();
-    watched.watch().add(Access::Write, 0xC000, 1);
-    watched.watch().add(Access::Read, 0xC000, 1);
-    watched.watch().add(Access::Exec, 0x0040, 1);
+    watched.add_watch(Access::Write, 0xC000, 1);
+    watched.add_watch(Access::Read, 0xC000, 1);
+    watched.add_watch(Access::Exec, 0x0040, 1);
     let mut hits = Vec::new();
     let mut seen = Vec::new();
     for _ in 0..5 {

@@ -623,7 +623,7 @@ impl Session {
 
     /// Set the core's watchpoints to what the loaded scripts' bus hooks ask for.
     pub(crate) fn rebuild_watches(&mut self) {
-        self.gb.watch().clear();
+        self.gb.clear_watches();
         for i in 0..self.scripts.len() {
             if self.scripts[i].active {
                 for (kind, addr, len) in self.with_script(i, |s, api| s.watches(api)) {
@@ -632,7 +632,7 @@ impl Session {
                         1 => Access::Write,
                         _ => Access::Exec,
                     };
-                    self.gb.watch().add(access, addr, len);
+                    self.gb.add_watch(access, addr, len);
                 }
             }
         }
