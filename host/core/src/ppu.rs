@@ -473,6 +473,7 @@ impl Ppu {
                         }
                         self.frame_ready = true;
                         self.blank_frame = false;
+                        self.clear_line_scratch();
                     }
                     self.schedule(Event::Compare, at + 4);
                 }
@@ -756,6 +757,25 @@ impl Ppu {
     #[inline]
     pub fn oam_writable(&self) -> bool {
         !self.oam_write_blocked
+    }
+
+    /// VBlank starts: the last line's scratch data (its colour indices, objects and register
+    /// writes) is dead until the next frame's first line writes it again. Clearing it changes
+    /// nothing the machine does, and keeps frame-end snapshots free of leftovers that differ
+    /// every frame (smaller rewind diffs).
+    fn clear_line_scratch(&mut self) {
+        self.line_index = [0; WIDTH];
+        self.line_sprites = [0; 10];
+        self.line_sprite_count = 0;
+        if self.line_write_count == 0 {
+            for w in &mut self.line_writes {
+                *w = crate::fifo::LineWrite {
+                    dot: 0,
+                    addr: 0,
+                    value: 0,
+                };
+            }
+        }
     }
 
     /// A frame is handed out: rows the LCD did not draw since the last one (it was off, or
