@@ -337,6 +337,12 @@ function gui.line(x1, y1, x2, y2, color) end
 ---@param color? integer|string
 function gui.pixel(x, y, color) end
 
+---A PNG image from the script's own folder (`"logo.png"`), its top-left corner at (x, y), with its alpha
+---@param x integer
+---@param y integer
+---@param file string
+function gui.image(x, y, file) end
+
 ---Forget what this script drew this frame
 function gui.clear() end
 

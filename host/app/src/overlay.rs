@@ -201,6 +201,13 @@ pub fn render(rgb: &mut [u8], list: &[DrawCmd]) {
                 color,
             } => line(rgb, (*x1, *y1), (*x2, *y2), *color),
             DrawCmd::Pixel { x, y, color } => plot(rgb, *x, *y, *color),
+            DrawCmd::Image { x, y, image } => {
+                let w = image.width as usize;
+                for (i, p) in image.rgba.chunks_exact(4).enumerate() {
+                    let argb = u32::from_be_bytes([p[3], p[0], p[1], p[2]]);
+                    plot(rgb, x + (i % w) as i32, y + (i / w) as i32, argb);
+                }
+            }
         }
     }
 }

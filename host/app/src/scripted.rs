@@ -65,7 +65,83 @@ pub fn read_bundle(path: &Path) -> Result<gb_session::Bundle> {
         collect_modules(dir, "", 0, path, &mut modules);
     }
     modules.sort();
-    Ok(gb_session::Bundle { main, modules })
+    let mut images = Vec::new();
+    if let Some(dir) = path.parent() {
+        let dir = if dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            dir
+        };
+        collect_images(dir, &mut images);
+    }
+    images.sort_by(|a, b| a.0.cmp(&b.0));
+    Ok(gb_session::Bundle {
+        main,
+        modules,
+        images,
+    })
+}
+
+/// Most images a script's folder may offer `gui.image`, and the largest (pixels).
+const MAX_IMAGES: usize = 64;
+const MAX_IMAGE_PIXELS: u64 = 1 << 20;
+
+/// The PNG files of the script's folder (not subfolders), decoded; a file that does not
+/// decode is left out (`gui.image` then says it is missing).
+fn collect_images(dir: &Path, out: &mut Vec<(String, gb_session::Image)>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        if out.len() >= MAX_IMAGES {
+            return;
+        }
+        let path = entry.path();
+        if !path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("png"))
+        {
+            continue;
+        }
+        let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
+            continue;
+        };
+        if let Some(image) = decode_png(&path) {
+            out.push((name.to_owned(), image));
+        }
+    }
+}
+
+fn decode_png(path: &Path) -> Option<gb_session::Image> {
+    let file = std::fs::File::open(path).ok()?;
+    let mut decoder = png::Decoder::new(std::io::BufReader::new(file));
+    decoder.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
+    let mut reader = decoder.read_info().ok()?;
+    let (w, h) = (reader.info().width, reader.info().height);
+    if u64::from(w) * u64::from(h) > MAX_IMAGE_PIXELS {
+        return None;
+    }
+    let mut buf = vec![0; reader.output_buffer_size()?];
+    let info = reader.next_frame(&mut buf).ok()?;
+    let px = &buf[..info.buffer_size()];
+    let rgba: Vec<u8> = match info.color_type {
+        png::ColorType::Rgba => px.to_vec(),
+        png::ColorType::Rgb => px
+            .chunks_exact(3)
+            .flat_map(|p| [p[0], p[1], p[2], 255])
+            .collect(),
+        png::ColorType::GrayscaleAlpha => px
+            .chunks_exact(2)
+            .flat_map(|p| [p[0], p[0], p[0], p[1]])
+            .collect(),
+        png::ColorType::Grayscale => px.iter().flat_map(|&g| [g, g, g, 255]).collect(),
+        png::ColorType::Indexed => return None,
+    };
+    (rgba.len() == (w * h * 4) as usize).then(|| gb_session::Image {
+        width: w,
+        height: h,
+        rgba: rgba.into(),
+    })
 }
 
 fn collect_modules(

@@ -16,7 +16,12 @@ fn file(name: &str, bytes: &[u8]) -> String {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("session-cli");
     std::fs::create_dir_all(&dir).expect("temp dir");
     let path = dir.join(name);
-    std::fs::write(&path, bytes).expect("write temp file");
+    // Tests run in parallel and share names: write aside, then rename (atomic).
+    static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let tmp = dir.join(format!(".{name}.{n}.tmp"));
+    std::fs::write(&tmp, bytes).expect("write temp file");
+    std::fs::rename(&tmp, &path).expect("rename temp file");
     path.to_string_lossy().into_owned()
 }
 
@@ -185,4 +190,56 @@ fn require_reads_modules_from_the_scripts_folder_only() {
     let l = lines(&out);
     assert_eq!(l[0], "log: hi");
     assert!(l[1].contains("module '../cli/counter' not found"), "{l:?}");
+}
+
+#[test]
+fn overlays_and_images_are_drawn_into_the_screenshot() {
+    let rom = counter_rom();
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("session-cli/img");
+    std::fs::create_dir_all(&dir).expect("dir");
+    {
+        let file = std::fs::File::create(dir.join("red.png")).expect("png");
+        let mut enc = png::Encoder::new(std::io::BufWriter::new(file), 2, 2);
+        enc.set_color(png::ColorType::Rgba);
+        enc.set_depth(png::BitDepth::Eight);
+        let mut w = enc.write_header().expect("header");
+        w.write_image_data(&[255, 0, 0, 255].repeat(4))
+            .expect("data");
+    }
+    std::fs::write(
+        dir.join("draw.lua"),
+        "event.on_frame_end(function() gui.image(10, 20, 'red.png') gui.box(50, 50, 52, 52, 'blue', 'blue') end) \
+         while true do emu.frameadvance() end",
+    )
+    .expect("script");
+    let shot = dir.join("shot.png");
+    let out = gbhost(&[
+        "headless",
+        &rom,
+        "--frames",
+        "2",
+        "--script",
+        dir.join("draw.lua").to_str().unwrap(),
+        "--screenshot",
+        shot.to_str().unwrap(),
+        "--overlay",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let decoder = png::Decoder::new(std::io::BufReader::new(
+        std::fs::File::open(&shot).expect("shot"),
+    ));
+    let mut reader = decoder.read_info().expect("info");
+    let mut buf = vec![0; reader.output_buffer_size().expect("size")];
+    reader.next_frame(&mut buf).expect("frame");
+    let px = |x: usize, y: usize| {
+        [
+            buf[(y * 160 + x) * 3],
+            buf[(y * 160 + x) * 3 + 1],
+            buf[(y * 160 + x) * 3 + 2],
+        ]
+    };
+    assert_eq!(px(10, 20), [255, 0, 0]);
+    assert_eq!(px(11, 21), [255, 0, 0]);
+    assert_eq!(px(51, 51), [0, 0, 255]);
+    assert_eq!(px(12, 20), [255, 255, 255], "only the image's pixels");
 }

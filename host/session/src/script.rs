@@ -25,6 +25,19 @@ pub struct Bundle {
     pub main: String,
     /// The modules it may `require`.
     pub modules: Vec<(String, String)>,
+    /// The images of its folder `gui.image` may draw, by file name (`logo.png`).
+    pub images: Vec<(String, Image)>,
+}
+
+/// A decoded image: width, height and RGBA bytes (the host decodes the files).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Image {
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+    /// RGBA, row-major, `width * height * 4` bytes.
+    pub rgba: std::sync::Arc<[u8]>,
 }
 
 impl Bundle {
@@ -33,6 +46,7 @@ impl Bundle {
         Bundle {
             main: main.to_owned(),
             modules: Vec::new(),
+            images: Vec::new(),
         }
     }
 
@@ -45,7 +59,14 @@ impl Bundle {
             text.push('\0');
             text.push_str(module);
         }
-        crate::events::source_hash(&text)
+        let mut h = crate::events::source_hash(&text);
+        for (name, image) in &self.images {
+            h = h.rotate_left(5)
+                ^ crate::events::source_hash(name)
+                ^ crate::session::fnv1a(&image.rgba)
+                ^ (u64::from(image.width) << 32 | u64::from(image.height));
+        }
+        h
     }
 }
 
@@ -90,6 +111,8 @@ pub struct Script {
     reload_error: Option<String>,
     /// Overlay drawn this frame.
     pub draw: Vec<DrawCmd>,
+    /// The images `gui.image` can draw (from the running version's bundle).
+    pub(crate) images: std::collections::HashMap<String, Image>,
     /// The `persist` table: kept across rollbacks on purpose.
     pub persist: BTreeMap<Vec<u8>, Value>,
 }
@@ -155,6 +178,7 @@ impl Script {
             new_error: false,
             reload_error: None,
             draw: Vec::new(),
+            images: std::collections::HashMap::new(),
             persist: BTreeMap::new(),
         })
     }
@@ -256,6 +280,9 @@ impl Script {
                 self.vm.spawn_chunk(MAIN, &chunk, &bundle.main)
             })
             .and_then(|()| self.vm.resume_with(api, MAIN, &[]));
+        if result.is_ok() {
+            self.images = bundle.images.iter().cloned().collect();
+        }
         match result {
             Ok(Resume::Yielded(_)) => {}
             Ok(Resume::Returned(_)) => {
@@ -419,6 +446,7 @@ mod tests {
     fn run(s: &mut Script, gb: &mut Gb, frames: u64, steps: u8) {
         let mut requests: Vec<Request> = Vec::new();
         let mut states = std::collections::HashMap::new();
+        let images = std::collections::HashMap::new();
         for f in 0..frames {
             let mut draw = Vec::new();
             let mut persist = BTreeMap::new();
@@ -431,6 +459,7 @@ mod tests {
                 states: &mut states,
                 user_buttons: gb_core::Buttons::default(),
                 rom_hash: 0,
+                images: &images,
             };
             if steps & 1 != 0 {
                 s.frame_start(&mut api);
@@ -451,6 +480,7 @@ mod tests {
             let mut s = Script::new(1, "t.lua", &ScriptConfig::default()).expect("vm");
             let mut requests = Vec::new();
             let mut states = std::collections::HashMap::new();
+            let images = std::collections::HashMap::new();
             let mut draw = Vec::new();
             let mut persist = BTreeMap::new();
             let mut api = Api {
@@ -462,6 +492,7 @@ mod tests {
                 states: &mut states,
                 user_buttons: gb_core::Buttons::default(),
                 rom_hash: 0,
+                images: &images,
             };
             s.start(
                 &mut api,

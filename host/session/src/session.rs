@@ -359,8 +359,10 @@ impl Session {
         let script = &mut self.scripts[i];
         let mut draw = std::mem::take(&mut script.draw);
         let mut persist = std::mem::take(&mut script.persist);
+        let images = std::mem::take(&mut script.images);
         let r = {
             let mut api = Api {
+                images: &images,
                 gb: &mut self.gb,
                 frame,
                 draw: &mut draw,
@@ -374,6 +376,10 @@ impl Session {
         };
         script.draw = draw;
         script.persist = persist;
+        // A reload during the call installed its own images; keep them.
+        if script.images.is_empty() {
+            script.images = images;
+        }
         r
     }
 
@@ -589,6 +595,7 @@ impl Session {
                         }
                     },
                 };
+                self.scripts[i].images = bundle.images.iter().cloned().collect();
                 self.with_script(i, |s, api| s.start(api, *hash, &bundle, *flavor));
                 self.after_script_call(i);
             }

@@ -457,6 +457,7 @@ fn require_loads_modules_of_the_scripts_folder_only() {
                 "print('util loaded') return { twice = function(x) return 2 * x end }".into(),
             ),
         ],
+        images: Vec::new(),
     };
     let slot = s.load_bundle("main.lua", bundle.clone(), Flavor::Native);
     s.run_frame();
@@ -550,4 +551,26 @@ fn compat_layers_reach_the_bus_hooks() {
             "vba\t49152\t2"
         ]
     );
+}
+
+#[test]
+fn gui_image_draws_images_of_the_scripts_folder() {
+    let mut s = session();
+    let image = gb_session::Image {
+        width: 2,
+        height: 1,
+        rgba: vec![255, 0, 0, 255, 0, 0, 255, 128].into(),
+    };
+    let bundle = gb_session::Bundle {
+        main: "gui.image(3, 4, 'dot.png') print(pcall(gui.image, 0, 0, '../x.png')) emu.frameadvance()"
+            .into(),
+        modules: Vec::new(),
+        images: vec![("dot.png".into(), image.clone())],
+    };
+    s.load_bundle("img.lua", bundle, Flavor::Native);
+    s.run_frame();
+    let lines = console(&mut s);
+    assert!(lines[0].contains("no image '../x.png'"), "{lines:?}");
+    let (_, list) = s.draw_lists().next().expect("list");
+    assert_eq!(list, [DrawCmd::Image { x: 3, y: 4, image }]);
 }

@@ -152,6 +152,15 @@ pub enum DrawCmd {
         /// Colour.
         color: u32,
     },
+    /// An image from the script's folder, its top-left corner at (x, y), alpha-blended.
+    Image {
+        /// Left edge.
+        x: i32,
+        /// Top edge.
+        y: i32,
+        /// The image.
+        image: crate::script::Image,
+    },
 }
 
 /// A state save or load a script asked for; the session carries it out when the script's
@@ -191,6 +200,8 @@ pub struct Api<'a> {
     pub(crate) states: &'a mut std::collections::HashMap<String, SavedState>,
     /// The buttons the user holds.
     pub user_buttons: Buttons,
+    /// The images the calling script may draw.
+    pub images: &'a std::collections::HashMap<String, crate::script::Image>,
     /// The ROM's hash.
     pub rom_hash: u64,
 }
@@ -657,6 +668,18 @@ impl Host for Api<'_> {
                 self.draw(cmd);
             }
             id::CLEAR => self.draw.clear(),
+            id::IMAGE => {
+                let name = text_arg(args, 2, "gui.image")?;
+                let image = self.images.get(&name).cloned().ok_or_else(|| {
+                    format!("gui.image: no image '{name}' in the script's folder (PNG files only)")
+                })?;
+                let cmd = DrawCmd::Image {
+                    x: coord(int(args, 0, "gui.image")?),
+                    y: coord(int(args, 1, "gui.image")?),
+                    image,
+                };
+                self.draw(cmd);
+            }
             id::WATCH_CHANGED => self.requests.push(Request::Watches),
             id::PERSIST_GET => {
                 let k = persist_key(args.first())?;

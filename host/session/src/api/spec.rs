@@ -70,6 +70,7 @@ pub mod id {
     pub const LAGCOUNT: u32 = 23;
     pub const ISLAGGED: u32 = 24;
     pub const WATCH_CHANGED: u32 = 25;
+    pub const IMAGE: u32 = 26;
 }
 
 const DOMAIN_DOC: &str = "`domain` is one of `bus` (the default: the CPU's view, read without side effects), \
@@ -205,6 +206,9 @@ pub fn functions() -> Vec<Function> {
           "A line.", Some(id::LINE)),
         f("gui.pixel", &[("x", "integer"), ("y", "integer"), ("color", "integer|string?")], "",
           "One pixel.", Some(id::PIXEL)),
+        f("gui.image", &[("x", "integer"), ("y", "integer"), ("file", "string")], "",
+          "A PNG image from the script's own folder (`\"logo.png\"`), its top-left corner at \
+           (x, y), with its alpha.", Some(id::IMAGE)),
         f("gui.clear", &[], "", "Forget what this script drew this frame.", Some(id::CLEAR)),
         f("console.log", &[("...", "any")], "",
           "Print the values, separated by tabs, as one console line.", None),
