@@ -1,14 +1,25 @@
 //! `gbhost`: the command-line entry point.
 //!
-//! Subcommands: `headless` (run a ROM with no window or audio, print what was asked) and
-//! `bench` (measure emulation speed). The desktop app arrives with its own issue.
+//! With no subcommand: the desktop app on the built-in demo cartridge. Subcommands: `run`
+//! (the desktop app on a ROM, with scripts and a REPL), `headless` (run a ROM with no window or
+//! audio, print what was asked) and `bench` (measure emulation speed).
 
+mod battery;
 mod bench;
+mod config;
+mod console;
+mod demo;
+mod desktop;
+mod emu;
+mod gamepad;
 mod headless;
+mod repl;
 mod rewind_bench;
 mod rom;
 mod screenshot;
 mod scripted;
+mod ui;
+mod watcher;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -18,11 +29,13 @@ use std::process::ExitCode;
 #[command(name = "gbhost", version, about)]
 struct Cli {
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// The desktop app: a ROM (or the demo) in a window, with scripts, rewind and a REPL.
+    Run(desktop::Args),
     /// Run a ROM with no window and no audio device, as fast as possible.
     Headless(headless::Args),
     /// Measure emulation speed on a ROM (frames per second, median of several rounds).
@@ -32,8 +45,10 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Headless(args) => headless::run(&args),
-        Command::Bench(args) => bench::run(&args),
+        None => desktop::run(&desktop::Args::default()),
+        Some(Command::Run(args)) => desktop::run(&args),
+        Some(Command::Headless(args)) => headless::run(&args),
+        Some(Command::Bench(args)) => bench::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -43,4 +58,9 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// One line about sound: the app has no audio output yet (it arrives with the `play` work).
+fn audio_note() {
+    eprintln!("gbhost: no audio output yet; running silently, paced by the clock");
 }
