@@ -1,8 +1,9 @@
 //! `gbhost bench`: emulation speed, the median of several timed rounds.
 //!
 //! Each round loads the ROM afresh (not timed) and runs N frames headless, every frame fully
-//! emulated and rendered. Prints `fps: X` and `mcycles-per-sec: Y` (M-cycles, 1,048,576 per
-//! emulated second), both medians.
+//! emulated and rendered, and its audio generated and drained as the app does (`--no-audio`
+//! turns sample generation off, to measure what audio costs). Prints `fps: X` and
+//! `mcycles-per-sec: Y` (M-cycles, 1,048,576 per emulated second), both medians.
 
 use anyhow::Result;
 use std::path::PathBuf;
@@ -19,6 +20,9 @@ pub struct Args {
     /// Timed rounds (the median is reported).
     #[arg(long, default_value_t = 5)]
     rounds: usize,
+    /// Do not generate audio samples.
+    #[arg(long)]
+    no_audio: bool,
     /// Measure the rewind history instead: a session capturing every frame, on gameplay
     /// (see `rewind_bench.rs` for the figures printed).
     #[arg(long)]
@@ -62,11 +66,16 @@ pub fn run(args: &Args) -> Result<()> {
     let mut mcps = Vec::with_capacity(rounds);
     for round in 0..rounds {
         let mut gb = crate::rom::load(&args.rom, None)?;
+        gb.set_audio_enabled(!args.no_audio);
+        let mut audio = vec![(0, 0); gb_core::apu::RING_CAPACITY];
+        let mut samples = 0usize;
         let start_cycles = gb.cycles();
         let t = Instant::now();
         for _ in 0..frames {
             gb.run_frame();
+            samples += gb.drain_audio(&mut audio);
         }
+        std::hint::black_box(samples);
         let secs = t.elapsed().as_secs_f64().max(1e-9);
         let mcycles = (gb.cycles() - start_cycles) as f64 / 4.0;
         eprintln!(

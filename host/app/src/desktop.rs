@@ -27,6 +27,9 @@ pub struct Args {
     /// Start paused.
     #[arg(long)]
     pub paused: bool,
+    /// No sound (do not open the audio device).
+    #[arg(long)]
+    pub mute: bool,
     /// Rewind history size in MiB.
     #[arg(long, default_value_t = 64, value_name = "MIB")]
     pub history_mib: usize,
@@ -75,9 +78,9 @@ pub fn run(args: &Args) -> Result<()> {
         } else {
             args.history_mib.min(4096)
         } << 20,
+        audio: !args.mute,
     };
     let mut emu = emu::spawn(start)?;
-    crate::audio_note();
     let _term = crate::repl::TermGuard::save();
     let repl = if args.repl {
         let tx = emu.sender();

@@ -5,6 +5,7 @@
 //!
 //! Nothing here emulates or rewinds: frames, seeks and pokes are `Session` calls.
 
+use crate::audio::output::AudioOut;
 use crate::battery::Battery;
 use crate::console::Console;
 use crate::watcher::Watcher;
@@ -224,6 +225,8 @@ pub struct Start {
     pub paused: bool,
     /// Rewind ring size.
     pub ring_bytes: usize,
+    /// Open the audio device (off: silent, paced by the clock).
+    pub audio: bool,
 }
 
 /// Build the session for `start` on a new thread; errors building it (unreadable ROM) are
@@ -302,6 +305,8 @@ pub struct Emu {
     fps_count: u32,
     fps_since: Instant,
     fps: f64,
+    audio: AudioOut,
+    audio_buf: Vec<gb_core::apu::Sample>,
     quit: bool,
 }
 
@@ -337,6 +342,12 @@ impl Emu {
             fps_count: 0,
             fps_since: Instant::now(),
             fps: 0.0,
+            audio: if start.audio {
+                AudioOut::open()
+            } else {
+                AudioOut::silent(48_000)
+            },
+            audio_buf: vec![(0, 0); gb_core::apu::RING_CAPACITY],
             quit: false,
         };
         emu.open(&start.rom)?;
@@ -527,7 +538,19 @@ impl Emu {
     pub fn live_frame(&mut self) {
         self.session.set_buttons(self.held);
         self.session.run_frame();
+        self.play_audio();
         self.after_frame();
+    }
+
+    /// Send the frame's sound to the device: only at normal speed while running (muted with a
+    /// fade when fast-forwarding, rewinding, paused).
+    fn play_audio(&mut self) {
+        let n = self.session.drain_audio(&mut self.audio_buf);
+        let audible = self.speed == Speed::Normal && self.rewind == 0 && !self.paused;
+        self.audio.set_muted(!audible);
+        if audible || self.audio.queued_seconds() < 0.02 {
+            self.audio.push(&self.audio_buf[..n]);
+        }
     }
 
     fn after_frame(&mut self) {
@@ -565,6 +588,7 @@ impl Emu {
         let t = t.clamp(first, last);
         if t != self.session.frame() {
             self.session.seek(t)?;
+            self.session.discard_audio();
             self.drain_session_console();
             self.check_watches();
             self.fps_count += 1;
@@ -724,6 +748,18 @@ impl Emu {
         let mut last_publish = Instant::now();
         while !self.quit {
             let now = Instant::now();
+            // At normal speed with a device playing, its clock paces emulation.
+            let audio_paced = self.audio.is_playing()
+                && self.speed == Speed::Normal
+                && self.rewind == 0
+                && !self.paused;
+            if audio_paced {
+                deadline = if self.audio.wants_frame() {
+                    now
+                } else {
+                    now + Duration::from_millis(2)
+                };
+            }
             if self.active() && now >= deadline {
                 self.tick();
                 let step = if self.speed == Speed::Unthrottled && self.rewind == 0 {

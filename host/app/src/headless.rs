@@ -1,11 +1,15 @@
-//! `gbhost headless`: run a ROM with no window and no audio, then print what was asked for.
+//! `gbhost headless`: run a ROM with no window and no audio device, then print what was asked
+//! for.
 //!
 //! Output contract (one item per line, in this order): `frames: N`; with `--print-serial`,
 //! `serial: TEXT` (non-printable bytes as `\xNN`); with `--print-regs`,
 //! `regs: A=01 F=B0 B=00 C=13 D=00 E=D8 H=01 L=4D SP=FFFE PC=0100`; for each `--peek ADDR`,
-//! `peek FF82=01`. `--screenshot FILE.png` writes the final frame. Exit 0 when the run completed,
-//! 2 on a bad ROM or argument or a screenshot that cannot be written.
+//! `peek FF82=01`. `--screenshot FILE.png` writes the final frame; `--wav FILE.wav` the run's
+//! audio (48 kHz stereo 16-bit PCM, resampled and high-passed as the app plays it; written to a
+//! temporary file and renamed, so it appears whole or not at all). Exit 0 when the run completed,
+//! 2 on a bad ROM or argument or a screenshot or WAV that cannot be written.
 
+use crate::audio::WavOut;
 use anyhow::Result;
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -34,6 +38,9 @@ pub struct Args {
     /// mid-frame, that frame is finished first (in a copy: the other output is unaffected).
     #[arg(long, value_name = "FILE.png")]
     screenshot: Option<PathBuf>,
+    /// Write the run's audio as a 48 kHz stereo 16-bit WAV file.
+    #[arg(long, value_name = "FILE.wav")]
+    wav: Option<PathBuf>,
     /// Run this DMG boot ROM (256 bytes) instead of starting in the post-boot state.
     #[arg(long, value_name = "FILE")]
     boot_rom: Option<PathBuf>,
@@ -46,6 +53,15 @@ pub struct Args {
     /// exits 1 on any mismatch.
     #[arg(long, value_name = "K")]
     sync_test: Option<u64>,
+    /// The API the scripts are written for: native, bizhawk or vba (default: guessed from each
+    /// script's source).
+    #[arg(long, value_name = "API", value_parser = parse_api)]
+    api: Option<gb_session::Flavor>,
+}
+
+fn parse_api(s: &str) -> Result<gb_session::Flavor, String> {
+    gb_session::Flavor::parse(s)
+        .ok_or_else(|| format!("'{s}' is not an API: native, bizhawk or vba"))
 }
 
 /// Parse a 16-bit hex address, with or without `0x` / `$`.
@@ -77,6 +93,14 @@ pub fn run(args: &Args) -> Result<()> {
         return run_session(args);
     }
     let mut gb = crate::rom::load(&args.rom, args.boot_rom.as_deref())?;
+    let mut audio = match &args.wav {
+        Some(path) => Some(WavOut::create(path)?),
+        None => {
+            // Nobody listens: skip generating samples (nothing the CPU sees changes).
+            gb.set_audio_enabled(false);
+            None
+        }
+    };
     let mut frames = 0;
     let mut mid_frame = false;
     while frames < args.frames {
@@ -89,6 +113,21 @@ pub fn run(args: &Args) -> Result<()> {
             gb.run_frame();
         }
         frames += 1;
+        if let Some(a) = &mut audio
+            && let Err(e) = a.drain(|buf| gb.drain_audio(buf))
+        {
+            if let Some(a) = audio.take() {
+                a.abandon();
+            }
+            return Err(e);
+        }
+    }
+    if let Some(mut a) = audio {
+        if let Err(e) = a.drain(|buf| gb.drain_audio(buf)) {
+            a.abandon();
+            return Err(e);
+        }
+        a.finish()?;
     }
     if let Some(path) = &args.screenshot {
         if mid_frame {
@@ -130,8 +169,10 @@ fn run_session(args: &Args) -> Result<()> {
         rom: &args.rom,
         boot_rom: args.boot_rom.as_deref(),
         scripts: &args.script,
+        api: args.api,
         frames: args.frames,
         sync_test: args.sync_test,
+        wav: args.wav.as_deref(),
     })?;
     let gb = session.gb();
     if let Some(path) = &args.screenshot {

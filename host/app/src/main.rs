@@ -2,8 +2,10 @@
 //!
 //! With no subcommand: the desktop app on the built-in demo cartridge. Subcommands: `run`
 //! (the desktop app on a ROM, with scripts and a REPL), `headless` (run a ROM with no window or
-//! audio, print what was asked) and `bench` (measure emulation speed).
+//! audio device, print what was asked, optionally write the audio to a WAV), `play` (sound
+//! only, at normal speed, paced by the audio clock) and `bench` (measure emulation speed).
 
+mod audio;
 mod battery;
 mod bench;
 mod config;
@@ -13,6 +15,7 @@ mod desktop;
 mod emu;
 mod gamepad;
 mod headless;
+mod play;
 mod repl;
 mod rewind_bench;
 mod rom;
@@ -38,6 +41,9 @@ enum Command {
     Run(desktop::Args),
     /// Run a ROM with no window and no audio device, as fast as possible.
     Headless(headless::Args),
+    /// Run a ROM with sound and no window at normal speed, paced by the audio device (silent,
+    /// paced by the wall clock, when there is none).
+    Play(play::Args),
     /// Measure emulation speed on a ROM (frames per second, median of several rounds).
     Bench(bench::Args),
 }
@@ -49,6 +55,7 @@ fn main() -> ExitCode {
         Some(Command::Run(args)) => desktop::run(&args),
         Some(Command::Headless(args)) => headless::run(&args),
         Some(Command::Bench(args)) => bench::run(&args),
+        Some(Command::Play(args)) => play::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -58,9 +65,4 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
-}
-
-/// One line about sound: the app has no audio output yet (it arrives with the `play` work).
-fn audio_note() {
-    eprintln!("gbhost: no audio output yet; running silently, paced by the clock");
 }

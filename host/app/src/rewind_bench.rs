@@ -75,14 +75,7 @@ pub fn run(opts: &Options<'_>) -> Result<()> {
     };
     let ring_capacity = config.ring_bytes;
     let mut s = Session::new(rom, None, config).context("cannot start a session")?;
-    for path in opts.scripts {
-        let source = crate::scripted::read_script(path)?;
-        let name = path.file_name().map_or_else(
-            || path.display().to_string(),
-            |n| n.to_string_lossy().into_owned(),
-        );
-        s.load_script(&name, &source);
-    }
+    crate::scripted::load_scripts(&mut s, opts.scripts, None)?;
     let mut capture = Vec::with_capacity(opts.frames as usize);
     let (mut total, mut core) = (0u64, 0u64);
     let t = Instant::now();

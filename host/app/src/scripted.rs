@@ -27,10 +27,14 @@ pub struct Run<'a> {
     pub boot_rom: Option<&'a Path>,
     /// Scripts to load before the first frame, in order.
     pub scripts: &'a [PathBuf],
+    /// The API they are written for (`None`: guessed from each source).
+    pub api: Option<gb_session::Flavor>,
     /// Frames to run.
     pub frames: u64,
     /// Roll back this many frames after every frame and compare the replay.
     pub sync_test: Option<u64>,
+    /// Write the run's audio here (the timeline's, not the sync test's replays).
+    pub wav: Option<&'a Path>,
 }
 
 /// Read a script file: UTF-8 text, with a clear error otherwise.
@@ -39,6 +43,26 @@ pub fn read_script(path: &Path) -> Result<String> {
         std::fs::read(path).with_context(|| format!("cannot read script '{}'", path.display()))?;
     String::from_utf8(bytes)
         .with_context(|| format!("script '{}' is not UTF-8 text", path.display()))
+}
+
+/// Load script files into a session, in order (the API guessed from each source unless given).
+pub fn load_scripts(
+    session: &mut Session,
+    paths: &[PathBuf],
+    api: Option<gb_session::Flavor>,
+) -> Result<()> {
+    for path in paths {
+        let source = read_script(path)?;
+        let name = path.file_name().map_or_else(
+            || path.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        );
+        match api {
+            Some(flavor) => session.load_script_as(&name, &source, flavor),
+            None => session.load_script(&name, &source),
+        };
+    }
+    Ok(())
 }
 
 /// Print the session's console lines as `log: TEXT`.
@@ -68,18 +92,20 @@ pub fn run(run: &Run<'_>) -> Result<Session> {
     }
     let mut session = Session::new(rom, boot.as_deref(), config)
         .with_context(|| format!("'{}' cannot be run", run.rom.display()))?;
-    for path in run.scripts {
-        let source = read_script(path)?;
-        let name = path.file_name().map_or_else(
-            || path.display().to_string(),
-            |n| n.to_string_lossy().into_owned(),
-        );
-        session.load_script(&name, &source);
-    }
+    load_scripts(&mut session, run.scripts, run.api)?;
+    let mut wav = run.wav.map(crate::audio::WavOut::create).transpose()?;
     let mut mismatches = 0;
     for _ in 0..run.frames {
         session.run_frame();
         print_console(&mut session);
+        if let Some(w) = &mut wav
+            && let Err(e) = w.drain(|buf| session.drain_audio(buf))
+        {
+            if let Some(w) = wav.take() {
+                w.abandon();
+            }
+            return Err(e);
+        }
         if let Some(k) = run.sync_test {
             let now = session.frame();
             let from = now.saturating_sub(k);
@@ -88,8 +114,13 @@ pub fn run(run: &Run<'_>) -> Result<Session> {
                     .verify_replay(from)
                     .context("sync test: the rewind history could not be replayed")?;
                 print_console(&mut session);
+                // The replayed frames' audio was heard already.
+                session.discard_audio();
             }
         }
+    }
+    if let Some(w) = wav {
+        w.finish()?;
     }
     if let Some(_k) = run.sync_test {
         println!("sync-test: {} frames, {mismatches} mismatches", run.frames);

@@ -338,3 +338,225 @@ fn bench_prints_median_fps_and_mcycles() {
         .expect("mcycles line");
     assert!(fps > 0.0 && mcps > 0.0, "{text}");
 }
+
+/// A ROM that plays a 440 Hz square (channel 2, duty 50 %, volume 15, both sides) forever.
+fn tone_rom() -> Vec<u8> {
+    asm::rom(
+        r#"
+            ld a, $80
+            ldh [$26], a        ; NR52: power on
+            ld a, $77
+            ldh [$24], a        ; NR50: full volume
+            ld a, $22
+            ldh [$25], a        ; NR51: channel 2 left and right
+            ld a, $80
+            ldh [$16], a        ; NR21: duty 50 %
+            ld a, $F0
+            ldh [$17], a        ; NR22: volume 15, no envelope
+            ld a, $D6
+            ldh [$18], a        ; NR23: frequency 1750 (131072 / 298 = 439.8 Hz)
+            ld a, $86
+            ldh [$19], a        ; NR24: trigger, no length
+        .forever:
+            jr .forever
+        "#,
+    )
+    .expect("assemble")
+}
+
+/// A WAV file's format and its samples (16-bit stereo expected).
+fn read_wav(path: &std::path::Path) -> (u16, u32, u16, Vec<(i16, i16)>) {
+    let b = std::fs::read(path).expect("read wav");
+    assert_eq!(&b[0..4], b"RIFF");
+    assert_eq!(&b[8..16], b"WAVEfmt ");
+    let u16_at = |i: usize| u16::from_le_bytes([b[i], b[i + 1]]);
+    let u32_at = |i: usize| u32::from_le_bytes([b[i], b[i + 1], b[i + 2], b[i + 3]]);
+    assert_eq!(u16_at(20), 1, "PCM");
+    assert_eq!(&b[36..40], b"data");
+    let len = u32_at(40) as usize;
+    assert_eq!(len + 44, b.len(), "data size in the header");
+    assert_eq!(u32_at(4) as usize, b.len() - 8, "RIFF size in the header");
+    let samples = b[44..]
+        .chunks_exact(4)
+        .map(|c| {
+            (
+                i16::from_le_bytes([c[0], c[1]]),
+                i16::from_le_bytes([c[2], c[3]]),
+            )
+        })
+        .collect();
+    (u16_at(22), u32_at(24), u16_at(34), samples)
+}
+
+#[test]
+fn wav_is_48khz_stereo_16_bit_with_the_tone() {
+    let rom = temp_file("tone.gb", &tone_rom());
+    let wav = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli/tone.wav");
+    let _ = std::fs::remove_file(&wav);
+    let out = gbhost(&[
+        "headless",
+        rom.to_str().unwrap(),
+        "--frames",
+        "60",
+        "--wav",
+        wav.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "stderr: {}", stderr(&out));
+    assert_eq!(stdout(&out), "frames: 60\n");
+    let (channels, rate, bits, samples) = read_wav(&wav);
+    assert_eq!((channels, rate, bits), (2, 48_000, 16));
+    // 60 frames of 70,224 T-cycles at 4,194,304 Hz is 1.0046 s.
+    let want = 60.0 * 70_224.0 / 4_194_304.0 * 48_000.0;
+    assert!(
+        (samples.len() as f64 - want).abs() < 100.0,
+        "{} samples, about {want:.0} expected",
+        samples.len()
+    );
+    // The second half: a 440 Hz square of high level, centred by the high-pass filter.
+    let body = &samples[samples.len() / 2..];
+    let ups = body
+        .windows(2)
+        .filter(|w| w[0].0 < 0 && w[1].0 >= 0)
+        .count();
+    let hz = ups as f64 * 48_000.0 / body.len() as f64;
+    assert!((hz - 439.8).abs() < 5.0, "{hz:.1} Hz");
+    let mean = body.iter().map(|s| f64::from(s.0)).sum::<f64>() / body.len() as f64;
+    let rms = (body.iter().map(|s| f64::from(s.0).powi(2)).sum::<f64>() / body.len() as f64).sqrt();
+    assert!(mean.abs() < 300.0, "DC left: {mean:.0}");
+    assert!(rms > 3000.0, "rms {rms:.0}");
+    assert!(
+        body.iter().all(|s| s.0 == s.1),
+        "both sides carry channel 2"
+    );
+    // Its temporary file is gone (other tests write theirs beside it in parallel).
+    assert!(!wav.with_file_name(".tone.wav.tmp").exists());
+}
+
+#[test]
+fn unwritable_wav_is_exit_2_with_one_line() {
+    let rom = temp_file("tone2.gb", &tone_rom());
+    let out = gbhost(&[
+        "headless",
+        rom.to_str().unwrap(),
+        "--frames",
+        "2",
+        "--wav",
+        "/nonexistent/dir/out.wav",
+    ]);
+    assert_clean_error(&out, "cannot write WAV");
+}
+
+#[test]
+fn wav_does_not_change_the_run() {
+    let rom = temp_file("serial-wav.gb", &serial_rom());
+    let wav = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli/serial.wav");
+    let args = ["--frames", "30", "--print-serial", "--print-regs"];
+    let plain = gbhost(&[&["headless", rom.to_str().unwrap()][..], &args].concat());
+    let with_wav = gbhost(
+        &[
+            &["headless", rom.to_str().unwrap()][..],
+            &args,
+            &["--wav", wav.to_str().unwrap()],
+        ]
+        .concat(),
+    );
+    assert!(plain.status.success() && with_wav.status.success());
+    assert_eq!(stdout(&plain), stdout(&with_wav));
+}
+
+/// `gbhost play` with a scrubbed environment: `HOME` is `home`, no sound-server variables.
+fn play(home: &std::path::Path, rom: &std::path::Path, frames: &str) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_gbhost"))
+        .args(["play", rom.to_str().unwrap(), "--frames", frames])
+        .env("HOME", home)
+        .env_remove("XDG_RUNTIME_DIR")
+        .env_remove("PULSE_SERVER")
+        .output()
+        .expect("run gbhost")
+}
+
+#[test]
+fn play_without_a_sound_device_runs_silently_with_one_line() {
+    if std::path::Path::new("/dev/snd").exists()
+        || std::path::Path::new("/etc/asound.conf").exists()
+    {
+        eprintln!("*** SKIPPED: this machine has a sound device ***");
+        return;
+    }
+    let home = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli/no-sound-home");
+    std::fs::create_dir_all(&home).unwrap();
+    let rom = temp_file("tone3.gb", &tone_rom());
+    let t = std::time::Instant::now();
+    let out = play(&home, &rom, "30");
+    assert!(out.status.success(), "stderr: {}", stderr(&out));
+    assert_eq!(stdout(&out), "frames: 30\n");
+    let err = stderr(&out);
+    assert_eq!(err.lines().count(), 1, "one line: {err}");
+    assert!(err.contains("running silently"), "{err}");
+    // Paced by the wall clock: 30 frames take about half a second.
+    assert!(t.elapsed().as_secs_f64() > 0.4, "{:?}", t.elapsed());
+}
+
+#[test]
+fn play_opens_an_alsa_device_and_feeds_it() {
+    // ALSA's file plugin stands in for a sound card: whatever is played lands in a file.
+    if !std::path::Path::new("/usr/share/alsa/alsa.conf").exists() {
+        eprintln!("*** SKIPPED: no ALSA configuration on this machine ***");
+        return;
+    }
+    let home = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli/alsa-file-home");
+    std::fs::create_dir_all(&home).unwrap();
+    let raw = home.join("played.raw");
+    let _ = std::fs::remove_file(&raw);
+    std::fs::write(
+        home.join(".asoundrc"),
+        format!(
+            "pcm.!default {{\n type file\n slave.pcm \"null\"\n file \"{}\"\n format \"raw\"\n}}\n",
+            raw.display()
+        ),
+    )
+    .unwrap();
+    let rom = temp_file("tone4.gb", &tone_rom());
+    let out = play(&home, &rom, "60");
+    assert!(out.status.success(), "stderr: {}", stderr(&out));
+    assert_eq!(stdout(&out), "frames: 60\n");
+    assert!(stderr(&out).contains("playing at"), "{}", stderr(&out));
+    let played = std::fs::metadata(&raw).map(|m| m.len()).unwrap_or(0);
+    assert!(played > 0, "nothing reached the device");
+}
+
+#[test]
+fn sync_test_is_clean_with_sound_and_writes_the_same_audio() {
+    let rom = temp_file("tone5.gb", &tone_rom());
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli");
+    let (plain_wav, synced_wav) = (dir.join("plain.wav"), dir.join("synced.wav"));
+    let plain = gbhost(&[
+        "headless",
+        rom.to_str().unwrap(),
+        "--frames",
+        "40",
+        "--wav",
+        plain_wav.to_str().unwrap(),
+    ]);
+    let synced = gbhost(&[
+        "headless",
+        rom.to_str().unwrap(),
+        "--frames",
+        "40",
+        "--sync-test",
+        "3",
+        "--wav",
+        synced_wav.to_str().unwrap(),
+    ]);
+    assert!(plain.status.success(), "stderr: {}", stderr(&plain));
+    assert!(synced.status.success(), "stderr: {}", stderr(&synced));
+    assert!(
+        stdout(&synced).contains("sync-test: 40 frames, 0 mismatches"),
+        "{}",
+        stdout(&synced)
+    );
+    let (_, _, _, a) = read_wav(&plain_wav);
+    let (_, _, _, b) = read_wav(&synced_wav);
+    assert!(a.len() > 30_000);
+    assert!(a == b, "the sync test's audio differs from the plain run's");
+}

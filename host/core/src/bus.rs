@@ -163,6 +163,7 @@ impl Hardware {
             apu_fs_next: 0,
         };
         hw.apu_fs_next = hw.next_fs_edge();
+        hw.apu.start_clock(now);
         hw.reschedule();
         hw
     }
@@ -205,7 +206,7 @@ impl Hardware {
             self.run_dma(now);
         }
         while self.apu_fs_next <= now {
-            self.apu.frame_sequencer();
+            self.apu.frame_sequencer(self.apu_fs_next);
             self.apu_fs_next += FS_PERIOD;
         }
         if self.ppu.frame_ready || now >= self.stop_at {
@@ -424,7 +425,7 @@ impl Hardware {
     /// sequencer see it; bit 12 falling clocks the frame sequencer once more.
     fn counter_reset(&mut self, now: u64) {
         if self.timer.counter(now) & 0x1000 != 0 {
-            self.apu.frame_sequencer();
+            self.apu.frame_sequencer(now);
         }
         self.timer.write_div(now);
         self.serial.counter_reset(now);
@@ -617,7 +618,7 @@ impl Hardware {
         self.timer.load_state(r)?;
         self.serial.load_state(r)?;
         self.joypad.load_state(r)?;
-        self.apu.load_state(r)?;
+        self.apu.load_state(r, self.now)?;
         self.dma.load_state(r)?;
         let mapped = r.bool()?;
         let mut image = [0; 0x100];

@@ -1,6 +1,6 @@
 //! [`Gb`]: the whole Game Boy as one plain value, and the API hosts drive it with.
 
-use crate::apu::Apu;
+use crate::apu::{Apu, Sample};
 use crate::bus::Hardware;
 use crate::cartridge::Cartridge;
 use crate::cpu::{Cpu, CpuMode, Registers};
@@ -36,6 +36,23 @@ impl Frame {
     }
 }
 
+/// A memory of the machine as a flat array, for debuggers and scripts (Pan Docs' names).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Domain {
+    /// The whole cartridge ROM, every bank (bank `b`, offset `o` at `b * 0x4000 + o`).
+    Rom,
+    /// Work RAM, 0xC000-0xDFFF.
+    Wram,
+    /// Video RAM, 0x8000-0x9FFF.
+    Vram,
+    /// Object attribute memory, 0xFE00-0xFE9F.
+    Oam,
+    /// High RAM, 0xFF80-0xFFFE.
+    Hram,
+    /// The cartridge RAM, every bank (bank `b`, offset `o` at `b * 0x2000 + o`).
+    CartRam,
+}
+
 /// Errors from building a [`Gb`].
 #[derive(Debug, thiserror::Error)]
 pub enum GbError {
@@ -60,7 +77,9 @@ impl Gb {
     pub fn new(cart: Cartridge) -> Gb {
         // Start at a time far enough from 0 that the PPU's line start is not negative.
         let now = 0x1_0000;
-        let ppu = Ppu::post_boot(now, POST_BOOT_LINE, POST_BOOT_DOT);
+        let mut ppu = Ppu::post_boot(now, POST_BOOT_LINE, POST_BOOT_DOT);
+        let logo: [u8; 48] = std::array::from_fn(|i| cart.read_rom(0x0104 + i as u16));
+        ppu.load_boot_logo(&logo);
         let timer = Timer::new(now, POST_BOOT_COUNTER);
         let mut hw = Hardware::new(cart, ppu, timer, Apu::post_boot(), now);
         hw.if_ = 0x01;
@@ -106,6 +125,7 @@ impl Gb {
 
     /// Bookkeeping when a frame ends.
     fn end_frame(&mut self) {
+        self.hw.apu.catch_up(self.hw.now);
         self.hw.ppu.frame_ready = false;
         self.hw.ppu.finish_frame();
         self.hw.clear_stop();
@@ -206,6 +226,45 @@ impl Gb {
         std::mem::swap(&mut self.hw.ppu.framebuffer, &mut frame.0);
     }
 
+    /// Move the audio generated so far into `out`, oldest first, and return how many stereo
+    /// samples were written; at most [`crate::apu::RING_CAPACITY`] wait (about 7 frames), older
+    /// ones are dropped. Samples come at [`crate::apu::SAMPLE_RATE`] Hz, left then right, DC
+    /// included (the host applies the high-pass). Does not allocate. Every frame's audio is
+    /// complete when [`Gb::run_frame`] returns; draining does not generate any (so when a host
+    /// drains never changes the state image).
+    pub fn drain_audio(&mut self, out: &mut [Sample]) -> usize {
+        self.hw.apu.samples().drain_into(out)
+    }
+
+    /// Forget the samples waiting (after a rewind or a state load, the ring still holds the
+    /// old timeline's audio: it is output, not state).
+    pub fn discard_audio(&mut self) {
+        self.hw.apu.samples().clear();
+    }
+
+    /// Stereo samples waiting for [`Gb::drain_audio`].
+    pub fn audio_pending(&mut self) -> usize {
+        self.hw.apu.samples().len()
+    }
+
+    /// Turn audio generation on (the default) or off. Off, no samples are produced and the
+    /// waveform generators stand still, which the DMG's CPU cannot observe (registers, lengths,
+    /// wave RAM access and everything else run as usual).
+    pub fn set_audio_enabled(&mut self, on: bool) {
+        let now = self.hw.now;
+        self.hw.apu.set_output_enabled(on, now);
+        if !on {
+            self.hw.apu.samples().clear();
+        }
+    }
+
+    /// Each channel's digital output 0-15 now (the values the CGB shows in PCM12/PCM34; on the
+    /// DMG those addresses read 0xFF).
+    pub fn channel_outputs(&mut self) -> [u8; 4] {
+        self.hw.apu.catch_up(self.hw.now);
+        self.hw.apu.digital_outputs()
+    }
+
     /// Write the machine's state as a fixed-layout image into `out` (cleared first; no
     /// allocation once `out` has grown to [`Gb::state_len`]). See [`crate::state`].
     pub fn save_state(&self, out: &mut Vec<u8>) {
@@ -270,6 +329,39 @@ impl Gb {
     /// write as if the CPU made it.
     pub fn poke(&mut self, addr: u16, value: u8) {
         self.hw.write_byte(addr, value);
+    }
+
+    /// A memory domain's bytes, as they are (no side effects, no access blocking).
+    pub fn domain(&self, domain: Domain) -> &[u8] {
+        match domain {
+            Domain::Rom => self.hw.cart.rom(),
+            Domain::Wram => &self.hw.wram[..],
+            Domain::Vram => &self.hw.ppu.vram[..],
+            Domain::Oam => &self.hw.ppu.oam,
+            Domain::Hram => &self.hw.hram,
+            Domain::CartRam => self.hw.cart.ram(),
+        }
+    }
+
+    /// A memory domain's bytes, writable (a debugger write: nothing else happens); `None` for
+    /// the ROM, which is read-only.
+    pub fn domain_mut(&mut self, domain: Domain) -> Option<&mut [u8]> {
+        match domain {
+            Domain::Rom => None,
+            Domain::Wram => Some(&mut self.hw.wram[..]),
+            Domain::Vram => Some(&mut self.hw.ppu.vram[..]),
+            Domain::Oam => Some(&mut self.hw.ppu.oam),
+            Domain::Hram => Some(&mut self.hw.hram),
+            Domain::CartRam => Some(self.hw.cart.ram_mut()),
+        }
+    }
+
+    /// Set the CPU registers (a debugger write; F's low nibble is always 0).
+    pub fn set_registers(&mut self, regs: Registers) {
+        self.cpu.regs = Registers {
+            f: regs.f & 0xF0,
+            ..regs
+        };
     }
 
     /// The cartridge (battery RAM, header).

@@ -28,6 +28,6 @@ pub mod timer;
 
 pub use cartridge::Cartridge;
 pub use cpu::Registers;
-pub use gb::{Frame, Gb, GbError};
+pub use gb::{Domain, Frame, Gb, GbError};
 pub use joypad::Buttons;
 pub use state::StateError;

@@ -4,7 +4,8 @@ use gb_core::{Cartridge, Gb, asm};
 
 #[test]
 fn first_frame_after_lcd_on_is_blank_then_the_picture_shows() {
-    // At VBlank: LCD off, tile 0 all colour 3, BGP identity, LCD on; then wait forever.
+    // At VBlank: LCD off, tile 0 all colour 3, BGP identity, LCD on with the tile map at 0x9C00
+    // (all tile 0; the one at 0x9800 holds the boot logo); then wait forever.
     let rom = asm::rom(
         r#"
         .wait:
@@ -22,7 +23,7 @@ fn first_frame_after_lcd_on_is_blank_then_the_picture_shows() {
             jr nz, .fill
             ld a, $E4
             ldh [$47], a
-            ld a, $91
+            ld a, $99
             ldh [$40], a
             ld b, b
         .forever:

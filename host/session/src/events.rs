@@ -39,6 +39,8 @@ pub enum EventKind {
         name: String,
         /// The version of the source it runs (the text is in the session's source store).
         hash: SourceHash,
+        /// The API it is written for.
+        flavor: crate::api::Flavor,
     },
     /// The script in `slot` re-runs a new version of its source on its current data.
     ScriptReload {
@@ -52,6 +54,8 @@ pub enum EventKind {
         /// The script's slot.
         slot: u32,
     },
+    /// Play resumed after a rewind (the scripts' `on_rewind` hooks run).
+    Resumed,
     /// The user loaded a state: the session's in-memory state number `index` (states are
     /// never changed once saved, so a replay loads the same bytes).
     LoadState {

@@ -23,7 +23,7 @@ pub mod ring;
 pub mod script;
 pub mod session;
 
-pub use api::DrawCmd;
+pub use api::{DrawCmd, Flavor};
 pub use events::{Event, EventKind, EventLog, SourceHash, source_hash};
 pub use ring::{Method, Ring, RingError};
 pub use script::{ScriptConfig, Status};

@@ -42,6 +42,8 @@ pub struct Script {
     pub hash: SourceHash,
     /// Loaded at the current position (false: parked).
     pub active: bool,
+    /// The API it is written for.
+    pub flavor: crate::api::Flavor,
     pub(crate) vm: Vm,
     /// Snapshot of the VM at the session's position (the base of the next diff).
     pub(crate) prev: Snapshot,
@@ -52,6 +54,8 @@ pub struct Script {
     status_since: u64,
     /// A failure not reported to the console yet.
     new_error: bool,
+    /// A refused reload not reported to the console yet.
+    reload_error: Option<String>,
     /// Overlay drawn this frame.
     pub draw: Vec<DrawCmd>,
     /// The `persist` table: kept across rollbacks on purpose.
@@ -110,12 +114,14 @@ impl Script {
             name: name.to_owned(),
             hash: 0,
             active: false,
+            flavor: crate::api::Flavor::Native,
             prev: initial.clone(),
             initial,
             vm,
             status: Status::Running,
             status_since: 0,
             new_error: false,
+            reload_error: None,
             draw: Vec::new(),
             persist: BTreeMap::new(),
         })
@@ -154,7 +160,13 @@ impl Script {
 
     /// Start (or restart, on a replay) the script: back to the empty VM, run the prelude, then
     /// the source's main chunk up to its first `emu.frameadvance()`.
-    pub(crate) fn start(&mut self, api: &mut Api<'_>, hash: SourceHash, source: &str) {
+    pub(crate) fn start(
+        &mut self,
+        api: &mut Api<'_>,
+        hash: SourceHash,
+        source: &str,
+        flavor: crate::api::Flavor,
+    ) {
         self.active = true;
         self.hash = hash;
         self.status = Status::Running;
@@ -167,19 +179,53 @@ impl Script {
             self.fail(api.frame, &e);
             return;
         }
-        self.run_source(api, source);
-    }
-
-    /// Re-run a new version of the source on the VM's current data (a reload).
-    pub(crate) fn reload(&mut self, api: &mut Api<'_>, hash: SourceHash, source: &str) {
-        self.hash = hash;
-        self.status = Status::Running;
-        self.status_since = api.frame;
-        if let Err(e) = self.vm.call_with(api, "gbhost.reset_hooks", &[]) {
+        if let Some(layer) = flavor.layer()
+            && let Err(e) = self.vm.exec_with(api, "=compat", layer)
+        {
             self.fail(api.frame, &e);
             return;
         }
+        self.flavor = flavor;
         self.run_source(api, source);
+    }
+
+    /// Re-run a new version of the source on the VM's current data (a reload). If the new
+    /// version does not compile or fails before its first `emu.frameadvance()`, the VM is put
+    /// back as it was: the previous version keeps running, and the error is reported.
+    pub(crate) fn reload(&mut self, api: &mut Api<'_>, hash: SourceHash, source: &str) {
+        let before = self.vm.snapshot();
+        let (status, since, old_hash) = (self.status.clone(), self.status_since, self.hash);
+        self.hash = hash;
+        self.status = Status::Running;
+        self.status_since = api.frame;
+        let result = self
+            .vm
+            .call_with(api, "gbhost.reset_hooks", &[])
+            .and_then(|_| {
+                let chunk = format!("@{}", self.name);
+                self.vm.spawn_chunk(MAIN, &chunk, source)
+            })
+            .and_then(|()| self.vm.resume_with(api, MAIN, &[]));
+        match result {
+            Ok(Resume::Yielded(_)) => {}
+            Ok(Resume::Returned(_)) => {
+                self.status = Status::Finished;
+                self.status_since = api.frame;
+            }
+            Err(e) => {
+                // Nothing of the new version stays: data, hooks and coroutine are the old ones.
+                let _ = self.vm.restore(&before);
+                self.status = status;
+                self.status_since = since;
+                self.hash = old_hash;
+                self.reload_error = Some(message(&e));
+            }
+        }
+    }
+
+    /// The error of a reload that was refused, once.
+    pub(crate) fn take_reload_error(&mut self) -> Option<String> {
+        self.reload_error.take()
     }
 
     fn run_source(&mut self, api: &mut Api<'_>, source: &str) {
@@ -236,6 +282,16 @@ impl Script {
         self.resume(api);
     }
 
+    /// Run the hooks registered for `event` (`load_state`, `rewind`, `exit`).
+    pub(crate) fn fire(&mut self, api: &mut Api<'_>, event: &str) {
+        if !self.active || !self.running() {
+            return;
+        }
+        if let Err(e) = self.vm.call_with(api, "gbhost.fire", &[Value::from(event)]) {
+            self.fail(api.frame, &e);
+        }
+    }
+
     /// The end-of-frame young collection (before the snapshot).
     pub(crate) fn collect(&mut self) {
         if self.active {
@@ -285,6 +341,8 @@ mod tests {
                 persist: &mut persist,
                 requests: &mut requests,
                 states: &mut states,
+                user_buttons: gb_core::Buttons::default(),
+                rom_hash: 0,
             };
             if steps & 1 != 0 {
                 s.frame_start(&mut api);
@@ -314,11 +372,14 @@ mod tests {
                 persist: &mut persist,
                 requests: &mut requests,
                 states: &mut states,
+                user_buttons: gb_core::Buttons::default(),
+                rom_hash: 0,
             };
             s.start(
                 &mut api,
                 1,
                 "n = 0 while true do n = n + 1 emu.frameadvance() end",
+                crate::api::Flavor::Native,
             );
             run(&mut s, &mut gb, 5, steps);
             let at5 = s.vm.snapshot();

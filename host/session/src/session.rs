@@ -19,7 +19,7 @@ use std::time::Instant;
 
 use gb_core::{Buttons, Cartridge, Frame, Gb};
 
-use crate::api::{Api, DrawCmd, Request, SavedState};
+use crate::api::{Api, DrawCmd, Flavor, Request, SavedState};
 use crate::events::{Event, EventKind, EventLog, SourceHash, source_hash};
 use crate::ring::{Method, Ring, RingError};
 use crate::script::{Script, ScriptConfig};
@@ -186,6 +186,8 @@ pub struct Session {
     picture: Frame,
     /// A replay is running: its console output is dropped.
     pub(crate) replaying: bool,
+    /// `on_load_state` hooks are running.
+    firing_load: bool,
     pub(crate) stats: Stats,
 }
 
@@ -205,34 +207,6 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
         (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
     })
-}
-
-/// Run `f` with the API context of `script` (its draw list and persist table are moved out for
-/// the call, so the script and the context can both be borrowed).
-fn with_api<R>(
-    gb: &mut Gb,
-    frame: u64,
-    requests: &mut Vec<Request>,
-    states: &mut HashMap<String, SavedState>,
-    script: &mut Script,
-    f: impl FnOnce(&mut Script, &mut Api<'_>) -> R,
-) -> R {
-    let mut draw = std::mem::take(&mut script.draw);
-    let mut persist = std::mem::take(&mut script.persist);
-    let r = {
-        let mut api = Api {
-            gb,
-            frame,
-            draw: &mut draw,
-            persist: &mut persist,
-            requests,
-            states,
-        };
-        f(script, &mut api)
-    };
-    script.draw = draw;
-    script.persist = persist;
-    r
 }
 
 impl Session {
@@ -283,6 +257,7 @@ impl Session {
             user_states: Vec::new(),
             picture: Frame::default(),
             replaying: false,
+            firing_load: false,
             stats: Stats::default(),
         };
         s.capture();
@@ -297,6 +272,18 @@ impl Session {
     /// The machine (read only: changes go through logged events).
     pub fn gb(&self) -> &Gb {
         &self.gb
+    }
+
+    /// Move the audio the frames run so far made into `out` (see `Gb::drain_audio`); returns
+    /// how many stereo samples were written. Audio is output, not state: draining changes
+    /// nothing a snapshot holds.
+    pub fn drain_audio(&mut self, out: &mut [gb_core::apu::Sample]) -> usize {
+        self.gb.drain_audio(out)
+    }
+
+    /// Forget the audio waiting, e.g. what a seek or a replay made again.
+    pub fn discard_audio(&mut self) {
+        self.gb.discard_audio();
     }
 
     /// What the session was started with.
@@ -343,6 +330,31 @@ impl Session {
         std::mem::take(&mut self.console)
     }
 
+    /// Run `f` on script `i` with its API context (its draw list and persist table are moved
+    /// out for the call, so the script and the context can both be borrowed).
+    fn with_script<R>(&mut self, i: usize, f: impl FnOnce(&mut Script, &mut Api<'_>) -> R) -> R {
+        let (frame, user_buttons, rom_hash) = (self.frame, self.user_buttons, self.start.rom_hash);
+        let script = &mut self.scripts[i];
+        let mut draw = std::mem::take(&mut script.draw);
+        let mut persist = std::mem::take(&mut script.persist);
+        let r = {
+            let mut api = Api {
+                gb: &mut self.gb,
+                frame,
+                draw: &mut draw,
+                persist: &mut persist,
+                requests: &mut self.requests,
+                states: &mut self.script_states,
+                user_buttons,
+                rom_hash,
+            };
+            f(script, &mut api)
+        };
+        script.draw = draw;
+        script.persist = persist;
+        r
+    }
+
     fn log_now(&mut self, kind: EventKind) {
         self.fork();
         let cycle = self.gb.cycles();
@@ -378,8 +390,14 @@ impl Session {
         self.log_now(EventKind::Poke { addr, value });
     }
 
-    /// Load a script (it starts before the next frame); returns its slot.
+    /// Load a script (it starts before the next frame); returns its slot. The API it is
+    /// written for (gbhost's, BizHawk's or VBA-rr's) is guessed from its source.
     pub fn load_script(&mut self, name: &str, source: &str) -> u32 {
+        self.load_script_as(name, source, Flavor::detect(source))
+    }
+
+    /// [`Session::load_script`] for a script written for `flavor`'s API.
+    pub fn load_script_as(&mut self, name: &str, source: &str, flavor: Flavor) -> u32 {
         let hash = source_hash(source);
         self.sources.insert(hash, source.to_owned());
         let slot = self.next_slot;
@@ -389,6 +407,7 @@ impl Session {
             slot,
             name: name.to_owned(),
             hash,
+            flavor,
         });
         slot
     }
@@ -500,6 +519,7 @@ impl Session {
                 _ => {}
             }
         }
+        reloads.push(EventKind::Resumed);
         for kind in reloads {
             self.log.push(Event {
                 frame: self.frame,
@@ -521,7 +541,12 @@ impl Session {
                 self.gb.set_buttons(self.effective_buttons());
             }
             EventKind::Poke { addr, value } => self.gb.poke(*addr, *value),
-            EventKind::ScriptLoad { slot, name, hash } => {
+            EventKind::ScriptLoad {
+                slot,
+                name,
+                hash,
+                flavor,
+            } => {
                 let source = self.sources.get(hash).cloned().unwrap_or_default();
                 let i = match self.scripts.iter().position(|s| s.slot == *slot) {
                     Some(i) => i,
@@ -540,15 +565,7 @@ impl Session {
                         }
                     },
                 };
-                let frame = self.frame;
-                with_api(
-                    &mut self.gb,
-                    frame,
-                    &mut self.requests,
-                    &mut self.script_states,
-                    &mut self.scripts[i],
-                    |s, api| s.start(api, *hash, &source),
-                );
+                self.with_script(i, |s, api| s.start(api, *hash, &source, *flavor));
                 self.after_script_call(i);
             }
             EventKind::ScriptReload { slot, hash } => {
@@ -558,28 +575,34 @@ impl Session {
                     .iter()
                     .position(|s| s.slot == *slot && s.active)
                 {
-                    let frame = self.frame;
-                    with_api(
-                        &mut self.gb,
-                        frame,
-                        &mut self.requests,
-                        &mut self.script_states,
-                        &mut self.scripts[i],
-                        |s, api| s.reload(api, *hash, &source),
-                    );
+                    self.with_script(i, |s, api| s.reload(api, *hash, &source));
                     self.after_script_call(i);
                 }
             }
             EventKind::ScriptUnload { slot } => {
-                if let Some(s) = self.scripts.iter_mut().find(|s| s.slot == *slot) {
-                    s.active = false;
-                    s.draw.clear();
+                if let Some(i) = self.scripts.iter().position(|s| s.slot == *slot) {
+                    self.with_script(i, |s, api| s.fire(api, "exit"));
+                    self.after_script_call(i);
+                    self.scripts[i].active = false;
+                    self.scripts[i].draw.clear();
                 }
             }
             EventKind::LoadState { index } => {
                 if let Some(state) = self.user_states.get(*index).cloned() {
                     self.apply_saved(&state, None);
+                    self.fire_all("load_state");
                 }
+            }
+            EventKind::Resumed => self.fire_all("rewind"),
+        }
+    }
+
+    /// Run every loaded script's hooks for `event`.
+    fn fire_all(&mut self, event: &str) {
+        for i in 0..self.scripts.len() {
+            if self.scripts[i].active {
+                self.with_script(i, |s, api| s.fire(api, event));
+                self.after_script_call(i);
             }
         }
     }
@@ -608,7 +631,17 @@ impl Session {
             };
             self.console.push(ConsoleLine { slot, text });
         }
+        if let Some(msg) = self.scripts[i].take_reload_error()
+            && !self.replaying
+        {
+            let (slot, name) = (self.scripts[i].slot, &self.scripts[i].name);
+            let text = format!(
+                "error: the new version of {name} was not loaded (the previous one keeps running): {msg}"
+            );
+            self.console.push(ConsoleLine { slot, text });
+        }
         let caller = self.scripts[i].slot;
+        let mut loaded = false;
         for req in std::mem::take(&mut self.requests) {
             match req {
                 Request::Save(name) => {
@@ -623,6 +656,7 @@ impl Session {
                     }
                 }
                 Request::Load(name) => {
+                    loaded = true;
                     // The core was loaded during the call. A load the script asked for does not
                     // roll the script itself back: bots loop save → try → load.
                     if let Some(state) = self.script_states.get(&name) {
@@ -641,6 +675,12 @@ impl Session {
                     }
                 }
             }
+        }
+        // A load made from an `on_load_state` hook does not fire the hooks again.
+        if loaded && !self.firing_load {
+            self.firing_load = true;
+            self.fire_all("load_state");
+            self.firing_load = false;
         }
     }
 
@@ -667,19 +707,11 @@ impl Session {
         }
         // Frame-start hooks, and the buttons scripts hold this frame.
         let (mut press, mut release) = (0u8, 0u8);
-        let frame = self.frame;
         for i in 0..self.scripts.len() {
             if !self.scripts[i].active {
                 continue;
             }
-            let (p, r) = with_api(
-                &mut self.gb,
-                frame,
-                &mut self.requests,
-                &mut self.script_states,
-                &mut self.scripts[i],
-                |s, api| s.frame_start(api),
-            );
+            let (p, r) = self.with_script(i, |s, api| s.frame_start(api));
             press |= p;
             release |= r;
             self.after_script_call(i);
@@ -704,19 +736,11 @@ impl Session {
         self.frame += 1;
         self.gb.swap_frame(&mut self.picture);
         // Frame-end hooks and the main coroutines.
-        let frame = self.frame;
         for i in 0..self.scripts.len() {
             if !self.scripts[i].active {
                 continue;
             }
-            with_api(
-                &mut self.gb,
-                frame,
-                &mut self.requests,
-                &mut self.script_states,
-                &mut self.scripts[i],
-                |s, api| s.frame_end(api),
-            );
+            self.with_script(i, |s, api| s.frame_end(api));
             self.after_script_call(i);
             self.scripts[i].collect();
         }

@@ -3,10 +3,12 @@
 //! every script arena), seeks land exactly, scripts roll back with the game, a load a script
 //! asks for does not roll it back, and reloaded code runs wherever play resumes.
 
+mod common;
 #[path = "../../core/tests/support/mod.rs"]
 mod support;
 
-use gb_core::{Buttons, asm};
+use common::{counter_rom, texts};
+use gb_core::Buttons;
 use gb_session::{DrawCmd, Session, SessionConfig};
 
 /// The prototype HUD script of the research notes (~230 lines, BizHawk style).
@@ -34,37 +36,6 @@ fn tobu() -> Option<Vec<u8>> {
             None
         }
     }
-}
-
-/// A ROM that counts frames at 0xC000 (VBlank interrupt) and mixes the joypad into 0xC001.
-fn counter_rom() -> Vec<u8> {
-    asm::rom(
-        r#"
-            ld a, $01
-            ldh [$FF], a        ; IE = VBlank
-            ei
-        main:
-            halt
-            nop
-            jr main
-            org $40
-            push af
-            ld a, [$C000]
-            inc a
-            ld [$C000], a
-            ld a, $10
-            ldh [$00], a        ; select the action buttons
-            ldh a, [$00]
-            ld b, a
-            ld a, [$C001]
-            xor b
-            rlca
-            ld [$C001], a
-            pop af
-            reti
-        "#,
-    )
-    .expect("assemble")
 }
 
 /// User input for Tobu: Start on the title, then a fixed seeded sequence.
@@ -162,15 +133,6 @@ fn picture_hash(s: &Session) -> u64 {
     gb_session::session::fnv1a(s.picture())
 }
 
-fn texts(s: &Session) -> Vec<String> {
-    s.draw_lists()
-        .flat_map(|(_, d)| d.iter())
-        .map(|c| match c {
-            DrawCmd::Text { text, .. } => text.clone(),
-        })
-        .collect()
-}
-
 #[test]
 fn scripts_roll_back_with_the_game() {
     let mut s = Session::new(counter_rom(), None, config()).expect("session");
@@ -227,8 +189,9 @@ fn a_load_the_script_asks_for_does_not_roll_it_back() {
         s.draw_lists()
             .find(|(sl, _)| *sl == slot)
             .and_then(|(_, d)| d.first().cloned())
-            .map(|c| match c {
-                DrawCmd::Text { text, .. } => text,
+            .and_then(|c| match c {
+                DrawCmd::Text { text, .. } => Some(text),
+                _ => None,
             })
             .unwrap_or_default()
     };

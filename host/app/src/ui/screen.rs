@@ -44,8 +44,13 @@ pub fn color(argb: u32) -> egui::Color32 {
 /// Boy pixel. Every drawing command the session knows is handled here, in one place.
 pub fn paint_overlay(painter: &egui::Painter, origin: egui::Pos2, scale: f32, cmds: &[DrawCmd]) {
     let at = |x: i32, y: i32| origin + egui::vec2(x as f32 * scale, y as f32 * scale);
-    // Scripts measure text in the 8-pixel cells of BizHawk-style overlays.
-    let font = egui::FontId::monospace(8.0 * scale);
+    // Whole Game Boy pixels from (x1, y1) to (x2, y2), both inclusive.
+    let cells = |x1: i32, y1: i32, x2: i32, y2: i32| {
+        egui::Rect::from_min_max(
+            at(x1.min(x2), y1.min(y2)),
+            at(x1.max(x2) + 1, y1.max(y2) + 1),
+        )
+    };
     for cmd in cmds {
         match cmd {
             DrawCmd::Text {
@@ -54,22 +59,64 @@ pub fn paint_overlay(painter: &egui::Painter, origin: egui::Pos2, scale: f32, cm
                 text,
                 color: c,
             } => {
-                // A one-pixel shadow keeps text readable on any background.
+                // Scripts measure text in the 8-pixel cells of BizHawk-style overlays; a
+                // one-pixel shadow keeps it readable on any background.
+                let font = egui::FontId::monospace(8.0 * scale);
                 let shadow = egui::Color32::from_black_alpha(((*c >> 24) as u8) / 2);
+                let p = at(*x, *y);
                 painter.text(
-                    at(*x, *y) + egui::vec2(scale * 0.5, scale * 0.5),
+                    p + egui::vec2(scale * 0.5, scale * 0.5),
                     egui::Align2::LEFT_TOP,
                     text,
                     font.clone(),
                     shadow,
                 );
-                painter.text(
-                    at(*x, *y),
-                    egui::Align2::LEFT_TOP,
-                    text,
-                    font.clone(),
-                    color(*c),
+                painter.text(p, egui::Align2::LEFT_TOP, text, font, color(*c));
+            }
+            DrawCmd::PixelText { x, y, text, fg, bg } => {
+                // The small font's 4 × 6 cells, approximated with a monospace font.
+                let cols = text.chars().count() as i32;
+                if *bg != 0 && cols > 0 {
+                    let r = cells(*x, *y, x + cols * 4 - 1, y + 5);
+                    painter.rect_filled(r, 0.0, color(*bg));
+                }
+                let font = egui::FontId::monospace(6.0 * scale);
+                painter.text(at(*x, *y), egui::Align2::LEFT_TOP, text, font, color(*fg));
+            }
+            DrawCmd::Box {
+                x1,
+                y1,
+                x2,
+                y2,
+                line,
+                fill,
+            } => {
+                let r = cells(*x1, *y1, *x2, *y2);
+                if *fill != 0 {
+                    painter.rect_filled(r.shrink(scale), 0.0, color(*fill));
+                }
+                painter.rect_stroke(
+                    r.shrink(scale / 2.0),
+                    0.0,
+                    egui::Stroke::new(scale, color(*line)),
+                    egui::StrokeKind::Middle,
                 );
+            }
+            DrawCmd::Line {
+                x1,
+                y1,
+                x2,
+                y2,
+                color: c,
+            } => {
+                let half = egui::vec2(scale / 2.0, scale / 2.0);
+                painter.line_segment(
+                    [at(*x1, *y1) + half, at(*x2, *y2) + half],
+                    egui::Stroke::new(scale, color(*c)),
+                );
+            }
+            DrawCmd::Pixel { x, y, color: c } => {
+                painter.rect_filled(cells(*x, *y, *x, *y), 0.0, color(*c));
             }
         }
     }

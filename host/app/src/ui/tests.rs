@@ -17,6 +17,7 @@ fn harness() -> Harness<'static, GbApp> {
         scripts: Vec::new(),
         paused: true,
         ring_bytes: 8 << 20,
+        audio: false,
     })
     .expect("the demo starts");
     let app = GbApp::new(emu, Config::default(), false);
@@ -43,8 +44,9 @@ fn overlay_texts(h: &Harness<'static, GbApp>) -> Vec<String> {
         .overlays
         .iter()
         .flat_map(|(_, l)| l.iter())
-        .map(|c| match c {
-            gb_session::DrawCmd::Text { text, .. } => text.clone(),
+        .filter_map(|c| match c {
+            gb_session::DrawCmd::Text { text, .. } => Some(text.clone()),
+            _ => None,
         })
         .collect()
 }

@@ -404,6 +404,11 @@ impl Cartridge {
         &self.ram
     }
 
+    /// Cartridge RAM (all banks, flat), for debugger writes: no mapper side effects.
+    pub fn ram_mut(&mut self) -> &mut [u8] {
+        &mut self.ram
+    }
+
     /// Replaces the RAM contents; `data` must be exactly [`Cartridge::ram`]`().len()` bytes.
     pub fn load_ram(&mut self, data: &[u8]) -> Result<(), CartridgeError> {
         if data.len() != self.ram.len() {

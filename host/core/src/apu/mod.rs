@@ -4,8 +4,20 @@
 //! switches, and channel 1's frequency sweep with its overflow checks.
 //!
 //! Channel 3's position in wave RAM is tracked lazily (from the time of its next fetch), so wave
-//! RAM access while it plays and the DMG retrigger corruption behave as on hardware. Not yet: the
-//! waveforms themselves, mixing and output (see `docs/ARCHITECTURE.md`).
+//! RAM access while it plays and the DMG retrigger corruption behave as on hardware.
+//!
+//! The waveforms (duty squares, wave, noise LFSR), the DACs, NR50/NR51 mixing and the output
+//! samples are in `synth.rs`: generated lazily, brought up to date before each register write and
+//! frame sequencer step ([`Apu::catch_up`]), never per M-cycle.
+
+mod ring;
+mod synth;
+#[cfg(test)]
+mod tests;
+
+pub use ring::{RING_CAPACITY, Sample, SampleRing};
+pub use synth::{SAMPLE_PERIOD, SAMPLE_RATE};
+use synth::{Synth, noise_period};
 
 /// Bits that always read as 1, for 0xFF10-0xFF2F.
 const READ_MASK: [u8; 0x20] = [
@@ -64,6 +76,10 @@ pub struct Apu {
     fs_step: u8,
     /// Channel 3's playback position.
     wave: WavePos,
+    /// The waveform generators' phases and the partial output sample.
+    synth: Synth,
+    /// Output samples waiting for the host (not machine state: a snapshot need not keep them).
+    out: SampleRing,
 }
 
 /// Where channel 3 is in wave RAM, advanced lazily from the time of its next sample fetch.
@@ -126,6 +142,8 @@ impl Apu {
             sweep: Sweep::default(),
             fs_step: 0,
             wave: WavePos::default(),
+            synth: Synth::default(),
+            out: SampleRing::default(),
         }
     }
 
@@ -170,6 +188,8 @@ impl Apu {
     /// Write 0xFF10-0xFF3F. While powered off only NR52, wave RAM and (on the DMG) the length
     /// counters take writes.
     pub fn write(&mut self, addr: u16, v: u8, now: u64) {
+        // The generators run with the old values up to now.
+        self.catch_up(now);
         if (0xFF30..=0xFF3F).contains(&addr) {
             if self.ch[2].enabled {
                 let w = self.wave_at(now);
@@ -225,6 +245,10 @@ impl Apu {
                 }
             }
             (c, 4) if c < 4 => self.write_nrx4(c, v, now),
+            // A clock shift leaving 14-15 restarts the LFSR's clock.
+            (3, 3) if self.synth.noise_next == u64::MAX => {
+                self.synth.noise_next = now.saturating_add(noise_period(v));
+            }
             _ => {}
         }
     }
@@ -246,6 +270,7 @@ impl Apu {
                     c.length = len;
                 }
                 self.sweep = Sweep::default();
+                self.synth.duty_pos = [0; 2];
             }
         } else if !was_on {
             self.regs[0x16] = 0x80;
@@ -275,11 +300,19 @@ impl Apu {
             if c == 2 {
                 self.trigger_wave(now);
             }
-            self.trigger(c, quiet_half);
+            self.trigger(c, quiet_half, now);
         }
     }
 
-    fn trigger(&mut self, c: usize, quiet_half: bool) {
+    fn trigger(&mut self, c: usize, quiet_half: bool, now: u64) {
+        match c {
+            0 | 1 => self.synth.square_next[c] = now + self.square_period(c),
+            3 => {
+                self.synth.lfsr = 0;
+                self.synth.noise_next = now.saturating_add(noise_period(self.regs[reg(3, 3)]));
+            }
+            _ => {}
+        }
         let chan = &mut self.ch[c];
         chan.enabled = chan.dac;
         if chan.length == 0 {
@@ -423,11 +456,12 @@ impl Apu {
     }
 
     /// One frame sequencer step (512 Hz, on a falling edge of DIV bit 4): lengths on even
-    /// steps, the sweep on steps 2 and 6, envelopes on step 7.
-    pub fn frame_sequencer(&mut self) {
+    /// steps, the sweep on steps 2 and 6, envelopes on step 7. `now` is the step's time.
+    pub fn frame_sequencer(&mut self, now: u64) {
         if !self.powered() {
             return;
         }
+        self.catch_up(now);
         let step = self.fs_step;
         self.fs_step = (step + 1) & 7;
         if step & 1 == 0 {
@@ -463,12 +497,15 @@ impl Apu {
         w.u8(self.wave.pos);
         w.u64(self.wave.next);
         w.u64(self.wave.last);
+        self.synth.save_state(w);
     }
 
     /// Read the APU's part of the state image.
+    /// `now` is the machine's clock in the same image.
     pub(crate) fn load_state(
         &mut self,
         r: &mut crate::state::Reader<'_>,
+        now: u64,
     ) -> Result<(), crate::state::StateError> {
         r.bytes(&mut self.regs)?;
         r.bytes(&mut self.wave_ram)?;
@@ -491,6 +528,38 @@ impl Apu {
         self.wave.pos = r.below(32, "wave position")?;
         self.wave.next = r.u64()?;
         self.wave.last = r.u64()?;
+        self.synth.load_state(r)?;
+        self.settle_generators(now)
+    }
+
+    /// After a load: the generators' clock may not be ahead of the machine's; one far behind
+    /// (an image saved with generation off) restarts at `now`; edges before the generators'
+    /// clock (possible only in a doctored image) move up to it, so a catch-up never has to
+    /// walk through a long past edge by edge.
+    fn settle_generators(&mut self, now: u64) -> Result<(), crate::state::StateError> {
+        if self.synth.t > now {
+            return Err(crate::state::StateError::Invalid(
+                "audio clock ahead of the machine",
+            ));
+        }
+        if now - self.synth.t > 4 * 70_224 {
+            self.synth.t = now;
+            self.synth.window_end = (now / SAMPLE_PERIOD + 1) * SAMPLE_PERIOD;
+            self.synth.acc_l = 0;
+            self.synth.acc_r = 0;
+        }
+        let t = self.synth.t;
+        for c in 0..2 {
+            if self.ch[c].enabled {
+                self.synth.square_next[c] = self.synth.square_next[c].max(t);
+            }
+        }
+        if self.ch[3].enabled {
+            self.synth.noise_next = self.synth.noise_next.max(t);
+        }
+        if self.ch[2].enabled && self.wave.next < t {
+            self.wave = self.wave_at(t);
+        }
         Ok(())
     }
 }

@@ -1,0 +1,445 @@
+//! The four waveform generators, the DACs, NR50/NR51 mixing and sample output (Pan Docs:
+//! "Audio details").
+//!
+//! **Lazy, not per cycle.** Nothing here runs on the bus's hot path. [`Apu::catch_up`] brings
+//! the generators from the time they were last brought up to date to a given time, and is called
+//! only where their inputs change or output is wanted: before every APU register write, before
+//! every frame sequencer step (512 Hz, already a scheduled event) and at the end of each frame
+//! (hosts drain the ring after a frame; draining generates nothing, so it never changes the
+//! state). Between two such calls every input (frequencies, volumes, duty, panning) is
+//! constant, so the loop walks from one waveform edge to the next.
+//!
+//! **Output rate.** One stereo sample per [`SAMPLE_PERIOD`] = 64 T-cycles: 65,536 Hz, on a grid
+//! of absolute time (a sample covers `[64k, 64k + 64)`), so the stream does not depend on when
+//! it is drained. Each sample is the exact mean of the mixed signal over its 64 T-cycles (a box
+//! filter over the edges, not a point sample), so no pulse is lost however short, and images
+//! above the 32,768 Hz Nyquist frequency are attenuated by the box's sinc response; the host's
+//! band-limited resampler then cuts at the audible band. Twice the rate would halve the box
+//! filter's aliasing but double the samples every host resamples; 64 T-cycles keeps a frame at
+//! about 1,097 samples.
+//!
+//! **Levels.** A DAC that is on maps digital 0-15 to `15 - 2 × d` (Pan Docs: the analog range is
+//! inverted), off it outputs 0. A side's level is the sum of the channels NR51 sends to it, times
+//! NR50's volume + 1; the mean over 64 T-cycles of at most 4 × 15 × 8 = 480 fits an `i16` as the
+//! sum over the window without scaling (at most 30,720). The DC of enabled DACs is left in: the
+//! host's high-pass filter (the hardware's capacitor) removes it.
+//!
+//! Samples go into a fixed-capacity ring ([`SampleRing`]) that hosts drain every frame; when
+//! nobody drains it, the oldest samples are dropped, so it never grows.
+
+use super::ring::SampleRing;
+use super::{Apu, reg};
+
+/// T-cycles per output sample.
+pub const SAMPLE_PERIOD: u64 = 64;
+/// Output samples per second (4,194,304 / [`SAMPLE_PERIOD`]).
+pub const SAMPLE_RATE: u32 = 65_536;
+
+/// The duty cycles' waveforms, step 0 first (Pan Docs: "Pulse channel": 12.5, 25, 50, 75 %).
+pub(super) const DUTY: [u8; 4] = [0b0000_0001, 0b1000_0001, 0b1000_0111, 0b0111_1110];
+
+/// `STEPS_TO_CHANGE[duty][pos]`: duty steps from `pos` until the output bit changes.
+const STEPS_TO_CHANGE: [[u8; 8]; 4] = {
+    let mut t = [[0u8; 8]; 4];
+    let mut d = 0;
+    while d < 4 {
+        let mut p = 0;
+        while p < 8 {
+            let bit = (DUTY[d] >> p) & 1;
+            let mut k = 1;
+            while (DUTY[d] >> ((p + k) & 7)) & 1 == bit {
+                k += 1;
+            }
+            t[d][p] = k as u8;
+            p += 1;
+        }
+        d += 1;
+    }
+    t
+};
+
+/// The generators' phases and the partial output sample. On the DMG the CPU cannot observe
+/// any of it (PCM12/PCM34 are CGB registers); channel 3's position is in [`super::WavePos`],
+/// which the CPU can observe through wave RAM.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Synth {
+    /// Generate samples (hosts may turn it off, e.g. a benchmark without audio).
+    pub(super) off: bool,
+    /// Time up to which the output is generated.
+    pub(super) t: u64,
+    /// End of the sample being accumulated (a multiple of [`SAMPLE_PERIOD`]).
+    pub(super) window_end: u64,
+    /// Left sum over the current window.
+    pub(super) acc_l: i32,
+    /// Right sum over the current window.
+    pub(super) acc_r: i32,
+    /// Channels 1 and 2: duty step 0-7.
+    pub(super) duty_pos: [u8; 2],
+    /// Channels 1 and 2: time of the next duty step.
+    pub(super) square_next: [u64; 2],
+    /// Channel 3's sample buffer: the last nibble fetched.
+    pub(super) wave_sample: u8,
+    /// Channel 4's LFSR (Pan Docs' convention: zeroed on trigger, XNOR feedback, bit 0 out).
+    pub(super) lfsr: u16,
+    /// Channel 4: time of the next LFSR clock (`u64::MAX` for clock shifts 14 and 15).
+    pub(super) noise_next: u64,
+}
+
+/// Largest magnitude of a window's sum (480 × 64).
+const ACC_MAX: u64 = 30_720;
+
+impl Synth {
+    /// Write the generators' part of the state image (not `off`, a host setting, nor the
+    /// output ring: output, like the framebuffer).
+    pub(super) fn save_state(&self, w: &mut crate::state::Writer<'_>) {
+        w.u64(self.t);
+        w.u64(self.window_end);
+        // Sums as two's complement in 64 bits.
+        w.u64(i64::from(self.acc_l) as u64);
+        w.u64(i64::from(self.acc_r) as u64);
+        w.bytes(&self.duty_pos);
+        w.u64(self.square_next[0]);
+        w.u64(self.square_next[1]);
+        w.u8(self.wave_sample);
+        w.u16(self.lfsr);
+        w.u64(self.noise_next);
+    }
+
+    /// Read the generators' part of the state image, checking every field.
+    pub(super) fn load_state(
+        &mut self,
+        r: &mut crate::state::Reader<'_>,
+    ) -> Result<(), crate::state::StateError> {
+        use crate::state::StateError::Invalid;
+        let t = r.u64()?;
+        let window_end = r.u64()?;
+        if window_end % SAMPLE_PERIOD != 0 || window_end <= t || window_end - t > SAMPLE_PERIOD {
+            return Err(Invalid("audio sample window"));
+        }
+        let mut acc = [0i32; 2];
+        for a in &mut acc {
+            let v = r.u64()? as i64;
+            if v.unsigned_abs() > ACC_MAX {
+                return Err(Invalid("audio sample sum"));
+            }
+            *a = v as i32;
+        }
+        let mut duty_pos = [0u8; 2];
+        for d in &mut duty_pos {
+            *d = r.below(8, "duty step")?;
+        }
+        let square_next = [r.u64()?, r.u64()?];
+        let wave_sample = r.below(16, "wave sample")?;
+        let lfsr = r.u16()?;
+        if lfsr > 0x7FFF {
+            return Err(Invalid("noise LFSR"));
+        }
+        let noise_next = r.u64()?;
+        *self = Synth {
+            off: self.off,
+            t,
+            window_end,
+            acc_l: acc[0],
+            acc_r: acc[1],
+            duty_pos,
+            square_next,
+            wave_sample,
+            lfsr,
+            noise_next,
+        };
+        Ok(())
+    }
+}
+
+/// T-cycles between channel 4's LFSR clocks for NR43 = `nr43`; `u64::MAX` when it does not
+/// clock (shift 14 or 15).
+pub(super) fn noise_period(nr43: u8) -> u64 {
+    let shift = nr43 >> 4;
+    if shift >= 14 {
+        return u64::MAX;
+    }
+    let divider = match nr43 & 7 {
+        0 => 8,
+        r => 16 * u64::from(r),
+    };
+    divider << shift
+}
+
+/// One LFSR clock: bit 15 (and bit 7 in 7-bit mode) take XNOR of bits 0 and 1, then shift.
+#[inline]
+pub(super) fn lfsr_step(l: u16, short: bool) -> u16 {
+    let x = !(l ^ (l >> 1)) & 1;
+    let mut l = (l & 0x7FFF) | (x << 15);
+    if short {
+        l = (l & !0x80) | (x << 7);
+    }
+    l >> 1
+}
+
+impl Apu {
+    /// T-cycles per duty step of square channel `c` (0 or 1).
+    pub(super) fn square_period(&self, c: usize) -> u64 {
+        (2048 - u64::from(self.frequency(c))) * 4
+    }
+
+    /// Start the generators' clock at `now` (the machine's start time).
+    pub fn start_clock(&mut self, now: u64) {
+        self.synth.t = now;
+        self.synth.window_end = (now / SAMPLE_PERIOD + 1) * SAMPLE_PERIOD;
+        self.synth.acc_l = 0;
+        self.synth.acc_r = 0;
+        self.synth.square_next = [now + self.square_period(0), now + self.square_period(1)];
+        self.synth.noise_next = now.saturating_add(noise_period(self.regs[reg(3, 3)]));
+    }
+
+    /// Turn sample generation on or off. Off, the generators stand still (the CPU cannot tell
+    /// on the DMG) and no samples are produced; on again, they restart from `now`.
+    pub fn set_output_enabled(&mut self, on: bool, now: u64) {
+        if on && self.synth.off {
+            self.synth.off = false;
+            self.start_clock(now);
+        } else if !on {
+            self.synth.off = true;
+        }
+    }
+
+    /// The output ring.
+    pub fn samples(&mut self) -> &mut SampleRing {
+        &mut self.out
+    }
+
+    /// Each channel's digital output 0-15 now (what the CGB's PCM12/PCM34 show; the DMG has
+    /// no such registers, so this is for hosts and tests). Call [`Apu::catch_up`] first.
+    pub fn digital_outputs(&self) -> [u8; 4] {
+        let vol = |c: usize| {
+            if self.ch[c].enabled {
+                self.ch[c].volume
+            } else {
+                0
+            }
+        };
+        let sq = |c: usize| {
+            let duty = DUTY[usize::from(self.regs[reg(c, 1)] >> 6)];
+            ((duty >> self.synth.duty_pos[c]) & 1) * vol(c)
+        };
+        let wave = match (self.regs[reg(2, 2)] >> 5) & 3 {
+            _ if !self.ch[2].enabled => 0,
+            0 => 0,
+            s => self.synth.wave_sample >> (s - 1),
+        };
+        let noise = if self.synth.lfsr & 1 != 0 { vol(3) } else { 0 };
+        [sq(0), sq(1), wave, noise]
+    }
+
+    /// Bring the generators up to `now`, appending finished samples to the ring.
+    ///
+    /// Exactly what stepping every channel edge by edge gives (`catch_up_reference` in the
+    /// tests), faster: a channel whose output cannot change the mix over this stretch (not
+    /// sent to either side, volume 0, wave muted) has its phase advanced on its own, in closed
+    /// form for the squares and the wave channel; the loop visits only the edges of audible
+    /// channels, of a square only the steps where its output bit changes, and whole samples
+    /// between two edges are written as one run.
+    pub fn catch_up(&mut self, now: u64) {
+        if self.synth.off || now <= self.synth.t {
+            return;
+        }
+        let nr51 = self.regs[0x15];
+        let nr50 = self.regs[0x14];
+        let routed = |c: usize| nr51 & (0x11 << c) != 0;
+        let on = [
+            self.ch[0].enabled,
+            self.ch[1].enabled,
+            self.ch[2].enabled,
+            self.ch[3].enabled,
+        ];
+        let vol = [
+            self.ch[0].volume,
+            self.ch[1].volume,
+            self.ch[2].volume,
+            self.ch[3].volume,
+        ];
+        let duty = [
+            DUTY[usize::from(self.regs[reg(0, 1)] >> 6)],
+            DUTY[usize::from(self.regs[reg(1, 1)] >> 6)],
+        ];
+        let sq_period = [self.square_period(0), self.square_period(1)];
+        let wave_period = self.wave_period();
+        let wave_shift = match (self.regs[reg(2, 2)] >> 5) & 3 {
+            0 => 4,
+            s => s - 1,
+        };
+        let nr43 = self.regs[reg(3, 3)];
+        let noise_per = noise_period(nr43);
+        let short = nr43 & 0x08 != 0;
+        let live = [
+            on[0] && vol[0] > 0 && routed(0),
+            on[1] && vol[1] > 0 && routed(1),
+            on[2] && wave_shift < 4 && routed(2),
+            on[3] && vol[3] > 0 && routed(3),
+        ];
+
+        let s = &mut self.synth;
+        let wave = &mut self.wave;
+        let wave_ram = &self.wave_ram;
+
+        // Channels that play but cannot be heard now: advance their phases to `now` alone.
+        for c in 0..2 {
+            if on[c] && !live[c] && s.square_next[c] <= now {
+                let steps = (now - s.square_next[c]) / sq_period[c] + 1;
+                s.duty_pos[c] = ((u64::from(s.duty_pos[c]) + steps) & 7) as u8;
+                s.square_next[c] += steps * sq_period[c];
+            }
+        }
+        if on[2] && !live[2] && wave.next <= now {
+            let steps = (now - wave.next) / wave_period + 1;
+            wave.pos = ((u64::from(wave.pos) + steps) % 32) as u8;
+            wave.last = wave.next + (steps - 1) * wave_period;
+            wave.next = wave.last + wave_period;
+            let byte = wave_ram[usize::from(wave.pos / 2)];
+            s.wave_sample = if wave.pos & 1 == 0 {
+                byte >> 4
+            } else {
+                byte & 0x0F
+            };
+        }
+        if on[3] && !live[3] {
+            while s.noise_next <= now {
+                s.lfsr = lfsr_step(s.lfsr, short);
+                s.noise_next = s.noise_next.saturating_add(noise_per);
+            }
+        }
+
+        let dac = [
+            self.ch[0].dac,
+            self.ch[1].dac,
+            self.ch[2].dac,
+            self.ch[3].dac,
+        ];
+        let vol_l = i32::from((nr50 >> 4) & 7) + 1;
+        let vol_r = i32::from(nr50 & 7) + 1;
+        let out = &mut self.out;
+        let analog = |c: usize, d: u8| -> i32 {
+            if dac[c] {
+                15 - 2 * i32::from(if on[c] { d } else { 0 })
+            } else {
+                0
+            }
+        };
+        let sq_digital = |c: usize, pos: u8| ((duty[c] >> pos) & 1) * vol[c];
+        let wave_digital = |sample: u8| sample >> wave_shift;
+        let noise_digital = |l: u16| if l & 1 != 0 { vol[3] } else { 0 };
+        let mut level = [
+            analog(0, sq_digital(0, s.duty_pos[0])),
+            analog(1, sq_digital(1, s.duty_pos[1])),
+            analog(2, wave_digital(s.wave_sample)),
+            analog(3, noise_digital(s.lfsr)),
+        ];
+        let mix = |level: &[i32; 4]| -> (i32, i32) {
+            let mut l = 0;
+            let mut r = 0;
+            for (c, &v) in level.iter().enumerate() {
+                if nr51 & (0x10 << c) != 0 {
+                    l += v;
+                }
+                if nr51 & (1 << c) != 0 {
+                    r += v;
+                }
+            }
+            (l * vol_l, r * vol_r)
+        };
+        let (mut cl, mut cr) = mix(&level);
+        let never = u64::MAX;
+        let duty_index = [
+            usize::from(self.regs[reg(0, 1)] >> 6),
+            usize::from(self.regs[reg(1, 1)] >> 6),
+        ];
+        // A square's next edge that changes its output (the steps between change nothing;
+        // the phase is brought up to date after the loop).
+        let change_at = |s: &Synth, c: usize| -> u64 {
+            let k = STEPS_TO_CHANGE[duty_index[c]][usize::from(s.duty_pos[c])];
+            s.square_next[c] + u64::from(k - 1) * sq_period[c]
+        };
+        let mut sq_change = [
+            if live[0] { change_at(s, 0) } else { never },
+            if live[1] { change_at(s, 1) } else { never },
+        ];
+        let mut t = s.t;
+        loop {
+            let e2 = if live[2] { wave.next } else { never };
+            let e3 = if live[3] { s.noise_next } else { never };
+            let e = sq_change[0]
+                .min(sq_change[1])
+                .min(e2)
+                .min(e3)
+                .min(now)
+                .max(t);
+            // Whole and partial samples up to the edge, at a constant level.
+            if s.window_end <= e {
+                let dt = (s.window_end - t) as i32;
+                out.push(((s.acc_l + cl * dt) as i16, (s.acc_r + cr * dt) as i16));
+                s.acc_l = 0;
+                s.acc_r = 0;
+                t = s.window_end;
+                s.window_end += SAMPLE_PERIOD;
+                if s.window_end <= e {
+                    let n = (e - s.window_end) / SAMPLE_PERIOD + 1;
+                    let full = SAMPLE_PERIOD as i32;
+                    out.push_repeat(((cl * full) as i16, (cr * full) as i16), n as usize);
+                    t = s.window_end + (n - 1) * SAMPLE_PERIOD;
+                    s.window_end += n * SAMPLE_PERIOD;
+                }
+            }
+            let dt = (e - t) as i32;
+            s.acc_l += cl * dt;
+            s.acc_r += cr * dt;
+            t = e;
+            let mut changed = false;
+            for c in 0..2 {
+                if sq_change[c] <= t {
+                    let k = STEPS_TO_CHANGE[duty_index[c]][usize::from(s.duty_pos[c])];
+                    s.duty_pos[c] = (s.duty_pos[c] + k) & 7;
+                    s.square_next[c] = t + sq_period[c];
+                    level[c] = analog(c, sq_digital(c, s.duty_pos[c]));
+                    sq_change[c] = change_at(s, c);
+                    changed = true;
+                }
+            }
+            if live[2] && wave.next <= t {
+                wave.pos = (wave.pos + 1) % 32;
+                wave.last = wave.next;
+                wave.next += wave_period;
+                let byte = wave_ram[usize::from(wave.pos / 2)];
+                s.wave_sample = if wave.pos & 1 == 0 {
+                    byte >> 4
+                } else {
+                    byte & 0x0F
+                };
+                let v = analog(2, wave_digital(s.wave_sample));
+                changed |= v != level[2];
+                level[2] = v;
+            }
+            if live[3] && s.noise_next <= t {
+                s.lfsr = lfsr_step(s.lfsr, short);
+                s.noise_next = t.saturating_add(noise_per);
+                let v = analog(3, noise_digital(s.lfsr));
+                changed |= v != level[3];
+                level[3] = v;
+            }
+            if changed {
+                (cl, cr) = mix(&level);
+            }
+            if t >= now {
+                break;
+            }
+        }
+        // The squares' steps that changed nothing, up to now.
+        for c in 0..2 {
+            if live[c] && s.square_next[c] <= now {
+                let steps = (now - s.square_next[c]) / sq_period[c] + 1;
+                s.duty_pos[c] = ((u64::from(s.duty_pos[c]) + steps) & 7) as u8;
+                s.square_next[c] += steps * sq_period[c];
+            }
+        }
+        s.t = now;
+    }
+}

@@ -1,0 +1,143 @@
+-- The gbhost Lua API's Lua side, run in every script VM before the script. The host functions
+-- it wraps are registered from host/session/src/api/spec.rs; everything here lives in the
+-- script's arena and so rolls back with it.
+
+local hooks = {
+  frame_start = {}, frame_end = {}, input_poll = {}, load_state = {}, rewind = {}, exit = {},
+}
+local next_hook = 0
+local press, release = 0, 0
+
+local BUTTONS = { "Right", "Left", "Up", "Down", "A", "B", "Select", "Start" }
+local bit_of = {}
+for i, name in ipairs(BUTTONS) do bit_of[string.lower(name)] = 1 << (i - 1) end
+
+local function add_hook(list, fn, who)
+  if type(fn) ~= "function" then
+    error(who .. ": expected a function, got " .. type(fn), 3)
+  end
+  next_hook = next_hook + 1
+  list[#list + 1] = { id = next_hook, fn = fn }
+  return next_hook
+end
+
+event = {
+  on_frame_start = function(fn) return add_hook(hooks.frame_start, fn, "event.on_frame_start") end,
+  on_frame_end = function(fn) return add_hook(hooks.frame_end, fn, "event.on_frame_end") end,
+  on_input_poll = function(fn) return add_hook(hooks.input_poll, fn, "event.on_input_poll") end,
+  on_load_state = function(fn) return add_hook(hooks.load_state, fn, "event.on_load_state") end,
+  on_rewind = function(fn) return add_hook(hooks.rewind, fn, "event.on_rewind") end,
+  on_exit = function(fn) return add_hook(hooks.exit, fn, "event.on_exit") end,
+  unregister = function(id)
+    for _, list in pairs(hooks) do
+      for i = #list, 1, -1 do
+        if list[i].id == id then table.remove(list, i) return true end
+      end
+    end
+    return false
+  end,
+}
+-- The names the session issue's minimal API used.
+event.onframestart = event.on_frame_start
+event.onframeend = event.on_frame_end
+
+emu.frameadvance = function() coroutine.yield() end
+emu.yield = emu.frameadvance
+emu.getregisters = function()
+  local t = {}
+  for _, r in ipairs({ "a", "f", "b", "c", "d", "e", "h", "l", "af", "bc", "de", "hl", "sp", "pc" }) do
+    t[r] = emu.getregister(r)
+  end
+  return t
+end
+
+local function buttons_table(mask)
+  local t = {}
+  for i, name in ipairs(BUTTONS) do t[name] = mask & (1 << (i - 1)) ~= 0 end
+  return t
+end
+
+joypad = {
+  set = function(t)
+    if math.type(t) == "integer" then
+      -- A bit mask (bit 0 Right … bit 7 Start): exactly these buttons are held.
+      press, release = t & 0xFF, ~t & 0xFF
+      return
+    end
+    if type(t) ~= "table" then error("joypad.set: expected a table of buttons or a mask", 2) end
+    for k, v in pairs(t) do
+      local bit = type(k) == "string" and bit_of[string.lower(k)]
+      if not bit then error("joypad.set: unknown button '" .. tostring(k) .. "'", 2) end
+      if v == true then
+        press, release = press | bit, release & ~bit
+      elseif v == false then
+        press, release = press & ~bit, release | bit
+      end
+    end
+  end,
+  get = function() return buttons_table(gbhost.joypad()) end,
+  getimmediate = function() return buttons_table(gbhost.joypad_user()) end,
+}
+
+memory.search = function(bytes, domain)
+  local packed = gbhost.search(bytes, domain)
+  local t = {}
+  for i = 1, #packed, 4 do t[#t + 1] = string.unpack("<I4", packed, i) end
+  return t
+end
+
+console = {}
+console.log = print
+console.write = function(...)
+  local parts = table.pack(...)
+  for i = 1, parts.n do parts[i] = tostring(parts[i]) end
+  print(table.concat(parts, "", 1, parts.n))
+end
+
+persist = setmetatable({}, {
+  __index = function(_, k) return gbhost.persist_get(k) end,
+  __newindex = function(_, k, v) gbhost.persist_set(k, v) end,
+})
+
+local function run(list)
+  for _, h in ipairs(list) do h.fn() end
+end
+
+-- Called by the session at the start of each frame: runs the frame-start and input-poll
+-- hooks, then hands over (and clears) the buttons scripts pressed and released for this frame.
+function gbhost.frame_start()
+  run(hooks.frame_start)
+  run(hooks.input_poll)
+  local p, r = press, release
+  press, release = 0, 0
+  return p, r
+end
+
+-- Called by the session at the end of each frame.
+function gbhost.frame_end()
+  run(hooks.frame_end)
+end
+
+-- Called by the session for the other events: "load_state", "rewind", "exit".
+function gbhost.fire(name)
+  run(hooks[name] or {})
+end
+
+-- Called before a reload: the new code registers its hooks again.
+function gbhost.reset_hooks()
+  for k in pairs(hooks) do hooks[k] = {} end
+end
+
+-- Unknown functions of the API's tables are a clear error, not a call of nil.
+local function strict(name, t)
+  return setmetatable(t, {
+    __index = function(_, k)
+      error(string.format("%s.%s is not part of the gbhost API (see docs/lua-api.md)",
+        name, tostring(k)), 2)
+    end,
+  })
+end
+for _, name in ipairs({ "memory", "emu", "joypad", "event", "gui", "console", "savestate" }) do
+  strict(name, _G[name])
+end
+gbhost.strict = strict

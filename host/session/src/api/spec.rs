@@ -1,0 +1,322 @@
+//! The Lua API, described once: every function scripts can call, its parameters, results and
+//! documentation. From this table come the host-function registrations ([`register`]), the
+//! reference `docs/lua-api.md` ([`markdown`]) and the LuaLS definitions
+//! `scripts/types/gbhost.d.lua` ([`luals`]); a test fails when the generated files are stale.
+//!
+//! Functions with a host id are answered in Rust (`api/mod.rs`); the others are written in Lua
+//! (`prelude.lua`) on top of them, and are documented here all the same.
+
+use lua_rollback::VmBuilder;
+
+/// One API function.
+#[derive(Clone, Debug)]
+pub struct Function {
+    /// Dotted name (`memory.read_u8`).
+    pub name: String,
+    /// Parameters: name and LuaLS type (`integer`, `string?` for optional ones).
+    pub params: Vec<(&'static str, &'static str)>,
+    /// Result type, LuaLS syntax; empty for none.
+    pub returns: &'static str,
+    /// What it does.
+    pub doc: String,
+    /// The host function id, or `None` when written in Lua.
+    pub host: Option<u32>,
+}
+
+/// Widths of the memory accessors: suffix, bytes, signed, big-endian.
+pub const WIDTHS: [(&str, usize, bool, bool); 10] = [
+    ("u8", 1, false, false),
+    ("s8", 1, true, false),
+    ("u16_le", 2, false, false),
+    ("u16_be", 2, false, true),
+    ("s16_le", 2, true, false),
+    ("s16_be", 2, true, true),
+    ("u32_le", 4, false, false),
+    ("u32_be", 4, false, true),
+    ("s32_le", 4, true, false),
+    ("s32_be", 4, true, true),
+];
+
+/// Host ids of the memory reads: `READ + index in WIDTHS`.
+pub const READ: u32 = 100;
+/// Host ids of the memory writes: `WRITE + index in WIDTHS`.
+pub const WRITE: u32 = 200;
+
+/// Host function ids (the memory accessors excepted), named after their functions.
+#[allow(missing_docs)]
+pub mod id {
+    pub const FRAMECOUNT: u32 = 1;
+    pub const TEXT: u32 = 2;
+    pub const PERSIST_GET: u32 = 3;
+    pub const PERSIST_SET: u32 = 4;
+    pub const SAVE: u32 = 5;
+    pub const LOAD: u32 = 6;
+    pub const READ_BYTES: u32 = 7;
+    pub const WRITE_BYTES: u32 = 8;
+    pub const SEARCH: u32 = 9;
+    pub const GETREGISTER: u32 = 10;
+    pub const SETREGISTER: u32 = 11;
+    pub const MODEL: u32 = 12;
+    pub const ROM_TITLE: u32 = 13;
+    pub const ROM_HASH: u32 = 14;
+    pub const JOYPAD_GET: u32 = 15;
+    pub const JOYPAD_IMMEDIATE: u32 = 16;
+    pub const PIXEL_TEXT: u32 = 17;
+    pub const BOX: u32 = 18;
+    pub const LINE: u32 = 19;
+    pub const PIXEL: u32 = 20;
+    pub const CLEAR: u32 = 21;
+    pub const DOMAIN_SIZE: u32 = 22;
+}
+
+const DOMAIN_DOC: &str = "`domain` is one of `bus` (the default: the CPU's view, read without side effects), \
+`rom`, `wram`, `vram`, `oam`, `hram`, `io` (0xFF00-0xFF7F and 0xFFFF on the bus) and `cartram`; \
+`rom` and `cartram` are flat over every bank (bank `b`, offset `o` at `b * 0x4000 + o` and `b * 0x2000 + o`).";
+
+fn f(
+    name: &str,
+    params: &[(&'static str, &'static str)],
+    returns: &'static str,
+    doc: &str,
+    host: Option<u32>,
+) -> Function {
+    Function {
+        name: name.to_owned(),
+        params: params.to_vec(),
+        returns,
+        doc: doc.to_owned(),
+        host,
+    }
+}
+
+/// Every function of the native API, grouped by table.
+pub fn functions() -> Vec<Function> {
+    let mut v = Vec::new();
+    for (i, &(suffix, bytes, signed, big)) in WIDTHS.iter().enumerate() {
+        let what = format!(
+            "{} {}-bit{}",
+            if signed { "a signed" } else { "an unsigned" },
+            bytes * 8,
+            match (bytes, big) {
+                (1, _) => String::new(),
+                (_, true) => " big-endian".to_owned(),
+                _ => " little-endian".to_owned(),
+            }
+        );
+        v.push(f(
+            &format!("memory.read_{suffix}"),
+            &[("addr", "integer"), ("domain", "string?")],
+            "integer",
+            &format!(
+                "Read {what} value at `addr` of `domain` (see Domains), without side effects."
+            ),
+            Some(READ + i as u32),
+        ));
+        v.push(f(
+            &format!("memory.write_{suffix}"),
+            &[
+                ("addr", "integer"),
+                ("value", "integer"),
+                ("domain", "string?"),
+            ],
+            "",
+            &format!(
+                "Write {what} value at `addr`. On the `bus` it is a write as the CPU would make \
+                 it (I/O registers react); in other domains the bytes change and nothing else. \
+                 Writes to `rom` are refused. A script's writes are replayed with it on a rewind."
+            ),
+            Some(WRITE + i as u32),
+        ));
+    }
+    v.extend([
+        f("memory.read_bytes", &[("addr", "integer"), ("n", "integer"), ("domain", "string?")], "string",
+          "Read `n` bytes (at most 1 MiB) from `addr` as a string.", Some(id::READ_BYTES)),
+        f("memory.write_bytes", &[("addr", "integer"), ("bytes", "string"), ("domain", "string?")], "",
+          "Write the bytes of a string from `addr` on.", Some(id::WRITE_BYTES)),
+        f("memory.search", &[("bytes", "string"), ("domain", "string?")], "integer[]",
+          "Every address where `bytes` occurs in the domain (default `wram`), found in native code: \
+           a table of addresses in increasing order (at most 65,536).", None),
+        f("memory.size", &[("domain", "string")], "integer",
+          "The size of a domain in bytes (0x10000 for `bus`).", Some(id::DOMAIN_SIZE)),
+        f("emu.framecount", &[], "integer",
+          "Frames completed on the timeline (rolls back with a rewind).", Some(id::FRAMECOUNT)),
+        f("emu.frameadvance", &[], "",
+          "Yield the script's main coroutine until the end of the next frame.", None),
+        f("emu.yield", &[], "", "Same as `emu.frameadvance`.", None),
+        f("emu.getregister", &[("name", "string")], "integer",
+          "A CPU register: `a f b c d e h l af bc de hl sp pc` (any case).", Some(id::GETREGISTER)),
+        f("emu.getregisters", &[], "table<string, integer>",
+          "Every CPU register, by name.", None),
+        f("emu.setregister", &[("name", "string"), ("value", "integer")], "",
+          "Set a CPU register (replayed with the script on a rewind).", Some(id::SETREGISTER)),
+        f("emu.model", &[], "string", "The emulated model: `DMG`.", Some(id::MODEL)),
+        f("emu.rom_title", &[], "string", "The title in the cartridge header.", Some(id::ROM_TITLE)),
+        f("emu.rom_hash", &[], "string",
+          "The ROM image's FNV-1a hash, 16 hex digits.", Some(id::ROM_HASH)),
+        f("joypad.set", &[("buttons", "table|integer")], "",
+          "Buttons for the next frame: `{A = true, Left = false}` presses A and releases Left \
+           whatever the user holds (absent buttons are left to the user); an integer mask \
+           (bit 0 Right … bit 7 Start) holds exactly those buttons.", None),
+        f("joypad.get", &[], "table<string, boolean>",
+          "The buttons the game sees this frame (the user's, with scripts' overrides).", None),
+        f("joypad.getimmediate", &[], "table<string, boolean>",
+          "The buttons the user holds, without scripts' overrides.", None),
+        f("event.on_frame_start", &[("fn", "function")], "integer",
+          "Call `fn` at the start of every frame; returns an id for `event.unregister`.", None),
+        f("event.on_frame_end", &[("fn", "function")], "integer",
+          "Call `fn` at the end of every frame; returns an id for `event.unregister`.", None),
+        f("event.on_input_poll", &[("fn", "function")], "integer",
+          "Call `fn` when the frame's input is decided (at frame start, before the core runs).", None),
+        f("event.on_load_state", &[("fn", "function")], "integer",
+          "Call `fn` after a state load (the user's, or one a script asked for).", None),
+        f("event.on_rewind", &[("fn", "function")], "integer",
+          "Call `fn` when play resumes after a rewind (the script was rolled back with the game).", None),
+        f("event.on_exit", &[("fn", "function")], "integer",
+          "Call `fn` when the script is unloaded.", None),
+        f("event.unregister", &[("id", "integer")], "boolean",
+          "Remove a hook; true if it existed.", None),
+        f("gui.text", &[("x", "integer"), ("y", "integer"), ("text", "string"), ("color", "integer|string?")], "",
+          "Text with its top-left corner at (x, y), in screen pixels (160 × 144). Colours: \
+           0xAARRGGBB (0xRRGGBB is opaque), `#RRGGBB`, `#AARRGGBB` or a name (white, black, red, \
+           green, blue, yellow, cyan, magenta, gray, clear).", Some(id::TEXT)),
+        f("gui.pixel_text", &[("x", "integer"), ("y", "integer"), ("text", "string"), ("fg", "integer|string?"), ("bg", "integer|string?")], "",
+          "Text in the small pixel font, with an optional background.", Some(id::PIXEL_TEXT)),
+        f("gui.box", &[("x1", "integer"), ("y1", "integer"), ("x2", "integer"), ("y2", "integer"), ("line", "integer|string?"), ("fill", "integer|string?")], "",
+          "A rectangle between two corners, outlined and optionally filled.", Some(id::BOX)),
+        f("gui.line", &[("x1", "integer"), ("y1", "integer"), ("x2", "integer"), ("y2", "integer"), ("color", "integer|string?")], "",
+          "A line.", Some(id::LINE)),
+        f("gui.pixel", &[("x", "integer"), ("y", "integer"), ("color", "integer|string?")], "",
+          "One pixel.", Some(id::PIXEL)),
+        f("gui.clear", &[], "", "Forget what this script drew this frame.", Some(id::CLEAR)),
+        f("console.log", &[("...", "any")], "",
+          "Print the values, separated by tabs, as one console line.", None),
+        f("console.write", &[("...", "any")], "",
+          "Print the values, concatenated, as one console line.", None),
+        f("savestate.save", &[("slot", "integer|string")], "",
+          "Save the machine (now) and every script (when this call returns) in memory under a \
+           slot number or name.", Some(id::SAVE)),
+        f("savestate.load", &[("slot", "integer|string")], "",
+          "Load a state this session saved: the machine at once, the other scripts when the call \
+           returns; the calling script is not rolled back.", Some(id::LOAD)),
+        f("gbhost.persist_get", &[("key", "string|integer")], "any",
+          "Internal: the `persist` table's read (use `persist.key`).", Some(id::PERSIST_GET)),
+        f("gbhost.persist_set", &[("key", "string|integer"), ("value", "any")], "",
+          "Internal: the `persist` table's write (use `persist.key = value`).", Some(id::PERSIST_SET)),
+        f("gbhost.search", &[("bytes", "string"), ("domain", "string?")], "string",
+          "Internal: `memory.search`'s native part (addresses as packed 32-bit integers).", Some(id::SEARCH)),
+        f("gbhost.joypad", &[("immediate", "boolean")], "integer",
+          "Internal: `joypad.get`'s native part.", Some(id::JOYPAD_GET)),
+        f("gbhost.joypad_user", &[], "integer",
+          "Internal: `joypad.getimmediate`'s native part.", Some(id::JOYPAD_IMMEDIATE)),
+    ]);
+    v
+}
+
+/// Register every host function on a VM being built.
+pub fn register(mut builder: VmBuilder) -> VmBuilder {
+    for func in functions() {
+        if let Some(id) = func.host {
+            builder = builder.host_function(&func.name, id);
+        }
+    }
+    builder
+}
+
+/// The reference, `docs/lua-api.md`.
+pub fn markdown() -> String {
+    let mut out = String::from(
+        "# The gbhost Lua API\n\n\
+         Generated from `host/session/src/api/spec.rs` (`GBHOST_UPDATE_API_DOCS=1 cargo test -p \
+         gb-session --test api_docs` rewrites it). LuaLS definitions for editor completion: \
+         `scripts/types/gbhost.d.lua`. What rolls back and when: [rewind.md](rewind.md).\n\n\
+         Also: `persist`, a per-script table kept across rollbacks (nil, booleans, numbers, \
+         strings); `print` goes to the console like `console.log`. Calling a function the API \
+         does not have is an error naming it.\n\n\
+         Scripts written for BizHawk or VBA-rr run through compatibility layers (chosen from \
+         the source, or with `--api bizhawk|vba|native`): BizHawk's `memory`/`mainmemory` with \
+         its domain names, `gui.draw*`, `joypad.set(t, controller)`, `event.on*`, `userdata`, \
+         `savestate.saveslot`; VBA-rr's `memory.readbyte`/`readword`/`readbyterange`/\
+         `writebyte`, `joypad.set(port, t)`, `gui` with 0xRRGGBBAA colours, `gui.register`, \
+         `vba.*`, `savestate.create/save/load`, `bit`. What they offer and gbhost does not \
+         (e.g. BizHawk's `forms`, memory callbacks) raises one error saying so.\n\n\
+         ## Domains\n\n",
+    );
+    out.push_str(DOMAIN_DOC);
+    out.push('\n');
+    let mut table = String::new();
+    for func in functions() {
+        if func.name.starts_with("gbhost.") {
+            continue;
+        }
+        let t = func.name.split('.').next().unwrap_or("");
+        if t != table {
+            out.push_str(&format!("\n## `{t}`\n\n"));
+            table = t.to_owned();
+        }
+        let params: Vec<String> = func
+            .params
+            .iter()
+            .map(|(n, ty)| format!("{n}: {ty}"))
+            .collect();
+        let ret = if func.returns.is_empty() {
+            String::new()
+        } else {
+            format!(" → {}", func.returns)
+        };
+        out.push_str(&format!(
+            "- `{}({})`{ret}: {}\n",
+            func.name,
+            params.join(", "),
+            func.doc
+        ));
+    }
+    out
+}
+
+/// The LuaLS definitions, `scripts/types/gbhost.d.lua`.
+pub fn luals() -> String {
+    let mut out = String::from(
+        "---@meta\n-- gbhost Lua API definitions for the Lua language server (generated from \
+         host/session/src/api/spec.rs; do not edit).\n\n",
+    );
+    for t in [
+        "memory",
+        "emu",
+        "joypad",
+        "event",
+        "gui",
+        "console",
+        "savestate",
+    ] {
+        out.push_str(&format!("{t} = {{}}\n"));
+    }
+    out.push_str("---@type table<string|integer, nil|boolean|number|string>\npersist = {}\n");
+    for func in functions() {
+        if func.name.starts_with("gbhost.") {
+            continue;
+        }
+        out.push('\n');
+        for line in func.doc.split(". ") {
+            out.push_str(&format!("---{}\n", line.trim_end_matches('.')));
+        }
+        for (n, ty) in &func.params {
+            if *n == "..." {
+                out.push_str("---@param ... any\n");
+            } else if let Some(ty) = ty.strip_suffix('?') {
+                out.push_str(&format!("---@param {n}? {ty}\n"));
+            } else {
+                out.push_str(&format!("---@param {n} {ty}\n"));
+            }
+        }
+        if !func.returns.is_empty() {
+            out.push_str(&format!("---@return {}\n", func.returns));
+        }
+        let names: Vec<&str> = func.params.iter().map(|(n, _)| *n).collect();
+        out.push_str(&format!(
+            "function {}({}) end\n",
+            func.name,
+            names.join(", ")
+        ));
+    }
+    out
+}

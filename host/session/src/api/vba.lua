@@ -1,0 +1,141 @@
+-- VBA-rr / FCEUX compatibility layer (run after prelude.lua for scripts written for VBA-rr):
+-- memory.readbyte & co., joypad.set(port, t) with lowercase names, gui with 0xRRGGBBAA colours,
+-- vba.* (and emu.*), savestate objects, gui.register. What VBA-rr offers and gbhost does not
+-- raises one clear "not supported by gbhost" error.
+
+local native = {
+  memory = {}, gui = gui, joypad = joypad, emu = emu, savestate = savestate, event = event,
+}
+for k, v in pairs(memory) do native.memory[k] = v end
+local m = native.memory
+
+local function unsupported(name)
+  return function() error(name .. " is not supported by gbhost", 2) end
+end
+
+memory = {
+  readbyte = function(a) return m.read_u8(a) end,
+  readbytesigned = function(a) return m.read_s8(a) end,
+  readword = function(a) return m.read_u16_le(a) end,
+  readwordsigned = function(a) return m.read_s16_le(a) end,
+  readdword = function(a) return m.read_u32_le(a) end,
+  readdwordsigned = function(a) return m.read_s32_le(a) end,
+  readbyterange = function(a, n)
+    local s = m.read_bytes(a, n)
+    local t = {}
+    for i = 1, #s do t[i] = s:byte(i) end
+    return t
+  end,
+  writebyte = function(a, v) m.write_u8(a, v) end,
+  writeword = function(a, v) m.write_u16_le(a, v) end,
+  writedword = function(a, v) m.write_u32_le(a, v) end,
+  register = unsupported("memory.register"),
+  registerwrite = unsupported("memory.registerwrite"),
+  registerread = unsupported("memory.registerread"),
+  registerexec = unsupported("memory.registerexec"),
+  getregister = function(name) return native.emu.getregister(name) end,
+  setregister = function(name, v) native.emu.setregister(name, v) end,
+}
+memory.readshort = memory.readword
+memory.writeshort = memory.writeword
+memory.readlong = memory.readdword
+memory.writelong = memory.writedword
+
+-- 0xRRGGBBAA to gbhost's 0xAARRGGBB; names and "#RRGGBB" strings pass through.
+local function col(c)
+  if math.type(c) == "integer" then return ((c & 0xFF) << 24) | ((c >> 8) & 0xFFFFFF) end
+  return c
+end
+
+local g = native.gui
+local registered
+gui = {
+  text = function(x, y, s, c) g.text(x, y, tostring(s), col(c)) end,
+  box = function(x1, y1, x2, y2, fill, outline) g.box(x1, y1, x2, y2, col(outline or fill), col(fill)) end,
+  line = function(x1, y1, x2, y2, c) g.line(x1, y1, x2, y2, col(c)) end,
+  pixel = function(x, y, c) g.pixel(x, y, col(c)) end,
+  register = function(fn)
+    if registered then native.event.unregister(registered) registered = nil end
+    if fn then registered = native.event.on_frame_end(fn) end
+  end,
+  gdoverlay = unsupported("gui.gdoverlay"),
+  gdscreenshot = unsupported("gui.gdscreenshot"),
+  popup = unsupported("gui.popup"),
+  transparency = unsupported("gui.transparency"),
+  opacity = unsupported("gui.opacity"),
+}
+gui.drawtext = gui.text
+gui.drawbox = gui.box
+gui.drawline = gui.line
+gui.drawpixel = gui.pixel
+gui.rect = gui.box
+gui.drawrect = gui.box
+
+joypad = {
+  set = function(_port, t) native.joypad.set(t) end,
+  get = function(_port)
+    local t = {}
+    for k, v in pairs(native.joypad.get()) do t[string.lower(k)] = v end
+    return t
+  end,
+}
+joypad.read = joypad.get
+joypad.write = joypad.set
+
+local e = native.emu
+vba = {
+  frameadvance = e.frameadvance,
+  framecount = e.framecount,
+  pause = function() end,
+  speedmode = function() end,
+  message = function(s) console.log(tostring(s)) end,
+  print = function(...) console.log(...) end,
+  lagcount = unsupported("vba.lagcount"),
+  lagged = unsupported("vba.lagged"),
+  emulating = function() return true end,
+  registerbefore = function(fn) native.event.on_frame_start(fn) end,
+  registerafter = function(fn) native.event.on_frame_end(fn) end,
+  registerexit = function(fn) native.event.on_exit(fn) end,
+}
+emu = vba
+
+local s = native.savestate
+local next_state = 0
+savestate = {
+  create = function(slot)
+    if slot == nil then
+      next_state = next_state + 1
+      return { name = "anonymous " .. next_state }
+    end
+    return { name = "slot " .. tostring(slot) }
+  end,
+  save = function(st) s.save(type(st) == "table" and st.name or tostring(st)) end,
+  load = function(st) s.load(type(st) == "table" and st.name or tostring(st)) end,
+}
+
+for _, t in ipairs({ "memory", "gui", "joypad", "vba", "savestate" }) do
+  setmetatable(_G[t], {
+    __index = function(_, k)
+      error(t .. "." .. tostring(k) .. " is not supported by gbhost", 2)
+    end,
+  })
+end
+-- LuaBitOp, which VBA-rr scripts use for bit twiddling, on Lua 5.4's operators.
+bit = {
+  band = function(a, ...) for _, b in ipairs({ ... }) do a = a & b end return a end,
+  bor = function(a, ...) for _, b in ipairs({ ... }) do a = a | b end return a end,
+  bxor = function(a, ...) for _, b in ipairs({ ... }) do a = a ~ b end return a end,
+  bnot = function(a) return ~a end,
+  lshift = function(a, n) return (a << n) & 0xFFFFFFFF end,
+  rshift = function(a, n) return (a & 0xFFFFFFFF) >> n end,
+  arshift = function(a, n) return a >> n end,
+  tohex = function(a, n) return string.format("%0" .. (n or 8) .. "x", a & 0xFFFFFFFF) end,
+}
+AND, OR, XOR = bit.band, bit.bor, bit.bxor
+SHIFT = function(a, n) if n >= 0 then return a >> n end return a << -n end
+
+for _, lib in ipairs({ "input", "movie", "sound", "avi" }) do
+  _G[lib] = setmetatable({}, {
+    __index = function(_, k) return unsupported(lib .. "." .. tostring(k)) end,
+  })
+end

@@ -1,0 +1,419 @@
+//! The Lua API, function by function: each test checks the effect on the machine, the draw
+//! list or the console, not only that the call returns. Compatibility layers at the end.
+
+mod common;
+
+use common::{console, session, texts};
+use gb_core::Buttons;
+use gb_session::{DrawCmd, Flavor};
+
+/// Run `source` as a script for `frames` frames (at least one: a script starts before the
+/// first frame that runs after it is loaded); returns the console lines.
+fn run(source: &str, frames: u32) -> (gb_session::Session, Vec<String>) {
+    let mut s = session();
+    s.load_script("t.lua", source);
+    for _ in 0..frames.max(1) {
+        s.run_frame();
+    }
+    let lines = console(&mut s);
+    (s, lines)
+}
+
+#[test]
+fn memory_reads_in_every_width_and_domain() {
+    let (s, lines) = run(
+        r#"
+        memory.write_bytes(0x10, "\x01\x82\x03\x84", "wram")
+        print(memory.read_u8(0xC010), memory.read_s8(0xC011), memory.read_u16_le(0xC010),
+              memory.read_u16_be(0xC010), memory.read_s16_le(0xC010), memory.read_s16_be(0xC011),
+              memory.read_u32_le(0xC010), memory.read_u32_be(0xC010), memory.read_s32_le(0xC010),
+              memory.read_s32_be(0xC011, "bus"))
+        print(memory.read_u8(0x10, "wram"), memory.read_u8(0x134, "rom"),
+              memory.read_u8(0x40, "io"), memory.size("wram"), memory.size("cartram"),
+              memory.size("rom"), memory.read_u8(0x80, "io") == memory.read_u8(0xFFFF))
+        print(pcall(memory.read_u8, 0, "cartram"))
+        print(pcall(memory.read_u8, 0, "nowhere"))
+        "#,
+        0,
+    );
+    assert_eq!(
+        lines[0],
+        "1\t-126\t33281\t386\t-32255\t-32253\t2214822401\t25297796\t-2080144895\t-2113698816"
+    );
+    assert_eq!(lines[1], format!("1\t{}\t145\t8192\t0\t32768\ttrue", b'G'));
+    assert!(
+        lines[2].starts_with("false\t") && lines[2].contains("outside the domain"),
+        "{}",
+        lines[2]
+    );
+    assert!(
+        lines[3].contains("unknown memory domain 'nowhere'"),
+        "{}",
+        lines[3]
+    );
+    assert_eq!(s.gb().peek(0xC013), 0x84);
+}
+
+#[test]
+fn memory_writes_land_where_they_should() {
+    let (s, lines) = run(
+        r#"
+        memory.write_u8(0xC100, 0xAB)
+        memory.write_u16_be(0xC102, 0x1234)
+        memory.write_s32_le(0x0104, -2, "wram")
+        memory.write_u8(0x10, 0x5A, "vram")
+        memory.write_u8(0x7E, 0x77, "hram")
+        print(pcall(memory.write_u8, 0x100, 1, "rom"))
+        "#,
+        0,
+    );
+    let gb = s.gb();
+    assert_eq!(gb.peek(0xC100), 0xAB);
+    assert_eq!((gb.peek(0xC102), gb.peek(0xC103)), (0x12, 0x34));
+    assert_eq!(
+        [0xC104, 0xC105, 0xC106, 0xC107].map(|a| gb.peek(a)),
+        [0xFE, 0xFF, 0xFF, 0xFF]
+    );
+    assert_eq!(gb.domain(gb_core::Domain::Vram)[0x10], 0x5A);
+    assert_eq!(gb.peek(0xFFFE), 0x77);
+    assert!(lines[0].contains("the ROM is read-only"), "{lines:?}");
+}
+
+#[test]
+fn search_finds_every_occurrence_in_native_code() {
+    let (_, lines) = run(
+        r#"
+        memory.write_bytes(0x100, "gbhost", "wram")
+        memory.write_bytes(0x1F00, "gbhost", "wram")
+        local hits = memory.search("gbhost")
+        print(#hits, hits[1], hits[2], #memory.search("\0\0\0", "hram") > 0)
+        "#,
+        0,
+    );
+    assert_eq!(lines, ["2\t256\t7936\ttrue"]);
+}
+
+#[test]
+fn emu_functions_report_and_change_the_machine() {
+    let (s, lines) = run(
+        r#"
+        print(emu.framecount(), emu.model(), emu.rom_title(), #emu.rom_hash())
+        emu.frameadvance()
+        print(emu.framecount())
+        emu.setregister("hl", 0xBEEF)
+        local r = emu.getregisters()
+        print(emu.getregister("H"), r.l, r.hl, r.sp)
+        print(pcall(emu.getregister, "ix"))
+        "#,
+        1,
+    );
+    assert_eq!(lines[0], "0\tDMG\tGBHOST TEST\t16");
+    assert_eq!(lines[1], "1");
+    assert_eq!(lines[2], "190\t239\t48879\t65534");
+    assert!(lines[3].contains("no register 'ix'"));
+    assert_eq!((s.gb().regs().h, s.gb().regs().l), (0xBE, 0xEF));
+}
+
+#[test]
+fn joypad_set_get_and_the_users_buttons() {
+    let mut s = session();
+    s.load_script(
+        "pad.lua",
+        r#"
+        while true do
+          local f = emu.framecount()
+          if f == 2 then joypad.set({A = true, Start = true}) end
+          if f == 3 then joypad.set(0x01) end
+          if f == 4 then joypad.set({Right = false}) end
+          emu.frameadvance()
+          local g, u = joypad.get(), joypad.getimmediate()
+          print(f, g.A, g.Start, g.Right, u.Right, u.B)
+        end
+        "#,
+    );
+    s.set_buttons(Buttons::RIGHT | Buttons::B);
+    for _ in 0..6 {
+        s.run_frame();
+    }
+    let lines = console(&mut s);
+    // Frame 2 pressed A and Start over the user's Right+B; frame 3 held exactly Right; frame 4
+    // released Right; the user's own buttons never change.
+    assert_eq!(
+        lines,
+        [
+            "0\tfalse\tfalse\ttrue\ttrue\ttrue",
+            "1\tfalse\tfalse\ttrue\ttrue\ttrue",
+            "2\ttrue\ttrue\ttrue\ttrue\ttrue",
+            "3\tfalse\tfalse\ttrue\ttrue\ttrue",
+            "4\tfalse\tfalse\tfalse\ttrue\ttrue",
+            "5\tfalse\tfalse\ttrue\ttrue\ttrue",
+        ]
+    );
+}
+
+#[test]
+fn gui_functions_fill_the_draw_list() {
+    let (s, _) = run(
+        r##"
+        event.on_frame_end(function()
+          gui.text(1, 2, "hi", "#00FF00")
+          gui.pixel_text(3, 4, 42, 0x80FF0000, "black")
+          gui.box(0, 0, 10, 10, "red", 0x400000FF)
+          gui.line(0, 0, 159, 143, 0x123456)
+          gui.pixel(5, 6)
+        end)
+        while true do emu.frameadvance() end
+        "##,
+        1,
+    );
+    let (_, list) = s.draw_lists().next().expect("a list");
+    assert_eq!(
+        list,
+        [
+            DrawCmd::Text {
+                x: 1,
+                y: 2,
+                text: "hi".into(),
+                color: 0xFF00FF00
+            },
+            DrawCmd::PixelText {
+                x: 3,
+                y: 4,
+                text: "42".into(),
+                fg: 0x80FF0000,
+                bg: 0xFF000000
+            },
+            DrawCmd::Box {
+                x1: 0,
+                y1: 0,
+                x2: 10,
+                y2: 10,
+                line: 0xFFFF0000,
+                fill: 0x400000FF
+            },
+            DrawCmd::Line {
+                x1: 0,
+                y1: 0,
+                x2: 159,
+                y2: 143,
+                color: 0xFF123456
+            },
+            DrawCmd::Pixel {
+                x: 5,
+                y: 6,
+                color: 0xFFFFFFFF
+            },
+        ]
+    );
+    let (s, _) = run(
+        "gui.text(0, 0, 'a') gui.clear() gui.text(0, 0, 'b') print(pcall(gui.text, 0, 0, 'c', 'nocolour'))",
+        0,
+    );
+    assert_eq!(texts(&s), ["b"]);
+}
+
+#[test]
+fn event_hooks_run_at_their_moments() {
+    let mut s = session();
+    let slot = s.load_script(
+        "hooks.lua",
+        r#"
+        local log = {}
+        local id = event.on_frame_start(function() print("start", emu.framecount()) end)
+        event.on_input_poll(function() print("poll") end)
+        event.on_frame_end(function() print("end", emu.framecount()) end)
+        event.on_load_state(function() print("loaded") end)
+        event.on_rewind(function() print("rewound", emu.framecount()) end)
+        event.on_exit(function() print("bye") end)
+        while true do
+          emu.frameadvance()
+          if emu.framecount() == 2 then print("unregistered", event.unregister(id)) end
+        end
+        "#,
+    );
+    for _ in 0..3 {
+        s.run_frame();
+    }
+    s.save_state("a");
+    s.load_state("a").expect("load");
+    s.run_frame();
+    s.seek(2).expect("seek");
+    s.run_frame();
+    s.unload_script(slot).expect("unload");
+    s.run_frame();
+    let lines = console(&mut s);
+    assert_eq!(
+        lines,
+        [
+            "start\t0",
+            "poll",
+            "end\t1",
+            "start\t1",
+            "poll",
+            "end\t2",
+            "unregistered\ttrue",
+            "poll",
+            "end\t3",
+            "loaded",
+            "poll",
+            "end\t4",
+            "rewound\t2",
+            "poll",
+            "end\t3",
+            "bye",
+        ]
+    );
+}
+
+#[test]
+fn unknown_functions_are_a_clear_error() {
+    let (_, lines) = run(
+        "print(pcall(function() return memory.read_u9(0) end)) print(pcall(function() gui.circle() end))",
+        0,
+    );
+    assert!(
+        lines[0].contains("memory.read_u9 is not part of the gbhost API"),
+        "{lines:?}"
+    );
+    assert!(
+        lines[1].contains("gui.circle is not part of the gbhost API"),
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn console_functions_print_lines() {
+    let (_, lines) = run(
+        "console.log('a', 1, nil) console.write('b', 2, true) print('c')",
+        0,
+    );
+    assert_eq!(lines, ["a\t1\tnil", "b2true", "c"]);
+}
+
+#[test]
+fn a_reload_that_fails_keeps_the_previous_version() {
+    let mut s = session();
+    let slot = s.load_script(
+        "r.lua",
+        "n = 0 while true do n = n + 1 gui.text(0, 0, 'v1 ' .. n) emu.frameadvance() end",
+    );
+    s.run_frame();
+    s.reload_script(slot, "this is not lua").expect("reload");
+    s.run_frame();
+    s.reload_script(slot, "n = 1000 error('late')")
+        .expect("reload");
+    s.run_frame();
+    let lines = console(&mut s);
+    assert!(
+        lines[0].contains("the new version of r.lua was not loaded") && lines[0].contains("syntax"),
+        "{lines:?}"
+    );
+    assert!(lines[1].contains("r.lua:1: late"), "{lines:?}");
+    // The old code kept running on its own data (n was not set to 1000).
+    assert_eq!(texts(&s), ["v1 4"]);
+    assert_eq!(s.verify_replay(0).expect("replay"), 0);
+}
+
+#[test]
+fn the_api_is_guessed_from_the_source() {
+    assert_eq!(
+        Flavor::detect("while true do gui.text(0,0,'x') emu.frameadvance() end"),
+        Flavor::Native
+    );
+    assert_eq!(
+        Flavor::detect("local x = mainmemory.read_u8(0) gui.drawText(0,0,x)"),
+        Flavor::BizHawk
+    );
+    assert_eq!(
+        Flavor::detect("local s = savestate.create(1) vba.frameadvance()"),
+        Flavor::Vba
+    );
+}
+
+#[test]
+fn bizhawk_layer() {
+    let mut s = session();
+    s.load_script_as(
+        "bh.lua",
+        r#"
+        memory.usememorydomain("WRAM")
+        memory.writebyte(0x20, 0x99)
+        print(memory.getcurrentmemorydomain(), memory.readbyte(0x20), mainmemory.read_u8(0x20),
+              memory.read_u8(0xC020, "System Bus"), #memory.getmemorydomainlist())
+        local arr = mainmemory.read_bytes_as_array(0x20, 2)
+        print(arr[1], arr[2], emu.getregister("PC") > 0, emu.getsystemid())
+        userdata.set("k", 5) print(userdata.get("k"), userdata.containskey("x"))
+        print(pcall(forms.newform))
+        print(pcall(event.onmemorywrite, function() end, 0xC000))
+        event.onframeend(function() gui.drawText(1, 2, "bh", 0xFFFF0000) gui.drawRectangle(0, 0, 5, 5, "white") end, "hud")
+        while true do
+          joypad.set({["P1 A"] = true}, 1)
+          emu.frameadvance()
+          if emu.framecount() == 3 then print("unreg", event.unregisterbyname("hud")) end
+        end
+        "#,
+        Flavor::BizHawk,
+    );
+    for _ in 0..2 {
+        s.run_frame();
+    }
+    let lines = console(&mut s);
+    assert_eq!(lines[0], "WRAM\t153\t153\t153\t7");
+    assert_eq!(lines[1], "153\t0\ttrue\tGB");
+    assert_eq!(lines[2], "5\tfalse");
+    assert!(
+        lines[3].contains("forms.newform is not supported by gbhost"),
+        "{lines:?}"
+    );
+    assert!(
+        lines[4].contains("event.onmemorywrite is not supported by gbhost"),
+        "{lines:?}"
+    );
+    assert_eq!(texts(&s), ["bh"]);
+    assert!(s.gb().buttons().contains(Buttons::A));
+    s.run_frame();
+    assert_eq!(console(&mut s), ["unreg\ttrue"]);
+    s.run_frame();
+    assert!(texts(&s).is_empty(), "the hook is gone");
+}
+
+#[test]
+fn vba_layer() {
+    let mut s = session();
+    s.load_script_as(
+        "vba.lua",
+        r#"
+        memory.writeword(0xC030, 0xBEEF)
+        print(memory.readbyte(0xC030), memory.readword(0xC030), memory.readbytesigned(0xC031),
+              #memory.readbyterange(0xC030, 4), bit.band(0xF0, 0x3C), bit.lshift(1, 4))
+        local st = savestate.create(1)
+        savestate.save(st)
+        gui.register(function() gui.text(0, 0, "vba " .. vba.framecount(), 0xFF000080) end)
+        print(pcall(memory.register, 0xC000, function() end))
+        while true do
+          joypad.set(1, {a = true})
+          vba.frameadvance()
+        end
+        "#,
+        Flavor::Vba,
+    );
+    s.run_frame();
+    let lines = console(&mut s);
+    assert_eq!(lines[0], "239\t48879\t-66\t4\t48\t16");
+    assert!(
+        lines[1].contains("memory.register is not supported by gbhost"),
+        "{lines:?}"
+    );
+    let (_, list) = s.draw_lists().next().expect("list");
+    // 0xRRGGBBAA became 0xAARRGGBB.
+    assert_eq!(
+        list,
+        [DrawCmd::Text {
+            x: 0,
+            y: 0,
+            text: "vba 1".into(),
+            color: 0x80FF0000
+        }]
+    );
+    assert!(s.gb().buttons().contains(Buttons::A));
+}

@@ -1,0 +1,327 @@
+---@meta
+-- gbhost Lua API definitions for the Lua language server (generated from host/session/src/api/spec.rs; do not edit).
+
+memory = {}
+emu = {}
+joypad = {}
+event = {}
+gui = {}
+console = {}
+savestate = {}
+---@type table<string|integer, nil|boolean|number|string>
+persist = {}
+
+---Read an unsigned 8-bit value at `addr` of `domain` (see Domains), without side effects
+---@param addr integer
+---@param domain? string
+---@return integer
+function memory.read_u8(addr, domain) end
+
+---Write an unsigned 8-bit value at `addr`
+---On the `bus` it is a write as the CPU would make it (I/O registers react); in other domains the bytes change and nothing else
+---Writes to `rom` are refused
+---A script's writes are replayed with it on a rewind
+---@param addr integer
+---@param value integer
+---@param domain? string
+function memory.write_u8(addr, value, domain) end
+
+---Read a signed 8-bit value at `addr` of `domain` (see Domains), without side effects
+---@param addr integer
+---@param domain? string
+---@return integer
+function memory.read_s8(addr, domain) end
+
+---Write a signed 8-bit value at `addr`
+---On the `bus` it is a write as the CPU would make it (I/O registers react); in other domains the bytes change and nothing else
+---Writes to `rom` are refused
+---A script's writes are replayed with it on a rewind
+---@param addr integer
+---@param value integer
+---@param domain? string
+function memory.write_s8(addr, value, domain) end
+
+---Read an unsigned 16-bit little-endian value at `addr` of `domain` (see Domains), without side effects
+---@param addr integer
+---@param domain? string
+---@return integer
+function memory.read_u16_le(addr, domain) end
+
+---Write an unsigned 16-bit little-endian value at `addr`
+---On the `bus` it is a write as the CPU would make it (I/O registers react); in other domains the bytes change and nothing else
+---Writes to `rom` are refused
+---A script's writes are replayed with it on a rewind
+---@param addr integer
+---@param value integer
+---@param domain? string
+function memory.write_u16_le(addr, value, domain) end
+
+---Read an unsigned 16-bit big-endian value at `addr` of `domain` (see Domains), without side effects
+---@param addr integer
+---@param domain? string
+---@return integer
+function memory.read_u16_be(addr, domain) end
+
+---Write an unsigned 16-bit big-endian value at `addr`
+---On the `bus` it is a write as the CPU would make it (I/O registers react); in other domains the bytes change and nothing else
+---Writes to `rom` are refused
+---A script's writes are replayed with it on a rewind
+---@param addr integer
+---@param value integer
+---@param domain? string
+function memory.write_u16_be(addr, value, domain) end
+
+---Read a signed 16-bit little-endian value at `addr` of `domain` (see Domains), without side effects
+---@param addr integer
+---@param domain? string
+---@return integer
+function memory.read_s16_le(addr, domain) end
+
+---Write a signed 16-bit little-endian value at `addr`
+---On the `bus` it is a write as the CPU would make it (I/O registers react); in other domains the bytes change and nothing else
+---Writes to `rom` are refused
+---A script's writes are replayed with it on a rewind
+---@param addr integer
+---@param value integer
+---@param domain? string
+function memory.write_s16_le(addr, value, domain) end
+
+---Read a signed 16-bit big-endian value at `addr` of `domain` (see Domains), without side effects
+---@param addr integer
+---@param domain? string
+---@return integer
+function memory.read_s16_be(addr, domain) end
+
+---Write a signed 16-bit big-endian value at `addr`
+---On the `bus` it is a write as the CPU would make it (I/O registers react); in other domains the bytes change and nothing else
+---Writes to `rom` are refused
+---A script's writes are replayed with it on a rewind
+---@param addr integer
+---@param value integer
+---@param domain? string
+function memory.write_s16_be(addr, value, domain) end
+
+---Read an unsigned 32-bit little-endian value at `addr` of `domain` (see Domains), without side effects
+---@param addr integer
+---@param domain? string
+---@return integer
+function memory.read_u32_le(addr, domain) end
+
+---Write an unsigned 32-bit little-endian value at `addr`
+---On the `bus` it is a write as the CPU would make it (I/O registers react); in other domains the bytes change and nothing else
+---Writes to `rom` are refused
+---A script's writes are replayed with it on a rewind
+---@param addr integer
+---@param value integer
+---@param domain? string
+function memory.write_u32_le(addr, value, domain) end
+
+---Read an unsigned 32-bit big-endian value at `addr` of `domain` (see Domains), without side effects
+---@param addr integer
+---@param domain? string
+---@return integer
+function memory.read_u32_be(addr, domain) end
+
+---Write an unsigned 32-bit big-endian value at `addr`
+---On the `bus` it is a write as the CPU would make it (I/O registers react); in other domains the bytes change and nothing else
+---Writes to `rom` are refused
+---A script's writes are replayed with it on a rewind
+---@param addr integer
+---@param value integer
+---@param domain? string
+function memory.write_u32_be(addr, value, domain) end
+
+---Read a signed 32-bit little-endian value at `addr` of `domain` (see Domains), without side effects
+---@param addr integer
+---@param domain? string
+---@return integer
+function memory.read_s32_le(addr, domain) end
+
+---Write a signed 32-bit little-endian value at `addr`
+---On the `bus` it is a write as the CPU would make it (I/O registers react); in other domains the bytes change and nothing else
+---Writes to `rom` are refused
+---A script's writes are replayed with it on a rewind
+---@param addr integer
+---@param value integer
+---@param domain? string
+function memory.write_s32_le(addr, value, domain) end
+
+---Read a signed 32-bit big-endian value at `addr` of `domain` (see Domains), without side effects
+---@param addr integer
+---@param domain? string
+---@return integer
+function memory.read_s32_be(addr, domain) end
+
+---Write a signed 32-bit big-endian value at `addr`
+---On the `bus` it is a write as the CPU would make it (I/O registers react); in other domains the bytes change and nothing else
+---Writes to `rom` are refused
+---A script's writes are replayed with it on a rewind
+---@param addr integer
+---@param value integer
+---@param domain? string
+function memory.write_s32_be(addr, value, domain) end
+
+---Read `n` bytes (at most 1 MiB) from `addr` as a string
+---@param addr integer
+---@param n integer
+---@param domain? string
+---@return string
+function memory.read_bytes(addr, n, domain) end
+
+---Write the bytes of a string from `addr` on
+---@param addr integer
+---@param bytes string
+---@param domain? string
+function memory.write_bytes(addr, bytes, domain) end
+
+---Every address where `bytes` occurs in the domain (default `wram`), found in native code: a table of addresses in increasing order (at most 65,536)
+---@param bytes string
+---@param domain? string
+---@return integer[]
+function memory.search(bytes, domain) end
+
+---The size of a domain in bytes (0x10000 for `bus`)
+---@param domain string
+---@return integer
+function memory.size(domain) end
+
+---Frames completed on the timeline (rolls back with a rewind)
+---@return integer
+function emu.framecount() end
+
+---Yield the script's main coroutine until the end of the next frame
+function emu.frameadvance() end
+
+---Same as `emu.frameadvance`
+function emu.yield() end
+
+---A CPU register: `a f b c d e h l af bc de hl sp pc` (any case)
+---@param name string
+---@return integer
+function emu.getregister(name) end
+
+---Every CPU register, by name
+---@return table<string, integer>
+function emu.getregisters() end
+
+---Set a CPU register (replayed with the script on a rewind)
+---@param name string
+---@param value integer
+function emu.setregister(name, value) end
+
+---The emulated model: `DMG`
+---@return string
+function emu.model() end
+
+---The title in the cartridge header
+---@return string
+function emu.rom_title() end
+
+---The ROM image's FNV-1a hash, 16 hex digits
+---@return string
+function emu.rom_hash() end
+
+---Buttons for the next frame: `{A = true, Left = false}` presses A and releases Left whatever the user holds (absent buttons are left to the user); an integer mask (bit 0 Right … bit 7 Start) holds exactly those buttons
+---@param buttons table|integer
+function joypad.set(buttons) end
+
+---The buttons the game sees this frame (the user's, with scripts' overrides)
+---@return table<string, boolean>
+function joypad.get() end
+
+---The buttons the user holds, without scripts' overrides
+---@return table<string, boolean>
+function joypad.getimmediate() end
+
+---Call `fn` at the start of every frame; returns an id for `event.unregister`
+---@param fn function
+---@return integer
+function event.on_frame_start(fn) end
+
+---Call `fn` at the end of every frame; returns an id for `event.unregister`
+---@param fn function
+---@return integer
+function event.on_frame_end(fn) end
+
+---Call `fn` when the frame's input is decided (at frame start, before the core runs)
+---@param fn function
+---@return integer
+function event.on_input_poll(fn) end
+
+---Call `fn` after a state load (the user's, or one a script asked for)
+---@param fn function
+---@return integer
+function event.on_load_state(fn) end
+
+---Call `fn` when play resumes after a rewind (the script was rolled back with the game)
+---@param fn function
+---@return integer
+function event.on_rewind(fn) end
+
+---Call `fn` when the script is unloaded
+---@param fn function
+---@return integer
+function event.on_exit(fn) end
+
+---Remove a hook; true if it existed
+---@param id integer
+---@return boolean
+function event.unregister(id) end
+
+---Text with its top-left corner at (x, y), in screen pixels (160 × 144)
+---Colours: 0xAARRGGBB (0xRRGGBB is opaque), `#RRGGBB`, `#AARRGGBB` or a name (white, black, red, green, blue, yellow, cyan, magenta, gray, clear)
+---@param x integer
+---@param y integer
+---@param text string
+---@param color? integer|string
+function gui.text(x, y, text, color) end
+
+---Text in the small pixel font, with an optional background
+---@param x integer
+---@param y integer
+---@param text string
+---@param fg? integer|string
+---@param bg? integer|string
+function gui.pixel_text(x, y, text, fg, bg) end
+
+---A rectangle between two corners, outlined and optionally filled
+---@param x1 integer
+---@param y1 integer
+---@param x2 integer
+---@param y2 integer
+---@param line? integer|string
+---@param fill? integer|string
+function gui.box(x1, y1, x2, y2, line, fill) end
+
+---A line
+---@param x1 integer
+---@param y1 integer
+---@param x2 integer
+---@param y2 integer
+---@param color? integer|string
+function gui.line(x1, y1, x2, y2, color) end
+
+---One pixel
+---@param x integer
+---@param y integer
+---@param color? integer|string
+function gui.pixel(x, y, color) end
+
+---Forget what this script drew this frame
+function gui.clear() end
+
+---Print the values, separated by tabs, as one console line
+---@param ... any
+function console.log(...) end
+
+---Print the values, concatenated, as one console line
+---@param ... any
+function console.write(...) end
+
+---Save the machine (now) and every script (when this call returns) in memory under a slot number or name
+---@param slot integer|string
+function savestate.save(slot) end
+
+---Load a state this session saved: the machine at once, the other scripts when the call returns; the calling script is not rolled back
+---@param slot integer|string
+function savestate.load(slot) end
