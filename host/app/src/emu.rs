@@ -894,3 +894,67 @@ fn blank_session() -> Result<Session> {
     };
     Ok(Session::new(rom, None, config)?)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texts(v: &View) -> Vec<String> {
+        v.overlays
+            .iter()
+            .flat_map(|(_, l)| l.iter())
+            .filter_map(|c| match c {
+                DrawCmd::Text { text, .. } => Some(text.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Live reload while rewound: the file is edited at frame 70 of a 100-frame history; the
+    /// watcher reloads it and frame 70 is shown again as the new code draws it.
+    #[test]
+    fn editing_a_script_while_rewound_redraws_that_frame() {
+        let dir = std::env::temp_dir().join(format!("gbhost-live-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("live.lua");
+        let v1 = "event.onframeend(function() gui.text(0, 0, 'old ' .. emu.framecount()) end)\n";
+        std::fs::write(&path, v1).unwrap();
+        let emu = spawn(Start {
+            rom: RomSource::Demo,
+            scripts: vec![path.clone()],
+            paused: true,
+            ring_bytes: 8 << 20,
+            audio: false,
+        })
+        .unwrap();
+        emu.repl("step 100");
+        emu.repl("rewind 30");
+        emu.sync();
+        assert_eq!(emu.view().frame, 70);
+        assert!(texts(&emu.view()).contains(&"old 70".to_owned()));
+        // An editor's save: write a new file and rename it over the old one.
+        let tmp = dir.join(".live.lua.swp");
+        let v2 = "event.onframeend(function() gui.text(0, 0, 'new ' .. emu.framecount()) end)\n";
+        std::fs::write(&tmp, v2).unwrap();
+        std::fs::rename(&tmp, &path).unwrap();
+        let t0 = Instant::now();
+        while !texts(&emu.view()).contains(&"new 70".to_owned()) {
+            assert!(
+                t0.elapsed() < Duration::from_secs(10),
+                "not redrawn: {:?}",
+                texts(&emu.view())
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let v = emu.view().clone();
+        assert_eq!(v.frame, 70, "still at the rewound frame");
+        assert_eq!(v.scripts[1].reloaded_at, Some(70));
+        assert!(
+            v.console
+                .iter()
+                .any(|l| l.contains("reloaded live.lua at frame 70"))
+        );
+        drop(emu);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
