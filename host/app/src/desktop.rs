@@ -115,7 +115,7 @@ pub fn run(args: &Args) -> Result<()> {
         renderer: eframe::Renderer::Glow,
         viewport: eframe::egui::ViewportBuilder::default()
             .with_title("gbhost")
-            .with_inner_size([900.0, 640.0]),
+            .with_inner_size([960.0, 720.0]),
         ..Default::default()
     };
     let result = eframe::run_native(

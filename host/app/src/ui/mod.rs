@@ -512,13 +512,13 @@ impl GbApp {
         if self.show_scripts {
             egui::Panel::right("scripts")
                 .resizable(true)
-                .default_size(300.0)
+                .default_size(250.0)
                 .show(ui, |ui| self.scripts_panel(ui));
         }
         if self.show_console {
             egui::Panel::bottom("console")
                 .resizable(true)
-                .default_size(160.0)
+                .default_size(110.0)
                 .show(ui, |ui| self.console_panel(ui));
         }
         egui::CentralPanel::default()
