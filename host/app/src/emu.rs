@@ -147,8 +147,9 @@ pub struct View {
     pub title: String,
     /// Scripts panel rows.
     pub scripts: Vec<ScriptRow>,
-    /// Console lines (script prints, REPL output), oldest first.
-    pub console: Vec<String>,
+    /// Console lines (script prints, REPL output), oldest first (shared: rebuilt only when
+    /// lines were added).
+    pub console: Arc<Vec<String>>,
     /// The memory viewer's window: its start and bytes.
     pub memory: (u16, Vec<u8>),
     /// Watched addresses and their values.
@@ -294,6 +295,7 @@ pub struct Emu {
     pub watches: Vec<(u16, u8)>,
     console: Console,
     lines: Vec<String>,
+    lines_shared: Arc<Vec<String>>,
     subscribers: Vec<Sender<String>>,
     on_publish: Option<Box<dyn Fn() + Send>>,
     battery: Option<Battery>,
@@ -331,6 +333,7 @@ impl Emu {
             watches: Vec::new(),
             console: Console::new()?,
             lines: Vec::new(),
+            lines_shared: Arc::new(Vec::new()),
             subscribers: Vec::new(),
             on_publish: None,
             battery: None,
@@ -872,7 +875,14 @@ impl Emu {
             speed_mode: self.speed,
             title: self.title.clone(),
             scripts: self.script_rows(),
-            console: self.lines.clone(),
+            console: {
+                if self.lines_shared.len() != self.lines.len()
+                    || self.lines_shared.last() != self.lines.last()
+                {
+                    self.lines_shared = Arc::new(self.lines.clone());
+                }
+                Arc::clone(&self.lines_shared)
+            },
             memory: (start, memory),
             watches: self.watches.clone(),
             desyncs: self.session.stats().desyncs,

@@ -29,10 +29,13 @@ use std::process::ExitCode;
 
 /// Game Boy emulator host whose Lua scripts rewind with the game.
 #[derive(Parser, Debug)]
-#[command(name = "gbhost", version, about)]
+#[command(name = "gbhost", version, about, args_conflicts_with_subcommands = true)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+    /// With no subcommand: `run`'s arguments (no ROM: the demo cartridge).
+    #[command(flatten)]
+    run: desktop::Args,
 }
 
 #[derive(Subcommand, Debug)]
@@ -51,7 +54,7 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        None => desktop::run(&desktop::Args::default()),
+        None => desktop::run(&cli.run),
         Some(Command::Run(args)) => desktop::run(&args),
         Some(Command::Headless(args)) => headless::run(&args),
         Some(Command::Bench(args)) => bench::run(&args),
