@@ -228,9 +228,14 @@ fn parse_addr(s: Option<&str>) -> Result<u16, String> {
 
 /// Format `bytes` from `start` as hex dump lines of 16.
 pub fn hexdump(start: u16, bytes: &[u8]) -> String {
+    hexdump_at(u32::from(start), 4, bytes)
+}
+
+/// [`hexdump`] with offsets of `digits` hex digits (domains larger than 64 KiB).
+pub fn hexdump_at(start: u32, digits: usize, bytes: &[u8]) -> String {
     let mut out = String::new();
     for (row, chunk) in bytes.chunks(16).enumerate() {
-        let addr = start.wrapping_add((row * 16) as u16);
+        let addr = start.wrapping_add((row * 16) as u32);
         let hex: Vec<String> = chunk.iter().map(|b| format!("{b:02X}")).collect();
         let text: String = chunk
             .iter()
@@ -242,7 +247,7 @@ pub fn hexdump(start: u16, bytes: &[u8]) -> String {
                 }
             })
             .collect();
-        let _ = writeln!(out, "{addr:04X}: {:<47}  {text}", hex.join(" "));
+        let _ = writeln!(out, "{addr:0digits$X}: {:<47}  {text}", hex.join(" "));
     }
     out.trim_end().to_owned()
 }

@@ -10,7 +10,7 @@ use crate::battery::Battery;
 use crate::console::Console;
 use crate::watcher::Watcher;
 use anyhow::{Context, Result};
-use gb_core::Buttons;
+use gb_core::{Buttons, Domain};
 use gb_session::{DrawCmd, Session, SessionConfig, Status};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
@@ -81,8 +81,9 @@ pub enum Cmd {
     LoadState(String),
     /// Write bytes from an address (logged pokes).
     Poke(u16, Vec<u8>),
-    /// The memory viewer's window: `len` bytes from `start`.
-    ViewMemory(u16, u16),
+    /// The memory viewer's window: `len` bytes from offset `start` of a domain (None: the
+    /// CPU's address space).
+    ViewMemory(Option<Domain>, u32, u32),
     /// A REPL line (meta-command or Lua); the reply (may be empty) goes back on the sender,
     /// or to the console when there is none.
     Repl(String, Option<Sender<String>>),
@@ -150,8 +151,9 @@ pub struct View {
     /// Console lines (script prints, REPL output), oldest first (shared: rebuilt only when
     /// lines were added).
     pub console: Arc<Vec<String>>,
-    /// The memory viewer's window: its start and bytes.
-    pub memory: (u16, Vec<u8>),
+    /// The memory viewer's window: its domain (None: the bus), start offset, bytes, and the
+    /// domain's size.
+    pub memory: (Option<Domain>, u32, Vec<u8>, usize),
     /// Watched addresses and their values.
     pub watches: Vec<(u16, u8)>,
     /// Desyncs the session detected.
@@ -301,7 +303,7 @@ pub struct Emu {
     battery: Option<Battery>,
     battery_at: Instant,
     watcher: Option<Watcher>,
-    mem_window: (u16, u16),
+    mem_window: (Option<Domain>, u32, u32),
     shared: Arc<Mutex<View>>,
     title: String,
     fps_count: u32,
@@ -339,7 +341,7 @@ impl Emu {
             battery: None,
             battery_at: Instant::now(),
             watcher: Watcher::new().ok(),
-            mem_window: (0xC000, 0x100),
+            mem_window: (None, 0xC000, 0x100),
             shared,
             title: String::new(),
             fps_count: 0,
@@ -673,7 +675,7 @@ impl Emu {
                         self.session.poke(addr.wrapping_add(i as u16), *b);
                     }
                 }
-                Cmd::ViewMemory(start, len) => self.mem_window = (start, len),
+                Cmd::ViewMemory(d, start, len) => self.mem_window = (d, start, len),
                 Cmd::Repl(line, reply) => {
                     let out = crate::console::exec(self, &line);
                     match reply {
@@ -855,8 +857,21 @@ impl Emu {
             self.fps_since = Instant::now();
         }
         let gb = self.session.gb();
-        let (start, len) = self.mem_window;
-        let memory: Vec<u8> = (0..len).map(|i| gb.peek(start.wrapping_add(i))).collect();
+        let (domain, start, len) = self.mem_window;
+        let (bytes, size): (Vec<u8>, usize) = match domain {
+            None => (
+                (0..len)
+                    .map(|i| gb.peek((start.wrapping_add(i) & 0xFFFF) as u16))
+                    .collect(),
+                0x10000,
+            ),
+            Some(d) => {
+                let all = gb.domain(d);
+                let from = (start as usize).min(all.len());
+                let to = (from + len as usize).min(all.len());
+                (all[from..to].to_vec(), all.len())
+            }
+        };
         let view = View {
             picture: self.session.picture().to_vec(),
             overlays: self
@@ -883,7 +898,7 @@ impl Emu {
                 }
                 Arc::clone(&self.lines_shared)
             },
-            memory: (start, memory),
+            memory: (domain, start, bytes, size),
             watches: self.watches.clone(),
             desyncs: self.session.stats().desyncs,
             quit: self.quit,

@@ -29,7 +29,12 @@ use std::process::ExitCode;
 
 /// Game Boy emulator host whose Lua scripts rewind with the game.
 #[derive(Parser, Debug)]
-#[command(name = "gbhost", version, about, args_conflicts_with_subcommands = true)]
+#[command(
+    name = "gbhost",
+    version,
+    about,
+    args_conflicts_with_subcommands = true
+)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,

@@ -6,6 +6,7 @@ use super::GbApp;
 use crate::console::parse_hex;
 use crate::emu::Cmd;
 use eframe::egui;
+use gb_core::Domain;
 use std::path::PathBuf;
 
 impl GbApp {
@@ -108,36 +109,52 @@ impl GbApp {
             .open(&mut open)
             .default_width(520.0)
             .show(ctx, |ui| {
+                let (domain, start, bytes, size) = self.view.memory.clone();
                 ui.horizontal(|ui| {
-                    ui.label("From");
-                    let r =
-                        ui.add(egui::TextEdit::singleline(&mut self.mem_start).desired_width(60.0));
-                    if r.changed()
-                        && let Some(a) =
-                            parse_hex(&self.mem_start).and_then(|a| u16::try_from(a).ok())
-                    {
-                        self.send(Cmd::ViewMemory(a & 0xFFF0, 0x100));
-                    }
-                    for (name, a) in [
-                        ("WRAM", 0xC000u16),
-                        ("HRAM", 0xFF80),
-                        ("IO", 0xFF00),
-                        ("VRAM", 0x8000),
-                        ("SRAM", 0xA000),
-                        ("OAM", 0xFE00),
-                    ] {
-                        if ui.small_button(name).clicked() {
-                            self.mem_start = format!("{a:04X}");
-                            self.send(Cmd::ViewMemory(a, 0x100));
+                    ui.label("Domain");
+                    let domains: [(&str, Option<Domain>); 7] = [
+                        ("bus", None),
+                        ("WRAM", Some(Domain::Wram)),
+                        ("VRAM", Some(Domain::Vram)),
+                        ("OAM", Some(Domain::Oam)),
+                        ("HRAM", Some(Domain::Hram)),
+                        ("cart RAM", Some(Domain::CartRam)),
+                        ("ROM", Some(Domain::Rom)),
+                    ];
+                    for (name, d) in domains {
+                        if ui.selectable_label(domain == d, name).clicked() {
+                            let at = if d.is_none() { 0xC000 } else { 0 };
+                            self.mem_start = format!("{at:04X}");
+                            self.send(Cmd::ViewMemory(d, at, 0x100));
                         }
                     }
                 });
-                let (start, bytes) = self.view.memory.clone();
+                ui.horizontal(|ui| {
+                    ui.label("From");
+                    let r =
+                        ui.add(egui::TextEdit::singleline(&mut self.mem_start).desired_width(70.0));
+                    if r.changed()
+                        && let Some(a) = parse_hex(&self.mem_start)
+                    {
+                        self.send(Cmd::ViewMemory(domain, a & !0xF, 0x100));
+                    }
+                    for (label, delta) in [("< page", -0x100i64), ("page >", 0x100)] {
+                        if ui.small_button(label).clicked() {
+                            let max = size.saturating_sub(0x100) as i64;
+                            let a = (i64::from(start) + delta).clamp(0, max.max(0)) as u32;
+                            self.mem_start = format!("{a:04X}");
+                            self.send(Cmd::ViewMemory(domain, a, 0x100));
+                        }
+                    }
+                    ui.label(format!("size {size:#X}"));
+                });
+                let digits = if size > 0x10000 { 6 } else { 4 };
                 egui::ScrollArea::vertical()
                     .max_height(300.0)
                     .show(ui, |ui| {
-                        ui.monospace(crate::console::hexdump(start, &bytes));
+                        ui.monospace(crate::console::hexdump_at(start, digits, &bytes));
                     });
+                ui.label("Edits are logged pokes on the CPU bus (addresses as in the bus view).");
                 ui.horizontal(|ui| {
                     ui.label("Poke");
                     ui.add(

@@ -137,3 +137,21 @@ fn load_a_failing_script_see_the_error_and_unload_it() {
     assert_eq!(h.state().view().scripts.len(), 1);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn memory_viewer_shows_a_domain() {
+    let mut h = harness();
+    settle(&mut h);
+    h.get_by_label("View").click();
+    h.run_steps(2);
+    h.get_by_label("Memory viewer").click();
+    settle(&mut h);
+    h.get_by_label("VRAM").click();
+    settle(&mut h);
+    let (domain, start, bytes, size) = h.state().view().memory.clone();
+    assert_eq!(domain, Some(gb_core::Domain::Vram));
+    assert_eq!((start, bytes.len(), size), (0, 0x100, 0x2000));
+    h.get_by_label("page >").click();
+    settle(&mut h);
+    assert_eq!(h.state().view().memory.1, 0x100);
+}
