@@ -8,6 +8,8 @@ use crate::config::Config;
 use crate::emu::{self, RomSource, Start};
 use anyhow::Result;
 use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 /// Arguments of `gbhost run`.
@@ -57,6 +59,22 @@ fn has_display() -> bool {
         .any(|v| std::env::var_os(v).is_some_and(|s| !s.is_empty()))
 }
 
+/// A flag set by SIGTERM, SIGINT or SIGHUP, so the emulation thread saves battery RAM and
+/// stops (the window then closes) instead of dying mid-way.
+fn stop_on_signals() -> Arc<AtomicBool> {
+    let flag = Arc::new(AtomicBool::new(false));
+    for sig in [
+        signal_hook::consts::SIGTERM,
+        signal_hook::consts::SIGINT,
+        signal_hook::consts::SIGHUP,
+    ] {
+        if let Err(e) = signal_hook::flag::register(sig, Arc::clone(&flag)) {
+            eprintln!("gbhost: cannot handle signal {sig}: {e}");
+        }
+    }
+    flag
+}
+
 /// Run the app.
 pub fn run(args: &Args) -> Result<()> {
     if !args.no_window && !has_display() {
@@ -79,6 +97,7 @@ pub fn run(args: &Args) -> Result<()> {
             args.history_mib.min(4096)
         } << 20,
         audio: !args.mute,
+        stop: Some(stop_on_signals()),
     };
     let mut emu = emu::spawn(start)?;
     let _term = crate::repl::TermGuard::save();

@@ -230,6 +230,8 @@ pub struct Start {
     pub ring_bytes: usize,
     /// Open the audio device (off: silent, paced by the clock).
     pub audio: bool,
+    /// Set by a signal handler (SIGTERM, SIGINT): save and stop.
+    pub stop: Option<Arc<std::sync::atomic::AtomicBool>>,
 }
 
 /// Build the session for `start` on a new thread; errors building it (unreadable ROM) are
@@ -311,6 +313,7 @@ pub struct Emu {
     fps: f64,
     audio: AudioOut,
     audio_buf: Vec<gb_core::apu::Sample>,
+    stop: Option<Arc<std::sync::atomic::AtomicBool>>,
     quit: bool,
 }
 
@@ -353,6 +356,7 @@ impl Emu {
                 AudioOut::silent(48_000)
             },
             audio_buf: vec![(0, 0); gb_core::apu::RING_CAPACITY],
+            stop: start.stop.clone(),
             quit: false,
         };
         emu.open(&start.rom)?;
@@ -796,6 +800,13 @@ impl Emu {
                 Err(RecvTimeoutError::Disconnected) => break,
             }
             self.poll_watcher();
+            if self
+                .stop
+                .as_ref()
+                .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
+            {
+                self.quit = true;
+            }
         }
         self.save_battery();
         self.shared.lock().unwrap_or_else(|e| e.into_inner()).quit = true;
@@ -950,6 +961,7 @@ mod tests {
             paused: true,
             ring_bytes: 8 << 20,
             audio: false,
+            stop: None,
         })
         .unwrap();
         emu.repl("step 100");

@@ -284,3 +284,29 @@ fn repl_in_tmux() {
     send("quit");
     let _ = tmux(&["kill-session", "-t", &session]);
 }
+
+#[test]
+fn sigterm_saves_and_exits_cleanly() {
+    let dir = temp_dir("sigterm");
+    let rom = dir.join("game.gb");
+    std::fs::write(&rom, battery_rom()).unwrap();
+    let child = Command::new(bin())
+        .args(["run", rom.to_str().unwrap(), "--no-window", "--mute"])
+        .env("GBHOST_CONFIG", dir.join("config.toml"))
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run gbhost");
+    // Well before the first periodic save (2 s).
+    std::thread::sleep(Duration::from_millis(800));
+    let status = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .expect("kill -TERM");
+    assert!(status.success());
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let sav = std::fs::read(dir.join("game.sav")).expect("saved on SIGTERM");
+    assert_eq!(&sav[..4], b"\x01GBH");
+}

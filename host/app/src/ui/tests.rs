@@ -18,6 +18,7 @@ fn harness() -> Harness<'static, GbApp> {
         paused: true,
         ring_bytes: 8 << 20,
         audio: false,
+        stop: None,
     })
     .expect("the demo starts");
     let app = GbApp::new(emu, Config::default(), false);
