@@ -141,11 +141,14 @@ fn set_aside(path: &Path) -> std::io::Result<PathBuf> {
 
 /// Load battery RAM into a fresh session through logged pokes before its first frame: enable
 /// the RAM through the mapper's registers, write every bank, then put the registers back to
-/// their power-on values. A stopgap until the session takes battery bytes as a start
-/// parameter; the RTC footer is not loaded this way (the clock starts from zero).
+/// their power-on values. On MBC3+TIMER cartridges the footer's live clock registers (S, M, H,
+/// DL, DH) are written through the clock's register selects too (the latched copy and the
+/// timestamp are not restored). A stopgap until the session takes battery bytes as a start
+/// parameter.
 pub fn load_into_session(session: &mut Session, data: &[u8]) {
     let cart = session.gb().cartridge();
     let ram_len = cart.ram().len();
+    let rtc = cart.has_rtc();
     let mapper = cart.header().cartridge_type.mapper;
     let ram = &data[..ram_len.min(data.len())];
     let mut pokes: Vec<(u16, u8)> = vec![(0x0000, 0x0A)];
@@ -163,6 +166,13 @@ pub fn load_into_session(session: &mut Session, data: &[u8]) {
                 pokes.push((0x4000, bank as u8));
                 for (i, b) in chunk.iter().enumerate() {
                     pokes.push((0xA000 + i as u16, *b));
+                }
+            }
+            if rtc && mapper == MapperKind::Mbc3 && data.len() >= ram_len + 20 {
+                for i in 0..5u8 {
+                    let value = data[ram_len + usize::from(i) * 4];
+                    pokes.push((0x4000, 0x08 + i));
+                    pokes.push((0xA000, value));
                 }
             }
             pokes.push((0x4000, 0));

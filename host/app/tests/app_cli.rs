@@ -310,3 +310,47 @@ fn sigterm_saves_and_exits_cleanly() {
     let sav = std::fs::read(dir.join("game.sav")).expect("saved on SIGTERM");
     assert_eq!(&sav[..4], b"\x01GBH");
 }
+
+#[test]
+fn the_clock_footer_is_loaded_back() {
+    let dir = temp_dir("rtc");
+    let rom = dir.join("clock.gb");
+    // MBC3+TIMER+RAM+BATTERY, 8 KiB; the program only halts.
+    let image = RomBuilder::new()
+        .title("CLOCK")
+        .cartridge_type(0x10)
+        .ram_size_code(0x02)
+        .program("di\n.l: halt\njr .l\n")
+        .build()
+        .unwrap();
+    std::fs::write(&rom, image).unwrap();
+    let mut sav = vec![0u8; 0x2000];
+    sav[0] = 0x77;
+    for v in [5u32, 6, 7, 8, 0, 5, 6, 7, 8, 0] {
+        sav.extend_from_slice(&v.to_le_bytes());
+    }
+    sav.extend_from_slice(&12_345u64.to_le_bytes());
+    std::fs::write(dir.join("clock.sav"), &sav).unwrap();
+    let out = gbhost_with_input(
+        &[
+            "run",
+            rom.to_str().unwrap(),
+            "--repl",
+            "--no-window",
+            "--paused",
+            "--mute",
+        ],
+        "step 1\nquit\n",
+        &dir,
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let saved = std::fs::read(dir.join("clock.sav")).unwrap();
+    assert_eq!(saved.len(), 0x2000 + 48);
+    assert_eq!(saved[0], 0x77, "RAM loaded and saved");
+    let word = |i: usize| saved[0x2000 + i * 4];
+    // One frame of emulated time does not reach a second: S, M, H, DL, DH as loaded.
+    assert_eq!(
+        [word(0), word(1), word(2), word(3), word(4)],
+        [5, 6, 7, 8, 0]
+    );
+}
