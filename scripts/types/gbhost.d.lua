@@ -195,6 +195,14 @@ function emu.frameadvance() end
 ---Same as `emu.frameadvance`
 function emu.yield() end
 
+---Lag frames since power-on: frames in which the game did not read the joypad
+---@return integer
+function emu.lagcount() end
+
+---Whether the last frame was a lag frame
+---@return boolean
+function emu.islagged() end
+
 ---A CPU register: `a f b c d e h l af bc de hl sp pc` (any case)
 ---@param name string
 ---@return integer

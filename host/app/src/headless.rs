@@ -53,6 +53,9 @@ pub struct Args {
     /// exits 1 on any mismatch.
     #[arg(long, value_name = "K")]
     sync_test: Option<u64>,
+    /// With --screenshot and scripts: draw the scripts' overlays over the frame.
+    #[arg(long, requires = "screenshot")]
+    overlay: bool,
     /// The API the scripts are written for: native, bizhawk or vba (default: guessed from each
     /// script's source).
     #[arg(long, value_name = "API", value_parser = parse_api)]
@@ -89,7 +92,7 @@ pub fn escape_serial(bytes: &[u8]) -> String {
 
 /// Run `gbhost headless`.
 pub fn run(args: &Args) -> Result<()> {
-    if !args.script.is_empty() || args.sync_test.is_some() {
+    if !args.script.is_empty() || args.sync_test.is_some() || args.overlay {
         return run_session(args);
     }
     let mut gb = crate::rom::load(&args.rom, args.boot_rom.as_deref())?;
@@ -176,7 +179,13 @@ fn run_session(args: &Args) -> Result<()> {
     })?;
     let gb = session.gb();
     if let Some(path) = &args.screenshot {
-        crate::screenshot::write(path, session.picture())?;
+        let mut rgb = crate::screenshot::to_rgb(session.picture());
+        if args.overlay {
+            for (_, list) in session.draw_lists() {
+                crate::overlay::render(&mut rgb, list);
+            }
+        }
+        crate::screenshot::write_rgb(path, &rgb)?;
     }
     println!("frames: {}", session.frame());
     print_machine(gb, args);

@@ -15,6 +15,7 @@ mod desktop;
 mod emu;
 mod gamepad;
 mod headless;
+mod overlay;
 mod play;
 mod repl;
 mod rewind_bench;

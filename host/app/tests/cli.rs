@@ -232,8 +232,9 @@ fn screenshot_writes_a_160x144_png_in_the_reference_palette() {
                 ld [$8001], a
                 ld a, $E4
                 ldh [$47], a        ; BGP: 3,2,1,0
-                ld a, $91
-                ldh [$40], a        ; LCD on, BG on, tiles at $8000
+                ld a, $99
+                ldh [$40], a        ; LCD on, BG on, tiles at $8000, map at $9C00 (all tile 0;
+                                    ; $9800 holds the boot ROM's logo)
             .loop:
                 jr .loop
             "#,

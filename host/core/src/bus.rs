@@ -137,6 +137,8 @@ pub struct Hardware {
     stop_at: u64,
     /// Time of the next frame sequencer step (falling edge of system counter bit 12).
     apu_fs_next: u64,
+    /// CPU reads of P1 (0xFF00) so far, wrapping.
+    pub p1_reads: u32,
 }
 
 impl Hardware {
@@ -161,6 +163,7 @@ impl Hardware {
             stop: false,
             stop_at: u64::MAX,
             apu_fs_next: 0,
+            p1_reads: 0,
         };
         hw.apu_fs_next = hw.next_fs_edge();
         hw.apu.start_clock(now);
@@ -455,6 +458,10 @@ impl Hardware {
         if addr & 0xFF00 == 0xFE00 {
             self.oam_bug(oam_bug);
         }
+        if addr == 0xFF00 {
+            // The game polled the joypad: frames without a poll are "lag frames" to TASers.
+            self.p1_reads = self.p1_reads.wrapping_add(1);
+        }
         self.read_byte(addr)
     }
 
@@ -579,6 +586,7 @@ impl Hardware {
         w.bool(self.stop);
         w.u64(self.stop_at);
         w.u64(self.apu_fs_next);
+        w.u32(self.p1_reads);
         w.bytes(&self.wram[..]);
         w.bytes(&self.hram);
         self.ppu.save_state(w);
@@ -612,6 +620,7 @@ impl Hardware {
         self.stop = r.bool()?;
         self.stop_at = r.u64()?;
         self.apu_fs_next = r.u64()?;
+        self.p1_reads = r.u32()?;
         r.bytes(&mut self.wram[..])?;
         r.bytes(&mut self.hram)?;
         self.ppu.load_state(r, self.now)?;

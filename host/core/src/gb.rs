@@ -70,6 +70,12 @@ pub struct Gb {
     frame_deadline: u64,
     /// Frames completed.
     frames: u64,
+    /// Frames in which the game did not read the joypad (TAS "lag frames").
+    lag_frames: u64,
+    /// The last frame was a lag frame.
+    lagged: bool,
+    /// P1 reads when the current frame started.
+    p1_at_frame_start: u32,
 }
 
 impl Gb {
@@ -88,6 +94,9 @@ impl Gb {
             hw,
             frame_deadline: now + CYCLES_PER_FRAME,
             frames: 0,
+            lag_frames: 0,
+            lagged: false,
+            p1_at_frame_start: 0,
         }
     }
 
@@ -105,6 +114,9 @@ impl Gb {
             hw,
             frame_deadline: CYCLES_PER_FRAME,
             frames: 0,
+            lag_frames: 0,
+            lagged: false,
+            p1_at_frame_start: 0,
         })
     }
 
@@ -128,6 +140,9 @@ impl Gb {
         self.hw.apu.catch_up(self.hw.now);
         self.hw.ppu.frame_ready = false;
         self.hw.ppu.finish_frame();
+        self.lagged = self.hw.p1_reads == self.p1_at_frame_start;
+        self.lag_frames += u64::from(self.lagged);
+        self.p1_at_frame_start = self.hw.p1_reads;
         self.hw.clear_stop();
         self.frame_deadline = self.hw.now + CYCLES_PER_FRAME;
         self.frames += 1;
@@ -182,6 +197,16 @@ impl Gb {
     /// Frames completed by [`Gb::run_frame`].
     pub fn frames(&self) -> u64 {
         self.frames
+    }
+
+    /// Frames in which the game did not read the joypad (P1), since power-on.
+    pub fn lag_frames(&self) -> u64 {
+        self.lag_frames
+    }
+
+    /// Whether the last frame was a lag frame (no joypad read).
+    pub fn lagged(&self) -> bool {
+        self.lagged
     }
 
     /// Interrupt master enable.
@@ -274,6 +299,9 @@ impl Gb {
         w.u16(crate::state::VERSION);
         w.u64(self.frame_deadline);
         w.u64(self.frames);
+        w.u64(self.lag_frames);
+        w.bool(self.lagged);
+        w.u32(self.p1_at_frame_start);
         self.cpu.save_state(&mut w);
         self.hw.save_state(&mut w);
     }
@@ -301,6 +329,9 @@ impl Gb {
         let mut next = self.clone();
         next.frame_deadline = r.u64()?;
         next.frames = r.u64()?;
+        next.lag_frames = r.u64()?;
+        next.lagged = r.bool()?;
+        next.p1_at_frame_start = r.u32()?;
         next.cpu.load_state(&mut r)?;
         next.hw.load_state(&mut r)?;
         *self = next;

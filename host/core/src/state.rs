@@ -40,7 +40,7 @@ pub enum StateError {
 /// Magic bytes at the start of an image.
 pub const MAGIC: [u8; 4] = *b"GBst";
 /// Format version of the image.
-pub const VERSION: u16 = 2;
+pub const VERSION: u16 = 3;
 
 /// Appends fields to an image.
 pub(crate) struct Writer<'a> {
@@ -62,6 +62,10 @@ impl<'a> Writer<'a> {
     }
 
     pub(crate) fn u16(&mut self, v: u16) {
+        self.out.extend_from_slice(&v.to_le_bytes());
+    }
+
+    pub(crate) fn u32(&mut self, v: u32) {
         self.out.extend_from_slice(&v.to_le_bytes());
     }
 
@@ -111,6 +115,11 @@ impl<'a> Reader<'a> {
     pub(crate) fn u16(&mut self) -> Result<u16, StateError> {
         let b = self.take(2)?;
         Ok(u16::from_le_bytes([b[0], b[1]]))
+    }
+
+    pub(crate) fn u32(&mut self) -> Result<u32, StateError> {
+        let b = self.take(4)?;
+        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
     }
 
     pub(crate) fn u64(&mut self) -> Result<u64, StateError> {

@@ -115,6 +115,27 @@ fn emu_functions_report_and_change_the_machine() {
 }
 
 #[test]
+fn lag_frames_are_frames_without_a_joypad_read() {
+    // The counter ROM reads P1 in its VBlank handler: no frame lags while its interrupts run;
+    // a script that stops them (IE = 0) makes every later frame a lag frame.
+    let (_, lines) = run(
+        r#"
+        while true do
+          if emu.framecount() == 5 then memory.write_u8(0xFFFF, 0) end
+          print(emu.framecount(), emu.lagcount(), emu.islagged())
+          emu.frameadvance()
+        end
+        "#,
+        8,
+    );
+    // The post-boot VBlank request is served at once, so no frame lags until the write.
+    assert_eq!(lines[1], "1\t0\tfalse");
+    assert_eq!(lines[5], "5\t0\tfalse");
+    assert_eq!(lines[6], "6\t1\ttrue");
+    assert_eq!(lines[8], "8\t3\ttrue");
+}
+
+#[test]
 fn joypad_set_get_and_the_users_buttons() {
     let mut s = session();
     s.load_script(

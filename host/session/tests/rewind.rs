@@ -19,7 +19,7 @@ fn hud_script() -> String {
 }
 
 fn input_bot() -> &'static str {
-    include_str!("../../../scripts/examples/input_bot.lua")
+    include_str!("../../../scripts/tas/input_bot.lua")
 }
 
 /// Tobu Tobu Girl, or `None` (loudly; a failure with CI=true) without the ROM folder.

@@ -170,8 +170,8 @@ emu = {
     return t
   end,
   setregister = function(name, v) n.setregister(REG[name] or name, v) end,
-  lagcount = unsupported("emu.lagcount"),
-  islagged = unsupported("emu.islagged"),
+  lagcount = n.lagcount,
+  islagged = n.islagged,
   setislagged = unsupported("emu.setislagged"),
   totalexecutedcycles = unsupported("emu.totalexecutedcycles"),
   getboardname = function() return "DMG" end,

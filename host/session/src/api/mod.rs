@@ -548,6 +548,8 @@ impl Host for Api<'_> {
                 ret.push(Value::Integer(space_len(self.gb, sp) as i64));
             }
             id::FRAMECOUNT => ret.push(Value::Integer(self.frame as i64)),
+            id::LAGCOUNT => ret.push(Value::Integer(self.gb.lag_frames() as i64)),
+            id::ISLAGGED => ret.push(Value::Boolean(self.gb.lagged())),
             id::GETREGISTER => {
                 let name = text_arg(args, 0, "emu.getregister")?.to_ascii_lowercase();
                 let v = register_value(&self.gb.regs(), &name)

@@ -141,3 +141,26 @@ for _, name in ipairs({ "memory", "emu", "joypad", "event", "gui", "console", "s
   strict(name, _G[name])
 end
 gbhost.strict = strict
+
+-- The sandbox has no files, processes, debug library or native code: using them is a clear
+-- error naming what was tried, not an "attempt to index a nil value".
+for _, lib in ipairs({ "io", "os", "debug", "package", "ffi", "jit" }) do
+  _G[lib] = setmetatable({}, {
+    __index = function(_, k)
+      error(string.format("%s.%s is not available: gbhost scripts run in a sandbox (no files, " ..
+        "processes or native code)", lib, tostring(k)), 2)
+    end,
+  })
+end
+string.dump = function()
+  error("string.dump is not available: gbhost loads text chunks only", 2)
+end
+for _, name in ipairs({ "dofile", "loadfile" }) do
+  _G[name] = function()
+    error(name .. " is not available: gbhost scripts run in a sandbox (no files)", 2)
+  end
+end
+require = function(name)
+  error(string.format("require(%q): gbhost does not load modules yet; put the code in the " ..
+    "script itself", tostring(name)), 2)
+end

@@ -67,6 +67,8 @@ pub mod id {
     pub const PIXEL: u32 = 20;
     pub const CLEAR: u32 = 21;
     pub const DOMAIN_SIZE: u32 = 22;
+    pub const LAGCOUNT: u32 = 23;
+    pub const ISLAGGED: u32 = 24;
 }
 
 const DOMAIN_DOC: &str = "`domain` is one of `bus` (the default: the CPU's view, read without side effects), \
@@ -143,6 +145,11 @@ pub fn functions() -> Vec<Function> {
         f("emu.frameadvance", &[], "",
           "Yield the script's main coroutine until the end of the next frame.", None),
         f("emu.yield", &[], "", "Same as `emu.frameadvance`.", None),
+        f("emu.lagcount", &[], "integer",
+          "Lag frames since power-on: frames in which the game did not read the joypad.",
+          Some(id::LAGCOUNT)),
+        f("emu.islagged", &[], "boolean",
+          "Whether the last frame was a lag frame.", Some(id::ISLAGGED)),
         f("emu.getregister", &[("name", "string")], "integer",
           "A CPU register: `a f b c d e h l af bc de hl sp pc` (any case).", Some(id::GETREGISTER)),
         f("emu.getregisters", &[], "table<string, integer>",

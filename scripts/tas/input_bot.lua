@@ -1,4 +1,4 @@
--- A TAS-style input script: a seeded pseudo-random walk of button presses, one decision per
+-- A TAS input script (coroutine style): a seeded pseudo-random walk of button presses, one decision per
 -- frame, written as a coroutine (BizHawk style). Deterministic: the same frames get the same
 -- buttons on every run and after every rewind. Its state (the generator, the counters) lives
 -- in the script's arena, so a rewind rolls it back with the game.
@@ -14,15 +14,24 @@ end
 
 local held = {}
 local presses = 0
+local phase = "waiting"
 
--- Title and menu: press Start a few times, then play.
-for _ = 1, 100 do emu.frameadvance() end
-for _ = 1, 3 do
-  joypad.set({ Start = true })
+-- One frame, with the bot's status on screen.
+local function advance()
+  gui.text(0, 136, string.format("bot: %s, %d changes", phase, presses), "#FFFF00")
   emu.frameadvance()
-  for _ = 1, 40 do emu.frameadvance() end
 end
 
+-- Title and menu: press Start a few times, then play.
+for _ = 1, 100 do advance() end
+phase = "menus"
+for _ = 1, 3 do
+  joypad.set({ Start = true })
+  advance()
+  for _ = 1, 40 do advance() end
+end
+
+phase = "playing"
 while true do
   if rand(8) == 0 then
     local dir = rand(3)
@@ -30,6 +39,5 @@ while true do
     presses = presses + 1
   end
   joypad.set(held)
-  gui.text(0, 136, string.format("bot: %d changes", presses), "#FFFF00")
-  emu.frameadvance()
+  advance()
 end
