@@ -824,6 +824,13 @@ impl Emu {
                 .iter()
                 .position(|s| s.path.as_deref() == Some(path.as_path()));
             if let Some(i) = found {
+                // Watchers also report reads (our own, when reloading): reload only when the
+                // text changed.
+                let same =
+                    std::fs::read(&path).is_ok_and(|b| b == self.scripts[i].source.as_bytes());
+                if same || self.scripts[i].slot.is_none() {
+                    continue;
+                }
                 if let Err(e) = self.reload_script(i) {
                     self.say(format!("reload: {e:#}"));
                 }

@@ -74,14 +74,26 @@ pub fn paint_overlay(painter: &egui::Painter, origin: egui::Pos2, scale: f32, cm
                 painter.text(p, egui::Align2::LEFT_TOP, text, font, color(*c));
             }
             DrawCmd::PixelText { x, y, text, fg, bg } => {
-                // The small font's 4 × 6 cells, approximated with a monospace font.
+                // The same 3 × 5 font as `headless --overlay` (4 × 6 cells), pixel for pixel.
                 let cols = text.chars().count() as i32;
-                if *bg != 0 && cols > 0 {
-                    let r = cells(*x, *y, x + cols * 4 - 1, y + 5);
-                    painter.rect_filled(r, 0.0, color(*bg));
+                if *bg >> 24 != 0 && cols > 0 {
+                    painter.rect_filled(
+                        cells(x - 1, y - 1, x + cols * 4 - 1, y + 5),
+                        0.0,
+                        color(*bg),
+                    );
                 }
-                let font = egui::FontId::monospace(6.0 * scale);
-                painter.text(at(*x, *y), egui::Align2::LEFT_TOP, text, font, color(*fg));
+                for (n, c) in text.chars().enumerate() {
+                    for (row, bits) in crate::overlay::glyph(c).iter().enumerate() {
+                        for col in 0..3 {
+                            if bits & (4 >> col) != 0 {
+                                let px = x + 4 * n as i32 + col;
+                                let py = y + row as i32;
+                                painter.rect_filled(cells(px, py, px, py), 0.0, color(*fg));
+                            }
+                        }
+                    }
+                }
             }
             DrawCmd::Box {
                 x1,
