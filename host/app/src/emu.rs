@@ -990,7 +990,16 @@ mod tests {
             );
             std::thread::sleep(Duration::from_millis(20));
         }
+        // Reloaded once: the watcher's reports of our own reads do not reload again.
+        std::thread::sleep(Duration::from_millis(500));
+        emu.sync();
         let v = emu.view().clone();
+        let reloads = v
+            .console
+            .iter()
+            .filter(|l| l.contains("reloaded live.lua"))
+            .count();
+        assert_eq!(reloads, 1, "{:?}", v.console);
         assert_eq!(v.frame, 70, "still at the rewound frame");
         assert_eq!(v.scripts[1].reloaded_at, Some(70));
         assert!(

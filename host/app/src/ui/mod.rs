@@ -417,6 +417,16 @@ impl GbApp {
             ui.label(format!("speed {:.0}%", v.speed * 100.0));
             ui.separator();
             ui.label(format!("frame {}", v.frame));
+            if let Some((_, last)) = v.history
+                && v.frame < last
+                && !v.rewinding
+            {
+                ui.separator();
+                ui.label(format!(
+                    "rewound: {} frames recorded ahead (Frame advance walks them; Resume forgets them)",
+                    last - v.frame
+                ));
+            }
             ui.separator();
             if let Some((a, b)) = v.history {
                 ui.label(format!(
