@@ -523,6 +523,11 @@ impl Emu {
     pub fn say(&mut self, line: impl Into<String>) {
         let line = line.into();
         self.subscribers.retain(|s| s.send(line.clone()).is_ok());
+        self.keep(line);
+    }
+
+    /// Add a line to the window's console only (bounded).
+    fn keep(&mut self, line: String) {
         self.lines.push(line);
         if self.lines.len() > CONSOLE_KEEP {
             let extra = self.lines.len() - CONSOLE_KEEP;
@@ -684,6 +689,12 @@ impl Emu {
                     let out = crate::console::exec(self, &line);
                     match reply {
                         Some(tx) => {
+                            // The terminal prints the reply itself; the window's console panel
+                            // mirrors the exchange.
+                            self.keep(format!("> {line}"));
+                            for l in out.lines() {
+                                self.keep(l.to_owned());
+                            }
                             let _ = tx.send(out);
                         }
                         None => {

@@ -14,7 +14,14 @@ impl Gamepads {
     /// Start gamepad support; `None` (with one line on stderr) when it is unavailable.
     pub fn new() -> Option<Gamepads> {
         match Gilrs::new() {
-            Ok(gilrs) => Some(Gamepads { gilrs }),
+            Ok(gilrs) => {
+                if gilrs.gamepads().next().is_none() {
+                    eprintln!(
+                        "gbhost: no gamepad connected; keyboard only (pads plugged in later work)"
+                    );
+                }
+                Some(Gamepads { gilrs })
+            }
             Err(e) => {
                 eprintln!("gbhost: no gamepad support ({e}); keyboard only");
                 None
