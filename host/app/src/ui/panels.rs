@@ -77,13 +77,15 @@ impl GbApp {
 
     pub(super) fn console_panel(&mut self, ui: &mut egui::Ui) {
         ui.horizontal(|ui| {
-            ui.label("Console");
-            let r = ui.add(
-                egui::TextEdit::singleline(&mut self.console_input)
-                    .desired_width(f32::INFINITY)
-                    .font(egui::TextStyle::Monospace)
-                    .hint_text("help, peek C000, poke C000 1, rewind 60, or Lua"),
-            );
+            let label = ui.label("Console");
+            let r = ui
+                .add(
+                    egui::TextEdit::singleline(&mut self.console_input)
+                        .desired_width(f32::INFINITY)
+                        .font(egui::TextStyle::Monospace)
+                        .hint_text("help, peek C000, poke C000 1, rewind 60, or Lua"),
+                )
+                .labelled_by(label.id);
             if r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) {
                 let line = std::mem::take(&mut self.console_input);
                 if !line.trim().is_empty() {

@@ -12,9 +12,13 @@ use egui_kittest::kittest::Queryable;
 use std::time::{Duration, Instant};
 
 fn harness() -> Harness<'static, GbApp> {
+    harness_with(Vec::new())
+}
+
+fn harness_with(scripts: Vec<std::path::PathBuf>) -> Harness<'static, GbApp> {
     let emu = emu::spawn(Start {
         rom: RomSource::Demo,
-        scripts: Vec::new(),
+        scripts,
         paused: true,
         ring_bytes: 8 << 20,
         audio: false,
@@ -155,4 +159,53 @@ fn memory_viewer_shows_a_domain() {
     h.get_by_label("page >").click();
     settle(&mut h);
     assert_eq!(h.state().view().memory.1, 0x100);
+}
+
+/// Type a line into the console panel.
+fn console(h: &mut Harness<'static, GbApp>, line: &str) {
+    h.get_by_label("Console").focus();
+    h.run_steps(1);
+    h.get_by_label("Console").type_text(line);
+    h.run_steps(1);
+    h.key_press(egui::Key::Enter);
+    settle(h);
+}
+
+/// Live reload in the window: rewound through the console panel, the overlay script is edited
+/// on disk and the shown frame is drawn again by the new code, with the panel saying so.
+#[test]
+fn live_reload_while_rewound_redraws_the_window() {
+    let dir = std::env::temp_dir().join(format!("gbhost-ui-live-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("hud.lua");
+    std::fs::write(
+        &path,
+        "event.onframeend(function() gui.text(0, 9, 'v1 ' .. emu.framecount()) end)\n",
+    )
+    .unwrap();
+    let mut h = harness_with(vec![path.clone()]);
+    console(&mut h, "step 100");
+    console(&mut h, "rewind 30");
+    assert_eq!(frame(&h), 70);
+    assert!(overlay_texts(&h).contains(&"v1 70".to_owned()));
+    h.get_by_label_contains("rewound: 30 frames");
+    std::fs::write(
+        &path,
+        "event.onframeend(function() gui.text(0, 9, 'v2 ' .. emu.framecount()) end)\n",
+    )
+    .unwrap();
+    let t0 = Instant::now();
+    while !overlay_texts(&h).contains(&"v2 70".to_owned()) {
+        assert!(
+            t0.elapsed() < Duration::from_secs(10),
+            "{:?}",
+            overlay_texts(&h)
+        );
+        std::thread::sleep(Duration::from_millis(20));
+        h.run_steps(1);
+    }
+    assert_eq!(frame(&h), 70);
+    h.run_steps(2);
+    h.get_by_label("reloaded at frame 70");
+    let _ = std::fs::remove_dir_all(&dir);
 }
