@@ -3,9 +3,10 @@
 -- ball, because the script's whole state rolls back with the game. Edit this file while the
 -- game is rewound and the frame is drawn again with the new code.
 
-local trail = {}
+-- A global, so a reload keeps it (the new code runs on the script's data).
+trail = trail or {}
 
-event.onframeend(function()
+event.on_frame_end(function()
   local x, y = memory.read_u8(0xC000), memory.read_u8(0xC001)
   trail[#trail + 1] = { x, y }
   if #trail > 16 then table.remove(trail, 1) end
@@ -13,7 +14,7 @@ event.onframeend(function()
     gui.text(p[1] + 2, p[2] + 1, ".", 0xFF2080FF)
   end
   gui.text(x + 10, y, string.format("%d,%d", x, y), 0xFFD02020)
-  gui.text(1, 1, string.format("frame %d  bounces %d", emu.framecount(), memory.read_u8(0xC005)),
+  gui.text(1, 135, string.format("frame %d  bounces %d", emu.framecount(), memory.read_u8(0xC005)),
     0xFF000000)
 end)
 

@@ -317,6 +317,9 @@ pub struct Emu {
     quit: bool,
 }
 
+/// Where the demo's overlay is, relative to the repository's root.
+pub const DEMO_OVERLAY_PATH: &str = "examples/demo_overlay.lua";
+
 /// The scripts the demo runs: its overlay.
 pub const DEMO_OVERLAY: (&str, &str) = (
     "demo_overlay.lua",
@@ -403,15 +406,21 @@ impl Emu {
             w.clear();
         }
         if matches!(rom, RomSource::Demo) {
-            let (name, source) = DEMO_OVERLAY;
-            let slot = self.session.load_script(name, source);
-            self.scripts.push(ScriptEntry {
-                name: name.into(),
-                path: None,
-                source: source.into(),
-                slot: Some(slot),
-                reloaded_at: None,
-            });
+            // Run from the repository (the README's command), the overlay is loaded from its
+            // file, so editing it shows live reload at once; elsewhere the built-in copy runs.
+            let on_disk = Path::new(DEMO_OVERLAY_PATH);
+            let loaded_file = on_disk.is_file() && self.load_script_file(on_disk).is_ok();
+            if !loaded_file {
+                let (name, source) = DEMO_OVERLAY;
+                let slot = self.session.load_script(name, source);
+                self.scripts.push(ScriptEntry {
+                    name: name.into(),
+                    path: None,
+                    source: source.into(),
+                    slot: Some(slot),
+                    reloaded_at: None,
+                });
+            }
         }
         Ok(())
     }
