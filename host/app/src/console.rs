@@ -335,8 +335,32 @@ fn exec_inner(emu: &mut Emu, line: &str) -> Result<String, String> {
             ))
         }
         "regs" | "registers" => {
-            let r = emu.session.gb().regs();
-            Ok(format!("{r:?}"))
+            let gb = emu.session.gb();
+            let r = gb.regs();
+            let flag = |bit: u8, c: char| if r.f & bit != 0 { c } else { '-' };
+            Ok(format!(
+                "A={:02X} F={:02X} [{}{}{}{}] B={:02X} C={:02X} D={:02X} E={:02X} H={:02X} L={:02X} SP={:04X} PC={:04X}  IME={} {}\n[PC] {}",
+                r.a,
+                r.f,
+                flag(0x80, 'Z'),
+                flag(0x40, 'N'),
+                flag(0x20, 'H'),
+                flag(0x10, 'C'),
+                r.b,
+                r.c,
+                r.d,
+                r.e,
+                r.h,
+                r.l,
+                r.sp,
+                r.pc,
+                u8::from(gb.ime()),
+                if gb.is_halted() { "halted" } else { "" },
+                (0..4u16)
+                    .map(|i| format!("{:02X}", gb.peek(r.pc.wrapping_add(i))))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            ))
         }
         "step" | "s" | "next" => {
             let n = count(0, 1)?.min(100_000);

@@ -412,9 +412,13 @@ impl GbApp {
             };
             ui.label(state);
             ui.separator();
-            ui.label(format!("{:.1} fps", v.fps));
-            ui.separator();
-            ui.label(format!("speed {:.0}%", v.speed * 100.0));
+            if v.paused && !v.rewinding {
+                ui.label("- fps");
+            } else {
+                ui.label(format!("{:.1} fps", v.fps));
+                ui.separator();
+                ui.label(format!("speed {:.0}%", v.speed * 100.0));
+            }
             ui.separator();
             ui.label(format!("frame {}", v.frame));
             if let Some((_, last)) = v.history
