@@ -45,6 +45,62 @@ pub fn read_script(path: &Path) -> Result<String> {
         .with_context(|| format!("script '{}' is not UTF-8 text", path.display()))
 }
 
+/// Most modules a script's folder may offer to `require`, and the largest one.
+const MAX_MODULES: usize = 256;
+const MAX_MODULE_BYTES: u64 = 1 << 20;
+/// Most bytes of modules read for one script.
+const MAX_TOTAL_BYTES: usize = 8 << 20;
+
+/// A script and the `.lua` files of its folder (and subfolders, three deep) it may `require`:
+/// `lib/vec.lua` is the module `lib.vec`. Nothing outside the folder is ever read.
+pub fn read_bundle(path: &Path) -> Result<gb_session::Bundle> {
+    let main = read_script(path)?;
+    let mut modules = Vec::new();
+    if let Some(dir) = path.parent() {
+        let dir = if dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            dir
+        };
+        collect_modules(dir, "", 0, path, &mut modules);
+    }
+    modules.sort();
+    Ok(gb_session::Bundle { main, modules })
+}
+
+fn collect_modules(
+    dir: &Path,
+    prefix: &str,
+    depth: u32,
+    main: &Path,
+    out: &mut Vec<(String, String)>,
+) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let total: usize = out.iter().map(|(_, t)| t.len()).sum();
+        if out.len() >= MAX_MODULES || total >= MAX_TOTAL_BYTES {
+            return;
+        }
+        let path = entry.path();
+        let Some(stem) = path.file_stem().and_then(|s| s.to_str()) else {
+            continue;
+        };
+        let Ok(meta) = entry.metadata() else { continue };
+        if meta.is_dir() && depth < 3 && !stem.starts_with('.') {
+            collect_modules(&path, &format!("{prefix}{stem}."), depth + 1, main, out);
+        } else if meta.is_file()
+            && meta.len() <= MAX_MODULE_BYTES
+            && path.extension().is_some_and(|e| e == "lua")
+            && path != main
+            && let Ok(text) = std::fs::read_to_string(&path)
+        {
+            out.push((format!("{prefix}{stem}"), text));
+        }
+    }
+}
+
 /// Load script files into a session, in order (the API guessed from each source unless given).
 pub fn load_scripts(
     session: &mut Session,
@@ -52,15 +108,13 @@ pub fn load_scripts(
     api: Option<gb_session::Flavor>,
 ) -> Result<()> {
     for path in paths {
-        let source = read_script(path)?;
+        let bundle = read_bundle(path)?;
         let name = path.file_name().map_or_else(
             || path.display().to_string(),
             |n| n.to_string_lossy().into_owned(),
         );
-        match api {
-            Some(flavor) => session.load_script_as(&name, &source, flavor),
-            None => session.load_script(&name, &source),
-        };
+        let flavor = api.unwrap_or_else(|| gb_session::Flavor::detect(&bundle.main));
+        session.load_bundle(&name, bundle, flavor);
     }
     Ok(())
 }

@@ -156,3 +156,33 @@ fn sync_test_needs_a_positive_depth() {
     let out = gbhost(&["headless", &rom, "--frames", "3", "--sync-test", "0"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn require_reads_modules_from_the_scripts_folder_only() {
+    let rom = counter_rom();
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("session-cli/req");
+    std::fs::create_dir_all(dir.join("lib")).expect("dir");
+    std::fs::write(
+        dir.join("lib/greet.lua"),
+        "return { hello = function() return 'hi' end }",
+    )
+    .expect("module");
+    std::fs::write(
+        dir.join("main.lua"),
+        "print(require('lib.greet').hello()) print(pcall(require, '../cli/counter'))",
+    )
+    .expect("main");
+    let main = dir.join("main.lua");
+    let out = gbhost(&[
+        "headless",
+        &rom,
+        "--frames",
+        "1",
+        "--script",
+        main.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let l = lines(&out);
+    assert_eq!(l[0], "log: hi");
+    assert!(l[1].contains("module '../cli/counter' not found"), "{l:?}");
+}

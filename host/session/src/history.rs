@@ -133,11 +133,7 @@ impl Session {
             _ => return Err(corrupt("core diff")),
         }
         for (slot, part) in rec.slots.iter().zip(&rec.diff[1..]) {
-            let s = self
-                .scripts
-                .iter_mut()
-                .find(|s| s.slot == *slot)
-                .ok_or(SessionError::NoScript(*slot))?;
+            let s = slot_mut(&mut self.scripts, *slot)?;
             part.decode(&mut self.dec)?;
             s.prev
                 .apply_diff(&self.dec)
@@ -157,11 +153,7 @@ impl Session {
         }
         rec.key[0].decode(&mut self.core_prev)?;
         for (slot, part) in rec.slots.iter().zip(&rec.key[1..]) {
-            let s = self
-                .scripts
-                .iter_mut()
-                .find(|s| s.slot == *slot)
-                .ok_or(SessionError::NoScript(*slot))?;
+            let s = slot_mut(&mut self.scripts, *slot)?;
             part.decode(&mut self.dec)?;
             s.prev = Snapshot::decode_keyframe(&self.dec).map_err(|e| SessionError::Script {
                 slot: *slot,
@@ -371,6 +363,17 @@ impl Session {
         }
         Ok(mismatches)
     }
+}
+
+/// The script in `slot`.
+fn slot_mut(
+    scripts: &mut [crate::script::Script],
+    slot: u32,
+) -> Result<&mut crate::script::Script, SessionError> {
+    scripts
+        .iter_mut()
+        .find(|s| s.slot == slot)
+        .ok_or(SessionError::NoScript(slot))
 }
 
 /// The first byte where `a` and `b` differ (a length difference counts).

@@ -26,5 +26,5 @@ pub mod session;
 pub use api::{DrawCmd, Flavor};
 pub use events::{Event, EventKind, EventLog, SourceHash, source_hash};
 pub use ring::{Method, Ring, RingError};
-pub use script::{ScriptConfig, Status};
+pub use script::{Bundle, ScriptConfig, Status};
 pub use session::{ConsoleLine, Session, SessionConfig, SessionError, StartParams, Stats};

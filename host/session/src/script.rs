@@ -17,6 +17,38 @@ use lua_rollback::{Error as LuaError, Resume, Snapshot, Value, Vm, VmConfig};
 use crate::api::{self, Api, DrawCmd};
 use crate::events::SourceHash;
 
+/// A version of a script: its main source and the modules of its folder it may `require`
+/// (module name, as in `require("lib.vec")` for `lib/vec.lua`, and text).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Bundle {
+    /// The script's own text.
+    pub main: String,
+    /// The modules it may `require`.
+    pub modules: Vec<(String, String)>,
+}
+
+impl Bundle {
+    /// A script without modules.
+    pub fn new(main: &str) -> Bundle {
+        Bundle {
+            main: main.to_owned(),
+            modules: Vec::new(),
+        }
+    }
+
+    /// The version's hash: the main text and every module's name and text.
+    pub fn hash(&self) -> SourceHash {
+        let mut text = self.main.clone();
+        for (name, module) in &self.modules {
+            text.push('\0');
+            text.push_str(name);
+            text.push('\0');
+            text.push_str(module);
+        }
+        crate::events::source_hash(&text)
+    }
+}
+
 /// Name of the coroutine running the script's main chunk.
 const MAIN: &str = "main";
 
@@ -164,7 +196,7 @@ impl Script {
         &mut self,
         api: &mut Api<'_>,
         hash: SourceHash,
-        source: &str,
+        bundle: &Bundle,
         flavor: crate::api::Flavor,
     ) {
         self.active = true;
@@ -186,13 +218,30 @@ impl Script {
             return;
         }
         self.flavor = flavor;
-        self.run_source(api, source);
+        if let Err(e) = self.install_modules(api, bundle) {
+            self.fail(api.frame, &e);
+            return;
+        }
+        self.run_source(api, &bundle.main);
+    }
+
+    /// Hand the bundle's modules to the VM (`require` finds them there).
+    fn install_modules(&mut self, api: &mut Api<'_>, bundle: &Bundle) -> Result<(), LuaError> {
+        self.vm.call_with(api, "gbhost.clear_modules", &[])?;
+        for (name, text) in &bundle.modules {
+            self.vm.call_with(
+                api,
+                "gbhost.add_module",
+                &[Value::from(name.as_str()), Value::from(text.as_str())],
+            )?;
+        }
+        Ok(())
     }
 
     /// Re-run a new version of the source on the VM's current data (a reload). If the new
     /// version does not compile or fails before its first `emu.frameadvance()`, the VM is put
     /// back as it was: the previous version keeps running, and the error is reported.
-    pub(crate) fn reload(&mut self, api: &mut Api<'_>, hash: SourceHash, source: &str) {
+    pub(crate) fn reload(&mut self, api: &mut Api<'_>, hash: SourceHash, bundle: &Bundle) {
         let before = self.vm.snapshot();
         let (status, since, old_hash) = (self.status.clone(), self.status_since, self.hash);
         self.hash = hash;
@@ -201,9 +250,10 @@ impl Script {
         let result = self
             .vm
             .call_with(api, "gbhost.reset_hooks", &[])
-            .and_then(|_| {
+            .and_then(|_| self.install_modules(api, bundle))
+            .and_then(|()| {
                 let chunk = format!("@{}", self.name);
-                self.vm.spawn_chunk(MAIN, &chunk, source)
+                self.vm.spawn_chunk(MAIN, &chunk, &bundle.main)
             })
             .and_then(|()| self.vm.resume_with(api, MAIN, &[]));
         match result {
@@ -378,7 +428,7 @@ mod tests {
             s.start(
                 &mut api,
                 1,
-                "n = 0 while true do n = n + 1 emu.frameadvance() end",
+                &Bundle::new("n = 0 while true do n = n + 1 emu.frameadvance() end"),
                 crate::api::Flavor::Native,
             );
             run(&mut s, &mut gb, 5, steps);

@@ -20,9 +20,9 @@ use std::time::Instant;
 use gb_core::{Buttons, Cartridge, Frame, Gb};
 
 use crate::api::{Api, DrawCmd, Flavor, Request, SavedState};
-use crate::events::{Event, EventKind, EventLog, SourceHash, source_hash};
+use crate::events::{Event, EventKind, EventLog, SourceHash};
 use crate::ring::{Method, Ring, RingError};
-use crate::script::{Script, ScriptConfig};
+use crate::script::{Bundle, Script, ScriptConfig};
 
 /// Why a session cannot be made or a request cannot be carried out.
 #[derive(Debug, thiserror::Error)]
@@ -152,7 +152,7 @@ pub struct Session {
     /// Frames completed: the position on the timeline.
     pub(crate) frame: u64,
     pub(crate) log: EventLog,
-    sources: HashMap<SourceHash, String>,
+    sources: HashMap<SourceHash, Bundle>,
     /// The latest source of each script, the truth a restored VM is brought up to.
     current: BTreeMap<u32, SourceHash>,
     /// Every script slot, loaded or parked, by slot id.
@@ -207,6 +207,23 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
         (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
     })
+}
+
+/// Put the loaded scripts of a saved state back (all but `except`).
+fn restore_scripts(
+    scripts: &mut [Script],
+    saved: &[(u32, lua_rollback::Snapshot)],
+    except: Option<u32>,
+) {
+    for (slot, snap) in saved {
+        if Some(*slot) == except {
+            continue;
+        }
+        if let Some(s) = scripts.iter_mut().find(|s| s.slot == *slot && s.active) {
+            // A snapshot of this very VM: restoring it cannot fail.
+            let _ = s.vm.restore(snap);
+        }
+    }
 }
 
 impl Session {
@@ -398,8 +415,14 @@ impl Session {
 
     /// [`Session::load_script`] for a script written for `flavor`'s API.
     pub fn load_script_as(&mut self, name: &str, source: &str, flavor: Flavor) -> u32 {
-        let hash = source_hash(source);
-        self.sources.insert(hash, source.to_owned());
+        self.load_bundle(name, Bundle::new(source), flavor)
+    }
+
+    /// Load a script with the modules of its folder it may `require` (the host reads them;
+    /// the session keeps the texts, so replays run the same code).
+    pub fn load_bundle(&mut self, name: &str, bundle: Bundle, flavor: Flavor) -> u32 {
+        let hash = bundle.hash();
+        self.sources.insert(hash, bundle);
         let slot = self.next_slot;
         self.next_slot += 1;
         self.current.insert(slot, hash);
@@ -415,11 +438,17 @@ impl Session {
     /// Re-run a new version of a script's source on its data (before the next frame). After a
     /// rewind, the new version is what runs from wherever play resumes.
     pub fn reload_script(&mut self, slot: u32, source: &str) -> Result<(), SessionError> {
+        self.reload_bundle(slot, Bundle::new(source))
+    }
+
+    /// [`Session::reload_script`] with the modules the script may `require` (a module's change
+    /// is a reload too).
+    pub fn reload_bundle(&mut self, slot: u32, bundle: Bundle) -> Result<(), SessionError> {
         if !self.current.contains_key(&slot) {
             return Err(SessionError::NoScript(slot));
         }
-        let hash = source_hash(source);
-        self.sources.insert(hash, source.to_owned());
+        let hash = bundle.hash();
+        self.sources.insert(hash, bundle);
         self.current.insert(slot, hash);
         self.log_now(EventKind::ScriptReload { slot, hash });
         Ok(())
@@ -469,18 +498,7 @@ impl Session {
     fn apply_saved(&mut self, state: &SavedState, except: Option<u32>) {
         // The image was made by this session: it always loads.
         let _ = self.gb.load_state(&state.core);
-        for (slot, snap) in &state.scripts {
-            if Some(*slot) == except {
-                continue;
-            }
-            if let Some(s) = self
-                .scripts
-                .iter_mut()
-                .find(|s| s.slot == *slot && s.active)
-            {
-                let _ = s.vm.restore(snap);
-            }
-        }
+        restore_scripts(&mut self.scripts, &state.scripts, except);
         self.gb.set_buttons(self.effective_buttons());
     }
 
@@ -547,7 +565,7 @@ impl Session {
                 hash,
                 flavor,
             } => {
-                let source = self.sources.get(hash).cloned().unwrap_or_default();
+                let bundle = self.sources.get(hash).cloned().unwrap_or_default();
                 let i = match self.scripts.iter().position(|s| s.slot == *slot) {
                     Some(i) => i,
                     None => match Script::new(*slot, name, &self.config.scripts) {
@@ -565,17 +583,17 @@ impl Session {
                         }
                     },
                 };
-                self.with_script(i, |s, api| s.start(api, *hash, &source, *flavor));
+                self.with_script(i, |s, api| s.start(api, *hash, &bundle, *flavor));
                 self.after_script_call(i);
             }
             EventKind::ScriptReload { slot, hash } => {
-                let source = self.sources.get(hash).cloned().unwrap_or_default();
+                let bundle = self.sources.get(hash).cloned().unwrap_or_default();
                 if let Some(i) = self
                     .scripts
                     .iter()
                     .position(|s| s.slot == *slot && s.active)
                 {
-                    self.with_script(i, |s, api| s.reload(api, *hash, &source));
+                    self.with_script(i, |s, api| s.reload(api, *hash, &bundle));
                     self.after_script_call(i);
                 }
             }
@@ -660,18 +678,7 @@ impl Session {
                     // The core was loaded during the call. A load the script asked for does not
                     // roll the script itself back: bots loop save → try → load.
                     if let Some(state) = self.script_states.get(&name) {
-                        for (slot, snap) in &state.scripts {
-                            if *slot == caller {
-                                continue;
-                            }
-                            if let Some(s) = self
-                                .scripts
-                                .iter_mut()
-                                .find(|s| s.slot == *slot && s.active)
-                            {
-                                let _ = s.vm.restore(snap);
-                            }
-                        }
+                        restore_scripts(&mut self.scripts, &state.scripts, Some(caller));
                     }
                 }
             }

@@ -438,3 +438,37 @@ fn vba_layer() {
     );
     assert!(s.gb().buttons().contains(Buttons::A));
 }
+
+#[test]
+fn require_loads_modules_of_the_scripts_folder_only() {
+    let mut s = session();
+    let bundle = gb_session::Bundle {
+        main: "local v = require('lib.vec') local u = require('util') \
+               print(v.add(1, 2), u.twice(4), require('util') == u) \
+               print(pcall(require, 'missing')) emu.frameadvance()"
+            .into(),
+        modules: vec![
+            (
+                "lib.vec".into(),
+                "return { add = function(a, b) return a + b end }".into(),
+            ),
+            (
+                "util".into(),
+                "print('util loaded') return { twice = function(x) return 2 * x end }".into(),
+            ),
+        ],
+    };
+    let slot = s.load_bundle("main.lua", bundle.clone(), Flavor::Native);
+    s.run_frame();
+    let lines = console(&mut s);
+    assert_eq!(lines[0], "util loaded", "a module runs once");
+    assert_eq!(lines[1], "3\t8\ttrue");
+    assert!(lines[2].contains("module 'missing' not found"), "{lines:?}");
+    // A changed module is a reload: the new text runs.
+    let mut changed = bundle;
+    changed.modules[1].1 = "return { twice = function(x) return 20 * x end }".into();
+    s.reload_bundle(slot, changed).expect("reload");
+    s.run_frame();
+    assert_eq!(console(&mut s)[0], "3\t80\ttrue");
+    assert_eq!(s.verify_replay(0).expect("replay"), 0);
+}

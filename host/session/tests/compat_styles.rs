@@ -35,7 +35,10 @@ fn a_bizhawk_style_hud_runs_unmodified() {
     assert_eq!(lines[10], "frame 1000: [C000] history 229,230,231,232");
     let t = texts(&s);
     assert_eq!(t[0], "frame 1000");
-    assert_eq!(t[1], "E8 00");
+    assert_eq!(
+        t[1], "E8 FF",
+        "C000 = 232, and C001 (the buttons mixed in) is FF"
+    );
 }
 
 #[test]

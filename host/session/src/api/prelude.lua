@@ -160,7 +160,23 @@ for _, name in ipairs({ "dofile", "loadfile" }) do
     error(name .. " is not available: gbhost scripts run in a sandbox (no files)", 2)
   end
 end
+-- `require` loads modules from the script's own folder only: the host hands their texts over
+-- when the script is loaded or reloaded (`gbhost.add_module`); nothing else can be read.
+local modules, loaded = {}, {}
+function gbhost.add_module(name, text) modules[name] = text end
+function gbhost.clear_modules() modules, loaded = {}, {} end
 require = function(name)
-  error(string.format("require(%q): gbhost does not load modules yet; put the code in the " ..
-    "script itself", tostring(name)), 2)
+  if type(name) ~= "string" then error("require: expected a module name", 2) end
+  if loaded[name] ~= nil then return loaded[name] end
+  local text = modules[name]
+  if not text then
+    error(string.format("module '%s' not found: require loads .lua files from the script's " ..
+      "own folder only", name), 2)
+  end
+  local fn, err = load(text, "@" .. name:gsub("%.", "/") .. ".lua", "t")
+  if not fn then error(err, 2) end
+  local result = fn(name)
+  if result == nil then result = true end
+  loaded[name] = result
+  return result
 end

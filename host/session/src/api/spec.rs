@@ -237,8 +237,10 @@ pub fn markdown() -> String {
          gb-session --test api_docs` rewrites it). LuaLS definitions for editor completion: \
          `scripts/types/gbhost.d.lua`. What rolls back and when: [rewind.md](rewind.md).\n\n\
          Also: `persist`, a per-script table kept across rollbacks (nil, booleans, numbers, \
-         strings); `print` goes to the console like `console.log`. Calling a function the API \
-         does not have is an error naming it.\n\n\
+         strings); `print` goes to the console like `console.log`; `require(\"a.b\")` loads \
+         `a/b.lua` from the script's own folder (and nothing else: no other files, `io`, `os`, \
+         `debug`, `package` or binary chunks). Calling a function the API does not have is an \
+         error naming it.\n\n\
          Scripts written for BizHawk or VBA-rr run through compatibility layers (chosen from \
          the source, or with `--api bizhawk|vba|native`): BizHawk's `memory`/`mainmemory` with \
          its domain names, `gui.draw*`, `joypad.set(t, controller)`, `event.on*`, `userdata`, \
