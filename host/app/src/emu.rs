@@ -11,7 +11,7 @@ use crate::console::Console;
 use crate::watcher::Watcher;
 use anyhow::{Context, Result};
 use gb_core::{Buttons, Domain};
-use gb_session::{DrawCmd, Session, SessionConfig, Status};
+use gb_session::{Bundle, DrawCmd, Flavor, Session, SessionConfig, Status};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -273,8 +273,8 @@ pub struct ScriptEntry {
     pub name: String,
     /// The file (None: built in).
     pub path: Option<PathBuf>,
-    /// The text last loaded.
-    pub source: String,
+    /// The text (and `require`-able modules of its folder) last loaded.
+    pub bundle: Bundle,
     /// Session slot when enabled.
     pub slot: Option<u32>,
     /// Frame of the last reload.
@@ -416,7 +416,7 @@ impl Emu {
                 self.scripts.push(ScriptEntry {
                     name: name.into(),
                     path: None,
-                    source: source.into(),
+                    bundle: Bundle::new(source),
                     slot: Some(slot),
                     reloaded_at: None,
                 });
@@ -427,19 +427,20 @@ impl Emu {
 
     /// Load a script file into the session (and watch it for live reload).
     pub fn load_script_file(&mut self, path: &Path) -> Result<usize> {
-        let source = crate::scripted::read_script(path)?;
+        let bundle = crate::scripted::read_bundle(path)?;
         let name = path.file_name().map_or_else(
             || path.display().to_string(),
             |n| n.to_string_lossy().into_owned(),
         );
-        let slot = self.session.load_script(&name, &source);
+        let flavor = Flavor::detect(&bundle.main);
+        let slot = self.session.load_bundle(&name, bundle.clone(), flavor);
         if let Some(w) = &mut self.watcher {
             w.watch(path);
         }
         self.scripts.push(ScriptEntry {
             name,
             path: Some(path.to_path_buf()),
-            source,
+            bundle,
             slot: Some(slot),
             reloaded_at: None,
         });
@@ -454,12 +455,12 @@ impl Emu {
             .get_mut(i)
             .ok_or_else(|| anyhow::anyhow!("no script #{}", i + 1))?;
         if let Some(path) = &entry.path {
-            entry.source = crate::scripted::read_script(path)?;
+            entry.bundle = crate::scripted::read_bundle(path)?;
         }
         let Some(slot) = entry.slot else {
             return Ok(());
         };
-        let source = entry.source.clone();
+        let bundle = entry.bundle.clone();
         let frame = self.session.frame();
         entry.reloaded_at = Some(frame);
         let name = entry.name.clone();
@@ -469,11 +470,11 @@ impl Emu {
             // (a logged event: the recorded future is forgotten, as with any new input), and
             // run the frame with the inputs it had.
             self.session.seek(frame - 1)?;
-            self.session.reload_script(slot, &source)?;
+            self.session.reload_bundle(slot, bundle.clone())?;
             self.session.run_frame();
             self.after_frame();
         } else {
-            self.session.reload_script(slot, &source)?;
+            self.session.reload_bundle(slot, bundle.clone())?;
         }
         self.say(format!("reloaded {name} at frame {frame}"));
         Ok(())
@@ -515,9 +516,14 @@ impl Emu {
         match (on, entry.slot) {
             (true, None) => {
                 if let Some(path) = &entry.path {
-                    entry.source = crate::scripted::read_script(path)?;
+                    entry.bundle = crate::scripted::read_bundle(path)?;
                 }
-                entry.slot = Some(self.session.load_script(&entry.name, &entry.source));
+                let flavor = Flavor::detect(&entry.bundle.main);
+                entry.slot = Some(self.session.load_bundle(
+                    &entry.name,
+                    entry.bundle.clone(),
+                    flavor,
+                ));
             }
             (false, Some(slot)) => {
                 entry.slot = None;
@@ -838,19 +844,26 @@ impl Emu {
     fn poll_watcher(&mut self) {
         let Some(w) = &mut self.watcher else { return };
         let changed = w.changed();
-        for path in changed {
-            let found = self
-                .scripts
-                .iter()
-                .position(|s| s.path.as_deref() == Some(path.as_path()));
-            if let Some(i) = found {
-                // Watchers also report reads (our own, when reloading): reload only when the
-                // text changed.
-                let same =
-                    std::fs::read(&path).is_ok_and(|b| b == self.scripts[i].source.as_bytes());
-                if same || self.scripts[i].slot.is_none() {
-                    continue;
-                }
+        if changed.is_empty() {
+            return;
+        }
+        // A change to the script or to a module of its folder (`require`) is a reload; the
+        // watcher also reports reads (ours, when reloading), so reload only when the text of
+        // the bundle changed.
+        for i in 0..self.scripts.len() {
+            let entry = &self.scripts[i];
+            let (Some(path), Some(_)) = (&entry.path, entry.slot) else {
+                continue;
+            };
+            let dir = crate::watcher::canonical(path)
+                .parent()
+                .map(Path::to_path_buf)
+                .unwrap_or_default();
+            if !changed.iter().any(|c| c.starts_with(&dir)) {
+                continue;
+            }
+            let differs = crate::scripted::read_bundle(path).map_or(true, |b| b != entry.bundle);
+            if differs {
                 if let Err(e) = self.reload_script(i) {
                     self.say(format!("reload: {e:#}"));
                 }
@@ -1027,6 +1040,48 @@ mod tests {
                 .iter()
                 .any(|l| l.contains("reloaded live.lua at frame 70"))
         );
+        drop(emu);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A script that `require`s a module of its folder: editing the module reloads the script.
+    #[test]
+    fn editing_a_required_module_reloads_the_script() {
+        let dir = std::env::temp_dir().join(format!("gbhost-mod-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("words.lua"), "return { hello = 'one' }\n").unwrap();
+        let main = dir.join("main.lua");
+        std::fs::write(
+            &main,
+            "local w = require('words')\nevent.on_frame_end(function() gui.text(0, 0, w.hello) end)\n",
+        )
+        .unwrap();
+        let emu = spawn(Start {
+            rom: RomSource::Demo,
+            scripts: vec![main.clone()],
+            paused: true,
+            ring_bytes: 8 << 20,
+            audio: false,
+            stop: None,
+        })
+        .unwrap();
+        emu.repl("step 2");
+        emu.sync();
+        assert!(
+            texts(&emu.view()).contains(&"one".to_owned()),
+            "{:?}",
+            emu.view().console
+        );
+        std::fs::write(dir.join("words.lua"), "return { hello = 'two' }\n").unwrap();
+        let t0 = Instant::now();
+        while !texts(&emu.view()).contains(&"two".to_owned()) {
+            assert!(
+                t0.elapsed() < Duration::from_secs(10),
+                "{:?}",
+                texts(&emu.view())
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
         drop(emu);
         let _ = std::fs::remove_dir_all(&dir);
     }

@@ -2,7 +2,10 @@
 //!
 //! Editors often save by writing a new file and renaming it over the old one, which ends a
 //! watch on the file itself; so the parent folder is watched and events are filtered by path
-//! (see `../shared/research/desktop-stack.md`). Events are debounced (50 ms).
+//! (see `../shared/research/desktop-stack.md`); a change to any `.lua` file there (a module
+//! the script may `require`) counts too. Subfolders are not watched (a script in a large
+//! folder must not cost a recursive watch): their modules are read again at the next reload.
+//! Events are debounced (50 ms).
 
 use notify_debouncer_mini::notify::RecursiveMode;
 use notify_debouncer_mini::{DebounceEventResult, Debouncer, new_debouncer};
@@ -20,7 +23,8 @@ pub struct Watcher {
     dirs: BTreeSet<PathBuf>,
 }
 
-fn canonical(p: &Path) -> PathBuf {
+/// The canonical form of `p` (itself when it cannot be resolved).
+pub fn canonical(p: &Path) -> PathBuf {
     std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf())
 }
 
@@ -63,16 +67,23 @@ impl Watcher {
         self.files.clear();
     }
 
-    /// The watched files that changed since the last call (as the app knows them).
+    /// The `.lua` files that changed in the watched folders since the last call, canonical;
+    /// empty when no watched script remains.
     pub fn changed(&mut self) -> Vec<PathBuf> {
         let mut out = BTreeSet::new();
         while let Ok(result) = self.rx.try_recv() {
             let Ok(events) = result else { continue };
             for e in events {
-                if let Some(p) = self.files.get(&canonical(&e.path)) {
-                    out.insert(p.clone());
+                let p = canonical(&e.path);
+                if p.extension().is_some_and(|x| x == "lua")
+                    && self.dirs.iter().any(|d| p.starts_with(d))
+                {
+                    out.insert(p);
                 }
             }
+        }
+        if self.files.is_empty() {
+            return Vec::new();
         }
         out.into_iter().collect()
     }
