@@ -46,6 +46,7 @@ pub struct GbApp {
     mem_start: String,
     mem_edit: (String, String),
     watch_input: String,
+    save_config: bool,
     scrub: u64,
     scrubbing: bool,
     rewind_button: bool,
@@ -84,10 +85,12 @@ impl KeyMap {
 }
 
 impl GbApp {
-    /// The app around a running emulation thread. `gamepads`: poll gamepads (off in tests).
-    pub fn new(emu: EmuHandle, config: Config, gamepads: bool) -> GbApp {
-        let gamepads = if gamepads { Gamepads::new() } else { None };
+    /// The app around a running emulation thread. `desktop`: poll gamepads and save the
+    /// config file (both off in tests).
+    pub fn new(emu: EmuHandle, config: Config, desktop: bool) -> GbApp {
+        let gamepads = if desktop { Gamepads::new() } else { None };
         GbApp {
+            save_config: desktop,
             keys: KeyMap::new(&config.keys),
             emu,
             config,
@@ -291,15 +294,23 @@ impl GbApp {
         });
     }
 
+    fn save_config(&self) {
+        if self.save_config
+            && let Err(e) = self.config.save()
+        {
+            eprintln!("gbhost: cannot save the config: {e:#}");
+        }
+    }
+
     fn open_rom(&mut self, p: PathBuf) {
         Config::push_recent(&mut self.config.recent_roms, p.clone());
-        let _ = self.config.save();
+        self.save_config();
         self.send(Cmd::Open(RomSource::File(p)));
     }
 
     fn load_script(&mut self, p: PathBuf) {
         Config::push_recent(&mut self.config.recent_scripts, p.clone());
-        let _ = self.config.save();
+        self.save_config();
         self.send(Cmd::LoadScript(p));
     }
 
@@ -559,7 +570,7 @@ impl eframe::App for GbApp {
     }
 
     fn on_exit(&mut self, _gl: Option<&eframe::glow::Context>) {
-        let _ = self.config.save();
+        self.save_config();
         self.emu.quit();
     }
 }
