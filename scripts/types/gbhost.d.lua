@@ -271,6 +271,28 @@ function event.on_rewind(fn) end
 ---@return integer
 function event.on_exit(fn) end
 
+---Call `fn(addr, value)` after each CPU read of `addr` (or of `len` addresses from it), with the value read
+---The core stops at the end of that instruction to run the hook; with no hooks set, nothing is checked
+---@param fn fun(addr: integer, value: integer)
+---@param addr integer
+---@param len? integer
+---@return integer
+function event.on_bus_read(fn, addr, len) end
+
+---Call `fn(addr, value)` after each CPU write to `addr` (or a range), once the value has landed, with the value written
+---@param fn fun(addr: integer, value: integer)
+---@param addr integer
+---@param len? integer
+---@return integer
+function event.on_bus_write(fn, addr, len) end
+
+---Call `fn(addr, opcode)` before the CPU runs the instruction at `addr` (or a range): registers read and set there are the instruction's (`emu.getregister`)
+---@param fn fun(addr: integer, opcode: integer)
+---@param addr integer
+---@param len? integer
+---@return integer
+function event.on_bus_exec(fn, addr, len) end
+
 ---Remove a hook; true if it existed
 ---@param id integer
 ---@return boolean

@@ -139,6 +139,8 @@ pub struct Hardware {
     apu_fs_next: u64,
     /// CPU reads of P1 (0xFF00) so far, wrapping.
     pub p1_reads: u32,
+    /// Watchpoints (host configuration, not in the state image).
+    pub watch: crate::watch::Watch,
 }
 
 impl Hardware {
@@ -164,6 +166,7 @@ impl Hardware {
             stop_at: u64::MAX,
             apu_fs_next: 0,
             p1_reads: 0,
+            watch: crate::watch::Watch::default(),
         };
         hw.apu_fs_next = hw.next_fs_edge();
         hw.apu.start_clock(now);
@@ -174,7 +177,7 @@ impl Hardware {
     /// Recompute the earliest pending event (and the read fast-path flag).
     #[inline]
     fn reschedule(&mut self) {
-        self.plain_reads = !self.dma.active && self.boot_rom.is_none();
+        self.plain_reads = !self.dma.active && self.boot_rom.is_none() && !self.watch.any_read;
         self.next_event = self
             .stop_at
             .min(self.apu_fs_next)
@@ -233,6 +236,21 @@ impl Hardware {
             OamBug::Write => self.ppu.oam_bug_write(row),
             OamBug::ReadIdu => self.ppu.oam_bug_read_idu(row),
         }
+    }
+
+    /// The CPU is about to run the instruction at `pc`: true (and the run loop stops) if an
+    /// instruction watchpoint is there.
+    pub(crate) fn exec_hit(&mut self, pc: u16) -> bool {
+        if self.watch.on_exec(pc, self.read_byte(pc)) {
+            self.stop = true;
+            return true;
+        }
+        false
+    }
+
+    /// The watchpoints changed: the read fast path is on only without read watchpoints.
+    pub(crate) fn watch_changed(&mut self) {
+        self.reschedule();
     }
 
     /// Map a boot ROM over 0x0000-0x00FF until 0xFF50 is written.
@@ -462,7 +480,12 @@ impl Hardware {
             // The game polled the joypad: frames without a poll are "lag frames" to TASers.
             self.p1_reads = self.p1_reads.wrapping_add(1);
         }
-        self.read_byte(addr)
+        let v = self.read_byte(addr);
+        // Read watchpoints turn the fast path above off, so they cost nothing when unused.
+        if self.watch.any_read && self.watch.on_read(addr, v) {
+            self.stop = true;
+        }
+        v
     }
 
     /// Change the buttons held, requesting the joypad interrupt when a line falls.
@@ -500,6 +523,9 @@ impl Bus for Hardware {
             self.oam_bug(OamBug::Write);
         }
         self.write_byte(addr, value);
+        if self.watch.any_write && self.watch.on_write(addr, value) {
+            self.stop = true;
+        }
     }
 
     #[inline(always)]

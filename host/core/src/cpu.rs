@@ -179,9 +179,14 @@ impl Cpu {
         self.mode
     }
 
+    /// Whether the next step runs the instruction at PC (running, no interrupt to take).
+    pub fn runs_instruction_next<B: Bus>(&self, bus: &B) -> bool {
+        self.mode == CpuMode::Running && !(self.ime && bus.pending_interrupts() != 0)
+    }
+
     /// Run steps until `done` says so (checked before each step).
     #[inline]
-    pub fn run_until<B: Bus>(&mut self, bus: &mut B, mut done: impl FnMut(&Cpu, &B) -> bool) {
+    pub fn run_until<B: Bus>(&mut self, bus: &mut B, mut done: impl FnMut(&Cpu, &mut B) -> bool) {
         while !done(self, bus) {
             self.step(bus);
         }

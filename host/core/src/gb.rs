@@ -130,9 +130,59 @@ impl Gb {
     /// Run to the end of the current frame: the start of VBlank, or 70,224 T-cycles after the
     /// previous frame ended if the LCD is off. Ends on an instruction boundary.
     pub fn run_frame(&mut self) {
+        while !self.run_frame_watched() {
+            // Nobody looks at watchpoint hits here.
+            self.hw.watch.take_hits(&mut Vec::new());
+        }
+    }
+
+    /// [`Gb::run_frame`], but return early (false) when a watchpoint is hit, so the host can
+    /// look at the machine ([`Gb::watch`]) before calling again; true when the frame ended.
+    pub fn run_frame_watched(&mut self) -> bool {
         self.hw.set_stop_at(self.frame_deadline);
-        self.cpu.run_until(&mut self.hw, |_, hw| hw.stop);
-        self.end_frame();
+        if self.hw.watch.any_exec {
+            // Instruction watchpoints are checked by a loop of their own, so the usual one
+            // pays nothing for them.
+            self.cpu.run_until(&mut self.hw, |cpu, hw| {
+                hw.stop
+                    || (hw.watch.exec_at(cpu.regs.pc)
+                        && cpu.runs_instruction_next(hw)
+                        && hw.exec_hit(cpu.regs.pc))
+            });
+        } else {
+            self.cpu.run_until(&mut self.hw, |_, hw| hw.stop);
+        }
+        self.finish_run()
+    }
+
+    /// After the run loop stopped: end the frame if it is over, else (a watchpoint hit) get
+    /// ready to go on. True when the frame ended.
+    fn finish_run(&mut self) -> bool {
+        if self.hw.ppu.frame_ready || self.hw.now >= self.frame_deadline {
+            self.end_frame();
+            true
+        } else {
+            self.hw.clear_stop();
+            false
+        }
+    }
+
+    /// The watchpoints and their hits (change watchpoints with [`Gb::add_watch`] and
+    /// [`Gb::clear_watches`]).
+    pub fn watch(&mut self) -> &mut crate::watch::Watch {
+        &mut self.hw.watch
+    }
+
+    /// Watch `len` addresses from `addr` for `access` (see [`crate::watch`]).
+    pub fn add_watch(&mut self, access: crate::watch::Access, addr: u16, len: u32) {
+        self.hw.watch.add(access, addr, len);
+        self.hw.watch_changed();
+    }
+
+    /// Remove every watchpoint.
+    pub fn clear_watches(&mut self) {
+        self.hw.watch.clear();
+        self.hw.watch_changed();
     }
 
     /// Bookkeeping when a frame ends.
@@ -339,19 +389,27 @@ impl Gb {
     }
 
     /// Run until the clock reaches `cycle` (on an instruction boundary, so possibly a few
-    /// cycles past it) or the current frame ends, whichever comes first; true if the frame
-    /// ended. For input that changes in the middle of a frame.
+    /// cycles past it), the current frame ends or a watchpoint is hit, whichever comes first;
+    /// true if the frame ended. For input that changes in the middle of a frame.
     pub fn run_until_cycle(&mut self, cycle: u64) -> bool {
         if cycle >= self.frame_deadline {
-            self.run_frame();
-            return true;
+            return self.run_frame_watched();
         }
         self.hw.set_stop_at(self.frame_deadline);
-        self.cpu
-            .run_until(&mut self.hw, |_, hw| hw.stop || hw.now >= cycle);
+        if self.hw.watch.any_exec {
+            self.cpu.run_until(&mut self.hw, |cpu, hw| {
+                hw.stop
+                    || hw.now >= cycle
+                    || (hw.watch.exec_at(cpu.regs.pc)
+                        && cpu.runs_instruction_next(hw)
+                        && hw.exec_hit(cpu.regs.pc))
+            });
+        } else {
+            self.cpu
+                .run_until(&mut self.hw, |_, hw| hw.stop || hw.now >= cycle);
+        }
         if self.hw.stop {
-            self.end_frame();
-            return true;
+            return self.finish_run();
         }
         false
     }

@@ -25,6 +25,7 @@ pub mod ppu;
 pub mod serial;
 pub mod state;
 pub mod timer;
+pub mod watch;
 
 pub use cartridge::Cartridge;
 pub use cpu::Registers;

@@ -236,6 +236,15 @@ impl Session {
         self.prev_slots = slots;
         self.frame = t;
         self.user_buttons = self.log.buttons_before(t);
+        // Asking the scripts for their watches runs Lua, which leaves traces in the arenas; a
+        // restore is not part of the timeline, so put the arenas back as recorded afterwards.
+        self.rebuild_watches();
+        for s in self.scripts.iter_mut().filter(|s| s.active) {
+            s.vm.restore(&s.prev).map_err(|e| SessionError::Script {
+                slot: s.slot,
+                message: e.to_string(),
+            })?;
+        }
         Ok(())
     }
 

@@ -332,6 +332,44 @@ impl Script {
         self.resume(api);
     }
 
+    /// Run the bus hooks for an access (kind 0 read, 1 write, 2 exec).
+    pub(crate) fn bus(&mut self, api: &mut Api<'_>, kind: i64, addr: u16, value: u8) {
+        if !self.active || !self.running() {
+            return;
+        }
+        let args = [
+            Value::Integer(kind),
+            Value::Integer(i64::from(addr)),
+            Value::Integer(i64::from(value)),
+        ];
+        if let Err(e) = self.vm.call_with(api, "gbhost.bus", &args) {
+            self.fail(api.frame, &e);
+        }
+    }
+
+    /// The addresses the script watches: (kind, first address, length).
+    pub(crate) fn watches(&mut self, api: &mut Api<'_>) -> Vec<(u8, u16, u32)> {
+        if !self.active || !self.running() {
+            return Vec::new();
+        }
+        let Ok(r) = self.vm.call_with(api, "gbhost.watches", &[]) else {
+            return Vec::new();
+        };
+        let Some(Value::String(packed)) = r.first() else {
+            return Vec::new();
+        };
+        packed
+            .chunks_exact(7)
+            .map(|c| {
+                (
+                    c[0],
+                    u16::from_le_bytes([c[1], c[2]]),
+                    u32::from_le_bytes([c[3], c[4], c[5], c[6]]),
+                )
+            })
+            .collect()
+    }
+
     /// Run the hooks registered for `event` (`load_state`, `rewind`, `exit`).
     pub(crate) fn fire(&mut self, api: &mut Api<'_>, event: &str) {
         if !self.active || !self.running() {

@@ -23,6 +23,7 @@ use crate::api::{Api, DrawCmd, Flavor, Request, SavedState};
 use crate::events::{Event, EventKind, EventLog, SourceHash};
 use crate::ring::{Method, Ring, RingError};
 use crate::script::{Bundle, Script, ScriptConfig};
+use gb_core::watch::Access;
 
 /// Why a session cannot be made or a request cannot be carried out.
 #[derive(Debug, thiserror::Error)]
@@ -188,6 +189,8 @@ pub struct Session {
     pub(crate) replaying: bool,
     /// `on_load_state` hooks are running.
     firing_load: bool,
+    /// Scratch list of watchpoint hits.
+    hits: Vec<gb_core::watch::Hit>,
     pub(crate) stats: Stats,
 }
 
@@ -275,6 +278,7 @@ impl Session {
             picture: Frame::default(),
             replaying: false,
             firing_load: false,
+            hits: Vec::new(),
             stats: Stats::default(),
         };
         s.capture();
@@ -499,6 +503,7 @@ impl Session {
         // The image was made by this session: it always loads.
         let _ = self.gb.load_state(&state.core);
         restore_scripts(&mut self.scripts, &state.scripts, except);
+        self.rebuild_watches();
         self.gb.set_buttons(self.effective_buttons());
     }
 
@@ -603,6 +608,7 @@ impl Session {
                     self.after_script_call(i);
                     self.scripts[i].active = false;
                     self.scripts[i].draw.clear();
+                    self.rebuild_watches();
                 }
             }
             EventKind::LoadState { index } => {
@@ -613,6 +619,46 @@ impl Session {
             }
             EventKind::Resumed => self.fire_all("rewind"),
         }
+    }
+
+    /// Set the core's watchpoints to what the loaded scripts' bus hooks ask for.
+    pub(crate) fn rebuild_watches(&mut self) {
+        self.gb.clear_watches();
+        for i in 0..self.scripts.len() {
+            if self.scripts[i].active {
+                for (kind, addr, len) in self.with_script(i, |s, api| s.watches(api)) {
+                    let access = match kind {
+                        0 => Access::Read,
+                        1 => Access::Write,
+                        _ => Access::Exec,
+                    };
+                    self.gb.add_watch(access, addr, len);
+                }
+            }
+        }
+    }
+
+    /// Run the scripts' bus hooks for the watchpoint hits the core stopped on.
+    fn service_hits(&mut self) {
+        let mut hits = std::mem::take(&mut self.hits);
+        self.gb.watch().take_hits(&mut hits);
+        for hit in &hits {
+            let kind = match hit.access {
+                Access::Read => 0,
+                Access::Write => 1,
+                Access::Exec => 2,
+            };
+            for i in 0..self.scripts.len() {
+                if self.scripts[i].active {
+                    self.with_script(i, |s, api| s.bus(api, kind, hit.addr, hit.value));
+                    self.after_script_call(i);
+                }
+            }
+            if hit.access == Access::Exec {
+                self.gb.watch().skip_exec_once(hit.addr);
+            }
+        }
+        self.hits = hits;
     }
 
     /// Run every loaded script's hooks for `event`.
@@ -660,6 +706,7 @@ impl Session {
         }
         let caller = self.scripts[i].slot;
         let mut loaded = false;
+        let mut watches = false;
         for req in std::mem::take(&mut self.requests) {
             match req {
                 Request::Save(name) => {
@@ -673,6 +720,7 @@ impl Session {
                         state.scripts = scripts;
                     }
                 }
+                Request::Watches => watches = true,
                 Request::Load(name) => {
                     loaded = true;
                     // The core was loaded during the call. A load the script asked for does not
@@ -682,6 +730,9 @@ impl Session {
                     }
                 }
             }
+        }
+        if watches || loaded {
+            self.rebuild_watches();
         }
         // A load made from an `on_load_state` hook does not fire the hooks again.
         if loaded && !self.firing_load {
@@ -725,17 +776,20 @@ impl Session {
         }
         self.overrides = (press, release & !press);
         self.gb.set_buttons(self.effective_buttons());
-        // The core, with sub-frame events at their cycles.
+        // The core, with sub-frame events at their cycles, stopping for the scripts' bus hooks.
         let mut ended = false;
-        while next < events.len() && !ended {
-            ended = self.gb.run_until_cycle(events[next].cycle);
-            if !ended || events[next].cycle <= self.gb.cycles() {
+        while !ended {
+            ended = match events.get(next) {
+                Some(e) => self.gb.run_until_cycle(e.cycle),
+                None => self.gb.run_frame_watched(),
+            };
+            if self.gb.watch().has_hits() {
+                self.service_hits();
+            }
+            if !ended && next < events.len() && events[next].cycle <= self.gb.cycles() {
                 self.apply_event(&events[next]);
                 next += 1;
             }
-        }
-        if !ended {
-            self.gb.run_frame();
         }
         for event in &events[next..] {
             self.apply_event(event);

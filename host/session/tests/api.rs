@@ -365,7 +365,7 @@ fn bizhawk_layer() {
         print(arr[1], arr[2], emu.getregister("PC") > 0, emu.getsystemid())
         userdata.set("k", 5) print(userdata.get("k"), userdata.containskey("x"))
         print(pcall(forms.newform))
-        print(pcall(event.onmemorywrite, function() end, 0xC000))
+        print(pcall(event.onmemoryexecuteany, function() end))
         event.onframeend(function() gui.drawText(1, 2, "bh", 0xFFFF0000) gui.drawRectangle(0, 0, 5, 5, "white") end, "hud")
         while true do
           joypad.set({["P1 A"] = true}, 1)
@@ -387,7 +387,7 @@ fn bizhawk_layer() {
         "{lines:?}"
     );
     assert!(
-        lines[4].contains("event.onmemorywrite is not supported by gbhost"),
+        lines[4].contains("event.onmemoryexecuteany is not supported by gbhost"),
         "{lines:?}"
     );
     assert_eq!(texts(&s), ["bh"]);
@@ -410,7 +410,7 @@ fn vba_layer() {
         local st = savestate.create(1)
         savestate.save(st)
         gui.register(function() gui.text(0, 0, "vba " .. vba.framecount(), 0xFF000080) end)
-        print(pcall(memory.register, 0xC000, function() end))
+        print(pcall(gui.popup, "x"))
         while true do
           joypad.set(1, {a = true})
           vba.frameadvance()
@@ -422,7 +422,7 @@ fn vba_layer() {
     let lines = console(&mut s);
     assert_eq!(lines[0], "239\t48879\t-66\t4\t48\t16");
     assert!(
-        lines[1].contains("memory.register is not supported by gbhost"),
+        lines[1].contains("gui.popup is not supported by gbhost"),
         "{lines:?}"
     );
     let (_, list) = s.draw_lists().next().expect("list");
@@ -471,4 +471,83 @@ fn require_loads_modules_of_the_scripts_folder_only() {
     s.run_frame();
     assert_eq!(console(&mut s)[0], "3\t80\ttrue");
     assert_eq!(s.verify_replay(0).expect("replay"), 0);
+}
+
+#[test]
+fn bus_hooks_see_reads_writes_and_instructions() {
+    let mut s = session();
+    s.load_script(
+        "bus.lua",
+        r#"
+        local n = 0
+        event.on_bus_write(function(addr, v) print("write", string.format("%04X", addr), v) end, 0xC000)
+        event.on_bus_read(function(addr, v) print("read", string.format("%04X", addr), v) end, 0xC000, 2)
+        local id = event.on_bus_exec(function(addr, op)
+          n = n + 1
+          print("exec", string.format("%04X %02X", addr, op), emu.getregister("pc") == addr)
+        end, 0x0040)
+        while true do
+          emu.frameadvance()
+          if emu.framecount() == 2 then event.unregister(id) end
+        end
+        "#,
+    );
+    for _ in 0..3 {
+        s.run_frame();
+    }
+    let lines = console(&mut s);
+    // The counter ROM's VBlank handler at $40 reads $C000, writes it + 1, then reads $C001.
+    assert_eq!(
+        &lines[..4],
+        [
+            "exec	0040 F5	true",
+            "read	C000	0",
+            "write	C000	1",
+            "read	C001	0"
+        ]
+    );
+    assert_eq!(
+        lines.iter().filter(|l| l.starts_with("exec")).count(),
+        2,
+        "{lines:?}"
+    );
+    assert_eq!(
+        lines.iter().filter(|l| l.starts_with("write")).count(),
+        3,
+        "{lines:?}"
+    );
+    // Hooks replay exactly, and the watches come back with the scripts on a rewind.
+    assert_eq!(s.verify_replay(0).expect("replay"), 0);
+    s.seek(1).expect("seek");
+    s.run_frame();
+    let again = console(&mut s);
+    assert!(again.iter().any(|l| l.starts_with("exec")), "{again:?}");
+}
+
+#[test]
+fn compat_layers_reach_the_bus_hooks() {
+    let mut s = session();
+    s.load_script_as(
+        "bh.lua",
+        "event.onmemorywrite(function(a, v) console.log('bh', a, v) end, 0xC000, 'w') \
+         while true do emu.frameadvance() end",
+        Flavor::BizHawk,
+    );
+    s.load_script_as(
+        "vba.lua",
+        "memory.register(0xC000, function(a, v) print('vba', a, v) end) \
+         while true do vba.frameadvance() end",
+        Flavor::Vba,
+    );
+    s.run_frame();
+    s.run_frame();
+    assert_eq!(
+        console(&mut s),
+        [
+            "bh\t49152\t1",
+            "vba\t49152\t1",
+            "bh\t49152\t2",
+            "vba\t49152\t2"
+        ]
+    );
 }

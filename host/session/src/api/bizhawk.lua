@@ -144,13 +144,13 @@ event = {
     names[name] = nil
     return id ~= nil and e.unregister(id)
   end,
-  onmemoryread = unsupported("event.onmemoryread"),
-  onmemorywrite = unsupported("event.onmemorywrite"),
-  onmemoryexecute = unsupported("event.onmemoryexecute"),
+  onmemoryread = function(fn, addr, name) return named(function(f) return e.on_bus_read(f, addr) end)(fn, name) end,
+  onmemorywrite = function(fn, addr, name) return named(function(f) return e.on_bus_write(f, addr) end)(fn, name) end,
+  onmemoryexecute = function(fn, addr, name) return named(function(f) return e.on_bus_exec(f, addr) end)(fn, name) end,
   onmemoryexecuteany = unsupported("event.onmemoryexecuteany"),
-  on_bus_read = unsupported("event.on_bus_read"),
-  on_bus_write = unsupported("event.on_bus_write"),
-  on_bus_exec = unsupported("event.on_bus_exec"),
+  on_bus_read = function(fn, addr, name) return named(function(f) return e.on_bus_read(f, addr) end)(fn, name) end,
+  on_bus_write = function(fn, addr, name) return named(function(f) return e.on_bus_write(f, addr) end)(fn, name) end,
+  on_bus_exec = function(fn, addr, name) return named(function(f) return e.on_bus_exec(f, addr) end)(fn, name) end,
   onsavestate = unsupported("event.onsavestate"),
   availableScopes = function() return { "System Bus" } end,
 }

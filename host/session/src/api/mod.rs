@@ -162,6 +162,8 @@ pub enum Request {
     Save(String),
     /// `savestate.load(slot)`.
     Load(String),
+    /// The script's bus hooks changed: the core's watchpoints are set again.
+    Watches,
 }
 
 /// A state kept in memory by `savestate.save` or [`crate::Session::save_state`].
@@ -655,6 +657,7 @@ impl Host for Api<'_> {
                 self.draw(cmd);
             }
             id::CLEAR => self.draw.clear(),
+            id::WATCH_CHANGED => self.requests.push(Request::Watches),
             id::PERSIST_GET => {
                 let k = persist_key(args.first())?;
                 ret.push(self.persist.get(&k).cloned().unwrap_or(Value::Nil));

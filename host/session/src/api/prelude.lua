@@ -21,7 +21,29 @@ local function add_hook(list, fn, who)
   return next_hook
 end
 
+-- Bus hooks: the session stops the core at each watched access and calls gbhost.bus.
+local bus_hooks = {}
+local KINDS = { read = 0, write = 1, exec = 2 }
+local function add_bus(kind, fn, addr, len, who)
+  if type(fn) ~= "function" then error(who .. ": expected a function, got " .. type(fn), 3) end
+  if math.type(addr) ~= "integer" or addr < 0 or addr > 0xFFFF then
+    error(who .. ": expected an address 0x0000-0xFFFF", 3)
+  end
+  len = len or 1
+  if math.type(len) ~= "integer" or len < 1 or len > 0x10000 then
+    error(who .. ": expected a length 1-65536", 3)
+  end
+  next_hook = next_hook + 1
+  bus_hooks[#bus_hooks + 1] = { id = next_hook, kind = KINDS[kind], first = addr,
+                                last = addr + len - 1, fn = fn }
+  gbhost.watch_changed()
+  return next_hook
+end
+
 event = {
+  on_bus_read = function(fn, addr, len) return add_bus("read", fn, addr, len, "event.on_bus_read") end,
+  on_bus_write = function(fn, addr, len) return add_bus("write", fn, addr, len, "event.on_bus_write") end,
+  on_bus_exec = function(fn, addr, len) return add_bus("exec", fn, addr, len, "event.on_bus_exec") end,
   on_frame_start = function(fn) return add_hook(hooks.frame_start, fn, "event.on_frame_start") end,
   on_frame_end = function(fn) return add_hook(hooks.frame_end, fn, "event.on_frame_end") end,
   on_input_poll = function(fn) return add_hook(hooks.input_poll, fn, "event.on_input_poll") end,
@@ -32,6 +54,13 @@ event = {
     for _, list in pairs(hooks) do
       for i = #list, 1, -1 do
         if list[i].id == id then table.remove(list, i) return true end
+      end
+    end
+    for i = #bus_hooks, 1, -1 do
+      if bus_hooks[i].id == id then
+        table.remove(bus_hooks, i)
+        gbhost.watch_changed()
+        return true
       end
     end
     return false
@@ -126,6 +155,23 @@ end
 -- Called before a reload: the new code registers its hooks again.
 function gbhost.reset_hooks()
   for k in pairs(hooks) do hooks[k] = {} end
+  if #bus_hooks > 0 then bus_hooks = {} gbhost.watch_changed() end
+end
+
+-- The addresses this script watches, for the session: kind, first address, length, packed.
+function gbhost.watches()
+  local parts = {}
+  for i, h in ipairs(bus_hooks) do
+    parts[i] = string.pack("<BI2I4", h.kind, h.first, h.last - h.first + 1)
+  end
+  return table.concat(parts)
+end
+
+-- Called by the session at a watched access (kind 0 read, 1 write, 2 exec).
+function gbhost.bus(kind, addr, value)
+  for _, h in ipairs(bus_hooks) do
+    if h.kind == kind and addr >= h.first and addr <= h.last then h.fn(addr, value) end
+  end
 end
 
 -- Unknown functions of the API's tables are a clear error, not a call of nil.

@@ -69,6 +69,7 @@ pub mod id {
     pub const DOMAIN_SIZE: u32 = 22;
     pub const LAGCOUNT: u32 = 23;
     pub const ISLAGGED: u32 = 24;
+    pub const WATCH_CHANGED: u32 = 25;
 }
 
 const DOMAIN_DOC: &str = "`domain` is one of `bus` (the default: the CPU's view, read without side effects), \
@@ -180,6 +181,16 @@ pub fn functions() -> Vec<Function> {
           "Call `fn` when play resumes after a rewind (the script was rolled back with the game).", None),
         f("event.on_exit", &[("fn", "function")], "integer",
           "Call `fn` when the script is unloaded.", None),
+        f("event.on_bus_read", &[("fn", "fun(addr: integer, value: integer)"), ("addr", "integer"), ("len", "integer?")], "integer",
+          "Call `fn(addr, value)` after each CPU read of `addr` (or of `len` addresses from it), \
+           with the value read. The core stops at the end of that instruction to run the hook; \
+           with no hooks set, nothing is checked.", None),
+        f("event.on_bus_write", &[("fn", "fun(addr: integer, value: integer)"), ("addr", "integer"), ("len", "integer?")], "integer",
+          "Call `fn(addr, value)` after each CPU write to `addr` (or a range), once the value has \
+           landed, with the value written.", None),
+        f("event.on_bus_exec", &[("fn", "fun(addr: integer, opcode: integer)"), ("addr", "integer"), ("len", "integer?")], "integer",
+          "Call `fn(addr, opcode)` before the CPU runs the instruction at `addr` (or a range): \
+           registers read and set there are the instruction's (`emu.getregister`).", None),
         f("event.unregister", &[("id", "integer")], "boolean",
           "Remove a hook; true if it existed.", None),
         f("gui.text", &[("x", "integer"), ("y", "integer"), ("text", "string"), ("color", "integer|string?")], "",
@@ -213,6 +224,8 @@ pub fn functions() -> Vec<Function> {
           "Internal: `memory.search`'s native part (addresses as packed 32-bit integers).", Some(id::SEARCH)),
         f("gbhost.joypad", &[("immediate", "boolean")], "integer",
           "Internal: `joypad.get`'s native part.", Some(id::JOYPAD_GET)),
+        f("gbhost.watch_changed", &[], "",
+          "Internal: a script's bus hooks changed.", Some(id::WATCH_CHANGED)),
         f("gbhost.joypad_user", &[], "integer",
           "Internal: `joypad.getimmediate`'s native part.", Some(id::JOYPAD_IMMEDIATE)),
     ]);

@@ -29,13 +29,24 @@ memory = {
   writebyte = function(a, v) m.write_u8(a, v) end,
   writeword = function(a, v) m.write_u16_le(a, v) end,
   writedword = function(a, v) m.write_u32_le(a, v) end,
-  register = unsupported("memory.register"),
-  registerwrite = unsupported("memory.registerwrite"),
-  registerread = unsupported("memory.registerread"),
-  registerexec = unsupported("memory.registerexec"),
+  -- VBA-rr's memory callbacks: (address, [size,] function); the function gets the address
+  -- and the value.
+  register = function(a, size, fn)
+    if fn == nil then fn, size = size, 1 end
+    return native.event.on_bus_write(fn, a, size)
+  end,
+  registerread = function(a, size, fn)
+    if fn == nil then fn, size = size, 1 end
+    return native.event.on_bus_read(fn, a, size)
+  end,
+  registerexec = function(a, size, fn)
+    if fn == nil then fn, size = size, 1 end
+    return native.event.on_bus_exec(fn, a, size)
+  end,
   getregister = function(name) return native.emu.getregister(name) end,
   setregister = function(name, v) native.emu.setregister(name, v) end,
 }
+memory.registerwrite = memory.register
 memory.readshort = memory.readword
 memory.writeshort = memory.writeword
 memory.readlong = memory.readdword
