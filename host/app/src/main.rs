@@ -1,33 +1,53 @@
 //! `gbhost`: the command-line entry point.
 //!
-//! Subcommands: `headless` (run a ROM with no window or audio device, print what was asked,
-//! optionally write the audio to a WAV), `play` (sound only, at normal speed, paced by the
-//! audio clock) and `bench` (measure emulation speed). The desktop app arrives with its own
-//! issue.
+//! With no subcommand: the desktop app on the built-in demo cartridge. Subcommands: `run`
+//! (the desktop app on a ROM, with scripts and a REPL), `headless` (run a ROM with no window or
+//! audio device, print what was asked, optionally write the audio to a WAV), `play` (sound
+//! only, at normal speed, paced by the audio clock) and `bench` (measure emulation speed).
 
 mod audio;
+mod battery;
 mod bench;
+mod config;
+mod console;
+mod demo;
+mod desktop;
+mod emu;
+mod gamepad;
 mod headless;
 mod overlay;
 mod play;
+mod repl;
 mod rewind_bench;
 mod rom;
 mod screenshot;
 mod scripted;
+mod ui;
+mod watcher;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 /// Game Boy emulator host whose Lua scripts rewind with the game.
 #[derive(Parser, Debug)]
-#[command(name = "gbhost", version, about)]
+#[command(
+    name = "gbhost",
+    version,
+    about,
+    args_conflicts_with_subcommands = true
+)]
 struct Cli {
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
+    /// With no subcommand: `run`'s arguments (no ROM: the demo cartridge).
+    #[command(flatten)]
+    run: desktop::Args,
 }
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// The desktop app: a ROM (or the demo) in a window, with scripts, rewind and a REPL.
+    Run(desktop::Args),
     /// Run a ROM with no window and no audio device, as fast as possible.
     Headless(headless::Args),
     /// Run a ROM with sound and no window at normal speed, paced by the audio device (silent,
@@ -40,9 +60,11 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Headless(args) => headless::run(&args),
-        Command::Bench(args) => bench::run(&args),
-        Command::Play(args) => play::run(&args),
+        None => desktop::run(&cli.run),
+        Some(Command::Run(args)) => desktop::run(&args),
+        Some(Command::Headless(args)) => headless::run(&args),
+        Some(Command::Bench(args)) => bench::run(&args),
+        Some(Command::Play(args)) => play::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -85,7 +85,7 @@ const FONT_TAIL: [[u8; 5]; 4] = [
 ];
 
 /// The glyph of `c` (capitals for lowercase, `?` for anything outside ASCII).
-fn glyph(c: char) -> [u8; 5] {
+pub(crate) fn glyph(c: char) -> [u8; 5] {
     let c = c.to_ascii_uppercase();
     match c {
         ' '..='`' => FONT[c as usize - ' ' as usize],

@@ -1,0 +1,151 @@
+//! The user's settings: key bindings, screen scale and recent files, in
+//! `$XDG_CONFIG_HOME/gbhost/config.toml` (else `~/.config/gbhost/config.toml`; `GBHOST_CONFIG`
+//! names another file). Missing keys take their defaults; a file that does not parse is
+//! reported and left alone (defaults are used).
+//!
+//! Default keys follow mGBA: arrows, X = A, Z = B, Enter = Start, Backspace = Select,
+//! Backtick (hold) = rewind (Shift: faster), Tab (hold) = fast-forward, P = pause,
+//! N = frame advance.
+
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+
+/// Key names as egui spells them (`egui::Key::from_name`: "ArrowUp", "X", "Enter", "`"…).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Keys {
+    /// D-pad up.
+    pub up: String,
+    /// D-pad down.
+    pub down: String,
+    /// D-pad left.
+    pub left: String,
+    /// D-pad right.
+    pub right: String,
+    /// A.
+    pub a: String,
+    /// B.
+    pub b: String,
+    /// Start.
+    pub start: String,
+    /// Select.
+    pub select: String,
+    /// Hold to rewind.
+    pub rewind: String,
+    /// Hold to fast-forward.
+    pub fast_forward: String,
+    /// Pause / resume.
+    pub pause: String,
+    /// One frame forward.
+    pub frame_advance: String,
+}
+
+impl Default for Keys {
+    fn default() -> Keys {
+        Keys {
+            up: "ArrowUp".into(),
+            down: "ArrowDown".into(),
+            left: "ArrowLeft".into(),
+            right: "ArrowRight".into(),
+            a: "X".into(),
+            b: "Z".into(),
+            start: "Enter".into(),
+            select: "Backspace".into(),
+            rewind: "`".into(),
+            fast_forward: "Tab".into(),
+            pause: "P".into(),
+            frame_advance: "N".into(),
+        }
+    }
+}
+
+/// Everything in the config file.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Config {
+    /// Key bindings.
+    pub keys: Keys,
+    /// Screen scale (0: the largest integer factor that fits).
+    pub scale: u32,
+    /// Recently opened ROMs, newest first.
+    pub recent_roms: Vec<PathBuf>,
+    /// Recently loaded scripts, newest first.
+    pub recent_scripts: Vec<PathBuf>,
+}
+
+/// Recent lists keep this many entries.
+const RECENT: usize = 10;
+
+/// Where the config file lives.
+pub fn path() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("GBHOST_CONFIG") {
+        return Some(PathBuf::from(p));
+    }
+    let base = std::env::var_os("XDG_CONFIG_HOME")
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute())
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".config")))?;
+    Some(base.join("gbhost").join("config.toml"))
+}
+
+impl Config {
+    /// Read the config (defaults when there is none); the string is a problem to report.
+    pub fn load() -> (Config, Option<String>) {
+        let Some(p) = path() else {
+            return (Config::default(), None);
+        };
+        match std::fs::read_to_string(&p) {
+            Ok(text) => match toml::from_str(&text) {
+                Ok(c) => (c, None),
+                Err(e) => (
+                    Config::default(),
+                    Some(format!(
+                        "config '{}' is not valid ({}); using defaults",
+                        p.display(),
+                        e.message()
+                    )),
+                ),
+            },
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => (Config::default(), None),
+            Err(e) => (
+                Config::default(),
+                Some(format!("cannot read config '{}': {e}", p.display())),
+            ),
+        }
+    }
+
+    /// Write the config (atomically).
+    pub fn save(&self) -> anyhow::Result<()> {
+        let Some(p) = path() else { return Ok(()) };
+        if let Some(dir) = p.parent() {
+            std::fs::create_dir_all(dir)?;
+        }
+        let text = toml::to_string_pretty(self)?;
+        crate::battery::write_atomic(&p, text.as_bytes())
+    }
+
+    /// Put `p` first in a recent list.
+    pub fn push_recent(list: &mut Vec<PathBuf>, p: PathBuf) {
+        list.retain(|x| *x != p);
+        list.insert(0, p);
+        list.truncate(RECENT);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_round_trip_and_partial_files_fill_in() {
+        let c = Config::default();
+        let text = toml::to_string_pretty(&c).unwrap();
+        assert_eq!(toml::from_str::<Config>(&text).unwrap(), c);
+        let partial: Config = toml::from_str("[keys]\na = \"K\"\n").unwrap();
+        assert_eq!(partial.keys.a, "K");
+        assert_eq!(partial.keys.b, "Z");
+        for name in [&c.keys.up, &c.keys.a, &c.keys.rewind, &c.keys.fast_forward] {
+            assert!(eframe::egui::Key::from_name(name).is_some(), "{name}");
+        }
+    }
+}

@@ -1,0 +1,149 @@
+//! `gbhost` (the demo) and `gbhost run ROM`: the emulation thread, the window and the REPL.
+//!
+//! With no display the window cannot open: one line pointing at `gbhost headless`, exit 2
+//! (checked before anything starts, and again if eframe fails). `--no-window` runs the
+//! emulation thread (and the REPL) without a window.
+
+use crate::config::Config;
+use crate::emu::{self, RomSource, Start};
+use anyhow::Result;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+/// Arguments of `gbhost run`.
+#[derive(clap::Args, Debug, Default)]
+pub struct Args {
+    /// The ROM file (none: the built-in demo cartridge with its overlay script).
+    pub rom: Option<PathBuf>,
+    /// A Lua script to load before the first frame (repeatable).
+    #[arg(long = "script", value_name = "SCRIPT")]
+    pub scripts: Vec<PathBuf>,
+    /// A REPL in this terminal (meta-commands and Lua; `help`).
+    #[arg(long)]
+    pub repl: bool,
+    /// Run without a window (with --repl: a terminal-only debugger).
+    #[arg(long)]
+    pub no_window: bool,
+    /// Start paused.
+    #[arg(long)]
+    pub paused: bool,
+    /// No sound (do not open the audio device).
+    #[arg(long)]
+    pub mute: bool,
+    /// Rewind history size in MiB.
+    #[arg(long, default_value_t = 64, value_name = "MIB")]
+    pub history_mib: usize,
+}
+
+/// There is no display to open a window on (exit status 2).
+#[derive(Debug)]
+pub struct NoDisplay(pub String);
+
+impl std::fmt::Display for NoDisplay {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "no display ({}): the window needs X11 or Wayland; for a run without a window use `gbhost headless ROM` (or `gbhost run ROM --repl --no-window`)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for NoDisplay {}
+
+fn has_display() -> bool {
+    ["DISPLAY", "WAYLAND_DISPLAY"]
+        .iter()
+        .any(|v| std::env::var_os(v).is_some_and(|s| !s.is_empty()))
+}
+
+/// A flag set by SIGTERM, SIGINT or SIGHUP, so the emulation thread saves battery RAM and
+/// stops (the window then closes) instead of dying mid-way.
+fn stop_on_signals() -> Arc<AtomicBool> {
+    let flag = Arc::new(AtomicBool::new(false));
+    for sig in [
+        signal_hook::consts::SIGTERM,
+        signal_hook::consts::SIGINT,
+        signal_hook::consts::SIGHUP,
+    ] {
+        if let Err(e) = signal_hook::flag::register(sig, Arc::clone(&flag)) {
+            eprintln!("gbhost: cannot handle signal {sig}: {e}");
+        }
+    }
+    flag
+}
+
+/// Run the app.
+pub fn run(args: &Args) -> Result<()> {
+    if !args.no_window && !has_display() {
+        return Err(NoDisplay("neither DISPLAY nor WAYLAND_DISPLAY is set".into()).into());
+    }
+    let (config, note) = Config::load();
+    if let Some(n) = note {
+        eprintln!("gbhost: {n}");
+    }
+    let start = Start {
+        rom: match &args.rom {
+            Some(p) => RomSource::File(p.clone()),
+            None => RomSource::Demo,
+        },
+        scripts: args.scripts.clone(),
+        paused: args.paused,
+        ring_bytes: if args.history_mib == 0 {
+            64
+        } else {
+            args.history_mib.min(4096)
+        } << 20,
+        audio: !args.mute,
+        stop: Some(stop_on_signals()),
+    };
+    let mut emu = emu::spawn(start)?;
+    let _term = crate::repl::TermGuard::save();
+    let repl = if args.repl {
+        let tx = emu.sender();
+        Some(
+            std::thread::Builder::new()
+                .name("repl".into())
+                .spawn(move || crate::repl::run(tx))?,
+        )
+    } else {
+        None
+    };
+    if args.no_window {
+        match repl {
+            Some(r) => {
+                let _ = r.join();
+            }
+            None => {
+                while !emu.view().quit {
+                    std::thread::sleep(Duration::from_millis(100));
+                }
+            }
+        }
+        emu.quit();
+        return Ok(());
+    }
+    let mut config = config;
+    if let Some(p) = &args.rom {
+        Config::push_recent(&mut config.recent_roms, p.clone());
+        let _ = config.save();
+    }
+    let options = eframe::NativeOptions {
+        renderer: eframe::Renderer::Glow,
+        viewport: eframe::egui::ViewportBuilder::default()
+            .with_title("gbhost")
+            .with_inner_size([960.0, 720.0]),
+        ..Default::default()
+    };
+    let result = eframe::run_native(
+        "gbhost",
+        options,
+        Box::new(move |_cc| Ok(Box::new(crate::ui::GbApp::new(emu, config, true)))),
+    );
+    if let Err(e) = result {
+        return Err(NoDisplay(e.to_string()).into());
+    }
+    Ok(())
+}

@@ -1,0 +1,576 @@
+//! The window (eframe/egui, glow): the screen with the scripts' overlays, menus, a toolbar,
+//! the timeline over the rewind history, the status bar, and the scripts, console and memory
+//! panels. Everything it does goes to the emulation thread as a [`Cmd`]; everything it shows
+//! comes from the published [`View`].
+
+mod panels;
+pub mod screen;
+#[cfg(test)]
+mod tests;
+
+use crate::config::{Config, Keys};
+use crate::emu::{Cmd, EmuHandle, RomSource, Speed, View};
+use crate::gamepad::Gamepads;
+use eframe::egui;
+use gb_core::Buttons;
+use std::path::PathBuf;
+
+/// Which path dialog is open.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Dialog {
+    OpenRom,
+    LoadScript,
+}
+
+/// The desktop app.
+pub struct GbApp {
+    emu: EmuHandle,
+    config: Config,
+    keys: KeyMap,
+    gamepads: Option<Gamepads>,
+    texture: Option<egui::TextureHandle>,
+    shown_picture: Vec<u8>,
+    view: View,
+    held: Buttons,
+    rewind_held: u32,
+    fast_held: bool,
+    fast_toggle: bool,
+    dialog: Option<Dialog>,
+    path_input: String,
+    /// The scripts panel's path field.
+    script_input: String,
+    console_input: String,
+    show_scripts: bool,
+    show_console: bool,
+    show_memory: bool,
+    mem_start: String,
+    mem_edit: (String, String),
+    watch_input: String,
+    save_config: bool,
+    scrub: u64,
+    scrubbing: bool,
+    rewind_button: bool,
+    repaint_hooked: bool,
+}
+
+/// Key bindings resolved to egui keys.
+struct KeyMap {
+    pad: [(Option<egui::Key>, Buttons); 8],
+    rewind: Option<egui::Key>,
+    fast: Option<egui::Key>,
+    pause: Option<egui::Key>,
+    advance: Option<egui::Key>,
+}
+
+impl KeyMap {
+    fn new(k: &Keys) -> KeyMap {
+        let key = |s: &str| egui::Key::from_name(s);
+        KeyMap {
+            pad: [
+                (key(&k.right), Buttons::RIGHT),
+                (key(&k.left), Buttons::LEFT),
+                (key(&k.up), Buttons::UP),
+                (key(&k.down), Buttons::DOWN),
+                (key(&k.a), Buttons::A),
+                (key(&k.b), Buttons::B),
+                (key(&k.select), Buttons::SELECT),
+                (key(&k.start), Buttons::START),
+            ],
+            rewind: key(&k.rewind),
+            fast: key(&k.fast_forward),
+            pause: key(&k.pause),
+            advance: key(&k.frame_advance),
+        }
+    }
+}
+
+impl GbApp {
+    /// The app around a running emulation thread. `desktop`: poll gamepads and save the
+    /// config file (both off in tests).
+    pub fn new(emu: EmuHandle, config: Config, desktop: bool) -> GbApp {
+        let gamepads = if desktop { Gamepads::new() } else { None };
+        GbApp {
+            save_config: desktop,
+            keys: KeyMap::new(&config.keys),
+            emu,
+            config,
+            gamepads,
+            texture: None,
+            shown_picture: Vec::new(),
+            view: View::default(),
+            held: Buttons::default(),
+            rewind_held: 0,
+            fast_held: false,
+            fast_toggle: false,
+            dialog: None,
+            path_input: String::new(),
+            script_input: String::new(),
+            console_input: String::new(),
+            show_scripts: true,
+            show_console: true,
+            show_memory: false,
+            mem_start: "C000".into(),
+            mem_edit: (String::new(), String::new()),
+            watch_input: String::new(),
+            scrub: 0,
+            scrubbing: false,
+            rewind_button: false,
+            repaint_hooked: false,
+        }
+    }
+
+    /// The emulation thread (tests wait on it).
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub fn emu(&self) -> &EmuHandle {
+        &self.emu
+    }
+
+    /// The last view shown.
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub fn view(&self) -> &View {
+        &self.view
+    }
+
+    fn send(&self, cmd: Cmd) {
+        self.emu.send(cmd);
+    }
+
+    /// Keyboard and gamepad to commands (only on changes).
+    fn input(&mut self, ctx: &egui::Context) {
+        let typing = ctx.egui_wants_keyboard_input();
+        let (mut buttons, rewind, fast, pause, advance) = ctx.input(|i| {
+            let down = |k: Option<egui::Key>| !typing && k.is_some_and(|k| i.key_down(k));
+            let pressed = |k: Option<egui::Key>| !typing && k.is_some_and(|k| i.key_pressed(k));
+            let mut b = 0u8;
+            for (k, bit) in self.keys.pad {
+                if down(k) {
+                    b |= bit.0;
+                }
+            }
+            let rewind = if down(self.keys.rewind) {
+                if i.modifiers.shift { 4 } else { 1 }
+            } else {
+                0
+            };
+            (
+                b,
+                rewind,
+                down(self.keys.fast),
+                pressed(self.keys.pause),
+                pressed(self.keys.advance),
+            )
+        });
+        if let Some(g) = &mut self.gamepads {
+            buttons |= g.poll().0;
+        }
+        let buttons = Buttons(buttons);
+        if buttons != self.held {
+            self.held = buttons;
+            self.send(Cmd::Buttons(buttons));
+        }
+        if rewind != self.rewind_held && !self.rewind_button {
+            self.set_rewind(rewind);
+        }
+        if fast != self.fast_held {
+            self.fast_held = fast;
+            self.send_speed();
+        }
+        if pause {
+            self.send(Cmd::TogglePause);
+        }
+        if advance {
+            self.send(Cmd::FrameAdvance);
+        }
+    }
+
+    fn set_rewind(&mut self, k: u32) {
+        if k != self.rewind_held {
+            self.rewind_held = k;
+            self.send(Cmd::Rewind(k));
+        }
+    }
+
+    fn send_speed(&self) {
+        let s = if self.fast_held || self.fast_toggle {
+            Speed::Fast
+        } else {
+            Speed::Normal
+        };
+        self.send(Cmd::SetSpeed(s));
+    }
+
+    fn menus(&mut self, ui: &mut egui::Ui) {
+        egui::MenuBar::new().ui(ui, |ui| {
+            ui.menu_button("File", |ui| {
+                if ui.button("Open ROM…").clicked() {
+                    self.dialog = Some(Dialog::OpenRom);
+                    self.path_input.clear();
+                }
+                if ui.button("Open the demo").clicked() {
+                    self.send(Cmd::Open(RomSource::Demo));
+                }
+                ui.menu_button("Recent", |ui| {
+                    if self.config.recent_roms.is_empty() {
+                        ui.label("(none yet)");
+                    }
+                    for p in self.config.recent_roms.clone() {
+                        if ui.button(p.display().to_string()).clicked() {
+                            self.open_rom(p);
+                        }
+                    }
+                });
+                ui.separator();
+                if ui.button("Quit").clicked() {
+                    ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
+                }
+            });
+            ui.menu_button("Emulation", |ui| {
+                let pause = if self.view.paused { "Resume" } else { "Pause" };
+                if ui.button(pause).clicked() {
+                    self.send(Cmd::TogglePause);
+                }
+                if ui.button("Frame advance").clicked() {
+                    self.send(Cmd::FrameAdvance);
+                }
+                if ui.checkbox(&mut self.fast_toggle, "Fast-forward").changed() {
+                    self.send_speed();
+                }
+                let mut unthrottled = self.view.speed_mode == Speed::Unthrottled;
+                if ui.checkbox(&mut unthrottled, "Unthrottled").changed() {
+                    self.send(Cmd::SetSpeed(if unthrottled {
+                        Speed::Unthrottled
+                    } else {
+                        Speed::Normal
+                    }));
+                }
+                if ui.button("Rewind 5 seconds").clicked() {
+                    let t = self.view.frame.saturating_sub(300);
+                    self.send(Cmd::Seek(t));
+                }
+                if ui.button("Reset").clicked() {
+                    self.send(Cmd::Reset);
+                }
+            });
+            ui.menu_button("State", |ui| {
+                for slot in 1..=4 {
+                    if ui.button(format!("Save slot {slot}")).clicked() {
+                        self.send(Cmd::SaveState(slot.to_string()));
+                    }
+                }
+                ui.separator();
+                for slot in 1..=4 {
+                    if ui.button(format!("Load slot {slot}")).clicked() {
+                        self.send(Cmd::LoadState(slot.to_string()));
+                    }
+                }
+            });
+            ui.menu_button("Scripts", |ui| {
+                if ui.button("Load script…").clicked() {
+                    self.dialog = Some(Dialog::LoadScript);
+                    self.path_input.clear();
+                }
+                for p in self.config.recent_scripts.clone() {
+                    if ui.button(p.display().to_string()).clicked() {
+                        self.load_script(p);
+                    }
+                }
+            });
+            ui.menu_button("View", |ui| {
+                ui.checkbox(&mut self.show_scripts, "Scripts panel");
+                ui.checkbox(&mut self.show_console, "Console panel");
+                ui.checkbox(&mut self.show_memory, "Memory viewer");
+                ui.separator();
+                for s in 0..=6 {
+                    let label = if s == 0 {
+                        "Scale: fit".to_owned()
+                    } else {
+                        format!("Scale: {s}×")
+                    };
+                    if ui.radio(self.config.scale == s, label).clicked() {
+                        self.config.scale = s;
+                    }
+                }
+            });
+        });
+    }
+
+    fn save_config(&self) {
+        if self.save_config
+            && let Err(e) = self.config.save()
+        {
+            eprintln!("gbhost: cannot save the config: {e:#}");
+        }
+    }
+
+    fn open_rom(&mut self, p: PathBuf) {
+        Config::push_recent(&mut self.config.recent_roms, p.clone());
+        self.save_config();
+        self.send(Cmd::Open(RomSource::File(p)));
+    }
+
+    fn load_script(&mut self, p: PathBuf) {
+        Config::push_recent(&mut self.config.recent_scripts, p.clone());
+        self.save_config();
+        self.send(Cmd::LoadScript(p));
+    }
+
+    fn dialog(&mut self, ctx: &egui::Context) {
+        let Some(d) = self.dialog else { return };
+        let title = match d {
+            Dialog::OpenRom => "Open ROM",
+            Dialog::LoadScript => "Load script",
+        };
+        let mut open = true;
+        let mut done = None;
+        egui::Window::new(title)
+            .open(&mut open)
+            .collapsible(false)
+            .show(ctx, |ui| {
+                ui.horizontal(|ui| {
+                    ui.label("Path");
+                    let r = ui.text_edit_singleline(&mut self.path_input);
+                    if r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) {
+                        done = Some(self.path_input.clone());
+                    }
+                });
+                if ui.button("Open").clicked() {
+                    done = Some(self.path_input.clone());
+                }
+            });
+        if let Some(p) = done.filter(|p| !p.trim().is_empty()) {
+            let p = PathBuf::from(p.trim());
+            match d {
+                Dialog::OpenRom => self.open_rom(p),
+                Dialog::LoadScript => self.load_script(p),
+            }
+            self.dialog = None;
+        } else if !open {
+            self.dialog = None;
+        }
+    }
+
+    fn toolbar(&mut self, ui: &mut egui::Ui) {
+        ui.horizontal(|ui| {
+            let pause = if self.view.paused { "Resume" } else { "Pause" };
+            if ui.button(pause).clicked() {
+                self.send(Cmd::TogglePause);
+            }
+            if ui.button("Frame advance").clicked() {
+                self.send(Cmd::FrameAdvance);
+            }
+            let rewind = ui.add(egui::Button::new("Rewind (hold)").sense(egui::Sense::drag()));
+            let down = rewind.is_pointer_button_down_on();
+            self.rewind_button = down;
+            if down {
+                self.set_rewind(1);
+            } else if self.rewind_held > 0 && !self.rewind_key_down(ui.ctx()) {
+                self.set_rewind(0);
+            }
+            if ui
+                .toggle_value(&mut self.fast_toggle, "Fast-forward")
+                .changed()
+            {
+                self.send_speed();
+            }
+            if ui.button("Reset").clicked() {
+                self.send(Cmd::Reset);
+            }
+        });
+    }
+
+    fn rewind_key_down(&self, ctx: &egui::Context) -> bool {
+        let typing = ctx.egui_wants_keyboard_input();
+        !typing && ctx.input(|i| self.keys.rewind.is_some_and(|k| i.key_down(k)))
+    }
+
+    fn timeline(&mut self, ui: &mut egui::Ui) {
+        let Some((first, last)) = self.view.history else {
+            return;
+        };
+        ui.horizontal(|ui| {
+            ui.label("Timeline");
+            if !self.scrubbing {
+                self.scrub = self.view.frame;
+            }
+            let width = ui.available_width() - 8.0;
+            ui.spacing_mut().slider_width = width.max(100.0);
+            let r = ui.add(
+                egui::Slider::new(&mut self.scrub, first..=last.max(first + 1))
+                    .show_value(false)
+                    .smart_aim(false),
+            );
+            self.scrubbing = r.dragged();
+            let r = r.on_hover_text("Drag to any frame of the rewind history");
+            if r.changed() && self.scrub != self.view.frame {
+                self.send(Cmd::Seek(self.scrub.min(last)));
+            }
+        });
+    }
+
+    fn status_bar(&self, ui: &mut egui::Ui) {
+        let v = &self.view;
+        ui.horizontal(|ui| {
+            let state = if v.rewinding {
+                "rewinding"
+            } else if v.paused {
+                "paused"
+            } else {
+                match v.speed_mode {
+                    Speed::Normal => "running",
+                    Speed::Fast => "fast-forward",
+                    Speed::Unthrottled => "unthrottled",
+                }
+            };
+            ui.label(state);
+            ui.separator();
+            if v.paused && !v.rewinding {
+                ui.label("- fps");
+            } else {
+                ui.label(format!("{:.1} fps", v.fps));
+                ui.separator();
+                ui.label(format!("speed {:.0}%", v.speed * 100.0));
+            }
+            ui.separator();
+            ui.label(format!("frame {}", v.frame));
+            if let Some((_, last)) = v.history
+                && v.frame < last
+                && !v.rewinding
+            {
+                ui.separator();
+                ui.label(format!(
+                    "rewound: {} frames recorded ahead (Frame advance walks them; Resume forgets them)",
+                    last - v.frame
+                ));
+            }
+            ui.separator();
+            if let Some((a, b)) = v.history {
+                ui.label(format!(
+                    "history {} frames ({:.1} s), {:.1} / {:.0} MiB",
+                    b - a + 1,
+                    (b - a + 1) as f64 / 59.73,
+                    v.history_bytes as f64 / 1048576.0,
+                    v.ring_bytes as f64 / 1048576.0
+                ));
+            }
+            if v.desyncs > 0 {
+                ui.separator();
+                ui.colored_label(egui::Color32::RED, format!("{} desyncs", v.desyncs));
+            }
+        });
+    }
+
+    fn screen(&mut self, ui: &mut egui::Ui) {
+        if self.view.picture.is_empty() {
+            return;
+        }
+        if self.texture.is_none() || self.shown_picture != self.view.picture {
+            let image = screen::image(&self.view.picture);
+            match &mut self.texture {
+                Some(t) => t.set(image, egui::TextureOptions::NEAREST),
+                None => {
+                    self.texture = Some(ui.ctx().load_texture(
+                        "screen",
+                        image,
+                        egui::TextureOptions::NEAREST,
+                    ))
+                }
+            }
+            self.shown_picture.clone_from(&self.view.picture);
+        }
+        let Some(texture) = &self.texture else { return };
+        let avail = ui.available_size();
+        let fit = screen::fit_scale(avail);
+        let scale = if self.config.scale == 0 {
+            fit
+        } else {
+            (self.config.scale as f32).min(fit)
+        };
+        // Whole physical pixels per Game Boy pixel, so the picture stays crisp.
+        let ppp = ui.ctx().pixels_per_point();
+        let scale = ((scale * ppp).floor().max(1.0)) / ppp;
+        let size = egui::vec2(160.0 * scale, 144.0 * scale);
+        let rect = egui::Rect::from_center_size(ui.max_rect().center(), size);
+        let min = egui::pos2(
+            (rect.min.x * ppp).round() / ppp,
+            (rect.min.y * ppp).round() / ppp,
+        );
+        let rect = egui::Rect::from_min_size(min, size);
+        ui.painter().image(
+            texture.id(),
+            rect,
+            egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0)),
+            egui::Color32::WHITE,
+        );
+        let painter = ui.painter().with_clip_rect(rect);
+        for (_, cmds) in &self.view.overlays {
+            screen::paint_overlay(&painter, rect.min, scale, cmds);
+        }
+        ui.allocate_rect(rect, egui::Sense::hover());
+    }
+
+    /// Draw the whole window into `ui` (eframe calls this every frame; tests call it through
+    /// `egui_kittest`).
+    pub fn show(&mut self, ui: &mut egui::Ui) {
+        let ctx = ui.ctx().clone();
+        if !self.repaint_hooked {
+            let c = ctx.clone();
+            self.send(Cmd::OnPublish(Box::new(move || c.request_repaint())));
+            self.repaint_hooked = true;
+        }
+        let view = self.emu.view().clone();
+        if view.title != self.view.title {
+            ctx.send_viewport_cmd(egui::ViewportCommand::Title(format!(
+                "{} - gbhost",
+                view.title
+            )));
+        }
+        self.view = view;
+        self.input(&ctx);
+        egui::Panel::top("menu").show(ui, |ui| {
+            self.menus(ui);
+            self.toolbar(ui);
+        });
+        egui::Panel::bottom("status").show(ui, |ui| {
+            self.timeline(ui);
+            self.status_bar(ui);
+        });
+        if self.show_scripts {
+            egui::Panel::right("scripts")
+                .resizable(true)
+                .default_size(250.0)
+                .show(ui, |ui| self.scripts_panel(ui));
+        }
+        if self.show_console {
+            egui::Panel::bottom("console")
+                .resizable(true)
+                .default_size(110.0)
+                .show(ui, |ui| self.console_panel(ui));
+        }
+        egui::CentralPanel::default()
+            .frame(egui::Frame::NONE.fill(egui::Color32::from_gray(24)))
+            .show(ui, |ui| self.screen(ui));
+        if self.show_memory {
+            self.memory_window(&ctx);
+        }
+        self.dialog(&ctx);
+        if self.view.quit {
+            ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+        }
+    }
+}
+
+impl eframe::App for GbApp {
+    fn logic(&mut self, ctx: &egui::Context, _frame: &mut eframe::Frame) {
+        // Wake up now and then even when nothing is published (a quit typed in the REPL).
+        ctx.request_repaint_after(std::time::Duration::from_millis(100));
+    }
+
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        self.show(ui);
+    }
+
+    fn on_exit(&mut self, _gl: Option<&eframe::glow::Context>) {
+        self.save_config();
+        self.emu.quit();
+    }
+}

@@ -1,0 +1,135 @@
+//! The Game Boy screen: the picture as a texture scaled by an integer factor (nearest
+//! neighbour, so pixels stay square and sharp), and the scripts' overlays painted on top at
+//! the same scale.
+
+use eframe::egui;
+use gb_session::DrawCmd;
+
+/// Shades 0-3 (lightest first) as RGB: the DMG's green.
+pub const PALETTE: [[u8; 3]; 4] = [
+    [0xE0, 0xF8, 0xD0],
+    [0x88, 0xC0, 0x70],
+    [0x34, 0x68, 0x56],
+    [0x08, 0x18, 0x20],
+];
+
+/// Screen size in Game Boy pixels.
+pub const SIZE: (usize, usize) = (160, 144);
+
+/// The picture (shades) as an egui image.
+pub fn image(picture: &[u8]) -> egui::ColorImage {
+    let mut rgba = Vec::with_capacity(SIZE.0 * SIZE.1 * 4);
+    for i in 0..SIZE.0 * SIZE.1 {
+        let [r, g, b] = PALETTE[usize::from(picture.get(i).copied().unwrap_or(0) & 3)];
+        rgba.extend_from_slice(&[r, g, b, 0xFF]);
+    }
+    egui::ColorImage::from_rgba_unmultiplied([SIZE.0, SIZE.1], &rgba)
+}
+
+/// The largest integer scale at which the screen fits `avail` (at least 1).
+pub fn fit_scale(avail: egui::Vec2) -> f32 {
+    let s = (avail.x / SIZE.0 as f32)
+        .min(avail.y / SIZE.1 as f32)
+        .floor();
+    s.max(1.0)
+}
+
+/// `0xAARRGGBB` as an egui colour.
+pub fn color(argb: u32) -> egui::Color32 {
+    let [a, r, g, b] = argb.to_be_bytes();
+    egui::Color32::from_rgba_unmultiplied(r, g, b, a)
+}
+
+/// Paint one script's draw list over the screen at `origin`, `scale` screen pixels per Game
+/// Boy pixel. Every drawing command the session knows is handled here, in one place.
+pub fn paint_overlay(painter: &egui::Painter, origin: egui::Pos2, scale: f32, cmds: &[DrawCmd]) {
+    let at = |x: i32, y: i32| origin + egui::vec2(x as f32 * scale, y as f32 * scale);
+    // Whole Game Boy pixels from (x1, y1) to (x2, y2), both inclusive.
+    let cells = |x1: i32, y1: i32, x2: i32, y2: i32| {
+        egui::Rect::from_min_max(
+            at(x1.min(x2), y1.min(y2)),
+            at(x1.max(x2) + 1, y1.max(y2) + 1),
+        )
+    };
+    for cmd in cmds {
+        match cmd {
+            DrawCmd::Text {
+                x,
+                y,
+                text,
+                color: c,
+            } => {
+                // Scripts measure text in the 8-pixel cells of BizHawk-style overlays; a
+                // one-pixel shadow keeps it readable on any background.
+                let font = egui::FontId::monospace(8.0 * scale);
+                let shadow = egui::Color32::from_black_alpha(((*c >> 24) as u8) / 2);
+                let p = at(*x, *y);
+                painter.text(
+                    p + egui::vec2(scale * 0.5, scale * 0.5),
+                    egui::Align2::LEFT_TOP,
+                    text,
+                    font.clone(),
+                    shadow,
+                );
+                painter.text(p, egui::Align2::LEFT_TOP, text, font, color(*c));
+            }
+            DrawCmd::PixelText { x, y, text, fg, bg } => {
+                // The same 3 × 5 font as `headless --overlay` (4 × 6 cells), pixel for pixel.
+                let cols = text.chars().count() as i32;
+                if *bg >> 24 != 0 && cols > 0 {
+                    painter.rect_filled(
+                        cells(x - 1, y - 1, x + cols * 4 - 1, y + 5),
+                        0.0,
+                        color(*bg),
+                    );
+                }
+                for (n, c) in text.chars().enumerate() {
+                    for (row, bits) in crate::overlay::glyph(c).iter().enumerate() {
+                        for col in 0..3 {
+                            if bits & (4 >> col) != 0 {
+                                let px = x + 4 * n as i32 + col;
+                                let py = y + row as i32;
+                                painter.rect_filled(cells(px, py, px, py), 0.0, color(*fg));
+                            }
+                        }
+                    }
+                }
+            }
+            DrawCmd::Box {
+                x1,
+                y1,
+                x2,
+                y2,
+                line,
+                fill,
+            } => {
+                let r = cells(*x1, *y1, *x2, *y2);
+                if *fill != 0 {
+                    painter.rect_filled(r.shrink(scale), 0.0, color(*fill));
+                }
+                painter.rect_stroke(
+                    r.shrink(scale / 2.0),
+                    0.0,
+                    egui::Stroke::new(scale, color(*line)),
+                    egui::StrokeKind::Middle,
+                );
+            }
+            DrawCmd::Line {
+                x1,
+                y1,
+                x2,
+                y2,
+                color: c,
+            } => {
+                let half = egui::vec2(scale / 2.0, scale / 2.0);
+                painter.line_segment(
+                    [at(*x1, *y1) + half, at(*x2, *y2) + half],
+                    egui::Stroke::new(scale, color(*c)),
+                );
+            }
+            DrawCmd::Pixel { x, y, color: c } => {
+                painter.rect_filled(cells(*x, *y, *x, *y), 0.0, color(*c));
+            }
+        }
+    }
+}

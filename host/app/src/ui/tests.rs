@@ -1,0 +1,211 @@
+//! The window driven by its labels with `egui_kittest` (no display, no GPU): the demo opens,
+//! pause and frame advance, rewind held on its key, the timeline scrubbed, a script loaded,
+//! failing in the panel, and unloaded.
+
+use super::GbApp;
+use crate::config::Config;
+use crate::emu::{self, RomSource, Start};
+use eframe::egui;
+use eframe::egui::accesskit::Role;
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use std::time::{Duration, Instant};
+
+fn harness() -> Harness<'static, GbApp> {
+    harness_with(Vec::new())
+}
+
+fn harness_with(scripts: Vec<std::path::PathBuf>) -> Harness<'static, GbApp> {
+    let emu = emu::spawn(Start {
+        rom: RomSource::Demo,
+        scripts,
+        paused: true,
+        ring_bytes: 8 << 20,
+        audio: false,
+        stop: None,
+    })
+    .expect("the demo starts");
+    let app = GbApp::new(emu, Config::default(), false);
+    Harness::builder()
+        .with_size([1000.0, 700.0])
+        .build_ui_state(|ui, app: &mut GbApp| app.show(ui), app)
+}
+
+/// Let the UI send its commands, wait until the emulation thread handled them, and show the
+/// result.
+fn settle(h: &mut Harness<'static, GbApp>) {
+    h.run_steps(2);
+    h.state().emu().sync();
+    h.run_steps(2);
+}
+
+fn frame(h: &Harness<'static, GbApp>) -> u64 {
+    h.state().view().frame
+}
+
+fn overlay_texts(h: &Harness<'static, GbApp>) -> Vec<String> {
+    h.state()
+        .view()
+        .overlays
+        .iter()
+        .flat_map(|(_, l)| l.iter())
+        .filter_map(|c| match c {
+            gb_session::DrawCmd::Text { text, .. } => Some(text.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn demo_pause_and_frame_advance() {
+    let mut h = harness();
+    settle(&mut h);
+    assert_eq!(frame(&h), 0);
+    h.get_by_label("demo_overlay.lua").hover();
+    for _ in 0..3 {
+        h.get_by_label("Frame advance").click();
+        settle(&mut h);
+    }
+    assert_eq!(frame(&h), 3);
+    assert!(overlay_texts(&h).iter().any(|t| t.starts_with("frame 3")));
+    h.get_by_label("Resume").click();
+    settle(&mut h);
+    std::thread::sleep(Duration::from_millis(300));
+    h.get_by_label("Pause").click();
+    settle(&mut h);
+    let f = frame(&h);
+    assert!(f > 6, "ran while resumed: {f}");
+    h.get_by_label_contains("paused");
+}
+
+#[test]
+fn hold_rewind_then_scrub_the_timeline() {
+    let mut h = harness();
+    h.state().emu().repl("step 200");
+    settle(&mut h);
+    assert_eq!(frame(&h), 200);
+    h.key_down(egui::Key::Backtick);
+    settle(&mut h);
+    let t0 = Instant::now();
+    while frame(&h) > 170 && t0.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(20));
+        h.run_steps(1);
+    }
+    h.get_by_label_contains("rewinding");
+    h.key_up(egui::Key::Backtick);
+    settle(&mut h);
+    let f = frame(&h);
+    assert!(f < 200 && f > 0, "rewound to {f}");
+    // The timeline covers the whole history: scrub to frame 50.
+    h.get_by_role(Role::Slider).set_value_accesskit(50.0);
+    settle(&mut h);
+    assert_eq!(frame(&h), 50);
+    assert!(
+        overlay_texts(&h).iter().any(|t| t.starts_with("frame 50")),
+        "{:?}",
+        overlay_texts(&h)
+    );
+    // Frame advance while rewound walks the recorded future.
+    h.get_by_label("Frame advance").click();
+    settle(&mut h);
+    assert_eq!(frame(&h), 51);
+    assert_eq!(h.state().view().history.map(|(_, b)| b), Some(200));
+}
+
+#[test]
+fn load_a_failing_script_see_the_error_and_unload_it() {
+    let mut h = harness();
+    let dir = std::env::temp_dir().join(format!("gbhost-ui-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("broken.lua");
+    std::fs::write(&path, "local x = 1\nerror('boom at two')\n").unwrap();
+    h.get_by_label("Script path").focus();
+    h.run_steps(1);
+    h.get_by_label("Script path")
+        .type_text(path.to_str().unwrap());
+    h.run_steps(1);
+    h.get_by_label("Load script").click();
+    settle(&mut h);
+    h.get_by_label("Frame advance").click();
+    settle(&mut h);
+    h.get_by_label("broken.lua");
+    // In the scripts panel (and on the console).
+    assert!(h.query_all_by_label_contains("boom at two").count() >= 1);
+    let status = h.state().view().scripts[1].status.clone();
+    assert!(
+        status.starts_with("error:") && status.contains(":2:"),
+        "{status}"
+    );
+    h.get_by_label("Unload broken.lua").click();
+    settle(&mut h);
+    assert!(h.query_by_label("broken.lua").is_none());
+    assert_eq!(h.state().view().scripts.len(), 1);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn memory_viewer_shows_a_domain() {
+    let mut h = harness();
+    settle(&mut h);
+    h.get_by_label("View").click();
+    h.run_steps(2);
+    h.get_by_label("Memory viewer").click();
+    settle(&mut h);
+    h.get_by_label("VRAM").click();
+    settle(&mut h);
+    let (domain, start, bytes, size) = h.state().view().memory.clone();
+    assert_eq!(domain, Some(gb_core::Domain::Vram));
+    assert_eq!((start, bytes.len(), size), (0, 0x100, 0x2000));
+    h.get_by_label("page >").click();
+    settle(&mut h);
+    assert_eq!(h.state().view().memory.1, 0x100);
+}
+
+/// Type a line into the console panel.
+fn console(h: &mut Harness<'static, GbApp>, line: &str) {
+    h.get_by_label("Console").focus();
+    h.run_steps(1);
+    h.get_by_label("Console").type_text(line);
+    h.run_steps(1);
+    h.key_press(egui::Key::Enter);
+    settle(h);
+}
+
+/// Live reload in the window: rewound through the console panel, the overlay script is edited
+/// on disk and the shown frame is drawn again by the new code, with the panel saying so.
+#[test]
+fn live_reload_while_rewound_redraws_the_window() {
+    let dir = std::env::temp_dir().join(format!("gbhost-ui-live-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("hud.lua");
+    std::fs::write(
+        &path,
+        "event.onframeend(function() gui.text(0, 9, 'v1 ' .. emu.framecount()) end)\n",
+    )
+    .unwrap();
+    let mut h = harness_with(vec![path.clone()]);
+    console(&mut h, "step 100");
+    console(&mut h, "rewind 30");
+    assert_eq!(frame(&h), 70);
+    assert!(overlay_texts(&h).contains(&"v1 70".to_owned()));
+    h.get_by_label_contains("rewound: 30 frames");
+    std::fs::write(
+        &path,
+        "event.onframeend(function() gui.text(0, 9, 'v2 ' .. emu.framecount()) end)\n",
+    )
+    .unwrap();
+    let t0 = Instant::now();
+    while !overlay_texts(&h).contains(&"v2 70".to_owned()) {
+        assert!(
+            t0.elapsed() < Duration::from_secs(10),
+            "{:?}",
+            overlay_texts(&h)
+        );
+        std::thread::sleep(Duration::from_millis(20));
+        h.run_steps(1);
+    }
+    assert_eq!(frame(&h), 70);
+    h.run_steps(2);
+    h.get_by_label("reloaded at frame 70");
+    let _ = std::fs::remove_dir_all(&dir);
+}

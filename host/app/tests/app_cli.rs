@@ -1,0 +1,356 @@
+//! The desktop app's command line through the real binary: no display, the REPL driven by piped
+//! input and by `tmux send-keys` (a real terminal), and battery saves that survive `kill -9`.
+
+use gb_core::asm::RomBuilder;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn bin() -> &'static str {
+    env!("CARGO_BIN_EXE_gbhost")
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join("app")
+        .join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+/// `gbhost` with a private config file, fed `input` on stdin.
+fn gbhost_with_input(args: &[&str], input: &str, config_dir: &Path) -> Output {
+    let mut child = Command::new(bin())
+        .args(args)
+        .env("GBHOST_CONFIG", config_dir.join("config.toml"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run gbhost");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.as_bytes())
+        .expect("write stdin");
+    child.wait_with_output().expect("wait for gbhost")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+#[test]
+fn no_display_is_one_line_and_exit_2() {
+    let dir = temp_dir("nodisplay");
+    let out = Command::new(bin())
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .env("GBHOST_CONFIG", dir.join("config.toml"))
+        .output()
+        .expect("run gbhost");
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "stderr: {err}");
+    assert_eq!(err.lines().count(), 1, "one line: {err}");
+    assert!(
+        err.contains("no display") && err.contains("gbhost headless"),
+        "{err}"
+    );
+    assert!(!err.contains("panicked"));
+}
+
+#[test]
+fn piped_repl_on_the_demo() {
+    let dir = temp_dir("repl");
+    let input = "help\npeek c000 2\npoke c100 42 43\nstep\npeek c100 2\nmemory.read_u8(0xC100) + 1\nstep 120\nframe\nrewind 60\nframe\nwatch c000\nstep 3\nregs\nbogus_fn()\npeek zz\n";
+    let out = gbhost_with_input(&["run", "--repl", "--no-window", "--paused"], input, &dir);
+    let o = text(&out.stdout);
+    let e = text(&out.stderr);
+    assert!(out.status.success(), "stdout: {o}\nstderr: {e}");
+    assert!(o.contains("peek ADDR [N]"), "help: {o}");
+    assert!(o.contains("C100: 42 43"), "poke then peek: {o}");
+    assert!(o.contains("67"), "Lua expression: {o}");
+    assert!(o.contains("frame 121"), "step 120: {o}");
+    assert!(o.contains("at frame 61"), "rewind 60: {o}");
+    assert!(o.contains("watching [C000]"), "{o}");
+    assert!(o.contains("watch [C000]"), "a watch hit: {o}");
+    assert!(o.contains("PC") || o.contains("pc"), "regs: {o}");
+    assert!(o.contains("error:"), "a Lua error is reported: {o}");
+    assert!(o.contains("bad address 'zz'"), "{o}");
+}
+
+/// A battery cartridge (MBC1+RAM+BATTERY, 8 KiB): at power-on it counts boots at $A000 and
+/// writes "GBH" at $A001, then counts frames at $A010.
+fn battery_rom() -> Vec<u8> {
+    RomBuilder::new()
+        .title("BATTERY")
+        .cartridge_type(0x03)
+        .ram_size_code(0x02)
+        .program(
+            r#"
+                ld a, $0A
+                ld [$0000], a
+                ld a, [$A000]
+                inc a
+                ld [$A000], a
+                ld a, 'G'
+                ld [$A001], a
+                ld a, 'B'
+                ld [$A002], a
+                ld a, 'H'
+                ld [$A003], a
+            .loop:
+                ldh a, [$44]
+                cp 144
+                jr nz, .loop
+                ld a, [$A010]
+                inc a
+                ld [$A010], a
+            .wait:
+                ldh a, [$44]
+                cp 144
+                jr z, .wait
+                jr .loop
+            "#,
+        )
+        .build()
+        .expect("assemble")
+}
+
+#[test]
+fn battery_save_survives_kill_9_and_loads_again() {
+    let dir = temp_dir("battery");
+    let rom = dir.join("game.gb");
+    std::fs::write(&rom, battery_rom()).unwrap();
+    let sav = dir.join("game.sav");
+    let rom_s = rom.to_str().unwrap();
+    let mut child = Command::new(bin())
+        .args(["run", rom_s, "--no-window"])
+        .env("GBHOST_CONFIG", dir.join("config.toml"))
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("run gbhost");
+    // Periodic saves: wait for one with some frames counted.
+    let t0 = Instant::now();
+    let saved = loop {
+        if let Ok(b) = std::fs::read(&sav)
+            && b.len() == 0x2000
+            && b[0x10] > 10
+        {
+            break b;
+        }
+        assert!(t0.elapsed() < Duration::from_secs(30), "no .sav written");
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    child.kill().expect("kill -9");
+    let _ = child.wait();
+    assert_eq!(&saved[..4], b"\x01GBH");
+    let after = std::fs::read(&sav).expect(".sav still there");
+    assert_eq!(after.len(), 0x2000, "whole file after kill -9");
+    assert_eq!(&after[..4], b"\x01GBH");
+    let leftovers: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().contains(".tmp-"))
+        .collect();
+    assert!(
+        leftovers.is_empty() || leftovers.len() == 1,
+        "at most one temp file from the killed write"
+    );
+    // Start again: the game finds its RAM (second boot).
+    let out = gbhost_with_input(
+        &["run", rom_s, "--repl", "--no-window", "--paused"],
+        "step 2\npeek a000 4\nquit\n",
+        &dir,
+    );
+    let o = text(&out.stdout);
+    let e = text(&out.stderr);
+    assert!(o.contains("A000: 02 47 42 48"), "stdout: {o}\nstderr: {e}");
+    // The clean exit saved the second boot.
+    assert_eq!(std::fs::read(&sav).unwrap()[0], 2);
+}
+
+#[test]
+fn corrupt_battery_save_is_kept_aside() {
+    let dir = temp_dir("corrupt");
+    let rom = dir.join("game.gb");
+    std::fs::write(&rom, battery_rom()).unwrap();
+    std::fs::write(dir.join("game.sav"), b"not a save").unwrap();
+    let out = gbhost_with_input(
+        &[
+            "run",
+            rom.to_str().unwrap(),
+            "--repl",
+            "--no-window",
+            "--paused",
+        ],
+        "step 2\nquit\n",
+        &dir,
+    );
+    let o = text(&out.stdout);
+    assert!(o.contains("is corrupt"), "{o}");
+    let aside: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .starts_with("game.sav.corrupt-")
+        })
+        .collect();
+    assert_eq!(aside.len(), 1);
+    assert_eq!(std::fs::read(aside[0].path()).unwrap(), b"not a save");
+    // The new save is the game's own.
+    assert_eq!(
+        &std::fs::read(dir.join("game.sav")).unwrap()[..4],
+        b"\x01GBH"
+    );
+}
+
+/// The REPL in a real terminal: `tmux send-keys` types, `tmux capture-pane` reads the screen.
+/// Skipped (with a note) when tmux is not installed; CI installs it.
+#[test]
+fn repl_in_tmux() {
+    if Command::new("tmux").arg("-V").output().is_err() {
+        eprintln!("tmux not installed: skipped");
+        return;
+    }
+    let dir = temp_dir("tmux");
+    let session = format!("gbhost-test-{}", std::process::id());
+    let cmd = format!(
+        "GBHOST_CONFIG={} {} run --repl --no-window --paused; sleep 30",
+        dir.join("config.toml").display(),
+        bin()
+    );
+    let tmux = |args: &[&str]| Command::new("tmux").args(args).output().expect("tmux");
+    let ok = tmux(&[
+        "new-session",
+        "-d",
+        "-s",
+        &session,
+        "-x",
+        "150",
+        "-y",
+        "50",
+        &cmd,
+    ]);
+    assert!(ok.status.success(), "{}", text(&ok.stderr));
+    let screen = || text(&tmux(&["capture-pane", "-p", "-t", &session, "-S", "-200"]).stdout);
+    let wait_for = |needle: &str| {
+        let t0 = Instant::now();
+        loop {
+            let s = screen();
+            if s.contains(needle) {
+                return s;
+            }
+            if t0.elapsed() > Duration::from_secs(20) {
+                let _ = tmux(&["kill-session", "-t", &session]);
+                panic!("'{needle}' never appeared:\n{s}");
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    };
+    let send = |keys: &str| {
+        tmux(&["send-keys", "-t", &session, "-l", keys]);
+        tmux(&["send-keys", "-t", &session, "Enter"]);
+    };
+    wait_for("gbhost>");
+    send("step 100");
+    wait_for("frame 100");
+    send("peek c000 4");
+    wait_for("C000: ");
+    send("poke c100 99");
+    wait_for("poked 1 byte(s) at C100");
+    send("step");
+    send("memory.read_u8(0xC100) * 2");
+    wait_for("306");
+    send("rewind 60");
+    wait_for("at frame 41");
+    send("watch c001");
+    wait_for("watching [C001]");
+    send("step 2");
+    wait_for("watch [C001]");
+    // Tab completion of a command.
+    tmux(&["send-keys", "-t", &session, "-l", "rewi"]);
+    tmux(&["send-keys", "-t", &session, "Tab"]);
+    tmux(&["send-keys", "-t", &session, "-l", "5"]);
+    tmux(&["send-keys", "-t", &session, "Enter"]);
+    wait_for("at frame 38");
+    send("quit");
+    let _ = tmux(&["kill-session", "-t", &session]);
+}
+
+#[test]
+fn sigterm_saves_and_exits_cleanly() {
+    let dir = temp_dir("sigterm");
+    let rom = dir.join("game.gb");
+    std::fs::write(&rom, battery_rom()).unwrap();
+    let child = Command::new(bin())
+        .args(["run", rom.to_str().unwrap(), "--no-window", "--mute"])
+        .env("GBHOST_CONFIG", dir.join("config.toml"))
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run gbhost");
+    // Well before the first periodic save (2 s).
+    std::thread::sleep(Duration::from_millis(800));
+    let status = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .expect("kill -TERM");
+    assert!(status.success());
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let sav = std::fs::read(dir.join("game.sav")).expect("saved on SIGTERM");
+    assert_eq!(&sav[..4], b"\x01GBH");
+}
+
+#[test]
+fn the_clock_footer_is_loaded_back() {
+    let dir = temp_dir("rtc");
+    let rom = dir.join("clock.gb");
+    // MBC3+TIMER+RAM+BATTERY, 8 KiB; the program only halts.
+    let image = RomBuilder::new()
+        .title("CLOCK")
+        .cartridge_type(0x10)
+        .ram_size_code(0x02)
+        .program("di\n.l: halt\njr .l\n")
+        .build()
+        .unwrap();
+    std::fs::write(&rom, image).unwrap();
+    let mut sav = vec![0u8; 0x2000];
+    sav[0] = 0x77;
+    for v in [5u32, 6, 7, 8, 0, 5, 6, 7, 8, 0] {
+        sav.extend_from_slice(&v.to_le_bytes());
+    }
+    sav.extend_from_slice(&12_345u64.to_le_bytes());
+    std::fs::write(dir.join("clock.sav"), &sav).unwrap();
+    let out = gbhost_with_input(
+        &[
+            "run",
+            rom.to_str().unwrap(),
+            "--repl",
+            "--no-window",
+            "--paused",
+            "--mute",
+        ],
+        "step 1\nquit\n",
+        &dir,
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let saved = std::fs::read(dir.join("clock.sav")).unwrap();
+    assert_eq!(saved.len(), 0x2000 + 48);
+    assert_eq!(saved[0], 0x77, "RAM loaded and saved");
+    let word = |i: usize| saved[0x2000 + i * 4];
+    // One frame of emulated time does not reach a second: S, M, H, DL, DH as loaded.
+    assert_eq!(
+        [word(0), word(1), word(2), word(3), word(4)],
+        [5, 6, 7, 8, 0]
+    );
+}
