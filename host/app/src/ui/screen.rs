@@ -130,6 +130,19 @@ pub fn paint_overlay(painter: &egui::Painter, origin: egui::Pos2, scale: f32, cm
             DrawCmd::Pixel { x, y, color: c } => {
                 painter.rect_filled(cells(*x, *y, *x, *y), 0.0, color(*c));
             }
+            DrawCmd::Image { x, y, image } => {
+                // Pixel by pixel at the screen's scale (script images are small sprites and
+                // icons), clipped to the screen.
+                let w = image.width.max(1) as usize;
+                for (i, p) in image.rgba.chunks_exact(4).enumerate() {
+                    let (px, py) = (x + (i % w) as i32, y + (i / w) as i32);
+                    if p[3] == 0 || px < 0 || py < 0 || px >= SIZE.0 as i32 || py >= SIZE.1 as i32 {
+                        continue;
+                    }
+                    let c = egui::Color32::from_rgba_unmultiplied(p[0], p[1], p[2], p[3]);
+                    painter.rect_filled(cells(px, py, px, py), 0.0, c);
+                }
+            }
         }
     }
 }
