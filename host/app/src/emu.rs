@@ -117,6 +117,8 @@ pub struct ScriptRow {
     pub arena_used: usize,
     /// Arena capacity.
     pub arena_cap: usize,
+    /// Time the script's Lua took in the last frame, in microseconds.
+    pub frame_us: f64,
 }
 
 /// Everything the window shows, published by the emulation thread.
@@ -895,6 +897,7 @@ impl Emu {
                     reloaded_at: e.reloaded_at,
                     arena_used: arena.as_ref().map_or(0, |a| a.used),
                     arena_cap: arena.as_ref().map_or(0, |a| a.capacity),
+                    frame_us: s.map_or(0.0, |s| s.frame_time_ns() as f64 / 1000.0),
                 }
             })
             .collect()

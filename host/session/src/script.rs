@@ -115,6 +115,10 @@ pub struct Script {
     pub(crate) images: std::collections::HashMap<String, Image>,
     /// The `persist` table: kept across rollbacks on purpose.
     pub persist: BTreeMap<Vec<u8>, Value>,
+    /// Wall-clock time spent in this script's VM during the frame being run, and during the
+    /// last whole frame (a statistic: it never affects emulation).
+    pub(crate) time_ns: u64,
+    pub(crate) last_frame_ns: u64,
 }
 
 impl std::fmt::Debug for Script {
@@ -180,6 +184,8 @@ impl Script {
             draw: Vec::new(),
             images: std::collections::HashMap::new(),
             persist: BTreeMap::new(),
+            time_ns: 0,
+            last_frame_ns: 0,
         })
     }
 
@@ -207,6 +213,11 @@ impl Script {
             Status::Failed(m) => Some(m.clone()),
             _ => None,
         }
+    }
+
+    /// Wall-clock time the script's Lua took during the last frame, in nanoseconds.
+    pub fn frame_time_ns(&self) -> u64 {
+        self.last_frame_ns
     }
 
     /// Arena statistics (used bytes, high-water mark, capacity).

@@ -360,6 +360,7 @@ impl Session {
         let mut draw = std::mem::take(&mut script.draw);
         let mut persist = std::mem::take(&mut script.persist);
         let images = std::mem::take(&mut script.images);
+        let t0 = Instant::now();
         let r = {
             let mut api = Api {
                 images: &images,
@@ -374,6 +375,7 @@ impl Session {
             };
             f(script, &mut api)
         };
+        script.time_ns += t0.elapsed().as_nanos() as u64;
         script.draw = draw;
         script.persist = persist;
         // A reload during the call installed its own images; keep them.
@@ -763,6 +765,7 @@ impl Session {
         // A frame's overlay is what the scripts draw from here to the frame's end.
         for s in &mut self.scripts {
             s.draw.clear();
+            s.last_frame_ns = std::mem::take(&mut s.time_ns);
         }
         let events: Vec<Event> = self.log.frame(self.frame).to_vec();
         let mut next = 0;

@@ -35,9 +35,10 @@ impl GbApp {
             }
             if row.enabled {
                 ui.label(format!(
-                    "arena {:.0} KiB of {:.0} MiB",
+                    "arena {:.0} KiB of {:.0} MiB, {:.0} µs a frame",
                     row.arena_used as f64 / 1024.0,
-                    row.arena_cap as f64 / 1048576.0
+                    row.arena_cap as f64 / 1048576.0,
+                    row.frame_us
                 ));
             }
             ui.horizontal(|ui| {
