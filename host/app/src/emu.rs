@@ -1026,6 +1026,11 @@ mod tests {
             );
             std::thread::sleep(Duration::from_millis(20));
         }
+        // The figure the scripting issue asks for (a measurement, not a timed assertion).
+        eprintln!(
+            "live reload: the redrawn frame is on screen {:?} after the save",
+            t0.elapsed()
+        );
         // Reloaded once: the watcher's reports of our own reads do not reload again.
         std::thread::sleep(Duration::from_millis(500));
         emu.sync();
