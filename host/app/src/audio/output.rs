@@ -270,8 +270,9 @@ impl AudioOut {
 /// On Linux, when there is visibly nothing to play on (no ALSA device node, no PulseAudio or
 /// PipeWire socket, no ALSA configuration that could route elsewhere), say so without asking
 /// ALSA: its library prints several lines of its own to stderr when the default device cannot
-/// be opened, and silencing it would take a raw C call (outside lua-rollback, the project has none). Where any of these exists, cpal is asked
-/// and a failure is still reported in one line of ours (after whatever ALSA prints).
+/// be opened, and silencing it would take a raw C call (the project makes those only in
+/// lua-rollback). Where any of these exists, cpal is asked and a failure is still reported in
+/// one line of ours (after whatever ALSA prints).
 fn no_sound_system() -> Option<String> {
     if !cfg!(target_os = "linux") {
         return None;
