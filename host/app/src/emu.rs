@@ -1090,6 +1090,10 @@ mod tests {
             );
             std::thread::sleep(Duration::from_millis(20));
         }
+        eprintln!(
+            "live reload: a module's edit is on screen {:?} after the save",
+            t0.elapsed()
+        );
         drop(emu);
         let _ = std::fs::remove_dir_all(&dir);
     }

@@ -62,6 +62,15 @@ pub enum EventKind {
         /// Which state.
         index: usize,
     },
+    /// The `persist` table of the script in `slot` is set to `data` (encoded by
+    /// `codec::encode_persist`); logged before a script a state file restarts is loaded, so it
+    /// starts with the data it had.
+    Persist {
+        /// The script's slot (it may not be loaded yet).
+        slot: u32,
+        /// The encoded table.
+        data: Vec<u8>,
+    },
 }
 
 /// An event and when it happens.
@@ -82,6 +91,16 @@ pub struct EventLog {
 }
 
 impl EventLog {
+    /// A log holding `events` (sorted by frame and cycle, as [`EventLog::push`] keeps them;
+    /// out-of-order events are moved forward the same way).
+    pub fn from_events(events: Vec<Event>) -> EventLog {
+        let mut log = EventLog::default();
+        for e in events {
+            log.push(e);
+        }
+        log
+    }
+
     /// Append an event. It must not be earlier than the last one (the session only logs at
     /// the present); an earlier one is moved to the present's frame.
     pub fn push(&mut self, mut event: Event) {

@@ -17,14 +17,20 @@
 #![warn(missing_docs)]
 
 pub mod api;
+pub mod codec;
 pub mod events;
 mod history;
 pub mod ring;
 pub mod script;
 pub mod session;
+pub mod state_io;
+pub mod statefile;
 
 pub use api::{DrawCmd, Flavor};
 pub use events::{Event, EventKind, EventLog, SourceHash, source_hash};
 pub use ring::{Method, Ring, RingError};
 pub use script::{Bundle, Image, ScriptConfig, Status};
-pub use session::{ConsoleLine, Session, SessionConfig, SessionError, StartParams, Stats};
+pub use session::{
+    ConsoleLine, ScriptRestore, Session, SessionConfig, SessionError, StartParams, Stats,
+};
+pub use statefile::{StateFile, StateFileError};

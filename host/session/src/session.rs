@@ -64,7 +64,36 @@ pub enum SessionError {
     /// No saved state by that name.
     #[error("no saved state named '{0}'")]
     NoState(String),
+    /// A state file cannot be read or used.
+    #[error(transparent)]
+    StateFile(#[from] crate::statefile::StateFileError),
 }
+
+/// How a state file's scripts came back (see [`Session::load_state_file`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScriptRestore {
+    /// The VMs were restored exactly (the file was saved by this session).
+    Exact,
+    /// The scripts restarted at the loaded frame with their `persist` data, and their
+    /// `on_load_state` hooks ran (a file of another session or process: arenas hold raw
+    /// pointers valid only where they were made).
+    Restarted,
+}
+
+/// A number made once per process, so a state file's arenas are recognised only by the
+/// process (and session) that wrote them.
+pub(crate) fn process_nonce() -> u64 {
+    static NONCE: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    *NONCE.get_or_init(|| {
+        let t = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64);
+        fnv1a(&[t.to_le_bytes(), u64::from(std::process::id()).to_le_bytes()].concat())
+    })
+}
+
+/// Session ids, unique in the process.
+static NEXT_SESSION: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 
 /// How a session stores its history and runs its scripts.
 #[derive(Clone, Debug)]
@@ -149,17 +178,17 @@ pub struct Stats {
 /// The deterministic machine: core + script VMs + event log + rewind ring.
 pub struct Session {
     pub(crate) gb: Gb,
-    start: StartParams,
+    pub(crate) start: StartParams,
     pub(crate) config: SessionConfig,
     /// Frames completed: the position on the timeline.
     pub(crate) frame: u64,
     pub(crate) log: EventLog,
-    sources: HashMap<SourceHash, Bundle>,
+    pub(crate) sources: HashMap<SourceHash, Bundle>,
     /// The latest source of each script, the truth a restored VM is brought up to.
-    current: BTreeMap<u32, SourceHash>,
+    pub(crate) current: BTreeMap<u32, SourceHash>,
     /// Every script slot, loaded or parked, by slot id.
     pub(crate) scripts: Vec<Script>,
-    next_slot: u32,
+    pub(crate) next_slot: u32,
     pub(crate) ring: Ring,
     /// The core image at `frame` (the base of the next diff).
     pub(crate) core_prev: Vec<u8>,
@@ -179,13 +208,13 @@ pub struct Session {
     pub(crate) user_buttons: Buttons,
     /// Buttons scripts press and release this frame.
     overrides: (u8, u8),
-    console: Vec<ConsoleLine>,
+    pub(crate) console: Vec<ConsoleLine>,
     requests: Vec<Request>,
     states: HashMap<String, SavedState>,
     /// States saved by scripts (`savestate.save`), kept apart from the user's.
     script_states: HashMap<String, SavedState>,
-    user_states: Vec<SavedState>,
-    picture: Frame,
+    pub(crate) user_states: Vec<SavedState>,
+    pub(crate) picture: Frame,
     /// A replay is running: its console output is dropped.
     pub(crate) replaying: bool,
     /// `on_load_state` hooks are running.
@@ -193,6 +222,10 @@ pub struct Session {
     /// Scratch list of watchpoint hits.
     hits: Vec<gb_core::watch::Hit>,
     pub(crate) stats: Stats,
+    /// This session's id in the process (state files' arena token).
+    pub(crate) id: u64,
+    /// `persist` tables logged for slots whose script is not loaded yet.
+    pending_persist: BTreeMap<u32, BTreeMap<Vec<u8>, lua_rollback::Value>>,
 }
 
 impl std::fmt::Debug for Session {
@@ -281,6 +314,8 @@ impl Session {
             firing_load: false,
             hits: Vec::new(),
             stats: Stats::default(),
+            id: NEXT_SESSION.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+            pending_persist: BTreeMap::new(),
         };
         s.capture();
         Ok(s)
@@ -354,7 +389,11 @@ impl Session {
 
     /// Run `f` on script `i` with its API context (its draw list and persist table are moved
     /// out for the call, so the script and the context can both be borrowed).
-    fn with_script<R>(&mut self, i: usize, f: impl FnOnce(&mut Script, &mut Api<'_>) -> R) -> R {
+    pub(crate) fn with_script<R>(
+        &mut self,
+        i: usize,
+        f: impl FnOnce(&mut Script, &mut Api<'_>) -> R,
+    ) -> R {
         let (frame, user_buttons, rom_hash) = (self.frame, self.user_buttons, self.start.rom_hash);
         let script = &mut self.scripts[i];
         let mut draw = std::mem::take(&mut script.draw);
@@ -385,7 +424,7 @@ impl Session {
         r
     }
 
-    fn log_now(&mut self, kind: EventKind) {
+    pub(crate) fn log_now(&mut self, kind: EventKind) {
         self.fork();
         let cycle = self.gb.cycles();
         self.log.push(Event {
@@ -561,7 +600,7 @@ impl Session {
         }
     }
 
-    fn effective_buttons(&self) -> Buttons {
+    pub(crate) fn effective_buttons(&self) -> Buttons {
         let (press, release) = self.overrides;
         Buttons((self.user_buttons.0 & !release) | press)
     }
@@ -597,6 +636,9 @@ impl Session {
                         }
                     },
                 };
+                if let Some(p) = self.pending_persist.remove(slot) {
+                    self.scripts[i].persist = p;
+                }
                 self.scripts[i].images = bundle.images.iter().cloned().collect();
                 self.with_script(i, |s, api| s.start(api, *hash, &bundle, *flavor));
                 self.after_script_call(i);
@@ -628,6 +670,16 @@ impl Session {
                 }
             }
             EventKind::Resumed => self.fire_all("rewind"),
+            EventKind::Persist { slot, data } => {
+                let table = crate::codec::decode_persist(&mut crate::codec::Dec::new(data))
+                    .unwrap_or_default();
+                match self.scripts.iter_mut().find(|s| s.slot == *slot) {
+                    Some(s) => s.persist = table,
+                    None => {
+                        self.pending_persist.insert(*slot, table);
+                    }
+                }
+            }
         }
     }
 
@@ -672,7 +724,7 @@ impl Session {
     }
 
     /// Run every loaded script's hooks for `event`.
-    fn fire_all(&mut self, event: &str) {
+    pub(crate) fn fire_all(&mut self, event: &str) {
         for i in 0..self.scripts.len() {
             if self.scripts[i].active {
                 self.with_script(i, |s, api| s.fire(api, event));
@@ -682,7 +734,7 @@ impl Session {
     }
 
     /// After a call into script `i`: route its output and carry out its state requests.
-    fn after_script_call(&mut self, i: usize) {
+    pub(crate) fn after_script_call(&mut self, i: usize) {
         let out = self.scripts[i].take_output();
         if !self.replaying && !out.is_empty() {
             let slot = self.scripts[i].slot;

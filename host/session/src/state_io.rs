@@ -1,0 +1,226 @@
+//! A session to and from a state file (`statefile.rs`): saving, loading into a running session
+//! (a logged event, like every outside input), and starting a new session from a file.
+
+use std::collections::BTreeSet;
+
+use crate::api::SavedState;
+use crate::events::{EventKind, SourceHash};
+use crate::script::Script;
+use crate::session::{ConsoleLine, ScriptRestore, Session, SessionConfig, SessionError};
+use crate::statefile::{Arenas, Meta, SavedScript, StateFile, StateFileError};
+
+impl Session {
+    /// The state at the current frame as a state file. `unix_time` is stored as the time it
+    /// was saved; `with_arenas` adds the script arenas, which only this session can restore
+    /// exactly (without them every load restarts the scripts).
+    pub fn state_file(&mut self, unix_time: u64, with_arenas: bool) -> StateFile {
+        let mut core = Vec::new();
+        self.gb.save_state(&mut core);
+        let scripts: Vec<SavedScript> = self
+            .scripts
+            .iter()
+            .filter(|s| s.active)
+            .map(|s| SavedScript {
+                slot: s.slot,
+                name: s.name.clone(),
+                flavor: s.flavor,
+                hash: s.hash,
+                persist: s.persist.clone(),
+            })
+            .collect();
+        let log: Vec<_> = self
+            .log
+            .events()
+            .iter()
+            .filter(|e| e.frame < self.frame)
+            .cloned()
+            .collect();
+        let mut hashes: BTreeSet<SourceHash> = scripts.iter().map(|s| s.hash).collect();
+        for e in &log {
+            if let EventKind::ScriptLoad { hash, .. } | EventKind::ScriptReload { hash, .. } =
+                e.kind
+            {
+                hashes.insert(hash);
+            }
+        }
+        let sources = hashes
+            .into_iter()
+            .filter_map(|h| self.sources.get(&h).map(|b| (h, b.clone())))
+            .collect();
+        let arenas = with_arenas.then(|| Arenas {
+            token: (crate::session::process_nonce(), self.id),
+            slots: self
+                .scripts
+                .iter_mut()
+                .filter(|s| s.active)
+                .map(|s| {
+                    let mut key = Vec::new();
+                    s.vm.snapshot().encode_keyframe(&mut key);
+                    (s.slot, s.vm.arena_address() as u64, key)
+                })
+                .collect(),
+        });
+        StateFile {
+            meta: Meta {
+                rom_hash: self.start.rom_hash,
+                rom_title: self.gb.cartridge().header().title.clone(),
+                model: self.start.model.to_owned(),
+                frame: self.frame,
+                unix_time,
+                build: concat!("gbhost ", env!("CARGO_PKG_VERSION")).to_owned(),
+            },
+            core,
+            scripts,
+            sources,
+            log,
+            thumbnail: Some(self.picture.pixels().to_vec()),
+            arenas,
+        }
+    }
+
+    /// Check that `file` can be loaded here: same ROM, a core image the core accepts, every
+    /// script's source present. Changes nothing.
+    fn check_state_file(&mut self, file: &StateFile) -> Result<(), StateFileError> {
+        if file.meta.rom_hash != self.start.rom_hash {
+            return Err(StateFileError::ForeignRom {
+                title: file.meta.rom_title.clone(),
+                theirs: file.meta.rom_hash,
+                ours: self.start.rom_hash,
+            });
+        }
+        let mut here = Vec::new();
+        self.gb.save_state(&mut here);
+        // A refused image changes nothing; an accepted one is put back at once.
+        self.gb.load_state(&file.core)?;
+        let _ = self.gb.load_state(&here);
+        for s in &file.scripts {
+            if !file.sources.iter().any(|(h, _)| *h == s.hash) {
+                return Err(StateFileError::Missing("script source"));
+            }
+        }
+        Ok(())
+    }
+
+    /// The exact restore of `file`'s scripts, if this session saved it and each of its
+    /// scripts is still loaded in the very VM it was saved from.
+    fn exact_scripts(&self, file: &StateFile) -> Option<Vec<(u32, lua_rollback::Snapshot)>> {
+        let arenas = file.arenas.as_ref()?;
+        if arenas.token != (crate::session::process_nonce(), self.id)
+            || arenas.slots.len() != file.scripts.len()
+        {
+            return None;
+        }
+        let mut out = Vec::new();
+        for (slot, addr, key) in &arenas.slots {
+            let s = self.scripts.iter().find(|s| s.slot == *slot && s.active)?;
+            if s.vm.arena_address() as u64 != *addr {
+                return None;
+            }
+            out.push((*slot, lua_rollback::Snapshot::decode_keyframe(key).ok()?));
+        }
+        Some(out)
+    }
+
+    /// Load a state file into this session before the next frame, as logged events (a replay
+    /// loads the same state). A file this session saved restores its script VMs exactly; any
+    /// other file unloads the running scripts and restarts the file's scripts with their
+    /// `persist` data, then runs their `on_load_state` hooks. A file that cannot be loaded
+    /// (another ROM, a bad core image, a missing source) changes nothing.
+    pub fn load_state_file(&mut self, file: &StateFile) -> Result<ScriptRestore, SessionError> {
+        self.check_state_file(file)?;
+        if let Some(scripts) = self.exact_scripts(file) {
+            let index = self.user_states.len();
+            self.user_states.push(SavedState {
+                core: file.core.clone(),
+                scripts,
+            });
+            self.log_now(EventKind::LoadState { index });
+            return Ok(ScriptRestore::Exact);
+        }
+        for (hash, bundle) in &file.sources {
+            self.sources.insert(*hash, bundle.clone());
+        }
+        let running: Vec<u32> = self.current.keys().copied().collect();
+        for slot in running {
+            self.current.remove(&slot);
+            self.log_now(EventKind::ScriptUnload { slot });
+        }
+        for s in &file.scripts {
+            let slot = self.next_slot;
+            self.next_slot += 1;
+            self.current.insert(slot, s.hash);
+            let mut e = crate::codec::Enc::default();
+            crate::codec::encode_persist(&mut e, &s.persist);
+            self.log_now(EventKind::Persist { slot, data: e.buf });
+            self.log_now(EventKind::ScriptLoad {
+                slot,
+                name: s.name.clone(),
+                hash: s.hash,
+                flavor: s.flavor,
+            });
+        }
+        let index = self.user_states.len();
+        self.user_states.push(SavedState {
+            core: file.core.clone(),
+            scripts: Vec::new(),
+        });
+        self.log_now(EventKind::LoadState { index });
+        Ok(ScriptRestore::Restarted)
+    }
+
+    /// A new session that starts from `file`: the core as saved, the file's event log as the
+    /// history before it (so a movie or a later state file continues it), the scripts
+    /// restarted at that frame with their `persist` data (their `on_load_state` hooks run),
+    /// and the saved picture on screen until the first frame runs.
+    pub fn from_state_file(
+        rom: Vec<u8>,
+        boot_rom: Option<&[u8]>,
+        config: SessionConfig,
+        file: &StateFile,
+    ) -> Result<Session, SessionError> {
+        let mut s = Session::new(rom, boot_rom, config)?;
+        s.check_state_file(file)?;
+        s.gb.load_state(&file.core).map_err(StateFileError::from)?;
+        s.frame = file.meta.frame;
+        s.log = crate::events::EventLog::from_events(file.log.clone());
+        s.user_buttons = s.log.buttons_before(s.frame);
+        for (hash, bundle) in &file.sources {
+            s.sources.insert(*hash, bundle.clone());
+        }
+        if let Some(t) = &file.thumbnail {
+            for (dst, src) in s.picture.0.iter_mut().zip(t) {
+                *dst = *src;
+            }
+        }
+        for saved in &file.scripts {
+            let bundle = s.sources.get(&saved.hash).cloned().unwrap_or_default();
+            let mut script = match Script::new(saved.slot, &saved.name, &s.config.scripts) {
+                Ok(x) => x,
+                Err(text) => {
+                    s.console.push(ConsoleLine {
+                        slot: saved.slot,
+                        text,
+                    });
+                    continue;
+                }
+            };
+            script.persist = saved.persist.clone();
+            script.images = bundle.images.iter().cloned().collect();
+            s.scripts.push(script);
+            let i = s.scripts.len() - 1;
+            s.with_script(i, |sc, api| {
+                sc.start(api, saved.hash, &bundle, saved.flavor)
+            });
+            s.after_script_call(i);
+            s.current.insert(saved.slot, saved.hash);
+            s.next_slot = s.next_slot.max(saved.slot + 1);
+        }
+        s.scripts.sort_by_key(|x| x.slot);
+        s.fire_all("load_state");
+        s.rebuild_watches();
+        s.gb.set_buttons(s.effective_buttons());
+        s.ring.clear();
+        s.capture();
+        Ok(s)
+    }
+}

@@ -1,0 +1,449 @@
+//! Save-state files: a session's state on disk, sectioned and versioned (SameBoy's and
+//! Gambatte's lesson: a state format must survive its own evolution and hostile files).
+//!
+//! Layout (integers little-endian):
+//!
+//! ```text
+//! "GBHSTATE"  u16 version  u16 0
+//! section*    tag: 4 ASCII bytes, len: u32, payload: len bytes
+//! "END "      len 8, payload: FNV-1a 64 of every byte before this section
+//! ```
+//!
+//! Sections (each at most once; a reader skips tags it does not know, so later versions can
+//! add sections; a missing required one is an error):
+//!
+//! | tag | what | encoding (`codec.rs`) |
+//! |---|---|---|
+//! | `META` | ROM hash and title, model, frame, Unix time, the writing build | u64, text, text, var, var, text |
+//! | `CORE` | the core's own state image (`gb_core::state`, itself versioned and checked) | raw |
+//! | `SCRP` | the loaded scripts: slot, name, API, source hash, `persist` table | count, then each |
+//! | `SRCS` | the source bundle of every hash the scripts and the log name | count, (u64, bundle)* |
+//! | `LOG ` | the session's event log since power-on | `encode_events` from (0, 0) |
+//! | `THMB` | the picture: 160×144 shades, 4 pixels a byte (optional) | 5,760 bytes |
+//! | `ARNA` | the scripts' arenas, valid only in the session that wrote them (optional) | token, (slot, arena address, keyframe)* |
+//!
+//! A script VM's arena holds raw pointers into itself and into this process's code, so it is
+//! restored only by the session (in the same process) that saved it, into the very VM it came
+//! from; everywhere else the scripts restart at the loaded frame with their `persist` data and
+//! their `on_load_state` hooks run (`Session::load_state_file` says which happened).
+
+use std::collections::BTreeMap;
+
+use lua_rollback::Value;
+
+use crate::api::Flavor;
+use crate::codec::{self, Dec, DecodeError, Enc};
+use crate::events::{Event, SourceHash};
+use crate::script::Bundle;
+
+/// The file's first bytes.
+pub const MAGIC: [u8; 8] = *b"GBHSTATE";
+/// The format version this build writes and reads.
+pub const VERSION: u16 = 1;
+/// The picture's size in pixels.
+const PIXELS: usize = 160 * 144;
+
+/// Why a state file cannot be read or used.
+#[derive(Debug, thiserror::Error)]
+pub enum StateFileError {
+    /// Not a gbhost state file.
+    #[error("not a gbhost state file (its first bytes are not GBHSTATE)")]
+    Magic,
+    /// Written by a newer (or unknown) version of the format.
+    #[error("state file format version {0} is not supported (this build reads version {VERSION})")]
+    Version(u16),
+    /// The file ends inside a section or before the end mark.
+    #[error("the state file is truncated (it ends at byte {0} inside a section)")]
+    Truncated(usize),
+    /// The checksum does not match: the file was damaged.
+    #[error("the state file is damaged (checksum mismatch)")]
+    Checksum,
+    /// A section is missing.
+    #[error("the state file has no {0} section")]
+    Missing(&'static str),
+    /// A section appears twice.
+    #[error("the state file has two {0} sections")]
+    Duplicate(String),
+    /// A section's contents do not decode.
+    #[error("the state file's {section} section is invalid: {source}")]
+    Section {
+        /// The section's tag.
+        section: String,
+        /// What was wrong.
+        source: DecodeError,
+    },
+    /// The state is of another game.
+    #[error(
+        "this state is of another ROM ('{title}', hash {theirs:016x}; the loaded ROM's is {ours:016x})"
+    )]
+    ForeignRom {
+        /// The state's ROM title.
+        title: String,
+        /// The state's ROM hash.
+        theirs: u64,
+        /// The loaded ROM's hash.
+        ours: u64,
+    },
+    /// The core refused the image.
+    #[error("the state's core image is invalid: {0}")]
+    Core(#[from] gb_core::StateError),
+    /// Reading or writing the file failed.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: String,
+        /// The error.
+        source: std::io::Error,
+    },
+}
+
+/// What the state is of.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Meta {
+    /// FNV-1a hash of the ROM image.
+    pub rom_hash: u64,
+    /// The ROM's header title.
+    pub rom_title: String,
+    /// The emulated model (`DMG`).
+    pub model: String,
+    /// The session frame the state was saved at.
+    pub frame: u64,
+    /// When it was saved (Unix seconds).
+    pub unix_time: u64,
+    /// The build that wrote it (`gbhost 0.1.0`).
+    pub build: String,
+}
+
+/// One script of the state.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SavedScript {
+    /// Its slot in the session.
+    pub slot: u32,
+    /// Its name (a file name).
+    pub name: String,
+    /// The API it is written for.
+    pub flavor: Flavor,
+    /// The source version it runs (its bundle is in [`StateFile::sources`]).
+    pub hash: SourceHash,
+    /// Its `persist` table.
+    pub persist: BTreeMap<Vec<u8>, Value>,
+}
+
+/// The script arenas, for an exact restore in the session that saved them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Arenas {
+    /// The saving session's token (process nonce and session id).
+    pub token: (u64, u64),
+    /// Each script's slot, arena address and arena keyframe (`Snapshot::encode_keyframe`).
+    pub slots: Vec<(u32, u64, Vec<u8>)>,
+}
+
+/// A decoded state file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StateFile {
+    /// What it is of.
+    pub meta: Meta,
+    /// The core image.
+    pub core: Vec<u8>,
+    /// The loaded scripts.
+    pub scripts: Vec<SavedScript>,
+    /// The bundle of every source hash the scripts and the log name.
+    pub sources: Vec<(SourceHash, Bundle)>,
+    /// The event log since power-on.
+    pub log: Vec<Event>,
+    /// The picture at the saved frame (shades 0-3, row-major), if saved.
+    pub thumbnail: Option<Vec<u8>>,
+    /// The arenas, if saved.
+    pub arenas: Option<Arenas>,
+}
+
+fn section(out: &mut Vec<u8>, tag: &[u8; 4], payload: &[u8]) {
+    out.extend_from_slice(tag);
+    out.extend_from_slice(&(payload.len() as u32).to_le_bytes());
+    out.extend_from_slice(payload);
+}
+
+fn flavor_id(f: Flavor) -> u8 {
+    match f {
+        Flavor::Native => 0,
+        Flavor::BizHawk => 1,
+        Flavor::Vba => 2,
+    }
+}
+
+impl StateFile {
+    /// The file's bytes.
+    pub fn encode(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        out.extend_from_slice(&MAGIC);
+        out.extend_from_slice(&VERSION.to_le_bytes());
+        out.extend_from_slice(&0u16.to_le_bytes());
+
+        let mut e = Enc::default();
+        e.u64(self.meta.rom_hash);
+        e.str(&self.meta.rom_title);
+        e.str(&self.meta.model);
+        e.var(self.meta.frame);
+        e.var(self.meta.unix_time);
+        e.str(&self.meta.build);
+        section(&mut out, b"META", &e.buf);
+
+        section(&mut out, b"CORE", &self.core);
+
+        let mut e = Enc::default();
+        e.var(self.scripts.len() as u64);
+        for s in &self.scripts {
+            e.var(u64::from(s.slot));
+            e.str(&s.name);
+            e.u8(flavor_id(s.flavor));
+            e.u64(s.hash);
+            codec::encode_persist(&mut e, &s.persist);
+        }
+        section(&mut out, b"SCRP", &e.buf);
+
+        let mut e = Enc::default();
+        e.var(self.sources.len() as u64);
+        for (hash, bundle) in &self.sources {
+            e.u64(*hash);
+            codec::encode_bundle(&mut e, bundle);
+        }
+        section(&mut out, b"SRCS", &e.buf);
+
+        let mut e = Enc::default();
+        codec::encode_events(&mut e, &self.log, 0, 0);
+        section(&mut out, b"LOG ", &e.buf);
+
+        if let Some(t) = &self.thumbnail {
+            let mut packed = vec![0u8; PIXELS / 4];
+            for (i, &p) in t.iter().take(PIXELS).enumerate() {
+                packed[i / 4] |= (p & 3) << (2 * (i % 4));
+            }
+            section(&mut out, b"THMB", &packed);
+        }
+
+        if let Some(a) = &self.arenas {
+            let mut e = Enc::default();
+            e.u64(a.token.0);
+            e.u64(a.token.1);
+            e.var(a.slots.len() as u64);
+            for (slot, addr, key) in &a.slots {
+                e.var(u64::from(*slot));
+                e.u64(*addr);
+                e.bytes(key);
+            }
+            section(&mut out, b"ARNA", &e.buf);
+        }
+
+        let sum = crate::session::fnv1a(&out);
+        section(&mut out, b"END ", &sum.to_le_bytes());
+        out
+    }
+
+    /// Decode a state file, checking everything; unknown sections are skipped.
+    pub fn decode(bytes: &[u8]) -> Result<StateFile, StateFileError> {
+        if bytes.len() < 12 || bytes[..8] != MAGIC {
+            return Err(StateFileError::Magic);
+        }
+        let version = u16::from_le_bytes([bytes[8], bytes[9]]);
+        if version != VERSION {
+            return Err(StateFileError::Version(version));
+        }
+        let mut at = 12;
+        let mut sections: BTreeMap<[u8; 4], &[u8]> = BTreeMap::new();
+        loop {
+            if bytes.len() - at < 8 {
+                return Err(StateFileError::Truncated(bytes.len()));
+            }
+            let tag: [u8; 4] = [bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]];
+            let len =
+                u32::from_le_bytes([bytes[at + 4], bytes[at + 5], bytes[at + 6], bytes[at + 7]])
+                    as usize;
+            if bytes.len() - at - 8 < len {
+                return Err(StateFileError::Truncated(bytes.len()));
+            }
+            let payload = &bytes[at + 8..at + 8 + len];
+            if &tag == b"END " {
+                let sum = crate::session::fnv1a(&bytes[..at]);
+                if len != 8 || payload != sum.to_le_bytes() {
+                    return Err(StateFileError::Checksum);
+                }
+                break;
+            }
+            if sections.insert(tag, payload).is_some() {
+                return Err(StateFileError::Duplicate(tag_name(&tag)));
+            }
+            at += 8 + len;
+        }
+        let get = |tag: &'static [u8; 4], name: &'static str| {
+            sections
+                .get(tag)
+                .copied()
+                .ok_or(StateFileError::Missing(name))
+        };
+        let bad = |tag: &str| {
+            let section = tag.to_owned();
+            move |source| StateFileError::Section { section, source }
+        };
+
+        let mut d = Dec::new(get(b"META", "META")?);
+        let meta = (|| {
+            Ok::<_, DecodeError>(Meta {
+                rom_hash: d.u64()?,
+                rom_title: d.str()?,
+                model: d.str()?,
+                frame: d.var()?,
+                unix_time: d.var()?,
+                build: d.str()?,
+            })
+        })()
+        .map_err(bad("META"))?;
+
+        let core = get(b"CORE", "CORE")?.to_vec();
+
+        let mut d = Dec::new(get(b"SCRP", "SCRP")?);
+        let scripts = (|| {
+            let n = d.count(12)?;
+            let mut v = Vec::with_capacity(n);
+            for _ in 0..n {
+                let slot = d.var32()?;
+                let name = d.str()?;
+                let f = d.u8()?;
+                let flavor = match f {
+                    0 => Flavor::Native,
+                    1 => Flavor::BizHawk,
+                    2 => Flavor::Vba,
+                    _ => return Err(d.error(format!("unknown script API id {f}"))),
+                };
+                let hash = d.u64()?;
+                let persist = codec::decode_persist(&mut d)?;
+                v.push(SavedScript {
+                    slot,
+                    name,
+                    flavor,
+                    hash,
+                    persist,
+                });
+            }
+            Ok(v)
+        })()
+        .map_err(bad("SCRP"))?;
+
+        let mut d = Dec::new(get(b"SRCS", "SRCS")?);
+        let sources = (|| {
+            let n = d.count(11)?;
+            let mut v = Vec::with_capacity(n);
+            for _ in 0..n {
+                let hash = d.u64()?;
+                v.push((hash, codec::decode_bundle(&mut d)?));
+            }
+            Ok(v)
+        })()
+        .map_err(bad("SRCS"))?;
+
+        let mut d = Dec::new(get(b"LOG ", "LOG")?);
+        let log = codec::decode_events(&mut d, 0, 0).map_err(bad("LOG"))?;
+
+        let thumbnail = match sections.get(b"THMB") {
+            None => None,
+            Some(p) if p.len() == PIXELS / 4 => Some(
+                (0..PIXELS)
+                    .map(|i| (p[i / 4] >> (2 * (i % 4))) & 3)
+                    .collect(),
+            ),
+            Some(p) => {
+                return Err(StateFileError::Section {
+                    section: "THMB".into(),
+                    source: DecodeError {
+                        what: format!("{} bytes, not {}", p.len(), PIXELS / 4),
+                        at: 0,
+                    },
+                });
+            }
+        };
+
+        let arenas = match sections.get(b"ARNA") {
+            None => None,
+            Some(p) => {
+                let mut d = Dec::new(p);
+                Some(
+                    (|| {
+                        let token = (d.u64()?, d.u64()?);
+                        let n = d.count(10)?;
+                        let mut slots = Vec::with_capacity(n);
+                        for _ in 0..n {
+                            slots.push((d.var32()?, d.u64()?, d.bytes()?.to_vec()));
+                        }
+                        Ok(Arenas { token, slots })
+                    })()
+                    .map_err(bad("ARNA"))?,
+                )
+            }
+        };
+
+        Ok(StateFile {
+            meta,
+            core,
+            scripts,
+            sources,
+            log,
+            thumbnail,
+            arenas,
+        })
+    }
+
+    /// Read and decode a state file.
+    pub fn read(path: &std::path::Path) -> Result<StateFile, StateFileError> {
+        let bytes = std::fs::read(path).map_err(|source| StateFileError::Io {
+            path: path.display().to_string(),
+            source,
+        })?;
+        StateFile::decode(&bytes)
+    }
+
+    /// Write the file atomically: a temporary file beside it, flushed to disk, renamed over it.
+    pub fn write(&self, path: &std::path::Path) -> Result<(), StateFileError> {
+        write_atomic(path, &self.encode()).map_err(|source| StateFileError::Io {
+            path: path.display().to_string(),
+            source,
+        })
+    }
+}
+
+fn tag_name(tag: &[u8; 4]) -> String {
+    String::from_utf8_lossy(tag).trim_end().to_owned()
+}
+
+/// Write `bytes` to `path` atomically (a temporary file in the same folder, synced, renamed
+/// over `path`, and the folder synced), so a crash leaves the old file or the new one.
+pub fn write_atomic(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => std::path::PathBuf::from("."),
+    };
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "state".into());
+    let tmp = dir.join(format!(".{name}.tmp{}", std::process::id()));
+    let result = (|| {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)?;
+        if let Ok(d) = std::fs::File::open(&dir) {
+            let _ = d.sync_all();
+        }
+        Ok(())
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}
+
+/// The file of numbered slot `slot` (0-9) for the ROM with `rom_hash`, under `dir`.
+pub fn slot_path(dir: &std::path::Path, rom_hash: u64, slot: u8) -> std::path::PathBuf {
+    dir.join(format!("{rom_hash:016x}"))
+        .join(format!("slot{slot}.gbs"))
+}
