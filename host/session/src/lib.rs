@@ -10,6 +10,7 @@
 //!   replay with the desync check, the sync test;
 //! - [`ring`]: the rewind ring (one preallocated buffer, keyframes + diffs, binary search);
 //! - [`events`]: the event log;
+//! - [`bk2`]: BizHawk `.bk2` movie import and export (a pure format module);
 //! - [`script`] and [`api`]: one script's VM and the Lua API's host side (`prelude.lua` is the
 //!   Lua side).
 //!
@@ -17,6 +18,7 @@
 #![warn(missing_docs)]
 
 pub mod api;
+pub mod bk2;
 pub mod codec;
 pub mod events;
 mod history;
