@@ -6,6 +6,8 @@
 //! only, at normal speed, paced by the audio clock) and `bench` (measure emulation speed).
 
 mod audio;
+mod movie_cli;
+mod state_cli;
 mod battery;
 mod bench;
 mod config;
@@ -55,6 +57,10 @@ enum Command {
     Play(play::Args),
     /// Measure emulation speed on a ROM (frames per second, median of several rounds).
     Bench(bench::Args),
+    /// Record, play, inspect, compact and convert TAS movies.
+    Movie(movie_cli::Args),
+    /// Save, inspect and convert save-state files (gbhost's own and SameBoy's BESS).
+    State(state_cli::Args),
 }
 
 fn main() -> ExitCode {
@@ -65,6 +71,8 @@ fn main() -> ExitCode {
         Some(Command::Headless(args)) => headless::run(&args),
         Some(Command::Bench(args)) => bench::run(&args),
         Some(Command::Play(args)) => play::run(&args),
+        Some(Command::Movie(args)) => movie_cli::run(&args),
+        Some(Command::State(args)) => state_cli::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

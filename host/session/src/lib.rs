@@ -21,6 +21,7 @@ pub mod api;
 pub mod bk2;
 pub mod codec;
 pub mod events;
+pub mod movie;
 mod history;
 pub mod ring;
 pub mod script;

@@ -454,6 +454,36 @@ impl Session {
         });
     }
 
+    /// Log `event` as it is (a movie's event, played back): it must belong to the next frame
+    /// (its frame is set to it; its cycle is kept, so sub-frame input lands where it was
+    /// recorded). A script load or reload needs its bundle, given as `bundle`.
+    pub fn replay_event(&mut self, event: &Event, bundle: Option<&Bundle>) {
+        if let Some(b) = bundle {
+            self.sources.insert(b.hash(), b.clone());
+        }
+        match &event.kind {
+            EventKind::ScriptLoad { slot, hash, .. } | EventKind::ScriptReload { slot, hash } => {
+                self.current.insert(*slot, *hash);
+                self.next_slot = self.next_slot.max(slot + 1);
+            }
+            EventKind::ScriptUnload { slot } => {
+                self.current.remove(slot);
+            }
+            _ => {}
+        }
+        self.fork();
+        self.log.push(Event {
+            frame: self.frame,
+            cycle: event.cycle,
+            kind: event.kind.clone(),
+        });
+    }
+
+    /// The bundle of a source version the session knows.
+    pub fn source(&self, hash: SourceHash) -> Option<&Bundle> {
+        self.sources.get(&hash)
+    }
+
     /// Write `value` to `addr` before the next frame (a console poke or a cheat; logged).
     pub fn poke(&mut self, addr: u16, value: u8) {
         self.log_now(EventKind::Poke { addr, value });

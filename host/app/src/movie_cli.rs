@@ -1,0 +1,373 @@
+//! `gbhost movie record|play|info|compact|convert`: TAS movies from the command line.
+//!
+//! Output contract: `record` prints `recorded N` each time a chunk reaches the file (every
+//! emulated second) and `movie: FILE, N frames` at the end; `play` prints `frame N/M` on
+//! stderr every 600 frames, then `played: N frames, C checks` and `desync: none` or
+//! `desync: frame F expected H got H` (exit 1); `info` prints `key: value` lines.
+
+use std::collections::BTreeMap;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, bail};
+use gb_core::Buttons;
+use gb_session::movie::{self, Movie, Recorder};
+use gb_session::{Session, SessionConfig, StateFile};
+
+/// Arguments of `gbhost movie`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(subcommand)]
+    command: Sub,
+}
+
+#[derive(clap::Subcommand, Debug)]
+enum Sub {
+    /// Record a movie headless: scripts and (optionally) generated input, from power-on or
+    /// from a state file.
+    Record(RecordArgs),
+    /// Play a movie to its end with the desync detector; exit 1 on a desync.
+    Play(PlayArgs),
+    /// Print a movie's header, length, chunks and sizes.
+    Info {
+        /// The movie file.
+        movie: PathBuf,
+    },
+    /// Rewrite a movie (a finished or interrupted recording) as one compact file.
+    Compact {
+        /// The movie file.
+        movie: PathBuf,
+        /// Write here instead of replacing the movie.
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// zstd level.
+        #[arg(long, default_value_t = 19)]
+        level: i32,
+    },
+    /// Convert between gbhost movies (.gbm) and BizHawk movies (.bk2), by extension.
+    Convert {
+        /// The movie to read.
+        input: PathBuf,
+        /// The movie to write.
+        output: PathBuf,
+        /// The ROM (needed to make a .gbm: the movie's state checks come from playing it).
+        #[arg(long)]
+        rom: Option<PathBuf>,
+    },
+}
+
+#[derive(clap::Args, Debug)]
+struct RecordArgs {
+    /// The ROM.
+    rom: PathBuf,
+    /// The movie file to write (replaced if it exists).
+    #[arg(long)]
+    out: PathBuf,
+    /// Frames to record.
+    #[arg(long, default_value_t = 600)]
+    frames: u64,
+    /// Scripts to load at the start (repeatable).
+    #[arg(long, value_name = "FILE.lua")]
+    script: Vec<PathBuf>,
+    /// Generate varied input (frame-aligned and sub-frame joypad changes) from this seed.
+    #[arg(long, value_name = "SEED")]
+    random_input: Option<u64>,
+    /// Start from this state file instead of power-on.
+    #[arg(long, value_name = "FILE.gbs")]
+    from_state: Option<PathBuf>,
+    /// Author (repeatable).
+    #[arg(long)]
+    author: Vec<String>,
+    /// Run at most this many frames per second (default: as fast as possible).
+    #[arg(long)]
+    fps: Option<u32>,
+    /// Compact the movie when done.
+    #[arg(long)]
+    compact: bool,
+}
+
+#[derive(clap::Args, Debug)]
+struct PlayArgs {
+    /// The ROM.
+    rom: PathBuf,
+    /// The movie file.
+    movie: PathBuf,
+    /// Stop at this frame (seeking there from the nearest keyframe when possible).
+    #[arg(long)]
+    to: Option<u64>,
+    /// Write the last frame as a PNG.
+    #[arg(long, value_name = "FILE.png")]
+    screenshot: Option<PathBuf>,
+}
+
+/// Run `gbhost movie …`.
+pub fn run(args: &Args) -> Result<()> {
+    match &args.command {
+        Sub::Record(a) => record(a),
+        Sub::Play(a) => play(a),
+        Sub::Info { movie } => info(movie),
+        Sub::Compact { movie, out, level } => {
+            let dst = out.as_deref().unwrap_or(movie);
+            gb_session::container::compact(movie, dst, *level)
+                .with_context(|| format!("cannot compact {}", movie.display()))?;
+            println!("compacted: {} bytes", std::fs::metadata(dst)?.len());
+            Ok(())
+        }
+        Sub::Convert { input, output, rom } => convert(input, output, rom.as_deref()),
+    }
+}
+
+/// A small deterministic generator (xorshift64).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+}
+
+fn record(a: &RecordArgs) -> Result<()> {
+    let rom = crate::rom::read(&a.rom)?;
+    let config = SessionConfig {
+        desync_check: false,
+        ring_bytes: 16 << 20,
+        ..SessionConfig::default()
+    };
+    let mut session = match &a.from_state {
+        Some(p) => {
+            let file = StateFile::read(p)?;
+            Session::from_state_file(rom, None, config, &file)?
+        }
+        None => Session::new(rom, None, config)
+            .with_context(|| format!("'{}' cannot be run", a.rom.display()))?,
+    };
+    crate::scripted::load_scripts(&mut session, &a.script, None)?;
+    let mut meta = BTreeMap::new();
+    meta.insert("recorded_by".to_owned(), "gbhost movie record".to_owned());
+    let mut rec = Recorder::create(&a.out, &mut session, a.author.clone(), meta)
+        .with_context(|| format!("cannot record to {}", a.out.display()))?;
+    let mut rng = a.random_input.map(|s| Rng(s | 1));
+    let frame_time = a.fps.map(|f| Duration::from_secs_f64(1.0 / f64::from(f.max(1))));
+    let t0 = Instant::now();
+    let mut flushed = 0;
+    let mut out = std::io::stdout();
+    for n in 0..a.frames {
+        if let Some(r) = &mut rng {
+            let x = r.next();
+            if x % 6 == 0 {
+                session.set_buttons(Buttons((x >> 8) as u8));
+            } else if x % 23 == 1 {
+                // A change in the middle of the frame.
+                let at = session.gb().cycles() + (x >> 16) % 70_000;
+                session.set_buttons_at(Buttons((x >> 24) as u8), at);
+            }
+        }
+        session.run_frame();
+        for line in session.take_console() {
+            println!("log: {}", line.text);
+        }
+        rec.after_frame(&mut session)?;
+        let chunks = (rec.end_frame() - rec.header.start_frame) / u64::from(movie::CHUNK_FRAMES);
+        if chunks != flushed {
+            flushed = chunks;
+            let _ = writeln!(out, "recorded {}", rec.end_frame() - rec.header.start_frame);
+            let _ = out.flush();
+        }
+        if let Some(ft) = frame_time {
+            let due = t0 + ft * (n as u32 + 1);
+            if let Some(wait) = due.checked_duration_since(Instant::now()) {
+                std::thread::sleep(wait);
+            }
+        }
+    }
+    let frames = rec.end_frame() - rec.header.start_frame;
+    let path = rec.finish()?;
+    if a.compact {
+        gb_session::container::compact(&path, &path, 19)?;
+    }
+    println!("movie: {}, {frames} frames", path.display());
+    Ok(())
+}
+
+fn play(a: &PlayArgs) -> Result<()> {
+    let rom = crate::rom::read(&a.rom)?;
+    let movie = Movie::open(&a.movie).with_context(|| format!("{}", a.movie.display()))?;
+    let config = SessionConfig {
+        desync_check: false,
+        ring_bytes: 16 << 20,
+        ..SessionConfig::default()
+    };
+    let total = movie.end_frame();
+    let (report_frames, checks, desync, session) = match a.to {
+        Some(to) => {
+            let (session, feeder) = movie.session_at(rom, config, to)?;
+            (session.frame(), feeder.checks, feeder.desync, session)
+        }
+        None => {
+            let (report, session) = movie::play(&movie, rom, config, |n, s| {
+                eprintln!("frame {}/{total}", s.frame());
+                let _ = n;
+            })?;
+            (report.frames, report.checks, report.desync, session)
+        }
+    };
+    if let Some(p) = &a.screenshot {
+        crate::screenshot::write(p, session.picture())?;
+    }
+    println!("played: {report_frames} frames, {checks} checks");
+    match desync {
+        None => {
+            println!("desync: none");
+            Ok(())
+        }
+        Some(d) => {
+            println!(
+                "desync: frame {} expected {:016x} got {:016x}",
+                d.frame, d.expected, d.got
+            );
+            Err(crate::scripted::SyncMismatch.into())
+        }
+    }
+}
+
+fn info(path: &Path) -> Result<()> {
+    let movie = Movie::open(path).with_context(|| format!("{}", path.display()))?;
+    let h = &movie.header;
+    println!("rom: {} ({:016x})", h.rom_title, h.rom_hash);
+    println!("model: {}", h.model);
+    println!(
+        "start: {}",
+        match &h.start {
+            movie::Start::PowerOn { .. } => "power-on".to_owned(),
+            movie::Start::State(b) => format!("state ({} bytes)", b.len()),
+        }
+    );
+    println!("start frame: {}", h.start_frame);
+    println!("frames: {}", movie.frames());
+    println!("rerecords: {}", h.rerecords);
+    println!("authors: {}", h.authors.join(", "));
+    for (k, v) in &h.metadata {
+        println!("meta {k}: {v}");
+    }
+    println!("form: {}", if movie.is_compact() { "compact" } else { "journal" });
+    let mut keyframes = 0;
+    let mut events = 0;
+    let mut without_keys = 0usize;
+    let mut key_bytes = 0usize;
+    for i in 0..movie.chunks().len() {
+        let mut c = movie.chunk(i)?;
+        events += c.events.len();
+        if let Some(k) = c.keyframe.take() {
+            keyframes += 1;
+            key_bytes += zstd::bulk::compress(&k, 19).map_or(k.len(), |z| z.len());
+        }
+        let raw = c.encode(movie.chunks()[i].meta.start_frame);
+        without_keys += zstd::bulk::compress(&raw, 19).map_or(raw.len(), |z| z.len());
+    }
+    println!("chunks: {} ({keyframes} keyframes)", movie.chunks().len());
+    println!("events: {events}");
+    println!("file bytes: {}", std::fs::metadata(path)?.len());
+    println!("bytes without keyframes (zstd 19): {without_keys}");
+    println!("keyframe bytes (zstd 19): {key_bytes}");
+    Ok(())
+}
+
+fn convert(input: &Path, output: &Path, rom: Option<&Path>) -> Result<()> {
+    let ext = |p: &Path| {
+        p.extension()
+            .map(|e| e.to_string_lossy().to_ascii_lowercase())
+            .unwrap_or_default()
+    };
+    match (ext(input).as_str(), ext(output).as_str()) {
+        ("gbm", "bk2") => {
+            let movie = Movie::open(input)?;
+            let (frames, lost) = movie.frame_buttons()?;
+            if lost > 0 {
+                eprintln!(
+                    "warning: {lost} events have no .bk2 form (sub-frame joypad changes are moved \
+                     to the next frame start; pokes and scripts are dropped)"
+                );
+            }
+            if !matches!(movie.header.start, movie::Start::PowerOn { .. }) {
+                eprintln!("warning: the movie starts from a state; the .bk2 starts at power-on");
+            }
+            let sha1 = rom
+                .map(crate::rom::read)
+                .transpose()?
+                .map(|r| sha1_smol::Sha1::from(&r).digest().to_string().to_ascii_uppercase())
+                .unwrap_or_default();
+            let mut bk2 = gb_session::bk2::Bk2::gambatte(
+                &movie.header.rom_title,
+                &sha1,
+                frames
+                    .iter()
+                        .map(|&buttons| gb_session::bk2::Bk2Frame {
+                        buttons,
+                        power: false,
+                    })
+                    .collect(),
+            );
+            set_header(&mut bk2, "rerecordCount", &movie.header.rerecords.to_string());
+            if !movie.header.authors.is_empty() {
+                set_header(&mut bk2, "Author", &movie.header.authors.join(", "));
+            }
+            let bytes = gb_session::bk2::write(&bk2)?;
+            gb_session::statefile::write_atomic(output, &bytes)?;
+            eprintln!(
+                "warning: BizHawk's Game Boy cores time input differently; the movie may desync there"
+            );
+            println!("converted: {} frames", frames.len());
+            Ok(())
+        }
+        ("bk2", "gbm") => {
+            let Some(rom_path) = rom else {
+                bail!("converting to .gbm needs --rom ROM (the movie is played to record it)");
+            };
+            let bk2 = gb_session::bk2::read(&std::fs::read(input)?)?;
+            eprintln!(
+                "warning: a .bk2 made by another core may desync in gbhost (input timing differs)"
+            );
+            let rom = crate::rom::read(rom_path)?;
+            let config = SessionConfig {
+                desync_check: false,
+                ring_bytes: 16 << 20,
+                ..SessionConfig::default()
+            };
+            let mut session = Session::new(rom, None, config)?;
+            let mut meta = BTreeMap::new();
+            meta.insert("converted_from".to_owned(), input.display().to_string());
+            let authors = bk2
+                .header_value("Author")
+                .map(|a| vec![a.to_owned()])
+                .unwrap_or_default();
+            let mut rec = Recorder::create(output, &mut session, authors, meta)?;
+            let total = bk2.frames.len();
+            for (i, f) in bk2.frames.iter().enumerate() {
+                session.set_buttons(f.buttons);
+                session.run_frame();
+                rec.after_frame(&mut session)?;
+                if (i + 1) % 600 == 0 {
+                    eprintln!("frame {}/{total}", i + 1);
+                }
+            }
+            rec.set_rerecords(bk2.rerecords())?;
+            let path = rec.finish()?;
+            gb_session::container::compact(&path, &path, 19)?;
+            println!("converted: {total} frames");
+            Ok(())
+        }
+        (a, b) => bail!("cannot convert .{a} to .{b} (gbm ↔ bk2)"),
+    }
+}
+
+/// Set (or add) a Header.txt key.
+fn set_header(bk2: &mut gb_session::bk2::Bk2, key: &str, value: &str) {
+    match bk2.header.iter_mut().find(|(k, _)| k == key) {
+        Some((_, v)) => *v = value.to_owned(),
+        None => bk2.header.push((key.to_owned(), value.to_owned())),
+    }
+}

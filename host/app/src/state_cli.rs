@@ -1,0 +1,168 @@
+//! `gbhost state save|info|export-bess|import-bess`: save-state files from the command line.
+//!
+//! Output contract: `save` prints `state: FILE, frame N`; `info` prints `key: value` lines;
+//! `export-bess` and `import-bess` print `wrote FILE (N bytes)`. Exit 2 on a bad file, with
+//! the reason.
+
+use std::path::PathBuf;
+
+use anyhow::{Context, Result};
+use gb_session::statefile::{Meta, StateFile};
+use gb_session::{Session, SessionConfig};
+
+/// Arguments of `gbhost state`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(subcommand)]
+    command: Sub,
+}
+
+#[derive(clap::Subcommand, Debug)]
+enum Sub {
+    /// Run a ROM headless for some frames (with scripts) and save a state file.
+    Save {
+        /// The ROM.
+        rom: PathBuf,
+        /// Frames to run first.
+        #[arg(long, default_value_t = 600)]
+        frames: u64,
+        /// Scripts to load at the start (repeatable).
+        #[arg(long, value_name = "FILE.lua")]
+        script: Vec<PathBuf>,
+        /// The state file to write (atomically).
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Print what a state file holds.
+    Info {
+        /// The state file.
+        state: PathBuf,
+    },
+    /// Write a state's core as a BESS file (SameBoy's format).
+    ExportBess {
+        /// The ROM the state is of.
+        rom: PathBuf,
+        /// The gbhost state file.
+        state: PathBuf,
+        /// The BESS file to write.
+        out: PathBuf,
+    },
+    /// Read a BESS file (from SameBoy or gbhost) into a gbhost state file.
+    ImportBess {
+        /// The ROM the state is of.
+        rom: PathBuf,
+        /// The BESS file.
+        bess: PathBuf,
+        /// The gbhost state file to write.
+        out: PathBuf,
+    },
+}
+
+fn now() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
+fn session(rom: &std::path::Path) -> Result<Session> {
+    let bytes = crate::rom::read(rom)?;
+    let config = SessionConfig {
+        desync_check: false,
+        ring_bytes: 4 << 20,
+        ..SessionConfig::default()
+    };
+    Session::new(bytes, None, config).with_context(|| format!("'{}' cannot be run", rom.display()))
+}
+
+/// Run `gbhost state …`.
+pub fn run(args: &Args) -> Result<()> {
+    match &args.command {
+        Sub::Save {
+            rom,
+            frames,
+            script,
+            out,
+        } => {
+            let mut s = session(rom)?;
+            crate::scripted::load_scripts(&mut s, script, None)?;
+            for _ in 0..*frames {
+                s.run_frame();
+            }
+            s.state_file(now(), false).write(out)?;
+            println!("state: {}, frame {}", out.display(), s.frame());
+            Ok(())
+        }
+        Sub::Info { state } => {
+            let f = StateFile::read(state)?;
+            println!("rom: {} ({:016x})", f.meta.rom_title, f.meta.rom_hash);
+            println!("model: {}", f.meta.model);
+            println!("frame: {}", f.meta.frame);
+            println!("saved: {} (unix time)", f.meta.unix_time);
+            println!("build: {}", f.meta.build);
+            println!("core bytes: {}", f.core.len());
+            for s in &f.scripts {
+                println!(
+                    "script {}: {} ({:?}, {} persist keys)",
+                    s.slot,
+                    s.name,
+                    s.flavor,
+                    s.persist.len()
+                );
+            }
+            println!("log events: {}", f.log.len());
+            println!("thumbnail: {}", if f.thumbnail.is_some() { "yes" } else { "no" });
+            println!(
+                "script arenas: {}",
+                if f.arenas.is_some() {
+                    "yes (restored exactly only by the session that saved them)"
+                } else {
+                    "no"
+                }
+            );
+            Ok(())
+        }
+        Sub::ExportBess { rom, state, out } => {
+            let f = StateFile::read(state)?;
+            // Checks the ROM and the image the way a load does.
+            session(rom)?.load_state_file(&f)?;
+            let cart = gb_core::Cartridge::from_rom(crate::rom::read(rom)?)?;
+            let mut gb = gb_core::Gb::new(cart);
+            gb.load_state(&f.core)?;
+            let bytes = gb_core::bess::export_with_timestamp(&gb, f.meta.unix_time);
+            gb_session::statefile::write_atomic(out, &bytes)
+                .with_context(|| format!("cannot write {}", out.display()))?;
+            println!("wrote {} ({} bytes)", out.display(), bytes.len());
+            Ok(())
+        }
+        Sub::ImportBess { rom, bess, out } => {
+            let data = std::fs::read(bess).with_context(|| format!("{}", bess.display()))?;
+            let rom_bytes = crate::rom::read(rom)?;
+            let s = session(rom)?;
+            let cart = gb_core::Cartridge::from_rom(rom_bytes)?;
+            let mut gb = gb_core::Gb::new(cart);
+            gb_core::bess::import(&mut gb, &data)
+                .with_context(|| format!("{} cannot be imported", bess.display()))?;
+            let mut core = Vec::new();
+            gb.save_state(&mut core);
+            let file = StateFile {
+                meta: Meta {
+                    rom_hash: s.start_params().rom_hash,
+                    rom_title: gb.cartridge().header().title.clone(),
+                    model: "DMG".into(),
+                    frame: 0,
+                    unix_time: now(),
+                    build: concat!("gbhost ", env!("CARGO_PKG_VERSION"), " (from BESS)").into(),
+                },
+                core,
+                scripts: Vec::new(),
+                sources: Vec::new(),
+                log: Vec::new(),
+                thumbnail: None,
+                arenas: None,
+            };
+            file.write(out)?;
+            println!("wrote {} ({} bytes)", out.display(), file.encode().len());
+            Ok(())
+        }
+    }
+}

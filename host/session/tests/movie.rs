@@ -1,0 +1,226 @@
+//! Movies: record and play back with the desync detector, rerecords (cut, undo), resuming a
+//! file, keyframe seeks, and hostile bytes.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use common::{counter_rom, session};
+use gb_core::Buttons;
+use gb_session::movie::{self, Movie, Recorder};
+use gb_session::{Session, SessionConfig};
+
+const HUD: &str = r#"
+local seen = 0
+event.on_frame_end(function()
+  seen = seen + memory.read_u8(0xC001)
+  if emu.framecount() % 97 == 0 then memory.write_u8(0xC080, seen & 0xFF) end
+  gui.text(0, 0, tostring(seen))
+end)
+"#;
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("gbhost-movie-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+fn config() -> SessionConfig {
+    SessionConfig {
+        desync_check: false,
+        ring_bytes: 8 << 20,
+        ..SessionConfig::default()
+    }
+}
+
+/// Varied input: frame-aligned and sub-frame changes.
+fn drive(s: &mut Session, rec: &mut Recorder, frames: u64, seed: u64) {
+    let mut x = seed | 1;
+    for _ in 0..frames {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        if x % 5 == 0 {
+            s.set_buttons(Buttons((x >> 8) as u8));
+        } else if x % 17 == 1 {
+            let at = s.gb().cycles() + (x >> 20) % 70_000;
+            s.set_buttons_at(Buttons((x >> 30) as u8), at);
+        }
+        s.run_frame();
+        rec.after_frame(s).unwrap();
+    }
+}
+
+fn core_hash(s: &Session) -> u64 {
+    movie::state_hash(s)
+}
+
+#[test]
+fn a_recording_plays_back_in_sync() {
+    let path = temp("sync.gbm");
+    let mut s = Session::new(counter_rom(), None, config()).unwrap();
+    s.load_script("hud.lua", HUD);
+    let mut rec = Recorder::create(&path, &mut s, vec!["me".into()], BTreeMap::new()).unwrap();
+    drive(&mut s, &mut rec, 1234, 42);
+    rec.finish().unwrap();
+    let m = Movie::open(&path).unwrap();
+    assert_eq!(m.frames(), 1234);
+    assert_eq!(m.header.authors, vec!["me".to_owned()]);
+    let (report, played) = movie::play(&m, counter_rom(), config(), |_, _| {}).unwrap();
+    assert_eq!(report.frames, 1234);
+    assert_eq!(report.checks, 21, "one check per chunk");
+    assert_eq!(report.desync, None);
+    assert_eq!(core_hash(&played), core_hash(&s));
+    assert_eq!(played.picture(), s.picture());
+    // Compacted: the same movie.
+    gb_session::container::compact(&path, &path, 19).unwrap();
+    let c = Movie::open(&path).unwrap();
+    assert!(c.is_compact());
+    let (report, _) = movie::play(&c, counter_rom(), config(), |_, _| {}).unwrap();
+    assert_eq!((report.frames, report.desync), (1234, None));
+}
+
+#[test]
+fn the_detector_names_the_first_differing_check() {
+    let path = temp("desync.gbm");
+    let mut s = Session::new(counter_rom(), None, config()).unwrap();
+    let mut rec = Recorder::create(&path, &mut s, vec![], BTreeMap::new()).unwrap();
+    drive(&mut s, &mut rec, 300, 7);
+    rec.finish().unwrap();
+    let m = Movie::open(&path).unwrap();
+    // Played with a poke the recording did not have, at frame 130.
+    let mut p = m.session(counter_rom(), config()).unwrap();
+    let mut feeder = movie::Feeder::new();
+    while feeder.feed(&m, &mut p).unwrap() == movie::Feed::Playing {
+        if p.frame() == 130 {
+            p.poke(0xC000, 0x55);
+        }
+        p.run_frame();
+    }
+    let d = feeder.desync.expect("a desync");
+    assert_eq!(d.frame, 180, "the first check after the poke");
+}
+
+#[test]
+fn rewinding_while_recording_is_a_rerecord_and_undo_brings_the_future_back() {
+    let path = temp("rerecord.gbm");
+    let mut s = Session::new(counter_rom(), None, config()).unwrap();
+    s.load_script("hud.lua", HUD);
+    let mut rec = Recorder::create(&path, &mut s, vec![], BTreeMap::new()).unwrap();
+    drive(&mut s, &mut rec, 300, 3);
+    let original_end = core_hash(&s);
+    s.seek(150).unwrap();
+    drive(&mut s, &mut rec, 50, 99);
+    assert_eq!(rec.end_frame(), 200);
+    assert_eq!(rec.header.rerecords, 1);
+    let branch_end = core_hash(&s);
+    // The file is the new timeline (its last, unfinished second is still in memory).
+    {
+        let m = Movie::open(&path).unwrap();
+        assert_eq!(m.frames(), 180);
+        assert_eq!(m.header.rerecords, 1);
+        let (report, mut played) = movie::play(&m, counter_rom(), config(), |_, _| {}).unwrap();
+        assert_eq!(report.desync, None);
+        s.seek(180).unwrap();
+        assert_eq!(core_hash(&played), core_hash(&s));
+        played.run_frame();
+        s.seek(200).unwrap();
+        assert_eq!(core_hash(&s), branch_end);
+    }
+    // Undo: the old future is back.
+    assert_eq!(rec.undo_rerecord().unwrap(), Some(300));
+    rec.finish().unwrap();
+    let m = Movie::open(&path).unwrap();
+    assert_eq!((m.frames(), m.header.rerecords), (300, 0));
+    let (report, played) = movie::play(&m, counter_rom(), config(), |_, _| {}).unwrap();
+    assert_eq!(report.desync, None);
+    assert_eq!(core_hash(&played), original_end);
+}
+
+#[test]
+fn a_movie_file_can_be_continued_from_a_frame() {
+    let path = temp("resume.gbm");
+    let mut s = Session::new(counter_rom(), None, config()).unwrap();
+    let mut rec = Recorder::create(&path, &mut s, vec![], BTreeMap::new()).unwrap();
+    drive(&mut s, &mut rec, 250, 5);
+    rec.finish().unwrap();
+    let m = Movie::open(&path).unwrap();
+    let (mut p, _) = m.session_at(counter_rom(), config(), 100).unwrap();
+    assert_eq!(p.frame(), 100);
+    drop(m);
+    let mut rec = Recorder::resume(&path, &mut p).unwrap();
+    assert_eq!(rec.end_frame(), 100);
+    assert_eq!(rec.header.rerecords, 1);
+    drive(&mut p, &mut rec, 70, 11);
+    rec.finish().unwrap();
+    let m = Movie::open(&path).unwrap();
+    assert_eq!(m.frames(), 170);
+    let (report, played) = movie::play(&m, counter_rom(), config(), |_, _| {}).unwrap();
+    assert_eq!(report.desync, None);
+    assert_eq!(core_hash(&played), core_hash(&p));
+}
+
+#[test]
+fn seeking_starts_from_the_nearest_keyframe() {
+    let path = temp("seek.gbm");
+    let mut s = session();
+    let mut rec = Recorder::create(&path, &mut s, vec![], BTreeMap::new()).unwrap();
+    drive(&mut s, &mut rec, 1300, 9);
+    rec.finish().unwrap();
+    let m = Movie::open(&path).unwrap();
+    let keys = m
+        .chunks()
+        .iter()
+        .filter(|c| c.meta.flags & movie::FLAG_KEYFRAME != 0)
+        .count();
+    assert_eq!(keys, 3, "frames 0, 600 and 1200");
+    let (at, feeder) = m.session_at(counter_rom(), config(), 1250).unwrap();
+    assert_eq!(at.frame(), 1250);
+    // From the keyframe at 1200: one chunk check on the way (at 1200), not 21.
+    assert_eq!(feeder.checks, 1);
+    assert_eq!(feeder.desync, None);
+    let (_, mut full) = movie::play(&m, counter_rom(), config(), |_, _| {}).unwrap();
+    full.seek(1250).unwrap();
+    assert_eq!(core_hash(&at), core_hash(&full));
+}
+
+#[test]
+fn hostile_movie_bytes_never_panic() {
+    let path = temp("fuzz.gbm");
+    let mut s = Session::new(counter_rom(), None, config()).unwrap();
+    s.load_script("hud.lua", HUD);
+    let mut rec = Recorder::create(&path, &mut s, vec![], BTreeMap::new()).unwrap();
+    drive(&mut s, &mut rec, 200, 1);
+    rec.finish().unwrap();
+    let journal = std::fs::read(&path).unwrap();
+    gb_session::container::compact(&path, &path, 3).unwrap();
+    let compact = std::fs::read(&path).unwrap();
+    let mut x = 0x2545_f491_4f6c_dd1du64;
+    let mut runs = 0;
+    for round in 0..20_000u32 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let mut bad = if round % 2 == 0 { journal.clone() } else { compact.clone() };
+        match round % 3 {
+            0 => {
+                let i = x as usize % bad.len();
+                bad[i] ^= 1 << (x >> 40) % 8;
+            }
+            1 => bad.truncate(x as usize % bad.len()),
+            _ => {
+                let i = x as usize % (bad.len() - 4);
+                bad[i..i + 4].copy_from_slice(&u32::MAX.to_le_bytes());
+            }
+        }
+        runs += 1;
+        if let Ok(m) = Movie::from_bytes(bad) {
+            for i in 0..m.chunks().len() {
+                let _ = m.chunk(i);
+            }
+            let _ = m.frame_buttons();
+        }
+    }
+    println!("movie fuzz: {runs} executions");
+}
