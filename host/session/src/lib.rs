@@ -10,6 +10,8 @@
 //!   replay with the desync check, the sync test;
 //! - [`ring`]: the rewind ring (one preallocated buffer, keyframes + diffs, binary search);
 //! - [`events`]: the event log;
+//! - [`container`]: the movie file container (journal while recording, compact when done),
+//!   which knows nothing of what its chunks hold;
 //! - [`script`] and [`api`]: one script's VM and the Lua API's host side (`prelude.lua` is the
 //!   Lua side).
 //!
@@ -17,6 +19,7 @@
 #![warn(missing_docs)]
 
 pub mod api;
+pub mod container;
 pub mod events;
 mod history;
 pub mod ring;
