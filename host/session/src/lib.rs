@@ -11,6 +11,8 @@
 //! - [`ring`]: the rewind ring (one preallocated buffer, keyframes + diffs, binary search);
 //! - [`events`]: the event log;
 //! - [`bk2`]: BizHawk `.bk2` movie import and export (a pure format module);
+//! - [`container`]: the movie file container (journal while recording, compact when done),
+//!   which knows nothing of what its chunks hold;
 //! - [`script`] and [`api`]: one script's VM and the Lua API's host side (`prelude.lua` is the
 //!   Lua side).
 //!
@@ -20,6 +22,7 @@
 pub mod api;
 pub mod bk2;
 pub mod codec;
+pub mod container;
 pub mod events;
 pub mod movie;
 mod history;
