@@ -259,6 +259,23 @@ impl Hardware {
         self.reschedule();
     }
 
+    /// The boot ROM image while it is mapped (BANK, 0xFF50, not written yet).
+    pub(crate) fn boot_rom(&self) -> Option<&[u8; 0x100]> {
+        self.boot_rom.as_deref()
+    }
+
+    /// Set DMA (0xFF46) as it reads, without starting a transfer (a save state load).
+    pub(crate) fn set_dma_register(&mut self, v: u8) {
+        self.dma.reg = v;
+    }
+
+    /// After a save state load has set the parts one by one (BESS, [`crate::bess`]): the frame
+    /// sequencer's next step follows the new system counter, and the scheduler is recomputed.
+    pub(crate) fn resync(&mut self) {
+        self.apu_fs_next = self.next_fs_edge();
+        self.reschedule();
+    }
+
     /// Raise [`Hardware::stop`] at `at` at the latest (a frame's deadline).
     pub fn set_stop_at(&mut self, at: u64) {
         self.stop_at = at;
@@ -354,7 +371,8 @@ impl Hardware {
         }
     }
 
-    fn read_io(&self, addr: u16) -> u8 {
+    /// Read an I/O register (0xFF00-0xFF7F) as the CPU sees it now, whatever OAM DMA does.
+    pub(crate) fn read_io(&self, addr: u16) -> u8 {
         match addr {
             0xFF00 => self.joypad.read(),
             0xFF01 => self.serial.read_sb(),

@@ -161,6 +161,21 @@ impl Cpu {
         }
     }
 
+    /// A CPU with these registers, IME and mode, between two instructions, with no EI pending
+    /// and no halt bug (a save state that keeps neither: BESS, [`crate::bess`]).
+    pub(crate) fn restored(regs: Registers, ime: bool, mode: CpuMode) -> Cpu {
+        Cpu {
+            regs: Registers {
+                f: regs.f & 0xF0,
+                ..regs
+            },
+            ime,
+            mode,
+            slow: mode != CpuMode::Running,
+            ..Cpu::default()
+        }
+    }
+
     /// Run one step: one instruction, one interrupt dispatch, or (in HALT/STOP) the M-cycles up
     /// to the next hardware event.
     #[inline(always)]

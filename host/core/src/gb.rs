@@ -388,6 +388,26 @@ impl Gb {
         Ok(())
     }
 
+    /// The CPU and the hardware, for [`crate::bess`].
+    pub(crate) fn parts(&self) -> (&Cpu, &Hardware) {
+        (&self.cpu, &self.hw)
+    }
+
+    /// This machine with `cpu` and `hw` in its place (a save state load, [`crate::bess`]):
+    /// the frame and lag-frame counters go on, and the current frame ends one frame from
+    /// `hw.now` at the latest.
+    pub(crate) fn with_parts(&self, cpu: Cpu, hw: Hardware) -> Gb {
+        Gb {
+            cpu,
+            frame_deadline: hw.now + CYCLES_PER_FRAME,
+            hw,
+            p1_at_frame_start: self.p1_at_frame_start,
+            frames: self.frames,
+            lag_frames: self.lag_frames,
+            lagged: self.lagged,
+        }
+    }
+
     /// Run until the clock reaches `cycle` (on an instruction boundary, so possibly a few
     /// cycles past it), the current frame ends or a watchpoint is hit, whichever comes first;
     /// true if the frame ended. For input that changes in the middle of a frame.

@@ -10,11 +10,13 @@
 //! - [`bus`]: the memory map, clock, event scheduler, OAM DMA and interrupt registers;
 //! - [`timer`], [`ppu`], [`serial`], [`joypad`], [`apu`]: the I/O blocks;
 //! - [`cartridge`]: header parsing and the mappers (MBC1/2/3/5, RTC);
+//! - [`bess`]: SameBoy's BESS save states, exported and imported;
 //! - [`asm`]: a small SM83 assembler for tests and built-in ROMs.
 #![warn(missing_docs)]
 
 pub mod apu;
 pub mod asm;
+pub mod bess;
 pub mod bus;
 pub mod cartridge;
 pub mod cpu;
@@ -27,6 +29,7 @@ pub mod state;
 pub mod timer;
 pub mod watch;
 
+pub use bess::BessError;
 pub use cartridge::Cartridge;
 pub use cpu::Registers;
 pub use gb::{Domain, Frame, Gb, GbError};

@@ -1070,6 +1070,117 @@ impl Event {
 }
 
 impl Ppu {
+    /// Put the PPU where LY (0xFF44) and STAT's mode name in the frame, for a save state that
+    /// keeps no dot (BESS, [`crate::bess`]). The registers, VRAM and OAM are set first; the
+    /// framebuffer is kept. `stat` gives the interrupt enables, the LY=LYC flag and the mode.
+    ///
+    /// Each (LY, mode) pair is placed at the first dot where the CPU sees it, with the events
+    /// from there on scheduled as usual: VBlank lines at dot 0 (LY just changed, the LY=LYC
+    /// comparison 4 dots ahead; that is where a frame ends), mode 2 at dot 4, mode 3 at dot 84,
+    /// mode 0 right when it starts (dot 256 plus the line's penalty, the line already drawn),
+    /// and LY 0 in mode 1 at dot 8 of line 153. A mode that cannot go with LY (a mode 1 on a
+    /// visible line, modes 0, 2 and 3 in VBlank) is taken from LY alone. The window line
+    /// counter, which no register shows, is estimated from WY, WX and LCDC as they are now.
+    /// `ly` must be at most 153.
+    pub(crate) fn restore_position(&mut self, stat: u8, ly: u8, now: u64) {
+        let mut fresh = Ppu::new();
+        std::mem::swap(&mut fresh.vram, &mut self.vram);
+        std::mem::swap(&mut fresh.framebuffer, &mut self.framebuffer);
+        fresh.rows_drawn = self.rows_drawn;
+        fresh.oam = self.oam;
+        fresh.lcdc = self.lcdc;
+        fresh.scy = self.scy;
+        fresh.scx = self.scx;
+        fresh.lyc = self.lyc;
+        fresh.bgp = self.bgp;
+        fresh.obp0 = self.obp0;
+        fresh.obp1 = self.obp1;
+        fresh.wy = self.wy;
+        fresh.wx = self.wx;
+        *self = fresh;
+        self.stat_enable = stat & 0x78;
+        self.lyc_equal = stat & 0x04 != 0;
+        if !self.lcd_on() {
+            // As after the LCD is switched off: the flag keeps its value.
+            self.stat_line = self.lyc_equal && self.stat_enable & 0x40 != 0;
+            return;
+        }
+        let ly = ly.min(153);
+        let visible = ly < HEIGHT as u8;
+        let mode = match stat & 3 {
+            1 if ly == 0 => 1,
+            _ if !visible => 1,
+            1 => 2,
+            m => m,
+        };
+        self.ly = ly;
+        self.line = ly;
+        self.mode = mode;
+        self.irq_mode = mode;
+        if visible {
+            let window = self.lcdc & 0x21 == 0x21 && self.wx <= 166 && self.wy <= ly;
+            self.wy_triggered = self.wy <= ly;
+            self.window_line = if window { ly - self.wy } else { 0 };
+        }
+        let dot = match mode {
+            1 if ly == 0 => {
+                // Line 153 reads LY 0 from dot 8.
+                self.line = 153;
+                self.event = Event::Line153Compare;
+                8
+            }
+            1 => {
+                self.event = Event::Compare;
+                0
+            }
+            2 => {
+                self.oam_read_blocked = true;
+                self.oam_write_blocked = true;
+                self.event = Event::VramBlock;
+                4
+            }
+            3 => {
+                self.set_blocked(true);
+                self.oam_scan(self.lcdc);
+                self.line_regs = crate::fifo::LineRegs {
+                    lcdc: self.lcdc,
+                    scy: self.scy,
+                    scx: self.scx,
+                    bgp: self.bgp,
+                    obp0: self.obp0,
+                    obp1: self.obp1,
+                    wx: self.wx,
+                    ly: self.line,
+                    window_line: self.window_line,
+                    wy_triggered: self.wy_triggered,
+                };
+                self.event = Event::HBlankIrq;
+                MODE3_START
+            }
+            _ => {
+                self.oam_scan(self.lcdc);
+                let end = MODE0_START + self.mode3_penalty();
+                if self.window_on_line() && self.lcdc & 0x01 != 0 {
+                    self.window_line = self.window_line.wrapping_add(1);
+                }
+                self.event = Event::LineStart;
+                end
+            }
+        };
+        self.line_start = now - dot;
+        let s = self.line_start;
+        self.next = match self.event {
+            Event::Line153Compare => s + 12,
+            Event::Compare => s + 4,
+            Event::VramBlock => s + VRAM_BLOCK,
+            Event::HBlankIrq => s + MODE0_START + self.mode3_penalty() - 4,
+            _ => s + DOTS_PER_LINE,
+        };
+        self.stat_line = self.stat_sources();
+    }
+}
+
+impl Ppu {
     /// Append the PPU's part of the state image (not the framebuffer: see [`crate::state`]).
     pub(crate) fn save_state(&self, w: &mut crate::state::Writer<'_>) {
         w.bytes(&self.vram[..]);

@@ -76,6 +76,21 @@ impl Serial {
         }
     }
 
+    /// Set SB and SC from a save state that keeps no bit count (BESS, [`crate::bess`]): an
+    /// internal-clock transfer in progress goes on as if it had just started (8 bits to
+    /// shift), without adding to [`Serial::output`]; `counter` is the system counter now.
+    pub(crate) fn restore(&mut self, sb: u8, sc: u8, now: u64, counter: u16) {
+        self.sb = sb;
+        self.sc = sc & 0x81;
+        if self.sc == 0x81 {
+            self.bits_left = 8;
+            self.next_shift = next_falling_edge(now, counter);
+        } else {
+            self.bits_left = 0;
+            self.next_shift = u64::MAX;
+        }
+    }
+
     /// Shift the bits due by `now`; returns true when a transfer completes (serial interrupt).
     pub fn run_events(&mut self, now: u64) -> bool {
         while self.next_shift <= now {

@@ -477,6 +477,87 @@ impl Apu {
 }
 
 impl Apu {
+    /// 0xFF10-0xFF3F for a save state that stores registers as a game would write them (BESS,
+    /// [`crate::bess`]): the values last written, except NR52 as it reads (power and the
+    /// channels playing), NRx4 without the trigger bit, and the length bits of NR11, NR21,
+    /// NR31 and NR41 holding the length counters as they are now (writing them back sets the
+    /// counters, also while the APU is off); then wave RAM as stored.
+    pub(crate) fn bess_registers(&self) -> [u8; 0x30] {
+        let mut out = [0; 0x30];
+        out[..0x20].copy_from_slice(&self.regs);
+        out[0x16] = self.read(0xFF26, 0);
+        for (c, chan) in self.ch.iter().enumerate() {
+            out[reg(c, 4)] &= 0x7F;
+            let i = reg(c, 1);
+            out[i] = if c == 2 {
+                (256 - chan.length.min(256)) as u8
+            } else {
+                (out[i] & 0xC0) | ((64 - chan.length.min(64)) as u8 & 0x3F)
+            };
+        }
+        out[0x20..].copy_from_slice(&self.wave_ram);
+        out
+    }
+
+    /// Set 0xFF10-0xFF3F from [`Apu::bess_registers`]' layout without triggering anything:
+    /// power from NR52 bit 7, each channel playing as NR52's low bits say (if its DAC is on),
+    /// the length counters from NRx1, and the rest as right after a trigger (envelope at its
+    /// initial volume, sweep reloaded, waveforms at their start, frame sequencer at step 0).
+    /// The output ring and the output switch are kept.
+    pub(crate) fn restore_registers(&mut self, r: &[u8; 0x30], now: u64) {
+        let off = self.synth.off;
+        let out = std::mem::take(&mut self.out);
+        *self = Apu::power_on();
+        self.out = out;
+        self.synth.off = off;
+        self.wave_ram.copy_from_slice(&r[0x20..]);
+        if r[0x16] & 0x80 != 0 {
+            self.regs.copy_from_slice(&r[..0x20]);
+            self.regs[0x16] = 0x80;
+            for c in 0..4 {
+                self.regs[reg(c, 4)] &= 0x7F;
+                let dac = if c == 2 {
+                    self.regs[0x0A] & 0x80 != 0
+                } else {
+                    self.regs[reg(c, 2)] & 0xF8 != 0
+                };
+                let nrx2 = self.regs[reg(c, 2)];
+                let chan = &mut self.ch[c];
+                chan.dac = dac;
+                chan.enabled = dac && r[0x16] & (1 << c) != 0;
+                chan.length_enabled = self.regs[reg(c, 4)] & 0x40 != 0;
+                if c != 2 {
+                    chan.volume = nrx2 >> 4;
+                    chan.env_timer = nrx2 & 7;
+                }
+            }
+            let period = (self.regs[0] >> 4) & 7;
+            self.sweep = Sweep {
+                timer: if period == 0 { 8 } else { period },
+                shadow: self.frequency(0),
+                enabled: period != 0 || self.regs[0] & 7 != 0,
+                negate_used: false,
+            };
+        }
+        for (c, chan) in self.ch.iter_mut().enumerate() {
+            chan.length = if c == 2 {
+                256 - u16::from(r[reg(c, 1)])
+            } else {
+                64 - u16::from(r[reg(c, 1)] & 0x3F)
+            };
+        }
+        self.start_clock(now);
+        if self.ch[2].enabled {
+            self.wave = WavePos {
+                pos: 0,
+                next: now + self.wave_period() + WAVE_TRIGGER_DELAY,
+                last: 0,
+            };
+        }
+    }
+}
+
+impl Apu {
     /// Append the APU's part of the state image.
     pub(crate) fn save_state(&self, w: &mut crate::state::Writer<'_>) {
         w.bytes(&self.regs);

@@ -590,6 +590,68 @@ impl Cartridge {
         Ok(())
     }
 
+    /// The register writes that bring a mapper from power-on to its current state, in order
+    /// (BESS's MBC block, [`crate::bess`]); none without a mapper. MBC3's latch register is
+    /// included: writing its last value once never latches.
+    pub(crate) fn mbc_writes(&self) -> Vec<(u16, u8)> {
+        let regs = self.mapper.registers();
+        let ramg = if regs[0] != 0 { 0x0A } else { 0x00 };
+        match &self.mapper {
+            Mapper::RomOnly => Vec::new(),
+            Mapper::Mbc1(_) => vec![
+                (0x0000, ramg),
+                (0x2000, regs[1]),
+                (0x4000, regs[2]),
+                (0x6000, regs[3]),
+            ],
+            Mapper::Mbc2(_) => vec![(0x0000, ramg), (0x0100, regs[1])],
+            Mapper::Mbc3(_) => vec![
+                (0x0000, ramg),
+                (0x2000, regs[1]),
+                (0x4000, regs[2]),
+                (0x6000, regs[3]),
+            ],
+            Mapper::Mbc5(_) => vec![
+                (0x0000, ramg),
+                (0x2000, regs[1]),
+                (0x3000, regs[2]),
+                (0x4000, regs[3]),
+            ],
+        }
+    }
+
+    /// Put the mapper's registers in their power-on state (the clock and RAM are kept).
+    pub(crate) fn reset_mapper(&mut self) {
+        let regs = match &self.mapper {
+            Mapper::RomOnly | Mapper::Mbc1(_) => [0, 0, 0, 0],
+            Mapper::Mbc2(_) | Mapper::Mbc5(_) => [0, 1, 0, 0],
+            Mapper::Mbc3(_) => [0, 0, 0, 0xFF],
+        };
+        self.mapper.set_registers(regs);
+        self.remap();
+    }
+
+    /// Replace the clock's live and latched registers (as [`Rtc::restore`]); nothing without
+    /// a clock.
+    pub(crate) fn restore_rtc(&mut self, live: [u8; 5], latched: [u8; 5], now: u64) {
+        if let Some(rtc) = self.mapper.rtc_mut() {
+            rtc.restore(live, latched, now);
+        }
+    }
+
+    /// Fill the RAM from a save state's copy of another size: extra bytes are dropped,
+    /// missing ones are zeros; MBC2 keeps 4 bits per byte.
+    pub(crate) fn fill_ram(&mut self, data: &[u8]) {
+        let n = data.len().min(self.ram.len());
+        self.ram[..n].copy_from_slice(&data[..n]);
+        self.ram[n..].fill(0);
+        if matches!(self.mapper, Mapper::Mbc2(_)) {
+            for b in &mut self.ram {
+                *b &= 0x0F;
+            }
+        }
+    }
+
     /// Recomputes the offsets the read and write paths use from the mapper's registers.
     fn remap(&mut self) {
         let mapping = self.mapper.mapping();
