@@ -6,8 +6,6 @@
 //! only, at normal speed, paced by the audio clock) and `bench` (measure emulation speed).
 
 mod audio;
-mod movie_cli;
-mod state_cli;
 mod battery;
 mod bench;
 mod config;
@@ -17,6 +15,7 @@ mod desktop;
 mod emu;
 mod gamepad;
 mod headless;
+mod movie_cli;
 mod overlay;
 mod play;
 mod repl;
@@ -24,6 +23,7 @@ mod rewind_bench;
 mod rom;
 mod screenshot;
 mod scripted;
+mod state_cli;
 mod ui;
 mod watcher;
 

@@ -151,7 +151,9 @@ fn record(a: &RecordArgs) -> Result<()> {
     let mut rec = Recorder::create(&a.out, &mut session, a.author.clone(), meta)
         .with_context(|| format!("cannot record to {}", a.out.display()))?;
     let mut rng = a.random_input.map(|s| Rng(s | 1));
-    let frame_time = a.fps.map(|f| Duration::from_secs_f64(1.0 / f64::from(f.max(1))));
+    let frame_time = a
+        .fps
+        .map(|f| Duration::from_secs_f64(1.0 / f64::from(f.max(1))));
     let t0 = Instant::now();
     let mut flushed = 0;
     let mut out = std::io::stdout();
@@ -253,7 +255,14 @@ fn info(path: &Path) -> Result<()> {
     for (k, v) in &h.metadata {
         println!("meta {k}: {v}");
     }
-    println!("form: {}", if movie.is_compact() { "compact" } else { "journal" });
+    println!(
+        "form: {}",
+        if movie.is_compact() {
+            "compact"
+        } else {
+            "journal"
+        }
+    );
     let mut keyframes = 0;
     let mut events = 0;
     let mut without_keys = 0usize;
@@ -298,20 +307,29 @@ fn convert(input: &Path, output: &Path, rom: Option<&Path>) -> Result<()> {
             let sha1 = rom
                 .map(crate::rom::read)
                 .transpose()?
-                .map(|r| sha1_smol::Sha1::from(&r).digest().to_string().to_ascii_uppercase())
+                .map(|r| {
+                    sha1_smol::Sha1::from(&r)
+                        .digest()
+                        .to_string()
+                        .to_ascii_uppercase()
+                })
                 .unwrap_or_default();
             let mut bk2 = gb_session::bk2::Bk2::gambatte(
                 &movie.header.rom_title,
                 &sha1,
                 frames
                     .iter()
-                        .map(|&buttons| gb_session::bk2::Bk2Frame {
+                    .map(|&buttons| gb_session::bk2::Bk2Frame {
                         buttons,
                         power: false,
                     })
                     .collect(),
             );
-            set_header(&mut bk2, "rerecordCount", &movie.header.rerecords.to_string());
+            set_header(
+                &mut bk2,
+                "rerecordCount",
+                &movie.header.rerecords.to_string(),
+            );
             if !movie.header.authors.is_empty() {
                 set_header(&mut bk2, "Author", &movie.header.authors.join(", "));
             }

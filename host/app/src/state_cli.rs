@@ -110,7 +110,10 @@ pub fn run(args: &Args) -> Result<()> {
                 );
             }
             println!("log events: {}", f.log.len());
-            println!("thumbnail: {}", if f.thumbnail.is_some() { "yes" } else { "no" });
+            println!(
+                "thumbnail: {}",
+                if f.thumbnail.is_some() { "yes" } else { "no" }
+            );
             println!(
                 "script arenas: {}",
                 if f.arenas.is_some() {

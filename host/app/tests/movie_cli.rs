@@ -48,7 +48,9 @@ fn tobu() -> Option<PathBuf> {
 fn scripts() -> (String, String) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scripts");
     (
-        root.join("overlays/input_display.lua").display().to_string(),
+        root.join("overlays/input_display.lua")
+            .display()
+            .to_string(),
         root.join("overlays/ram_watch.lua").display().to_string(),
     )
 }
@@ -149,17 +151,29 @@ fn gbm_to_bk2_and_back_keeps_the_inputs() {
     let (a, b, c) = (d.join("a.gbm"), d.join("a.bk2"), d.join("b.gbm"));
     let s = |p: &PathBuf| p.display().to_string();
     // Frame-aligned input only (a .bk2 has one input line per frame).
-    let rec = gbhost(&[
-        "movie", "record", &rom, "--out", &s(&a), "--frames", "900",
-    ]);
+    let rec = gbhost(&["movie", "record", &rom, "--out", &s(&a), "--frames", "900"]);
     assert!(rec.status.success(), "{}", text(&rec));
     let to = gbhost(&["movie", "convert", &s(&a), &s(&b), "--rom", &rom]);
     assert!(to.status.success(), "{}", text(&to));
     assert!(text(&to).contains("may desync"), "{}", text(&to));
     let back = gbhost(&["movie", "convert", &s(&b), &s(&c), "--rom", &rom]);
     assert!(back.status.success(), "{}", text(&back));
-    let pa = gbhost(&["movie", "play", &rom, &s(&a), "--screenshot", &s(&d.join("a.png"))]);
-    let pc = gbhost(&["movie", "play", &rom, &s(&c), "--screenshot", &s(&d.join("c.png"))]);
+    let pa = gbhost(&[
+        "movie",
+        "play",
+        &rom,
+        &s(&a),
+        "--screenshot",
+        &s(&d.join("a.png")),
+    ]);
+    let pc = gbhost(&[
+        "movie",
+        "play",
+        &rom,
+        &s(&c),
+        "--screenshot",
+        &s(&d.join("c.png")),
+    ]);
     assert!(text(&pa).contains("desync: none") && text(&pc).contains("desync: none"));
     assert_eq!(
         std::fs::read(d.join("a.png")).unwrap(),
@@ -187,7 +201,10 @@ fn state_files_and_bess_round_trip_through_the_cli() {
     let again = s(d.join("again.bess"));
     let out = gbhost(&["state", "export-bess", &rom, &back, &again]);
     assert!(out.status.success(), "{}", text(&out));
-    assert_eq!(std::fs::read(&bess).unwrap(), std::fs::read(&again).unwrap());
+    assert_eq!(
+        std::fs::read(&bess).unwrap(),
+        std::fs::read(&again).unwrap()
+    );
     // A corrupt file is refused with a reason.
     let mut bad = std::fs::read(&state).unwrap();
     let n = bad.len() / 2;

@@ -58,7 +58,9 @@ pub enum MovieError {
         source: DecodeError,
     },
     /// The movie is of another ROM.
-    #[error("this movie is of another ROM ('{title}', hash {theirs:016x}; the loaded ROM's is {ours:016x})")]
+    #[error(
+        "this movie is of another ROM ('{title}', hash {theirs:016x}; the loaded ROM's is {ours:016x})"
+    )]
     ForeignRom {
         /// The movie's ROM title.
         title: String,

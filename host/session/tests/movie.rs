@@ -41,7 +41,7 @@ fn drive(s: &mut Session, rec: &mut Recorder, frames: u64, seed: u64) {
         x ^= x << 13;
         x ^= x >> 7;
         x ^= x << 17;
-        if x % 5 == 0 {
+        if x.is_multiple_of(5) {
             s.set_buttons(Buttons((x >> 8) as u8));
         } else if x % 17 == 1 {
             let at = s.gb().cycles() + (x >> 20) % 70_000;
@@ -202,11 +202,15 @@ fn hostile_movie_bytes_never_panic() {
         x ^= x << 13;
         x ^= x >> 7;
         x ^= x << 17;
-        let mut bad = if round % 2 == 0 { journal.clone() } else { compact.clone() };
+        let mut bad = if round % 2 == 0 {
+            journal.clone()
+        } else {
+            compact.clone()
+        };
         match round % 3 {
             0 => {
                 let i = x as usize % bad.len();
-                bad[i] ^= 1 << (x >> 40) % 8;
+                bad[i] ^= 1 << ((x >> 40) % 8);
             }
             1 => bad.truncate(x as usize % bad.len()),
             _ => {

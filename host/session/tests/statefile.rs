@@ -158,7 +158,7 @@ fn refused_files_change_nothing() {
 }
 
 /// Re-seal bytes after a change (recompute the END checksum) so mutations reach the sections.
-fn reseal(bytes: &mut Vec<u8>) {
+fn reseal(bytes: &mut [u8]) {
     if bytes.len() < 28 {
         return;
     }
