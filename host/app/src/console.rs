@@ -53,7 +53,11 @@ pub const COMMANDS: &[(&str, &str)] = &[
     ("scripts", "scripts              list loaded scripts"),
     (
         "state",
-        "state save|load SLOT save or load a state slot (in memory)",
+        "state save|load SLOT save or load a state: 0-9 (files per ROM), a path (.gbs), or a name (in memory)",
+    ),
+    (
+        "movie",
+        "movie record FILE [--here] | play FILE | rw | ro | undo | stop | end pause|record|stop | info",
     ),
     (
         "frame",
@@ -394,6 +398,44 @@ fn exec_inner(emu: &mut Emu, line: &str) -> Result<String, String> {
             let t = emu.seek(t).map_err(|e| e.to_string())?;
             Ok(format!("at frame {t} (paused)"))
         }
+        "movie" => {
+            let r = match (arg(0), arg(1)) {
+                (Some("record"), Some(path)) => {
+                    let here = arg(2) == Some("--here");
+                    emu.movie_record(Path::new(path), !here)
+                }
+                (Some("play"), Some(path)) => emu.movie_play(Path::new(path)),
+                (Some("rw"), None) => emu.movie_read_write(),
+                (Some("ro"), None) => emu.movie_read_only(),
+                (Some("undo"), None) => emu.movie_undo(),
+                (Some("stop"), None) => emu.movie_stop(),
+                (Some("end"), Some(a)) => match crate::tas::EndAction::parse(a) {
+                    Some(action) => {
+                        emu.end_action = action;
+                        Ok(format!("at a movie's end: {a}"))
+                    }
+                    None => return Err("usage: movie end pause|record|stop".into()),
+                },
+                (Some("info") | None, None) => Ok(match emu.movie_view() {
+                    None => "no movie".to_owned(),
+                    Some(m) => format!(
+                        "{} {} frame {}/{} rerecords {}{}{}",
+                        m.name,
+                        if m.read_only { "read-only" } else { "read-write" },
+                        emu.session.frame().saturating_sub(m.start),
+                        m.length,
+                        m.rerecords,
+                        if m.ended { " (ended)" } else { "" },
+                        m.desync.map_or(String::new(), |f| format!(" desync at frame {f}"))
+                    ),
+                }),
+                _ => return Err(
+                    "usage: movie record FILE [--here] | play FILE | rw | ro | undo | stop | end pause|record|stop | info"
+                        .into(),
+                ),
+            };
+            r.map_err(|e| format!("{e:#}"))
+        }
         "frame" => Ok(match emu.session.history() {
             Some((a, b)) => format!(
                 "frame {} (history {a}..={b}, {:.1} MiB)",
@@ -459,6 +501,17 @@ fn exec_inner(emu: &mut Emu, line: &str) -> Result<String, String> {
             .join("\n")),
         "state" => {
             let slot = arg(1).ok_or("usage: state save|load SLOT")?;
+            let on_disk = slot.parse::<u8>().is_ok_and(|n| n <= 9)
+                || slot.contains('/')
+                || slot.ends_with(".gbs");
+            if on_disk {
+                let r = match arg(0) {
+                    Some("save") => emu.state_save(slot),
+                    Some("load") => emu.state_load(slot),
+                    _ => return Err("usage: state save|load SLOT".into()),
+                };
+                return r.map_err(|e| format!("{e:#}"));
+            }
             match arg(0) {
                 Some("save") => {
                     emu.session.save_state(slot);

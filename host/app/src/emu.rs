@@ -75,10 +75,6 @@ pub enum Cmd {
     UnloadScript(usize),
     /// Enable or disable a script (disabled: unloaded from the session, kept in the list).
     EnableScript(usize, bool),
-    /// Save the state to a named in-memory slot.
-    SaveState(String),
-    /// Load a named in-memory slot.
-    LoadState(String),
     /// Write bytes from an address (logged pokes).
     Poke(u16, Vec<u8>),
     /// The memory viewer's window: `len` bytes from offset `start` of a domain (None: the
@@ -160,6 +156,14 @@ pub struct View {
     pub watches: Vec<(u16, u8)>,
     /// Desyncs the session detected.
     pub desyncs: u64,
+    /// The open movie.
+    pub movie: Option<crate::tas::MovieView>,
+    /// Lag frames since power-on (frames the game did not read the joypad).
+    pub lag_frames: u64,
+    /// The last frame was a lag frame.
+    pub lagged: bool,
+    /// The buttons the game sees.
+    pub input: Buttons,
     /// The thread stopped.
     pub quit: bool,
 }
@@ -287,16 +291,16 @@ pub struct ScriptEntry {
 pub struct Emu {
     /// The machine.
     pub session: Session,
-    rom: RomSource,
-    rom_bytes: Vec<u8>,
-    ring_bytes: usize,
+    pub(crate) rom: RomSource,
+    pub(crate) rom_bytes: Vec<u8>,
+    pub(crate) ring_bytes: usize,
     /// Scripts, in load order.
     pub scripts: Vec<ScriptEntry>,
     /// Paused.
     pub paused: bool,
     rewind: u32,
     speed: Speed,
-    held: Buttons,
+    pub(crate) held: Buttons,
     /// Watched addresses with their last values.
     pub watches: Vec<(u16, u8)>,
     console: Console,
@@ -306,7 +310,7 @@ pub struct Emu {
     on_publish: Option<Box<dyn Fn() + Send>>,
     battery: Option<Battery>,
     battery_at: Instant,
-    watcher: Option<Watcher>,
+    pub(crate) watcher: Option<Watcher>,
     mem_window: (Option<Domain>, u32, u32),
     shared: Arc<Mutex<View>>,
     title: String,
@@ -317,6 +321,14 @@ pub struct Emu {
     audio_buf: Vec<gb_core::apu::Sample>,
     stop: Option<Arc<std::sync::atomic::AtomicBool>>,
     quit: bool,
+    /// The open movie, if any.
+    pub(crate) tas: Option<crate::tas::Tas>,
+    /// What a read-only movie does at its end.
+    pub(crate) end_action: crate::tas::EndAction,
+    /// The movie's first desync was reported.
+    pub(crate) desync_said: bool,
+    /// Where the last rerecord cut the movie (undo plays on from there).
+    pub(crate) undo_frame: Option<u64>,
 }
 
 /// Where the demo's overlay is, relative to the repository's root.
@@ -363,6 +375,10 @@ impl Emu {
             audio_buf: vec![(0, 0); gb_core::apu::RING_CAPACITY],
             stop: start.stop.clone(),
             quit: false,
+            tas: None,
+            end_action: crate::tas::EndAction::default(),
+            desync_said: false,
+            undo_frame: None,
         };
         emu.open(&start.rom)?;
         for path in &start.scripts {
@@ -373,7 +389,7 @@ impl Emu {
     }
 
     /// Open a ROM or the demo: a new session, scripts of the demo loaded.
-    fn open(&mut self, rom: &RomSource) -> Result<()> {
+    pub(crate) fn open(&mut self, rom: &RomSource) -> Result<()> {
         let bytes = match rom {
             RomSource::Demo => crate::demo::rom()?,
             RomSource::File(path) => crate::rom::read(path)?,
@@ -482,7 +498,7 @@ impl Emu {
         Ok(())
     }
 
-    fn in_history(&self, t: u64) -> bool {
+    pub(crate) fn in_history(&self, t: u64) -> bool {
         self.session
             .history()
             .is_some_and(|(a, b)| (a..=b).contains(&t))
@@ -567,10 +583,43 @@ impl Emu {
 
     /// Run one new frame from the current position (forks the future when rewound).
     pub fn live_frame(&mut self) {
-        self.session.set_buttons(self.held);
+        if !self.movie_before_frame() {
+            return;
+        }
+        let rerecords = self.rerecords();
         self.session.run_frame();
+        self.movie_after_frame();
+        if self.rerecords() > rerecords {
+            self.undo_frame = Some(self.session.frame() - 1);
+        }
+        self.adopt_new_scripts();
         self.play_audio();
         self.after_frame();
+    }
+
+    fn rerecords(&self) -> u64 {
+        match &self.tas {
+            Some(crate::tas::Tas::Recording { rec }) => rec.header.rerecords,
+            _ => 0,
+        }
+    }
+
+    /// List scripts a movie loaded (they have no file here).
+    fn adopt_new_scripts(&mut self) {
+        let known: Vec<u32> = self.scripts.iter().filter_map(|s| s.slot).collect();
+        let new: Vec<ScriptEntry> = self
+            .session
+            .scripts()
+            .filter(|s| s.active && !known.contains(&s.slot))
+            .map(|s| ScriptEntry {
+                name: s.name.clone(),
+                path: None,
+                bundle: self.session.source(s.hash).cloned().unwrap_or_default(),
+                slot: Some(s.slot),
+                reloaded_at: None,
+            })
+            .collect();
+        self.scripts.extend(new);
     }
 
     /// Send the frame's sound to the device: only at normal speed while running (muted with a
@@ -627,9 +676,12 @@ impl Emu {
         Ok(t)
     }
 
-    /// One frame forward: through the recorded future when rewound, else a new frame.
+    /// One frame forward: through the recorded future when rewound (except while recording a
+    /// movie), else a new frame.
     pub fn advance(&mut self) {
-        if self.rewound() {
+        // Recording a movie, a step from a rewound frame is new input: a rerecord.
+        let recording = matches!(self.tas, Some(crate::tas::Tas::Recording { .. }));
+        if self.rewound() && !recording {
             let t = self.session.frame() + 1;
             if let Err(e) = self.seek(t) {
                 self.say(format!("seek: {e}"));
@@ -665,17 +717,19 @@ impl Emu {
                     self.seek(t)?;
                 }
                 Cmd::Open(rom) => {
+                    if self.tas.is_some() {
+                        let msg = self.movie_stop()?;
+                        self.say(msg);
+                    }
                     self.open(&rom)?;
                     self.say(format!("opened {}", self.title));
                 }
                 Cmd::Reset => {
-                    let paths: Vec<PathBuf> =
-                        self.scripts.iter().filter_map(|s| s.path.clone()).collect();
-                    let rom = self.rom.clone();
-                    self.open(&rom)?;
-                    for p in paths {
-                        self.load_script_file(&p)?;
+                    if self.tas.is_some() {
+                        let msg = self.movie_stop()?;
+                        self.say(msg);
                     }
+                    self.restart()?;
                     self.say("reset");
                 }
                 Cmd::LoadScript(p) => {
@@ -685,17 +739,6 @@ impl Emu {
                 Cmd::ReloadScript(i) => self.reload_script(i)?,
                 Cmd::UnloadScript(i) => self.unload_script(i)?,
                 Cmd::EnableScript(i, on) => self.enable_script(i, on)?,
-                Cmd::SaveState(name) => {
-                    self.session.save_state(&name);
-                    self.say(format!("state saved to slot {name}"));
-                }
-                Cmd::LoadState(name) => {
-                    self.session.load_state(&name)?;
-                    self.say(format!("state {name} loads before the next frame"));
-                    if self.paused {
-                        self.live_frame();
-                    }
-                }
                 Cmd::Poke(addr, bytes) => {
                     for (i, b) in bytes.iter().enumerate() {
                         self.session.poke(addr.wrapping_add(i as u16), *b);
@@ -836,6 +879,11 @@ impl Emu {
                 self.quit = true;
             }
         }
+        if let Some(crate::tas::Tas::Recording { rec }) = self.tas.take()
+            && let Err(e) = rec.finish()
+        {
+            eprintln!("gbhost: the movie could not be finished: {e}");
+        }
         self.save_battery();
         self.shared.lock().unwrap_or_else(|e| e.into_inner()).quit = true;
         if let Some(f) = &self.on_publish {
@@ -955,6 +1003,10 @@ impl Emu {
             memory: (domain, start, bytes, size),
             watches: self.watches.clone(),
             desyncs: self.session.stats().desyncs,
+            movie: self.movie_view(),
+            lag_frames: gb.lag_frames(),
+            lagged: gb.lagged(),
+            input: gb.buttons(),
             quit: self.quit,
         };
         *self.shared.lock().unwrap_or_else(|e| e.into_inner()) = view;
@@ -1095,6 +1147,145 @@ mod tests {
             t0.elapsed()
         );
         drop(emu);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// The TAS workflow: record from power-on, rewind and step (a rerecord), undo it, play the
+    /// restored movie read-only to its end (pause), and play it again from the start.
+    #[test]
+    fn a_movie_records_rerecords_undoes_and_plays_back() {
+        let dir = std::env::temp_dir().join(format!("gbhost-tas-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let movie = dir.join("run.gbm");
+        let emu = spawn(Start {
+            rom: RomSource::Demo,
+            scripts: Vec::new(),
+            paused: true,
+            ring_bytes: 16 << 20,
+            audio: false,
+            stop: None,
+        })
+        .unwrap();
+        let r = emu.repl(&format!("movie record {}", movie.display()));
+        assert!(r.contains("from power-on"), "{r}");
+        emu.send(Cmd::Buttons(Buttons::RIGHT));
+        emu.repl("step 100");
+        emu.send(Cmd::Buttons(Buttons::default()));
+        emu.repl("step 100");
+        emu.sync();
+        let recorded = emu.view().picture.clone();
+        let m = emu.view().movie.clone().unwrap();
+        assert_eq!((m.length, m.rerecords, m.read_only), (200, 0, false));
+        // Back 50 frames and new input: the movie's future is cut (a rerecord).
+        emu.repl("rewind 50");
+        emu.send(Cmd::Buttons(Buttons::LEFT));
+        emu.repl("step 10");
+        emu.sync();
+        let m = emu.view().movie.clone().unwrap();
+        assert_eq!((m.length, m.rerecords, m.can_undo), (160, 1, true));
+        // Undo: the old future is back and plays read-only from the cut.
+        let r = emu.repl("movie undo");
+        assert!(r.contains("ends at frame 200"), "{r}");
+        emu.sync();
+        let v = emu.view().clone();
+        let m = v.movie.clone().unwrap();
+        assert_eq!((m.length, m.rerecords, m.read_only), (200, 0, true));
+        assert_eq!(v.frame, 150);
+        // Playing past the end pauses on the last frame.
+        emu.repl("step 80");
+        emu.sync();
+        let v = emu.view().clone();
+        assert_eq!(v.frame, 200);
+        assert!(v.movie.as_ref().unwrap().ended && v.paused);
+        assert_eq!(
+            v.picture, recorded,
+            "the restored future is the recorded one"
+        );
+        assert!(
+            v.console
+                .iter()
+                .any(|l| l.contains("movie ended at frame 200"))
+        );
+        // From the file, in the same app: the same picture at its end, no desync.
+        emu.repl("movie stop");
+        let r = emu.repl(&format!("movie play {}", movie.display()));
+        assert!(r.contains("200 frames"), "{r}");
+        emu.repl("step 200");
+        emu.sync();
+        let v = emu.view().clone();
+        assert_eq!(v.frame, 200);
+        assert_eq!(v.picture, recorded);
+        assert_eq!(v.movie.as_ref().unwrap().desync, None);
+        // Read-write from frame 120: a rerecord in the file.
+        emu.repl("seek 120");
+        let r = emu.repl("movie rw");
+        assert!(r.contains("read-write at frame 120 (1 rerecords)"), "{r}");
+        emu.repl("movie stop");
+        let r = emu.repl("movie info");
+        assert_eq!(r, "no movie");
+        drop(emu);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// Numbered state slots are files per ROM; this session's own states restore scripts
+    /// exactly, and while a movie runs only states of its timeline load.
+    #[test]
+    fn state_slots_are_files_and_respect_the_movie_timeline() {
+        let dir = std::env::temp_dir().join(format!("gbhost-slots-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let slot_file = |emu: &Emu| {
+            gb_session::statefile::slot_path(&dir, emu.session.start_params().rom_hash, 3)
+        };
+        let start = Start {
+            rom: RomSource::Demo,
+            scripts: Vec::new(),
+            paused: true,
+            ring_bytes: 16 << 20,
+            audio: false,
+            stop: None,
+        };
+        let mut emu = Emu::new(&start, Arc::new(Mutex::new(View::default()))).unwrap();
+        let path = slot_file(&emu);
+        let p = path.display().to_string();
+        for f in 0..30 {
+            if f == 10 {
+                // This timeline differs from a fresh power-on's.
+                emu.session.poke(0xC123, 0x42);
+            }
+            emu.live_frame();
+        }
+        let saved = emu.state_save(&p).unwrap();
+        assert!(saved.contains("saved frame 30"), "{saved}");
+        for _ in 0..30 {
+            emu.live_frame();
+        }
+        let r = emu.state_load(&p).unwrap();
+        assert!(r.contains("scripts restored exactly"), "{r}");
+        assert_eq!(
+            emu.session.frame(),
+            61,
+            "a load is an event: the timeline goes on"
+        );
+        // A movie recorded from power-on: the saved state is not on its timeline.
+        let movie = dir.join("m.gbm");
+        emu.movie_record(&movie, true).unwrap();
+        for _ in 0..40 {
+            emu.live_frame();
+        }
+        let e = emu.state_load(&p).unwrap_err().to_string();
+        assert!(e.contains("not on the movie's timeline"), "{e}");
+        assert_eq!(emu.session.frame(), 40, "a refused load moves nothing");
+        // A state of this timeline moves there.
+        let q = dir.join("here.gbs").display().to_string();
+        emu.seek(30).unwrap();
+        let at30 = emu.session.picture().to_vec();
+        emu.state_save(&q).unwrap();
+        emu.seek(40).unwrap();
+        let r = emu.state_load(&q).unwrap();
+        assert!(r.contains("moved to frame 30"), "{r}");
+        assert_eq!(emu.session.frame(), 30);
+        assert_eq!(emu.session.picture(), &at30[..]);
+        let _ = emu.movie_stop();
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

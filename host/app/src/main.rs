@@ -24,6 +24,7 @@ mod rom;
 mod screenshot;
 mod scripted;
 mod state_cli;
+mod tas;
 mod ui;
 mod watcher;
 

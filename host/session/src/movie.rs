@@ -451,9 +451,16 @@ impl Movie {
     }
 }
 
-/// What the last rerecord cut: the end frame before it, the written chunks it dropped, and the
-/// pending chunk's dropped part.
-type Undo = (u64, Vec<(ChunkMeta, Vec<u8>)>, Chunk);
+/// What the last rerecord cut, to put it back.
+struct Undo {
+    /// The movie's end frame before the cut.
+    end: u64,
+    /// The written chunks it dropped, as stored.
+    chunks: Vec<(ChunkMeta, Vec<u8>)>,
+    /// The chunk being filled then, and its first frame.
+    pending: Chunk,
+    pending_start: u64,
+}
 
 /// A movie being recorded from a session.
 pub struct Recorder {
@@ -664,9 +671,8 @@ impl Recorder {
     /// dropped), count a rerecord and keep the cut future for [`Recorder::undo_rerecord`].
     fn cut(&mut self, f: u64, session: &Session) -> Result<(), MovieError> {
         let _ = session;
+        let kept_pending = (self.pending.clone(), self.pending_start);
         let mut future = Vec::new();
-        let mut pending_future = self.pending.clone();
-        pending_future.events.retain(|e| e.frame >= f);
         if f < self.pending_start {
             // The cut is in a written chunk: take it back as the pending one.
             let i = self
@@ -679,22 +685,24 @@ impl Recorder {
                 let meta = self.writer.chunks()[k].meta;
                 future.push((meta, self.writer.read_chunk(k)?));
             }
-            let (meta, raw) = future.remove(0);
-            let mut chunk = Chunk::decode(&raw, &meta).map_err(|source| MovieError::Decode {
+            let (meta, raw) = &future[0];
+            let mut chunk = Chunk::decode(raw, meta).map_err(|source| MovieError::Decode {
                 part: format!("chunk {i}"),
                 source,
             })?;
-            // The undo keeps the whole chunk.
-            future.insert(0, (meta, raw));
             self.writer.truncate(i)?;
             chunk.events.retain(|e| e.frame < f);
             self.pending = chunk;
             self.pending_start = meta.start_frame;
-            pending_future = self.pending.clone();
         } else {
             self.pending.events.retain(|e| e.frame < f);
         }
-        self.undo = Some((self.end, future, pending_future));
+        self.undo = Some(Undo {
+            end: self.end,
+            chunks: future,
+            pending: kept_pending.0,
+            pending_start: kept_pending.1,
+        });
         self.end = f;
         self.header.rerecords += 1;
         self.writer.set_header(&self.header.encode())?;
@@ -717,13 +725,14 @@ impl Recorder {
     /// and take the rerecord back. Returns the frame the restored movie ends at; the caller
     /// plays the session forward from the cut frame with a [`Feeder`].
     pub fn undo_rerecord(&mut self) -> Result<Option<u64>, MovieError> {
-        let Some((end, future, _)) = self.undo.take() else {
+        let Some(undo) = self.undo.take() else {
             return Ok(None);
         };
-        // Drop what was written since the cut: everything from the first future chunk's start.
-        let from = future
+        // Drop what was written since the cut: everything from the first cut chunk's start.
+        let from = undo
+            .chunks
             .first()
-            .map_or(self.pending_start, |(m, _)| m.start_frame);
+            .map_or(undo.pending_start, |(m, _)| m.start_frame);
         let keep = self
             .writer
             .chunks()
@@ -731,15 +740,15 @@ impl Recorder {
             .position(|c| c.meta.start_frame >= from)
             .unwrap_or(self.writer.chunks().len());
         self.writer.truncate(keep)?;
-        for (meta, raw) in &future {
+        for (meta, raw) in &undo.chunks {
             self.writer.append_chunk(*meta, raw)?;
         }
-        self.end = end;
-        self.reopen_last_chunk()?;
-        self.end = end;
+        self.pending = undo.pending;
+        self.pending_start = undo.pending_start;
+        self.end = undo.end;
         self.header.rerecords = self.header.rerecords.saturating_sub(1);
         self.writer.set_header(&self.header.encode())?;
-        Ok(Some(end))
+        Ok(Some(undo.end))
     }
 
     /// Write the pending frames and flush everything to disk (call when recording stops; the

@@ -20,6 +20,13 @@ use std::path::PathBuf;
 enum Dialog {
     OpenRom,
     LoadScript,
+    /// Record a movie to a typed path (from power-on, or from the current frame).
+    RecordMovie {
+        here: bool,
+    },
+    PlayMovie,
+    SaveStateFile,
+    LoadStateFile,
 }
 
 /// The desktop app.
@@ -37,6 +44,8 @@ pub struct GbApp {
     fast_toggle: bool,
     dialog: Option<Dialog>,
     path_input: String,
+    /// The movie-end action chosen in the menu.
+    end_action: &'static str,
     /// The scripts panel's path field.
     script_input: String,
     console_input: String,
@@ -104,6 +113,7 @@ impl GbApp {
             fast_toggle: false,
             dialog: None,
             path_input: String::new(),
+            end_action: "pause",
             script_input: String::new(),
             console_input: String::new(),
             show_scripts: true,
@@ -133,6 +143,17 @@ impl GbApp {
 
     fn send(&self, cmd: Cmd) {
         self.emu.send(cmd);
+    }
+
+    /// Run a console command on the emulation thread (its reply goes to the console).
+    fn repl(&self, line: String) {
+        self.send(Cmd::Repl(line, None));
+    }
+
+    /// Open a path dialog.
+    fn ask(&mut self, d: Dialog) {
+        self.dialog = Some(d);
+        self.path_input.clear();
     }
 
     /// Keyboard and gamepad to commands (only on changes).
@@ -252,15 +273,65 @@ impl GbApp {
                 }
             });
             ui.menu_button("State", |ui| {
-                for slot in 1..=4 {
-                    if ui.button(format!("Save slot {slot}")).clicked() {
-                        self.send(Cmd::SaveState(slot.to_string()));
+                ui.menu_button("Save slot", |ui| {
+                    for slot in 0..=9 {
+                        if ui.button(format!("Slot {slot}")).clicked() {
+                            self.repl(format!("state save {slot}"));
+                        }
                     }
-                }
+                });
+                ui.menu_button("Load slot", |ui| {
+                    for slot in 0..=9 {
+                        if ui.button(format!("Slot {slot}")).clicked() {
+                            self.repl(format!("state load {slot}"));
+                        }
+                    }
+                });
                 ui.separator();
-                for slot in 1..=4 {
-                    if ui.button(format!("Load slot {slot}")).clicked() {
-                        self.send(Cmd::LoadState(slot.to_string()));
+                if ui.button("Save state file…").clicked() {
+                    self.ask(Dialog::SaveStateFile);
+                }
+                if ui.button("Load state file…").clicked() {
+                    self.ask(Dialog::LoadStateFile);
+                }
+            });
+            ui.menu_button("Movie", |ui| {
+                if ui.button("Record from power-on…").clicked() {
+                    self.ask(Dialog::RecordMovie { here: false });
+                }
+                if ui.button("Record from this frame…").clicked() {
+                    self.ask(Dialog::RecordMovie { here: true });
+                }
+                if ui.button("Play…").clicked() {
+                    self.ask(Dialog::PlayMovie);
+                }
+                let movie = self.view.movie.clone();
+                ui.separator();
+                if let Some(m) = &movie {
+                    let mut read_only = m.read_only;
+                    if ui.checkbox(&mut read_only, "Read-only").changed() {
+                        self.repl(if read_only { "movie ro" } else { "movie rw" }.into());
+                    }
+                    if ui
+                        .add_enabled(m.can_undo, egui::Button::new("Undo last rerecord"))
+                        .clicked()
+                    {
+                        self.repl("movie undo".into());
+                    }
+                    if ui.button("Stop movie").clicked() {
+                        self.repl("movie stop".into());
+                    }
+                    ui.separator();
+                }
+                ui.label("At the movie's end:");
+                for (label, action) in [
+                    ("Pause", "pause"),
+                    ("Keep recording", "record"),
+                    ("Stop the movie", "stop"),
+                ] {
+                    if ui.radio(self.end_action == action, label).clicked() {
+                        self.end_action = action;
+                        self.repl(format!("movie end {action}"));
                     }
                 }
             });
@@ -319,6 +390,11 @@ impl GbApp {
         let title = match d {
             Dialog::OpenRom => "Open ROM",
             Dialog::LoadScript => "Load script",
+            Dialog::RecordMovie { here: false } => "Record a movie from power-on (.gbm)",
+            Dialog::RecordMovie { here: true } => "Record a movie from this frame (.gbm)",
+            Dialog::PlayMovie => "Play a movie (.gbm)",
+            Dialog::SaveStateFile => "Save a state file (.gbs)",
+            Dialog::LoadStateFile => "Load a state file (.gbs)",
         };
         let mut open = true;
         let mut done = None;
@@ -339,9 +415,17 @@ impl GbApp {
             });
         if let Some(p) = done.filter(|p| !p.trim().is_empty()) {
             let p = PathBuf::from(p.trim());
+            let path = p.display().to_string();
             match d {
                 Dialog::OpenRom => self.open_rom(p),
                 Dialog::LoadScript => self.load_script(p),
+                Dialog::RecordMovie { here } => self.repl(format!(
+                    "movie record {path}{}",
+                    if here { " --here" } else { "" }
+                )),
+                Dialog::PlayMovie => self.repl(format!("movie play {path}")),
+                Dialog::SaveStateFile => self.repl(format!("state save {path}")),
+                Dialog::LoadStateFile => self.repl(format!("state load {path}")),
             }
             self.dialog = None;
         } else if !open {
@@ -432,6 +516,33 @@ impl GbApp {
             }
             ui.separator();
             ui.label(format!("frame {}", v.frame));
+            ui.separator();
+            ui.label(format!(
+                "lag {}{}",
+                v.lag_frames,
+                if v.lagged { " (lagged)" } else { "" }
+            ));
+            ui.separator();
+            ui.label(format!("input {}", input_text(v.input)));
+            if let Some(m) = &v.movie {
+                ui.separator();
+                let f = v.frame.saturating_sub(m.start);
+                let text = format!(
+                    "movie {} {} {f}/{} · {} rerecords{}",
+                    m.name,
+                    if m.read_only { "▶ read-only" } else { "● read-write" },
+                    m.length,
+                    m.rerecords,
+                    if m.ended { " · ended" } else { "" }
+                );
+                match m.desync {
+                    Some(at) => ui.colored_label(
+                        egui::Color32::RED,
+                        format!("{text} · desync at frame {at}"),
+                    ),
+                    None => ui.label(text),
+                };
+            }
             if let Some((_, last)) = v.history
                 && v.frame < last
                 && !v.rewinding
@@ -573,4 +684,25 @@ impl eframe::App for GbApp {
         self.save_config();
         self.emu.quit();
     }
+}
+
+/// Held buttons as letters (`←↑→↓ A B s S`), `-` for none.
+fn input_text(b: gb_core::Buttons) -> String {
+    use gb_core::Buttons as B;
+    let names = [
+        (B::LEFT, "←"),
+        (B::UP, "↑"),
+        (B::RIGHT, "→"),
+        (B::DOWN, "↓"),
+        (B::A, "A"),
+        (B::B, "B"),
+        (B::SELECT, "s"),
+        (B::START, "S"),
+    ];
+    let t: String = names
+        .iter()
+        .filter(|(m, _)| b.contains(*m) && m.0 != 0)
+        .map(|(_, n)| *n)
+        .collect();
+    if t.is_empty() { "-".into() } else { t }
 }
