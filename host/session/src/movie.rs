@@ -415,9 +415,9 @@ impl Movie {
         Ok((session, feeder))
     }
 
-    /// The per-frame buttons the user held at each frame's start, from the movie's start to
-    /// its end (sub-frame changes are taken at the next frame's start), and how many events
-    /// that loses (sub-frame joypad changes, pokes, scripts).
+    /// One set of buttons per frame, from the movie's start to its end: the last buttons
+    /// logged for that frame (or held from before), and how many events that drops (a
+    /// frame's earlier joypad changes, pokes, scripts).
     pub fn frame_buttons(&self) -> Result<(Vec<gb_core::Buttons>, usize), MovieError> {
         let mut out = Vec::with_capacity(self.frames() as usize);
         let mut held = gb_core::Buttons::default();

@@ -530,7 +530,7 @@ impl GbApp {
                 let text = format!(
                     "movie {} {} {f}/{} · {} rerecords{}",
                     m.name,
-                    if m.read_only { "▶ read-only" } else { "● read-write" },
+                    if m.read_only { "read-only" } else { "recording" },
                     m.length,
                     m.rerecords,
                     if m.ended { " · ended" } else { "" }
