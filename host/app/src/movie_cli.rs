@@ -73,6 +73,9 @@ struct RecordArgs {
     /// Generate varied input (frame-aligned and sub-frame joypad changes) from this seed.
     #[arg(long, value_name = "SEED")]
     random_input: Option<u64>,
+    /// With --random-input: only frame-aligned changes (what a .bk2 can hold).
+    #[arg(long, requires = "random_input")]
+    aligned: bool,
     /// Start from this state file instead of power-on.
     #[arg(long, value_name = "FILE.gbs")]
     from_state: Option<PathBuf>,
@@ -162,7 +165,7 @@ fn record(a: &RecordArgs) -> Result<()> {
             let x = r.next();
             if x % 6 == 0 {
                 session.set_buttons(Buttons((x >> 8) as u8));
-            } else if x % 23 == 1 {
+            } else if x % 23 == 1 && !a.aligned {
                 // A change in the middle of the frame.
                 let at = session.gb().cycles() + (x >> 16) % 70_000;
                 session.set_buttons_at(Buttons((x >> 24) as u8), at);
@@ -206,13 +209,14 @@ fn play(a: &PlayArgs) -> Result<()> {
     let total = movie.end_frame();
     let (report_frames, checks, desync, session) = match a.to {
         Some(to) => {
-            let (session, feeder) = movie.session_at(rom, config, to)?;
+            let (session, feeder) = movie.session_at(rom, config, to, |s| {
+                eprintln!("frame {}/{to}", s.frame());
+            })?;
             (session.frame(), feeder.checks, feeder.desync, session)
         }
         None => {
-            let (report, session) = movie::play(&movie, rom, config, |n, s| {
+            let (report, session) = movie::play(&movie, rom, config, |_, s| {
                 eprintln!("frame {}/{total}", s.frame());
-                let _ = n;
             })?;
             (report.frames, report.checks, report.desync, session)
         }

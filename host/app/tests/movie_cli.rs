@@ -151,7 +151,18 @@ fn gbm_to_bk2_and_back_keeps_the_inputs() {
     let (a, b, c) = (d.join("a.gbm"), d.join("a.bk2"), d.join("b.gbm"));
     let s = |p: &PathBuf| p.display().to_string();
     // Frame-aligned input only (a .bk2 has one input line per frame).
-    let rec = gbhost(&["movie", "record", &rom, "--out", &s(&a), "--frames", "900"]);
+    let rec = gbhost(&[
+        "movie",
+        "record",
+        &rom,
+        "--out",
+        &s(&a),
+        "--frames",
+        "900",
+        "--random-input",
+        "31",
+        "--aligned",
+    ]);
     assert!(rec.status.success(), "{}", text(&rec));
     let to = gbhost(&["movie", "convert", &s(&a), &s(&b), "--rom", &rom]);
     assert!(to.status.success(), "{}", text(&to));
@@ -175,6 +186,21 @@ fn gbm_to_bk2_and_back_keeps_the_inputs() {
         &s(&d.join("c.png")),
     ]);
     assert!(text(&pa).contains("desync: none") && text(&pc).contains("desync: none"));
+    // The same input on every frame, both ways.
+    let (ia, lost_a) = gb_session::movie::Movie::open(&a)
+        .unwrap()
+        .frame_buttons()
+        .unwrap();
+    let (ic, lost_c) = gb_session::movie::Movie::open(&c)
+        .unwrap()
+        .frame_buttons()
+        .unwrap();
+    assert_eq!((ia.len(), lost_a, lost_c), (900, 0, 0));
+    assert_eq!(ia, ic);
+    assert!(ia.iter().any(|b| b.0 != 0), "the movie has input");
+    let bk2 = gb_session::bk2::read(&std::fs::read(&b).unwrap()).unwrap();
+    let from_bk2: Vec<_> = bk2.frames.iter().map(|f| f.buttons).collect();
+    assert_eq!(from_bk2, ia);
     assert_eq!(
         std::fs::read(d.join("a.png")).unwrap(),
         std::fs::read(d.join("c.png")).unwrap()

@@ -350,13 +350,14 @@ impl Movie {
 
     /// A session at `frame` of the movie: from the nearest keyframe at or before it when no
     /// script or poke came before that keyframe (the core image is then the whole state),
-    /// otherwise from the movie's start; then played forward to `frame`. Returns the session
-    /// and a feeder to go on playing.
+    /// otherwise from the movie's start; then played forward to `frame` (`progress` is called
+    /// every 600 frames). Returns the session and a feeder to go on playing.
     pub fn session_at(
         &self,
         rom: Vec<u8>,
         config: SessionConfig,
         frame: u64,
+        mut progress: impl FnMut(&Session),
     ) -> Result<(Session, Feeder), MovieError> {
         let frame = frame.clamp(self.header.start_frame, self.end_frame());
         let mut from_key = None;
@@ -411,6 +412,9 @@ impl Movie {
         let mut feeder = Feeder::new();
         while session.frame() < frame && feeder.feed(self, &mut session)? == Feed::Playing {
             session.run_frame();
+            if session.frame() % 600 == 0 {
+                progress(&session);
+            }
         }
         Ok((session, feeder))
     }

@@ -146,7 +146,7 @@ fn a_movie_file_can_be_continued_from_a_frame() {
     drive(&mut s, &mut rec, 250, 5);
     rec.finish().unwrap();
     let m = Movie::open(&path).unwrap();
-    let (mut p, _) = m.session_at(counter_rom(), config(), 100).unwrap();
+    let (mut p, _) = m.session_at(counter_rom(), config(), 100, |_| {}).unwrap();
     assert_eq!(p.frame(), 100);
     drop(m);
     let mut rec = Recorder::resume(&path, &mut p).unwrap();
@@ -175,7 +175,7 @@ fn seeking_starts_from_the_nearest_keyframe() {
         .filter(|c| c.meta.flags & movie::FLAG_KEYFRAME != 0)
         .count();
     assert_eq!(keys, 3, "frames 0, 600 and 1200");
-    let (at, feeder) = m.session_at(counter_rom(), config(), 1250).unwrap();
+    let (at, feeder) = m.session_at(counter_rom(), config(), 1250, |_| {}).unwrap();
     assert_eq!(at.frame(), 1250);
     // From the keyframe at 1200: one chunk check on the way (at 1200), not 21.
     assert_eq!(feeder.checks, 1);
