@@ -308,7 +308,7 @@ pub struct Emu {
     lines_shared: Arc<Vec<String>>,
     subscribers: Vec<Sender<String>>,
     on_publish: Option<Box<dyn Fn() + Send>>,
-    battery: Option<Battery>,
+    pub(crate) battery: Option<Battery>,
     battery_at: Instant,
     pub(crate) watcher: Option<Watcher>,
     mem_window: (Option<Domain>, u32, u32),
@@ -691,7 +691,7 @@ impl Emu {
         }
     }
 
-    fn save_battery(&mut self) {
+    pub(crate) fn save_battery(&mut self) {
         if let Some(b) = &mut self.battery
             && let Err(e) = b.save(self.session.gb())
         {
@@ -879,10 +879,11 @@ impl Emu {
                 self.quit = true;
             }
         }
-        if let Some(crate::tas::Tas::Recording { rec }) = self.tas.take()
-            && let Err(e) = rec.finish()
-        {
-            eprintln!("gbhost: the movie could not be finished: {e}");
+        if matches!(self.tas, Some(crate::tas::Tas::Recording { .. })) {
+            match self.movie_stop() {
+                Ok(msg) => eprintln!("gbhost: {msg}"),
+                Err(e) => eprintln!("gbhost: the movie could not be finished: {e:#}"),
+            }
         }
         self.save_battery();
         self.shared.lock().unwrap_or_else(|e| e.into_inner()).quit = true;

@@ -54,6 +54,9 @@ enum Sub {
         /// The ROM (needed to make a .gbm: the movie's state checks come from playing it).
         #[arg(long)]
         rom: Option<PathBuf>,
+        /// Replace an existing output file.
+        #[arg(long)]
+        force: bool,
     },
 }
 
@@ -88,6 +91,9 @@ struct RecordArgs {
     /// Compact the movie when done.
     #[arg(long)]
     compact: bool,
+    /// Replace an existing movie file.
+    #[arg(long)]
+    force: bool,
 }
 
 #[derive(clap::Args, Debug)]
@@ -117,7 +123,20 @@ pub fn run(args: &Args) -> Result<()> {
             println!("compacted: {} bytes", std::fs::metadata(dst)?.len());
             Ok(())
         }
-        Sub::Convert { input, output, rom } => convert(input, output, rom.as_deref()),
+        Sub::Convert {
+            input,
+            output,
+            rom,
+            force,
+        } => {
+            if output.exists() {
+                if !force {
+                    bail!("{} already exists (--force replaces it)", output.display());
+                }
+                remove_movie(output);
+            }
+            convert(input, output, rom.as_deref())
+        }
     }
 }
 
@@ -149,6 +168,9 @@ fn record(a: &RecordArgs) -> Result<()> {
             .with_context(|| format!("'{}' cannot be run", a.rom.display()))?,
     };
     crate::scripted::load_scripts(&mut session, &a.script, None)?;
+    if a.force {
+        remove_movie(&a.out);
+    }
     let mut meta = BTreeMap::new();
     meta.insert("recorded_by".to_owned(), "gbhost movie record".to_owned());
     let mut rec = Recorder::create(&a.out, &mut session, a.author.clone(), meta)
@@ -384,6 +406,14 @@ fn convert(input: &Path, output: &Path, rom: Option<&Path>) -> Result<()> {
         }
         (a, b) => bail!("cannot convert .{a} to .{b} (gbm ↔ bk2)"),
     }
+}
+
+/// Remove a movie file and its index (for --force).
+fn remove_movie(path: &Path) {
+    let _ = std::fs::remove_file(path);
+    let mut idx = path.as_os_str().to_owned();
+    idx.push(".idx");
+    let _ = std::fs::remove_file(PathBuf::from(idx));
 }
 
 /// Set (or add) a Header.txt key.

@@ -237,7 +237,15 @@ impl Emu {
             Some(Tas::Recording { rec }) => {
                 let frames = rec.end_frame() - rec.header.start_frame;
                 let path = rec.finish()?;
-                Ok(format!("recorded {frames} frames to {}", path.display()))
+                // The journal becomes one compact file; if that fails the journal stays whole.
+                let how = match gb_session::container::compact(&path, &path, 19) {
+                    Ok(()) => "compacted".to_owned(),
+                    Err(e) => format!("left as a journal: {e}"),
+                };
+                Ok(format!(
+                    "recorded {frames} frames to {} ({how})",
+                    path.display()
+                ))
             }
             Some(Tas::Playing { path, .. }) => Ok(format!("stopped playing {}", path.display())),
             None => bail!("no movie is open"),
@@ -249,6 +257,12 @@ impl Emu {
     pub fn movie_record(&mut self, path: &Path, from_power_on: bool) -> Result<String> {
         if self.tas.is_some() {
             let _ = self.movie_stop();
+        }
+        if path.exists() {
+            bail!(
+                "{} exists: `movie play` it and `movie rw` to continue it, or choose another name",
+                path.display()
+            );
         }
         if from_power_on {
             self.restart()?;
@@ -279,6 +293,12 @@ impl Emu {
             ..gb_session::SessionConfig::default()
         };
         let session = movie.session(self.rom_bytes.clone(), config)?;
+        // The movie's cartridge RAM is not the player's: battery saves stop here.
+        if self.battery.is_some() {
+            self.save_battery();
+            self.battery = None;
+            self.say("battery saves are off while a movie plays (reopen the ROM to resume them)");
+        }
         self.replace_session(session);
         let frames = movie.frames();
         self.tas = Some(Tas::Playing {

@@ -72,6 +72,7 @@ fn a_long_movie_with_scripts_plays_back_in_another_process() {
         "movie",
         "record",
         &rom,
+        "--force",
         "--out",
         &movie,
         "--frames",
@@ -107,6 +108,7 @@ fn a_killed_recorder_loses_at_most_one_second() {
             "movie",
             "record",
             &rom,
+            "--force",
             "--out",
             &movie.display().to_string(),
             "--frames",
@@ -155,6 +157,7 @@ fn gbm_to_bk2_and_back_keeps_the_inputs() {
         "movie",
         "record",
         &rom,
+        "--force",
         "--out",
         &s(&a),
         "--frames",
@@ -164,10 +167,10 @@ fn gbm_to_bk2_and_back_keeps_the_inputs() {
         "--aligned",
     ]);
     assert!(rec.status.success(), "{}", text(&rec));
-    let to = gbhost(&["movie", "convert", &s(&a), &s(&b), "--rom", &rom]);
+    let to = gbhost(&["movie", "convert", &s(&a), &s(&b), "--rom", &rom, "--force"]);
     assert!(to.status.success(), "{}", text(&to));
     assert!(text(&to).contains("may desync"), "{}", text(&to));
-    let back = gbhost(&["movie", "convert", &s(&b), &s(&c), "--rom", &rom]);
+    let back = gbhost(&["movie", "convert", &s(&b), &s(&c), "--rom", &rom, "--force"]);
     assert!(back.status.success(), "{}", text(&back));
     let pa = gbhost(&[
         "movie",

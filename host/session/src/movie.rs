@@ -484,8 +484,8 @@ pub struct Recorder {
 
 impl Recorder {
     /// Start recording `session` from its current frame into a new movie at `path` (an
-    /// existing file there is replaced). A session at frame 0 records from power-on; any
-    /// other starts from a state file of it.
+    /// existing file is never replaced: that is an error). A session at frame 0 records from
+    /// power-on; any other starts from a state file of it.
     pub fn create(
         path: &Path,
         session: &mut Session,
@@ -511,10 +511,6 @@ impl Recorder {
             authors,
             metadata,
         };
-        let _ = std::fs::remove_file(path);
-        let mut idx = path.as_os_str().to_owned();
-        idx.push(".idx");
-        let _ = std::fs::remove_file(PathBuf::from(idx));
         let writer = container::Writer::create(path, &header.encode())?;
         let start_frame = session.frame();
         Ok(Recorder {
