@@ -1289,4 +1289,51 @@ mod tests {
         let _ = emu.movie_stop();
         let _ = std::fs::remove_dir_all(&dir);
     }
+
+    /// Recording from the current frame: the movie starts from a state there, and plays back
+    /// to the same picture in the same app.
+    #[test]
+    fn a_movie_recorded_from_here_plays_back() {
+        let dir = std::env::temp_dir().join(format!("gbhost-here-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let movie = dir.join("here.gbm");
+        let emu = spawn(Start {
+            rom: RomSource::Demo,
+            scripts: Vec::new(),
+            paused: true,
+            ring_bytes: 16 << 20,
+            audio: false,
+            stop: None,
+        })
+        .unwrap();
+        emu.repl("poke C0F0 5A");
+        emu.repl("step 50");
+        let r = emu.repl(&format!("movie record {} --here", movie.display()));
+        assert!(r.contains("from frame 50"), "{r}");
+        let r = emu.repl(&format!("movie record {} --here", movie.display()));
+        assert!(r.contains("exists"), "never overwritten: {r}");
+        emu.send(Cmd::Buttons(Buttons::START));
+        emu.repl("step 40");
+        emu.send(Cmd::Buttons(Buttons::default()));
+        emu.repl("step 40");
+        emu.sync();
+        let recorded = emu.view().picture.clone();
+        let r = emu.repl("movie stop");
+        assert!(
+            r.contains("recorded 80 frames") && r.contains("compacted"),
+            "{r}"
+        );
+        emu.repl(&format!("movie play {}", movie.display()));
+        emu.sync();
+        assert_eq!(emu.view().frame, 50);
+        emu.repl("step 100");
+        emu.sync();
+        let v = emu.view().clone();
+        assert_eq!(v.frame, 130);
+        assert_eq!(v.picture, recorded);
+        let m = v.movie.unwrap();
+        assert!(m.ended && m.desync.is_none(), "{m:?}");
+        drop(emu);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

@@ -255,17 +255,43 @@ impl Emu {
     /// Record a new movie at `path`: from power-on (the ROM starts again with the loaded
     /// scripts) or from the current frame.
     pub fn movie_record(&mut self, path: &Path, from_power_on: bool) -> Result<String> {
-        if self.tas.is_some() {
-            let _ = self.movie_stop();
-        }
         if path.exists() {
             bail!(
                 "{} exists: `movie play` it and `movie rw` to continue it, or choose another name",
                 path.display()
             );
         }
+        if self.tas.is_some() {
+            let msg = self.movie_stop()?;
+            self.say(msg);
+        }
         if from_power_on {
             self.restart()?;
+        } else if self.session.frame() > 0 {
+            // The movie starts from a state of this frame, and its playback restarts the
+            // scripts there: so does the recording, so that both run the same.
+            let file = self.session.state_file(unix_now(), false);
+            let config = gb_session::SessionConfig {
+                ring_bytes: self.ring_bytes,
+                ..gb_session::SessionConfig::default()
+            };
+            let session =
+                gb_session::Session::from_state_file(self.rom_bytes.clone(), None, config, &file)?;
+            let paths: Vec<(u32, Option<PathBuf>)> = self
+                .scripts
+                .iter()
+                .filter_map(|s| Some((s.slot?, s.path.clone())))
+                .collect();
+            self.replace_session(session);
+            // Keep the scripts' files (for live reload) where the slots match.
+            for entry in &mut self.scripts {
+                if let Some((_, p)) = paths.iter().find(|(slot, _)| Some(*slot) == entry.slot) {
+                    entry.path.clone_from(p);
+                    if let (Some(w), Some(p)) = (&mut self.watcher, p) {
+                        w.watch(p);
+                    }
+                }
+            }
         }
         let rec = Recorder::create(path, &mut self.session, Vec::new(), Default::default())
             .with_context(|| format!("cannot record to {}", path.display()))?;
@@ -284,10 +310,14 @@ impl Emu {
 
     /// Play a movie read-only from its start (a new session on the movie's start).
     pub fn movie_play(&mut self, path: &Path) -> Result<String> {
+        let mut movie = Movie::open(path).with_context(|| format!("{}", path.display()))?;
+        movie.check_rom(&self.rom_bytes)?;
         if self.tas.is_some() {
-            let _ = self.movie_stop();
+            let msg = self.movie_stop()?;
+            self.say(msg);
+            // (It may have been this very file, now finished.)
+            movie = Movie::open(path).with_context(|| format!("{}", path.display()))?;
         }
-        let movie = Movie::open(path).with_context(|| format!("{}", path.display()))?;
         let config = gb_session::SessionConfig {
             ring_bytes: self.ring_bytes,
             ..gb_session::SessionConfig::default()

@@ -485,7 +485,9 @@ pub struct Recorder {
 impl Recorder {
     /// Start recording `session` from its current frame into a new movie at `path` (an
     /// existing file is never replaced: that is an error). A session at frame 0 records from
-    /// power-on; any other starts from a state file of it.
+    /// power-on; any other starts from a state file of it, whose playback restarts the
+    /// scripts there: record such a movie on a session made by `Session::from_state_file`
+    /// (as the app does), so that the recording runs as its playback will.
     pub fn create(
         path: &Path,
         session: &mut Session,

@@ -228,3 +228,28 @@ fn hostile_movie_bytes_never_panic() {
     }
     println!("movie fuzz: {runs} executions");
 }
+
+#[test]
+fn a_movie_from_a_state_plays_back_in_sync() {
+    let path = temp("from-state.gbm");
+    let mut a = Session::new(counter_rom(), None, config()).unwrap();
+    a.load_script("hud.lua", HUD);
+    for f in 0..100u8 {
+        a.set_buttons(Buttons(f));
+        a.run_frame();
+    }
+    let file = a.state_file(0, false);
+    let mut s = Session::from_state_file(counter_rom(), None, config(), &file).unwrap();
+    assert_eq!(s.frame(), 100);
+    let mut rec = Recorder::create(&path, &mut s, vec![], BTreeMap::new()).unwrap();
+    drive(&mut s, &mut rec, 300, 17);
+    rec.finish().unwrap();
+    let m = Movie::open(&path).unwrap();
+    assert!(matches!(m.header.start, movie::Start::State(_)));
+    assert_eq!((m.header.start_frame, m.frames()), (100, 300));
+    let (report, played) = movie::play(&m, counter_rom(), config(), |_, _| {}).unwrap();
+    assert_eq!(report.desync, None);
+    assert_eq!(played.frame(), 400);
+    assert_eq!(core_hash(&played), core_hash(&s));
+    assert_eq!(played.picture(), s.picture());
+}
