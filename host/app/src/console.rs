@@ -53,7 +53,7 @@ pub const COMMANDS: &[(&str, &str)] = &[
     ("scripts", "scripts              list loaded scripts"),
     (
         "state",
-        "state save|load SLOT save or load a state: 0-9 (files per ROM), a path (.gbs), or a name (in memory)",
+        "state save|load SLOT save or load a state: 0-9 (files per ROM), a path (.gbs), or a name (in memory); state export-bess|import-bess FILE (SameBoy's format)",
     ),
     (
         "movie",
@@ -499,6 +499,15 @@ fn exec_inner(emu: &mut Emu, line: &str) -> Result<String, String> {
             })
             .collect::<Vec<_>>()
             .join("\n")),
+        "state" if matches!(arg(0), Some("export-bess" | "import-bess")) => {
+            let path = Path::new(arg(1).ok_or("usage: state export-bess|import-bess FILE")?);
+            let r = if arg(0) == Some("export-bess") {
+                emu.bess_export(path)
+            } else {
+                emu.bess_import(path)
+            };
+            r.map_err(|e| format!("{e:#}"))
+        }
         "state" => {
             let slot = arg(1).ok_or("usage: state save|load SLOT")?;
             let on_disk = slot.parse::<u8>().is_ok_and(|n| n <= 9)

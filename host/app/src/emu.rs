@@ -1336,4 +1336,47 @@ mod tests {
         drop(emu);
         let _ = std::fs::remove_dir_all(&dir);
     }
+
+    /// BESS files from the console: export, change the machine, import: memory comes back,
+    /// the scripts keep running, and a corrupt file is refused with nothing changed.
+    #[test]
+    fn bess_files_export_and_import_from_the_console() {
+        let dir = std::env::temp_dir().join(format!("gbhost-bess-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("s.bess");
+        let start = Start {
+            rom: RomSource::Demo,
+            scripts: Vec::new(),
+            paused: true,
+            ring_bytes: 16 << 20,
+            audio: false,
+            stop: None,
+        };
+        let mut emu = Emu::new(&start, Arc::new(Mutex::new(View::default()))).unwrap();
+        emu.session.poke(0xC0F0, 0x11);
+        for _ in 0..20 {
+            emu.live_frame();
+        }
+        let r = crate::console::exec(&mut emu, &format!("state export-bess {}", file.display()));
+        assert!(r.contains("wrote"), "{r}");
+        emu.session.poke(0xC0F0, 0x22);
+        emu.live_frame();
+        assert_eq!(emu.session.gb().peek(0xC0F0), 0x22);
+        let r = crate::console::exec(&mut emu, &format!("state import-bess {}", file.display()));
+        assert!(r.contains("loaded"), "{r}");
+        assert_eq!(emu.session.gb().peek(0xC0F0), 0x11);
+        assert!(
+            emu.session.scripts().any(|s| s.active),
+            "the demo overlay still runs"
+        );
+        let mut bad = std::fs::read(&file).unwrap();
+        let n = bad.len();
+        bad.truncate(n - 3);
+        std::fs::write(&file, bad).unwrap();
+        let before = emu.session.frame();
+        let r = crate::console::exec(&mut emu, &format!("state import-bess {}", file.display()));
+        assert!(r.contains("cannot be loaded"), "{r}");
+        assert_eq!(emu.session.frame(), before);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

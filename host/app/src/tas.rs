@@ -445,6 +445,39 @@ impl Emu {
         })
     }
 
+    /// Write the machine as a BESS file (SameBoy's format).
+    pub fn bess_export(&mut self, path: &Path) -> Result<String> {
+        let bytes = gb_core::bess::export_with_timestamp(self.session.gb(), unix_now());
+        gb_session::statefile::write_atomic(path, &bytes)
+            .with_context(|| format!("cannot write {}", path.display()))?;
+        Ok(format!(
+            "wrote {} ({} bytes, frame {})",
+            path.display(),
+            bytes.len(),
+            self.session.frame()
+        ))
+    }
+
+    /// Load a BESS file (from SameBoy or another BESS emulator) before the next frame; the
+    /// scripts keep running.
+    pub fn bess_import(&mut self, path: &Path) -> Result<String> {
+        if self.tas.is_some() {
+            bail!("a BESS state is not on any movie's timeline: stop the movie first");
+        }
+        let data = std::fs::read(path).with_context(|| format!("{}", path.display()))?;
+        let cart = gb_core::Cartridge::from_rom(self.rom_bytes.clone())?;
+        let mut gb = gb_core::Gb::new(cart);
+        gb_core::bess::import(&mut gb, &data)
+            .with_context(|| format!("{} cannot be loaded", path.display()))?;
+        let mut core = Vec::new();
+        gb.save_state(&mut core);
+        self.session.load_core_image(core)?;
+        if self.paused {
+            self.live_frame();
+        }
+        Ok(format!("loaded {} (BESS)", path.display()))
+    }
+
     fn state_load_in_movie(&mut self, file: &StateFile) -> Result<String> {
         let f = file.meta.frame;
         if !self.in_history(f) {

@@ -168,6 +168,23 @@ impl Session {
         Ok(ScriptRestore::Restarted)
     }
 
+    /// Load a bare core image (e.g. converted from another emulator's state) before the next
+    /// frame, as a logged event: the machine changes, the scripts keep running and their
+    /// `on_load_state` hooks run. An image the core refuses changes nothing.
+    pub fn load_core_image(&mut self, core: Vec<u8>) -> Result<(), SessionError> {
+        let mut here = Vec::new();
+        self.gb.save_state(&mut here);
+        self.gb.load_state(&core).map_err(StateFileError::from)?;
+        let _ = self.gb.load_state(&here);
+        let index = self.user_states.len();
+        self.user_states.push(SavedState {
+            core,
+            scripts: Vec::new(),
+        });
+        self.log_now(EventKind::LoadState { index });
+        Ok(())
+    }
+
     /// A new session that starts from `file`: the core as saved, the file's event log as the
     /// history before it (so a movie or a later state file continues it), the scripts
     /// restarted at that frame with their `persist` data (their `on_load_state` hooks run),
