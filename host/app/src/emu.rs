@@ -604,8 +604,8 @@ impl Emu {
         }
     }
 
-    /// List scripts a movie loaded (they have no file here).
-    fn adopt_new_scripts(&mut self) {
+    /// List the session's scripts the app did not load (a movie's; they have no file here).
+    pub(crate) fn adopt_new_scripts(&mut self) {
         let known: Vec<u32> = self.scripts.iter().filter_map(|s| s.slot).collect();
         let new: Vec<ScriptEntry> = self
             .session
@@ -1031,6 +1031,18 @@ fn blank_session() -> Result<Session> {
 mod tests {
     use super::*;
 
+    /// The demo, paused, silent, with a 16 MiB history.
+    fn demo_start() -> Start {
+        Start {
+            rom: RomSource::Demo,
+            scripts: Vec::new(),
+            paused: true,
+            ring_bytes: 16 << 20,
+            audio: false,
+            stop: None,
+        }
+    }
+
     fn texts(v: &View) -> Vec<String> {
         v.overlays
             .iter()
@@ -1158,15 +1170,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("gbhost-tas-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let movie = dir.join("run.gbm");
-        let emu = spawn(Start {
-            rom: RomSource::Demo,
-            scripts: Vec::new(),
-            paused: true,
-            ring_bytes: 16 << 20,
-            audio: false,
-            stop: None,
-        })
-        .unwrap();
+        let emu = spawn(demo_start()).unwrap();
         let r = emu.repl(&format!("movie record {}", movie.display()));
         assert!(r.contains("from power-on"), "{r}");
         emu.send(Cmd::Buttons(Buttons::RIGHT));
@@ -1237,14 +1241,7 @@ mod tests {
         let slot_file = |emu: &Emu| {
             gb_session::statefile::slot_path(&dir, emu.session.start_params().rom_hash, 3)
         };
-        let start = Start {
-            rom: RomSource::Demo,
-            scripts: Vec::new(),
-            paused: true,
-            ring_bytes: 16 << 20,
-            audio: false,
-            stop: None,
-        };
+        let start = demo_start();
         let mut emu = Emu::new(&start, Arc::new(Mutex::new(View::default()))).unwrap();
         let path = slot_file(&emu);
         let p = path.display().to_string();
@@ -1297,15 +1294,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("gbhost-here-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let movie = dir.join("here.gbm");
-        let emu = spawn(Start {
-            rom: RomSource::Demo,
-            scripts: Vec::new(),
-            paused: true,
-            ring_bytes: 16 << 20,
-            audio: false,
-            stop: None,
-        })
-        .unwrap();
+        let emu = spawn(demo_start()).unwrap();
         emu.repl("poke C0F0 5A");
         emu.repl("step 50");
         let r = emu.repl(&format!("movie record {} --here", movie.display()));
@@ -1344,14 +1333,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("gbhost-bess-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let file = dir.join("s.bess");
-        let start = Start {
-            rom: RomSource::Demo,
-            scripts: Vec::new(),
-            paused: true,
-            ring_bytes: 16 << 20,
-            audio: false,
-            stop: None,
-        };
+        let start = demo_start();
         let mut emu = Emu::new(&start, Arc::new(Mutex::new(View::default()))).unwrap();
         emu.session.poke(0xC0F0, 0x11);
         for _ in 0..20 {

@@ -20,7 +20,7 @@ use anyhow::{Context, Result, bail};
 use gb_session::movie::{self, Feed, Feeder, Movie, Recorder};
 use gb_session::{ScriptRestore, StateFile};
 
-use crate::emu::{Emu, ScriptEntry};
+use crate::emu::Emu;
 
 /// What happens when a read-only movie runs out of frames.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -527,18 +527,8 @@ impl Emu {
     /// Put `session` in place of the running one: the scripts panel lists its scripts.
     fn replace_session(&mut self, session: gb_session::Session) {
         self.session = session;
-        self.scripts = self
-            .session
-            .scripts()
-            .filter(|s| s.active)
-            .map(|s| ScriptEntry {
-                name: s.name.clone(),
-                path: None,
-                bundle: self.session.source(s.hash).cloned().unwrap_or_default(),
-                slot: Some(s.slot),
-                reloaded_at: None,
-            })
-            .collect();
+        self.scripts.clear();
+        self.adopt_new_scripts();
         if let Some(w) = &mut self.watcher {
             w.clear();
         }
