@@ -501,18 +501,7 @@ impl Ppu {
                     self.set_blocked(true);
                     self.oam_scan(self.lcdc);
                     self.line_write_count = 0;
-                    self.line_regs = crate::fifo::LineRegs {
-                        lcdc: self.lcdc,
-                        scy: self.scy,
-                        scx: self.scx,
-                        bgp: self.bgp,
-                        obp0: self.obp0,
-                        obp1: self.obp1,
-                        wx: self.wx,
-                        ly: self.line,
-                        window_line: self.window_line,
-                        wy_triggered: self.wy_triggered,
-                    };
+                    self.line_regs = self.line_regs_now();
                     let end = s + MODE0_START + self.mode3_penalty();
                     self.schedule(Event::HBlankIrq, end - 4);
                 }
@@ -555,6 +544,22 @@ impl Ppu {
             irq |= self.update_stat();
         }
         irq
+    }
+
+    /// The registers a line starts mode 3 with (the dot-level replay's starting point).
+    fn line_regs_now(&self) -> crate::fifo::LineRegs {
+        crate::fifo::LineRegs {
+            lcdc: self.lcdc,
+            scy: self.scy,
+            scx: self.scx,
+            bgp: self.bgp,
+            obp0: self.obp0,
+            obp1: self.obp1,
+            wx: self.wx,
+            ly: self.line,
+            window_line: self.window_line,
+            wy_triggered: self.wy_triggered,
+        }
     }
 
     fn set_blocked(&mut self, blocked: bool) {
@@ -1142,18 +1147,7 @@ impl Ppu {
             3 => {
                 self.set_blocked(true);
                 self.oam_scan(self.lcdc);
-                self.line_regs = crate::fifo::LineRegs {
-                    lcdc: self.lcdc,
-                    scy: self.scy,
-                    scx: self.scx,
-                    bgp: self.bgp,
-                    obp0: self.obp0,
-                    obp1: self.obp1,
-                    wx: self.wx,
-                    ly: self.line,
-                    window_line: self.window_line,
-                    wy_triggered: self.wy_triggered,
-                };
+                self.line_regs = self.line_regs_now();
                 self.event = Event::HBlankIrq;
                 MODE3_START
             }
