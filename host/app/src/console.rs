@@ -530,6 +530,12 @@ fn exec_inner(emu: &mut Emu, line: &str) -> Result<String, String> {
                     ))
                 }
                 Some("load") => {
+                    if emu.movie_view().is_some() {
+                        return Err("an in-memory state is not on the movie's timeline; save \
+                                    and load a state file instead (`state save 1`, `state load \
+                                    1`), which moves to its frame"
+                            .into());
+                    }
                     emu.session.load_state(slot).map_err(|e| e.to_string())?;
                     if emu.paused {
                         emu.live_frame();
