@@ -40,6 +40,12 @@ pub const CHUNK_FRAMES: u32 = 60;
 pub const KEYFRAME_CHUNKS: u64 = 10;
 /// Chunk flag: the chunk holds a keyframe.
 pub const FLAG_KEYFRAME: u32 = 1;
+/// Most frames [`Movie::frame_buttons`] lists (about 46 hours; `.bk2` readers stop at 10
+/// million lines too).
+pub const MAX_FRAME_LIST: u64 = 10_000_000;
+/// Largest frame number a movie or state may name (about 9,000 years of play): keeps every
+/// frame computation far from overflow on hostile files.
+pub const MAX_FRAME: u64 = 1 << 44;
 /// Version of the header payload.
 const HEADER_VERSION: u8 = 1;
 
@@ -72,6 +78,9 @@ pub enum MovieError {
     /// The session did something a movie cannot hold.
     #[error("cannot record this in a movie: {0}")]
     Unrecordable(String),
+    /// Too many frames to list one by one.
+    #[error("the movie has {0} frames; at most {MAX_FRAME_LIST} can be listed frame by frame")]
+    TooLong(u64),
     /// Making the session failed.
     #[error(transparent)]
     Session(#[from] SessionError),
@@ -174,6 +183,9 @@ impl MovieHeader {
                 k => return Err(d.error(format!("unknown start kind {k}"))),
             };
             let start_frame = d.var()?;
+            if start_frame > MAX_FRAME {
+                return Err(d.error(format!("start frame {start_frame} is out of range")));
+            }
             let rtc_start = d.var()?;
             let rerecords = d.var()?;
             let n = d.count(1)?;
@@ -283,6 +295,21 @@ impl Movie {
 
     fn from_reader(reader: container::Reader) -> Result<Movie, MovieError> {
         let header = MovieHeader::decode(reader.header())?;
+        if let Some(c) = reader.chunks().iter().find(|c| {
+            c.meta.start_frame < header.start_frame
+                || c.meta.start_frame.saturating_add(u64::from(c.meta.frames)) > MAX_FRAME
+        }) {
+            return Err(MovieError::Decode {
+                part: "index".into(),
+                source: DecodeError {
+                    what: format!(
+                        "a chunk at frame {} lies outside the movie (it starts at frame {})",
+                        c.meta.start_frame, header.start_frame
+                    ),
+                    at: 0,
+                },
+            });
+        }
         Ok(Movie { header, reader })
     }
 
@@ -294,13 +321,13 @@ impl Movie {
     /// The frame after the last recorded one.
     pub fn end_frame(&self) -> u64 {
         self.chunks().last().map_or(self.header.start_frame, |c| {
-            c.meta.start_frame + u64::from(c.meta.frames)
+            c.meta.start_frame.saturating_add(u64::from(c.meta.frames))
         })
     }
 
     /// Frames recorded.
     pub fn frames(&self) -> u64 {
-        self.end_frame() - self.header.start_frame
+        self.end_frame().saturating_sub(self.header.start_frame)
     }
 
     /// Whether the file is the compact form.
@@ -423,6 +450,9 @@ impl Movie {
     /// logged for that frame (or held from before), and how many events that drops (a
     /// frame's earlier joypad changes, pokes, scripts).
     pub fn frame_buttons(&self) -> Result<(Vec<gb_core::Buttons>, usize), MovieError> {
+        if self.frames() > MAX_FRAME_LIST {
+            return Err(MovieError::TooLong(self.frames()));
+        }
         let mut out = Vec::with_capacity(self.frames() as usize);
         let mut held = gb_core::Buttons::default();
         let mut lost = 0;
@@ -681,7 +711,7 @@ impl Recorder {
                 .writer
                 .chunks()
                 .iter()
-                .position(|c| c.meta.start_frame + u64::from(c.meta.frames) > f)
+                .position(|c| c.meta.start_frame.saturating_add(u64::from(c.meta.frames)) > f)
                 .unwrap_or(0);
             for k in i..self.writer.chunks().len() {
                 let meta = self.writer.chunks()[k].meta;

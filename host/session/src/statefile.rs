@@ -297,6 +297,15 @@ impl StateFile {
             })
         })()
         .map_err(bad("META"))?;
+        if meta.frame > crate::movie::MAX_FRAME {
+            return Err(StateFileError::Section {
+                section: "META".into(),
+                source: DecodeError {
+                    what: format!("frame {} is out of range", meta.frame),
+                    at: 0,
+                },
+            });
+        }
 
         let core = get(b"CORE", "CORE")?.to_vec();
 
@@ -342,6 +351,18 @@ impl StateFile {
 
         let mut d = Dec::new(get(b"LOG ", "LOG")?);
         let log = codec::decode_events(&mut d, 0, 0).map_err(bad("LOG"))?;
+        if let Some(e) = log.iter().find(|e| e.frame >= meta.frame) {
+            return Err(StateFileError::Section {
+                section: "LOG".into(),
+                source: DecodeError {
+                    what: format!(
+                        "an event of frame {} is not before the state's frame {}",
+                        e.frame, meta.frame
+                    ),
+                    at: 0,
+                },
+            });
+        }
 
         let thumbnail = match sections.get(b"THMB") {
             None => None,

@@ -253,3 +253,49 @@ fn a_movie_from_a_state_plays_back_in_sync() {
     assert_eq!(core_hash(&played), core_hash(&s));
     assert_eq!(played.picture(), s.picture());
 }
+
+#[test]
+fn movies_with_impossible_frames_are_refused_or_bounded() {
+    let path = temp("huge.gbm");
+    let _ = std::fs::remove_file(&path);
+    let mut s = Session::new(counter_rom(), None, config()).unwrap();
+    let rec = Recorder::create(&path, &mut s, vec![], BTreeMap::new()).unwrap();
+    let header = rec.header.encode();
+    drop(rec);
+    let _ = std::fs::remove_file(&path);
+    let mut idx = path.as_os_str().to_owned();
+    idx.push(".idx");
+    let _ = std::fs::remove_file(PathBuf::from(idx));
+    // A chunk claiming four billion frames: listed as an error, not an allocation.
+    let mut w = gb_session::container::Writer::create(&path, &header).unwrap();
+    let chunk = movie::Chunk::default().encode(0);
+    let meta = gb_session::container::ChunkMeta {
+        start_frame: 0,
+        frames: u32::MAX,
+        flags: 0,
+    };
+    w.append_chunk(meta, &chunk).unwrap();
+    w.sync().unwrap();
+    drop(w);
+    let m = Movie::open(&path).unwrap();
+    assert_eq!(m.frames(), u64::from(u32::MAX));
+    assert!(m.frame_buttons().is_err());
+    // A chunk before the movie's start is refused when opening.
+    let mut h = movie::MovieHeader::decode(&header).unwrap();
+    h.start_frame = 100;
+    let path2 = temp("before.gbm");
+    let _ = std::fs::remove_file(&path2);
+    let mut w = gb_session::container::Writer::create(&path2, &h.encode()).unwrap();
+    w.append_chunk(
+        gb_session::container::ChunkMeta {
+            start_frame: 10,
+            frames: 60,
+            flags: 0,
+        },
+        &movie::Chunk::default().encode(10),
+    )
+    .unwrap();
+    drop(w);
+    let e = Movie::open(&path2).err().expect("refused").to_string();
+    assert!(e.contains("outside the movie"), "{e}");
+}
