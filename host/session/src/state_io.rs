@@ -93,9 +93,18 @@ impl Session {
         // A refused image changes nothing; an accepted one is put back at once.
         self.gb.load_state(&file.core)?;
         let _ = self.gb.load_state(&here);
-        for s in &file.scripts {
+        for (i, s) in file.scripts.iter().enumerate() {
             if !file.sources.iter().any(|(h, _)| *h == s.hash) {
                 return Err(StateFileError::Missing("script source"));
+            }
+            if file.scripts[..i].iter().any(|t| t.slot == s.slot) || s.slot == u32::MAX {
+                return Err(StateFileError::Section {
+                    section: "SCRP".into(),
+                    source: crate::codec::DecodeError {
+                        what: format!("script slot {} is listed twice or out of range", s.slot),
+                        at: 0,
+                    },
+                });
             }
         }
         Ok(())
@@ -230,7 +239,7 @@ impl Session {
             });
             s.after_script_call(i);
             s.current.insert(saved.slot, saved.hash);
-            s.next_slot = s.next_slot.max(saved.slot + 1);
+            s.next_slot = s.next_slot.max(saved.slot.saturating_add(1));
         }
         s.scripts.sort_by_key(|x| x.slot);
         s.fire_all("load_state");
