@@ -544,6 +544,15 @@ impl Host for Api<'_> {
         args: &[Value],
         ret: &mut Vec<Value>,
     ) -> Result<HostReturn, String> {
+        // The hottest call, `memory.read_u8(addr)` on the bus, before any dispatch (scripts
+        // call it thousands of times a frame); anything else takes the general path below.
+        if id == READ
+            && let [Value::Integer(a)] = args
+            && let Ok(a) = u16::try_from(*a)
+        {
+            ret.push(Value::Integer(i64::from(self.gb.peek(a))));
+            return Ok(HostReturn::Values);
+        }
         match id {
             _ if (READ..READ + WIDTHS.len() as u32).contains(&id) => {
                 ret.push(Value::Integer(self.read(id, args)?));
