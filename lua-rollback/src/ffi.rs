@@ -568,6 +568,10 @@ unsafe fn read_value(l: *mut lua::lua_State, idx: c_int) -> Value {
     // SAFETY: `idx` is a valid stack index; lua_tolstring is used only on strings (no
     // conversion), so nothing here allocates or raises.
     unsafe {
+        // The common case first (addresses, counts): one call fewer than via lua_type.
+        if lua::lua_isinteger(l, idx) != 0 {
+            return Value::Integer(lua::lua_tointegerx(l, idx, ptr::null_mut()));
+        }
         match lua::lua_type(l, idx) {
             lua::LUA_TNIL | lua::LUA_TNONE => Value::Nil,
             lua::LUA_TBOOLEAN => Value::Boolean(lua::lua_toboolean(l, idx) != 0),
