@@ -176,10 +176,131 @@ pub(super) fn lfsr_step(l: u16, short: bool) -> u16 {
     l >> 1
 }
 
+/// What the generators read from the registers over one catch-up (every input is constant
+/// between two calls of [`Apu::catch_up`]): shared by the fast catch-up, its edge-by-edge
+/// reference in the tests, and [`Apu::digital_outputs`].
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Voices {
+    /// Each channel plays.
+    pub(super) on: [bool; 4],
+    /// Each channel's DAC is on.
+    dac: [bool; 4],
+    /// Each channel's envelope volume (the wave channel's is unused).
+    vol: [u8; 4],
+    /// The squares' duty patterns (one bit per step), and their index in `DUTY`.
+    duty: [u8; 2],
+    pub(super) duty_index: [usize; 2],
+    /// T-cycles per square duty step.
+    pub(super) sq_period: [u64; 2],
+    /// T-cycles per wave sample.
+    pub(super) wave_period: u64,
+    /// Right shift of wave samples (4: muted).
+    wave_shift: u8,
+    /// T-cycles between LFSR clocks, and its 7-bit mode.
+    pub(super) noise_per: u64,
+    pub(super) short: bool,
+    nr51: u8,
+    vol_l: i32,
+    vol_r: i32,
+}
+
+impl Voices {
+    /// Whether NR51 sends channel `c` to either side.
+    pub(super) fn routed(&self, c: usize) -> bool {
+        self.nr51 & (0x11 << c) != 0
+    }
+
+    /// Whether channel `c`'s output can change the mix now (it plays, is heard, and is not
+    /// silent by volume or wave shift).
+    pub(super) fn live(&self, c: usize) -> bool {
+        let loud = match c {
+            2 => self.wave_shift < 4,
+            _ => self.vol[c] > 0,
+        };
+        self.on[c] && loud && self.routed(c)
+    }
+
+    /// Channel `c`'s digital output 0-15 for the generators' phases in `s` (as if it played).
+    pub(super) fn digital(&self, c: usize, s: &Synth) -> u8 {
+        match c {
+            0 | 1 => ((self.duty[c] >> s.duty_pos[c]) & 1) * self.vol[c],
+            2 => s.wave_sample >> self.wave_shift,
+            _ => {
+                if s.lfsr & 1 != 0 {
+                    self.vol[3]
+                } else {
+                    0
+                }
+            }
+        }
+    }
+
+    /// Channel `c`'s DAC output: `15 - 2 × d` while it plays, 0 with the DAC off.
+    pub(super) fn level(&self, c: usize, s: &Synth) -> i32 {
+        if !self.dac[c] {
+            return 0;
+        }
+        let d = if self.on[c] { self.digital(c, s) } else { 0 };
+        15 - 2 * i32::from(d)
+    }
+
+    /// All four DAC outputs.
+    pub(super) fn levels(&self, s: &Synth) -> [i32; 4] {
+        [
+            self.level(0, s),
+            self.level(1, s),
+            self.level(2, s),
+            self.level(3, s),
+        ]
+    }
+
+    /// The left and right mix of four DAC outputs (NR51 routing, NR50 volumes).
+    pub(super) fn mix(&self, level: &[i32; 4]) -> (i32, i32) {
+        let (mut l, mut r) = (0, 0);
+        for (c, &v) in level.iter().enumerate() {
+            if self.nr51 & (0x10 << c) != 0 {
+                l += v;
+            }
+            if self.nr51 & (1 << c) != 0 {
+                r += v;
+            }
+        }
+        (l * self.vol_l, r * self.vol_r)
+    }
+}
+
 impl Apu {
     /// T-cycles per duty step of square channel `c` (0 or 1).
     pub(super) fn square_period(&self, c: usize) -> u64 {
         (2048 - u64::from(self.frequency(c))) * 4
+    }
+
+    /// The registers' settings the generators run with until the next change.
+    pub(super) fn voices(&self) -> Voices {
+        let duty_index = [
+            usize::from(self.regs[reg(0, 1)] >> 6),
+            usize::from(self.regs[reg(1, 1)] >> 6),
+        ];
+        let nr43 = self.regs[reg(3, 3)];
+        let nr50 = self.regs[0x14];
+        Voices {
+            on: std::array::from_fn(|c| self.ch[c].enabled),
+            dac: std::array::from_fn(|c| self.ch[c].dac),
+            vol: std::array::from_fn(|c| self.ch[c].volume),
+            duty: [DUTY[duty_index[0]], DUTY[duty_index[1]]],
+            duty_index,
+            sq_period: [self.square_period(0), self.square_period(1)],
+            wave_period: self.wave_period(),
+            wave_shift: match (self.regs[reg(2, 2)] >> 5) & 3 {
+                0 => 4,
+                s => s - 1,
+            },
+            noise_per: noise_period(nr43),
+            short: nr43 & 0x08 != 0,
+            nr51: self.regs[0x15],
+            vol_l: i32::from((nr50 >> 4) & 7) + 1,
+            vol_r: i32::from(nr50 & 7) + 1,
+        }
     }
 
     /// Start the generators' clock at `now` (the machine's start time).
@@ -211,24 +332,14 @@ impl Apu {
     /// Each channel's digital output 0-15 now (what the CGB's PCM12/PCM34 show; the DMG has
     /// no such registers, so this is for hosts and tests). Call [`Apu::catch_up`] first.
     pub fn digital_outputs(&self) -> [u8; 4] {
-        let vol = |c: usize| {
-            if self.ch[c].enabled {
-                self.ch[c].volume
+        let v = self.voices();
+        std::array::from_fn(|c| {
+            if v.on[c] {
+                v.digital(c, &self.synth)
             } else {
                 0
             }
-        };
-        let sq = |c: usize| {
-            let duty = DUTY[usize::from(self.regs[reg(c, 1)] >> 6)];
-            ((duty >> self.synth.duty_pos[c]) & 1) * vol(c)
-        };
-        let wave = match (self.regs[reg(2, 2)] >> 5) & 3 {
-            _ if !self.ch[2].enabled => 0,
-            0 => 0,
-            s => self.synth.wave_sample >> (s - 1),
-        };
-        let noise = if self.synth.lfsr & 1 != 0 { vol(3) } else { 0 };
-        [sq(0), sq(1), wave, noise]
+        })
     }
 
     /// Bring the generators up to `now`, appending finished samples to the ring.
@@ -243,40 +354,9 @@ impl Apu {
         if self.synth.off || now <= self.synth.t {
             return;
         }
-        let nr51 = self.regs[0x15];
-        let nr50 = self.regs[0x14];
-        let routed = |c: usize| nr51 & (0x11 << c) != 0;
-        let on = [
-            self.ch[0].enabled,
-            self.ch[1].enabled,
-            self.ch[2].enabled,
-            self.ch[3].enabled,
-        ];
-        let vol = [
-            self.ch[0].volume,
-            self.ch[1].volume,
-            self.ch[2].volume,
-            self.ch[3].volume,
-        ];
-        let duty = [
-            DUTY[usize::from(self.regs[reg(0, 1)] >> 6)],
-            DUTY[usize::from(self.regs[reg(1, 1)] >> 6)],
-        ];
-        let sq_period = [self.square_period(0), self.square_period(1)];
-        let wave_period = self.wave_period();
-        let wave_shift = match (self.regs[reg(2, 2)] >> 5) & 3 {
-            0 => 4,
-            s => s - 1,
-        };
-        let nr43 = self.regs[reg(3, 3)];
-        let noise_per = noise_period(nr43);
-        let short = nr43 & 0x08 != 0;
-        let live = [
-            on[0] && vol[0] > 0 && routed(0),
-            on[1] && vol[1] > 0 && routed(1),
-            on[2] && wave_shift < 4 && routed(2),
-            on[3] && vol[3] > 0 && routed(3),
-        ];
+        let v = self.voices();
+        let live: [bool; 4] = std::array::from_fn(|c| v.live(c));
+        let (on, sq_period, wave_period) = (v.on, v.sq_period, v.wave_period);
 
         let s = &mut self.synth;
         let wave = &mut self.wave;
@@ -304,55 +384,16 @@ impl Apu {
         }
         if on[3] && !live[3] {
             while s.noise_next <= now {
-                s.lfsr = lfsr_step(s.lfsr, short);
-                s.noise_next = s.noise_next.saturating_add(noise_per);
+                s.lfsr = lfsr_step(s.lfsr, v.short);
+                s.noise_next = s.noise_next.saturating_add(v.noise_per);
             }
         }
 
-        let dac = [
-            self.ch[0].dac,
-            self.ch[1].dac,
-            self.ch[2].dac,
-            self.ch[3].dac,
-        ];
-        let vol_l = i32::from((nr50 >> 4) & 7) + 1;
-        let vol_r = i32::from(nr50 & 7) + 1;
         let out = &mut self.out;
-        let analog = |c: usize, d: u8| -> i32 {
-            if dac[c] {
-                15 - 2 * i32::from(if on[c] { d } else { 0 })
-            } else {
-                0
-            }
-        };
-        let sq_digital = |c: usize, pos: u8| ((duty[c] >> pos) & 1) * vol[c];
-        let wave_digital = |sample: u8| sample >> wave_shift;
-        let noise_digital = |l: u16| if l & 1 != 0 { vol[3] } else { 0 };
-        let mut level = [
-            analog(0, sq_digital(0, s.duty_pos[0])),
-            analog(1, sq_digital(1, s.duty_pos[1])),
-            analog(2, wave_digital(s.wave_sample)),
-            analog(3, noise_digital(s.lfsr)),
-        ];
-        let mix = |level: &[i32; 4]| -> (i32, i32) {
-            let mut l = 0;
-            let mut r = 0;
-            for (c, &v) in level.iter().enumerate() {
-                if nr51 & (0x10 << c) != 0 {
-                    l += v;
-                }
-                if nr51 & (1 << c) != 0 {
-                    r += v;
-                }
-            }
-            (l * vol_l, r * vol_r)
-        };
-        let (mut cl, mut cr) = mix(&level);
+        let mut level = v.levels(s);
+        let (mut cl, mut cr) = v.mix(&level);
         let never = u64::MAX;
-        let duty_index = [
-            usize::from(self.regs[reg(0, 1)] >> 6),
-            usize::from(self.regs[reg(1, 1)] >> 6),
-        ];
+        let duty_index = v.duty_index;
         // A square's next edge that changes its output (the steps between change nothing;
         // the phase is brought up to date after the loop).
         let change_at = |s: &Synth, c: usize| -> u64 {
@@ -399,7 +440,7 @@ impl Apu {
                     let k = STEPS_TO_CHANGE[duty_index[c]][usize::from(s.duty_pos[c])];
                     s.duty_pos[c] = (s.duty_pos[c] + k) & 7;
                     s.square_next[c] = t + sq_period[c];
-                    level[c] = analog(c, sq_digital(c, s.duty_pos[c]));
+                    level[c] = v.level(c, s);
                     sq_change[c] = change_at(s, c);
                     changed = true;
                 }
@@ -414,19 +455,19 @@ impl Apu {
                 } else {
                     byte & 0x0F
                 };
-                let v = analog(2, wave_digital(s.wave_sample));
-                changed |= v != level[2];
-                level[2] = v;
+                let l = v.level(2, s);
+                changed |= l != level[2];
+                level[2] = l;
             }
             if live[3] && s.noise_next <= t {
-                s.lfsr = lfsr_step(s.lfsr, short);
-                s.noise_next = t.saturating_add(noise_per);
-                let v = analog(3, noise_digital(s.lfsr));
-                changed |= v != level[3];
-                level[3] = v;
+                s.lfsr = lfsr_step(s.lfsr, v.short);
+                s.noise_next = t.saturating_add(v.noise_per);
+                let l = v.level(3, s);
+                changed |= l != level[3];
+                level[3] = l;
             }
             if changed {
-                (cl, cr) = mix(&level);
+                (cl, cr) = v.mix(&level);
             }
             if t >= now {
                 break;

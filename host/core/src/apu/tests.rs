@@ -1,8 +1,8 @@
 //! Tests of the sound generators: the fast catch-up against a plain edge-by-edge one (kept here
 //! as the reference), the LFSR and the noise clock.
 
-use super::synth::{DUTY, lfsr_step, noise_period};
-use super::{Apu, RING_CAPACITY, SAMPLE_PERIOD, reg};
+use super::synth::{lfsr_step, noise_period};
+use super::{Apu, RING_CAPACITY, SAMPLE_PERIOD};
 
 impl Apu {
     /// The straightforward version of [`Apu::catch_up`]: one loop step per edge of any
@@ -11,78 +11,14 @@ impl Apu {
         if self.synth.off || now <= self.synth.t {
             return;
         }
-        let dac = [
-            self.ch[0].dac,
-            self.ch[1].dac,
-            self.ch[2].dac,
-            self.ch[3].dac,
-        ];
-        let on = [
-            self.ch[0].enabled,
-            self.ch[1].enabled,
-            self.ch[2].enabled,
-            self.ch[3].enabled,
-        ];
-        let vol = [
-            self.ch[0].volume,
-            self.ch[1].volume,
-            self.ch[2].volume,
-            self.ch[3].volume,
-        ];
-        let duty = [
-            DUTY[usize::from(self.regs[reg(0, 1)] >> 6)],
-            DUTY[usize::from(self.regs[reg(1, 1)] >> 6)],
-        ];
-        let sq_period = [self.square_period(0), self.square_period(1)];
-        let wave_period = self.wave_period();
-        let wave_shift = match (self.regs[reg(2, 2)] >> 5) & 3 {
-            0 => 4,
-            s => s - 1,
-        };
-        let nr43 = self.regs[reg(3, 3)];
-        let noise_per = noise_period(nr43);
-        let short = nr43 & 0x08 != 0;
-        let nr50 = self.regs[0x14];
-        let nr51 = self.regs[0x15];
-        let vol_l = i32::from((nr50 >> 4) & 7) + 1;
-        let vol_r = i32::from(nr50 & 7) + 1;
-
+        let v = self.voices();
+        let (on, sq_period, wave_period) = (v.on, v.sq_period, v.wave_period);
         let s = &mut self.synth;
         let wave = &mut self.wave;
         let wave_ram = &self.wave_ram;
         let out = &mut self.out;
-
-        // Digital outputs, then analog levels.
-        let analog = |c: usize, d: u8| -> i32 {
-            if dac[c] {
-                15 - 2 * i32::from(if on[c] { d } else { 0 })
-            } else {
-                0
-            }
-        };
-        let sq_digital = |c: usize, pos: u8| ((duty[c] >> pos) & 1) * vol[c];
-        let wave_digital = |sample: u8| sample >> wave_shift;
-        let noise_digital = |l: u16| if l & 1 != 0 { vol[3] } else { 0 };
-        let mut level = [
-            analog(0, sq_digital(0, s.duty_pos[0])),
-            analog(1, sq_digital(1, s.duty_pos[1])),
-            analog(2, wave_digital(s.wave_sample)),
-            analog(3, noise_digital(s.lfsr)),
-        ];
-        let mix = |level: &[i32; 4]| -> (i32, i32) {
-            let mut l = 0;
-            let mut r = 0;
-            for (c, &v) in level.iter().enumerate() {
-                if nr51 & (0x10 << c) != 0 {
-                    l += v;
-                }
-                if nr51 & (1 << c) != 0 {
-                    r += v;
-                }
-            }
-            (l * vol_l, r * vol_r)
-        };
-        let (mut cl, mut cr) = mix(&level);
+        let mut level = v.levels(s);
+        let (mut cl, mut cr) = v.mix(&level);
         let never = u64::MAX;
         let mut t = s.t;
         loop {
@@ -106,7 +42,7 @@ impl Apu {
                 if on[c] && s.square_next[c] <= t {
                     s.duty_pos[c] = (s.duty_pos[c] + 1) & 7;
                     s.square_next[c] = t + sq_period[c];
-                    level[c] = analog(c, sq_digital(c, s.duty_pos[c]));
+                    level[c] = v.level(c, s);
                     changed = true;
                 }
             }
@@ -120,17 +56,17 @@ impl Apu {
                 } else {
                     byte & 0x0F
                 };
-                level[2] = analog(2, wave_digital(s.wave_sample));
+                level[2] = v.level(2, s);
                 changed = true;
             }
             if on[3] && s.noise_next <= t {
-                s.lfsr = lfsr_step(s.lfsr, short);
-                s.noise_next = t.saturating_add(noise_per);
-                level[3] = analog(3, noise_digital(s.lfsr));
+                s.lfsr = lfsr_step(s.lfsr, v.short);
+                s.noise_next = t.saturating_add(v.noise_per);
+                level[3] = v.level(3, s);
                 changed = true;
             }
             if changed {
-                (cl, cr) = mix(&level);
+                (cl, cr) = v.mix(&level);
             }
             if t >= now {
                 break;
