@@ -15,7 +15,6 @@ use anyhow::{Context, Result};
 use gb_core::cartridge::MapperKind;
 use gb_core::{Cartridge, Gb};
 use gb_session::Session;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// A cartridge's battery file.
@@ -31,30 +30,9 @@ pub fn sav_path(rom: &Path) -> PathBuf {
     rom.with_extension("sav")
 }
 
-/// Write `bytes` to `path` atomically (temp file + fsync + rename + folder fsync).
+/// Write `bytes` to `path` atomically (see `gb_session::files::write_atomic`).
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .map_or_else(|| "save".into(), |n| n.to_string_lossy().into_owned());
-    let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
-    let write = || -> std::io::Result<()> {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)?;
-        if let Ok(d) = std::fs::File::open(dir) {
-            let _ = d.sync_all();
-        }
-        Ok(())
-    };
-    write()
-        .inspect_err(|_| {
-            let _ = std::fs::remove_file(&tmp);
-        })
+    gb_session::files::write_atomic(path, bytes)
         .with_context(|| format!("cannot write '{}'", path.display()))
 }
 
@@ -184,23 +162,5 @@ pub fn load_into_session(session: &mut Session, data: &[u8]) {
     pokes.push((0x0000, 0x00));
     for (a, v) in pokes {
         session.poke(a, v);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn atomic_write_replaces_and_leaves_no_temp() {
-        let dir = std::env::temp_dir().join(format!("gbhost-bat-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let p = dir.join("a.sav");
-        write_atomic(&p, b"one").unwrap();
-        write_atomic(&p, b"two").unwrap();
-        assert_eq!(std::fs::read(&p).unwrap(), b"two");
-        let names: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
-        assert_eq!(names.len(), 1);
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -360,7 +360,7 @@ fn convert(input: &Path, output: &Path, rom: Option<&Path>) -> Result<()> {
                 set_header(&mut bk2, "Author", &movie.header.authors.join(", "));
             }
             let bytes = gb_session::bk2::write(&bk2)?;
-            gb_session::statefile::write_atomic(output, &bytes)?;
+            gb_session::files::write_atomic(output, &bytes)?;
             eprintln!(
                 "warning: BizHawk's Game Boy cores time input differently; the movie may desync there"
             );

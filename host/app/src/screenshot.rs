@@ -4,7 +4,6 @@
 
 use anyhow::{Context, Result};
 use gb_core::ppu::{HEIGHT, WIDTH};
-use std::io::Write as _;
 use std::path::Path;
 
 /// Grey level of each shade index.
@@ -39,27 +38,7 @@ pub fn write(path: &Path, frame: &[u8]) -> Result<()> {
 /// Write 160 × 144 RGB bytes to `path` as a PNG, atomically.
 pub fn write_rgb(path: &Path, rgb: &[u8]) -> Result<()> {
     let bytes = encode_rgb(rgb)?;
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    let name = path
-        .file_name()
-        .with_context(|| format!("cannot write screenshot '{}': no file name", path.display()))?;
-    let tmp = dir.join(format!(
-        ".{}.tmp-{}",
-        name.to_string_lossy(),
-        std::process::id()
-    ));
-    let result = (|| -> std::io::Result<()> {
-        let mut file = std::fs::File::create(&tmp)?;
-        file.write_all(&bytes)?;
-        file.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    if let Err(e) = result {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(e).with_context(|| format!("cannot write screenshot '{}'", path.display()));
-    }
+    gb_session::files::write_atomic(path, &bytes)
+        .with_context(|| format!("cannot write screenshot '{}'", path.display()))?;
     Ok(())
 }

@@ -132,7 +132,7 @@ pub fn run(args: &Args) -> Result<()> {
             let mut gb = gb_core::Gb::new(cart);
             gb.load_state(&f.core)?;
             let bytes = gb_core::bess::export_with_timestamp(&gb, f.meta.unix_time);
-            gb_session::statefile::write_atomic(out, &bytes)
+            gb_session::files::write_atomic(out, &bytes)
                 .with_context(|| format!("cannot write {}", out.display()))?;
             println!("wrote {} ({} bytes)", out.display(), bytes.len());
             Ok(())

@@ -448,7 +448,7 @@ impl Emu {
     /// Write the machine as a BESS file (SameBoy's format).
     pub fn bess_export(&mut self, path: &Path) -> Result<String> {
         let bytes = gb_core::bess::export_with_timestamp(self.session.gb(), unix_now());
-        gb_session::statefile::write_atomic(path, &bytes)
+        gb_session::files::write_atomic(path, &bytes)
             .with_context(|| format!("cannot write {}", path.display()))?;
         Ok(format!(
             "wrote {} ({} bytes, frame {})",

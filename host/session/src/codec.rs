@@ -203,16 +203,18 @@ impl<'a> Dec<'a> {
     }
 }
 
-/// Stable ids of [`Flavor`].
-fn flavor_id(f: Flavor) -> u8 {
-    match f {
+/// Encode a script's API: ids 0 native, 1 BizHawk, 2 VBA-rr.
+pub fn encode_flavor(e: &mut Enc, f: Flavor) {
+    e.u8(match f {
         Flavor::Native => 0,
         Flavor::BizHawk => 1,
         Flavor::Vba => 2,
-    }
+    });
 }
 
-fn flavor_from(d: &Dec<'_>, id: u8) -> Result<Flavor, DecodeError> {
+/// Decode a script's API (see [`encode_flavor`]).
+pub fn decode_flavor(d: &mut Dec<'_>) -> Result<Flavor, DecodeError> {
+    let id = d.u8()?;
     Ok(match id {
         0 => Flavor::Native,
         1 => Flavor::BizHawk,
@@ -244,7 +246,7 @@ pub fn encode_kind(e: &mut Enc, kind: &EventKind) {
             e.var(u64::from(*slot));
             e.str(name);
             e.u64(*hash);
-            e.u8(flavor_id(*flavor));
+            encode_flavor(e, *flavor);
         }
         EventKind::ScriptReload { slot, hash } => {
             e.u8(3);
@@ -281,10 +283,7 @@ pub fn decode_kind(d: &mut Dec<'_>) -> Result<EventKind, DecodeError> {
             slot: d.var32()?,
             name: d.str()?,
             hash: d.u64()?,
-            flavor: {
-                let f = d.u8()?;
-                flavor_from(d, f)?
-            },
+            flavor: decode_flavor(d)?,
         },
         3 => EventKind::ScriptReload {
             slot: d.var32()?,

@@ -24,6 +24,7 @@ pub mod bk2;
 pub mod codec;
 pub mod container;
 pub mod events;
+pub mod files;
 mod history;
 pub mod movie;
 pub mod ring;

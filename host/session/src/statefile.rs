@@ -163,14 +163,6 @@ fn section(out: &mut Vec<u8>, tag: &[u8; 4], payload: &[u8]) {
     out.extend_from_slice(payload);
 }
 
-fn flavor_id(f: Flavor) -> u8 {
-    match f {
-        Flavor::Native => 0,
-        Flavor::BizHawk => 1,
-        Flavor::Vba => 2,
-    }
-}
-
 impl StateFile {
     /// The file's bytes.
     pub fn encode(&self) -> Vec<u8> {
@@ -195,7 +187,7 @@ impl StateFile {
         for s in &self.scripts {
             e.var(u64::from(s.slot));
             e.str(&s.name);
-            e.u8(flavor_id(s.flavor));
+            codec::encode_flavor(&mut e, s.flavor);
             e.u64(s.hash);
             codec::encode_persist(&mut e, &s.persist);
         }
@@ -316,13 +308,7 @@ impl StateFile {
             for _ in 0..n {
                 let slot = d.var32()?;
                 let name = d.str()?;
-                let f = d.u8()?;
-                let flavor = match f {
-                    0 => Flavor::Native,
-                    1 => Flavor::BizHawk,
-                    2 => Flavor::Vba,
-                    _ => return Err(d.error(format!("unknown script API id {f}"))),
-                };
+                let flavor = codec::decode_flavor(&mut d)?;
                 let hash = d.u64()?;
                 let persist = codec::decode_persist(&mut d)?;
                 v.push(SavedScript {
@@ -423,7 +409,7 @@ impl StateFile {
 
     /// Write the file atomically: a temporary file beside it, flushed to disk, renamed over it.
     pub fn write(&self, path: &std::path::Path) -> Result<(), StateFileError> {
-        write_atomic(path, &self.encode()).map_err(|source| StateFileError::Io {
+        crate::files::write_atomic(path, &self.encode()).map_err(|source| StateFileError::Io {
             path: path.display().to_string(),
             source,
         })
@@ -432,35 +418,6 @@ impl StateFile {
 
 fn tag_name(tag: &[u8; 4]) -> String {
     String::from_utf8_lossy(tag).trim_end().to_owned()
-}
-
-/// Write `bytes` to `path` atomically (a temporary file in the same folder, synced, renamed
-/// over `path`, and the folder synced), so a crash leaves the old file or the new one.
-pub fn write_atomic(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> {
-    use std::io::Write;
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => std::path::PathBuf::from("."),
-    };
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "state".into());
-    let tmp = dir.join(format!(".{name}.tmp{}", std::process::id()));
-    let result = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)?;
-        if let Ok(d) = std::fs::File::open(&dir) {
-            let _ = d.sync_all();
-        }
-        Ok(())
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
 }
 
 /// The file of numbered slot `slot` (0-9) for the ROM with `rom_hash`, under `dir`.
