@@ -14,9 +14,7 @@ pub type SourceHash = u64;
 
 /// The FNV-1a hash of `text`.
 pub fn source_hash(text: &str) -> SourceHash {
-    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-    })
+    crate::session::fnv1a(text.as_bytes())
 }
 
 /// One outside input.

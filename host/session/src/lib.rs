@@ -13,6 +13,11 @@
 //! - [`bk2`]: BizHawk `.bk2` movie import and export (a pure format module);
 //! - [`container`]: the movie file container (journal while recording, compact when done),
 //!   which knows nothing of what its chunks hold;
+//! - [`movie`]: movies on that container: recording after every frame (rerecords, undo),
+//!   playback with the desync detector, keyframe seeks;
+//! - [`statefile`] and `state_io` (methods of [`Session`]): save-state files and loading them;
+//! - [`codec`]: the byte encodings of events, script bundles and `persist` tables;
+//! - [`files`]: atomic file writes;
 //! - [`script`] and [`api`]: one script's VM and the Lua API's host side (`prelude.lua` is the
 //!   Lua side).
 //!

@@ -578,7 +578,7 @@ impl Recorder {
         r.reopen_last_chunk()?;
         let f = session.frame();
         if f < r.end {
-            r.cut(f, session)?;
+            r.cut(f)?;
         }
         Ok(r)
     }
@@ -633,7 +633,7 @@ impl Recorder {
             )));
         }
         if ran < self.end {
-            self.cut(ran, session)?;
+            self.cut(ran)?;
         }
         if ran > self.end {
             return Err(MovieError::Unrecordable(format!(
@@ -701,8 +701,7 @@ impl Recorder {
 
     /// Cut the movie so that frame `f` is the next to record (its events and later ones are
     /// dropped), count a rerecord and keep the cut future for [`Recorder::undo_rerecord`].
-    fn cut(&mut self, f: u64, session: &Session) -> Result<(), MovieError> {
-        let _ = session;
+    fn cut(&mut self, f: u64) -> Result<(), MovieError> {
         let kept_pending = (self.pending.clone(), self.pending_start);
         let mut future = Vec::new();
         if f < self.pending_start {

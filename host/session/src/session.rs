@@ -8,9 +8,11 @@
 //! console lines.
 //!
 //! Determinism: the only ways to change emulation from outside are the methods that log an
-//! event ([`Session::set_buttons`], [`Session::poke`], [`Session::load_script`],
-//! [`Session::reload_script`], [`Session::unload_script`], [`Session::load_state`]); the frame
-//! loop applies events from the log, whether it runs live or replays. Scripts are not
+//! event ([`Session::set_buttons`], [`Session::set_buttons_at`], [`Session::poke`],
+//! [`Session::load_script`], [`Session::reload_script`], [`Session::unload_script`],
+//! [`Session::load_state`], `load_state_file` and `load_core_image` (in `state_io.rs`), and
+//! [`Session::replay_event`] for a movie's events); the frame loop applies events from the
+//! log, whether it runs live or replays. Scripts are not
 //! outside input: they are replayed, so what they do (memory writes, joypad overrides,
 //! script-requested state loads) happens again on a replay.
 

@@ -88,11 +88,7 @@ impl Session {
                 ours: self.start.rom_hash,
             });
         }
-        let mut here = Vec::new();
-        self.gb.save_state(&mut here);
-        // A refused image changes nothing; an accepted one is put back at once.
-        self.gb.load_state(&file.core)?;
-        let _ = self.gb.load_state(&here);
+        self.check_core_image(&file.core)?;
         for (i, s) in file.scripts.iter().enumerate() {
             if !file.sources.iter().any(|(h, _)| *h == s.hash) {
                 return Err(StateFileError::Missing("script source"));
@@ -107,6 +103,16 @@ impl Session {
                 });
             }
         }
+        Ok(())
+    }
+
+    /// Whether the core accepts `core`, without changing the machine (a refused image changes
+    /// nothing; an accepted one is replaced by the machine's own at once).
+    fn check_core_image(&mut self, core: &[u8]) -> Result<(), StateFileError> {
+        let mut here = Vec::new();
+        self.gb.save_state(&mut here);
+        self.gb.load_state(core)?;
+        let _ = self.gb.load_state(&here);
         Ok(())
     }
 
@@ -181,10 +187,7 @@ impl Session {
     /// frame, as a logged event: the machine changes, the scripts keep running and their
     /// `on_load_state` hooks run. An image the core refuses changes nothing.
     pub fn load_core_image(&mut self, core: Vec<u8>) -> Result<(), SessionError> {
-        let mut here = Vec::new();
-        self.gb.save_state(&mut here);
-        self.gb.load_state(&core).map_err(StateFileError::from)?;
-        let _ = self.gb.load_state(&here);
+        self.check_core_image(&core)?;
         let index = self.user_states.len();
         self.user_states.push(SavedState {
             core,
