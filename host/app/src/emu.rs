@@ -592,7 +592,10 @@ impl Emu {
         if self.rerecords() > rerecords {
             self.undo_frame = Some(self.session.frame() - 1);
         }
-        self.adopt_new_scripts();
+        // Only a movie's playback loads scripts the app did not.
+        if matches!(self.tas, Some(crate::tas::Tas::Playing { .. })) {
+            self.adopt_new_scripts();
+        }
         self.play_audio();
         self.after_frame();
     }
