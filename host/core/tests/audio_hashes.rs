@@ -27,12 +27,11 @@ fn hashes_file() -> PathBuf {
 
 /// FNV-1a, 64 bits, over the samples as little-endian i16 pairs.
 fn fnv1a(samples: &[Sample]) -> u64 {
-    samples
-        .iter()
-        .flat_map(|&(l, r)| l.to_le_bytes().into_iter().chain(r.to_le_bytes()))
-        .fold(0xcbf2_9ce4_8422_2325, |h, b| {
-            (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01B3)
-        })
+    support::fnv1a(
+        samples
+            .iter()
+            .flat_map(|&(l, r)| l.to_le_bytes().into_iter().chain(r.to_le_bytes())),
+    )
 }
 
 /// Root mean square of the left channel after removing its mean (the DACs' DC).

@@ -1,6 +1,8 @@
 //! `Gb` is plain data: a clone taken at any instruction boundary continues exactly like the
 //! original (what rewind and save states rely on).
 
+mod support;
+
 use gb_core::{Buttons, Cartridge, Gb, asm};
 
 /// A busy ROM: timer interrupts, the LCD on, serial transfers, joypad reads.
@@ -90,9 +92,7 @@ fn same_inputs_same_run() {
 
 /// FNV-1a, for telling states apart in messages.
 fn fnv(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-    })
+    support::fnv1a(bytes.iter().copied())
 }
 
 #[test]

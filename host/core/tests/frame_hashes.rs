@@ -73,13 +73,6 @@ fn hashes_file() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/frame-hashes.tsv")
 }
 
-/// FNV-1a, 64 bits.
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01B3)
-    })
-}
-
 /// Run a script; `(checkpoint frame, hash)` pairs.
 fn run(script: &Script, rom: Vec<u8>) -> Vec<(u32, u64)> {
     let mut gb = Gb::new(Cartridge::from_rom(rom).expect("cartridge"));
@@ -92,7 +85,7 @@ fn run(script: &Script, rom: Vec<u8>) -> Vec<(u32, u64)> {
         gb.run_frame();
         if script.checkpoints.contains(&frame) {
             let fb = gb.framebuffer();
-            results.push((frame, fnv1a(fb)));
+            results.push((frame, support::fnv1a(fb.iter().copied())));
             let _ =
                 support::write_frame_png(&out_dir.join(format!("{}-{frame}.png", script.name)), fb);
         }

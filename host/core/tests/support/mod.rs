@@ -1,5 +1,6 @@
 //! Shared by the integration tests of `gb-core` and `gbhost`: where the test ROMs are, whether a
-//! missing one is a failure, and frames as PNG files in the reference palette.
+//! missing one is a failure, frames as PNG files in the reference palette, and the FNV-1a hash
+//! the recorded hash tables use.
 // Each test binary uses only part of this module.
 #![allow(dead_code)]
 
@@ -62,4 +63,11 @@ pub fn write_frame_png(path: &Path, frame: &[u8]) -> Result<(), String> {
         .flat_map(|&s| [LEVELS[usize::from(s & 3)]; 3])
         .collect();
     write_rgb_png(path, 160, 144, &rgb)
+}
+
+/// FNV-1a, 64 bits (the hash of `frame-hashes.tsv` and `audio-hashes.tsv`).
+pub fn fnv1a(bytes: impl IntoIterator<Item = u8>) -> u64 {
+    bytes.into_iter().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01B3)
+    })
 }
