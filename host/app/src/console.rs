@@ -436,11 +436,11 @@ fn exec_inner(emu: &mut Emu, line: &str) -> Result<String, String> {
             };
             r.map_err(|e| format!("{e:#}"))
         }
-        "frame" => Ok(match emu.session.history() {
+        "frame" => Ok(match emu.session.history().frames() {
             Some((a, b)) => format!(
                 "frame {} (history {a}..={b}, {:.1} MiB)",
                 emu.session.frame(),
-                emu.session.history_bytes() as f64 / 1048576.0
+                emu.session.history().used_bytes() as f64 / 1048576.0
             ),
             None => format!("frame {}", emu.session.frame()),
         }),

@@ -501,6 +501,7 @@ impl Emu {
     pub(crate) fn in_history(&self, t: u64) -> bool {
         self.session
             .history()
+            .frames()
             .is_some_and(|(a, b)| (a..=b).contains(&t))
     }
 
@@ -508,6 +509,7 @@ impl Emu {
     pub fn rewound(&self) -> bool {
         self.session
             .history()
+            .frames()
             .is_some_and(|(_, last)| self.session.frame() < last)
     }
 
@@ -667,6 +669,7 @@ impl Emu {
         let (first, last) = self
             .session
             .history()
+            .frames()
             .ok_or_else(|| anyhow::anyhow!("no history yet"))?;
         let t = t.clamp(first, last);
         if t != self.session.frame() {
@@ -986,8 +989,8 @@ impl Emu {
                 .map(|(slot, list)| (slot, list.to_vec()))
                 .collect(),
             frame: self.session.frame(),
-            history: self.session.history(),
-            history_bytes: self.session.history_bytes(),
+            history: self.session.history().frames(),
+            history_bytes: self.session.history().used_bytes(),
             ring_bytes: self.ring_bytes,
             fps: self.fps,
             speed: self.fps / (1.0 / FRAME.as_secs_f64()),
@@ -1242,7 +1245,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("gbhost-slots-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let slot_file = |emu: &Emu| {
-            gb_session::statefile::slot_path(&dir, emu.session.start_params().rom_hash, 3)
+            gb_session::state::file::slot_path(&dir, emu.session.start_params().rom_hash, 3)
         };
         let start = demo_start();
         let mut emu = Emu::new(&start, Arc::new(Mutex::new(View::default()))).unwrap();

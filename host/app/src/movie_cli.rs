@@ -118,7 +118,7 @@ pub fn run(args: &Args) -> Result<()> {
         Sub::Info { movie } => info(movie),
         Sub::Compact { movie, out, level } => {
             let dst = out.as_deref().unwrap_or(movie);
-            gb_session::container::compact(movie, dst, *level)
+            gb_session::movie::container::compact(movie, dst, *level)
                 .with_context(|| format!("cannot compact {}", movie.display()))?;
             println!("compacted: {} bytes", std::fs::metadata(dst)?.len());
             Ok(())
@@ -214,7 +214,7 @@ fn record(a: &RecordArgs) -> Result<()> {
     let frames = rec.end_frame() - rec.header.start_frame;
     let path = rec.finish()?;
     if a.compact {
-        gb_session::container::compact(&path, &path, 19)?;
+        gb_session::movie::container::compact(&path, &path, 19)?;
     }
     println!("movie: {}, {frames} frames", path.display());
     Ok(())
@@ -340,12 +340,12 @@ fn convert(input: &Path, output: &Path, rom: Option<&Path>) -> Result<()> {
                         .to_ascii_uppercase()
                 })
                 .unwrap_or_default();
-            let mut bk2 = gb_session::bk2::Bk2::gambatte(
+            let mut bk2 = gb_session::movie::bk2::Bk2::gambatte(
                 &movie.header.rom_title,
                 &sha1,
                 frames
                     .iter()
-                    .map(|&buttons| gb_session::bk2::Bk2Frame {
+                    .map(|&buttons| gb_session::movie::bk2::Bk2Frame {
                         buttons,
                         power: false,
                     })
@@ -359,7 +359,7 @@ fn convert(input: &Path, output: &Path, rom: Option<&Path>) -> Result<()> {
             if !movie.header.authors.is_empty() {
                 set_header(&mut bk2, "Author", &movie.header.authors.join(", "));
             }
-            let bytes = gb_session::bk2::write(&bk2)?;
+            let bytes = gb_session::movie::bk2::write(&bk2)?;
             gb_session::files::write_atomic(output, &bytes)?;
             eprintln!(
                 "warning: BizHawk's Game Boy cores time input differently; the movie may desync there"
@@ -371,7 +371,7 @@ fn convert(input: &Path, output: &Path, rom: Option<&Path>) -> Result<()> {
             let Some(rom_path) = rom else {
                 bail!("converting to .gbm needs --rom ROM (the movie is played to record it)");
             };
-            let bk2 = gb_session::bk2::read(&std::fs::read(input)?)?;
+            let bk2 = gb_session::movie::bk2::read(&std::fs::read(input)?)?;
             eprintln!(
                 "warning: a .bk2 made by another core may desync in gbhost (input timing differs)"
             );
@@ -400,7 +400,7 @@ fn convert(input: &Path, output: &Path, rom: Option<&Path>) -> Result<()> {
             }
             rec.set_rerecords(bk2.rerecords())?;
             let path = rec.finish()?;
-            gb_session::container::compact(&path, &path, 19)?;
+            gb_session::movie::container::compact(&path, &path, 19)?;
             println!("converted: {total} frames");
             Ok(())
         }
@@ -417,7 +417,7 @@ fn remove_movie(path: &Path) {
 }
 
 /// Set (or add) a Header.txt key.
-fn set_header(bk2: &mut gb_session::bk2::Bk2, key: &str, value: &str) {
+fn set_header(bk2: &mut gb_session::movie::bk2::Bk2, key: &str, value: &str) {
     match bk2.header.iter_mut().find(|(k, _)| k == key) {
         Some((_, v)) => *v = value.to_owned(),
         None => bk2.header.push((key.to_owned(), value.to_owned())),

@@ -94,7 +94,10 @@ pub fn run(opts: &Options<'_>) -> Result<()> {
         }
     }
     let emulated = opts.frames as f64 / FPS;
-    let (first, last) = s.history().context("the rewind history is empty")?;
+    let (first, last) = s
+        .history()
+        .frames()
+        .context("the rewind history is empty")?;
     let held = last - first;
     let per_frame = total as f64 / opts.frames.max(1) as f64;
     let history = if first > 0 {
@@ -152,7 +155,7 @@ pub fn run(opts: &Options<'_>) -> Result<()> {
         "ring: {} frames held ({:.1} s), {:.1} MiB of {:.0} MiB used; {}",
         held + 1,
         held as f64 / FPS,
-        s.history_bytes() as f64 / (1 << 20) as f64,
+        s.history().used_bytes() as f64 / (1 << 20) as f64,
         ring_capacity as f64 / (1 << 20) as f64,
         if first > 0 {
             "the ring filled: history-seconds is what it held"

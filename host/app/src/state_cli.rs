@@ -7,7 +7,7 @@
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
-use gb_session::statefile::{Meta, StateFile};
+use gb_session::state::file::{Meta, StateFile};
 use gb_session::{Session, SessionConfig};
 
 /// Arguments of `gbhost state`.

@@ -238,7 +238,7 @@ impl Emu {
                 let frames = rec.end_frame() - rec.header.start_frame;
                 let path = rec.finish()?;
                 // The journal becomes one compact file; if that fails the journal stays whole.
-                let how = match gb_session::container::compact(&path, &path, 19) {
+                let how = match gb_session::movie::container::compact(&path, &path, 19) {
                     Ok(()) => "compacted".to_owned(),
                     Err(e) => format!("left as a journal: {e}"),
                 };
@@ -488,7 +488,7 @@ impl Emu {
         }
         let back = self.session.frame();
         self.seek(f)?;
-        if movie::state_hash(&self.session) != gb_session::session::fnv1a(&file.core) {
+        if movie::state_hash(&self.session) != gb_session::fnv1a(&file.core) {
             self.seek(back)?;
             bail!("this state is not on the movie's timeline (frame {f} differs); not loaded");
         }
@@ -504,7 +504,7 @@ impl Emu {
             && n <= 9
         {
             let dir = state_dir().context("no state folder (set GBHOST_STATE_DIR or HOME)")?;
-            return Ok(gb_session::statefile::slot_path(
+            return Ok(gb_session::state::file::slot_path(
                 &dir,
                 self.session.start_params().rom_hash,
                 n,

@@ -201,7 +201,7 @@ fn gbm_to_bk2_and_back_keeps_the_inputs() {
     assert_eq!((ia.len(), lost_a, lost_c), (900, 0, 0));
     assert_eq!(ia, ic);
     assert!(ia.iter().any(|b| b.0 != 0), "the movie has input");
-    let bk2 = gb_session::bk2::read(&std::fs::read(&b).unwrap()).unwrap();
+    let bk2 = gb_session::movie::bk2::read(&std::fs::read(&b).unwrap()).unwrap();
     let from_bk2: Vec<_> = bk2.frames.iter().map(|f| f.buttons).collect();
     assert_eq!(from_bk2, ia);
     assert_eq!(

@@ -13,9 +13,7 @@ use std::sync::Arc;
 use gb_core::Buttons;
 use lua_rollback::Value;
 
-use crate::api::Flavor;
-use crate::events::{Event, EventKind};
-use crate::script::{Bundle, Image};
+use crate::data::{Bundle, Event, EventKind, Flavor, Image};
 
 /// Why bytes do not decode.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -9,78 +9,7 @@
 
 use gb_core::Buttons;
 
-/// A hash of a script's source text (FNV-1a, 64-bit): names a version of a script.
-pub type SourceHash = u64;
-
-/// The FNV-1a hash of `text`.
-pub fn source_hash(text: &str) -> SourceHash {
-    crate::session::fnv1a(text.as_bytes())
-}
-
-/// One outside input.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum EventKind {
-    /// The buttons the user holds from now on.
-    Joypad(Buttons),
-    /// A write from a console or cheat (not from a script: scripts are replayed instead).
-    Poke {
-        /// The address.
-        addr: u16,
-        /// The value written.
-        value: u8,
-    },
-    /// A script is loaded into slot `slot` (a fresh VM), running the source with `hash`.
-    ScriptLoad {
-        /// The script's slot id (unique over the session).
-        slot: u32,
-        /// Its name, shown to the user (a file name).
-        name: String,
-        /// The version of the source it runs (the text is in the session's source store).
-        hash: SourceHash,
-        /// The API it is written for.
-        flavor: crate::api::Flavor,
-    },
-    /// The script in `slot` re-runs a new version of its source on its current data.
-    ScriptReload {
-        /// The script's slot.
-        slot: u32,
-        /// The version it runs from now on.
-        hash: SourceHash,
-    },
-    /// The script in `slot` is unloaded.
-    ScriptUnload {
-        /// The script's slot.
-        slot: u32,
-    },
-    /// Play resumed after a rewind (the scripts' `on_rewind` hooks run).
-    Resumed,
-    /// The user loaded a state: the session's in-memory state number `index` (states are
-    /// never changed once saved, so a replay loads the same bytes).
-    LoadState {
-        /// Which state.
-        index: usize,
-    },
-    /// The `persist` table of the script in `slot` is set to `data` (encoded by
-    /// `codec::encode_persist`); logged before a script a state file restarts is loaded, so it
-    /// starts with the data it had.
-    Persist {
-        /// The script's slot (it may not be loaded yet).
-        slot: u32,
-        /// The encoded table.
-        data: Vec<u8>,
-    },
-}
-
-/// An event and when it happens.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Event {
-    /// The frame it belongs to.
-    pub frame: u64,
-    /// The core cycle it applies at (at most the frame's first cycle: before the frame runs).
-    pub cycle: u64,
-    /// What happens.
-    pub kind: EventKind,
-}
+pub use crate::data::{Event, EventKind};
 
 /// All events since power-on, in order.
 #[derive(Clone, Debug, Default)]

@@ -1,5 +1,5 @@
-//! One loaded script: its VM (own arena, own globals), the snapshot its next diff is taken
-//! against, and what it produced this frame.
+//! One loaded script: its VM (own arena, own globals), its status, and what it produced this
+//! frame (its snapshots at the session's position are the history's).
 //!
 //! A script's main chunk runs as the coroutine `main` (BizHawk style: `while true do …
 //! emu.frameadvance() end`); it is resumed once when loaded and once at the end of every frame.
@@ -15,60 +15,7 @@ use std::collections::BTreeMap;
 use lua_rollback::{Error as LuaError, Resume, Snapshot, Value, Vm, VmConfig};
 
 use crate::api::{self, Api, DrawCmd};
-use crate::events::SourceHash;
-
-/// A version of a script: its main source and the modules of its folder it may `require`
-/// (module name, as in `require("lib.vec")` for `lib/vec.lua`, and text).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Bundle {
-    /// The script's own text.
-    pub main: String,
-    /// The modules it may `require`.
-    pub modules: Vec<(String, String)>,
-    /// The images of its folder `gui.image` may draw, by file name (`logo.png`).
-    pub images: Vec<(String, Image)>,
-}
-
-/// A decoded image: width, height and RGBA bytes (the host decodes the files).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Image {
-    /// Width in pixels.
-    pub width: u32,
-    /// Height in pixels.
-    pub height: u32,
-    /// RGBA, row-major, `width * height * 4` bytes.
-    pub rgba: std::sync::Arc<[u8]>,
-}
-
-impl Bundle {
-    /// A script without modules.
-    pub fn new(main: &str) -> Bundle {
-        Bundle {
-            main: main.to_owned(),
-            modules: Vec::new(),
-            images: Vec::new(),
-        }
-    }
-
-    /// The version's hash: the main text and every module's name and text.
-    pub fn hash(&self) -> SourceHash {
-        let mut text = self.main.clone();
-        for (name, module) in &self.modules {
-            text.push('\0');
-            text.push_str(name);
-            text.push('\0');
-            text.push_str(module);
-        }
-        let mut h = crate::events::source_hash(&text);
-        for (name, image) in &self.images {
-            h = h.rotate_left(5)
-                ^ crate::events::source_hash(name)
-                ^ crate::session::fnv1a(&image.rgba)
-                ^ (u64::from(image.width) << 32 | u64::from(image.height));
-        }
-        h
-    }
-}
+use crate::data::{Bundle, Flavor, Image, SourceHash};
 
 /// Name of the coroutine running the script's main chunk.
 const MAIN: &str = "main";
@@ -96,10 +43,8 @@ pub struct Script {
     /// Loaded at the current position (false: parked).
     pub active: bool,
     /// The API it is written for.
-    pub flavor: crate::api::Flavor,
+    pub flavor: Flavor,
     pub(crate) vm: Vm,
-    /// Snapshot of the VM at the session's position (the base of the next diff).
-    pub(crate) prev: Snapshot,
     /// The empty VM, right after it was built.
     pub(crate) initial: Snapshot,
     /// Running, finished or failed, and since which frame (for rollback of the status).
@@ -173,8 +118,7 @@ impl Script {
             name: name.to_owned(),
             hash: 0,
             active: false,
-            flavor: crate::api::Flavor::Native,
-            prev: initial.clone(),
+            flavor: Flavor::Native,
             initial,
             vm,
             status: Status::Running,
@@ -232,7 +176,7 @@ impl Script {
         api: &mut Api<'_>,
         hash: SourceHash,
         bundle: &Bundle,
-        flavor: crate::api::Flavor,
+        flavor: Flavor,
     ) {
         self.active = true;
         self.hash = hash;
@@ -246,7 +190,7 @@ impl Script {
             self.fail(api.frame, &e);
             return;
         }
-        if let Some(layer) = flavor.layer()
+        if let Some(layer) = api::layer(flavor)
             && let Err(e) = self.vm.exec_with(api, "=compat", layer)
         {
             self.fail(api.frame, &e);
@@ -471,6 +415,7 @@ mod tests {
                 user_buttons: gb_core::Buttons::default(),
                 rom_hash: 0,
                 images: &images,
+                pokes: None,
             };
             if steps & 1 != 0 {
                 s.frame_start(&mut api);
@@ -504,12 +449,13 @@ mod tests {
                 user_buttons: gb_core::Buttons::default(),
                 rom_hash: 0,
                 images: &images,
+                pokes: None,
             };
             s.start(
                 &mut api,
                 1,
                 &Bundle::new("n = 0 while true do n = n + 1 emu.frameadvance() end"),
-                crate::api::Flavor::Native,
+                Flavor::Native,
             );
             run(&mut s, &mut gb, 5, steps);
             let at5 = s.vm.snapshot();

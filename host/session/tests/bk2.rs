@@ -5,7 +5,7 @@
 use std::io::{Cursor, Read, Write};
 
 use gb_core::Buttons;
-use gb_session::bk2::{self, Bk2, Bk2Error, Bk2Frame};
+use gb_session::movie::bk2::{self, Bk2, Bk2Error, Bk2Frame};
 use zip::CompressionMethod;
 
 // ---------------------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ use std::fs;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 
-use gb_session::container::{
+use gb_session::movie::container::{
     self, COMPACT_LEVEL, ChunkMeta, ContainerError, IndexSource, Reader, Writer,
 };
 

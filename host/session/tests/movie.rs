@@ -74,7 +74,7 @@ fn a_recording_plays_back_in_sync() {
     assert_eq!(core_hash(&played), core_hash(&s));
     assert_eq!(played.picture(), s.picture());
     // Compacted: the same movie.
-    gb_session::container::compact(&path, &path, 19).unwrap();
+    gb_session::movie::container::compact(&path, &path, 19).unwrap();
     let c = Movie::open(&path).unwrap();
     assert!(c.is_compact());
     let (report, _) = movie::play(&c, counter_rom(), config(), |_, _| {}).unwrap();
@@ -194,7 +194,7 @@ fn hostile_movie_bytes_never_panic() {
     drive(&mut s, &mut rec, 200, 1);
     rec.finish().unwrap();
     let journal = std::fs::read(&path).unwrap();
-    gb_session::container::compact(&path, &path, 3).unwrap();
+    gb_session::movie::container::compact(&path, &path, 3).unwrap();
     let compact = std::fs::read(&path).unwrap();
     let mut x = 0x2545_f491_4f6c_dd1du64;
     let mut runs = 0;
@@ -267,9 +267,9 @@ fn movies_with_impossible_frames_are_refused_or_bounded() {
     idx.push(".idx");
     let _ = std::fs::remove_file(PathBuf::from(idx));
     // A chunk claiming four billion frames: listed as an error, not an allocation.
-    let mut w = gb_session::container::Writer::create(&path, &header).unwrap();
+    let mut w = gb_session::movie::container::Writer::create(&path, &header).unwrap();
     let chunk = movie::Chunk::default().encode(0);
-    let meta = gb_session::container::ChunkMeta {
+    let meta = gb_session::movie::container::ChunkMeta {
         start_frame: 0,
         frames: u32::MAX,
         flags: 0,
@@ -285,9 +285,9 @@ fn movies_with_impossible_frames_are_refused_or_bounded() {
     h.start_frame = 100;
     let path2 = temp("before.gbm");
     let _ = std::fs::remove_file(&path2);
-    let mut w = gb_session::container::Writer::create(&path2, &h.encode()).unwrap();
+    let mut w = gb_session::movie::container::Writer::create(&path2, &h.encode()).unwrap();
     w.append_chunk(
-        gb_session::container::ChunkMeta {
+        gb_session::movie::container::ChunkMeta {
             start_frame: 10,
             frames: 60,
             flags: 0,

@@ -48,14 +48,14 @@ fn seeds() -> &'static Seeds {
         }
         rec.finish().unwrap();
         let journal = std::fs::read(&path).unwrap();
-        gb_session::container::compact(&path, &path, 3).unwrap();
+        gb_session::movie::container::compact(&path, &path, 3).unwrap();
         let compact = std::fs::read(&path).unwrap();
         let state = s.state_file(0, true).encode();
-        let bk2 = gb_session::bk2::write(&gb_session::bk2::Bk2::gambatte(
+        let bk2 = gb_session::movie::bk2::write(&gb_session::movie::bk2::Bk2::gambatte(
             "GBHOST TEST",
             "",
             (0..50u8)
-                .map(|b| gb_session::bk2::Bk2Frame {
+                .map(|b| gb_session::movie::bk2::Bk2Frame {
                     buttons: Buttons(b),
                     power: false,
                 })
@@ -101,7 +101,7 @@ fn reseal(bytes: &mut [u8]) {
     if bytes.len() >= 28 {
         let end = bytes.len() - 16;
         if &bytes[end..end + 4] == b"END " {
-            let sum = gb_session::session::fnv1a(&bytes[..end]);
+            let sum = gb_session::fnv1a(&bytes[..end]);
             bytes[end + 8..].copy_from_slice(&sum.to_le_bytes());
         }
     }
@@ -157,7 +157,7 @@ proptest! {
 
     #[test]
     fn bk2_files_never_panic((e, keep) in edits()) {
-        let _ = gb_session::bk2::read(&mutate(&seeds().bk2, &e, keep));
+        let _ = gb_session::movie::bk2::read(&mutate(&seeds().bk2, &e, keep));
     }
 
     #[test]
@@ -169,7 +169,7 @@ proptest! {
     fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..600)) {
         check_state(&bytes);
         check_movie(bytes.clone());
-        let _ = gb_session::bk2::read(&bytes);
+        let _ = gb_session::movie::bk2::read(&bytes);
         check_bess(&bytes);
     }
 }

@@ -99,7 +99,7 @@ fn a_thousand_random_seeks_across_five_minutes_stay_in_sync() {
         s.run_frame();
         hashes.push(picture_hash(&s));
     }
-    let (first, last) = s.history().expect("history");
+    let (first, last) = s.history().frames().expect("history");
     assert_eq!(
         (first, last),
         (0, frames),
@@ -130,7 +130,7 @@ fn a_thousand_random_seeks_across_five_minutes_stay_in_sync() {
 }
 
 fn picture_hash(s: &Session) -> u64 {
-    gb_session::session::fnv1a(s.picture())
+    gb_session::fnv1a(s.picture())
 }
 
 #[test]
@@ -154,7 +154,7 @@ fn scripts_roll_back_with_the_game() {
         "the script resumed from its state at frame 40"
     );
     assert_eq!(
-        s.history().map(|h| h.1),
+        s.history().frames().map(|h| h.1),
         Some(41),
         "the future was forgotten"
     );

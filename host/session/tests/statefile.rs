@@ -5,7 +5,7 @@ mod common;
 
 use common::{counter_rom, session, texts};
 use gb_core::Buttons;
-use gb_session::statefile::{StateFile, StateFileError};
+use gb_session::state::file::{StateFile, StateFileError};
 use gb_session::{ScriptRestore, Session, SessionConfig, SessionError};
 
 /// A script with memory of its own (a counter in a local) and a `persist` entry it only reads.
@@ -166,7 +166,7 @@ fn reseal(bytes: &mut [u8]) {
     if &bytes[end..end + 4] != b"END " {
         return;
     }
-    let sum = gb_session::session::fnv1a(&bytes[..end]);
+    let sum = gb_session::fnv1a(&bytes[..end]);
     bytes[end + 8..].copy_from_slice(&sum.to_le_bytes());
 }
 

@@ -13,6 +13,10 @@ use std::collections::BTreeMap;
 use gb_core::{Buttons, Domain, Gb, Registers};
 use lua_rollback::{Host, HostReturn, Value};
 
+pub use crate::data::{Flavor, Image};
+use crate::state::SavedState;
+
+pub mod console;
 pub mod spec;
 
 pub use spec::register;
@@ -21,70 +25,12 @@ use spec::{READ, WIDTHS, WRITE, id};
 /// The Lua source run in every script VM before the script.
 pub const PRELUDE: &str = include_str!("prelude.lua");
 
-/// Which API a script is written for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Flavor {
-    /// gbhost's own API (`docs/lua-api.md`).
-    Native,
-    /// BizHawk's Lua API (Game Boy cores).
-    BizHawk,
-    /// VBA-rr's (and FCEUX's) Lua API.
-    Vba,
-}
-
-impl Flavor {
-    /// Parse `native`, `bizhawk` or `vba`.
-    pub fn parse(name: &str) -> Option<Flavor> {
-        match name.to_ascii_lowercase().as_str() {
-            "native" | "gbhost" => Some(Flavor::Native),
-            "bizhawk" => Some(Flavor::BizHawk),
-            "vba" | "vba-rr" | "fceux" => Some(Flavor::Vba),
-            _ => None,
-        }
-    }
-
-    /// Guess from the source which API a script is written for: names only one API has.
-    pub fn detect(source: &str) -> Flavor {
-        const BIZHAWK: [&str; 10] = [
-            "mainmemory.",
-            "memory.usememorydomain",
-            "gui.drawText",
-            "gui.drawBox",
-            "gui.drawRectangle",
-            "gui.pixelText",
-            "event.onframe",
-            "userdata.",
-            "forms.",
-            "client.",
-        ];
-        const VBA: [&str; 8] = [
-            "vba.",
-            "memory.readbyte",
-            "memory.writebyte",
-            "memory.readword",
-            "savestate.create",
-            "gui.register",
-            "memory.register",
-            "joypad.set(1",
-        ];
-        let count = |names: &[&str]| names.iter().filter(|n| source.contains(*n)).count();
-        let (b, v) = (count(&BIZHAWK), count(&VBA));
-        if b == 0 && v == 0 {
-            Flavor::Native
-        } else if b >= v {
-            Flavor::BizHawk
-        } else {
-            Flavor::Vba
-        }
-    }
-
-    /// The compatibility layer run after the prelude, if any.
-    pub fn layer(self) -> Option<&'static str> {
-        match self {
-            Flavor::Native => None,
-            Flavor::BizHawk => Some(include_str!("bizhawk.lua")),
-            Flavor::Vba => Some(include_str!("vba.lua")),
-        }
+/// The compatibility layer run after the prelude for a script written for `flavor`, if any.
+pub fn layer(flavor: Flavor) -> Option<&'static str> {
+    match flavor {
+        Flavor::Native => None,
+        Flavor::BizHawk => Some(include_str!("bizhawk.lua")),
+        Flavor::Vba => Some(include_str!("vba.lua")),
     }
 }
 
@@ -159,7 +105,7 @@ pub enum DrawCmd {
         /// Top edge.
         y: i32,
         /// The image.
-        image: crate::script::Image,
+        image: Image,
     },
 }
 
@@ -173,15 +119,6 @@ pub enum Request {
     Load(String),
     /// The script's bus hooks changed: the core's watchpoints are set again.
     Watches,
-}
-
-/// A state kept in memory by `savestate.save` or [`crate::Session::save_state`].
-#[derive(Clone, Debug)]
-pub(crate) struct SavedState {
-    /// The core image.
-    pub(crate) core: Vec<u8>,
-    /// Each loaded script's arena, by slot.
-    pub(crate) scripts: Vec<(u32, lua_rollback::Snapshot)>,
 }
 
 /// What one VM call may reach.
@@ -201,9 +138,13 @@ pub struct Api<'a> {
     /// The buttons the user holds.
     pub user_buttons: Buttons,
     /// The images the calling script may draw.
-    pub images: &'a std::collections::HashMap<String, crate::script::Image>,
+    pub images: &'a std::collections::HashMap<String, Image>,
     /// The ROM's hash.
     pub rom_hash: u64,
+    /// `Some` for the console's calls: memory writes are collected here as bus pokes (the
+    /// session logs them) instead of made, and calls that would change the machine outside
+    /// the log (registers, state loads) are refused. `None` for scripts.
+    pub pokes: Option<&'a mut Vec<(u16, u8)>>,
 }
 
 fn int(args: &[Value], i: usize, what: &str) -> Result<i64, String> {
@@ -531,10 +472,47 @@ impl Api<'_> {
                 a + k
             };
             let shift = if big { 8 * (n - 1 - k) } else { 8 * k };
-            poke(self.gb, sp, at, (v >> shift) as u8, what)?;
+            self.store(sp, at, (v >> shift) as u8, what)?;
         }
         Ok(())
     }
+
+    /// Write one byte: into the machine for scripts, as a poke to log for the console.
+    fn store(&mut self, sp: Space, a: usize, v: u8, what: &str) -> Result<(), String> {
+        let Some(pokes) = &mut self.pokes else {
+            return poke(self.gb, sp, a, v, what);
+        };
+        let addr = bus_address(sp, a).ok_or_else(|| {
+            format!("{what}: the console writes through the bus only (logged pokes), and {a:#x} of this domain is not on it")
+        })?;
+        pokes.push((addr, v));
+        Ok(())
+    }
+
+    /// Refuse `what` in the console, where it would change the machine outside the log.
+    fn not_in_console(&self, what: &str) -> Result<(), String> {
+        match self.pokes {
+            Some(_) => Err(format!(
+                "{what} is not available in the console (it would change the machine outside the event log)"
+            )),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Where offset `a` of `sp` is on the bus, for the domains that sit at a fixed bus address.
+fn bus_address(sp: Space, a: usize) -> Option<u16> {
+    let base = match sp {
+        Space::Bus => 0,
+        Space::Io if a <= 0x80 => return Some(io_addr(a)),
+        Space::Io => return None,
+        Space::Flat(Domain::Wram) if a < 0x2000 => 0xC000,
+        Space::Flat(Domain::Vram) if a < 0x2000 => 0x8000,
+        Space::Flat(Domain::Oam) if a < 0xA0 => 0xFE00,
+        Space::Flat(Domain::Hram) if a < 0x7F => 0xFF80,
+        Space::Flat(_) => return None,
+    };
+    u16::try_from(base + a).ok()
 }
 
 impl Host for Api<'_> {
@@ -575,7 +553,7 @@ impl Host for Api<'_> {
                 let bytes = bytes_arg(args, 1, what)?.to_vec();
                 let sp = space(args, 2, Space::Bus, what)?;
                 for (k, b) in bytes.into_iter().enumerate() {
-                    poke(self.gb, sp, a + k, b, what)?;
+                    self.store(sp, a + k, b, what)?;
                 }
             }
             id::SEARCH => {
@@ -615,6 +593,7 @@ impl Host for Api<'_> {
                 ret.push(Value::Integer(v));
             }
             id::SETREGISTER => {
+                self.not_in_console("emu.setregister")?;
                 let name = text_arg(args, 0, "emu.setregister")?.to_ascii_lowercase();
                 let v = int(args, 1, "emu.setregister")?;
                 let mut r = self.gb.regs();
@@ -711,6 +690,7 @@ impl Host for Api<'_> {
                 }
             }
             id::SAVE => {
+                self.not_in_console("savestate.save")?;
                 // The machine is saved now; the scripts' arenas when the call returns (a VM
                 // cannot be copied while it runs).
                 let name = slot_name(args, "savestate.save")?;
@@ -726,6 +706,7 @@ impl Host for Api<'_> {
                 self.requests.push(Request::Save(name));
             }
             id::LOAD => {
+                self.not_in_console("savestate.load")?;
                 // The machine is loaded now, so the script sees the loaded memory at once; the
                 // other scripts are rolled back when the call returns, the caller never.
                 let name = slot_name(args, "savestate.load")?;

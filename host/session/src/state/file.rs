@@ -31,10 +31,8 @@ use std::collections::BTreeMap;
 
 use lua_rollback::Value;
 
-use crate::api::Flavor;
 use crate::codec::{self, Dec, DecodeError, Enc};
-use crate::events::{Event, SourceHash};
-use crate::script::Bundle;
+use crate::data::{Bundle, Event, Flavor, SourceHash};
 
 /// The file's first bytes.
 pub const MAGIC: [u8; 8] = *b"GBHSTATE";
@@ -226,7 +224,7 @@ impl StateFile {
             section(&mut out, b"ARNA", &e.buf);
         }
 
-        let sum = crate::session::fnv1a(&out);
+        let sum = crate::data::fnv1a(&out);
         section(&mut out, b"END ", &sum.to_le_bytes());
         out
     }
@@ -255,7 +253,7 @@ impl StateFile {
             }
             let payload = &bytes[at + 8..at + 8 + len];
             if &tag == b"END " {
-                let sum = crate::session::fnv1a(&bytes[..at]);
+                let sum = crate::data::fnv1a(&bytes[..at]);
                 if len != 8 || payload != sum.to_le_bytes() {
                     return Err(StateFileError::Checksum);
                 }
@@ -289,7 +287,7 @@ impl StateFile {
             })
         })()
         .map_err(bad("META"))?;
-        if meta.frame > crate::movie::MAX_FRAME {
+        if meta.frame > crate::data::limits::MAX_FRAME {
             return Err(StateFileError::Section {
                 section: "META".into(),
                 source: DecodeError {

@@ -28,11 +28,10 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use crate::codec::{self, Dec, DecodeError, Enc};
-use crate::container::{self, ChunkMeta, ContainerError};
-use crate::events::{Event, EventKind};
-use crate::script::Bundle;
-use crate::session::{Session, SessionConfig, SessionError, fnv1a};
-use crate::statefile::StateFile;
+use crate::data::{Bundle, Event, EventKind, fnv1a};
+use crate::session::{Session, SessionConfig, SessionError};
+use crate::state::file::StateFile;
+use container::{ChunkMeta, ContainerError};
 
 /// Frames per chunk: one emulated second (the most a crash can lose).
 pub const CHUNK_FRAMES: u32 = 60;
@@ -40,12 +39,10 @@ pub const CHUNK_FRAMES: u32 = 60;
 pub const KEYFRAME_CHUNKS: u64 = 10;
 /// Chunk flag: the chunk holds a keyframe.
 pub const FLAG_KEYFRAME: u32 = 1;
-/// Most frames [`Movie::frame_buttons`] lists (about 46 hours; `.bk2` readers stop at 10
-/// million lines too).
-pub const MAX_FRAME_LIST: u64 = 10_000_000;
-/// Largest frame number a movie or state may name (about 9,000 years of play): keeps every
-/// frame computation far from overflow on hostile files.
-pub const MAX_FRAME: u64 = 1 << 44;
+pub use crate::data::limits::{MAX_FRAME, MAX_FRAME_LIST};
+
+pub mod bk2;
+pub mod container;
 /// Version of the header payload.
 const HEADER_VERSION: u8 = 1;
 
@@ -412,7 +409,7 @@ impl Movie {
             Some((at, core, held)) if at > 0 => {
                 self.check_rom(&rom)?;
                 let file = StateFile {
-                    meta: crate::statefile::Meta {
+                    meta: crate::state::file::Meta {
                         rom_hash: self.header.rom_hash,
                         rom_title: self.header.rom_title.clone(),
                         model: self.header.model.clone(),

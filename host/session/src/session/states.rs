@@ -1,15 +1,66 @@
-//! A session to and from a state file (`statefile.rs`): saving, loading into a running session
-//! (a logged event, like every outside input), and starting a new session from a file.
+//! Saved states of a session: in memory (by name; a logged load rolls the scripts back with
+//! the core) and as state files (`crate::state::file`): saving one, loading one into the
+//! running session (a logged event, like every outside input), and starting a new session
+//! from one.
 
 use std::collections::BTreeSet;
 
-use crate::api::SavedState;
-use crate::events::{EventKind, SourceHash};
+use super::hooks::restore_scripts;
+use super::{ConsoleLine, ScriptRestore, Session, SessionConfig, SessionError, process_nonce};
+use crate::codec;
+use crate::data::{EventKind, SourceHash};
+use crate::events::EventLog;
 use crate::script::Script;
-use crate::session::{ConsoleLine, ScriptRestore, Session, SessionConfig, SessionError};
-use crate::statefile::{Arenas, Meta, SavedScript, StateFile, StateFileError};
+use crate::state::SavedState;
+use crate::state::file::{Arenas, Meta, SavedScript, StateFile, StateFileError};
 
 impl Session {
+    /// Save the whole state (core and every script) in memory under `name`.
+    pub fn save_state(&mut self, name: &str) {
+        let state = self.saved_state();
+        self.states.named.insert(name.to_owned(), state);
+    }
+
+    /// Load a state saved with [`Session::save_state`] (a user request: scripts roll back).
+    /// Logged, so a replay loads the same bytes.
+    pub fn load_state(&mut self, name: &str) -> Result<(), SessionError> {
+        let state = self
+            .states
+            .named
+            .get(name)
+            .cloned()
+            .ok_or_else(|| SessionError::NoState(name.to_owned()))?;
+        self.log_load(state);
+        Ok(())
+    }
+
+    /// Log the load of `state` (a `LoadState` event naming it by index).
+    fn log_load(&mut self, state: SavedState) {
+        let index = self.states.loaded.len();
+        self.states.loaded.push(state);
+        self.log_now(EventKind::LoadState { index });
+    }
+
+    fn saved_state(&mut self) -> SavedState {
+        let mut core = Vec::new();
+        self.gb.save_state(&mut core);
+        let scripts = self
+            .scripts
+            .iter_mut()
+            .filter(|s| s.active)
+            .map(|s| (s.slot, s.vm.snapshot()))
+            .collect();
+        SavedState { core, scripts }
+    }
+
+    pub(crate) fn apply_saved(&mut self, state: &SavedState, except: Option<u32>) {
+        // The image was made by this session: it always loads.
+        let _ = self.gb.load_state(&state.core);
+        restore_scripts(&mut self.scripts, &state.scripts, except);
+        self.rebuild_watches();
+        self.gb.set_buttons(self.effective_buttons());
+    }
+
     /// The state at the current frame as a state file. `unix_time` is stored as the time it
     /// was saved; `with_arenas` adds the script arenas, which only this session can restore
     /// exactly (without them every load restarts the scripts).
@@ -48,7 +99,7 @@ impl Session {
             .filter_map(|h| self.sources.get(&h).map(|b| (h, b.clone())))
             .collect();
         let arenas = with_arenas.then(|| Arenas {
-            token: (crate::session::process_nonce(), self.id),
+            token: (process_nonce(), self.id),
             slots: self
                 .scripts
                 .iter_mut()
@@ -96,7 +147,7 @@ impl Session {
             if file.scripts[..i].iter().any(|t| t.slot == s.slot) || s.slot == u32::MAX {
                 return Err(StateFileError::Section {
                     section: "SCRP".into(),
-                    source: crate::codec::DecodeError {
+                    source: codec::DecodeError {
                         what: format!("script slot {} is listed twice or out of range", s.slot),
                         at: 0,
                     },
@@ -120,9 +171,7 @@ impl Session {
     /// scripts is still loaded in the very VM it was saved from.
     fn exact_scripts(&self, file: &StateFile) -> Option<Vec<(u32, lua_rollback::Snapshot)>> {
         let arenas = file.arenas.as_ref()?;
-        if arenas.token != (crate::session::process_nonce(), self.id)
-            || arenas.slots.len() != file.scripts.len()
-        {
+        if arenas.token != (process_nonce(), self.id) || arenas.slots.len() != file.scripts.len() {
             return None;
         }
         let mut out = Vec::new();
@@ -144,12 +193,10 @@ impl Session {
     pub fn load_state_file(&mut self, file: &StateFile) -> Result<ScriptRestore, SessionError> {
         self.check_state_file(file)?;
         if let Some(scripts) = self.exact_scripts(file) {
-            let index = self.user_states.len();
-            self.user_states.push(SavedState {
+            self.log_load(SavedState {
                 core: file.core.clone(),
                 scripts,
             });
-            self.log_now(EventKind::LoadState { index });
             return Ok(ScriptRestore::Exact);
         }
         for (hash, bundle) in &file.sources {
@@ -164,8 +211,8 @@ impl Session {
             let slot = self.next_slot;
             self.next_slot += 1;
             self.current.insert(slot, s.hash);
-            let mut e = crate::codec::Enc::default();
-            crate::codec::encode_persist(&mut e, &s.persist);
+            let mut e = codec::Enc::default();
+            codec::encode_persist(&mut e, &s.persist);
             self.log_now(EventKind::Persist { slot, data: e.buf });
             self.log_now(EventKind::ScriptLoad {
                 slot,
@@ -174,12 +221,10 @@ impl Session {
                 flavor: s.flavor,
             });
         }
-        let index = self.user_states.len();
-        self.user_states.push(SavedState {
+        self.log_load(SavedState {
             core: file.core.clone(),
             scripts: Vec::new(),
         });
-        self.log_now(EventKind::LoadState { index });
         Ok(ScriptRestore::Restarted)
     }
 
@@ -188,12 +233,10 @@ impl Session {
     /// `on_load_state` hooks run. An image the core refuses changes nothing.
     pub fn load_core_image(&mut self, core: Vec<u8>) -> Result<(), SessionError> {
         self.check_core_image(&core)?;
-        let index = self.user_states.len();
-        self.user_states.push(SavedState {
+        self.log_load(SavedState {
             core,
             scripts: Vec::new(),
         });
-        self.log_now(EventKind::LoadState { index });
         Ok(())
     }
 
@@ -211,7 +254,7 @@ impl Session {
         s.check_state_file(file)?;
         s.gb.load_state(&file.core).map_err(StateFileError::from)?;
         s.frame = file.meta.frame;
-        s.log = crate::events::EventLog::from_events(file.log.clone());
+        s.log = EventLog::from_events(file.log.clone());
         s.user_buttons = s.log.buttons_before(s.frame);
         for (hash, bundle) in &file.sources {
             s.sources.insert(*hash, bundle.clone());
@@ -248,7 +291,7 @@ impl Session {
         s.fire_all("load_state");
         s.rebuild_watches();
         s.gb.set_buttons(s.effective_buttons());
-        s.ring.clear();
+        s.history.clear();
         s.capture();
         Ok(s)
     }

@@ -1,0 +1,20 @@
+//! Plain data at the bottom of the crate: the values every other module passes around and no
+//! module owns. Nothing here names another module of the crate (`docs/ARCHITECTURE.md`: the
+//! floor every import runs down to).
+//!
+//! - [`hash`]: FNV-1a and [`SourceHash`], the version of a script's source;
+//! - [`flavor`]: which Lua API a script is written for;
+//! - [`bundle`]: a script's source, modules and images;
+//! - [`event`]: one outside input and when it happens;
+//! - [`limits`]: the bounds hostile files are held to.
+
+pub mod bundle;
+pub mod event;
+pub mod flavor;
+pub mod hash;
+pub mod limits;
+
+pub use bundle::{Bundle, Image};
+pub use event::{Event, EventKind};
+pub use flavor::Flavor;
+pub use hash::{SourceHash, fnv1a, source_hash};

@@ -1,0 +1,447 @@
+//! [`History`]: every frame captured into the rewind ring, and the *cursor* that moves the
+//! whole machine (core and every script VM together) to any frame the ring holds.
+//!
+//! The cursor is the core image and each script's snapshot at one frame of the ring (the
+//! session's position after a capture or a restore). Capturing a frame diffs the live state
+//! against the cursor and moves the cursor to it. Moving to another frame walks the cursor
+//! through the ring: backward by applying each record's diffs (XOR undoes itself), forward by
+//! applying the next records' diffs, or from the nearest keyframe at or before the target,
+//! whichever touches fewer records; the live core and VMs are then loaded from the cursor.
+//!
+//! Invariants: the cursor is always a state the ring holds, or the live state after
+//! [`History::resync`] (then the next capture is a keyframe); a capture never runs Lua; a
+//! restore changes nothing but the machine it is given and the cursor.
+
+use std::collections::BTreeMap;
+
+use gb_core::Gb;
+use lua_rollback::{Snapshot, codec};
+
+use super::ring::{Method, PartIn, Ring, RingError};
+use crate::script::Script;
+
+/// Why the history cannot move to a frame.
+#[derive(Debug, thiserror::Error)]
+pub enum HistoryError {
+    /// A frame outside the rewind history.
+    #[error("frame {frame} is not in the rewind history (it holds frames {first}-{last})")]
+    NotInHistory {
+        /// The frame asked for.
+        frame: u64,
+        /// Oldest frame held.
+        first: u64,
+        /// Newest frame held.
+        last: u64,
+    },
+    /// The rewind history is damaged (a bug: it never leaves the process).
+    #[error("rewind history: {0}")]
+    Ring(#[from] RingError),
+    /// A recorded core image the core refuses (damaged history).
+    #[error("rewind history: {0}")]
+    Core(#[from] gb_core::StateError),
+    /// A script VM could not be restored.
+    #[error("script {slot}: {message}")]
+    Script {
+        /// The script's slot.
+        slot: u32,
+        /// What went wrong.
+        message: String,
+    },
+}
+
+/// How the history stores its records.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HistoryConfig {
+    /// Bytes of the ring (allocated once).
+    pub ring_bytes: usize,
+    /// Frames between two keyframes.
+    pub keyframe_interval: u64,
+    /// How the core image's per-frame diffs are stored.
+    pub core_method: Method,
+    /// How script arenas' per-frame diffs are stored.
+    pub script_method: Method,
+    /// How keyframes are stored.
+    pub keyframe_method: Method,
+}
+
+/// What the last capture cost.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Capture {
+    /// Bytes the record took in the ring.
+    pub bytes: usize,
+    /// Of those, the core's parts.
+    pub core_bytes: usize,
+    /// The record is a keyframe.
+    pub keyframe: bool,
+}
+
+/// The rewind history: the ring, the cursor, and the scratch buffers a capture reuses.
+pub struct History {
+    ring: Ring,
+    config: HistoryConfig,
+    /// The frame the cursor is at.
+    at: u64,
+    /// The core image at the cursor (padded to whole words; the base of the next diff).
+    core: Vec<u8>,
+    /// Length of the core image before padding.
+    core_len: usize,
+    /// Each script's snapshot at the cursor, by slot.
+    vms: BTreeMap<u32, Snapshot>,
+    /// Slots active in the cursor's record.
+    slots: Vec<u32>,
+    /// The cursor was rebuilt from the live state: the next record must be a keyframe.
+    fresh: bool,
+    /// Frame of the newest keyframe.
+    last_key: u64,
+    /// Scratch: the live core image, the parts of a record, a decoded part.
+    live: Vec<u8>,
+    key_bufs: Vec<Vec<u8>>,
+    diff_bufs: Vec<Vec<u8>>,
+    dec: Vec<u8>,
+}
+
+impl std::fmt::Debug for History {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("History")
+            .field("at", &self.at)
+            .field("ring", &self.ring)
+            .finish()
+    }
+}
+
+/// Round a core image up to whole 64-bit words (the diff codec works on words).
+fn pad(image: &mut Vec<u8>) {
+    let len = image.len().div_ceil(8) * 8;
+    image.resize(len, 0);
+}
+
+fn script_error(slot: u32, e: impl std::fmt::Display) -> HistoryError {
+    HistoryError::Script {
+        slot,
+        message: e.to_string(),
+    }
+}
+
+fn corrupt(what: &'static str) -> HistoryError {
+    HistoryError::Ring(RingError::Corrupt(what))
+}
+
+/// The first byte where `a` and `b` differ (a length difference counts).
+fn first_difference(a: &[u8], b: &[u8]) -> Option<usize> {
+    a.iter()
+        .zip(b)
+        .position(|(x, y)| x != y)
+        .or_else(|| (a.len() != b.len()).then_some(a.len().min(b.len())))
+}
+
+fn active_slots(scripts: &[Script]) -> Vec<u32> {
+    scripts
+        .iter()
+        .filter(|s| s.active)
+        .map(|s| s.slot)
+        .collect()
+}
+
+impl History {
+    /// An empty history (the ring is allocated now, once).
+    pub fn new(config: HistoryConfig) -> History {
+        History {
+            ring: Ring::new(config.ring_bytes),
+            config,
+            at: 0,
+            core: Vec::new(),
+            core_len: 0,
+            vms: BTreeMap::new(),
+            slots: Vec::new(),
+            fresh: false,
+            last_key: 0,
+            live: Vec::new(),
+            key_bufs: Vec::new(),
+            diff_bufs: Vec::new(),
+            dec: Vec::new(),
+        }
+    }
+
+    /// The ring.
+    pub fn ring(&self) -> &Ring {
+        &self.ring
+    }
+
+    /// The oldest and newest frames held.
+    pub fn frames(&self) -> Option<(u64, u64)> {
+        self.ring.frames()
+    }
+
+    /// Whether frame `t` is held.
+    pub fn holds(&self, t: u64) -> bool {
+        self.ring.find(t).is_some()
+    }
+
+    /// Bytes the records take.
+    pub fn used_bytes(&self) -> usize {
+        self.ring.used_bytes()
+    }
+
+    /// Forget every record after frame `t` (the future, when play resumes at `t`).
+    pub fn truncate_after(&mut self, t: u64) {
+        self.ring.truncate_after(t);
+    }
+
+    /// Forget every record (the next capture starts a new history).
+    pub fn clear(&mut self) {
+        self.ring.clear();
+    }
+
+    /// The error for a frame the ring does not hold.
+    pub fn not_in_history(&self, frame: u64) -> HistoryError {
+        let (first, last) = self.ring.frames().unwrap_or((0, 0));
+        HistoryError::NotInHistory { frame, first, last }
+    }
+
+    /// The ring's bytes, for tests that damage them.
+    #[cfg(test)]
+    pub(crate) fn ring_mut(&mut self) -> &mut Ring {
+        &mut self.ring
+    }
+
+    /// Capture the live state (`gb` and the active `scripts`) as frame `frame` and move the
+    /// cursor to it. Never runs Lua.
+    pub fn capture(&mut self, frame: u64, gb: &Gb, scripts: &mut [Script]) -> Capture {
+        gb.save_state(&mut self.live);
+        self.core_len = self.live.len();
+        pad(&mut self.live);
+        let slots = active_slots(scripts);
+        let contiguous = self
+            .ring
+            .frames()
+            .is_some_and(|(_, last)| last + 1 == frame)
+            && slots == self.slots
+            && self.core.len() == self.live.len()
+            && !std::mem::take(&mut self.fresh);
+        let key = !contiguous || frame >= self.last_key + self.config.keyframe_interval.max(1);
+        let n = slots.len() + 1;
+        self.key_bufs.resize_with(n, Vec::new);
+        self.diff_bufs.resize_with(n, Vec::new);
+        let live_scripts = scripts.iter_mut().filter(|s| s.active);
+        if contiguous {
+            self.diff_bufs[0].clear();
+            codec::encode_and_update(&mut self.core, &self.live, &mut self.diff_bufs[0]);
+            for (k, s) in live_scripts.enumerate() {
+                let out = &mut self.diff_bufs[k + 1];
+                out.clear();
+                let prev = self.vms.entry(s.slot).or_insert_with(|| s.vm.snapshot());
+                if s.vm.snapshot_diff(prev, out).is_err() {
+                    // Only a snapshot of another VM is refused; the cursor's is this VM's.
+                    out.clear();
+                }
+            }
+        } else {
+            self.core.clone_from(&self.live);
+            for s in live_scripts {
+                match self.vms.get_mut(&s.slot) {
+                    Some(prev) => s.vm.snapshot_into(prev),
+                    None => {
+                        self.vms.insert(s.slot, s.vm.snapshot());
+                    }
+                }
+            }
+        }
+        if key {
+            self.key_bufs[0].clone_from(&self.live);
+            for (k, slot) in slots.iter().enumerate() {
+                self.key_bufs[k + 1].clear();
+                if let Some(snap) = self.vms.get(slot) {
+                    snap.encode_keyframe(&mut self.key_bufs[k + 1]);
+                }
+            }
+            self.last_key = frame;
+        }
+        let part = |bytes, method| PartIn { bytes, method };
+        let keys: Vec<PartIn<'_>> = if key {
+            let m = self.config.keyframe_method;
+            self.key_bufs[..n].iter().map(|b| part(b, m)).collect()
+        } else {
+            Vec::new()
+        };
+        let diffs: Vec<PartIn<'_>> = if contiguous {
+            let (c, s) = (self.config.core_method, self.config.script_method);
+            let method = |i| if i == 0 { c } else { s };
+            let bufs = self.diff_bufs[..n].iter().enumerate();
+            bufs.map(|(i, b)| part(b, method(i))).collect()
+        } else {
+            Vec::new()
+        };
+        let bytes = self.ring.push(frame, &slots, &keys, &diffs);
+        let parts = self.ring.last_part_sizes();
+        // The core is the first keyframe part and the first diff part.
+        let core_bytes = parts.first().copied().unwrap_or(0)
+            + if key && contiguous {
+                parts.get(n).copied().unwrap_or(0)
+            } else {
+                0
+            };
+        self.slots = slots;
+        self.at = frame;
+        Capture {
+            bytes,
+            core_bytes,
+            keyframe: key,
+        }
+    }
+
+    /// Apply the diffs of record `i` to the cursor (forward or backward: XOR undoes itself).
+    fn apply_diffs(&mut self, i: usize) -> Result<(), HistoryError> {
+        let rec = self.ring.record(i)?;
+        if rec.diff.len() != rec.slots.len() + 1 {
+            return Err(corrupt("a record without diffs in a diff walk"));
+        }
+        rec.diff[0].decode(&mut self.dec)?;
+        match codec::apply(&mut self.core, &self.dec) {
+            Ok(n) if n == self.dec.len() => {}
+            _ => return Err(corrupt("core diff")),
+        }
+        for (slot, part) in rec.slots.iter().zip(&rec.diff[1..]) {
+            let snap = self
+                .vms
+                .get_mut(slot)
+                .ok_or_else(|| script_error(*slot, "no snapshot to apply a diff to"))?;
+            part.decode(&mut self.dec)?;
+            snap.apply_diff(&self.dec)
+                .map_err(|e| script_error(*slot, e))?;
+        }
+        Ok(())
+    }
+
+    /// Put the cursor at keyframe record `i`.
+    fn load_key(&mut self, i: usize) -> Result<(), HistoryError> {
+        let rec = self.ring.record(i)?;
+        if rec.key.len() != rec.slots.len() + 1 {
+            return Err(corrupt("a keyframe without its parts"));
+        }
+        rec.key[0].decode(&mut self.core)?;
+        for (slot, part) in rec.slots.iter().zip(&rec.key[1..]) {
+            part.decode(&mut self.dec)?;
+            let snap = Snapshot::decode_keyframe(&self.dec).map_err(|e| script_error(*slot, e))?;
+            self.vms.insert(*slot, snap);
+        }
+        Ok(())
+    }
+
+    /// Move the cursor to frame `t`, along the cheapest path; returns the slots active in
+    /// its record. A failure leaves the cursor anywhere: call [`History::resync`].
+    pub fn move_to(&mut self, t: u64) -> Result<Vec<u32>, HistoryError> {
+        let ti = self.ring.find(t).ok_or_else(|| self.not_in_history(t))?;
+        if t != self.at || self.fresh {
+            let ki = self
+                .ring
+                .keyframe_at_or_before(ti)
+                .ok_or_else(|| corrupt("no keyframe before a record"))?;
+            let kf = self.ring.entry(ki).map_or(0, |e| e.frame);
+            let (cur, ci) = (self.at, self.ring.find(self.at).filter(|_| !self.fresh));
+            let has_diffs = |i: usize| self.ring.entry(i).is_some_and(|e| e.has_diffs);
+            match ci {
+                Some(ci) if t < cur && cur - t <= t - kf + 1 && (ti + 1..=ci).all(has_diffs) => {
+                    for i in (ti + 1..=ci).rev() {
+                        self.apply_diffs(i)?;
+                    }
+                }
+                Some(ci) if t > cur && cur >= kf => {
+                    for i in ci + 1..=ti {
+                        self.apply_diffs(i)?;
+                    }
+                }
+                _ => {
+                    self.load_key(ki)?;
+                    for i in ki + 1..=ti {
+                        self.apply_diffs(i)?;
+                    }
+                }
+            }
+        }
+        self.at = t;
+        self.slots = self.ring.record(ti)?.slots;
+        Ok(self.slots.clone())
+    }
+
+    /// Load the live core from the cursor.
+    pub fn load_core(&self, gb: &mut Gb) -> Result<(), HistoryError> {
+        gb.load_state(&self.core[..self.core_len])?;
+        Ok(())
+    }
+
+    /// Load a script's VM from the cursor.
+    pub fn load_vm(&self, script: &mut Script) -> Result<(), HistoryError> {
+        let snap = self
+            .vms
+            .get(&script.slot)
+            .ok_or_else(|| script_error(script.slot, "no snapshot at this frame"))?;
+        script
+            .vm
+            .restore(snap)
+            .map_err(|e| script_error(script.slot, e))
+    }
+
+    /// After a failed move (damaged history: never in practice), the cursor may be half way:
+    /// make it the live state at frame `at` again, and start the next record afresh (a
+    /// keyframe).
+    pub fn resync(&mut self, at: u64, gb: &Gb, scripts: &mut [Script]) {
+        gb.save_state(&mut self.core);
+        self.core_len = self.core.len();
+        pad(&mut self.core);
+        for s in scripts.iter_mut().filter(|s| s.active) {
+            match self.vms.get_mut(&s.slot) {
+                Some(prev) => s.vm.snapshot_into(prev),
+                None => {
+                    self.vms.insert(s.slot, s.vm.snapshot());
+                }
+            }
+        }
+        self.slots = active_slots(scripts);
+        self.at = at;
+        self.fresh = true;
+    }
+
+    /// After frame `t` was replayed from the frame before it: move the cursor one record on
+    /// (the state recorded at `t`), by its diffs when the replay ran the same scripts.
+    pub fn step_to(&mut self, t: u64, scripts: &[Script]) -> Result<(), HistoryError> {
+        let ti = self.ring.find(t).ok_or_else(|| self.not_in_history(t))?;
+        let entry = self.ring.entry(ti).ok_or_else(|| self.not_in_history(t))?;
+        if entry.has_diffs && active_slots(scripts) == self.slots && self.at + 1 == t {
+            self.apply_diffs(ti)?;
+        } else {
+            let ki = self
+                .ring
+                .keyframe_at_or_before(ti)
+                .ok_or_else(|| corrupt("no keyframe before a record"))?;
+            self.load_key(ki)?;
+            for i in ki + 1..=ti {
+                self.apply_diffs(i)?;
+            }
+        }
+        self.slots = self.ring.record(ti)?.slots;
+        self.at = t;
+        Ok(())
+    }
+
+    /// The desync check: where the live state differs from the cursor's, byte for byte (core
+    /// image, the set of scripts, every arena). Empty when they are the same.
+    pub fn differences(&mut self, gb: &Gb, scripts: &mut [Script]) -> Vec<String> {
+        gb.save_state(&mut self.live);
+        pad(&mut self.live);
+        let mut diffs = Vec::new();
+        if let Some(at) = first_difference(&self.live, &self.core) {
+            diffs.push(format!("core image at byte {at}"));
+        }
+        if active_slots(scripts) != self.slots {
+            diffs.push("the set of scripts".to_owned());
+        }
+        for s in scripts.iter_mut().filter(|s| s.active) {
+            let live = s.vm.snapshot();
+            let recorded = self.vms.get(&s.slot).map_or(&[][..], |p| p.bytes());
+            if let Some(at) = first_difference(live.bytes(), recorded) {
+                diffs.push(format!("script {} arena at byte {at}", s.slot));
+            }
+        }
+        diffs
+    }
+}

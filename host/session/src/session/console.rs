@@ -1,0 +1,64 @@
+//! The console's Lua in a session: a line a user types in the REPL, evaluated with the same
+//! API the scripts have (`memory.*` in every width and domain, `emu.*`, `joypad.get`, …), in
+//! a VM of its own ([`crate::api::console`]) that lives outside the timeline (it is never
+//! captured, restored or replayed).
+//!
+//! The console may read anything. It changes the machine only through the log: its memory
+//! writes become logged pokes (applied before the next frame, like the REPL's `poke`), and the
+//! calls that would change the machine outside the log (`emu.setregister`, `savestate.*`) are
+//! refused with a clear error. Its drawing goes nowhere.
+
+use std::collections::{BTreeMap, HashMap};
+
+use super::Session;
+use crate::api::Api;
+use crate::api::console::Console;
+
+impl Session {
+    /// Evaluate one line of Lua in the console: as an expression first (`return LINE`), else
+    /// as a statement. Returns what it printed and the values it gave (`nil`, numbers with
+    /// their hex, strings quoted), or `error: …`. Memory writes are logged pokes.
+    pub fn eval_console(&mut self, line: &str) -> String {
+        let mut console = self.console_vm.take();
+        let mut pokes = Vec::new();
+        let out = self.with_console_api(&mut pokes, |api| {
+            if console.is_none() {
+                console = Some(Console::new(api)?);
+            }
+            Ok(console
+                .as_mut()
+                .map(|c| c.eval(api, line))
+                .unwrap_or_default())
+        });
+        self.console_vm = console;
+        for (addr, value) in pokes {
+            self.poke(addr, value);
+        }
+        out.unwrap_or_else(|e: String| format!("error: {e}"))
+    }
+
+    /// Run `f` with the console's API context: the machine to read, writes collected into
+    /// `pokes`, a draw list and `persist` table that are thrown away.
+    fn with_console_api<R>(
+        &mut self,
+        pokes: &mut Vec<(u16, u8)>,
+        f: impl FnOnce(&mut Api<'_>) -> R,
+    ) -> R {
+        let (mut draw, mut persist, mut requests, mut states) =
+            (Vec::new(), BTreeMap::new(), Vec::new(), HashMap::new());
+        let images = HashMap::new();
+        let mut api = Api {
+            gb: &mut self.gb,
+            frame: self.frame,
+            draw: &mut draw,
+            persist: &mut persist,
+            requests: &mut requests,
+            states: &mut states,
+            user_buttons: self.user_buttons,
+            images: &images,
+            rom_hash: self.start.rom_hash,
+            pokes: Some(pokes),
+        };
+        f(&mut api)
+    }
+}

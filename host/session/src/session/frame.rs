@@ -1,0 +1,156 @@
+//! The frame loop, the same live and on replays: the events due at the frame's start, the
+//! scripts' frame-start hooks and their buttons, the core with sub-frame events at their
+//! cycles and stops for the scripts' bus hooks, the frame-end hooks and coroutines, each VM's
+//! end-of-frame collection.
+
+use super::{ConsoleLine, Session};
+use crate::data::{Event, EventKind};
+use crate::script::Script;
+
+impl Session {
+    /// Run one frame, capture it into the rewind history, and hand out its outputs. After a
+    /// seek, this resumes play there and forgets the recorded future.
+
+    fn apply_event(&mut self, event: &Event) {
+        match &event.kind {
+            EventKind::Joypad(b) => {
+                self.user_buttons = *b;
+                self.gb.set_buttons(self.effective_buttons());
+            }
+            EventKind::Poke { addr, value } => self.gb.poke(*addr, *value),
+            EventKind::ScriptLoad {
+                slot,
+                name,
+                hash,
+                flavor,
+            } => {
+                let bundle = self.sources.get(hash).cloned().unwrap_or_default();
+                let i = match self.scripts.iter().position(|s| s.slot == *slot) {
+                    Some(i) => i,
+                    None => match Script::new(*slot, name, &self.config.scripts) {
+                        Ok(s) => {
+                            let i = self.scripts.partition_point(|x| x.slot < *slot);
+                            self.scripts.insert(i, s);
+                            i
+                        }
+                        Err(message) => {
+                            self.console.push(ConsoleLine {
+                                slot: *slot,
+                                text: message,
+                            });
+                            return;
+                        }
+                    },
+                };
+                if let Some(p) = self.pending_persist.remove(slot) {
+                    self.scripts[i].persist = p;
+                }
+                self.scripts[i].images = bundle.images.iter().cloned().collect();
+                self.with_script(i, |s, api| s.start(api, *hash, &bundle, *flavor));
+                self.after_script_call(i);
+            }
+            EventKind::ScriptReload { slot, hash } => {
+                let bundle = self.sources.get(hash).cloned().unwrap_or_default();
+                if let Some(i) = self
+                    .scripts
+                    .iter()
+                    .position(|s| s.slot == *slot && s.active)
+                {
+                    self.with_script(i, |s, api| s.reload(api, *hash, &bundle));
+                    self.after_script_call(i);
+                }
+            }
+            EventKind::ScriptUnload { slot } => {
+                if let Some(i) = self.scripts.iter().position(|s| s.slot == *slot) {
+                    self.with_script(i, |s, api| s.fire(api, "exit"));
+                    self.after_script_call(i);
+                    self.scripts[i].active = false;
+                    self.scripts[i].draw.clear();
+                    self.rebuild_watches();
+                }
+            }
+            EventKind::LoadState { index } => {
+                if let Some(state) = self.states.loaded.get(*index).cloned() {
+                    self.apply_saved(&state, None);
+                    self.fire_all("load_state");
+                }
+            }
+            EventKind::Resumed => self.fire_all("rewind"),
+            EventKind::Persist { slot, data } => {
+                let table = crate::codec::decode_persist(&mut crate::codec::Dec::new(data))
+                    .unwrap_or_default();
+                match self.scripts.iter_mut().find(|s| s.slot == *slot) {
+                    Some(s) => s.persist = table,
+                    None => {
+                        self.pending_persist.insert(*slot, table);
+                    }
+                }
+            }
+        }
+    }
+
+    /// this resumes play there and forgets the recorded future.
+    pub fn run_frame(&mut self) {
+        self.fork();
+        self.step_frame();
+        self.capture();
+    }
+
+    /// The frame loop proper (no capture): used live and for replays.
+    pub(crate) fn step_frame(&mut self) {
+        // A frame's overlay is what the scripts draw from here to the frame's end.
+        for s in &mut self.scripts {
+            s.draw.clear();
+            s.last_frame_ns = std::mem::take(&mut s.time_ns);
+        }
+        let events: Vec<Event> = self.log.frame(self.frame).to_vec();
+        let mut next = 0;
+        let start = self.gb.cycles();
+        while next < events.len() && events[next].cycle <= start {
+            self.apply_event(&events[next]);
+            next += 1;
+        }
+        // Frame-start hooks, and the buttons scripts hold this frame.
+        let (mut press, mut release) = (0u8, 0u8);
+        for i in 0..self.scripts.len() {
+            if !self.scripts[i].active {
+                continue;
+            }
+            let (p, r) = self.with_script(i, |s, api| s.frame_start(api));
+            press |= p;
+            release |= r;
+            self.after_script_call(i);
+        }
+        self.overrides = (press, release & !press);
+        self.gb.set_buttons(self.effective_buttons());
+        // The core, with sub-frame events at their cycles, stopping for the scripts' bus hooks.
+        let mut ended = false;
+        while !ended {
+            ended = match events.get(next) {
+                Some(e) => self.gb.run_until_cycle(e.cycle),
+                None => self.gb.run_frame_watched(),
+            };
+            if self.gb.watch().has_hits() {
+                self.service_hits();
+            }
+            if !ended && next < events.len() && events[next].cycle <= self.gb.cycles() {
+                self.apply_event(&events[next]);
+                next += 1;
+            }
+        }
+        for event in &events[next..] {
+            self.apply_event(event);
+        }
+        self.frame += 1;
+        self.gb.swap_frame(&mut self.picture);
+        // Frame-end hooks and the main coroutines.
+        for i in 0..self.scripts.len() {
+            if !self.scripts[i].active {
+                continue;
+            }
+            self.with_script(i, |s, api| s.frame_end(api));
+            self.after_script_call(i);
+            self.scripts[i].collect();
+        }
+    }
+}

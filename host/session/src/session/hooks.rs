@@ -1,0 +1,191 @@
+//! Calling into a script: [`Session::with_script`] lends a script its API context (the
+//! machine, its draw list, its `persist` table, the state requests) for one call, and
+//! [`Session::after_script_call`] carries out what the call left behind: console output,
+//! errors, state saves and loads the script asked for, changed bus hooks. Also the hooks the
+//! frame loop fires for every script, and the core's watchpoints for the scripts' bus hooks.
+
+use std::time::Instant;
+
+use gb_core::watch::Access;
+
+use super::{ConsoleLine, Session};
+use crate::api::{Api, Request};
+use crate::script::Script;
+
+/// Put the loaded scripts of a saved state back (all but `except`).
+pub(crate) fn restore_scripts(
+    scripts: &mut [Script],
+    saved: &[(u32, lua_rollback::Snapshot)],
+    except: Option<u32>,
+) {
+    for (slot, snap) in saved {
+        if Some(*slot) == except {
+            continue;
+        }
+        if let Some(s) = scripts.iter_mut().find(|s| s.slot == *slot && s.active) {
+            // A snapshot of this very VM: restoring it cannot fail.
+            let _ = s.vm.restore(snap);
+        }
+    }
+}
+
+impl Session {
+    /// Run `f` on script `i` with its API context (its draw list and persist table are moved
+    /// out for the call, so the script and the context can both be borrowed).
+    pub(crate) fn with_script<R>(
+        &mut self,
+        i: usize,
+        f: impl FnOnce(&mut Script, &mut Api<'_>) -> R,
+    ) -> R {
+        let (frame, user_buttons, rom_hash) = (self.frame, self.user_buttons, self.start.rom_hash);
+        let script = &mut self.scripts[i];
+        let mut draw = std::mem::take(&mut script.draw);
+        let mut persist = std::mem::take(&mut script.persist);
+        let images = std::mem::take(&mut script.images);
+        let t0 = Instant::now();
+        let r = {
+            let mut api = Api {
+                images: &images,
+                gb: &mut self.gb,
+                frame,
+                draw: &mut draw,
+                persist: &mut persist,
+                requests: &mut self.requests,
+                states: &mut self.states.by_scripts,
+                user_buttons,
+                rom_hash,
+                pokes: None,
+            };
+            f(script, &mut api)
+        };
+        script.time_ns += t0.elapsed().as_nanos() as u64;
+        script.draw = draw;
+        script.persist = persist;
+        // A reload during the call installed its own images; keep them.
+        if script.images.is_empty() {
+            script.images = images;
+        }
+        r
+    }
+
+    /// Set the core's watchpoints to what the loaded scripts' bus hooks ask for.
+    pub(crate) fn rebuild_watches(&mut self) {
+        self.gb.clear_watches();
+        for i in 0..self.scripts.len() {
+            if self.scripts[i].active {
+                for (kind, addr, len) in self.with_script(i, |s, api| s.watches(api)) {
+                    let access = match kind {
+                        0 => Access::Read,
+                        1 => Access::Write,
+                        _ => Access::Exec,
+                    };
+                    self.gb.add_watch(access, addr, len);
+                }
+            }
+        }
+    }
+
+    /// Run the scripts' bus hooks for the watchpoint hits the core stopped on.
+    pub(crate) fn service_hits(&mut self) {
+        let mut hits = std::mem::take(&mut self.hits);
+        self.gb.watch().take_hits(&mut hits);
+        for hit in &hits {
+            let kind = match hit.access {
+                Access::Read => 0,
+                Access::Write => 1,
+                Access::Exec => 2,
+            };
+            for i in 0..self.scripts.len() {
+                if self.scripts[i].active {
+                    self.with_script(i, |s, api| s.bus(api, kind, hit.addr, hit.value));
+                    self.after_script_call(i);
+                }
+            }
+            if hit.access == Access::Exec {
+                self.gb.watch().skip_exec_once(hit.addr);
+            }
+        }
+        self.hits = hits;
+    }
+
+    /// Run every loaded script's hooks for `event`.
+    pub(crate) fn fire_all(&mut self, event: &str) {
+        for i in 0..self.scripts.len() {
+            if self.scripts[i].active {
+                self.with_script(i, |s, api| s.fire(api, event));
+                self.after_script_call(i);
+            }
+        }
+    }
+
+    /// After a call into script `i`: route its output and carry out its state requests.
+    pub(crate) fn after_script_call(&mut self, i: usize) {
+        let out = self.scripts[i].take_output();
+        if !self.replaying && !out.is_empty() {
+            let slot = self.scripts[i].slot;
+            for line in String::from_utf8_lossy(&out).lines() {
+                self.console.push(ConsoleLine {
+                    slot,
+                    text: line.to_owned(),
+                });
+            }
+        }
+        if let Some(msg) = self.scripts[i].take_new_error()
+            && !self.replaying
+        {
+            let (slot, name) = (self.scripts[i].slot, &self.scripts[i].name);
+            // Name the script when Lua's message does not (budget, memory).
+            let text = if msg.contains(name.as_str()) {
+                format!("error: {msg}")
+            } else {
+                format!("error: {name}: {msg}")
+            };
+            self.console.push(ConsoleLine { slot, text });
+        }
+        if let Some(msg) = self.scripts[i].take_reload_error()
+            && !self.replaying
+        {
+            let (slot, name) = (self.scripts[i].slot, &self.scripts[i].name);
+            let text = format!(
+                "error: the new version of {name} was not loaded (the previous one keeps running): {msg}"
+            );
+            self.console.push(ConsoleLine { slot, text });
+        }
+        let caller = self.scripts[i].slot;
+        let mut loaded = false;
+        let mut watches = false;
+        for req in std::mem::take(&mut self.requests) {
+            match req {
+                Request::Save(name) => {
+                    let scripts: Vec<_> = self
+                        .scripts
+                        .iter_mut()
+                        .filter(|s| s.active)
+                        .map(|s| (s.slot, s.vm.snapshot()))
+                        .collect();
+                    if let Some(state) = self.states.by_scripts.get_mut(&name) {
+                        state.scripts = scripts;
+                    }
+                }
+                Request::Watches => watches = true,
+                Request::Load(name) => {
+                    loaded = true;
+                    // The core was loaded during the call. A load the script asked for does not
+                    // roll the script itself back: bots loop save → try → load.
+                    if let Some(state) = self.states.by_scripts.get(&name) {
+                        restore_scripts(&mut self.scripts, &state.scripts, Some(caller));
+                    }
+                }
+            }
+        }
+        if watches || loaded {
+            self.rebuild_watches();
+        }
+        // A load made from an `on_load_state` hook does not fire the hooks again.
+        if loaded && !self.firing_load {
+            self.firing_load = true;
+            self.fire_all("load_state");
+            self.firing_load = false;
+        }
+    }
+}

@@ -1,0 +1,183 @@
+//! The methods that log outside input: the only ways to change emulation from outside (the
+//! joypad, pokes, script loads, reloads and unloads, a movie's events), each an event in the
+//! log that the frame loop applies live and on replays alike. Logging while rewound first
+//! forks the timeline: the recorded future is forgotten.
+
+use gb_core::Buttons;
+
+use super::{Session, SessionError};
+use crate::data::{Bundle, Event, EventKind, Flavor, SourceHash};
+
+impl Session {
+    /// Log `kind` at the present (the next frame's start), forking first if rewound.
+    pub(crate) fn log_now(&mut self, kind: EventKind) {
+        self.fork();
+        let cycle = self.gb.cycles();
+        self.log.push(Event {
+            frame: self.frame,
+            cycle,
+            kind,
+        });
+    }
+
+    /// Hold `buttons` from the next frame on (logged only when they change).
+    pub fn set_buttons(&mut self, buttons: Buttons) {
+        if buttons != self.user_buttons {
+            self.log_now(EventKind::Joypad(buttons));
+            self.user_buttons = buttons;
+        }
+    }
+
+    /// Log a joypad change at an exact cycle of the next frame (sub-frame input, e.g. from a
+    /// movie). `cycle` is clamped to the frame.
+    pub fn set_buttons_at(&mut self, buttons: Buttons, cycle: u64) {
+        self.fork();
+        let cycle = cycle.max(self.gb.cycles());
+        self.log.push(Event {
+            frame: self.frame,
+            cycle,
+            kind: EventKind::Joypad(buttons),
+        });
+    }
+
+    /// Log `event` as it is (a movie's event, played back): it must belong to the next frame
+    /// (its frame is set to it; its cycle is kept, so sub-frame input lands where it was
+    /// recorded). A script load or reload needs its bundle, given as `bundle`.
+    pub fn replay_event(&mut self, event: &Event, bundle: Option<&Bundle>) {
+        if let Some(b) = bundle {
+            self.sources.insert(b.hash(), b.clone());
+        }
+        match &event.kind {
+            EventKind::ScriptLoad { slot, hash, .. } | EventKind::ScriptReload { slot, hash } => {
+                self.current.insert(*slot, *hash);
+                self.next_slot = self.next_slot.max(slot + 1);
+            }
+            EventKind::ScriptUnload { slot } => {
+                self.current.remove(slot);
+            }
+            _ => {}
+        }
+        self.fork();
+        self.log.push(Event {
+            frame: self.frame,
+            cycle: event.cycle,
+            kind: event.kind.clone(),
+        });
+    }
+
+    /// The bundle of a source version the session knows.
+    pub fn source(&self, hash: SourceHash) -> Option<&Bundle> {
+        self.sources.get(&hash)
+    }
+
+    /// Write `value` to `addr` before the next frame (a console poke or a cheat; logged).
+    pub fn poke(&mut self, addr: u16, value: u8) {
+        self.log_now(EventKind::Poke { addr, value });
+    }
+
+    /// Load a script (it starts before the next frame); returns its slot. The API it is
+    /// written for (gbhost's, BizHawk's or VBA-rr's) is guessed from its source.
+    pub fn load_script(&mut self, name: &str, source: &str) -> u32 {
+        self.load_script_as(name, source, Flavor::detect(source))
+    }
+
+    /// [`Session::load_script`] for a script written for `flavor`'s API.
+    pub fn load_script_as(&mut self, name: &str, source: &str, flavor: Flavor) -> u32 {
+        self.load_bundle(name, Bundle::new(source), flavor)
+    }
+
+    /// Load a script with the modules of its folder it may `require` (the host reads them;
+    /// the session keeps the texts, so replays run the same code).
+    pub fn load_bundle(&mut self, name: &str, bundle: Bundle, flavor: Flavor) -> u32 {
+        let hash = bundle.hash();
+        self.sources.insert(hash, bundle);
+        let slot = self.next_slot;
+        self.next_slot += 1;
+        self.current.insert(slot, hash);
+        self.log_now(EventKind::ScriptLoad {
+            slot,
+            name: name.to_owned(),
+            hash,
+            flavor,
+        });
+        slot
+    }
+
+    /// Re-run a new version of a script's source on its data (before the next frame). After a
+    /// rewind, the new version is what runs from wherever play resumes.
+    pub fn reload_script(&mut self, slot: u32, source: &str) -> Result<(), SessionError> {
+        self.reload_bundle(slot, Bundle::new(source))
+    }
+
+    /// [`Session::reload_script`] with the modules the script may `require` (a module's change
+    /// is a reload too).
+    pub fn reload_bundle(&mut self, slot: u32, bundle: Bundle) -> Result<(), SessionError> {
+        if !self.current.contains_key(&slot) {
+            return Err(SessionError::NoScript(slot));
+        }
+        let hash = bundle.hash();
+        self.sources.insert(hash, bundle);
+        self.current.insert(slot, hash);
+        self.log_now(EventKind::ScriptReload { slot, hash });
+        Ok(())
+    }
+
+    /// Unload a script (before the next frame).
+    pub fn unload_script(&mut self, slot: u32) -> Result<(), SessionError> {
+        if self.current.remove(&slot).is_none() {
+            return Err(SessionError::NoScript(slot));
+        }
+        self.log_now(EventKind::ScriptUnload { slot });
+        Ok(())
+    }
+
+    /// Save the whole state (core and every script) in memory under `name`.
+    /// scripts whose source changed since the frame they were restored to are reloaded.
+    pub(crate) fn fork(&mut self) {
+        let Some((_, last)) = self.history.frames() else {
+            return;
+        };
+        if last <= self.frame {
+            return;
+        }
+        self.history.truncate_after(self.frame);
+        self.log.truncate_from(self.frame);
+        // Slots whose load was in the forgotten future are gone for good.
+        let loaded: Vec<u32> = self
+            .log
+            .events()
+            .iter()
+            .filter_map(|e| match e.kind {
+                EventKind::ScriptLoad { slot, .. } => Some(slot),
+                _ => None,
+            })
+            .collect();
+        self.scripts.retain(|s| loaded.contains(&s.slot));
+        self.current.retain(|slot, _| loaded.contains(slot));
+        // The source being edited is the truth: bring restored VMs up to it.
+        let cycle = self.gb.cycles();
+        let mut reloads = Vec::new();
+        for s in self.scripts.iter().filter(|s| s.active) {
+            match self.current.get(&s.slot) {
+                Some(&hash) if hash != s.hash => {
+                    reloads.push(EventKind::ScriptReload { slot: s.slot, hash })
+                }
+                None => reloads.push(EventKind::ScriptUnload { slot: s.slot }),
+                _ => {}
+            }
+        }
+        reloads.push(EventKind::Resumed);
+        for kind in reloads {
+            self.log.push(Event {
+                frame: self.frame,
+                cycle,
+                kind,
+            });
+        }
+    }
+
+    pub(crate) fn effective_buttons(&self) -> Buttons {
+        let (press, release) = self.overrides;
+        Buttons((self.user_buttons.0 & !release) | press)
+    }
+}

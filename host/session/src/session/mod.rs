@@ -1,0 +1,381 @@
+//! [`Session`]: the Game Boy, its scripts and the event log, run one frame at a time; the
+//! type, its start parameters and configuration, and what it hands out. Its methods are split
+//! by concern:
+//! - `input.rs`: the methods that log outside input (the only ways to change emulation from
+//!   outside: buttons, pokes, script loads, reloads and unloads, movie events), and the fork
+//!   of the timeline when play resumes in the past;
+//! - `frame.rs`: the frame loop, live and on replays (events at their cycles, hooks, the core,
+//!   the coroutines);
+//! - `hooks.rs`: calling into a script with its API context, and what follows a call (output,
+//!   errors, state requests, bus watches);
+//! - `timeline.rs`: restore, seek, step back and the sync test, over the [`History`];
+//! - `states.rs`: states in memory and state files (saving, loading as a logged event,
+//!   starting a session from one);
+//! - `console.rs`: the REPL's Lua, evaluated with the scripts' API outside the timeline.
+//!
+//! A frame ([`Session::run_frame`]): apply the events logged for it that are due at its start
+//! → the scripts' frame-start hooks (which also say what buttons they press) → run the core
+//! to the frame's end, applying sub-frame events at their cycles → frame-end hooks and each
+//! script's main coroutine → each VM's end-of-frame collection → capture into the history →
+//! hand out the picture, each script's draw list and the console lines.
+//!
+//! Determinism: only the methods of `input.rs` and the state loads of `states.rs` change
+//! emulation from outside, and each logs an event; the frame loop applies events from the
+//! log, whether it runs live or replays. Scripts are not outside input: they are replayed, so
+//! what they do (memory writes, joypad overrides, script-requested state loads) happens again
+//! on a replay.
+
+mod console;
+mod frame;
+mod hooks;
+mod input;
+mod states;
+mod timeline;
+
+use std::collections::{BTreeMap, HashMap};
+use std::time::Instant;
+
+use gb_core::{Buttons, Cartridge, Frame, Gb};
+
+use crate::api::{DrawCmd, Request};
+use crate::data::{Bundle, SourceHash, fnv1a};
+use crate::events::EventLog;
+use crate::rewind::history::{HistoryConfig, HistoryError};
+use crate::rewind::{History, Method};
+use crate::script::{Script, ScriptConfig};
+use crate::state::SavedState;
+
+/// Why a session cannot be made or a request cannot be carried out.
+#[derive(Debug, thiserror::Error)]
+pub enum SessionError {
+    /// The ROM is not usable.
+    #[error("{0}")]
+    Rom(#[from] gb_core::cartridge::CartridgeError),
+    /// The boot ROM is not usable.
+    #[error("{0}")]
+    BootRom(#[from] gb_core::GbError),
+    /// The history cannot go to a frame (not held, or damaged).
+    #[error(transparent)]
+    History(#[from] HistoryError),
+    /// A core state that does not load.
+    #[error("{0}")]
+    State(#[from] gb_core::StateError),
+    /// No such script slot.
+    #[error("no script in slot {0}")]
+    NoScript(u32),
+    /// No saved state by that name.
+    #[error("no saved state named '{0}'")]
+    NoState(String),
+    /// A state file cannot be read or used.
+    #[error(transparent)]
+    StateFile(#[from] crate::state::file::StateFileError),
+}
+
+/// How a state file's scripts came back (see [`Session::load_state_file`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScriptRestore {
+    /// The VMs were restored exactly (the file was saved by this session).
+    Exact,
+    /// The scripts restarted at the loaded frame with their `persist` data, and their
+    /// `on_load_state` hooks ran (a file of another session or process: arenas hold raw
+    /// pointers valid only where they were made).
+    Restarted,
+}
+
+/// A number made once per process, so a state file's arenas are recognised only by the
+/// process (and session) that wrote them.
+pub(crate) fn process_nonce() -> u64 {
+    static NONCE: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    *NONCE.get_or_init(|| {
+        let t = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64);
+        fnv1a(&[t.to_le_bytes(), u64::from(std::process::id()).to_le_bytes()].concat())
+    })
+}
+
+/// Session ids, unique in the process.
+static NEXT_SESSION: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
+/// How a session stores its history and runs its scripts.
+#[derive(Clone, Debug)]
+pub struct SessionConfig {
+    /// Bytes of the rewind ring (allocated once).
+    pub ring_bytes: usize,
+    /// Frames between two keyframes.
+    pub keyframe_interval: u64,
+    /// How the core image's per-frame diffs are stored.
+    pub core_method: Method,
+    /// How script arenas' per-frame diffs are stored.
+    pub script_method: Method,
+    /// How keyframes are stored.
+    pub keyframe_method: Method,
+    /// Script VM settings.
+    pub scripts: ScriptConfig,
+    /// After every seek, compare the replayed frame with the recorded one (NetHack 4's desync
+    /// detector). On by default in debug builds.
+    pub desync_check: bool,
+}
+
+impl Default for SessionConfig {
+    fn default() -> Self {
+        SessionConfig {
+            ring_bytes: 64 << 20,
+            keyframe_interval: 600,
+            // Measured on Tobu Tobu Girl gameplay with the ~230-line HUD script (`gbhost bench
+            // --rewind`): the core's per-frame diffs are as small stored as compressed (the
+            // zero-run coding leaves nothing for zstd or lz4), so they are stored; the arena
+            // diffs shrink by 17 % with lz4, by 20 % with zstd at its fast level -1 (+2-3 µs a
+            // frame) and by 25 % at level 1 (+13 µs): zstd at level -1 keeps both the bytes and
+            // the capture time within their goals. Keyframes: zstd too.
+            core_method: Method::Stored,
+            script_method: Method::Zstd,
+            keyframe_method: Method::Zstd,
+            scripts: ScriptConfig::default(),
+            desync_check: cfg!(debug_assertions),
+        }
+    }
+}
+
+impl SessionConfig {
+    /// The history's part of the configuration.
+    pub fn history(&self) -> HistoryConfig {
+        HistoryConfig {
+            ring_bytes: self.ring_bytes,
+            keyframe_interval: self.keyframe_interval,
+            core_method: self.core_method,
+            script_method: self.script_method,
+            keyframe_method: self.keyframe_method,
+        }
+    }
+}
+
+/// What the session was started with (part of the log: a replay needs the same).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StartParams {
+    /// The emulated model.
+    pub model: &'static str,
+    /// FNV-1a hash of the ROM image.
+    pub rom_hash: u64,
+    /// FNV-1a hash of the boot ROM, if one runs.
+    pub boot_rom_hash: Option<u64>,
+    /// Unix time the cartridge clock (MBC3 RTC) starts from; the clock then runs on emulated
+    /// time.
+    pub rtc_start: u64,
+}
+
+/// A line a script printed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConsoleLine {
+    /// The script's slot.
+    pub slot: u32,
+    /// The text.
+    pub text: String,
+}
+
+/// Timing and size figures of the last frames.
+#[derive(Clone, Debug, Default)]
+pub struct Stats {
+    /// Time the last capture took, in nanoseconds.
+    pub capture_ns: u64,
+    /// Bytes the last record took in the ring.
+    pub record_bytes: usize,
+    /// Of those, the core's parts.
+    pub record_core_bytes: usize,
+    /// Whether the last record was a keyframe.
+    pub record_keyframe: bool,
+    /// Replayed frames that did not match their record (the desync check).
+    pub desyncs: u64,
+    /// Frames replayed by seeks and checks.
+    pub replayed: u64,
+}
+
+/// The deterministic machine: core + script VMs + event log + rewind history.
+pub struct Session {
+    pub(crate) gb: Gb,
+    pub(crate) start: StartParams,
+    pub(crate) config: SessionConfig,
+    /// Frames completed: the position on the timeline.
+    pub(crate) frame: u64,
+    pub(crate) log: EventLog,
+    pub(crate) sources: HashMap<SourceHash, Bundle>,
+    /// The latest source of each script, the truth a restored VM is brought up to.
+    pub(crate) current: BTreeMap<u32, SourceHash>,
+    /// Every script slot, loaded or parked, by slot id.
+    pub(crate) scripts: Vec<Script>,
+    pub(crate) next_slot: u32,
+    /// The rewind history (ring and cursor).
+    pub(crate) history: History,
+    /// The buttons the user holds (from the log).
+    pub(crate) user_buttons: Buttons,
+    /// Buttons scripts press and release this frame.
+    pub(crate) overrides: (u8, u8),
+    pub(crate) console: Vec<ConsoleLine>,
+    /// The console's own Lua VM (outside the timeline), made when first used.
+    pub(crate) console_vm: Option<crate::api::console::Console>,
+    pub(crate) requests: Vec<Request>,
+    /// States kept in memory: the user's, the scripts', and those loaded (by log index).
+    pub(crate) states: States,
+    pub(crate) picture: Frame,
+    /// A replay is running: its console output is dropped.
+    pub(crate) replaying: bool,
+    /// `on_load_state` hooks are running.
+    pub(crate) firing_load: bool,
+    /// Scratch list of watchpoint hits.
+    pub(crate) hits: Vec<gb_core::watch::Hit>,
+    pub(crate) stats: Stats,
+    /// This session's id in the process (state files' arena token).
+    pub(crate) id: u64,
+    /// `persist` tables logged for slots whose script is not loaded yet.
+    pub(crate) pending_persist: BTreeMap<u32, BTreeMap<Vec<u8>, lua_rollback::Value>>,
+}
+
+/// The states a session keeps in memory.
+#[derive(Default)]
+pub(crate) struct States {
+    /// Saved by the user ([`Session::save_state`]), by name.
+    pub(crate) named: HashMap<String, SavedState>,
+    /// Saved by scripts (`savestate.save`), kept apart from the user's.
+    pub(crate) by_scripts: HashMap<String, SavedState>,
+    /// Every state a logged `LoadState` event names, by index (never changed once added, so
+    /// a replay loads the same bytes).
+    pub(crate) loaded: Vec<SavedState>,
+}
+
+impl std::fmt::Debug for Session {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Session")
+            .field("frame", &self.frame)
+            .field("start", &self.start)
+            .field("scripts", &self.scripts)
+            .field("history", &self.history)
+            .finish()
+    }
+}
+
+impl Session {
+    /// A session running `rom` on a DMG, from the post-boot state or through `boot_rom`.
+    pub fn new(
+        rom: Vec<u8>,
+        boot_rom: Option<&[u8]>,
+        config: SessionConfig,
+    ) -> Result<Session, SessionError> {
+        let rom_hash = fnv1a(&rom);
+        let cart = Cartridge::from_rom(rom)?;
+        let gb = match boot_rom {
+            Some(b) => Gb::with_boot_rom(cart, b)?,
+            None => Gb::new(cart),
+        };
+        let start = StartParams {
+            model: "DMG",
+            rom_hash,
+            boot_rom_hash: boot_rom.map(fnv1a),
+            rtc_start: 0,
+        };
+        let mut s = Session {
+            gb,
+            start,
+            history: History::new(config.history()),
+            config,
+            frame: 0,
+            log: EventLog::default(),
+            sources: HashMap::new(),
+            current: BTreeMap::new(),
+            scripts: Vec::new(),
+            next_slot: 1,
+            user_buttons: Buttons::default(),
+            overrides: (0, 0),
+            console: Vec::new(),
+            requests: Vec::new(),
+            states: States::default(),
+            console_vm: None,
+            picture: Frame::default(),
+            replaying: false,
+            firing_load: false,
+            hits: Vec::new(),
+            stats: Stats::default(),
+            id: NEXT_SESSION.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+            pending_persist: BTreeMap::new(),
+        };
+        s.capture();
+        Ok(s)
+    }
+
+    /// Frames completed: the position on the timeline.
+    pub fn frame(&self) -> u64 {
+        self.frame
+    }
+
+    /// The machine (read only: changes go through logged events).
+    pub fn gb(&self) -> &Gb {
+        &self.gb
+    }
+
+    /// Move the audio the frames run so far made into `out` (see `Gb::drain_audio`); returns
+    /// how many stereo samples were written. Audio is output, not state: draining changes
+    /// nothing a snapshot holds.
+    pub fn drain_audio(&mut self, out: &mut [gb_core::apu::Sample]) -> usize {
+        self.gb.drain_audio(out)
+    }
+
+    /// Forget the audio waiting, e.g. what a seek or a replay made again.
+    pub fn discard_audio(&mut self) {
+        self.gb.discard_audio();
+    }
+
+    /// What the session was started with.
+    pub fn start_params(&self) -> &StartParams {
+        &self.start
+    }
+
+    /// The event log.
+    pub fn log(&self) -> &EventLog {
+        &self.log
+    }
+
+    /// The rewind history: the frames it holds ([`History::frames`]), its size.
+    pub fn history(&self) -> &History {
+        &self.history
+    }
+
+    /// Timing and size figures.
+    pub fn stats(&self) -> &Stats {
+        &self.stats
+    }
+
+    /// The last completed frame as shade indices 0-3 (160 × 144, 0 lightest).
+    pub fn picture(&self) -> &[u8] {
+        &self.picture.0[..]
+    }
+
+    /// The loaded scripts (parked ones excluded), in slot order.
+    pub fn scripts(&self) -> impl Iterator<Item = &Script> {
+        self.scripts.iter().filter(|s| s.active)
+    }
+
+    /// Each loaded script's overlay for the last frame.
+    pub fn draw_lists(&self) -> impl Iterator<Item = (u32, &[DrawCmd])> {
+        self.scripts().map(|s| (s.slot, &s.draw[..]))
+    }
+
+    pub(crate) fn push_console(&mut self, line: ConsoleLine) {
+        self.console.push(line);
+    }
+
+    /// Take the lines scripts printed since the last call.
+    pub fn take_console(&mut self) -> Vec<ConsoleLine> {
+        std::mem::take(&mut self.console)
+    }
+
+    /// Capture the state at `self.frame` into the history.
+    pub(crate) fn capture(&mut self) {
+        let t0 = Instant::now();
+        let c = self
+            .history
+            .capture(self.frame, &self.gb, &mut self.scripts);
+        self.stats.capture_ns = t0.elapsed().as_nanos() as u64;
+        self.stats.record_bytes = c.bytes;
+        self.stats.record_core_bytes = c.core_bytes;
+        self.stats.record_keyframe = c.keyframe;
+    }
+}

@@ -1,0 +1,8 @@
+//! Saved states: [`saved`], a state kept in memory (core image + script arenas), and [`file`],
+//! the sectioned, versioned state-file format on disk with its slot paths.
+
+pub mod file;
+pub mod saved;
+
+pub use file::{StateFile, StateFileError};
+pub use saved::SavedState;

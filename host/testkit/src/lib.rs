@@ -1,0 +1,13 @@
+//! `gb-testkit`: what the test suites of gbhost's crates share. Not shipped (a dev-dependency
+//! only).
+//!
+//! - [`roms`]: where the shared test ROMs are, the `CI=true` rule (a missing ROM folder fails
+//!   instead of skipping), frames as PNG files in the reference palette, FNV-1a for the
+//!   recorded hash tables;
+//! - [`arch`]: the architecture checks (each crate's module import graph and its circles; the
+//!   workspace members), run by this crate's own tests against the whole repository.
+
+pub mod arch;
+pub mod roms;
+
+pub use roms::{LEVELS, ci, fnv1a, read_png_rgb, rom_root, write_frame_png, write_rgb_png};

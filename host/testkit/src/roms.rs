@@ -1,0 +1,69 @@
+//! The shared test ROMs: where they are, whether a missing one is a failure, frames as PNG
+//! files in the reference palette, and the FNV-1a hash the recorded hash tables use.
+
+use std::path::{Path, PathBuf};
+
+/// Grey level of each shade index in the reference palette (lightest to darkest).
+pub const LEVELS: [u8; 4] = [0xFF, 0xAA, 0x55, 0x00];
+
+/// The shared test-ROM folder: `GBHOST_TEST_ROMS`, else `../shared/roms` beside the repository.
+pub fn rom_root() -> PathBuf {
+    match std::env::var_os("GBHOST_TEST_ROMS") {
+        Some(dir) => PathBuf::from(dir),
+        None => crate::arch::repo_root().join("../shared/roms"),
+    }
+}
+
+/// `CI=true` (or `1`): a missing ROM is a failure instead of a loud skip.
+pub fn ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| v == "true" || v == "1")
+}
+
+/// Decode a PNG to `(width, height, RGB per pixel)`.
+pub fn read_png_rgb(path: &Path) -> Result<(u32, u32, Vec<[u8; 3]>), String> {
+    let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut decoder = png::Decoder::new(std::io::BufReader::new(file));
+    decoder.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
+    let mut reader = decoder
+        .read_info()
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut buf = vec![0; reader.output_buffer_size().unwrap_or(0)];
+    let info = reader
+        .next_frame(&mut buf)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let channels = info.color_type.samples();
+    let pixels = buf[..info.buffer_size()]
+        .chunks_exact(channels)
+        .map(|px| match channels {
+            1 | 2 => [px[0]; 3],
+            _ => [px[0], px[1], px[2]],
+        })
+        .collect();
+    Ok((info.width, info.height, pixels))
+}
+
+/// Write an RGB image (3 bytes per pixel) as a PNG.
+pub fn write_rgb_png(path: &Path, width: u32, height: u32, rgb: &[u8]) -> Result<(), String> {
+    let file = std::fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut enc = png::Encoder::new(std::io::BufWriter::new(file), width, height);
+    enc.set_color(png::ColorType::Rgb);
+    enc.set_depth(png::BitDepth::Eight);
+    let mut w = enc.write_header().map_err(|e| e.to_string())?;
+    w.write_image_data(rgb).map_err(|e| e.to_string())
+}
+
+/// Write a 160 × 144 frame of shade indices as a PNG in the reference palette.
+pub fn write_frame_png(path: &Path, frame: &[u8]) -> Result<(), String> {
+    let rgb: Vec<u8> = frame
+        .iter()
+        .flat_map(|&s| [LEVELS[usize::from(s & 3)]; 3])
+        .collect();
+    write_rgb_png(path, 160, 144, &rgb)
+}
+
+/// FNV-1a, 64 bits (the hash of `frame-hashes.tsv` and `audio-hashes.tsv`).
+pub fn fnv1a(bytes: impl IntoIterator<Item = u8>) -> u64 {
+    bytes.into_iter().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01B3)
+    })
+}
