@@ -8,13 +8,13 @@
 //! - A `.sav` the cartridge refuses (wrong size, unreadable) is reported and renamed to
 //!   `ROM.sav.corrupt-UNIXTIME`, so it is never overwritten silently.
 //!
-//! Loading goes through logged pokes (see [`load_into_session`]) because the session has no
-//! battery-load call yet.
+//! - Loaded as a start parameter of the session (`gb_session::PowerOn::battery`): the
+//!   cartridge powers on holding it, as a battery keeps it; nothing is replayed into it.
+//!
+//! Only files and their bytes are handled here; the cartridge RAM itself is the core's.
 
 use anyhow::{Context, Result};
-use gb_core::cartridge::MapperKind;
 use gb_core::{Cartridge, Gb};
-use gb_session::Session;
 use std::path::{Path, PathBuf};
 
 /// A cartridge's battery file.
@@ -36,61 +36,80 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
         .with_context(|| format!("cannot write '{}'", path.display()))
 }
 
+/// What [`Battery::open`] found.
+#[derive(Debug, Default)]
+pub struct Opened {
+    /// The battery file to keep writing (None: the cartridge keeps nothing, or its file must
+    /// not be written over).
+    pub battery: Option<Battery>,
+    /// The bytes to power on with (a `.sav` the cartridge accepts).
+    pub data: Option<Vec<u8>>,
+    /// A line for the console.
+    pub note: Option<String>,
+}
+
 impl Battery {
-    /// The battery of the ROM at `rom_path` (None when the cartridge keeps nothing), with the
-    /// `.sav` loaded into `session` when there is one. The note is a line for the console.
-    pub fn open(
-        rom_path: &Path,
-        rom: &[u8],
-        session: &mut Session,
-    ) -> (Option<Battery>, Option<String>) {
-        let cart = session.gb().cartridge();
+    /// The battery of the ROM `rom` at `rom_path`: its `.sav`, checked against the cartridge
+    /// (a refused file is set aside). The session is then powered on with [`Opened::data`].
+    pub fn open(rom_path: &Path, rom: &[u8]) -> Opened {
+        let Ok(cart) = Cartridge::from_rom(rom.to_vec()) else {
+            return Opened::default();
+        };
         if !cart.has_battery() || (cart.ram().is_empty() && !cart.has_rtc()) {
-            return (None, None);
+            return Opened::default();
         }
         let path = sav_path(rom_path);
-        let mut battery = Battery {
+        let battery = Battery {
             path: path.clone(),
-            last: cart.battery_save(session.gb().cycles()),
+            last: cart.battery_save(0),
         };
         let data = match std::fs::read(&path) {
             Ok(d) => d,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return (Some(battery), None),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Opened {
+                    battery: Some(battery),
+                    ..Opened::default()
+                };
+            }
             Err(e) => {
                 // Unreadable: keep it, and do not write over it.
                 let note = format!("battery: cannot read '{}': {e}", path.display());
-                return (None, Some(note));
+                return Opened {
+                    note: Some(note),
+                    ..Opened::default()
+                };
             }
         };
-        // Check the file against a scratch cartridge of the same ROM.
-        let check = Cartridge::from_rom(rom.to_vec())
-            .map_err(|e| e.to_string())
-            .and_then(|mut c| c.load_battery(&data, 0).map_err(|e| e.to_string()));
-        if let Err(e) = check {
-            let aside = set_aside(&path);
-            let note = match aside {
-                Ok(to) => format!(
-                    "battery: '{}' is corrupt ({e}); kept as '{}', starting with empty RAM",
-                    path.display(),
-                    to.display()
-                ),
-                Err(e2) => {
-                    // Could not move it: do not save over it either.
-                    return (
-                        None,
-                        Some(format!(
-                            "battery: '{}' is corrupt ({e}) and cannot be moved aside ({e2}); battery saves are off",
-                            path.display()
-                        )),
-                    );
-                }
+        let mut check = cart;
+        if let Err(e) = check.load_battery(&data, 0) {
+            return match set_aside(&path) {
+                Ok(to) => Opened {
+                    battery: Some(battery),
+                    data: None,
+                    note: Some(format!(
+                        "battery: '{}' is corrupt ({e}); kept as '{}', starting with empty RAM",
+                        path.display(),
+                        to.display()
+                    )),
+                },
+                // Could not move it: do not save over it either.
+                Err(e2) => Opened {
+                    note: Some(format!(
+                        "battery: '{}' is corrupt ({e}) and cannot be moved aside ({e2}); battery saves are off",
+                        path.display()
+                    )),
+                    ..Opened::default()
+                },
             };
-            return (Some(battery), Some(note));
         }
-        load_into_session(session, &data);
-        battery.last = data;
-        let note = format!("battery: loaded '{}'", path.display());
-        (Some(battery), Some(note))
+        Opened {
+            battery: Some(Battery {
+                path: path.clone(),
+                last: data.clone(),
+            }),
+            data: Some(data),
+            note: Some(format!("battery: loaded '{}'", path.display())),
+        }
     }
 
     /// Write the cartridge's battery bytes if they changed since the last write.
@@ -117,50 +136,81 @@ fn set_aside(path: &Path) -> std::io::Result<PathBuf> {
     Ok(to)
 }
 
-/// Load battery RAM into a fresh session through logged pokes before its first frame: enable
-/// the RAM through the mapper's registers, write every bank, then put the registers back to
-/// their power-on values. On MBC3+TIMER cartridges the footer's live clock registers (S, M, H,
-/// DL, DH) are written through the clock's register selects too (the latched copy and the
-/// timestamp are not restored). A stopgap until the session takes battery bytes as a start
-/// parameter.
-pub fn load_into_session(session: &mut Session, data: &[u8]) {
-    let cart = session.gb().cartridge();
-    let ram_len = cart.ram().len();
-    let rtc = cart.has_rtc();
-    let mapper = cart.header().cartridge_type.mapper;
-    let ram = &data[..ram_len.min(data.len())];
-    let mut pokes: Vec<(u16, u8)> = vec![(0x0000, 0x0A)];
-    match mapper {
-        MapperKind::Mbc2 => {
-            for (i, b) in ram.iter().enumerate().take(0x200) {
-                pokes.push((0xA000 + i as u16, *b | 0xF0));
-            }
-        }
-        _ => {
-            if mapper == MapperKind::Mbc1 {
-                pokes.push((0x6000, 1));
-            }
-            for (bank, chunk) in ram.chunks(0x2000).enumerate() {
-                pokes.push((0x4000, bank as u8));
-                for (i, b) in chunk.iter().enumerate() {
-                    pokes.push((0xA000 + i as u16, *b));
-                }
-            }
-            if rtc && mapper == MapperKind::Mbc3 && data.len() >= ram_len + 20 {
-                for i in 0..5u8 {
-                    let value = data[ram_len + usize::from(i) * 4];
-                    pokes.push((0x4000, 0x08 + i));
-                    pokes.push((0xA000, value));
-                }
-            }
-            pokes.push((0x4000, 0));
-            if mapper == MapperKind::Mbc1 {
-                pokes.push((0x6000, 0));
-            }
-        }
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gb_core::asm::RomBuilder;
+    use gb_session::{PowerOn, Session, SessionConfig};
+
+    fn temp_dir(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("gbhost-bat-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
     }
-    pokes.push((0x0000, 0x00));
-    for (a, v) in pokes {
-        session.poke(a, v);
+
+    /// A cartridge with battery RAM (and an MBC3 clock for `cart_type` 0x10) that loops.
+    fn rom(cart_type: u8, ram_code: u8) -> Vec<u8> {
+        RomBuilder::new()
+            .title("BATTERY")
+            .cartridge_type(cart_type)
+            .ram_size_code(ram_code)
+            .program("loop:\n halt\n nop\n jr loop\n")
+            .build()
+            .expect("assemble")
+    }
+
+    fn session(rom: &[u8], data: Option<Vec<u8>>) -> Session {
+        let power = PowerOn {
+            battery: data,
+            ..PowerOn::default()
+        };
+        let config = SessionConfig {
+            ring_bytes: 1 << 20,
+            ..SessionConfig::default()
+        };
+        Session::power_on(rom.to_vec(), power, config).expect("session")
+    }
+
+    /// A `.sav` in the layout every earlier version wrote (RAM, then the MBC3 clock's 48-byte
+    /// footer: five live registers, five latched ones as u32, a u64 timestamp) loads: RAM and
+    /// live clock registers as saved, and nothing is logged for it.
+    #[test]
+    fn an_old_sav_with_a_clock_footer_still_loads() {
+        let dir = temp_dir("rtc");
+        let rom_path = dir.join("clock.gb");
+        let bytes = rom(0x10, 0x03);
+        std::fs::write(&rom_path, &bytes).unwrap();
+        let mut sav: Vec<u8> = (0..32 * 1024).map(|i| (i * 7 + 3) as u8).collect();
+        for v in [12u32, 34, 5, 6, 1, 0, 0, 0, 0, 0] {
+            sav.extend_from_slice(&v.to_le_bytes());
+        }
+        sav.extend_from_slice(&1_700_000_000u64.to_le_bytes());
+        std::fs::write(sav_path(&rom_path), &sav).unwrap();
+        let opened = Battery::open(&rom_path, &bytes);
+        assert!(opened.note.as_deref().is_some_and(|n| n.contains("loaded")));
+        let s = session(&bytes, opened.data);
+        assert_eq!(s.log().len(), 0, "no event is logged for the battery");
+        let cart = s.gb().cartridge();
+        assert_eq!(cart.ram(), &sav[..32 * 1024]);
+        let rtc = cart.rtc().expect("clock");
+        assert_eq!(rtc.registers(), [12, 34, 5, 6, 1]);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A `.sav` the cartridge refuses is set aside and the session starts empty.
+    #[test]
+    fn a_corrupt_sav_is_set_aside() {
+        let dir = temp_dir("corrupt");
+        let rom_path = dir.join("game.gb");
+        let bytes = rom(0x1B, 0x02);
+        std::fs::write(&rom_path, &bytes).unwrap();
+        std::fs::write(sav_path(&rom_path), [1, 2, 3]).unwrap();
+        let opened = Battery::open(&rom_path, &bytes);
+        assert!(opened.data.is_none());
+        assert!(opened.battery.is_some());
+        assert!(opened.note.is_some_and(|n| n.contains("corrupt")));
+        assert!(!sav_path(&rom_path).exists());
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

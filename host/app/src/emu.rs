@@ -6,12 +6,12 @@
 //! Nothing here emulates or rewinds: frames, seeks and pokes are `Session` calls.
 
 use crate::audio::output::AudioOut;
-use crate::battery::Battery;
+use crate::battery::{Battery, Opened};
 use crate::console::Console;
 use crate::watcher::Watcher;
 use anyhow::{Context, Result};
 use gb_core::{Buttons, Domain};
-use gb_session::{Bundle, DrawCmd, Flavor, Session, SessionConfig, Status};
+use gb_session::{Bundle, DrawCmd, Flavor, PowerOn, Session, SessionConfig, Status};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -390,6 +390,8 @@ impl Emu {
 
     /// Open a ROM or the demo: a new session, scripts of the demo loaded.
     pub(crate) fn open(&mut self, rom: &RomSource) -> Result<()> {
+        // The running cartridge's RAM first: a reset powers on with what it holds now.
+        self.save_battery();
         let bytes = match rom {
             RomSource::Demo => crate::demo::rom()?,
             RomSource::File(path) => crate::rom::read(path)?,
@@ -398,17 +400,20 @@ impl Emu {
             ring_bytes: self.ring_bytes,
             ..SessionConfig::default()
         };
-        let mut session =
-            Session::new(bytes.clone(), None, config).context("cannot run the ROM")?;
-        let mut battery = None;
-        if let RomSource::File(path) = rom {
-            let (b, note) = Battery::open(path, &bytes, &mut session);
-            if let Some(note) = note {
-                self.say(note);
-            }
-            battery = b;
+        let opened = match rom {
+            RomSource::File(path) => Battery::open(path, &bytes),
+            RomSource::Demo => Opened::default(),
+        };
+        let power = PowerOn {
+            battery: opened.data,
+            ..PowerOn::default()
+        };
+        let session =
+            Session::power_on(bytes.clone(), power, config).context("cannot run the ROM")?;
+        if let Some(note) = opened.note {
+            self.say(note);
         }
-        self.save_battery();
+        let battery = opened.battery;
         self.session = session;
         self.battery = battery;
         self.rom_bytes = bytes;
@@ -1058,6 +1063,38 @@ mod tests {
                 _ => None,
             })
             .collect()
+    }
+
+    /// A 32 KiB battery save loads as a start parameter of the session: the cartridge RAM
+    /// holds it before the first frame and the log holds no event for it (the earlier
+    /// loader logged about one poke per byte).
+    #[test]
+    fn a_32_kib_battery_save_loads_without_events() {
+        let dir = std::env::temp_dir().join(format!("gbhost-sav32-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let rom = dir.join("big.gb");
+        let bytes = gb_core::asm::RomBuilder::new()
+            .title("BIGRAM")
+            .cartridge_type(0x1B)
+            .ram_size_code(0x03)
+            .program("loop:\n halt\n nop\n jr loop\n")
+            .build()
+            .unwrap();
+        std::fs::write(&rom, &bytes).unwrap();
+        let sav: Vec<u8> = (0..32 * 1024u32).map(|i| (i ^ (i >> 8)) as u8).collect();
+        std::fs::write(crate::battery::sav_path(&rom), &sav).unwrap();
+        let start = Start {
+            rom: RomSource::File(rom.clone()),
+            ..demo_start()
+        };
+        let mut emu = Emu::new(&start, Arc::new(Mutex::new(View::default()))).unwrap();
+        assert_eq!(emu.session.log().len(), 0, "events logged for the battery");
+        assert_eq!(emu.session.gb().domain(Domain::CartRam), &sav[..]);
+        emu.live_frame();
+        assert_eq!(emu.session.gb().domain(Domain::CartRam), &sav[..]);
+        assert!(emu.lines.iter().any(|l| l.contains("battery: loaded")));
+        drop(emu);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     /// Live reload while rewound: the file is edited at frame 70 of a 100-frame history; the

@@ -38,6 +38,6 @@ pub use events::EventLog;
 pub use rewind::{History, Method, Ring, RingError};
 pub use script::{ScriptConfig, Status};
 pub use session::{
-    ConsoleLine, ScriptRestore, Session, SessionConfig, SessionError, StartParams, Stats,
+    ConsoleLine, PowerOn, ScriptRestore, Session, SessionConfig, SessionError, StartParams, Stats,
 };
 pub use state::{StateFile, StateFileError};

@@ -29,7 +29,7 @@ use std::path::{Path, PathBuf};
 
 use crate::codec::{self, Dec, DecodeError, Enc};
 use crate::data::{Bundle, Event, EventKind, fnv1a};
-use crate::session::{Session, SessionConfig, SessionError};
+use crate::session::{PowerOn, Session, SessionConfig, SessionError};
 use crate::state::file::StateFile;
 use container::{ChunkMeta, ContainerError};
 
@@ -44,7 +44,7 @@ pub use crate::data::limits::{MAX_FRAME, MAX_FRAME_LIST};
 pub mod bk2;
 pub mod container;
 /// Version of the header payload.
-const HEADER_VERSION: u8 = 1;
+const HEADER_VERSION: u8 = 2;
 
 /// Why a movie cannot be read, recorded or played.
 #[derive(Debug, thiserror::Error)]
@@ -90,6 +90,8 @@ pub enum Start {
     PowerOn {
         /// FNV-1a of the boot ROM, if one runs.
         boot_rom_hash: Option<u64>,
+        /// The battery RAM the cartridge powered on with (`.sav` layout), if any.
+        battery: Option<Vec<u8>>,
     },
     /// From a state file (its bytes).
     State(Vec<u8>),
@@ -127,12 +129,22 @@ impl MovieHeader {
         e.str(&self.rom_title);
         e.str(&self.model);
         match &self.start {
-            Start::PowerOn { boot_rom_hash } => {
+            Start::PowerOn {
+                boot_rom_hash,
+                battery,
+            } => {
                 e.u8(0);
                 match boot_rom_hash {
                     Some(h) => {
                         e.u8(1);
                         e.u64(*h);
+                    }
+                    None => e.u8(0),
+                }
+                match battery {
+                    Some(b) => {
+                        e.u8(1);
+                        e.bytes(b);
                     }
                     None => e.u8(0),
                 }
@@ -163,7 +175,7 @@ impl MovieHeader {
         };
         (|| {
             let v = d.u8()?;
-            if v != HEADER_VERSION {
+            if !(1..=HEADER_VERSION).contains(&v) {
                 return Err(d.error(format!("header version {v} is not supported")));
             }
             let rom_hash = d.u64()?;
@@ -174,6 +186,12 @@ impl MovieHeader {
                     boot_rom_hash: match d.u8()? {
                         0 => None,
                         _ => Some(d.u64()?),
+                    },
+                    // Version 1 had no battery: such movies logged it as pokes.
+                    battery: if v >= 2 && d.u8()? != 0 {
+                        Some(d.bytes()?.to_vec())
+                    } else {
+                        None
                     },
                 },
                 1 => Start::State(d.bytes()?.to_vec()),
@@ -364,7 +382,13 @@ impl Movie {
     pub fn session(&self, rom: Vec<u8>, config: SessionConfig) -> Result<Session, MovieError> {
         self.check_rom(&rom)?;
         Ok(match &self.header.start {
-            Start::PowerOn { .. } => Session::new(rom, None, config)?,
+            Start::PowerOn { battery, .. } => {
+                let power = PowerOn {
+                    battery: battery.clone(),
+                    ..PowerOn::default()
+                };
+                Session::power_on(rom, power, config)?
+            }
             Start::State(bytes) => {
                 let file = StateFile::decode(bytes).map_err(SessionError::from)?;
                 Session::from_state_file(rom, None, config, &file)?
@@ -525,6 +549,7 @@ impl Recorder {
         let start = if session.frame() == 0 {
             Start::PowerOn {
                 boot_rom_hash: p.boot_rom_hash,
+                battery: p.battery.clone(),
             }
         } else {
             Start::State(session.state_file(0, false).encode())

@@ -51,6 +51,9 @@ pub enum SessionError {
     /// The ROM is not usable.
     #[error("{0}")]
     Rom(#[from] gb_core::cartridge::CartridgeError),
+    /// The battery RAM does not fit the cartridge.
+    #[error("the battery save does not fit this cartridge: {0}")]
+    Battery(gb_core::cartridge::CartridgeError),
     /// The boot ROM is not usable.
     #[error("{0}")]
     BootRom(#[from] gb_core::GbError),
@@ -162,6 +165,21 @@ pub struct StartParams {
     /// Unix time the cartridge clock (MBC3 RTC) starts from; the clock then runs on emulated
     /// time.
     pub rtc_start: u64,
+    /// The battery-backed cartridge RAM (and clock) the machine powered on with, as a `.sav`
+    /// file holds it (see [`PowerOn::battery`]); movies from power-on carry it.
+    pub battery: Option<Vec<u8>>,
+}
+
+/// How the machine powers on, besides its ROM: everything a replay of the session needs to
+/// start the same (it becomes part of the [`StartParams`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PowerOn {
+    /// A DMG boot ROM to run first (else the machine starts in the post-boot state).
+    pub boot_rom: Option<Vec<u8>>,
+    /// Battery-backed cartridge RAM to power on with, in the `.sav` layout
+    /// (`gb_core::Cartridge::load_battery`: the RAM, then the MBC3 clock's footer if any).
+    /// Loaded into the cartridge before the first cycle, as a battery keeps it: not an event.
+    pub battery: Option<Vec<u8>>,
 }
 
 /// A line a script printed.
@@ -254,23 +272,41 @@ impl std::fmt::Debug for Session {
 }
 
 impl Session {
-    /// A session running `rom` on a DMG, from the post-boot state or through `boot_rom`.
+    /// A session running `rom` on a DMG, from the post-boot state or through `boot_rom`
+    /// (see [`Session::power_on`]).
     pub fn new(
         rom: Vec<u8>,
         boot_rom: Option<&[u8]>,
         config: SessionConfig,
     ) -> Result<Session, SessionError> {
+        let power = PowerOn {
+            boot_rom: boot_rom.map(<[u8]>::to_vec),
+            ..PowerOn::default()
+        };
+        Session::power_on(rom, power, config)
+    }
+
+    /// A session running `rom` on a DMG powered on as `power` says (boot ROM, battery RAM).
+    pub fn power_on(
+        rom: Vec<u8>,
+        power: PowerOn,
+        config: SessionConfig,
+    ) -> Result<Session, SessionError> {
         let rom_hash = fnv1a(&rom);
-        let cart = Cartridge::from_rom(rom)?;
-        let gb = match boot_rom {
+        let mut cart = Cartridge::from_rom(rom)?;
+        if let Some(data) = &power.battery {
+            cart.load_battery(data, 0).map_err(SessionError::Battery)?;
+        }
+        let gb = match &power.boot_rom {
             Some(b) => Gb::with_boot_rom(cart, b)?,
             None => Gb::new(cart),
         };
         let start = StartParams {
             model: "DMG",
             rom_hash,
-            boot_rom_hash: boot_rom.map(fnv1a),
+            boot_rom_hash: power.boot_rom.as_deref().map(fnv1a),
             rtc_start: 0,
+            battery: power.battery,
         };
         let mut s = Session {
             gb,
