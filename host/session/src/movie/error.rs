@@ -1,0 +1,46 @@
+//! [`MovieError`]: why a movie cannot be read, recorded or played.
+
+use super::container::ContainerError;
+use crate::codec::DecodeError;
+use crate::data::limits::MAX_FRAME_LIST;
+use crate::session::SessionError;
+
+/// Why a movie cannot be read, recorded or played.
+#[derive(Debug, thiserror::Error)]
+pub enum MovieError {
+    /// The container is damaged or foreign.
+    #[error(transparent)]
+    Container(#[from] ContainerError),
+    /// A part does not decode.
+    #[error("the movie's {part} is invalid: {source}")]
+    Decode {
+        /// Which part (`header`, `chunk 12`).
+        part: String,
+        /// What was wrong.
+        source: DecodeError,
+    },
+    /// The movie is of another ROM.
+    #[error(
+        "this movie is of another ROM ('{title}', hash {theirs:016x}; the loaded ROM's is {ours:016x})"
+    )]
+    ForeignRom {
+        /// The movie's ROM title.
+        title: String,
+        /// The movie's ROM hash.
+        theirs: u64,
+        /// The loaded ROM's hash.
+        ours: u64,
+    },
+    /// The session did something a movie cannot hold.
+    #[error("cannot record this in a movie: {0}")]
+    Unrecordable(String),
+    /// Too many frames to list one by one.
+    #[error("the movie has {0} frames; at most {MAX_FRAME_LIST} can be listed frame by frame")]
+    TooLong(u64),
+    /// A TAS workflow step that does not apply (e.g. read-write while recording).
+    #[error("{0}")]
+    Workflow(String),
+    /// Making the session failed.
+    #[error(transparent)]
+    Session(#[from] SessionError),
+}

@@ -1,0 +1,235 @@
+//! The movie's own bytes inside the container: the header ([`MovieHeader`], with how the
+//! movie starts) and each chunk's payload ([`Chunk`]: the state hash the desync detector
+//! checks, a keyframe every [`KEYFRAME_CHUNKS`] chunks, the sources its script events need,
+//! its events). Every field is decoded with bounds (`crate::codec`); the header is versioned.
+
+use super::container::ChunkMeta;
+use super::error::MovieError;
+use crate::codec::{self, Dec, DecodeError, Enc};
+use crate::data::limits::MAX_FRAME;
+use crate::data::{Bundle, Event, fnv1a};
+use crate::session::Session;
+use std::collections::BTreeMap;
+
+/// Frames per chunk: one emulated second (the most a crash can lose).
+pub const CHUNK_FRAMES: u32 = 60;
+/// Chunks between two keyframes (a keyframe every 10 seconds).
+pub const KEYFRAME_CHUNKS: u64 = 10;
+/// Chunk flag: the chunk holds a keyframe.
+pub const FLAG_KEYFRAME: u32 = 1;
+/// Version of the header payload (2: the battery RAM of a power-on start).
+const HEADER_VERSION: u8 = 2;
+
+/// How a movie starts.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Start {
+    /// From power-on (the post-boot state, or the boot ROM with that hash).
+    PowerOn {
+        /// FNV-1a of the boot ROM, if one runs.
+        boot_rom_hash: Option<u64>,
+        /// The battery RAM the cartridge powered on with (`.sav` layout), if any.
+        battery: Option<Vec<u8>>,
+    },
+    /// From a state file (its bytes).
+    State(Vec<u8>),
+}
+
+/// What a movie is of and by whom.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MovieHeader {
+    /// FNV-1a hash of the ROM image.
+    pub rom_hash: u64,
+    /// The ROM's header title.
+    pub rom_title: String,
+    /// The emulated model (`DMG`).
+    pub model: String,
+    /// How it starts.
+    pub start: Start,
+    /// The session frame it starts at (0 from power-on).
+    pub start_frame: u64,
+    /// Unix time the cartridge clock starts from.
+    pub rtc_start: u64,
+    /// Times the movie's future was cut and re-recorded.
+    pub rerecords: u64,
+    /// Authors, free text.
+    pub authors: Vec<String>,
+    /// Free metadata (a JSON object in the file).
+    pub metadata: BTreeMap<String, String>,
+}
+
+impl MovieHeader {
+    /// The header's bytes.
+    pub fn encode(&self) -> Vec<u8> {
+        let mut e = Enc::default();
+        e.u8(HEADER_VERSION);
+        e.u64(self.rom_hash);
+        e.str(&self.rom_title);
+        e.str(&self.model);
+        match &self.start {
+            Start::PowerOn {
+                boot_rom_hash,
+                battery,
+            } => {
+                e.u8(0);
+                match boot_rom_hash {
+                    Some(h) => {
+                        e.u8(1);
+                        e.u64(*h);
+                    }
+                    None => e.u8(0),
+                }
+                match battery {
+                    Some(b) => {
+                        e.u8(1);
+                        e.bytes(b);
+                    }
+                    None => e.u8(0),
+                }
+            }
+            Start::State(bytes) => {
+                e.u8(1);
+                e.bytes(bytes);
+            }
+        }
+        e.var(self.start_frame);
+        e.var(self.rtc_start);
+        e.var(self.rerecords);
+        e.var(self.authors.len() as u64);
+        for a in &self.authors {
+            e.str(a);
+        }
+        let json = serde_json::to_string(&self.metadata).unwrap_or_else(|_| "{}".into());
+        e.str(&json);
+        e.buf
+    }
+
+    /// Decode a header.
+    pub fn decode(bytes: &[u8]) -> Result<MovieHeader, MovieError> {
+        let mut d = Dec::new(bytes);
+        let part = |source| MovieError::Decode {
+            part: "header".into(),
+            source,
+        };
+        (|| {
+            let v = d.u8()?;
+            if !(1..=HEADER_VERSION).contains(&v) {
+                return Err(d.error(format!("header version {v} is not supported")));
+            }
+            let rom_hash = d.u64()?;
+            let rom_title = d.str()?;
+            let model = d.str()?;
+            let start = match d.u8()? {
+                0 => Start::PowerOn {
+                    boot_rom_hash: match d.u8()? {
+                        0 => None,
+                        _ => Some(d.u64()?),
+                    },
+                    // Version 1 had no battery: such movies logged it as pokes.
+                    battery: if v >= 2 && d.u8()? != 0 {
+                        Some(d.bytes()?.to_vec())
+                    } else {
+                        None
+                    },
+                },
+                1 => Start::State(d.bytes()?.to_vec()),
+                k => return Err(d.error(format!("unknown start kind {k}"))),
+            };
+            let start_frame = d.var()?;
+            if start_frame > MAX_FRAME {
+                return Err(d.error(format!("start frame {start_frame} is out of range")));
+            }
+            let rtc_start = d.var()?;
+            let rerecords = d.var()?;
+            let n = d.count(1)?;
+            let mut authors = Vec::with_capacity(n);
+            for _ in 0..n {
+                authors.push(d.str()?);
+            }
+            let json = d.str()?;
+            let metadata = serde_json::from_str(&json)
+                .map_err(|e| d.error(format!("metadata is not a JSON object of texts: {e}")))?;
+            Ok(MovieHeader {
+                rom_hash,
+                rom_title,
+                model,
+                start,
+                start_frame,
+                rtc_start,
+                rerecords,
+                authors,
+                metadata,
+            })
+        })()
+        .map_err(part)
+    }
+}
+
+/// One decoded chunk.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Chunk {
+    /// FNV-1a of the core image at the chunk's first frame.
+    pub state_hash: u64,
+    /// The core image there, if this chunk is a keyframe.
+    pub keyframe: Option<Vec<u8>>,
+    /// Bundles of the script versions its events load.
+    pub sources: Vec<(u64, Bundle)>,
+    /// Its events, in order.
+    pub events: Vec<Event>,
+}
+
+impl Chunk {
+    /// The chunk's payload.
+    pub fn encode(&self, start_frame: u64) -> Vec<u8> {
+        let mut e = Enc::default();
+        e.u64(self.state_hash);
+        e.bytes(self.keyframe.as_deref().unwrap_or(&[]));
+        e.var(self.sources.len() as u64);
+        for (h, b) in &self.sources {
+            e.u64(*h);
+            codec::encode_bundle(&mut e, b);
+        }
+        codec::encode_events(&mut e, &self.events, start_frame, 0);
+        e.buf
+    }
+
+    /// Decode a chunk's payload; every event must lie in `[start, start + frames)`.
+    pub fn decode(bytes: &[u8], meta: &ChunkMeta) -> Result<Chunk, DecodeError> {
+        let mut d = Dec::new(bytes);
+        let state_hash = d.u64()?;
+        let key = d.bytes()?;
+        let n = d.count(11)?;
+        let mut sources = Vec::with_capacity(n);
+        for _ in 0..n {
+            let h = d.u64()?;
+            sources.push((h, codec::decode_bundle(&mut d)?));
+        }
+        let events = codec::decode_events(&mut d, meta.start_frame, 0)?;
+        let end = meta.start_frame.saturating_add(u64::from(meta.frames));
+        if events
+            .iter()
+            .any(|e| e.frame < meta.start_frame || e.frame >= end)
+        {
+            return Err(d.error("an event lies outside its chunk"));
+        }
+        Ok(Chunk {
+            state_hash,
+            keyframe: (!key.is_empty()).then(|| key.to_vec()),
+            sources,
+            events,
+        })
+    }
+}
+
+/// The hash the desync detector compares: FNV-1a of the core image.
+pub fn state_hash(session: &Session) -> u64 {
+    let mut image = Vec::new();
+    session.gb().save_state(&mut image);
+    fnv1a(&image)
+}
+
+/// The core image of the session's machine (a keyframe).
+pub(crate) fn core_image(session: &Session) -> Vec<u8> {
+    let mut v = Vec::new();
+    session.gb().save_state(&mut v);
+    v
+}

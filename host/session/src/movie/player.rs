@@ -1,0 +1,209 @@
+//! Playback: [`Feeder`] hands a movie's events to a session frame by frame and checks the
+//! state at every chunk start (the desync detector); [`play`] runs a whole movie headless.
+
+use super::error::MovieError;
+use super::format::{Chunk, Start, state_hash};
+use super::reader::Movie;
+use crate::data::{Event, EventKind};
+use crate::session::{Session, SessionConfig};
+use crate::state::StateFile;
+
+/// Where playback stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Feed {
+    /// The frame's events were handed to the session.
+    Playing,
+    /// The movie has no more frames.
+    Ended,
+}
+
+/// A state check that failed during playback.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Desync {
+    /// The first frame whose state differs from the recording (checked at every chunk start;
+    /// the previous check, [`CHUNK_FRAMES`] earlier, matched).
+    pub frame: u64,
+    /// The recorded hash.
+    pub expected: u64,
+    /// The replayed one.
+    pub got: u64,
+}
+
+/// Plays a movie into a session: before each frame, hands it the movie's events for that
+/// frame and checks the state at every chunk start (the desync detector).
+pub struct Feeder {
+    cached: Option<(usize, Chunk)>,
+    /// The first failed check, if any.
+    pub desync: Option<Desync>,
+    /// Checks made.
+    pub checks: u64,
+}
+
+impl Default for Feeder {
+    fn default() -> Self {
+        Feeder::new()
+    }
+}
+
+impl Feeder {
+    /// A feeder with nothing read yet.
+    pub fn new() -> Feeder {
+        Feeder {
+            cached: None,
+            desync: None,
+            checks: 0,
+        }
+    }
+
+    /// Before `session.run_frame()`: log the movie's events of the next frame (and check the
+    /// state if a chunk starts there).
+    pub fn feed(&mut self, movie: &Movie, session: &mut Session) -> Result<Feed, MovieError> {
+        let f = session.frame();
+        let Some(i) = movie.find(f) else {
+            return Ok(Feed::Ended);
+        };
+        if self.cached.as_ref().is_none_or(|(k, _)| *k != i) {
+            self.cached = Some((i, movie.chunk(i)?));
+        }
+        let Some((_, chunk)) = &self.cached else {
+            return Ok(Feed::Ended);
+        };
+        if movie.chunks()[i].meta.start_frame == f {
+            self.checks += 1;
+            let got = state_hash(session);
+            if got != chunk.state_hash && self.desync.is_none() {
+                self.desync = Some(Desync {
+                    frame: f,
+                    expected: chunk.state_hash,
+                    got,
+                });
+            }
+        }
+        let start = chunk.events.partition_point(|e| e.frame < f);
+        for e in chunk.events[start..].iter().take_while(|e| e.frame == f) {
+            let bundle = match e.kind {
+                EventKind::ScriptLoad { hash, .. } | EventKind::ScriptReload { hash, .. } => chunk
+                    .sources
+                    .iter()
+                    .find(|(h, _)| *h == hash)
+                    .map(|(_, b)| b),
+                _ => None,
+            };
+            session.replay_event(e, bundle);
+        }
+        Ok(Feed::Playing)
+    }
+}
+
+/// What playing a whole movie found.
+#[derive(Clone, Debug)]
+pub struct PlayReport {
+    /// Frames played.
+    pub frames: u64,
+    /// State checks made.
+    pub checks: u64,
+    /// The first failed check.
+    pub desync: Option<Desync>,
+    /// FNV-1a of the core image at the end.
+    pub final_hash: u64,
+}
+
+/// Play `movie` from its start to its end in a new session on `rom` (headless); `progress`
+/// is called every 600 frames with the frames played.
+pub fn play(
+    movie: &Movie,
+    rom: Vec<u8>,
+    config: SessionConfig,
+    mut progress: impl FnMut(u64, &Session),
+) -> Result<(PlayReport, Session), MovieError> {
+    let mut session = movie.session(rom, config)?;
+    let mut feeder = Feeder::new();
+    let mut frames = 0;
+    while feeder.feed(movie, &mut session)? == Feed::Playing {
+        session.run_frame();
+        frames += 1;
+        if frames % 600 == 0 {
+            progress(frames, &session);
+        }
+    }
+    let report = PlayReport {
+        frames,
+        checks: feeder.checks,
+        desync: feeder.desync,
+        final_hash: state_hash(&session),
+    };
+    Ok((report, session))
+}
+
+impl Movie {
+    /// A session at `frame` of the movie: from the nearest keyframe at or before it when no
+    /// script or poke came before that keyframe (the core image is then the whole state),
+    /// otherwise from the movie's start; then played forward to `frame` (`progress` is called
+    /// every 600 frames). Returns the session and a feeder to go on playing.
+    pub fn session_at(
+        &self,
+        rom: Vec<u8>,
+        config: SessionConfig,
+        frame: u64,
+        mut progress: impl FnMut(&Session),
+    ) -> Result<(Session, Feeder), MovieError> {
+        let frame = frame.clamp(self.header.start_frame, self.end_frame());
+        let mut from_key = None;
+        let mut held = gb_core::Buttons::default();
+        if matches!(self.header.start, Start::PowerOn { .. }) {
+            'scan: for (i, c) in self.chunks().iter().enumerate() {
+                if c.meta.start_frame > frame {
+                    break;
+                }
+                let chunk = self.chunk(i)?;
+                if let Some(key) = &chunk.keyframe {
+                    from_key = Some((c.meta.start_frame, key.clone(), held));
+                }
+                for e in &chunk.events {
+                    match e.kind {
+                        EventKind::Joypad(b) => held = b,
+                        EventKind::Poke { .. } => {}
+                        // A later keyframe would lack this script's state.
+                        _ => break 'scan,
+                    }
+                }
+            }
+        }
+        let mut session = match from_key {
+            Some((at, core, held)) if at > 0 => {
+                self.check_rom(&rom)?;
+                let file = StateFile {
+                    meta: crate::state::file::Meta {
+                        rom_hash: self.header.rom_hash,
+                        rom_title: self.header.rom_title.clone(),
+                        model: self.header.model.clone(),
+                        frame: at,
+                        unix_time: 0,
+                        build: String::new(),
+                    },
+                    core,
+                    scripts: Vec::new(),
+                    sources: Vec::new(),
+                    // The buttons held at the keyframe, as the log's last joypad change.
+                    log: vec![Event {
+                        frame: at - 1,
+                        cycle: 0,
+                        kind: EventKind::Joypad(held),
+                    }],
+                    thumbnail: None,
+                    arenas: None,
+                };
+                Session::from_state_file(rom, None, config, &file)?
+            }
+            _ => self.session(rom, config)?,
+        };
+        let mut feeder = Feeder::new();
+        while session.frame() < frame && feeder.feed(self, &mut session)? == Feed::Playing {
+            session.run_frame();
+            if session.frame() % 600 == 0 {
+                progress(&session);
+            }
+        }
+        Ok((session, feeder))
+    }
+}

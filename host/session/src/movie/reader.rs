@@ -1,0 +1,159 @@
+//! [`Movie`]: a movie read from a file (journal or compact form), its chunks decoded on
+//! demand, and sessions made at its start or at any of its frames (from the nearest usable
+//! keyframe).
+
+use std::path::Path;
+
+use super::container;
+use super::error::MovieError;
+use super::format::{Chunk, MovieHeader, Start};
+use crate::codec::DecodeError;
+use crate::data::limits::{MAX_FRAME, MAX_FRAME_LIST};
+use crate::data::{EventKind, fnv1a};
+use crate::session::{PowerOn, Session, SessionConfig, SessionError};
+use crate::state::StateFile;
+
+/// A movie read from a file (either container form).
+pub struct Movie {
+    /// Its header.
+    pub header: MovieHeader,
+    reader: container::Reader,
+}
+
+impl Movie {
+    /// Open a movie file (a finished one, or a recording's journal, recovered).
+    pub fn open(path: &Path) -> Result<Movie, MovieError> {
+        Movie::from_reader(container::Reader::open(path)?)
+    }
+
+    /// A movie from its bytes.
+    pub fn from_bytes(bytes: Vec<u8>) -> Result<Movie, MovieError> {
+        Movie::from_reader(container::Reader::from_bytes(bytes)?)
+    }
+
+    fn from_reader(reader: container::Reader) -> Result<Movie, MovieError> {
+        let header = MovieHeader::decode(reader.header())?;
+        if let Some(c) = reader.chunks().iter().find(|c| {
+            c.meta.start_frame < header.start_frame
+                || c.meta.start_frame.saturating_add(u64::from(c.meta.frames)) > MAX_FRAME
+        }) {
+            return Err(MovieError::Decode {
+                part: "index".into(),
+                source: DecodeError {
+                    what: format!(
+                        "a chunk at frame {} lies outside the movie (it starts at frame {})",
+                        c.meta.start_frame, header.start_frame
+                    ),
+                    at: 0,
+                },
+            });
+        }
+        Ok(Movie { header, reader })
+    }
+
+    /// The chunks' index entries.
+    pub fn chunks(&self) -> &[container::ChunkEntry] {
+        self.reader.chunks()
+    }
+
+    /// The frame after the last recorded one.
+    pub fn end_frame(&self) -> u64 {
+        self.chunks().last().map_or(self.header.start_frame, |c| {
+            c.meta.start_frame.saturating_add(u64::from(c.meta.frames))
+        })
+    }
+
+    /// Frames recorded.
+    pub fn frames(&self) -> u64 {
+        self.end_frame().saturating_sub(self.header.start_frame)
+    }
+
+    /// Whether the file is the compact form.
+    pub fn is_compact(&self) -> bool {
+        self.reader.is_compact()
+    }
+
+    /// Chunk `i`, decoded.
+    pub fn chunk(&self, i: usize) -> Result<Chunk, MovieError> {
+        let raw = self.reader.read_chunk(i)?;
+        let meta = &self.chunks()[i].meta;
+        Chunk::decode(&raw, meta).map_err(|source| MovieError::Decode {
+            part: format!("chunk {i}"),
+            source,
+        })
+    }
+
+    /// The index of the chunk holding `frame`.
+    pub fn find(&self, frame: u64) -> Option<usize> {
+        self.reader.find(frame)
+    }
+
+    /// Refuse a ROM the movie was not recorded on.
+    pub fn check_rom(&self, rom: &[u8]) -> Result<(), MovieError> {
+        let ours = fnv1a(rom);
+        if ours != self.header.rom_hash {
+            return Err(MovieError::ForeignRom {
+                title: self.header.rom_title.clone(),
+                theirs: self.header.rom_hash,
+                ours,
+            });
+        }
+        Ok(())
+    }
+
+    /// A new session at the movie's start, with the movie's ROM.
+    pub fn session(&self, rom: Vec<u8>, config: SessionConfig) -> Result<Session, MovieError> {
+        self.check_rom(&rom)?;
+        Ok(match &self.header.start {
+            Start::PowerOn { battery, .. } => {
+                let power = PowerOn {
+                    battery: battery.clone(),
+                    ..PowerOn::default()
+                };
+                Session::power_on(rom, power, config)?
+            }
+            Start::State(bytes) => {
+                let file = StateFile::decode(bytes).map_err(SessionError::from)?;
+                Session::from_state_file(rom, None, config, &file)?
+            }
+        })
+    }
+
+    /// One set of buttons per frame, from the movie's start to its end: the last buttons
+    /// logged for that frame (or held from before), and how many events that drops (a
+    /// frame's earlier joypad changes, pokes, scripts).
+    pub fn frame_buttons(&self) -> Result<(Vec<gb_core::Buttons>, usize), MovieError> {
+        if self.frames() > MAX_FRAME_LIST {
+            return Err(MovieError::TooLong(self.frames()));
+        }
+        let mut out = Vec::with_capacity(self.frames() as usize);
+        let mut held = gb_core::Buttons::default();
+        let mut lost = 0;
+        let mut f = self.header.start_frame;
+        for i in 0..self.chunks().len() {
+            let chunk = self.chunk(i)?;
+            let mut last_frame = None;
+            for e in &chunk.events {
+                while f < e.frame {
+                    out.push(held);
+                    f += 1;
+                }
+                match e.kind {
+                    EventKind::Joypad(b) => {
+                        if last_frame == Some(e.frame) {
+                            lost += 1;
+                        }
+                        held = b;
+                        last_frame = Some(e.frame);
+                    }
+                    _ => lost += 1,
+                }
+            }
+        }
+        while f < self.end_frame() {
+            out.push(held);
+            f += 1;
+        }
+        Ok((out, lost))
+    }
+}
