@@ -1,12 +1,21 @@
 //! The built-in demo cartridge: `examples/demo.asm`, assembled by the project's own assembler
 //! (`gb_core::asm::RomBuilder`) when `gbhost` starts with no ROM. Its overlay script is
-//! `examples/demo_overlay.lua` (see [`crate::emu::DEMO_OVERLAY`]).
+//! `examples/demo_overlay.lua` ([`OVERLAY`]).
 
 use anyhow::{Context, Result};
 use gb_core::asm::RomBuilder;
 
 /// The demo's assembly source.
 pub const SOURCE: &str = include_str!("../../../examples/demo.asm");
+
+/// Where the demo's overlay is, relative to the repository's root.
+pub const OVERLAY_PATH: &str = "examples/demo_overlay.lua";
+
+/// The scripts the demo runs: its overlay.
+pub const OVERLAY: (&str, &str) = (
+    "demo_overlay.lua",
+    include_str!("../../../examples/demo_overlay.lua"),
+);
 
 /// The demo cartridge image.
 pub fn rom() -> Result<Vec<u8>> {
@@ -33,7 +42,7 @@ mod tests {
             },
         )
         .unwrap();
-        let (name, source) = crate::emu::DEMO_OVERLAY;
+        let (name, source) = super::OVERLAY;
         s.load_script(name, source);
         for _ in 0..10 {
             s.run_frame();

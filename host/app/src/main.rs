@@ -8,13 +8,14 @@
 mod audio;
 mod battery;
 mod bench;
+mod command;
 mod config;
-mod console;
 mod demo;
 mod desktop;
 mod emu;
 mod gamepad;
 mod headless;
+mod hexdump;
 mod movie_cli;
 mod overlay;
 mod play;
@@ -24,7 +25,6 @@ mod rom;
 mod screenshot;
 mod scripted;
 mod state_cli;
-mod tas;
 mod ui;
 mod watcher;
 

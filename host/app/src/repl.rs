@@ -1,12 +1,12 @@
 //! The terminal REPL (`gbhost run ROM --repl`): rustyline on its own thread, with history and
 //! tab completion of meta-commands (and file paths after `load`). Each line is evaluated on
-//! the emulation thread ([`crate::console::exec`]) and its reply printed; console lines
+//! the emulation thread (`Emu::apply_line`) and its reply printed; console lines
 //! (script prints, watch hits) arrive on a subscription and are printed above the prompt.
 //!
 //! End of input: on a terminal (Ctrl-D) or with `quit`, gbhost quits; on piped input only the
 //! REPL ends (so `printf 'peek c000\n' | gbhost run … --repl` works as a driver).
 
-use crate::console::COMMANDS;
+use crate::command::COMMANDS;
 use crate::emu::Cmd;
 use rustyline::completion::{Completer, FilenameCompleter, Pair};
 use rustyline::error::ReadlineError;
@@ -153,7 +153,7 @@ pub fn run(emu: Sender<Cmd>) -> bool {
                     return true;
                 }
                 let (tx, rx) = mpsc::channel();
-                if emu.send(Cmd::Repl(line, Some(tx))).is_err() {
+                if emu.send(Cmd::Line(line, Some(tx))).is_err() {
                     return true;
                 }
                 match rx.recv_timeout(Duration::from_secs(60)) {

@@ -84,6 +84,41 @@ fn piped_repl_on_the_demo() {
 
 /// A battery cartridge (MBC1+RAM+BATTERY, 8 KiB): at power-on it counts boots at $A000 and
 /// writes "GBH" at $A001, then counts frames at $A010.
+/// The terminal REPL parses a line once, with quotes: a state path with a space writes that
+/// file (not one named after its first word); the console's Lua has the scripts' API and its
+/// writes are logged pokes.
+#[test]
+fn piped_repl_quoted_paths_and_console_lua() {
+    let dir = temp_dir("repl-space");
+    let sub = dir.join("dir with space");
+    std::fs::create_dir_all(&sub).unwrap();
+    let target = sub.join("a.gbs");
+    let input = format!(
+        "step 5\nstate save \"{}\"\nstate save {}/unquoted words.gbs\nmemory.write_u16_be(0xC200, 0x1234)\nstep\nmemory.read_u16_be(0xC200)\nemu.setregister('a', 1)\n",
+        target.display(),
+        sub.display()
+    );
+    let out = gbhost_with_input(&["run", "--repl", "--no-window", "--paused"], &input, &dir);
+    let o = text(&out.stdout);
+    assert!(out.status.success(), "stdout: {o}");
+    assert!(
+        target.is_file(),
+        "{} was not written: {o}",
+        target.display()
+    );
+    assert!(o.contains("saved frame 5 to"), "{o}");
+    assert!(
+        o.contains("too many words"),
+        "unquoted spaces are refused: {o}"
+    );
+    assert!(
+        o.contains("4660 (0x1234)"),
+        "a logged write, read back after a frame: {o}"
+    );
+    assert!(o.contains("not available in the console"), "{o}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 fn battery_rom() -> Vec<u8> {
     RomBuilder::new()
         .title("BATTERY")

@@ -8,11 +8,13 @@ pub mod screen;
 #[cfg(test)]
 mod tests;
 
+use crate::command::{Command, MovieCmd, StateCmd, StateTarget};
 use crate::config::{Config, Keys};
 use crate::emu::{Cmd, EmuHandle, RomSource, Speed, View};
 use crate::gamepad::Gamepads;
 use eframe::egui;
 use gb_core::Buttons;
+use gb_session::movie::EndAction;
 use std::path::PathBuf;
 
 /// Which path dialog is open.
@@ -45,7 +47,7 @@ pub struct GbApp {
     dialog: Option<Dialog>,
     path_input: String,
     /// The movie-end action chosen in the menu.
-    end_action: &'static str,
+    end_action: EndAction,
     /// The scripts panel's path field.
     script_input: String,
     console_input: String,
@@ -113,7 +115,7 @@ impl GbApp {
             fast_toggle: false,
             dialog: None,
             path_input: String::new(),
-            end_action: "pause",
+            end_action: EndAction::Pause,
             script_input: String::new(),
             console_input: String::new(),
             show_scripts: true,
@@ -145,9 +147,9 @@ impl GbApp {
         self.emu.send(cmd);
     }
 
-    /// Run a console command on the emulation thread (its reply goes to the console).
-    fn repl(&self, line: String) {
-        self.send(Cmd::Repl(line, None));
+    /// Run a console command on the emulation thread (it and its reply go to the console).
+    fn run(&self, cmd: Command) {
+        self.send(Cmd::Run(cmd));
     }
 
     /// Open a path dialog.
@@ -276,14 +278,14 @@ impl GbApp {
                 ui.menu_button("Save slot", |ui| {
                     for slot in 0..=9 {
                         if ui.button(format!("Slot {slot}")).clicked() {
-                            self.repl(format!("state save {slot}"));
+                            self.run(Command::State(StateCmd::Save(StateTarget::Slot(slot))));
                         }
                     }
                 });
                 ui.menu_button("Load slot", |ui| {
                     for slot in 0..=9 {
                         if ui.button(format!("Slot {slot}")).clicked() {
-                            self.repl(format!("state load {slot}"));
+                            self.run(Command::State(StateCmd::Load(StateTarget::Slot(slot))));
                         }
                     }
                 });
@@ -310,28 +312,32 @@ impl GbApp {
                 if let Some(m) = &movie {
                     let mut read_only = m.read_only;
                     if ui.checkbox(&mut read_only, "Read-only").changed() {
-                        self.repl(if read_only { "movie ro" } else { "movie rw" }.into());
+                        self.run(Command::Movie(if read_only {
+                            MovieCmd::ReadOnly
+                        } else {
+                            MovieCmd::ReadWrite
+                        }));
                     }
                     if ui
                         .add_enabled(m.can_undo, egui::Button::new("Undo last rerecord"))
                         .clicked()
                     {
-                        self.repl("movie undo".into());
+                        self.run(Command::Movie(MovieCmd::Undo));
                     }
                     if ui.button("Stop movie").clicked() {
-                        self.repl("movie stop".into());
+                        self.run(Command::Movie(MovieCmd::Stop));
                     }
                     ui.separator();
                 }
                 ui.label("At the movie's end:");
                 for (label, action) in [
-                    ("Pause", "pause"),
-                    ("Keep recording", "record"),
-                    ("Stop the movie", "stop"),
+                    ("Pause", EndAction::Pause),
+                    ("Keep recording", EndAction::Record),
+                    ("Stop the movie", EndAction::Stop),
                 ] {
                     if ui.radio(self.end_action == action, label).clicked() {
                         self.end_action = action;
-                        self.repl(format!("movie end {action}"));
+                        self.run(Command::Movie(MovieCmd::End(action)));
                     }
                 }
             });
@@ -403,8 +409,10 @@ impl GbApp {
             .collapsible(false)
             .show(ctx, |ui| {
                 ui.horizontal(|ui| {
-                    ui.label("Path");
-                    let r = ui.text_edit_singleline(&mut self.path_input);
+                    let label = ui.label("Path");
+                    let r = ui
+                        .text_edit_singleline(&mut self.path_input)
+                        .labelled_by(label.id);
                     if r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) {
                         done = Some(self.path_input.clone());
                     }
@@ -415,17 +423,19 @@ impl GbApp {
             });
         if let Some(p) = done.filter(|p| !p.trim().is_empty()) {
             let p = PathBuf::from(p.trim());
-            let path = p.display().to_string();
             match d {
                 Dialog::OpenRom => self.open_rom(p),
                 Dialog::LoadScript => self.load_script(p),
-                Dialog::RecordMovie { here } => self.repl(format!(
-                    "movie record {path}{}",
-                    if here { " --here" } else { "" }
-                )),
-                Dialog::PlayMovie => self.repl(format!("movie play {path}")),
-                Dialog::SaveStateFile => self.repl(format!("state save {path}")),
-                Dialog::LoadStateFile => self.repl(format!("state load {path}")),
+                Dialog::RecordMovie { here } => {
+                    self.run(Command::Movie(MovieCmd::Record { path: p, here }));
+                }
+                Dialog::PlayMovie => self.run(Command::Movie(MovieCmd::Play(p))),
+                Dialog::SaveStateFile => {
+                    self.run(Command::State(StateCmd::Save(StateTarget::File(p))));
+                }
+                Dialog::LoadStateFile => {
+                    self.run(Command::State(StateCmd::Load(StateTarget::File(p))));
+                }
             }
             self.dialog = None;
         } else if !open {

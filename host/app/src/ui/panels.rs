@@ -3,7 +3,7 @@
 //! pokes, a watch list).
 
 use super::GbApp;
-use crate::console::parse_hex;
+use crate::command::{Command, parse_hex};
 use crate::emu::Cmd;
 use eframe::egui;
 use gb_core::Domain;
@@ -90,7 +90,7 @@ impl GbApp {
             if r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) {
                 let line = std::mem::take(&mut self.console_input);
                 if !line.trim().is_empty() {
-                    self.send(Cmd::Repl(line, None));
+                    self.send(Cmd::Line(line, None));
                 }
                 r.request_focus();
             }
@@ -155,7 +155,7 @@ impl GbApp {
                 egui::ScrollArea::vertical()
                     .max_height(300.0)
                     .show(ui, |ui| {
-                        ui.monospace(crate::console::hexdump_at(start, digits, &bytes));
+                        ui.monospace(crate::hexdump::hexdump_at(start, digits, &bytes));
                     });
                 ui.label("Edits are logged pokes on the CPU bus (addresses as in the bus view).");
                 ui.horizontal(|ui| {
@@ -189,7 +189,7 @@ impl GbApp {
                     ui.horizontal(|ui| {
                         ui.monospace(format!("[{a:04X}] = {v:02X} ({v})"));
                         if ui.small_button("×").clicked() {
-                            self.send(Cmd::Repl(format!("watch -{a:04X}"), None));
+                            self.send(Cmd::Run(Command::Unwatch(a)));
                         }
                     });
                 }
@@ -199,9 +199,13 @@ impl GbApp {
                             .desired_width(60.0)
                             .hint_text("addr"),
                     );
-                    if ui.button("Watch").clicked() && !self.watch_input.trim().is_empty() {
-                        let line = format!("watch {}", self.watch_input.trim());
-                        self.send(Cmd::Repl(line, None));
+                    let addr = parse_hex(&self.watch_input).and_then(|a| u16::try_from(a).ok());
+                    if ui
+                        .add_enabled(addr.is_some(), egui::Button::new("Watch"))
+                        .clicked()
+                        && let Some(a) = addr
+                    {
+                        self.send(Cmd::Run(Command::Watch(a)));
                         self.watch_input.clear();
                     }
                 });

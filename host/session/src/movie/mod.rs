@@ -43,4 +43,4 @@ pub use format::{
 pub use player::{Desync, Feed, Feeder, PlayReport, play};
 pub use reader::Movie;
 pub use recorder::Recorder;
-pub use tas::{EndAction, MovieView, Tas};
+pub use tas::{Before, EndAction, MovieView, Stopped, Tas};

@@ -8,9 +8,7 @@ use crate::data::{Event, EventKind};
 use crate::script::Script;
 
 impl Session {
-    /// Run one frame, capture it into the rewind history, and hand out its outputs. After a
-    /// seek, this resumes play there and forgets the recorded future.
-
+    /// Apply one event of the log (live or on a replay).
     fn apply_event(&mut self, event: &Event) {
         match &event.kind {
             EventKind::Joypad(b) => {
@@ -89,7 +87,8 @@ impl Session {
         }
     }
 
-    /// this resumes play there and forgets the recorded future.
+    /// Run one frame, capture it into the rewind history, and hand out its outputs. After a
+    /// seek, this resumes play there and forgets the recorded future.
     pub fn run_frame(&mut self) {
         self.fork();
         self.step_frame();

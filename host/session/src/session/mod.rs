@@ -63,6 +63,9 @@ pub enum SessionError {
     /// A core state that does not load.
     #[error("{0}")]
     State(#[from] gb_core::StateError),
+    /// A BESS file the core refuses.
+    #[error(transparent)]
+    Bess(#[from] gb_core::bess::BessError),
     /// No such script slot.
     #[error("no script in slot {0}")]
     NoScript(u32),

@@ -240,6 +240,17 @@ impl Session {
         Ok(())
     }
 
+    /// Load a BESS file (SameBoy's format, from another emulator) before the next frame, as
+    /// a logged load of the core image it gives: the scripts keep running and their
+    /// `on_load_state` hooks run. A file the core refuses changes nothing.
+    pub fn load_bess(&mut self, bytes: &[u8]) -> Result<(), SessionError> {
+        let mut gb = self.gb.clone();
+        gb_core::bess::import(&mut gb, bytes)?;
+        let mut core = Vec::new();
+        gb.save_state(&mut core);
+        self.load_core_image(core)
+    }
+
     /// A new session that starts from `file`: the core as saved, the file's event log as the
     /// history before it (so a movie or a later state file continues it), the scripts
     /// restarted at that frame with their `persist` data (their `on_load_state` hooks run),

@@ -1,0 +1,611 @@
+//! Console commands, typed. A REPL line (the terminal's or the console panel's) is parsed once
+//! into a [`Command`]; the window's menus build `Command`s directly; the emulation thread runs
+//! both the same way (`Emu::apply`). Nothing here touches the machine.
+//!
+//! A line is words separated by spaces; a word with spaces is quoted (`"my states/a.gbs"` or
+//! `'…'`; in double quotes `\"` and `\\` escape). The first word names the command; a line
+//! whose first word is no command is Lua, kept as typed. [`Command`]'s `Display` writes the
+//! line back, quoted where needed, so `parse(&cmd.to_string()) == Ok(cmd)`.
+
+use std::fmt;
+use std::path::PathBuf;
+
+use gb_session::movie::EndAction;
+
+/// The commands, for help and tab completion: name and help line.
+pub const COMMANDS: &[(&str, &str)] = &[
+    (
+        "peek",
+        "peek ADDR [N]        show N bytes (default 16) from ADDR (addresses, bytes: hex)",
+    ),
+    (
+        "poke",
+        "poke ADDR VAL...     write bytes from ADDR (logged pokes, applied before the next frame)",
+    ),
+    ("regs", "regs                 CPU registers"),
+    (
+        "step",
+        "step [N]             run N frames (default 1) and stay paused",
+    ),
+    ("pause", "pause                pause emulation"),
+    (
+        "resume",
+        "resume               resume emulation (forks the timeline if rewound)",
+    ),
+    (
+        "rewind",
+        "rewind [N]           go back N frames (default 60; paused there)",
+    ),
+    (
+        "seek",
+        "seek FRAME           show FRAME of the history (paused there)",
+    ),
+    (
+        "frame",
+        "frame                the timeline position and history",
+    ),
+    (
+        "watch",
+        "watch ADDR | watch -ADDR | watch   print when a byte changes / stop / list",
+    ),
+    ("load", "load SCRIPT          load a Lua script file"),
+    (
+        "reload",
+        "reload [SCRIPT|N]    reload a script from its file",
+    ),
+    ("unload", "unload SCRIPT|N      unload a script"),
+    ("scripts", "scripts              list loaded scripts"),
+    (
+        "state",
+        "state save|load SLOT save or load a state: 0-9 (files per ROM), a path (.gbs; quote it if it has spaces), or a name (in memory); state export-bess|import-bess FILE (SameBoy's format)",
+    ),
+    (
+        "movie",
+        "movie record FILE [--here] | play FILE | rw | ro | undo | stop | end pause|record|stop | info",
+    ),
+    (
+        "help",
+        "help                 this list; anything else is Lua (e.g. memory.read_u8(0xC000))",
+    ),
+    ("quit", "quit                 leave gbhost"),
+];
+
+/// Where a state goes or comes from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StateTarget {
+    /// A numbered slot of this ROM (0-9), a file in the state folder.
+    Slot(u8),
+    /// A state file at a path.
+    File(PathBuf),
+    /// A state kept in memory under a name.
+    Memory(String),
+}
+
+/// A `state …` command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StateCmd {
+    /// Save the state.
+    Save(StateTarget),
+    /// Load a state.
+    Load(StateTarget),
+    /// Write the machine as a BESS file (SameBoy's format).
+    ExportBess(PathBuf),
+    /// Load a BESS file.
+    ImportBess(PathBuf),
+}
+
+/// A `movie …` command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MovieCmd {
+    /// Record a new movie: from power-on, or from the current frame (`here`).
+    Record {
+        /// The new file.
+        path: PathBuf,
+        /// From the current frame.
+        here: bool,
+    },
+    /// Play a movie read-only from its start.
+    Play(PathBuf),
+    /// Switch to read-write (a rerecord from here).
+    ReadWrite,
+    /// Switch to read-only.
+    ReadOnly,
+    /// Undo the last rerecord.
+    Undo,
+    /// Close the movie.
+    Stop,
+    /// What a read-only movie does at its end.
+    End(EndAction),
+    /// The open movie's status.
+    Info,
+}
+
+/// One console command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// The command list.
+    Help,
+    /// A hex dump of `len` bytes from `addr`.
+    Peek {
+        /// First address.
+        addr: u16,
+        /// Bytes to show.
+        len: u32,
+    },
+    /// Logged pokes from `addr`.
+    Poke {
+        /// First address.
+        addr: u16,
+        /// The bytes.
+        bytes: Vec<u8>,
+    },
+    /// The CPU registers.
+    Regs,
+    /// Run frames and stay paused.
+    Step(u64),
+    /// Pause.
+    Pause,
+    /// Resume.
+    Resume,
+    /// Go back this many frames.
+    Rewind(u64),
+    /// Show a frame of the history.
+    Seek(u64),
+    /// The timeline position.
+    Frame,
+    /// Watch a byte.
+    Watch(u16),
+    /// Stop watching a byte.
+    Unwatch(u16),
+    /// List the watched bytes.
+    Watches,
+    /// Load a script file.
+    Load(PathBuf),
+    /// Reload a script (by name or number; the only one when absent).
+    Reload(Option<String>),
+    /// Unload a script (by name or number).
+    Unload(String),
+    /// List the scripts.
+    Scripts,
+    /// A state command.
+    State(StateCmd),
+    /// A movie command.
+    Movie(MovieCmd),
+    /// Lua, as typed.
+    Lua(String),
+    /// Leave gbhost.
+    Quit,
+}
+
+/// Split a line into words: spaces separate, quotes group (see the module docs).
+pub fn words(line: &str) -> Result<Vec<String>, String> {
+    let mut out = Vec::new();
+    let mut chars = line.chars().peekable();
+    loop {
+        while chars.next_if(|c| c.is_whitespace()).is_some() {}
+        let Some(&first) = chars.peek() else {
+            return Ok(out);
+        };
+        let mut word = String::new();
+        if first == '"' || first == '\'' {
+            chars.next();
+            loop {
+                match chars.next() {
+                    None => return Err(format!("unclosed {first} in: {line}")),
+                    Some(c) if c == first => break,
+                    Some('\\') if first == '"' => match chars.next() {
+                        Some(c @ ('"' | '\\')) => word.push(c),
+                        Some(c) => {
+                            word.push('\\');
+                            word.push(c);
+                        }
+                        None => return Err(format!("unclosed \" in: {line}")),
+                    },
+                    Some(c) => word.push(c),
+                }
+            }
+            if chars.peek().is_some_and(|c| !c.is_whitespace()) {
+                return Err(format!("a quoted word must end at a space: {line}"));
+            }
+        } else {
+            while let Some(c) = chars.next_if(|c| !c.is_whitespace()) {
+                word.push(c);
+            }
+        }
+        out.push(word);
+    }
+}
+
+/// Quote `word` if it needs it to read back as one word.
+fn quote(word: &str) -> String {
+    let plain = !word.is_empty()
+        && !word
+            .chars()
+            .any(|c| c.is_whitespace() || c == '"' || c == '\'' || c == '\\');
+    if plain {
+        word.to_owned()
+    } else {
+        format!("\"{}\"", word.replace('\\', "\\\\").replace('"', "\\\""))
+    }
+}
+
+/// Parse an address or byte value: hexadecimal, as in memory editors (`C000`, `$C000`,
+/// `0xC000`, `C000h`); `#` marks decimal (`#255`).
+pub fn parse_hex(s: &str) -> Option<u32> {
+    let s = s.trim().trim_start_matches('[').trim_end_matches(']');
+    if let Some(d) = s.strip_prefix('#') {
+        return d.parse().ok();
+    }
+    let h = s
+        .strip_prefix('$')
+        .or_else(|| s.strip_prefix("0x"))
+        .or_else(|| s.strip_prefix("0X"))
+        .or_else(|| s.strip_suffix('h'))
+        .unwrap_or(s);
+    u32::from_str_radix(h, 16).ok()
+}
+
+/// Parse a count: decimal, or hex with `$` / `0x` / `h` (or hex digits that are not all
+/// decimal ones: `ff`).
+pub fn parse_num(s: &str) -> Option<u64> {
+    let s = s.trim().trim_start_matches('[').trim_end_matches(']');
+    if let Some(h) = s
+        .strip_prefix('$')
+        .or_else(|| s.strip_prefix("0x"))
+        .or_else(|| s.strip_prefix("0X"))
+        .or_else(|| s.strip_suffix('h'))
+    {
+        return u64::from_str_radix(h, 16).ok();
+    }
+    s.parse().ok().or_else(|| u64::from_str_radix(s, 16).ok())
+}
+
+fn addr(s: Option<&String>) -> Result<u16, String> {
+    let s = s.ok_or("missing address")?;
+    parse_hex(s)
+        .and_then(|v| u16::try_from(v).ok())
+        .ok_or_else(|| format!("bad address '{s}' (hex 0000-FFFF, e.g. C000)"))
+}
+
+fn count(s: Option<&String>, default: u64) -> Result<u64, String> {
+    match s {
+        None => Ok(default),
+        Some(s) => parse_num(s).ok_or_else(|| format!("bad number '{s}'")),
+    }
+}
+
+/// The state target a word names: 0-9 a slot, a path (with a `/` or ending in `.gbs`) a
+/// file, anything else a name in memory.
+fn target(word: &str) -> StateTarget {
+    match word.parse::<u8>() {
+        Ok(n) if n <= 9 => StateTarget::Slot(n),
+        _ if word.contains('/') || word.ends_with(".gbs") => StateTarget::File(word.into()),
+        _ => StateTarget::Memory(word.to_owned()),
+    }
+}
+
+/// Refuse words beyond the `n` a command takes (so `state save my states/a.gbs` is an error,
+/// not a save to `my`).
+fn at_most(args: &[String], n: usize, usage: &str) -> Result<(), String> {
+    if args.len() > n {
+        return Err(format!(
+            "too many words ({}); usage: {usage} (quote a path that has spaces: \"my states/a.gbs\")",
+            args.len()
+        ));
+    }
+    Ok(())
+}
+
+/// Parse one console line.
+pub fn parse(line: &str) -> Result<Command, String> {
+    let line = line.trim();
+    let name = line.split_whitespace().next().unwrap_or("");
+    let known = COMMANDS.iter().any(|(n, _)| *n == name)
+        || matches!(
+            name,
+            "?" | "x" | "registers" | "s" | "next" | "continue" | "c" | "back" | "exit" | "q"
+        );
+    if !known {
+        return Ok(Command::Lua(line.to_owned()));
+    }
+    let all = words(line)?;
+    let args = &all[1..];
+    let arg = |i: usize| args.get(i);
+    Ok(match name {
+        "help" | "?" => Command::Help,
+        "peek" | "x" => {
+            at_most(args, 2, "peek ADDR [N]")?;
+            Command::Peek {
+                addr: addr(arg(0))?,
+                len: count(arg(1), 16)?.clamp(1, 0x10000) as u32,
+            }
+        }
+        "poke" => {
+            let a = addr(arg(0))?;
+            if args.len() < 2 {
+                return Err("usage: poke ADDR VAL...".into());
+            }
+            let bytes = args[1..]
+                .iter()
+                .map(|s| {
+                    parse_hex(s)
+                        .and_then(|v| u8::try_from(v).ok())
+                        .ok_or_else(|| format!("bad byte '{s}' (hex 00-FF, or #0-#255)"))
+                })
+                .collect::<Result<_, _>>()?;
+            Command::Poke { addr: a, bytes }
+        }
+        "regs" | "registers" => Command::Regs,
+        "step" | "s" | "next" => {
+            at_most(args, 1, "step [N]")?;
+            Command::Step(count(arg(0), 1)?.min(100_000))
+        }
+        "pause" => Command::Pause,
+        "resume" | "continue" | "c" => Command::Resume,
+        "rewind" | "back" => {
+            at_most(args, 1, "rewind [N]")?;
+            Command::Rewind(count(arg(0), 60)?)
+        }
+        "seek" => {
+            at_most(args, 1, "seek FRAME")?;
+            Command::Seek(count(Some(arg(0).ok_or("usage: seek FRAME")?), 0)?)
+        }
+        "frame" => Command::Frame,
+        "watch" => {
+            at_most(args, 1, "watch ADDR | watch -ADDR | watch")?;
+            match arg(0) {
+                None => Command::Watches,
+                Some(s) => match s.strip_prefix('-') {
+                    Some(rest) => Command::Unwatch(addr(Some(&rest.to_owned()))?),
+                    None => Command::Watch(addr(Some(s))?),
+                },
+            }
+        }
+        "load" => {
+            at_most(args, 1, "load SCRIPT")?;
+            Command::Load(arg(0).ok_or("usage: load SCRIPT")?.into())
+        }
+        "reload" => {
+            at_most(args, 1, "reload [SCRIPT|N]")?;
+            Command::Reload(arg(0).cloned())
+        }
+        "unload" => {
+            at_most(args, 1, "unload SCRIPT|N")?;
+            Command::Unload(arg(0).ok_or("usage: unload SCRIPT|N")?.clone())
+        }
+        "scripts" => Command::Scripts,
+        "state" => Command::State(parse_state(args)?),
+        "movie" => Command::Movie(parse_movie(args)?),
+        _ => Command::Quit,
+    })
+}
+
+fn parse_state(args: &[String]) -> Result<StateCmd, String> {
+    const USAGE: &str = "state save|load SLOT | state export-bess|import-bess FILE";
+    at_most(args, 2, USAGE)?;
+    let what = args.get(1).ok_or(format!("usage: {USAGE}"))?;
+    Ok(match args[0].as_str() {
+        "save" => StateCmd::Save(target(what)),
+        "load" => StateCmd::Load(target(what)),
+        "export-bess" => StateCmd::ExportBess(what.into()),
+        "import-bess" => StateCmd::ImportBess(what.into()),
+        _ => return Err(format!("usage: {USAGE}")),
+    })
+}
+
+fn parse_movie(args: &[String]) -> Result<MovieCmd, String> {
+    const USAGE: &str = "movie record FILE [--here] | play FILE | rw | ro | undo | stop | end pause|record|stop | info";
+    let usage = || format!("usage: {USAGE}");
+    let first = args.first().map(String::as_str);
+    let n = args.len();
+    Ok(match (first, n) {
+        (Some("record"), 2) => MovieCmd::Record {
+            path: args[1].clone().into(),
+            here: false,
+        },
+        (Some("record"), 3) if args[2] == "--here" => MovieCmd::Record {
+            path: args[1].clone().into(),
+            here: true,
+        },
+        (Some("play"), 2) => MovieCmd::Play(args[1].clone().into()),
+        (Some("rw"), 1) => MovieCmd::ReadWrite,
+        (Some("ro"), 1) => MovieCmd::ReadOnly,
+        (Some("undo"), 1) => MovieCmd::Undo,
+        (Some("stop"), 1) => MovieCmd::Stop,
+        (Some("end"), 2) => {
+            MovieCmd::End(EndAction::parse(&args[1]).ok_or("usage: movie end pause|record|stop")?)
+        }
+        (Some("info") | None, _) if n <= 1 => MovieCmd::Info,
+        _ => return Err(usage()),
+    })
+}
+
+impl fmt::Display for StateTarget {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StateTarget::Slot(n) => write!(f, "{n}"),
+            StateTarget::File(p) => write!(f, "{}", quote(&p.to_string_lossy())),
+            StateTarget::Memory(name) => write!(f, "{}", quote(name)),
+        }
+    }
+}
+
+impl fmt::Display for Command {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let path = |p: &PathBuf| quote(&p.to_string_lossy());
+        match self {
+            Command::Help => write!(f, "help"),
+            Command::Peek { addr, len } => write!(f, "peek {addr:04X} {len}"),
+            Command::Poke { addr, bytes } => {
+                write!(f, "poke {addr:04X}")?;
+                bytes.iter().try_for_each(|b| write!(f, " {b:02X}"))
+            }
+            Command::Regs => write!(f, "regs"),
+            Command::Step(n) => write!(f, "step {n}"),
+            Command::Pause => write!(f, "pause"),
+            Command::Resume => write!(f, "resume"),
+            Command::Rewind(n) => write!(f, "rewind {n}"),
+            Command::Seek(t) => write!(f, "seek {t}"),
+            Command::Frame => write!(f, "frame"),
+            Command::Watch(a) => write!(f, "watch {a:04X}"),
+            Command::Unwatch(a) => write!(f, "watch -{a:04X}"),
+            Command::Watches => write!(f, "watch"),
+            Command::Load(p) => write!(f, "load {}", path(p)),
+            Command::Reload(None) => write!(f, "reload"),
+            Command::Reload(Some(s)) => write!(f, "reload {}", quote(s)),
+            Command::Unload(s) => write!(f, "unload {}", quote(s)),
+            Command::Scripts => write!(f, "scripts"),
+            Command::State(StateCmd::Save(t)) => write!(f, "state save {t}"),
+            Command::State(StateCmd::Load(t)) => write!(f, "state load {t}"),
+            Command::State(StateCmd::ExportBess(p)) => write!(f, "state export-bess {}", path(p)),
+            Command::State(StateCmd::ImportBess(p)) => write!(f, "state import-bess {}", path(p)),
+            Command::Movie(m) => match m {
+                MovieCmd::Record { path: p, here } => {
+                    write!(f, "movie record {}", path(p))?;
+                    if *here {
+                        write!(f, " --here")?;
+                    }
+                    Ok(())
+                }
+                MovieCmd::Play(p) => write!(f, "movie play {}", path(p)),
+                MovieCmd::ReadWrite => write!(f, "movie rw"),
+                MovieCmd::ReadOnly => write!(f, "movie ro"),
+                MovieCmd::Undo => write!(f, "movie undo"),
+                MovieCmd::Stop => write!(f, "movie stop"),
+                MovieCmd::End(a) => write!(f, "movie end {}", a.name()),
+                MovieCmd::Info => write!(f, "movie info"),
+            },
+            Command::Lua(code) => write!(f, "{code}"),
+            Command::Quit => write!(f, "quit"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers() {
+        assert_eq!(parse_hex("$C000"), Some(0xC000));
+        assert_eq!(parse_hex("0xff"), Some(0xFF));
+        assert_eq!(parse_hex("c000"), Some(0xC000));
+        assert_eq!(parse_hex("8000"), Some(0x8000));
+        assert_eq!(parse_hex("#255"), Some(255));
+        assert_eq!(parse_num("60"), Some(60));
+        assert_eq!(parse_num("$10"), Some(0x10));
+        assert_eq!(parse_hex("zz"), None);
+    }
+
+    #[test]
+    fn quoted_paths_are_one_word() {
+        assert_eq!(
+            parse(r#"state save "dir with space/a.gbs""#),
+            Ok(Command::State(StateCmd::Save(StateTarget::File(
+                "dir with space/a.gbs".into()
+            ))))
+        );
+        assert_eq!(
+            parse("state load 'it''s/x.gbs'"),
+            Err("a quoted word must end at a space: state load 'it''s/x.gbs'".into())
+        );
+        assert_eq!(
+            words(r#"a "b \"c\" \\ d" 'e f'"#),
+            Ok(vec!["a".into(), r#"b "c" \ d"#.into(), "e f".into()])
+        );
+        assert!(parse(r#"load "unclosed.lua"#).is_err());
+    }
+
+    #[test]
+    fn extra_words_are_refused_not_dropped() {
+        let e = parse("state save my states/a.gbs").unwrap_err();
+        assert!(e.contains("too many words") && e.contains("quote"), "{e}");
+        assert!(parse("movie record a b c").is_err());
+    }
+
+    #[test]
+    fn targets_and_lua() {
+        assert_eq!(
+            parse("state save 3"),
+            Ok(Command::State(StateCmd::Save(StateTarget::Slot(3))))
+        );
+        assert_eq!(
+            parse("state load boss"),
+            Ok(Command::State(StateCmd::Load(StateTarget::Memory(
+                "boss".into()
+            ))))
+        );
+        assert_eq!(
+            parse("memory.read_u8(0xC000) .. 'state save x'"),
+            Ok(Command::Lua(
+                "memory.read_u8(0xC000) .. 'state save x'".into()
+            ))
+        );
+        assert_eq!(
+            parse("peek c000"),
+            Ok(Command::Peek {
+                addr: 0xC000,
+                len: 16
+            })
+        );
+    }
+
+    /// Every command reads back from the line it writes.
+    #[test]
+    fn display_round_trips() {
+        let all = [
+            Command::Help,
+            Command::Peek {
+                addr: 0xFF40,
+                len: 3,
+            },
+            Command::Poke {
+                addr: 0xC000,
+                bytes: vec![1, 0xFF],
+            },
+            Command::Regs,
+            Command::Step(5),
+            Command::Pause,
+            Command::Resume,
+            Command::Rewind(60),
+            Command::Seek(100),
+            Command::Frame,
+            Command::Watch(0xC001),
+            Command::Unwatch(0xC001),
+            Command::Watches,
+            Command::Load("my scripts/hud \"v2\".lua".into()),
+            Command::Reload(None),
+            Command::Reload(Some("hud.lua".into())),
+            Command::Unload("2".into()),
+            Command::Scripts,
+            Command::State(StateCmd::Save(StateTarget::Slot(0))),
+            Command::State(StateCmd::Save(StateTarget::File(
+                "dir with space/a.gbs".into(),
+            ))),
+            Command::State(StateCmd::Load(StateTarget::Memory("boss fight".into()))),
+            Command::State(StateCmd::ExportBess("out dir/x.bess".into())),
+            Command::State(StateCmd::ImportBess("x.bess".into())),
+            Command::Movie(MovieCmd::Record {
+                path: "a b.gbm".into(),
+                here: true,
+            }),
+            Command::Movie(MovieCmd::Record {
+                path: "a.gbm".into(),
+                here: false,
+            }),
+            Command::Movie(MovieCmd::Play("a.gbm".into())),
+            Command::Movie(MovieCmd::ReadWrite),
+            Command::Movie(MovieCmd::ReadOnly),
+            Command::Movie(MovieCmd::Undo),
+            Command::Movie(MovieCmd::Stop),
+            Command::Movie(MovieCmd::End(EndAction::Record)),
+            Command::Movie(MovieCmd::Info),
+            Command::Lua("print(1 + 1)".into()),
+            Command::Quit,
+        ];
+        for cmd in all {
+            let line = cmd.to_string();
+            assert_eq!(parse(&line), Ok(cmd), "{line}");
+        }
+    }
+}

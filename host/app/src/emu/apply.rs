@@ -1,0 +1,271 @@
+//! Running console commands on the emulation thread: [`Emu::apply`] carries out one
+//! [`Command`] (parsed from a REPL line, or built by a menu) and says what happened, for the
+//! terminal REPL and the window's console panel alike. Lua goes to the session's console
+//! (`Session::eval_console`: the scripts' API, writes logged as pokes).
+
+use std::path::Path;
+
+use super::machine::Emu;
+use crate::command::{COMMANDS, Command, MovieCmd, StateCmd, StateTarget};
+use crate::hexdump::hexdump;
+
+impl Emu {
+    /// Parse and run one console line; returns what to print (errors as `error: …`).
+    pub fn apply_line(&mut self, line: &str) -> String {
+        match crate::command::parse(line) {
+            Ok(cmd) => self.apply(cmd),
+            Err(e) => format!("error: {e}"),
+        }
+    }
+
+    /// Run one command; returns what to print (errors as `error: …`).
+    pub fn apply(&mut self, cmd: Command) -> String {
+        match self.apply_inner(cmd) {
+            Ok(s) => s,
+            Err(e) => format!("error: {e}"),
+        }
+    }
+
+    /// The script a command names: its number in the list, or its name or path; the only
+    /// one when none is named.
+    fn find_script(&self, arg: Option<&str>) -> Result<usize, String> {
+        match arg {
+            None if self.scripts.len() == 1 => Ok(0),
+            None => Err("which script? (name or number; see 'scripts')".into()),
+            Some(a) => {
+                if let Ok(n) = a.parse::<usize>()
+                    && (1..=self.scripts.len()).contains(&n)
+                {
+                    return Ok(n - 1);
+                }
+                self.scripts
+                    .iter()
+                    .position(|s| {
+                        s.name == a
+                            || s.path
+                                .as_deref()
+                                .is_some_and(|p| p == Path::new(a) || p.ends_with(a))
+                    })
+                    .ok_or_else(|| format!("no script '{a}' (see 'scripts')"))
+            }
+        }
+    }
+
+    fn apply_inner(&mut self, cmd: Command) -> Result<String, String> {
+        let err = |e: anyhow::Error| format!("{e:#}");
+        match cmd {
+            Command::Help => Ok(COMMANDS
+                .iter()
+                .map(|(_, h)| *h)
+                .collect::<Vec<_>>()
+                .join("\n")),
+            Command::Peek { addr, len } => {
+                let gb = self.session.gb();
+                let bytes: Vec<u8> = (0..len)
+                    .map(|i| gb.peek(addr.wrapping_add(i as u16)))
+                    .collect();
+                Ok(hexdump(addr, &bytes))
+            }
+            Command::Poke { addr, bytes } => {
+                for (i, v) in bytes.iter().enumerate() {
+                    self.session.poke(addr.wrapping_add(i as u16), *v);
+                }
+                Ok(format!(
+                    "poked {} byte(s) at {addr:04X} (logged; applies before frame {})",
+                    bytes.len(),
+                    self.session.frame()
+                ))
+            }
+            Command::Regs => Ok(self.registers()),
+            Command::Step(n) => {
+                self.paused = true;
+                for _ in 0..n {
+                    self.advance();
+                }
+                Ok(format!("frame {}", self.session.frame()))
+            }
+            Command::Pause => {
+                self.paused = true;
+                Ok(format!("paused at frame {}", self.session.frame()))
+            }
+            Command::Resume => {
+                self.paused = false;
+                Ok(format!("running from frame {}", self.session.frame()))
+            }
+            Command::Rewind(n) => {
+                self.paused = true;
+                let t = self
+                    .seek(self.session.frame().saturating_sub(n))
+                    .map_err(err)?;
+                Ok(format!(
+                    "at frame {t} (paused; 'resume' plays on from here)"
+                ))
+            }
+            Command::Seek(t) => {
+                self.paused = true;
+                let t = self.seek(t).map_err(err)?;
+                Ok(format!("at frame {t} (paused)"))
+            }
+            Command::Frame => Ok(match self.session.history().frames() {
+                Some((a, b)) => format!(
+                    "frame {} (history {a}..={b}, {:.1} MiB)",
+                    self.session.frame(),
+                    self.session.history().used_bytes() as f64 / 1048576.0
+                ),
+                None => format!("frame {}", self.session.frame()),
+            }),
+            Command::Watch(a) => {
+                let v = self.session.gb().peek(a);
+                if !self.watches.iter().any(|(w, _)| *w == a) {
+                    self.watches.push((a, v));
+                }
+                Ok(format!("watching [{a:04X}] = {v:02X}"))
+            }
+            Command::Unwatch(a) => {
+                self.watches.retain(|(w, _)| *w != a);
+                Ok(format!("stopped watching {a:04X}"))
+            }
+            Command::Watches => Ok(if self.watches.is_empty() {
+                "no watches".into()
+            } else {
+                self.watches
+                    .iter()
+                    .map(|(a, v)| format!("[{a:04X}] = {v:02X}"))
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            }),
+            Command::Load(p) => {
+                let i = self.load_script_file(&p).map_err(err)?;
+                Ok(format!("loaded #{} {}", i + 1, self.scripts[i].name))
+            }
+            Command::Reload(which) => {
+                let i = self.find_script(which.as_deref())?;
+                self.reload_script(i).map_err(err)?;
+                Ok(String::new())
+            }
+            Command::Unload(which) => {
+                let i = self.find_script(Some(&which))?;
+                let name = self.scripts[i].name.clone();
+                self.unload_script(i).map_err(err)?;
+                Ok(format!("unloaded {name}"))
+            }
+            Command::Scripts => Ok(self.script_list()),
+            Command::State(s) => self.apply_state(s),
+            Command::Movie(m) => self.apply_movie(m).map_err(err),
+            Command::Lua(code) => Ok(self.session.eval_console(&code)),
+            Command::Quit => {
+                self.quit = true;
+                Ok("bye".into())
+            }
+        }
+    }
+
+    fn registers(&self) -> String {
+        let gb = self.session.gb();
+        let r = gb.regs();
+        let flag = |bit: u8, c: char| if r.f & bit != 0 { c } else { '-' };
+        let at_pc: Vec<String> = (0..4u16)
+            .map(|i| format!("{:02X}", gb.peek(r.pc.wrapping_add(i))))
+            .collect();
+        format!(
+            "A={:02X} F={:02X} [{}{}{}{}] B={:02X} C={:02X} D={:02X} E={:02X} H={:02X} L={:02X} SP={:04X} PC={:04X}  IME={} {}\n[PC] {}",
+            r.a,
+            r.f,
+            flag(0x80, 'Z'),
+            flag(0x40, 'N'),
+            flag(0x20, 'H'),
+            flag(0x10, 'C'),
+            r.b,
+            r.c,
+            r.d,
+            r.e,
+            r.h,
+            r.l,
+            r.sp,
+            r.pc,
+            u8::from(gb.ime()),
+            if gb.is_halted() { "halted" } else { "" },
+            at_pc.join(" ")
+        )
+    }
+
+    fn script_list(&self) -> String {
+        self.scripts
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                let status = s
+                    .slot
+                    .and_then(|slot| self.session.scripts().find(|x| x.slot == slot))
+                    .map_or("disabled".to_owned(), |x| format!("{:?}", x.status()));
+                format!("#{} {} ({status})", i + 1, s.name)
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    fn apply_state(&mut self, cmd: StateCmd) -> Result<String, String> {
+        let err = |e: anyhow::Error| format!("{e:#}");
+        match cmd {
+            StateCmd::ExportBess(p) => self.bess_export(&p).map_err(err),
+            StateCmd::ImportBess(p) => self.bess_import(&p).map_err(err),
+            StateCmd::Save(StateTarget::Memory(name)) => {
+                self.session.save_state(&name);
+                Ok(format!(
+                    "saved slot {name} at frame {}",
+                    self.session.frame()
+                ))
+            }
+            StateCmd::Load(StateTarget::Memory(name)) => {
+                if self.tas.is_some() {
+                    return Err(
+                        "an in-memory state is not on the movie's timeline; save and \
+                                load a state file instead (`state save 1`, `state load 1`), \
+                                which moves to its frame"
+                            .into(),
+                    );
+                }
+                self.session.load_state(&name).map_err(|e| e.to_string())?;
+                if self.paused {
+                    self.live_frame();
+                }
+                Ok(format!("loaded slot {name}"))
+            }
+            StateCmd::Save(target) => self.state_save(&target).map_err(err),
+            StateCmd::Load(target) => self.state_load(&target).map_err(err),
+        }
+    }
+
+    fn apply_movie(&mut self, cmd: MovieCmd) -> anyhow::Result<String> {
+        match cmd {
+            MovieCmd::Record { path, here } => self.movie_record(&path, !here),
+            MovieCmd::Play(path) => self.movie_play(&path),
+            MovieCmd::ReadWrite => self.movie_read_write(),
+            MovieCmd::ReadOnly => self.movie_read_only(),
+            MovieCmd::Undo => self.movie_undo(),
+            MovieCmd::Stop => self.movie_stop(),
+            MovieCmd::End(action) => {
+                self.end_action = action;
+                Ok(format!("at a movie's end: {}", action.name()))
+            }
+            MovieCmd::Info => Ok(match self.tas.as_ref().map(|t| t.view()) {
+                None => "no movie".to_owned(),
+                Some(m) => format!(
+                    "{} {} frame {}/{} rerecords {}{}{}",
+                    m.name,
+                    if m.read_only {
+                        "read-only"
+                    } else {
+                        "read-write"
+                    },
+                    self.session.frame().saturating_sub(m.start),
+                    m.length,
+                    m.rerecords,
+                    if m.ended { " (ended)" } else { "" },
+                    m.desync
+                        .map_or(String::new(), |f| format!(" desync at frame {f}"))
+                ),
+            }),
+        }
+    }
+}

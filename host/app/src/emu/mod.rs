@@ -1,0 +1,23 @@
+//! The emulation thread and everything it does (see `thread.rs` for the thread, `machine.rs`
+//! for its state). Files, from the bottom up:
+//! - `types.rs`: the plain values the thread and the window share ([`View`], [`Start`], …);
+//! - `machine.rs`: [`Emu`], opening ROMs, live frames, seeks, console lines, battery RAM;
+//! - `scripts.rs`, `movie.rs`, `apply.rs`: script files, the TAS workflow and state files,
+//!   and the console commands ([`crate::command::Command`]), as methods of [`Emu`];
+//! - `publish.rs`: the [`View`] the window draws;
+//! - `thread.rs`: the thread, its commands ([`Cmd`]) and the handle the window and the REPL
+//!   hold ([`EmuHandle`]).
+
+mod apply;
+mod machine;
+mod movie;
+mod publish;
+mod scripts;
+mod thread;
+mod types;
+
+#[cfg(test)]
+mod tests;
+
+pub use thread::{Cmd, EmuHandle, spawn};
+pub use types::{RomSource, Speed, Start, View};

@@ -1,0 +1,107 @@
+//! What the window sees: the [`View`] built from the session after every change (picture,
+//! overlays, timeline, scripts' rows, console, memory window, movie), published into the
+//! shared mutex, then the window's repaint is asked for.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use gb_session::Status;
+
+use super::machine::{Emu, FRAME};
+use super::types::{ScriptRow, View};
+
+impl Emu {
+    fn script_rows(&self) -> Vec<ScriptRow> {
+        self.scripts
+            .iter()
+            .map(|e| {
+                let s = e
+                    .slot
+                    .and_then(|slot| self.session.scripts().find(|s| s.slot == slot));
+                let (status, failed) = match s.map(|s| s.status()) {
+                    None => ("disabled".to_owned(), false),
+                    Some(Status::Running) => ("running".to_owned(), false),
+                    Some(Status::Finished) => ("finished".to_owned(), false),
+                    Some(Status::Failed(m)) => (format!("error: {m}"), true),
+                };
+                let arena = s.map(|s| s.arena());
+                ScriptRow {
+                    name: e.name.clone(),
+                    path: e.path.clone(),
+                    enabled: e.slot.is_some(),
+                    status,
+                    failed,
+                    reloaded_at: e.reloaded_at,
+                    arena_used: arena.as_ref().map_or(0, |a| a.used),
+                    arena_cap: arena.as_ref().map_or(0, |a| a.capacity),
+                    frame_us: s.map_or(0.0, |s| s.frame_time_ns() as f64 / 1000.0),
+                }
+            })
+            .collect()
+    }
+
+    /// Build the view and hand it to the window.
+    pub(crate) fn publish(&mut self) {
+        let elapsed = self.fps_since.elapsed();
+        if elapsed >= Duration::from_millis(500) {
+            self.fps = f64::from(self.fps_count) / elapsed.as_secs_f64();
+            self.fps_count = 0;
+            self.fps_since = Instant::now();
+        }
+        let gb = self.session.gb();
+        let (domain, start, len) = self.mem_window;
+        let (bytes, size): (Vec<u8>, usize) = match domain {
+            None => (
+                (0..len)
+                    .map(|i| gb.peek((start.wrapping_add(i) & 0xFFFF) as u16))
+                    .collect(),
+                0x10000,
+            ),
+            Some(d) => {
+                let all = gb.domain(d);
+                let from = (start as usize).min(all.len());
+                let to = (from + len as usize).min(all.len());
+                (all[from..to].to_vec(), all.len())
+            }
+        };
+        let view = View {
+            picture: self.session.picture().to_vec(),
+            overlays: self
+                .session
+                .draw_lists()
+                .map(|(slot, list)| (slot, list.to_vec()))
+                .collect(),
+            frame: self.session.frame(),
+            history: self.session.history().frames(),
+            history_bytes: self.session.history().used_bytes(),
+            ring_bytes: self.ring_bytes,
+            fps: self.fps,
+            speed: self.fps / (1.0 / FRAME.as_secs_f64()),
+            paused: self.paused,
+            rewinding: self.rewind > 0,
+            speed_mode: self.speed,
+            title: self.title.clone(),
+            scripts: self.script_rows(),
+            console: {
+                if self.lines_shared.len() != self.lines.len()
+                    || self.lines_shared.last() != self.lines.last()
+                {
+                    self.lines_shared = Arc::new(self.lines.clone());
+                }
+                Arc::clone(&self.lines_shared)
+            },
+            memory: (domain, start, bytes, size),
+            watches: self.watches.clone(),
+            desyncs: self.session.stats().desyncs,
+            movie: self.tas.as_ref().map(|t| t.view()),
+            lag_frames: gb.lag_frames(),
+            lagged: gb.lagged(),
+            input: gb.buttons(),
+            quit: self.quit,
+        };
+        *self.shared.lock().unwrap_or_else(|e| e.into_inner()) = view;
+        if let Some(f) = &self.on_publish {
+            f();
+        }
+    }
+}

@@ -1,0 +1,373 @@
+//! The emulation thread's tests: live reload while rewound, battery RAM, movies, state
+//! slots and BESS through the console commands.
+
+use super::machine::Emu;
+use super::*;
+use crate::command::StateTarget;
+use gb_core::{Buttons, Domain};
+use gb_session::DrawCmd;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// The demo, paused, silent, with a 16 MiB history.
+fn demo_start() -> Start {
+    Start {
+        rom: RomSource::Demo,
+        scripts: Vec::new(),
+        paused: true,
+        ring_bytes: 16 << 20,
+        audio: false,
+        stop: None,
+    }
+}
+
+fn texts(v: &View) -> Vec<String> {
+    v.overlays
+        .iter()
+        .flat_map(|(_, l)| l.iter())
+        .filter_map(|c| match c {
+            DrawCmd::Text { text, .. } => Some(text.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A 32 KiB battery save loads as a start parameter of the session: the cartridge RAM
+/// holds it before the first frame and the log holds no event for it (the earlier
+/// loader logged about one poke per byte).
+#[test]
+fn a_32_kib_battery_save_loads_without_events() {
+    let dir = std::env::temp_dir().join(format!("gbhost-sav32-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let rom = dir.join("big.gb");
+    let bytes = gb_core::asm::RomBuilder::new()
+        .title("BIGRAM")
+        .cartridge_type(0x1B)
+        .ram_size_code(0x03)
+        .program("loop:\n halt\n nop\n jr loop\n")
+        .build()
+        .unwrap();
+    std::fs::write(&rom, &bytes).unwrap();
+    let sav: Vec<u8> = (0..32 * 1024u32).map(|i| (i ^ (i >> 8)) as u8).collect();
+    std::fs::write(crate::battery::sav_path(&rom), &sav).unwrap();
+    let start = Start {
+        rom: RomSource::File(rom.clone()),
+        ..demo_start()
+    };
+    let mut emu = Emu::new(&start, Arc::new(Mutex::new(View::default()))).unwrap();
+    assert_eq!(emu.session.log().len(), 0, "events logged for the battery");
+    assert_eq!(emu.session.gb().domain(Domain::CartRam), &sav[..]);
+    emu.live_frame();
+    assert_eq!(emu.session.gb().domain(Domain::CartRam), &sav[..]);
+    assert!(emu.lines.iter().any(|l| l.contains("battery: loaded")));
+    drop(emu);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Live reload while rewound: the file is edited at frame 70 of a 100-frame history; the
+/// watcher reloads it and frame 70 is shown again as the new code draws it.
+#[test]
+fn editing_a_script_while_rewound_redraws_that_frame() {
+    let dir = std::env::temp_dir().join(format!("gbhost-live-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("live.lua");
+    let v1 = "event.onframeend(function() gui.text(0, 0, 'old ' .. emu.framecount()) end)\n";
+    std::fs::write(&path, v1).unwrap();
+    let emu = spawn(Start {
+        rom: RomSource::Demo,
+        scripts: vec![path.clone()],
+        paused: true,
+        ring_bytes: 8 << 20,
+        audio: false,
+        stop: None,
+    })
+    .unwrap();
+    emu.repl("step 100");
+    emu.repl("rewind 30");
+    emu.sync();
+    assert_eq!(emu.view().frame, 70);
+    assert!(texts(&emu.view()).contains(&"old 70".to_owned()));
+    // An editor's save: write a new file and rename it over the old one.
+    let tmp = dir.join(".live.lua.swp");
+    let v2 = "event.onframeend(function() gui.text(0, 0, 'new ' .. emu.framecount()) end)\n";
+    std::fs::write(&tmp, v2).unwrap();
+    std::fs::rename(&tmp, &path).unwrap();
+    let t0 = Instant::now();
+    while !texts(&emu.view()).contains(&"new 70".to_owned()) {
+        assert!(
+            t0.elapsed() < Duration::from_secs(10),
+            "not redrawn: {:?}",
+            texts(&emu.view())
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // The figure the scripting issue asks for (a measurement, not a timed assertion).
+    eprintln!(
+        "live reload: the redrawn frame is on screen {:?} after the save",
+        t0.elapsed()
+    );
+    // Reloaded once: the watcher's reports of our own reads do not reload again.
+    std::thread::sleep(Duration::from_millis(500));
+    emu.sync();
+    let v = emu.view().clone();
+    let reloads = v
+        .console
+        .iter()
+        .filter(|l| l.contains("reloaded live.lua"))
+        .count();
+    assert_eq!(reloads, 1, "{:?}", v.console);
+    assert_eq!(v.frame, 70, "still at the rewound frame");
+    assert_eq!(v.scripts[1].reloaded_at, Some(70));
+    assert!(
+        v.console
+            .iter()
+            .any(|l| l.contains("reloaded live.lua at frame 70"))
+    );
+    drop(emu);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A script that `require`s a module of its folder: editing the module reloads the script.
+#[test]
+fn editing_a_required_module_reloads_the_script() {
+    let dir = std::env::temp_dir().join(format!("gbhost-mod-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("words.lua"), "return { hello = 'one' }\n").unwrap();
+    let main = dir.join("main.lua");
+    std::fs::write(
+        &main,
+        "local w = require('words')\nevent.on_frame_end(function() gui.text(0, 0, w.hello) end)\n",
+    )
+    .unwrap();
+    let emu = spawn(Start {
+        rom: RomSource::Demo,
+        scripts: vec![main.clone()],
+        paused: true,
+        ring_bytes: 8 << 20,
+        audio: false,
+        stop: None,
+    })
+    .unwrap();
+    emu.repl("step 2");
+    emu.sync();
+    assert!(
+        texts(&emu.view()).contains(&"one".to_owned()),
+        "{:?}",
+        emu.view().console
+    );
+    std::fs::write(dir.join("words.lua"), "return { hello = 'two' }\n").unwrap();
+    let t0 = Instant::now();
+    while !texts(&emu.view()).contains(&"two".to_owned()) {
+        assert!(
+            t0.elapsed() < Duration::from_secs(10),
+            "{:?}",
+            texts(&emu.view())
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    eprintln!(
+        "live reload: a module's edit is on screen {:?} after the save",
+        t0.elapsed()
+    );
+    drop(emu);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The TAS workflow: record from power-on, rewind and step (a rerecord), undo it, play the
+/// restored movie read-only to its end (pause), and play it again from the start.
+#[test]
+fn a_movie_records_rerecords_undoes_and_plays_back() {
+    let dir = std::env::temp_dir().join(format!("gbhost-tas-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let movie = dir.join("run.gbm");
+    let emu = spawn(demo_start()).unwrap();
+    let r = emu.repl(&format!("movie record {}", movie.display()));
+    assert!(r.contains("from power-on"), "{r}");
+    emu.send(Cmd::Buttons(Buttons::RIGHT));
+    emu.repl("step 100");
+    emu.send(Cmd::Buttons(Buttons::default()));
+    emu.repl("step 100");
+    emu.sync();
+    let recorded = emu.view().picture.clone();
+    let m = emu.view().movie.clone().unwrap();
+    assert_eq!((m.length, m.rerecords, m.read_only), (200, 0, false));
+    // Back 50 frames and new input: the movie's future is cut (a rerecord).
+    emu.repl("rewind 50");
+    emu.send(Cmd::Buttons(Buttons::LEFT));
+    emu.repl("step 10");
+    emu.sync();
+    let m = emu.view().movie.clone().unwrap();
+    assert_eq!((m.length, m.rerecords, m.can_undo), (160, 1, true));
+    // Undo: the old future is back and plays read-only from the cut.
+    let r = emu.repl("movie undo");
+    assert!(r.contains("ends at frame 200"), "{r}");
+    emu.sync();
+    let v = emu.view().clone();
+    let m = v.movie.clone().unwrap();
+    assert_eq!((m.length, m.rerecords, m.read_only), (200, 0, true));
+    assert_eq!(v.frame, 150);
+    // Playing past the end pauses on the last frame.
+    emu.repl("step 80");
+    emu.sync();
+    let v = emu.view().clone();
+    assert_eq!(v.frame, 200);
+    assert!(v.movie.as_ref().unwrap().ended && v.paused);
+    assert_eq!(
+        v.picture, recorded,
+        "the restored future is the recorded one"
+    );
+    assert!(
+        v.console
+            .iter()
+            .any(|l| l.contains("movie ended at frame 200"))
+    );
+    // From the file, in the same app: the same picture at its end, no desync.
+    emu.repl("movie stop");
+    let r = emu.repl(&format!("movie play {}", movie.display()));
+    assert!(r.contains("200 frames"), "{r}");
+    emu.repl("step 200");
+    emu.sync();
+    let v = emu.view().clone();
+    assert_eq!(v.frame, 200);
+    assert_eq!(v.picture, recorded);
+    assert_eq!(v.movie.as_ref().unwrap().desync, None);
+    // Read-write from frame 120: a rerecord in the file.
+    emu.repl("seek 120");
+    let r = emu.repl("movie rw");
+    assert!(r.contains("read-write at frame 120 (1 rerecords)"), "{r}");
+    emu.repl("movie stop");
+    let r = emu.repl("movie info");
+    assert_eq!(r, "no movie");
+    drop(emu);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Numbered state slots are files per ROM; this session's own states restore scripts
+/// exactly, and while a movie runs only states of its timeline load.
+#[test]
+fn state_slots_are_files_and_respect_the_movie_timeline() {
+    let dir = std::env::temp_dir().join(format!("gbhost-slots-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let slot_file = |emu: &Emu| {
+        gb_session::state::file::slot_path(&dir, emu.session.start_params().rom_hash, 3)
+    };
+    let start = demo_start();
+    let mut emu = Emu::new(&start, Arc::new(Mutex::new(View::default()))).unwrap();
+    let path = slot_file(&emu);
+    let p = StateTarget::File(path.clone());
+    for f in 0..30 {
+        if f == 10 {
+            // This timeline differs from a fresh power-on's.
+            emu.session.poke(0xC123, 0x42);
+        }
+        emu.live_frame();
+    }
+    let saved = emu.state_save(&p).unwrap();
+    assert!(saved.contains("saved frame 30"), "{saved}");
+    for _ in 0..30 {
+        emu.live_frame();
+    }
+    let r = emu.state_load(&p).unwrap();
+    assert!(r.contains("scripts restored exactly"), "{r}");
+    assert_eq!(
+        emu.session.frame(),
+        61,
+        "a load is an event: the timeline goes on"
+    );
+    // A movie recorded from power-on: the saved state is not on its timeline.
+    let movie = dir.join("m.gbm");
+    emu.movie_record(&movie, true).unwrap();
+    for _ in 0..40 {
+        emu.live_frame();
+    }
+    let e = emu.state_load(&p).unwrap_err().to_string();
+    assert!(e.contains("not on the movie's timeline"), "{e}");
+    assert_eq!(emu.session.frame(), 40, "a refused load moves nothing");
+    // A state of this timeline moves there.
+    let q = StateTarget::File(dir.join("here.gbs"));
+    emu.seek(30).unwrap();
+    let at30 = emu.session.picture().to_vec();
+    emu.state_save(&q).unwrap();
+    emu.seek(40).unwrap();
+    let r = emu.state_load(&q).unwrap();
+    assert!(r.contains("moved to frame 30"), "{r}");
+    assert_eq!(emu.session.frame(), 30);
+    assert_eq!(emu.session.picture(), &at30[..]);
+    let _ = emu.movie_stop();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Recording from the current frame: the movie starts from a state there, and plays back
+/// to the same picture in the same app.
+#[test]
+fn a_movie_recorded_from_here_plays_back() {
+    let dir = std::env::temp_dir().join(format!("gbhost-here-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let movie = dir.join("here.gbm");
+    let emu = spawn(demo_start()).unwrap();
+    emu.repl("poke C0F0 5A");
+    emu.repl("step 50");
+    let r = emu.repl(&format!("movie record {} --here", movie.display()));
+    assert!(r.contains("from frame 50"), "{r}");
+    let r = emu.repl(&format!("movie record {} --here", movie.display()));
+    assert!(r.contains("exists"), "never overwritten: {r}");
+    emu.send(Cmd::Buttons(Buttons::START));
+    emu.repl("step 40");
+    emu.send(Cmd::Buttons(Buttons::default()));
+    emu.repl("step 40");
+    emu.sync();
+    let recorded = emu.view().picture.clone();
+    let r = emu.repl("movie stop");
+    assert!(
+        r.contains("recorded 80 frames") && r.contains("compacted"),
+        "{r}"
+    );
+    emu.repl(&format!("movie play {}", movie.display()));
+    emu.sync();
+    assert_eq!(emu.view().frame, 50);
+    emu.repl("step 100");
+    emu.sync();
+    let v = emu.view().clone();
+    assert_eq!(v.frame, 130);
+    assert_eq!(v.picture, recorded);
+    let m = v.movie.unwrap();
+    assert!(m.ended && m.desync.is_none(), "{m:?}");
+    drop(emu);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// BESS files from the console: export, change the machine, import: memory comes back,
+/// the scripts keep running, and a corrupt file is refused with nothing changed.
+#[test]
+fn bess_files_export_and_import_from_the_console() {
+    let dir = std::env::temp_dir().join(format!("gbhost-bess-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("s.bess");
+    let start = demo_start();
+    let mut emu = Emu::new(&start, Arc::new(Mutex::new(View::default()))).unwrap();
+    emu.session.poke(0xC0F0, 0x11);
+    for _ in 0..20 {
+        emu.live_frame();
+    }
+    let r = emu.apply_line(&format!("state export-bess {}", file.display()));
+    assert!(r.contains("wrote"), "{r}");
+    emu.session.poke(0xC0F0, 0x22);
+    emu.live_frame();
+    assert_eq!(emu.session.gb().peek(0xC0F0), 0x22);
+    let r = emu.apply_line(&format!("state import-bess {}", file.display()));
+    assert!(r.contains("loaded"), "{r}");
+    assert_eq!(emu.session.gb().peek(0xC0F0), 0x11);
+    assert!(
+        emu.session.scripts().any(|s| s.active),
+        "the demo overlay still runs"
+    );
+    let mut bad = std::fs::read(&file).unwrap();
+    let n = bad.len();
+    bad.truncate(n - 3);
+    std::fs::write(&file, bad).unwrap();
+    let before = emu.session.frame();
+    let r = emu.apply_line(&format!("state import-bess {}", file.display()));
+    assert!(r.contains("cannot be loaded"), "{r}");
+    assert_eq!(emu.session.frame(), before);
+    let _ = std::fs::remove_dir_all(&dir);
+}

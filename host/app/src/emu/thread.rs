@@ -1,0 +1,352 @@
+//! The emulation thread: it owns the `Session` (Lua states are not `Send`, so the session is
+//! built on this thread), paces frames (by the clock, or by the audio device at normal
+//! speed), and serves [`Cmd`]s from the window and the REPL between frames. What the window
+//! shows is published into a shared `View` after every change; console lines are also sent
+//! to subscribers (the terminal REPL).
+
+use std::path::PathBuf;
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+use gb_core::{Buttons, Domain};
+
+use super::machine::{BATTERY_EVERY, Emu, FAST_FACTOR, FRAME};
+use super::types::{RomSource, Speed, Start, View};
+use crate::command::Command;
+
+/// A request to the emulation thread.
+pub enum Cmd {
+    /// Buttons the user holds now (keyboard, gamepad).
+    Buttons(Buttons),
+    /// Toggle pause.
+    TogglePause,
+    /// One frame forward: through the recorded future when rewound, else a new frame.
+    FrameAdvance,
+    /// Set the live speed.
+    SetSpeed(Speed),
+    /// Rewind while held: this many frames back per tick (0 = released: resume).
+    Rewind(u32),
+    /// Show frame `t` of the history (paused there until resumed).
+    Seek(u64),
+    /// Open a ROM (or the demo); battery RAM of the current one is saved first.
+    Open(RomSource),
+    /// Power-cycle the current ROM (the history starts again; scripts are loaded again).
+    Reset,
+    /// Load a script file.
+    LoadScript(PathBuf),
+    /// Reload a script (by index in [`View::scripts`]) from its file.
+    ReloadScript(usize),
+    /// Unload a script (by index); it leaves the list.
+    UnloadScript(usize),
+    /// Enable or disable a script (disabled: unloaded from the session, kept in the list).
+    EnableScript(usize, bool),
+    /// Write bytes from an address (logged pokes).
+    Poke(u16, Vec<u8>),
+    /// The memory viewer's window: `len` bytes from offset `start` of a domain (None: the
+    /// CPU's address space).
+    ViewMemory(Option<Domain>, u32, u32),
+    /// A REPL line as typed (a command or Lua), parsed here; the reply (may be empty) goes
+    /// back on the sender, or to the console when there is none.
+    Line(String, Option<Sender<String>>),
+    /// A command a menu or panel built; it and its reply go to the console.
+    Run(Command),
+    /// Send every console line from now on to this channel too.
+    Subscribe(Sender<String>),
+    /// Call this after each publish (the window's repaint request).
+    OnPublish(Box<dyn Fn() + Send>),
+    /// Reply when every earlier command was handled (tests).
+    #[cfg_attr(not(test), allow(dead_code))]
+    Sync(Sender<()>),
+    /// Save battery RAM and stop the thread.
+    Quit,
+}
+
+/// The window's and REPL's end of the emulation thread.
+pub struct EmuHandle {
+    tx: Sender<Cmd>,
+    view: Arc<Mutex<View>>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl EmuHandle {
+    /// Send a command (ignored once the thread has stopped).
+    pub fn send(&self, cmd: Cmd) {
+        let _ = self.tx.send(cmd);
+    }
+
+    /// A sender for another thread (the REPL).
+    pub fn sender(&self) -> Sender<Cmd> {
+        self.tx.clone()
+    }
+
+    /// The latest published view.
+    pub fn view(&self) -> MutexGuard<'_, View> {
+        self.view.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Wait until every command sent so far was handled.
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub fn sync(&self) {
+        let (tx, rx) = mpsc::channel();
+        self.send(Cmd::Sync(tx));
+        let _ = rx.recv_timeout(Duration::from_secs(10));
+    }
+
+    /// Evaluate a REPL line and wait for its reply.
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub fn repl(&self, line: &str) -> String {
+        let (tx, rx) = mpsc::channel();
+        self.send(Cmd::Line(line.to_owned(), Some(tx)));
+        rx.recv_timeout(Duration::from_secs(30))
+            .unwrap_or_else(|_| "(no reply)".into())
+    }
+
+    /// Stop the thread (battery RAM is saved) and wait for it.
+    pub fn quit(&mut self) {
+        self.send(Cmd::Quit);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+impl Drop for EmuHandle {
+    fn drop(&mut self) {
+        self.quit();
+    }
+}
+
+/// Build the session for `start` on a new thread; errors building it (unreadable ROM) are
+/// returned before the thread runs.
+pub fn spawn(start: Start) -> Result<EmuHandle> {
+    let (tx, rx) = mpsc::channel();
+    let view = Arc::new(Mutex::new(View::default()));
+    let (ready_tx, ready_rx) = mpsc::channel::<Result<(), String>>();
+    let shared = Arc::clone(&view);
+    let thread = std::thread::Builder::new()
+        .name("emulation".into())
+        .spawn(move || match Emu::new(&start, shared) {
+            Ok(mut emu) => {
+                let _ = ready_tx.send(Ok(()));
+                emu.run(&rx);
+            }
+            Err(e) => {
+                let _ = ready_tx.send(Err(format!("{e:#}")));
+            }
+        })
+        .context("cannot start the emulation thread")?;
+    match ready_rx.recv() {
+        Ok(Ok(())) => Ok(EmuHandle {
+            tx,
+            view,
+            thread: Some(thread),
+        }),
+        Ok(Err(e)) => {
+            let _ = thread.join();
+            Err(anyhow::anyhow!(e))
+        }
+        Err(_) => anyhow::bail!("the emulation thread stopped while starting"),
+    }
+}
+
+impl Emu {
+    fn handle(&mut self, cmd: Cmd) {
+        let result: Result<()> = (|| {
+            match cmd {
+                Cmd::Buttons(b) => self.held = b,
+                Cmd::TogglePause => self.paused = !self.paused,
+                Cmd::FrameAdvance => {
+                    self.paused = true;
+                    self.advance();
+                }
+                Cmd::SetSpeed(s) => self.speed = s,
+                Cmd::Rewind(k) => self.rewind = k,
+                Cmd::Seek(t) => {
+                    self.paused = true;
+                    self.seek(t)?;
+                }
+                Cmd::Open(rom) => {
+                    if self.tas.is_some() {
+                        let msg = self.movie_stop()?;
+                        self.say(msg);
+                    }
+                    self.open(&rom)?;
+                    self.say(format!("opened {}", self.title));
+                }
+                Cmd::Reset => {
+                    if self.tas.is_some() {
+                        let msg = self.movie_stop()?;
+                        self.say(msg);
+                    }
+                    self.restart()?;
+                    self.say("reset");
+                }
+                Cmd::LoadScript(p) => {
+                    self.load_script_file(&p)?;
+                    self.say(format!("loaded {}", p.display()));
+                }
+                Cmd::ReloadScript(i) => self.reload_script(i)?,
+                Cmd::UnloadScript(i) => self.unload_script(i)?,
+                Cmd::EnableScript(i, on) => self.enable_script(i, on)?,
+                Cmd::Poke(addr, bytes) => {
+                    for (i, b) in bytes.iter().enumerate() {
+                        self.session.poke(addr.wrapping_add(i as u16), *b);
+                    }
+                }
+                Cmd::ViewMemory(d, start, len) => self.mem_window = (d, start, len),
+                Cmd::Line(line, reply) => {
+                    let out = self.apply_line(&line);
+                    self.answer(&line, &out, reply);
+                }
+                Cmd::Run(cmd) => {
+                    let line = cmd.to_string();
+                    let out = self.apply(cmd);
+                    self.answer(&line, &out, None);
+                }
+                Cmd::Subscribe(tx) => {
+                    // What was said before (start-up notes) first.
+                    for line in &self.lines {
+                        let _ = tx.send(line.clone());
+                    }
+                    self.subscribers.push(tx);
+                }
+                Cmd::OnPublish(f) => self.on_publish = Some(f),
+                Cmd::Sync(tx) => {
+                    self.publish();
+                    let _ = tx.send(());
+                }
+                Cmd::Quit => self.quit = true,
+            }
+            Ok(())
+        })();
+        if let Err(e) = result {
+            self.say(format!("error: {e:#}"));
+        }
+    }
+
+    /// Show a console exchange: the terminal prints the reply itself (on `reply`) and the
+    /// window's console panel mirrors it; without a sender both get it.
+    fn answer(&mut self, line: &str, out: &str, reply: Option<Sender<String>>) {
+        match reply {
+            Some(tx) => {
+                self.keep(format!("> {line}"));
+                for l in out.lines() {
+                    self.keep(l.to_owned());
+                }
+                let _ = tx.send(out.to_owned());
+            }
+            None => {
+                self.say(format!("> {line}"));
+                for l in out.lines() {
+                    self.say(l.to_owned());
+                }
+            }
+        }
+    }
+
+    /// Frames per tick while rewinding, or the live frames per tick.
+    fn tick(&mut self) {
+        if self.rewind > 0 {
+            let t = self.session.frame().saturating_sub(u64::from(self.rewind));
+            if let Err(e) = self.seek(t) {
+                self.say(format!("rewind: {e}"));
+                self.rewind = 0;
+            }
+            return;
+        }
+        if self.paused {
+            return;
+        }
+        let n = if self.speed == Speed::Fast {
+            FAST_FACTOR
+        } else {
+            1
+        };
+        for _ in 0..n {
+            self.live_frame();
+        }
+        if self.battery_at.elapsed() >= BATTERY_EVERY {
+            self.save_battery();
+        }
+    }
+
+    fn active(&self) -> bool {
+        self.rewind > 0 || !self.paused
+    }
+
+    fn run(&mut self, rx: &Receiver<Cmd>) {
+        let mut deadline = Instant::now();
+        let mut last_publish = Instant::now();
+        while !self.quit {
+            let now = Instant::now();
+            // At normal speed with a device playing, its clock paces emulation.
+            let audio_paced = self.audio.is_playing()
+                && self.speed == Speed::Normal
+                && self.rewind == 0
+                && !self.paused;
+            if audio_paced {
+                deadline = if self.audio.wants_frame() {
+                    now
+                } else {
+                    now + Duration::from_millis(2)
+                };
+            }
+            if self.active() && now >= deadline {
+                self.tick();
+                let step = if self.speed == Speed::Unthrottled && self.rewind == 0 {
+                    Duration::ZERO
+                } else {
+                    FRAME
+                };
+                deadline = (deadline + step).max(now.checked_sub(FRAME * 3).unwrap_or(now));
+                // Unthrottled: publish at most 120 times a second.
+                if step > Duration::ZERO || last_publish.elapsed() > Duration::from_millis(8) {
+                    self.publish();
+                    last_publish = Instant::now();
+                }
+            }
+            let wait = if self.active() {
+                deadline.saturating_duration_since(Instant::now())
+            } else {
+                Duration::from_millis(50)
+            };
+            match rx.recv_timeout(wait) {
+                Ok(cmd) => {
+                    self.handle(cmd);
+                    while let Ok(cmd) = rx.try_recv() {
+                        self.handle(cmd);
+                    }
+                    self.publish();
+                }
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => break,
+            }
+            self.poll_watcher();
+            if self
+                .stop
+                .as_ref()
+                .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
+            {
+                self.quit = true;
+            }
+        }
+        if self
+            .tas
+            .as_ref()
+            .is_some_and(gb_session::movie::Tas::is_recording)
+        {
+            match self.movie_stop() {
+                Ok(msg) => eprintln!("gbhost: {msg}"),
+                Err(e) => eprintln!("gbhost: the movie could not be finished: {e:#}"),
+            }
+        }
+        self.save_battery();
+        self.shared.lock().unwrap_or_else(|e| e.into_inner()).quit = true;
+        if let Some(f) = &self.on_publish {
+            f();
+        }
+    }
+}

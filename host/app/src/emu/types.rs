@@ -1,0 +1,136 @@
+//! The plain values the emulation thread and the window share: how fast play runs, what the
+//! cartridge comes from, how the thread starts, the scripts the app loaded, and the [`View`]
+//! the window draws.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use gb_core::{Buttons, Domain};
+use gb_session::movie::MovieView;
+use gb_session::{Bundle, DrawCmd};
+
+/// How fast live play runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Speed {
+    /// 59.73 frames per second.
+    #[default]
+    Normal,
+    /// [`FAST_FACTOR`] frames per tick.
+    Fast,
+    /// As fast as the machine goes.
+    Unthrottled,
+}
+
+/// What the cartridge and its scripts come from.
+#[derive(Clone, Debug)]
+pub enum RomSource {
+    /// The built-in demo cartridge (with its overlay script).
+    Demo,
+    /// A ROM file.
+    File(PathBuf),
+}
+
+/// One row of the scripts panel.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScriptRow {
+    /// File name.
+    pub name: String,
+    /// File path (None for the demo's built-in overlay).
+    pub path: Option<PathBuf>,
+    /// Loaded in the session.
+    pub enabled: bool,
+    /// "running", "finished", "error: …", "disabled".
+    pub status: String,
+    /// The status is an error.
+    pub failed: bool,
+    /// Frame of the last reload.
+    pub reloaded_at: Option<u64>,
+    /// Arena bytes in use, and the cap.
+    pub arena_used: usize,
+    /// Arena capacity.
+    pub arena_cap: usize,
+    /// Time the script's Lua took in the last frame, in microseconds.
+    pub frame_us: f64,
+}
+
+/// Everything the window shows, published by the emulation thread.
+#[derive(Clone, Debug, Default)]
+pub struct View {
+    /// Shades 0-3, 160 × 144.
+    pub picture: Vec<u8>,
+    /// Each script's overlay for the shown frame.
+    pub overlays: Vec<(u32, Vec<DrawCmd>)>,
+    /// The timeline position.
+    pub frame: u64,
+    /// Oldest and newest frames in the rewind history.
+    pub history: Option<(u64, u64)>,
+    /// Bytes the history takes, and the ring size.
+    pub history_bytes: usize,
+    /// The ring's size.
+    pub ring_bytes: usize,
+    /// Frames shown per second (measured).
+    pub fps: f64,
+    /// Speed relative to 59.73 fps.
+    pub speed: f64,
+    /// Paused.
+    pub paused: bool,
+    /// Rewind held.
+    pub rewinding: bool,
+    /// Live speed.
+    pub speed_mode: Speed,
+    /// The title of the running ROM.
+    pub title: String,
+    /// Scripts panel rows.
+    pub scripts: Vec<ScriptRow>,
+    /// Console lines (script prints, REPL output), oldest first (shared: rebuilt only when
+    /// lines were added).
+    pub console: Arc<Vec<String>>,
+    /// The memory viewer's window: its domain (None: the bus), start offset, bytes, and the
+    /// domain's size.
+    pub memory: (Option<Domain>, u32, Vec<u8>, usize),
+    /// Watched addresses and their values.
+    pub watches: Vec<(u16, u8)>,
+    /// Desyncs the session detected.
+    pub desyncs: u64,
+    /// The open movie.
+    pub movie: Option<MovieView>,
+    /// Lag frames since power-on (frames the game did not read the joypad).
+    pub lag_frames: u64,
+    /// The last frame was a lag frame.
+    pub lagged: bool,
+    /// The buttons the game sees.
+    pub input: Buttons,
+    /// The thread stopped.
+    pub quit: bool,
+}
+
+/// How the thread starts.
+#[derive(Clone, Debug)]
+pub struct Start {
+    /// The cartridge.
+    pub rom: RomSource,
+    /// Scripts to load before the first frame.
+    pub scripts: Vec<PathBuf>,
+    /// Start paused.
+    pub paused: bool,
+    /// Rewind ring size.
+    pub ring_bytes: usize,
+    /// Open the audio device (off: silent, paced by the clock).
+    pub audio: bool,
+    /// Set by a signal handler (SIGTERM, SIGINT): save and stop.
+    pub stop: Option<Arc<std::sync::atomic::AtomicBool>>,
+}
+
+/// A script the app loaded: where it comes from and its session slot.
+pub struct ScriptEntry {
+    /// File name shown.
+    pub name: String,
+    /// The file (None: built in).
+    pub path: Option<PathBuf>,
+    /// The text (and `require`-able modules of its folder) last loaded.
+    pub bundle: Bundle,
+    /// Session slot when enabled.
+    pub slot: Option<u32>,
+    /// Frame of the last reload.
+    pub reloaded_at: Option<u64>,
+}
