@@ -1,9 +1,9 @@
 //! The emulation thread and everything it does (see `thread.rs` for the thread, `machine.rs`
 //! for its state). Files, from the bottom up:
 //! - `types.rs`: the plain values the thread and the window share ([`View`], [`Start`], …);
-//! - `machine.rs`: [`Emu`], opening ROMs, live frames, seeks, console lines, battery RAM;
+//! - `machine.rs`: [`machine::Emu`], opening ROMs, live frames, seeks, console lines, battery RAM;
 //! - `scripts.rs`, `movie.rs`, `apply.rs`: script files, the TAS workflow and state files,
-//!   and the console commands ([`crate::command::Command`]), as methods of [`Emu`];
+//!   and the console commands ([`crate::command::Command`]), as methods of `Emu`;
 //! - `publish.rs`: the [`View`] the window draws;
 //! - `thread.rs`: the thread, its commands ([`Cmd`]) and the handle the window and the REPL
 //!   hold ([`EmuHandle`]).

@@ -15,7 +15,7 @@ pub enum Speed {
     /// 59.73 frames per second.
     #[default]
     Normal,
-    /// [`FAST_FACTOR`] frames per tick.
+    /// [`super::machine::FAST_FACTOR`] frames per tick.
     Fast,
     /// As fast as the machine goes.
     Unthrottled,

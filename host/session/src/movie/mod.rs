@@ -19,7 +19,7 @@
 //! The files of this folder, from the bottom up:
 //! - [`container`]: the file container (journal while recording, compact when done), blind to
 //!   what its chunks hold; [`bk2`]: BizHawk's `.bk2` format, a pure format module;
-//! - [`error`], [`format`]: the errors, and the header and chunk payloads;
+//! - [`error`], [`format`](mod@format): the errors, and the header and chunk payloads;
 //! - [`reader`]: [`Movie`], a movie read from a file, and sessions at any of its frames;
 //! - [`player`]: [`Feeder`] (playback with the desync detector) and [`play`];
 //! - [`recorder`]: [`Recorder`] (recording after every frame, rerecords, undo);

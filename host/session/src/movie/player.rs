@@ -21,7 +21,7 @@ pub enum Feed {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Desync {
     /// The first frame whose state differs from the recording (checked at every chunk start;
-    /// the previous check, [`CHUNK_FRAMES`] earlier, matched).
+    /// the previous check, [`super::CHUNK_FRAMES`] earlier, matched).
     pub frame: u64,
     /// The recorded hash.
     pub expected: u64,

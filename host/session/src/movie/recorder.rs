@@ -287,7 +287,7 @@ impl Recorder {
 
     /// Undo the last rerecord: put back the future it cut (dropping what was recorded since)
     /// and take the rerecord back. Returns the frame the restored movie ends at; the caller
-    /// plays the session forward from the cut frame with a [`Feeder`].
+    /// plays the session forward from the cut frame with a [`super::Feeder`].
     pub fn undo_rerecord(&mut self) -> Result<Option<u64>, MovieError> {
         let Some(undo) = self.undo.take() else {
             return Ok(None);

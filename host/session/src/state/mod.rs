@@ -1,4 +1,4 @@
-//! Saved states: [`saved`], a state kept in memory (core image + script arenas), and [`file`],
+//! Saved states: [`saved`], a state kept in memory (core image + script arenas), and [`file`](mod@file),
 //! the sectioned, versioned state-file format on disk with its slot paths.
 
 pub mod file;

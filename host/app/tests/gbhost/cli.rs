@@ -1,7 +1,5 @@
 //! The `gbhost headless` contract, exercised through the real binary with ROMs built in code.
 
-#[path = "../../core/tests/support/mod.rs"]
-mod support;
 
 use gb_core::asm;
 use std::path::PathBuf;
@@ -210,7 +208,7 @@ fn garbage_files_never_panic() {
 
 /// Decode a PNG written by `--screenshot` to grey levels, one per pixel.
 fn decode_grey(path: &std::path::Path) -> (u32, u32, Vec<u8>) {
-    let (w, h, pixels) = support::read_png_rgb(path).expect("decode png");
+    let (w, h, pixels) = gb_testkit::read_png_rgb(path).expect("decode png");
     (w, h, pixels.iter().map(|px| px[0]).collect())
 }
 
@@ -281,10 +279,10 @@ fn unwritable_screenshot_is_exit_2_with_one_line() {
 
 #[test]
 fn dmg_acid2_screenshot_is_the_reference_image() {
-    let roms = support::rom_root();
+    let roms = gb_testkit::rom_root();
     let rom = roms.join("acid2/dmg-acid2.gb");
     if !rom.exists() {
-        assert!(!support::ci(), "CI=true but {} is missing", rom.display());
+        assert!(!gb_testkit::ci(), "CI=true but {} is missing", rom.display());
         eprintln!(
             "*** SKIPPED: {} not found (set GBHOST_TEST_ROMS) ***",
             rom.display()

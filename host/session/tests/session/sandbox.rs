@@ -1,8 +1,7 @@
 //! Sandbox escapes fail with a clear error and the emulator keeps running.
 
-mod common;
 
-use common::{console, session};
+use crate::common::{console, session};
 
 #[test]
 fn escape_attempts_fail_clearly_and_the_game_goes_on() {
@@ -72,7 +71,7 @@ fn escape_attempts_fail_clearly_and_the_game_goes_on() {
         assert!(lines.contains(expected), "{name}: {lines}");
         assert_eq!(s.gb().peek(0xC000), 3, "{name}: the game kept running");
         assert_eq!(
-            common::texts(&s),
+            crate::common::texts(&s),
             ["alive"],
             "{name}: the other script kept running"
         );

@@ -1,5 +1,4 @@
 //! Shared by the session's integration tests: a small ROM built in code and helpers.
-#![allow(dead_code)]
 
 use gb_session::{DrawCmd, Session, SessionConfig};
 

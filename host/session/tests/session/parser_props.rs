@@ -4,12 +4,11 @@
 //! value) without panicking, and that whatever a parser accepts can be used. Failing cases
 //! are kept in `proptest-regressions/` as the corpus.
 
-mod common;
 
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
-use common::counter_rom;
+use crate::common::counter_rom;
 use gb_core::Buttons;
 use gb_session::movie::{Movie, Recorder};
 use gb_session::{Session, SessionConfig, StateFile};

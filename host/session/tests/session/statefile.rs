@@ -1,9 +1,8 @@
 //! State files: round trips, loads into running and new sessions, exact vs restarted
 //! scripts, refusals that change nothing, and hostile bytes.
 
-mod common;
 
-use common::{counter_rom, session, texts};
+use crate::common::{counter_rom, session, texts};
 use gb_core::Buttons;
 use gb_session::state::file::{StateFile, StateFileError};
 use gb_session::{ScriptRestore, Session, SessionConfig, SessionError};
@@ -88,7 +87,7 @@ fn a_file_from_elsewhere_restarts_scripts_with_persist() {
         t.iter().any(|x| x.starts_with("n=1 ")),
         "restarted at the loaded frame: {t:?}"
     );
-    let lines = common::console(&mut b);
+    let lines = crate::common::console(&mut b);
     assert!(
         lines.iter().any(|l| l.contains("keeper: persist loads=7")),
         "{lines:?}"

@@ -1,12 +1,11 @@
 //! Movies: record and play back with the desync detector, rerecords (cut, undo), resuming a
 //! file, keyframe seeks, and hostile bytes.
 
-mod common;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use common::{counter_rom, session};
+use crate::common::{counter_rom, session};
 use gb_core::Buttons;
 use gb_session::movie::{self, Movie, Recorder};
 use gb_session::{Session, SessionConfig};

@@ -1,11 +1,8 @@
 //! Every script we ship in `scripts/` runs without an error for 120 frames and draws or prints
 //! something; the Tobu Tobu Girl trainer finds the game's save data and shows its records.
 
-mod common;
-#[path = "../../core/tests/support/mod.rs"]
-mod support;
 
-use common::{console, session};
+use crate::common::{console, session};
 use gb_session::{Session, SessionConfig};
 use std::path::{Path, PathBuf};
 
@@ -64,10 +61,10 @@ fn every_shipped_script_runs_cleanly() {
 
 #[test]
 fn the_tobu_tobu_girl_trainer_finds_the_save_data() {
-    let rom_path = support::rom_root().join("homebrew/tobutobugirl/tobutobugirl.gb");
+    let rom_path = gb_testkit::rom_root().join("homebrew/tobutobugirl/tobutobugirl.gb");
     let rom = match std::fs::read(&rom_path) {
         Ok(rom) => rom,
-        Err(e) if support::ci() => panic!("{}: {e} (CI=true)", rom_path.display()),
+        Err(e) if gb_testkit::ci() => panic!("{}: {e} (CI=true)", rom_path.display()),
         Err(e) => {
             eprintln!("SKIPPED: {}: {e}", rom_path.display());
             return;
@@ -76,7 +73,7 @@ fn the_tobu_tobu_girl_trainer_finds_the_save_data() {
     let mut s = Session::new(rom, None, SessionConfig::default()).expect("session");
     s.load_script(
         "tobutobugirl.lua",
-        include_str!("../../../scripts/trainers/tobutobugirl.lua"),
+        include_str!("../../../../scripts/trainers/tobutobugirl.lua"),
     );
     for _ in 0..120 {
         s.run_frame();
@@ -88,5 +85,5 @@ fn the_tobu_tobu_girl_trainer_finds_the_save_data() {
         1,
         "the dash counter is on"
     );
-    assert_eq!(common::texts(&s).len(), 4, "four levels' records");
+    assert_eq!(crate::common::texts(&s).len(), 4, "four levels' records");
 }

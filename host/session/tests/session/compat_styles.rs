@@ -2,9 +2,8 @@
 //! unmodified for 1,000 frames with the expected console output, and every frame replays
 //! exactly (the sync test, rolling back 8 frames after each one).
 
-mod common;
 
-use common::{console, session, texts};
+use crate::common::{console, session, texts};
 
 fn run_synced(name: &str, source: &str) -> (gb_session::Session, Vec<String>) {
     let mut s = session();
@@ -26,7 +25,7 @@ fn run_synced(name: &str, source: &str) -> (gb_session::Session, Vec<String>) {
 fn a_bizhawk_style_hud_runs_unmodified() {
     let (s, lines) = run_synced(
         "bizhawk_hud.lua",
-        include_str!("../../../scripts/examples/compat/bizhawk_hud.lua"),
+        include_str!("../../../../scripts/examples/compat/bizhawk_hud.lua"),
     );
     // The counter ROM counts VBlanks at $C000: the history is the last four frames.
     assert_eq!(lines.len(), 11, "{lines:?}");
@@ -45,7 +44,7 @@ fn a_bizhawk_style_hud_runs_unmodified() {
 fn a_vba_style_bot_runs_unmodified() {
     let (s, lines) = run_synced(
         "vba_bot.lua",
-        include_str!("../../../scripts/examples/compat/vba_bot.lua"),
+        include_str!("../../../../scripts/examples/compat/vba_bot.lua"),
     );
     assert_eq!(lines.len(), 13, "{lines:?}");
     for (i, line) in lines[..12].iter().enumerate() {

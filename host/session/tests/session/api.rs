@@ -1,9 +1,8 @@
 //! The Lua API, function by function: each test checks the effect on the machine, the draw
 //! list or the console, not only that the call returns. Compatibility layers at the end.
 
-mod common;
 
-use common::{console, session, texts};
+use crate::common::{console, session, texts};
 use gb_core::Buttons;
 use gb_session::{DrawCmd, Flavor};
 

@@ -3,31 +3,26 @@
 //! every script arena), seeks land exactly, scripts roll back with the game, a load a script
 //! asks for does not roll it back, and reloaded code runs wherever play resumes.
 
-mod common;
-#[path = "../../core/tests/support/mod.rs"]
-mod support;
 
-use common::{counter_rom, texts};
+use crate::common::{counter_rom, texts};
 use gb_core::Buttons;
 use gb_session::{DrawCmd, Session, SessionConfig};
 
-/// The prototype HUD script of the research notes (~230 lines, BizHawk style).
+/// The benchmark HUD (`examples/bench_hud.lua`: ~230 lines, BizHawk style).
 fn hud_script() -> String {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/research/lua-proto/lua/hud.lua");
-    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    include_str!("../../../../examples/bench_hud.lua").to_owned()
 }
 
 fn input_bot() -> &'static str {
-    include_str!("../../../scripts/tas/input_bot.lua")
+    include_str!("../../../../scripts/tas/input_bot.lua")
 }
 
 /// Tobu Tobu Girl, or `None` (loudly; a failure with CI=true) without the ROM folder.
 fn tobu() -> Option<Vec<u8>> {
-    let path = support::rom_root().join("homebrew/tobutobugirl/tobutobugirl.gb");
+    let path = gb_testkit::rom_root().join("homebrew/tobutobugirl/tobutobugirl.gb");
     match std::fs::read(&path) {
         Ok(rom) => Some(rom),
-        Err(e) if support::ci() => panic!(
+        Err(e) if gb_testkit::ci() => panic!(
             "{}: {e} (CI=true: the ROM folder is required)",
             path.display()
         ),

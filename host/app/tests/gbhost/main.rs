@@ -1,0 +1,8 @@
+//! `gbhost`'s integration tests, in one test binary: the real binary run as users run it (the
+//! headless contract, scripts and the sync test, movies and state files across processes,
+//! the app's command line: no display, piped and tmux-driven REPLs, battery saves).
+
+mod app_cli;
+mod cli;
+mod movie_cli;
+mod session_cli;

@@ -1,0 +1,17 @@
+//! `gb-session`'s integration tests, in one test binary (one link instead of eleven): the Lua
+//! API on both layers, its generated docs, BizHawk movies, the compatibility layers, the movie
+//! container, movies, the parsers under property tests, rewind on real gameplay, the sandbox,
+//! the scripts we ship, and state files.
+
+mod api;
+mod api_docs;
+mod bk2;
+mod common;
+mod compat_styles;
+mod container;
+mod movie;
+mod parser_props;
+mod rewind;
+mod sandbox;
+mod shipped_scripts;
+mod statefile;
