@@ -29,3 +29,78 @@ fn no_import_circle_in_any_crate() {
     }
     assert!(report.is_empty(), "import circles:\n{report}");
 }
+
+/// `docs/ARCHITECTURE.md`'s code map names every crate (its folder and package name) and
+/// every top-level folder of the repository.
+#[test]
+fn the_code_map_names_every_crate_and_folder() {
+    let root = repo_root();
+    let doc = std::fs::read_to_string(root.join("docs/ARCHITECTURE.md")).expect("ARCHITECTURE.md");
+    let mut missing = Vec::new();
+    for member in workspace_members(&root).expect("workspace members") {
+        let manifest = std::fs::read_to_string(root.join(&member).join("Cargo.toml")).unwrap();
+        let name = manifest
+            .lines()
+            .find_map(|l| l.strip_prefix("name = "))
+            .map(|n| n.trim_matches('"').to_owned())
+            .expect("package name");
+        for needle in [format!("`{member}`"), format!("`{name}`")] {
+            if !doc.contains(&needle) {
+                missing.push(needle);
+            }
+        }
+    }
+    for entry in std::fs::read_dir(&root).unwrap().flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if entry.path().is_dir() && !name.starts_with('.') && name != "target" {
+            let needle = format!("`{name}/`");
+            if !doc.contains(&needle) && !doc.contains(&format!("`{name}`")) {
+                missing.push(needle);
+            }
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "docs/ARCHITECTURE.md does not name: {missing:?}"
+    );
+}
+
+/// The app builds and runs a bare `Gb` only in the one-shot commands that measure or convert
+/// the core alone; everything interactive goes through a `Session` (ARCHITECTURE.md).
+#[test]
+fn the_app_runs_a_bare_core_only_in_its_one_shot_commands() {
+    const ALLOWED: [&str; 5] = [
+        "headless.rs",
+        "bench.rs",
+        "play.rs",
+        "state_cli.rs",
+        "rom.rs",
+    ];
+    let src = repo_root().join("host/app/src");
+    let mut offenders = Vec::new();
+    let mut files = Vec::new();
+    collect(&src, &mut files);
+    for f in files {
+        let text = std::fs::read_to_string(&f).unwrap();
+        let code = text.split("#[cfg(test)]").next().unwrap_or("");
+        let builds = ["Gb::new(", "Gb::with_boot_rom(", "Gb::from_"]
+            .iter()
+            .any(|n| code.contains(n));
+        let name = f.file_name().unwrap().to_string_lossy().into_owned();
+        if builds && !ALLOWED.contains(&name.as_str()) {
+            offenders.push(f.display().to_string());
+        }
+    }
+    assert!(offenders.is_empty(), "a bare Gb built in {offenders:?}");
+}
+
+fn collect(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+    for e in std::fs::read_dir(dir).unwrap().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            collect(&p, out);
+        } else if p.extension().is_some_and(|x| x == "rs") {
+            out.push(p);
+        }
+    }
+}

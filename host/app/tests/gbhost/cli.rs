@@ -1,6 +1,5 @@
 //! The `gbhost headless` contract, exercised through the real binary with ROMs built in code.
 
-
 use gb_core::asm;
 use std::path::PathBuf;
 use std::process::{Command, Output};
@@ -282,7 +281,11 @@ fn dmg_acid2_screenshot_is_the_reference_image() {
     let roms = gb_testkit::rom_root();
     let rom = roms.join("acid2/dmg-acid2.gb");
     if !rom.exists() {
-        assert!(!gb_testkit::ci(), "CI=true but {} is missing", rom.display());
+        assert!(
+            !gb_testkit::ci(),
+            "CI=true but {} is missing",
+            rom.display()
+        );
         eprintln!(
             "*** SKIPPED: {} not found (set GBHOST_TEST_ROMS) ***",
             rom.display()

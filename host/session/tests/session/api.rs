@@ -1,7 +1,6 @@
 //! The Lua API, function by function: each test checks the effect on the machine, the draw
 //! list or the console, not only that the call returns. Compatibility layers at the end.
 
-
 use crate::common::{console, session, texts};
 use gb_core::Buttons;
 use gb_session::{DrawCmd, Flavor};

@@ -2,7 +2,6 @@
 //! unmodified for 1,000 frames with the expected console output, and every frame replays
 //! exactly (the sync test, rolling back 8 frames after each one).
 
-
 use crate::common::{console, session, texts};
 
 fn run_synced(name: &str, source: &str) -> (gb_session::Session, Vec<String>) {

@@ -1,7 +1,6 @@
 //! Movies: record and play back with the desync detector, rerecords (cut, undo), resuming a
 //! file, keyframe seeks, and hostile bytes.
 
-
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 

@@ -4,7 +4,6 @@
 //! value) without panicking, and that whatever a parser accepts can be used. Failing cases
 //! are kept in `proptest-regressions/` as the corpus.
 
-
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 

@@ -3,7 +3,6 @@
 //! every script arena), seeks land exactly, scripts roll back with the game, a load a script
 //! asks for does not roll it back, and reloaded code runs wherever play resumes.
 
-
 use crate::common::{counter_rom, texts};
 use gb_core::Buttons;
 use gb_session::{DrawCmd, Session, SessionConfig};

@@ -1,6 +1,5 @@
 //! Sandbox escapes fail with a clear error and the emulator keeps running.
 
-
 use crate::common::{console, session};
 
 #[test]

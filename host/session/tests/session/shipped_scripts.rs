@@ -1,7 +1,6 @@
 //! Every script we ship in `scripts/` runs without an error for 120 frames and draws or prints
 //! something; the Tobu Tobu Girl trainer finds the game's save data and shows its records.
 
-
 use crate::common::{console, session};
 use gb_session::{Session, SessionConfig};
 use std::path::{Path, PathBuf};

@@ -1,7 +1,6 @@
 //! State files: round trips, loads into running and new sessions, exact vs restarted
 //! scripts, refusals that change nothing, and hostile bytes.
 
-
 use crate::common::{counter_rom, session, texts};
 use gb_core::Buttons;
 use gb_session::state::file::{StateFile, StateFileError};
