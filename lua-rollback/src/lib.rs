@@ -100,7 +100,6 @@
 
 #![deny(unsafe_op_in_unsafe_fn)]
 
-#[expect(unsafe_code, reason = "the arena maps memory and is Lua's allocator")]
 mod arena;
 pub mod codec;
 mod error;
