@@ -103,7 +103,6 @@
 mod arena;
 pub mod codec;
 mod error;
-#[expect(unsafe_code, reason = "every call into Lua's C API")]
 mod ffi;
 mod host;
 mod snapshot;
