@@ -2,7 +2,8 @@
 //! snapshot / restore / diff times, per-frame diff sizes (our coding, and with zstd-1 / lz4 on
 //! top) and script time per frame. Run with `cargo bench -p lua-rollback`.
 
-#[path = "../tests/common/mod.rs"]
+#[path = "../tests/it/common.rs"]
+#[allow(dead_code, reason = "the benchmark uses only part of the test helpers")]
 mod common;
 
 use std::time::{Duration, Instant};
