@@ -1,8 +1,9 @@
 //! The heap checker (tests and debugging): walks every block, free list and slab list of an
 //! arena and verifies the allocator's invariants, including that free memory is zero.
 //!
-//! It only reads, and reads only at offsets it has checked against the header's `top`, so it
-//! is safe to run on a damaged heap: damage is reported as an error naming where it was found.
+//! It only reads, and only what it has checked to lie below the header's `top`: a block or a
+//! list link is followed once it is aligned and its header fits below `top`. Damage is
+//! therefore reported as an error naming where it was found, never followed out of the heap.
 #![expect(unsafe_code, reason = "reads raw arena memory")]
 
 use super::layout::{
@@ -123,8 +124,9 @@ unsafe fn check_blocks(base: *mut u8, top: usize) -> Result<Blocks, String> {
 /// # Safety
 /// As [`check_blocks`], after it succeeded.
 unsafe fn check_free_lists(base: *mut u8, top: usize, free_blocks: usize) -> Result<(), String> {
-    // SAFETY: the header is inside the mapping; every link is checked to be inside
-    // `[HEADER_SIZE, top)` before the block it names is read.
+    // SAFETY: the header is inside the mapping; every link is checked to be aligned and to
+    // name a block whose first `MIN_BLOCK` bytes (all that is read) lie in
+    // `[HEADER_SIZE, top)` before it is followed.
     unsafe {
         let h = hdr(base);
         let mut listed = 0usize;
@@ -137,7 +139,7 @@ unsafe fn check_free_lists(base: *mut u8, top: usize, free_blocks: usize) -> Res
                 }
                 let mut prev = 0usize;
                 while f != 0 {
-                    if f < HEADER_SIZE || f >= top {
+                    if f < HEADER_SIZE || f + MIN_BLOCK > top || !f.is_multiple_of(ALIGN) {
                         return Err(format!("free list link {f} out of range"));
                     }
                     let word = rd(base, f);
@@ -172,8 +174,9 @@ unsafe fn check_free_lists(base: *mut u8, top: usize, free_blocks: usize) -> Res
 /// # Safety
 /// As [`check_blocks`], after it succeeded.
 unsafe fn check_slab_lists(base: *mut u8, top: usize, partial_slabs: usize) -> Result<(), String> {
-    // SAFETY: the header is inside the mapping; every link is checked to be inside
-    // `[HEADER_SIZE, top)` before the slab it names is read.
+    // SAFETY: the header is inside the mapping; every link is checked to be aligned and to
+    // name a slab whose header (`SLAB_SLOTS` bytes, all that is read) lies in
+    // `[HEADER_SIZE, top)` before it is followed.
     unsafe {
         let h = hdr(base);
         let mut listed = 0usize;
@@ -181,7 +184,8 @@ unsafe fn check_slab_lists(base: *mut u8, top: usize, partial_slabs: usize) -> R
             let mut s = (*h).slabs[c] as usize;
             let mut prev = 0usize;
             while s != 0 {
-                if s < HEADER_SIZE || s >= top || s <= prev {
+                if s < HEADER_SIZE || s + SLAB_SLOTS > top || !s.is_multiple_of(ALIGN) || s <= prev
+                {
                     return Err(format!("slab list {c}: bad link {s} after {prev}"));
                 }
                 let word = rd(base, s);

@@ -1,10 +1,11 @@
 //! The instruction budget: a count hook that charges each host call's budget and, once it is
 //! spent, raises on every instruction until the call ends.
 //!
-//! Invariants: the budget is reset at the start of every call ([`RawVm::arm`]) and armed on
-//! every thread that runs (the main thread, and each coroutine as it is resumed); once it is
-//! spent the call fails with [`Error::Budget`] even if the script caught the error, since a
-//! script that catches it cannot run another instruction. The hook allocates nothing.
+//! Invariants: the budget is reset, and the hook armed on the main thread, when a call that
+//! runs script code starts ([`RawVm::arm`]: exec, call, resume, collections); each coroutine is
+//! armed as it is resumed. Once the budget is spent every instruction raises, so a script that
+//! catches the error cannot go on, and the call fails with [`Error::Budget`] even if it returns
+//! ([`RawVm::budget_check`]). The hook raises inside the protected call it interrupts.
 #![expect(unsafe_code, reason = "the hook is a C callback on Lua's state")]
 
 use std::ffi::c_int;

@@ -6,9 +6,9 @@
 //! `setmetatable` refuses `__gc` (finalizers run with hooks off, outside the budget); `xpcall`
 //! runs no message handler once the budget is spent.
 //!
-//! Invariants: nothing here reads the clock, files or the environment; every replacement
-//! wraps the original function (kept as an upvalue, in the arena) and runs inside the
-//! caller's protected call.
+//! Invariants: nothing here reads the clock, files or the environment; the replacements of
+//! `load`, `setmetatable`, `xpcall` and `math.randomseed` wrap the original function (kept as
+//! an upvalue, in the arena); all of them run inside the caller's protected call.
 #![expect(
     unsafe_code,
     reason = "C functions called by Lua, and the state's setup"
