@@ -1,14 +1,20 @@
-//! Rollback benchmark: the sync-test HUD script after warm-up, per GC mode. Prints arena size,
-//! snapshot / restore / diff times, per-frame diff sizes (our coding, and with zstd-1 / lz4 on
-//! top) and script time per frame. Run with `cargo bench -p lua-rollback`.
+//! Rollback benchmark: the sync-test HUD script and the research prototype's (both in
+//! `tests/scripts/`) after warm-up, per GC mode. Prints arena size, snapshot / restore / diff
+//! times, per-frame diff sizes (our coding, and with zstd-1 / lz4 on top) and script time per
+//! frame. Run with `cargo bench -p lua-rollback`.
 
-#[path = "../tests/common/mod.rs"]
+#[path = "../tests/it/common.rs"]
+#[allow(dead_code, reason = "the benchmark uses only part of the test helpers")]
 mod common;
 
 use std::time::{Duration, Instant};
 
 use common::{HUD, frame, script_vm};
 use lua_rollback::{GcMode, Snapshot, Vm, VmConfig, codec};
+
+/// The research prototype's script (a copy checked in beside the sync test's), so the figures
+/// compare with the prototype's.
+const PROTO_HUD: &str = include_str!("../../examples/bench_hud.lua");
 
 const WARMUP: usize = 300;
 const FRAMES: usize = 600;
@@ -178,20 +184,10 @@ fn main() {
         minor_multiplier,
         major_multiplier,
     };
-    // The research prototype's script, read from the shared folder beside the repository so
-    // the figures compare with the prototype's (skipped, loudly, when the folder is absent).
-    let proto_path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../shared/research/lua-proto/lua/hud.lua"
-    );
-    let proto = std::fs::read_to_string(proto_path).unwrap_or_else(|e| {
-        println!("*** prototype HUD skipped: {proto_path}: {e} ***");
-        String::new()
-    });
-    let mut workloads = vec![("sync-test HUD (345 lines)", HUD)];
-    if !proto.is_empty() {
-        workloads.push(("prototype HUD (234 lines)", proto.as_str()));
-    }
+    let workloads = [
+        ("sync-test HUD (345 lines)", HUD),
+        ("prototype HUD (234 lines)", PROTO_HUD),
+    ];
     for (script_name, script) in workloads {
         println!("== {script_name}");
         run(

@@ -32,7 +32,8 @@
 //!   [`Vm::resume_with`] a script's call runs [`Host::call`] on the host object given to that
 //!   method, with the arguments as [`Value`]s; it returns values, yields the coroutine
 //!   ([`HostReturn::Yield`], e.g. `emu.frameadvance()`), or fails with a message that Lua
-//!   raises at the caller's line. Safe code all the way: a trampoline in `ffi` does the C side.
+//!   raises at the caller's line. Safe code all the way: a trampoline (`ffi/host_call.rs`)
+//!   does the C side.
 //!   Outside those methods a host function raises "host function called outside a host call".
 //!   The low-level form — raw C functions ([`HostFn`], [`VmBuilder::function`]) reaching the
 //!   host through [`host_context`] — needs `unsafe` and is kept for the crate's own tests.
@@ -79,30 +80,51 @@
 //!    Lua error "host function panicked"; a raw host function must not panic (that aborts the
 //!    process, as unwinding through Lua's C frames would be unsound).
 //! 6. Determinism: Lua is built with fixed `luai_makeseed` and `l_randomizePivot` (CFLAGS in
-//!    the workspace's `.cargo/config.toml`; `tests/determinism.rs` is the canary), `math.random`
+//!    the workspace's `.cargo/config.toml`; `tests/it/determinism.rs` is the canary), `math.random`
 //!    is seeded at creation, and nothing reads the clock. Names from the Rust heap (globals,
 //!    coroutine and chunk names) reach Lua only through `lua_pushlstring`: `lua_pushstring`,
 //!    `lua_getfield` and the like file strings in a cache slot chosen by the C string's
-//!    address, which would make re-runs after a restore differ byte-wise. Addresses (`tostring(table)`, `%p`,
-//!    `pairs()` over table keys) agree across processes only with
+//!    address, which would make re-runs after a restore differ byte-wise. Addresses
+//!    (`tostring(table)`, `%p`, `pairs()` over table keys) agree across processes only with
 //!    [`VmConfig::fixed_address`].
 //! 7. Raw arena bytes — and [`Snapshot`]s and their encodings — are valid only in the process
 //!    and the VM that made them (they hold addresses of code). Files on disk carry what can be
 //!    replayed, never arena bytes. Encodings are sealed with a per-process key and decoding
 //!    refuses anything else, so a restore can only ever put back bytes the arena really had.
 //!
+//! # Source files
+//! Each file opens with a doc saying its one job and its invariants.
+//! * `arena/` (unsafe): `mod.rs` the mapping and the `Arena` a VM holds (stats, snapshot
+//!   bytes, restore, scrubbing); `layout.rs` the byte format (header, block and slot headers,
+//!   sentinel); `alloc.rs` Lua's allocator function and failure injection; `tlsf.rs` the TLSF
+//!   allocator; `slab.rs` slabs for small requests; `check.rs` the heap checker;
+//!   `tracking.rs` page-write tracking; `tests.rs` the allocator's unit tests.
+//! * `ffi/` (unsafe): `mod.rs` the state's life and the protected-call driver; `calls.rs`
+//!   chunks, calls and named coroutines; `host_call.rs` the host-function trampoline and the
+//!   raw host-function API; `sandbox.rs` the state's setup and replaced library functions;
+//!   `budget.rs` the instruction hook; `gc.rs` collector modes and collections; `stack.rs`
+//!   values across the stack; `rollback.rs` snapshots, diffs and restore.
+//! * Safe code: `vm.rs` ([`Vm`], [`VmBuilder`], [`VmConfig`]), `host.rs` ([`Host`]),
+//!   `value.rs`, `snapshot.rs` ([`Snapshot`] and its encodings), `codec.rs` ([`codec`]),
+//!   `error.rs`.
+//! * Tests: unit tests beside the code (`arena/tests.rs`, `codec.rs`); the integration tests
+//!   are one binary, `tests/it/` (API, codec chains, determinism across processes, failure
+//!   injection, host functions, sandbox, sync test, page tracking), with the fake host in
+//!   `tests/it/common.rs` and the HUD scripts in `tests/scripts/`.
+//!
 //! # Unsafe code
-//! `unsafe` is confined to two modules, the only ones allowed it: `arena` (mapping, allocator)
-//! and `ffi` (every Lua C API call). Every `unsafe` block carries a `// SAFETY:` comment; the
-//! test `tests/unsafe_audit.rs` checks both rules.
+//! `unsafe` is confined to the files of two modules, the only ones allowed it: `arena`
+//! (mapping, allocator) and `ffi` (every Lua C API call). The compiler checks both rules: the
+//! workspace denies `unsafe_code`, and each of those files `expect`s it at its top, with its
+//! reason (an expectation that stops being needed is itself a warning); clippy's
+//! `undocumented_unsafe_blocks` (denied workspace-wide) makes every `unsafe` block and impl
+//! carry a safety comment saying why it is sound.
 
 #![deny(unsafe_op_in_unsafe_fn)]
 
-#[allow(unsafe_code)]
 mod arena;
 pub mod codec;
 mod error;
-#[allow(unsafe_code)]
 mod ffi;
 mod host;
 mod snapshot;

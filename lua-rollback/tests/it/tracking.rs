@@ -3,9 +3,7 @@
 //! growth, restores and diffs against other snapshots; and collecting each frame's garbage
 //! must keep diffs small without changing what the script does.
 
-mod common;
-
-use common::{HUD, Rng, frame, hud_vm, script_vm};
+use crate::common::{HUD, Rng, frame, hud_vm, script_vm};
 use lua_rollback::{GcMode, Snapshot, VmConfig, codec};
 
 const HEADER: usize = 56;
@@ -29,7 +27,7 @@ fn tracked_diffs_equal_full_compare_diffs() {
     }
     let mut rng = Rng(0x1234_5678_9abc_def0);
     let mut prev = vm.snapshot();
-    let mut history: Vec<(Snapshot, common::HostState)> = Vec::new();
+    let mut history: Vec<(Snapshot, crate::common::HostState)> = Vec::new();
     let mut out = Vec::new();
     let mut full = Vec::new();
     for f in 0..1200 {

@@ -1,9 +1,7 @@
 //! Failure injection and budgets: allocation failure at every allocation point, runaway loops,
 //! memory bombs. Never an abort; the VM keeps working afterwards.
 
-mod common;
-
-use common::{frame, hud_vm};
+use crate::common::{frame, hud_vm};
 use lua_rollback::{AllocFailure, Error, Resume, Value, Vm, VmConfig};
 
 /// The VM still computes, allocates and collects correctly.

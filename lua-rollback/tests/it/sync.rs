@@ -4,9 +4,7 @@
 //! desync check). In incremental and generational GC modes, with the script's host functions
 //! as safe host functions (`Host`, through `resume_with`), and once with raw C functions.
 
-mod common;
-
-use common::{HUD, Host, HostState, Rng, frame, gc_modes, hud_vm, raw_script_vm};
+use crate::common::{HUD, Host, HostState, Rng, frame, gc_modes, hud_vm, raw_script_vm};
 use lua_rollback::{GcMode, Snapshot, Vm, VmConfig};
 
 const FRAMES: usize = 1000;

@@ -1,9 +1,7 @@
 //! The rewind ring's diff machinery on real snapshots: per-frame sealed diffs decode forward
 //! from a keyframe and backward from the live state to exactly the recorded snapshots.
 
-mod common;
-
-use common::{frame, hud_vm};
+use crate::common::{frame, hud_vm};
 use lua_rollback::{CodecError, Snapshot, VmConfig};
 
 #[test]

@@ -1,7 +1,10 @@
 //! Shared test host: a fake Game Boy whose RAM is a pure function of its state, with the host
 //! functions the HUD script uses — as safe host functions ([`script_vm`], the default) and as
 //! raw C functions ([`raw_script_vm`], the low-level API).
-#![allow(unsafe_code, dead_code)]
+#![expect(
+    unsafe_code,
+    reason = "raw C host functions: the low-level API under test"
+)]
 
 use std::cell::{Cell, RefCell};
 use std::ffi::c_int;

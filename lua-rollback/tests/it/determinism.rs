@@ -60,9 +60,22 @@ fn child_probe() {
     println!("PROBE<{}>", probe(fixed.then_some(FIXED)));
 }
 
+/// The test harness's name of [`child_probe`]: its module path without the crate name.
+fn child_probe_name() -> String {
+    match module_path!().split_once("::") {
+        Some((_, module)) => format!("{module}::child_probe"),
+        None => "child_probe".to_string(),
+    }
+}
+
 fn run_child(mode: &str) -> String {
     let out = Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", "child_probe", "--nocapture", "--test-threads=1"])
+        .args([
+            "--exact",
+            &child_probe_name(),
+            "--nocapture",
+            "--test-threads=1",
+        ])
         .env(CHILD_ENV, mode)
         .output()
         .unwrap();
