@@ -12,8 +12,8 @@ use std::time::{Duration, Instant};
 use common::{HUD, frame, script_vm};
 use lua_rollback::{GcMode, Snapshot, Vm, VmConfig, codec};
 
-/// The research prototype's script (a copy checked in beside the sync test's), so the figures
-/// compare with the prototype's.
+/// The benchmark HUD (`examples/bench_hud.lua`, the research prototype's script), so the
+/// figures compare with the prototype's and with the session's rewind bench.
 const PROTO_HUD: &str = include_str!("../../examples/bench_hud.lua");
 
 const WARMUP: usize = 300;

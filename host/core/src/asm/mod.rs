@@ -1,7 +1,7 @@
 //! A small SM83 (Game Boy CPU) assembler, for tests and tools.
 //!
 //! It reads RGBDS-like source and produces bytes: [`assemble`] gives a flat image starting at an
-//! origin address, [`RomBuilder`] / [`rom`] give a complete cartridge image with a valid header.
+//! origin address, [`RomBuilder`] / [`rom`](fn@rom) give a complete cartridge image with a valid header.
 //!
 //! # Syntax
 //!
