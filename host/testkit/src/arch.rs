@@ -162,6 +162,9 @@ impl<'ast> Visit<'ast> for Paths {
         }
     }
 
+    // `pub(super)` and `pub(in path)` restrict visibility; they import nothing.
+    fn visit_vis_restricted(&mut self, _: &'ast syn::VisRestricted) {}
+
     fn visit_path(&mut self, path: &'ast syn::Path) {
         let segments: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
         self.push(&segments);

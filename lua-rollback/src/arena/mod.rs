@@ -33,6 +33,7 @@
 
 mod alloc;
 mod check;
+mod ctl;
 mod layout;
 mod slab;
 #[cfg(test)]
@@ -46,10 +47,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::error::ArenaError;
 
-pub use alloc::AllocFailure;
 pub(crate) use alloc::lua_alloc;
+pub use ctl::AllocFailure;
 
-use alloc::AllocCtl;
+use ctl::AllocCtl;
 use layout::{BLOCK_HEADER, HEADER_SIZE, Header, MAGIC, MAX_CAPACITY, MIN_CAPACITY};
 
 /// Statistics of an arena.

@@ -16,7 +16,7 @@
 
 use std::ptr;
 
-use super::alloc::AllocCtl;
+use super::ctl::AllocCtl;
 use super::layout::{
     ALIGN, BLOCK_HEADER, SIZE_MASK, SLAB, SLAB_HEADER, SLAB_SLOTS, SMALL_CLASSES, hdr, rd, rd64,
     size_of_block, wr, wr64,

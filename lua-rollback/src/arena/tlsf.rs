@@ -19,7 +19,7 @@
 
 use std::ptr;
 
-use super::alloc::AllocCtl;
+use super::ctl::AllocCtl;
 use super::layout::{
     ALIGN, BLOCK_HEADER, FL_COUNT, FREE, LINEAR_LIMIT, MAX_CAPACITY, MIN_BLOCK, PREV_FREE,
     SIZE_MASK, SL_COUNT, SL_LOG2, hdr, rd, size_of_block, wr, wr64,

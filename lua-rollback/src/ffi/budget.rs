@@ -12,7 +12,7 @@ use std::ffi::c_int;
 
 use mlua::ffi as lua;
 
-use super::{Control, RawVm, control};
+use super::state::{Control, RawVm, control};
 use crate::error::Error;
 
 /// Instructions between two calls of the budget hook.

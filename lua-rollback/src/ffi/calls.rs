@@ -16,7 +16,7 @@ use mlua::ffi as lua;
 
 use super::budget::arm_thread;
 use super::stack::{push_chunkname, push_name, push_path, push_value, read_error};
-use super::{AbortOnUnwind, RawVm, control};
+use super::state::{AbortOnUnwind, RawVm, control};
 use crate::error::Error;
 use crate::host::Host;
 use crate::value::{Resume, Value};

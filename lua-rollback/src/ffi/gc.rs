@@ -10,7 +10,7 @@ use std::ptr;
 
 use mlua::ffi as lua;
 
-use super::{RawVm, control};
+use super::state::{RawVm, control};
 use crate::error::Error;
 
 /// Garbage-collector setup (see the Lua 5.4 manual, §2.5).

@@ -25,7 +25,7 @@ use std::ptr::{self, NonNull};
 use mlua::ffi as lua;
 
 use super::stack::{push_name, push_value, read_value};
-use super::{Control, RawVm, control};
+use super::state::{Control, RawVm, control};
 use crate::host::{Host, HostReturn};
 
 /// A raw host function: called by Lua with its arguments on the stack, returns how many

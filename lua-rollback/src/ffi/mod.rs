@@ -21,14 +21,16 @@
 //! * **Pointers from the arena to the outside** go only to static code (C functions, the
 //!   hook, the allocator) and to the [`Control`] block, which lives as long as the arena: the
 //!   allocator's `ud`, and the main thread's extra space (copied into every coroutine).
-//! * **Safe host functions** ([`Host`]) are C closures of a trampoline carrying their number;
+//! * **Safe host functions** ([`Host`](crate::host::Host)) are C closures of a trampoline carrying their number;
 //!   the host object is reachable from the control block only during a `*_with` call (see
 //!   `host_call`).
 //!
 //! # Parts
 //!
-//! This file holds the state's life (creation, the control block, drop) and the driver of
-//! protected calls ([`RawVm::protected`]). The rest, each part adding its own `impl RawVm`:
+//! This file holds the state's life (creation, drop) and the driver of protected calls
+//! ([`RawVm::protected`]). The rest, each part adding its own `impl RawVm`:
+//!
+//! * `state`: the types every part shares ([`RawVm`], [`Control`], `control`).
 //!
 //! * `calls`: running chunks, functions and named coroutines (each `p_*` beside its method).
 //! * `host_call`: the host-function trampoline, registration, and the raw host-function API.
@@ -46,6 +48,7 @@ mod host_call;
 mod rollback;
 mod sandbox;
 mod stack;
+mod state;
 
 use std::cell::{Cell, UnsafeCell};
 use std::ffi::{c_int, c_void};
@@ -55,7 +58,6 @@ use mlua::ffi as lua;
 
 use crate::arena::{AllocFailure, Arena, lua_alloc};
 use crate::error::Error;
-use crate::host::Host;
 use crate::value::Value;
 
 pub(crate) use gc::GC_FRAME;
@@ -65,31 +67,8 @@ pub use host_call::{HostFn, host_context, yield_frame};
 
 use sandbox::{InitArgs, p_init};
 use stack::{read_error, read_value};
-
-/// Host-side state of one VM that Lua callbacks reach through the main thread's extra space.
-/// Not rolled back: it holds per-call budget state, the print sink, the host pointers and the
-/// buffers of the host-function trampoline.
-pub(crate) struct Control {
-    host: *mut c_void,
-    /// The host object of the running `*_with` call, lifetime erased; `None` outside one.
-    active: Cell<Option<NonNull<dyn Host>>>,
-    /// Arguments of the running host function (reused; empty between calls).
-    args: Cell<Vec<Value>>,
-    /// Results of the last host function, pushed from here by index.
-    results: UnsafeCell<Vec<Value>>,
-    /// Error message of the last failing host function.
-    message: UnsafeCell<Vec<u8>>,
-    budget: Option<u64>,
-    left: Cell<u64>,
-    exhausted: Cell<bool>,
-    output: Cell<Vec<u8>>,
-    output_limit: usize,
-    /// The argument block of the running protected call (see [`RawVm::protected`]). Kept here
-    /// rather than as a light userdata on the Lua stack: a stack slot keeps its bytes after the
-    /// call, and a Rust stack address there would make the arena differ between two runs that
-    /// do the same thing from different call depths.
-    arg: Cell<*mut c_void>,
-}
+use state::AbortOnUnwind;
+pub(crate) use state::{Control, RawVm};
 
 /// What [`RawVm::new`] needs.
 pub(crate) struct RawConfig<'a> {
@@ -103,45 +82,6 @@ pub(crate) struct RawConfig<'a> {
     pub(crate) functions: &'a [HostBinding],
     pub(crate) failure: AllocFailure,
     pub(crate) track_writes: bool,
-}
-
-/// Panics must not unwind through Lua's C frames: abort instead (host-function bug).
-struct AbortOnUnwind;
-
-impl Drop for AbortOnUnwind {
-    fn drop(&mut self) {
-        if std::thread::panicking() {
-            eprintln!("lua-rollback: a host function panicked inside a Lua call; aborting");
-            std::process::abort();
-        }
-    }
-}
-
-/// A Lua state in its own arena.
-pub(crate) struct RawVm {
-    l: *mut lua::lua_State,
-    ctl: NonNull<Control>,
-    next_seq: u64,
-    /// With page-write tracking: the snapshot whose bytes the arena had at the last scan.
-    tracked_seq: Option<u64>,
-    /// Scratch list of written pages.
-    written: Vec<std::ops::Range<usize>>,
-    arena: Arena,
-}
-
-// SAFETY: the VM exclusively owns its arena, state and control block; a Lua state is not tied
-// to the thread that made it. The host pointer is the host's to keep valid on whatever thread
-// it calls the VM from (documented on `host_context`).
-unsafe impl Send for RawVm {}
-
-/// The control block of a VM's state.
-///
-/// # Safety
-/// `l` must be a thread of a state created by [`RawVm::new`] whose `RawVm` is alive.
-unsafe fn control<'a>(l: *mut lua::lua_State) -> &'a Control {
-    // SAFETY: the extra space of every thread holds the control pointer written in `new`;
-    // the control block outlives the state.
-    unsafe { &**lua::lua_getextraspace(l).cast::<*const Control>() }
 }
 
 impl RawVm {

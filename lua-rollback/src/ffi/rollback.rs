@@ -10,7 +10,7 @@
 use std::ffi::c_void;
 use std::ptr;
 
-use super::RawVm;
+use super::state::RawVm;
 use crate::arena::{AllocFailure, ArenaStats};
 use crate::error::Error;
 use crate::snapshot::Snapshot;

@@ -21,7 +21,7 @@ use mlua::ffi as lua;
 use super::calls::COROUTINES;
 use super::gc::{GcMode, set_gc};
 use super::host_call::{HostBinding, install_host_functions};
-use super::{Control, RawVm, control};
+use super::state::{Control, RawVm, control};
 
 /// Append to the print sink, up to its limit.
 fn sink(ctl: &Control, bytes: &[u8]) {

@@ -1,0 +1,123 @@
+//! What one VM call may reach: [`Api`], lent by the session for the duration of one call, and
+//! the outputs a call leaves ([`DrawCmd`]s, [`Request`]s).
+
+use std::collections::{BTreeMap, HashMap};
+
+use gb_core::{Buttons, Gb};
+use lua_rollback::Value;
+
+use crate::data::Image;
+use crate::state::SavedState;
+
+/// One drawing command of a script's overlay, in screen pixels (160 × 144).
+#[derive(Clone, Debug, PartialEq)]
+pub enum DrawCmd {
+    /// Text with its top-left corner at (x, y).
+    Text {
+        /// Left edge.
+        x: i32,
+        /// Top edge.
+        y: i32,
+        /// The text.
+        text: String,
+        /// Colour as 0xAARRGGBB.
+        color: u32,
+    },
+    /// Text in the small pixel font (4 × 6 cells), over an optional background.
+    PixelText {
+        /// Left edge.
+        x: i32,
+        /// Top edge.
+        y: i32,
+        /// The text.
+        text: String,
+        /// Text colour, 0xAARRGGBB.
+        fg: u32,
+        /// Background colour (0: none).
+        bg: u32,
+    },
+    /// A rectangle between two corners (inclusive).
+    Box {
+        /// First corner.
+        x1: i32,
+        /// First corner.
+        y1: i32,
+        /// Opposite corner.
+        x2: i32,
+        /// Opposite corner.
+        y2: i32,
+        /// Outline colour.
+        line: u32,
+        /// Fill colour (0: none).
+        fill: u32,
+    },
+    /// A line between two points (inclusive).
+    Line {
+        /// Start.
+        x1: i32,
+        /// Start.
+        y1: i32,
+        /// End.
+        x2: i32,
+        /// End.
+        y2: i32,
+        /// Colour.
+        color: u32,
+    },
+    /// One pixel.
+    Pixel {
+        /// Column.
+        x: i32,
+        /// Row.
+        y: i32,
+        /// Colour.
+        color: u32,
+    },
+    /// An image from the script's folder, its top-left corner at (x, y), alpha-blended.
+    Image {
+        /// Left edge.
+        x: i32,
+        /// Top edge.
+        y: i32,
+        /// The image.
+        image: Image,
+    },
+}
+
+/// A state save or load a script asked for; the session carries it out when the script's
+/// call returns (a VM cannot be restored while it runs).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Request {
+    /// `savestate.save(slot)`.
+    Save(String),
+    /// `savestate.load(slot)`.
+    Load(String),
+    /// The script's bus hooks changed: the core's watchpoints are set again.
+    Watches,
+}
+
+/// What one VM call may reach.
+pub struct Api<'a> {
+    /// The machine.
+    pub gb: &'a mut Gb,
+    /// Frames completed.
+    pub frame: u64,
+    /// The calling script's overlay for this frame.
+    pub draw: &'a mut Vec<DrawCmd>,
+    /// The calling script's `persist` table.
+    pub persist: &'a mut BTreeMap<Vec<u8>, Value>,
+    /// State saves and loads asked for (the script VMs' part, done when the call returns).
+    pub requests: &'a mut Vec<Request>,
+    /// The states saved by scripts, by name.
+    pub(crate) states: &'a mut HashMap<String, SavedState>,
+    /// The buttons the user holds.
+    pub user_buttons: Buttons,
+    /// The images the calling script may draw.
+    pub images: &'a HashMap<String, Image>,
+    /// The ROM's hash.
+    pub rom_hash: u64,
+    /// `Some` for the console's calls: memory writes are collected here as bus pokes (the
+    /// session logs them) instead of made, and calls that would change the machine outside
+    /// the log (registers, state loads) are refused. `None` for scripts.
+    pub pokes: Option<&'a mut Vec<(u16, u8)>>,
+}

@@ -1,0 +1,263 @@
+//! The memory calls: reads and writes in every width, sign and byte order, byte strings,
+//! search, domain sizes; on the bus (side-effect-free reads, CPU-like writes), the I/O page,
+//! or a flat domain (ROM, WRAM, VRAM, OAM, HRAM, cartridge RAM).
+
+use gb_core::{Domain, Gb};
+use lua_rollback::Value;
+
+use super::args::{address, bytes_arg, int, type_name};
+use super::context::Api;
+use super::spec::{READ, WIDTHS, WRITE, id};
+
+/// Where a memory access goes: the bus (side-effect-free reads, CPU-like writes) or a flat
+/// domain.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Space {
+    Bus,
+    Io,
+    Flat(Domain),
+}
+
+fn space(args: &[Value], i: usize, default: Space, what: &str) -> Result<Space, String> {
+    let name = match args.get(i) {
+        None | Some(Value::Nil) => return Ok(default),
+        Some(Value::String(s)) => String::from_utf8_lossy(s).to_ascii_lowercase(),
+        other => {
+            return Err(format!(
+                "bad argument #{} to '{what}' (domain name expected, got {})",
+                i + 1,
+                type_name(other)
+            ));
+        }
+    };
+    Ok(match name.as_str() {
+        "bus" | "system bus" => Space::Bus,
+        "io" => Space::Io,
+        "rom" => Space::Flat(Domain::Rom),
+        "wram" => Space::Flat(Domain::Wram),
+        "vram" => Space::Flat(Domain::Vram),
+        "oam" => Space::Flat(Domain::Oam),
+        "hram" => Space::Flat(Domain::Hram),
+        "cartram" | "sram" => Space::Flat(Domain::CartRam),
+        _ => {
+            return Err(format!(
+                "{what}: unknown memory domain '{name}' (bus, rom, wram, vram, oam, hram, io, cartram)"
+            ));
+        }
+    })
+}
+
+fn space_len(gb: &Gb, sp: Space) -> usize {
+    match sp {
+        Space::Bus => 0x10000,
+        Space::Io => 0x81,
+        Space::Flat(d) => gb.domain(d).len(),
+    }
+}
+
+/// The bus address of offset `a` in the `io` domain (0x80 is IE, 0xFFFF).
+fn io_addr(a: usize) -> u16 {
+    if a == 0x80 { 0xFFFF } else { 0xFF00 + a as u16 }
+}
+
+fn peek(gb: &Gb, sp: Space, a: usize) -> Option<u8> {
+    match sp {
+        Space::Bus => u16::try_from(a).ok().map(|a| gb.peek(a)),
+        Space::Io => (a <= 0x80).then(|| gb.peek(io_addr(a))),
+        Space::Flat(d) => gb.domain(d).get(a).copied(),
+    }
+}
+
+fn poke(gb: &mut Gb, sp: Space, a: usize, v: u8, what: &str) -> Result<(), String> {
+    let out = || format!("{what}: address {a:#x} is outside the domain");
+    match sp {
+        Space::Bus => gb.poke(u16::try_from(a).map_err(|_| out())?, v),
+        Space::Io if a <= 0x80 => gb.poke(io_addr(a), v),
+        Space::Io => return Err(out()),
+        Space::Flat(d) => {
+            let mem = gb
+                .domain_mut(d)
+                .ok_or_else(|| format!("{what}: the ROM is read-only"))?;
+            *mem.get_mut(a).ok_or_else(out)? = v;
+        }
+    }
+    Ok(())
+}
+
+/// Most bytes `memory.read_bytes` returns at once.
+const MAX_READ: usize = 1 << 20;
+/// Most addresses `memory.search` returns.
+const MAX_HITS: usize = 65_536;
+
+/// The accessors' names, by index in `WIDTHS` (static, so a call allocates nothing).
+const READ_NAMES: [&str; 10] = [
+    "memory.read_u8",
+    "memory.read_s8",
+    "memory.read_u16_le",
+    "memory.read_u16_be",
+    "memory.read_s16_le",
+    "memory.read_s16_be",
+    "memory.read_u32_le",
+    "memory.read_u32_be",
+    "memory.read_s32_le",
+    "memory.read_s32_be",
+];
+/// See [`READ_NAMES`].
+const WRITE_NAMES: [&str; 10] = [
+    "memory.write_u8",
+    "memory.write_s8",
+    "memory.write_u16_le",
+    "memory.write_u16_be",
+    "memory.write_s16_le",
+    "memory.write_s16_be",
+    "memory.write_u32_le",
+    "memory.write_u32_be",
+    "memory.write_s32_le",
+    "memory.write_s32_be",
+];
+
+impl Api<'_> {
+    fn read(&self, id: u32, args: &[Value]) -> Result<i64, String> {
+        let (_, n, signed, big) = WIDTHS[(id - READ) as usize];
+        let what = READ_NAMES[(id - READ) as usize];
+        let a = address(args, 0, what)?;
+        // The common case first: one byte on the bus.
+        if n == 1 && args.len() < 2 && a <= 0xFFFF {
+            let v = self.gb.peek(a as u16);
+            return Ok(if signed {
+                i64::from(v as i8)
+            } else {
+                i64::from(v)
+            });
+        }
+        let sp = space(args, 1, Space::Bus, what)?;
+        let mut v: u32 = 0;
+        for k in 0..n {
+            // The bus wraps at 0x10000; other domains end.
+            let at = if sp == Space::Bus {
+                (a + k) & 0xFFFF
+            } else {
+                a + k
+            };
+            let b = peek(self.gb, sp, at)
+                .ok_or_else(|| format!("{what}: address {at:#x} is outside the domain"))?;
+            let shift = if big { 8 * (n - 1 - k) } else { 8 * k };
+            v |= u32::from(b) << shift;
+        }
+        Ok(match (n, signed) {
+            (1, true) => i64::from(v as u8 as i8),
+            (2, true) => i64::from(v as u16 as i16),
+            (4, true) => i64::from(v as i32),
+            _ => i64::from(v),
+        })
+    }
+
+    fn write(&mut self, id: u32, args: &[Value]) -> Result<(), String> {
+        let (_, n, _, big) = WIDTHS[(id - WRITE) as usize];
+        let what = WRITE_NAMES[(id - WRITE) as usize];
+        let a = address(args, 0, what)?;
+        let v = int(args, 1, what)?;
+        let sp = space(args, 2, Space::Bus, what)?;
+        for k in 0..n {
+            let at = if sp == Space::Bus {
+                (a + k) & 0xFFFF
+            } else {
+                a + k
+            };
+            let shift = if big { 8 * (n - 1 - k) } else { 8 * k };
+            self.store(sp, at, (v >> shift) as u8, what)?;
+        }
+        Ok(())
+    }
+
+    /// Write one byte: into the machine for scripts, as a poke to log for the console.
+    fn store(&mut self, sp: Space, a: usize, v: u8, what: &str) -> Result<(), String> {
+        let Some(pokes) = &mut self.pokes else {
+            return poke(self.gb, sp, a, v, what);
+        };
+        let addr = bus_address(sp, a).ok_or_else(|| {
+            format!("{what}: the console writes through the bus only (logged pokes), and {a:#x} of this domain is not on it")
+        })?;
+        pokes.push((addr, v));
+        Ok(())
+    }
+
+    /// The memory calls. Returns false for an id that is not one of them.
+    pub(super) fn call_memory(
+        &mut self,
+        id: u32,
+        args: &[Value],
+        ret: &mut Vec<Value>,
+    ) -> Result<bool, String> {
+        match id {
+            _ if (READ..READ + WIDTHS.len() as u32).contains(&id) => {
+                ret.push(Value::Integer(self.read(id, args)?));
+            }
+            _ if (WRITE..WRITE + WIDTHS.len() as u32).contains(&id) => self.write(id, args)?,
+            id::READ_BYTES => {
+                let what = "memory.read_bytes";
+                let a = address(args, 0, what)?;
+                let n = int(args, 1, what)?.clamp(0, MAX_READ as i64) as usize;
+                let sp = space(args, 2, Space::Bus, what)?;
+                let len = space_len(self.gb, sp);
+                let bytes: Vec<u8> = (a..a.saturating_add(n).min(len))
+                    .filter_map(|at| peek(self.gb, sp, at))
+                    .collect();
+                ret.push(Value::String(bytes));
+            }
+            id::WRITE_BYTES => {
+                let what = "memory.write_bytes";
+                let a = address(args, 0, what)?;
+                let bytes = bytes_arg(args, 1, what)?.to_vec();
+                let sp = space(args, 2, Space::Bus, what)?;
+                for (k, b) in bytes.into_iter().enumerate() {
+                    self.store(sp, a + k, b, what)?;
+                }
+            }
+            id::SEARCH => {
+                let what = "memory.search";
+                let needle = bytes_arg(args, 0, what)?.to_vec();
+                let sp = space(args, 1, Space::Flat(Domain::Wram), what)?;
+                let hay: Vec<u8> = match sp {
+                    Space::Flat(d) => self.gb.domain(d).to_vec(),
+                    _ => (0..space_len(self.gb, sp))
+                        .filter_map(|a| peek(self.gb, sp, a))
+                        .collect(),
+                };
+                let mut packed = Vec::new();
+                if !needle.is_empty() {
+                    for (a, w) in hay.windows(needle.len()).enumerate() {
+                        if w == needle.as_slice() {
+                            packed.extend_from_slice(&(a as u32).to_le_bytes());
+                            if packed.len() / 4 >= MAX_HITS {
+                                break;
+                            }
+                        }
+                    }
+                }
+                ret.push(Value::String(packed));
+            }
+            id::DOMAIN_SIZE => {
+                let sp = space(args, 0, Space::Bus, "memory.size")?;
+                ret.push(Value::Integer(space_len(self.gb, sp) as i64));
+            }
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+}
+
+/// Where offset `a` of `sp` is on the bus, for the domains that sit at a fixed bus address.
+fn bus_address(sp: Space, a: usize) -> Option<u16> {
+    let base = match sp {
+        Space::Bus => 0,
+        Space::Io if a <= 0x80 => return Some(io_addr(a)),
+        Space::Io => return None,
+        Space::Flat(Domain::Wram) if a < 0x2000 => 0xC000,
+        Space::Flat(Domain::Vram) if a < 0x2000 => 0x8000,
+        Space::Flat(Domain::Oam) if a < 0xA0 => 0xFE00,
+        Space::Flat(Domain::Hram) if a < 0x7F => 0xFF80,
+        Space::Flat(_) => return None,
+    };
+    u16::try_from(base + a).ok()
+}
