@@ -231,39 +231,7 @@ impl StateFile {
 
     /// Decode a state file, checking everything; unknown sections are skipped.
     pub fn decode(bytes: &[u8]) -> Result<StateFile, StateFileError> {
-        if bytes.len() < 12 || bytes[..8] != MAGIC {
-            return Err(StateFileError::Magic);
-        }
-        let version = u16::from_le_bytes([bytes[8], bytes[9]]);
-        if version != VERSION {
-            return Err(StateFileError::Version(version));
-        }
-        let mut at = 12;
-        let mut sections: BTreeMap<[u8; 4], &[u8]> = BTreeMap::new();
-        loop {
-            if bytes.len() - at < 8 {
-                return Err(StateFileError::Truncated(bytes.len()));
-            }
-            let tag: [u8; 4] = [bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]];
-            let len =
-                u32::from_le_bytes([bytes[at + 4], bytes[at + 5], bytes[at + 6], bytes[at + 7]])
-                    as usize;
-            if bytes.len() - at - 8 < len {
-                return Err(StateFileError::Truncated(bytes.len()));
-            }
-            let payload = &bytes[at + 8..at + 8 + len];
-            if &tag == b"END " {
-                let sum = crate::data::fnv1a(&bytes[..at]);
-                if len != 8 || payload != sum.to_le_bytes() {
-                    return Err(StateFileError::Checksum);
-                }
-                break;
-            }
-            if sections.insert(tag, payload).is_some() {
-                return Err(StateFileError::Duplicate(tag_name(&tag)));
-            }
-            at += 8 + len;
-        }
+        let sections = split_sections(bytes)?;
         let get = |tag: &'static [u8; 4], name: &'static str| {
             sections
                 .get(tag)
@@ -274,117 +242,22 @@ impl StateFile {
             let section = tag.to_owned();
             move |source| StateFileError::Section { section, source }
         };
-
-        let mut d = Dec::new(get(b"META", "META")?);
-        let meta = (|| {
-            Ok::<_, DecodeError>(Meta {
-                rom_hash: d.u64()?,
-                rom_title: d.str()?,
-                model: d.str()?,
-                frame: d.var()?,
-                unix_time: d.var()?,
-                build: d.str()?,
-            })
-        })()
-        .map_err(bad("META"))?;
-        if meta.frame > crate::data::limits::MAX_FRAME {
-            return Err(StateFileError::Section {
-                section: "META".into(),
-                source: DecodeError {
-                    what: format!("frame {} is out of range", meta.frame),
-                    at: 0,
-                },
-            });
-        }
-
+        let meta = decode_meta(&mut Dec::new(get(b"META", "META")?)).map_err(bad("META"))?;
         let core = get(b"CORE", "CORE")?.to_vec();
-
-        let mut d = Dec::new(get(b"SCRP", "SCRP")?);
-        let scripts = (|| {
-            let n = d.count(12)?;
-            let mut v = Vec::with_capacity(n);
-            for _ in 0..n {
-                let slot = d.var32()?;
-                let name = d.str()?;
-                let flavor = codec::decode_flavor(&mut d)?;
-                let hash = d.u64()?;
-                let persist = codec::decode_persist(&mut d)?;
-                v.push(SavedScript {
-                    slot,
-                    name,
-                    flavor,
-                    hash,
-                    persist,
-                });
-            }
-            Ok(v)
-        })()
-        .map_err(bad("SCRP"))?;
-
-        let mut d = Dec::new(get(b"SRCS", "SRCS")?);
-        let sources = (|| {
-            let n = d.count(11)?;
-            let mut v = Vec::with_capacity(n);
-            for _ in 0..n {
-                let hash = d.u64()?;
-                v.push((hash, codec::decode_bundle(&mut d)?));
-            }
-            Ok(v)
-        })()
-        .map_err(bad("SRCS"))?;
-
-        let mut d = Dec::new(get(b"LOG ", "LOG")?);
-        let log = codec::decode_events(&mut d, 0, 0).map_err(bad("LOG"))?;
-        if let Some(e) = log.iter().find(|e| e.frame >= meta.frame) {
-            return Err(StateFileError::Section {
-                section: "LOG".into(),
-                source: DecodeError {
-                    what: format!(
-                        "an event of frame {} is not before the state's frame {}",
-                        e.frame, meta.frame
-                    ),
-                    at: 0,
-                },
-            });
-        }
-
-        let thumbnail = match sections.get(b"THMB") {
-            None => None,
-            Some(p) if p.len() == PIXELS / 4 => Some(
-                (0..PIXELS)
-                    .map(|i| (p[i / 4] >> (2 * (i % 4))) & 3)
-                    .collect(),
-            ),
-            Some(p) => {
-                return Err(StateFileError::Section {
-                    section: "THMB".into(),
-                    source: DecodeError {
-                        what: format!("{} bytes, not {}", p.len(), PIXELS / 4),
-                        at: 0,
-                    },
-                });
-            }
-        };
-
-        let arenas = match sections.get(b"ARNA") {
-            None => None,
-            Some(p) => {
-                let mut d = Dec::new(p);
-                Some(
-                    (|| {
-                        let token = (d.u64()?, d.u64()?);
-                        let n = d.count(10)?;
-                        let mut slots = Vec::with_capacity(n);
-                        for _ in 0..n {
-                            slots.push((d.var32()?, d.u64()?, d.bytes()?.to_vec()));
-                        }
-                        Ok(Arenas { token, slots })
-                    })()
-                    .map_err(bad("ARNA"))?,
-                )
-            }
-        };
-
+        let scripts = decode_scripts(&mut Dec::new(get(b"SCRP", "SCRP")?)).map_err(bad("SCRP"))?;
+        let sources = decode_sources(&mut Dec::new(get(b"SRCS", "SRCS")?)).map_err(bad("SRCS"))?;
+        let log =
+            decode_log(&mut Dec::new(get(b"LOG ", "LOG")?), meta.frame).map_err(bad("LOG"))?;
+        let thumbnail = sections
+            .get(b"THMB")
+            .map(|p| decode_thumbnail(p))
+            .transpose()
+            .map_err(bad("THMB"))?;
+        let arenas = sections
+            .get(b"ARNA")
+            .map(|p| decode_arenas(&mut Dec::new(p)))
+            .transpose()
+            .map_err(bad("ARNA"))?;
         Ok(StateFile {
             meta,
             core,
@@ -412,6 +285,120 @@ impl StateFile {
             source,
         })
     }
+}
+
+/// Check the magic, the version and the closing checksum, and cut the sections out (each tag
+/// at most once).
+fn split_sections(bytes: &[u8]) -> Result<BTreeMap<[u8; 4], &[u8]>, StateFileError> {
+    if bytes.len() < 12 || bytes[..8] != MAGIC {
+        return Err(StateFileError::Magic);
+    }
+    let version = u16::from_le_bytes([bytes[8], bytes[9]]);
+    if version != VERSION {
+        return Err(StateFileError::Version(version));
+    }
+    let mut at = 12;
+    let mut sections = BTreeMap::new();
+    loop {
+        if bytes.len() - at < 8 {
+            return Err(StateFileError::Truncated(bytes.len()));
+        }
+        let tag: [u8; 4] = [bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]];
+        let len = u32::from_le_bytes([bytes[at + 4], bytes[at + 5], bytes[at + 6], bytes[at + 7]])
+            as usize;
+        if bytes.len() - at - 8 < len {
+            return Err(StateFileError::Truncated(bytes.len()));
+        }
+        let payload = &bytes[at + 8..at + 8 + len];
+        if &tag == b"END " {
+            let sum = crate::data::fnv1a(&bytes[..at]);
+            if len != 8 || payload != sum.to_le_bytes() {
+                return Err(StateFileError::Checksum);
+            }
+            return Ok(sections);
+        }
+        if sections.insert(tag, payload).is_some() {
+            return Err(StateFileError::Duplicate(tag_name(&tag)));
+        }
+        at += 8 + len;
+    }
+}
+
+/// A section's content that decodes but cannot be (not tied to a byte of it).
+fn invalid(what: String) -> DecodeError {
+    DecodeError { what, at: 0 }
+}
+
+fn decode_meta(d: &mut Dec<'_>) -> Result<Meta, DecodeError> {
+    let meta = Meta {
+        rom_hash: d.u64()?,
+        rom_title: d.str()?,
+        model: d.str()?,
+        frame: d.var()?,
+        unix_time: d.var()?,
+        build: d.str()?,
+    };
+    if meta.frame > crate::data::limits::MAX_FRAME {
+        return Err(invalid(format!("frame {} is out of range", meta.frame)));
+    }
+    Ok(meta)
+}
+
+fn decode_scripts(d: &mut Dec<'_>) -> Result<Vec<SavedScript>, DecodeError> {
+    let n = d.count(12)?;
+    let mut v = Vec::with_capacity(n);
+    for _ in 0..n {
+        v.push(SavedScript {
+            slot: d.var32()?,
+            name: d.str()?,
+            flavor: codec::decode_flavor(d)?,
+            hash: d.u64()?,
+            persist: codec::decode_persist(d)?,
+        });
+    }
+    Ok(v)
+}
+
+fn decode_sources(d: &mut Dec<'_>) -> Result<Vec<(SourceHash, Bundle)>, DecodeError> {
+    let n = d.count(11)?;
+    let mut v = Vec::with_capacity(n);
+    for _ in 0..n {
+        let hash = d.u64()?;
+        v.push((hash, codec::decode_bundle(d)?));
+    }
+    Ok(v)
+}
+
+/// The log, every event of it before the state's frame.
+fn decode_log(d: &mut Dec<'_>, frame: u64) -> Result<Vec<Event>, DecodeError> {
+    let log = codec::decode_events(d, 0, 0)?;
+    if let Some(e) = log.iter().find(|e| e.frame >= frame) {
+        return Err(invalid(format!(
+            "an event of frame {} is not before the state's frame {frame}",
+            e.frame
+        )));
+    }
+    Ok(log)
+}
+
+/// The picture: 4 shades a byte.
+fn decode_thumbnail(p: &[u8]) -> Result<Vec<u8>, DecodeError> {
+    if p.len() != PIXELS / 4 {
+        return Err(invalid(format!("{} bytes, not {}", p.len(), PIXELS / 4)));
+    }
+    Ok((0..PIXELS)
+        .map(|i| (p[i / 4] >> (2 * (i % 4))) & 3)
+        .collect())
+}
+
+fn decode_arenas(d: &mut Dec<'_>) -> Result<Arenas, DecodeError> {
+    let token = (d.u64()?, d.u64()?);
+    let n = d.count(10)?;
+    let mut slots = Vec::with_capacity(n);
+    for _ in 0..n {
+        slots.push((d.var32()?, d.u64()?, d.bytes()?.to_vec()));
+    }
+    Ok(Arenas { token, slots })
 }
 
 fn tag_name(tag: &[u8; 4]) -> String {
