@@ -224,151 +224,163 @@ impl GbApp {
 
     fn menus(&mut self, ui: &mut egui::Ui) {
         egui::MenuBar::new().ui(ui, |ui| {
-            ui.menu_button("File", |ui| {
-                if ui.button("Open ROM…").clicked() {
-                    self.dialog = Some(Dialog::OpenRom);
-                    self.path_input.clear();
-                }
-                if ui.button("Open the demo").clicked() {
-                    self.send(Cmd::Open(RomSource::Demo));
-                }
-                ui.menu_button("Recent", |ui| {
-                    if self.config.recent_roms.is_empty() {
-                        ui.label("(none yet)");
-                    }
-                    for p in self.config.recent_roms.clone() {
-                        if ui.button(p.display().to_string()).clicked() {
-                            self.open_rom(p);
-                        }
-                    }
-                });
-                ui.separator();
-                if ui.button("Quit").clicked() {
-                    ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
-                }
-            });
-            ui.menu_button("Emulation", |ui| {
-                let pause = if self.view.paused { "Resume" } else { "Pause" };
-                if ui.button(pause).clicked() {
-                    self.send(Cmd::TogglePause);
-                }
-                if ui.button("Frame advance").clicked() {
-                    self.send(Cmd::FrameAdvance);
-                }
-                if ui.checkbox(&mut self.fast_toggle, "Fast-forward").changed() {
-                    self.send_speed();
-                }
-                let mut unthrottled = self.view.speed_mode == Speed::Unthrottled;
-                if ui.checkbox(&mut unthrottled, "Unthrottled").changed() {
-                    self.send(Cmd::SetSpeed(if unthrottled {
-                        Speed::Unthrottled
-                    } else {
-                        Speed::Normal
-                    }));
-                }
-                if ui.button("Rewind 5 seconds").clicked() {
-                    let t = self.view.frame.saturating_sub(300);
-                    self.send(Cmd::Seek(t));
-                }
-                if ui.button("Reset").clicked() {
-                    self.send(Cmd::Reset);
-                }
-            });
-            ui.menu_button("State", |ui| {
-                ui.menu_button("Save slot", |ui| {
-                    for slot in 0..=9 {
-                        if ui.button(format!("Slot {slot}")).clicked() {
-                            self.run(Command::State(StateCmd::Save(StateTarget::Slot(slot))));
-                        }
-                    }
-                });
-                ui.menu_button("Load slot", |ui| {
-                    for slot in 0..=9 {
-                        if ui.button(format!("Slot {slot}")).clicked() {
-                            self.run(Command::State(StateCmd::Load(StateTarget::Slot(slot))));
-                        }
-                    }
-                });
-                ui.separator();
-                if ui.button("Save state file…").clicked() {
-                    self.ask(Dialog::SaveStateFile);
-                }
-                if ui.button("Load state file…").clicked() {
-                    self.ask(Dialog::LoadStateFile);
-                }
-            });
-            ui.menu_button("Movie", |ui| {
-                if ui.button("Record from power-on…").clicked() {
-                    self.ask(Dialog::RecordMovie { here: false });
-                }
-                if ui.button("Record from this frame…").clicked() {
-                    self.ask(Dialog::RecordMovie { here: true });
-                }
-                if ui.button("Play…").clicked() {
-                    self.ask(Dialog::PlayMovie);
-                }
-                let movie = self.view.movie.clone();
-                ui.separator();
-                if let Some(m) = &movie {
-                    let mut read_only = m.read_only;
-                    if ui.checkbox(&mut read_only, "Read-only").changed() {
-                        self.run(Command::Movie(if read_only {
-                            MovieCmd::ReadOnly
-                        } else {
-                            MovieCmd::ReadWrite
-                        }));
-                    }
-                    if ui
-                        .add_enabled(m.can_undo, egui::Button::new("Undo last rerecord"))
-                        .clicked()
-                    {
-                        self.run(Command::Movie(MovieCmd::Undo));
-                    }
-                    if ui.button("Stop movie").clicked() {
-                        self.run(Command::Movie(MovieCmd::Stop));
-                    }
-                    ui.separator();
-                }
-                ui.label("At the movie's end:");
-                for (label, action) in [
-                    ("Pause", EndAction::Pause),
-                    ("Keep recording", EndAction::Record),
-                    ("Stop the movie", EndAction::Stop),
-                ] {
-                    if ui.radio(self.end_action == action, label).clicked() {
-                        self.end_action = action;
-                        self.run(Command::Movie(MovieCmd::End(action)));
-                    }
-                }
-            });
-            ui.menu_button("Scripts", |ui| {
-                if ui.button("Load script…").clicked() {
-                    self.dialog = Some(Dialog::LoadScript);
-                    self.path_input.clear();
-                }
-                for p in self.config.recent_scripts.clone() {
-                    if ui.button(p.display().to_string()).clicked() {
-                        self.load_script(p);
-                    }
-                }
-            });
-            ui.menu_button("View", |ui| {
-                ui.checkbox(&mut self.show_scripts, "Scripts panel");
-                ui.checkbox(&mut self.show_console, "Console panel");
-                ui.checkbox(&mut self.show_memory, "Memory viewer");
-                ui.separator();
-                for s in 0..=6 {
-                    let label = if s == 0 {
-                        "Scale: fit".to_owned()
-                    } else {
-                        format!("Scale: {s}×")
-                    };
-                    if ui.radio(self.config.scale == s, label).clicked() {
-                        self.config.scale = s;
-                    }
-                }
-            });
+            ui.menu_button("File", |ui| self.menu_file(ui));
+            ui.menu_button("Emulation", |ui| self.menu_emulation(ui));
+            ui.menu_button("State", |ui| self.menu_state(ui));
+            ui.menu_button("Movie", |ui| self.menu_movie(ui));
+            ui.menu_button("Scripts", |ui| self.menu_scripts(ui));
+            ui.menu_button("View", |ui| self.menu_view(ui));
         });
+    }
+
+    fn menu_file(&mut self, ui: &mut egui::Ui) {
+        if ui.button("Open ROM…").clicked() {
+            self.dialog = Some(Dialog::OpenRom);
+            self.path_input.clear();
+        }
+        if ui.button("Open the demo").clicked() {
+            self.send(Cmd::Open(RomSource::Demo));
+        }
+        ui.menu_button("Recent", |ui| {
+            if self.config.recent_roms.is_empty() {
+                ui.label("(none yet)");
+            }
+            for p in self.config.recent_roms.clone() {
+                if ui.button(p.display().to_string()).clicked() {
+                    self.open_rom(p);
+                }
+            }
+        });
+        ui.separator();
+        if ui.button("Quit").clicked() {
+            ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
+        }
+    }
+
+    fn menu_emulation(&mut self, ui: &mut egui::Ui) {
+        let pause = if self.view.paused { "Resume" } else { "Pause" };
+        if ui.button(pause).clicked() {
+            self.send(Cmd::TogglePause);
+        }
+        if ui.button("Frame advance").clicked() {
+            self.send(Cmd::FrameAdvance);
+        }
+        if ui.checkbox(&mut self.fast_toggle, "Fast-forward").changed() {
+            self.send_speed();
+        }
+        let mut unthrottled = self.view.speed_mode == Speed::Unthrottled;
+        if ui.checkbox(&mut unthrottled, "Unthrottled").changed() {
+            self.send(Cmd::SetSpeed(if unthrottled {
+                Speed::Unthrottled
+            } else {
+                Speed::Normal
+            }));
+        }
+        if ui.button("Rewind 5 seconds").clicked() {
+            let t = self.view.frame.saturating_sub(300);
+            self.send(Cmd::Seek(t));
+        }
+        if ui.button("Reset").clicked() {
+            self.send(Cmd::Reset);
+        }
+    }
+
+    fn menu_state(&mut self, ui: &mut egui::Ui) {
+        ui.menu_button("Save slot", |ui| {
+            for slot in 0..=9 {
+                if ui.button(format!("Slot {slot}")).clicked() {
+                    self.run(Command::State(StateCmd::Save(StateTarget::Slot(slot))));
+                }
+            }
+        });
+        ui.menu_button("Load slot", |ui| {
+            for slot in 0..=9 {
+                if ui.button(format!("Slot {slot}")).clicked() {
+                    self.run(Command::State(StateCmd::Load(StateTarget::Slot(slot))));
+                }
+            }
+        });
+        ui.separator();
+        if ui.button("Save state file…").clicked() {
+            self.ask(Dialog::SaveStateFile);
+        }
+        if ui.button("Load state file…").clicked() {
+            self.ask(Dialog::LoadStateFile);
+        }
+    }
+
+    fn menu_movie(&mut self, ui: &mut egui::Ui) {
+        if ui.button("Record from power-on…").clicked() {
+            self.ask(Dialog::RecordMovie { here: false });
+        }
+        if ui.button("Record from this frame…").clicked() {
+            self.ask(Dialog::RecordMovie { here: true });
+        }
+        if ui.button("Play…").clicked() {
+            self.ask(Dialog::PlayMovie);
+        }
+        let movie = self.view.movie.clone();
+        ui.separator();
+        if let Some(m) = &movie {
+            let mut read_only = m.read_only;
+            if ui.checkbox(&mut read_only, "Read-only").changed() {
+                self.run(Command::Movie(if read_only {
+                    MovieCmd::ReadOnly
+                } else {
+                    MovieCmd::ReadWrite
+                }));
+            }
+            if ui
+                .add_enabled(m.can_undo, egui::Button::new("Undo last rerecord"))
+                .clicked()
+            {
+                self.run(Command::Movie(MovieCmd::Undo));
+            }
+            if ui.button("Stop movie").clicked() {
+                self.run(Command::Movie(MovieCmd::Stop));
+            }
+            ui.separator();
+        }
+        ui.label("At the movie's end:");
+        for (label, action) in [
+            ("Pause", EndAction::Pause),
+            ("Keep recording", EndAction::Record),
+            ("Stop the movie", EndAction::Stop),
+        ] {
+            if ui.radio(self.end_action == action, label).clicked() {
+                self.end_action = action;
+                self.run(Command::Movie(MovieCmd::End(action)));
+            }
+        }
+    }
+
+    fn menu_scripts(&mut self, ui: &mut egui::Ui) {
+        if ui.button("Load script…").clicked() {
+            self.dialog = Some(Dialog::LoadScript);
+            self.path_input.clear();
+        }
+        for p in self.config.recent_scripts.clone() {
+            if ui.button(p.display().to_string()).clicked() {
+                self.load_script(p);
+            }
+        }
+    }
+
+    fn menu_view(&mut self, ui: &mut egui::Ui) {
+        ui.checkbox(&mut self.show_scripts, "Scripts panel");
+        ui.checkbox(&mut self.show_console, "Console panel");
+        ui.checkbox(&mut self.show_memory, "Memory viewer");
+        ui.separator();
+        for s in 0..=6 {
+            let label = if s == 0 {
+                "Scale: fit".to_owned()
+            } else {
+                format!("Scale: {s}×")
+            };
+            if ui.radio(self.config.scale == s, label).clicked() {
+                self.config.scale = s;
+            }
+        }
     }
 
     fn save_config(&self) {
