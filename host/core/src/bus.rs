@@ -579,11 +579,10 @@ impl Bus for Hardware {
         self.if_ &= !(1 << bit);
     }
 
-    fn stop(&mut self) -> bool {
+    fn stop(&mut self) {
         let now = self.now;
         self.counter_reset(now);
         self.reschedule();
-        !self.joypad.any_line_low()
     }
 
     fn joypad_wake(&self) -> bool {
