@@ -351,10 +351,11 @@ impl Cartridge {
         self.remap();
     }
 
-    /// Reads 0xA000-0xBFFF (only the low 13 bits of `addr` matter): 0xFF when RAM is absent
-    /// or disabled; MBC2 RAM with the upper nibble set; MBC3 clock registers as last latched.
+    /// Reads 0xA000-0xBFFF (only the low 13 bits of `addr` matter) at emulated time `now`:
+    /// 0xFF when RAM is absent or disabled; MBC2 RAM with the upper nibble set; an MBC3 clock
+    /// register as latched, or running at `now` while nothing is latched.
     #[inline]
-    pub fn read_ram(&self, addr: u16) -> u8 {
+    pub fn read_ram(&self, addr: u16, now: u64) -> u8 {
         match self.ram_access {
             RamAccess::Open => 0xFF,
             RamAccess::Ram => self
@@ -369,7 +370,10 @@ impl Cartridge {
                     .copied()
                     .unwrap_or(0x0F)
             }
-            RamAccess::Rtc(reg) => self.mapper.rtc().map_or(0xFF, |rtc| rtc.read(reg)),
+            RamAccess::Rtc(reg) => match &self.mapper {
+                Mapper::Mbc3(m) => m.read_clock(reg, now),
+                _ => 0xFF,
+            },
         }
     }
 
@@ -592,7 +596,8 @@ impl Cartridge {
 
     /// The register writes that bring a mapper from power-on to its current state, in order
     /// (BESS's MBC block, [`crate::bess`]); none without a mapper. MBC3's latch register is
-    /// included: writing its last value once never latches.
+    /// included last: it puts the latch bit back (a write of an odd value latches the clock
+    /// of the moment, which the importer then replaces with the saved copy).
     pub(crate) fn mbc_writes(&self) -> Vec<(u16, u8)> {
         let regs = self.mapper.registers();
         let ramg = if regs[0] != 0 { 0x0A } else { 0x00 };
@@ -625,7 +630,7 @@ impl Cartridge {
         let regs = match &self.mapper {
             Mapper::RomOnly | Mapper::Mbc1(_) => [0, 0, 0, 0],
             Mapper::Mbc2(_) | Mapper::Mbc5(_) => [0, 1, 0, 0],
-            Mapper::Mbc3(_) => [0, 0, 0, 0xFF],
+            Mapper::Mbc3(_) => [0, 0, 0, 0],
         };
         self.mapper.set_registers(regs);
         self.remap();
