@@ -100,56 +100,43 @@ fn unsupported_types_name_the_mapper() {
 
 #[test]
 fn unknown_type_and_size_codes() {
-    assert_eq!(err(make_rom(0x04, 0, 0)), "unknown cartridge type 0x04");
+    // An unknown type on an image over 32 KiB is an error; size codes only warn (warning.rs).
+    assert_eq!(
+        err(make_rom(0x04, 1, 0)),
+        "unknown cartridge type 0x04 on an image over 32 KiB: no telling which mapper it needs"
+    );
     let mut rom = make_rom(0x01, 0, 0);
     rom[0x148] = 0x09;
-    assert_eq!(err(rom), "unknown ROM size code 0x09");
-    let mut rom = make_rom(0x01, 0, 0);
-    rom[0x148] = 0x52;
-    assert_eq!(
-        err(rom),
-        "ROM size code 0x52 (1.1 MiB, 72 banks) is listed only in unofficial docs and is not supported"
-    );
-    assert_eq!(err(make_rom(0x03, 0, 0x06)), "unknown RAM size code 0x06");
+    fix_checksums(&mut rom);
+    let c = Cartridge::from_rom(rom).unwrap();
+    assert_eq!(c.header().rom_size, 32 * KIB, "the file's length");
+    assert!(matches!(
+        c.warnings(),
+        [HeaderWarning::UnknownRomSize { code: 0x09, .. }]
+    ));
 }
 
 #[test]
-fn rom_size_must_match_file() {
-    let mut rom = make_rom(0x01, 1, 0);
-    rom[0x148] = 0x05;
-    assert_eq!(
-        err(rom),
-        "ROM size code 0x05 says 1 MiB but the file holds 65536 bytes"
-    );
-    // Larger than declared, even a power of two.
-    let mut rom = make_rom(0x01, 2, 0);
-    rom[0x148] = 0x01;
-    assert_eq!(
-        err(rom),
-        "ROM size code 0x01 says 64 KiB but the file holds 131072 bytes"
-    );
-    // Smaller than 32 KiB.
-    let mut rom = make_rom(0x00, 0, 0);
-    rom.truncate(16 * KIB);
-    assert_eq!(
-        err(rom),
-        "ROM size code 0x00 says 32 KiB but the file holds 16384 bytes"
-    );
-    // Not a whole number of banks.
-    let mut rom = make_rom(0x00, 0, 0);
-    rom.push(0);
-    assert_eq!(
-        err(rom),
-        "ROM size code 0x00 says 32 KiB but the file holds 32769 bytes"
-    );
+fn rom_size_code_need_not_match_file() {
+    for (rom_code, header_code) in [(1, 0x05), (2, 0x01), (0, 0x00)] {
+        let mut rom = make_rom(0x01, rom_code, 0);
+        rom[0x148] = header_code;
+        fix_checksums(&mut rom);
+        let len = rom.len();
+        let c = Cartridge::from_rom(rom).unwrap();
+        let mismatched = c
+            .warnings()
+            .iter()
+            .any(|w| matches!(w, HeaderWarning::RomSizeMismatch { actual, .. } if *actual == len));
+        assert_eq!(mismatched, rom_code != header_code, "code {header_code}");
+    }
 }
 
 #[test]
-fn mbc2_header_must_declare_no_ram() {
-    assert_eq!(
-        err(make_rom(0x06, 0, 0x02)),
-        "RAM size code 0x02 on an MBC2 cartridge: MBC2 has 512 × 4 bits of built-in RAM and its header must declare none (0x00)"
-    );
+fn mbc2_ram_code_is_a_warning() {
+    let c = cart(0x06, 0, 0x02);
+    assert_eq!(c.warnings(), [HeaderWarning::Mbc2RamSize(2)]);
+    assert_eq!(c.ram().len(), 512);
     assert_eq!(cart(0x06, 0, 0).ram().len(), 512);
 }
 
