@@ -12,8 +12,12 @@
 //! the magic number stands where the dump ends with it, or the CPU is in HALT with no
 //! interrupt enabled, and that lasts [`SETTLE_FRAMES`] frames (`dma_copy_during_halt_speed` disables and re-enables RAM once on the way).
 //! `joy_interrupt_manual_delay` wants a button held from power-on ("Keep any button pressed
-//! when initing the ROM"): A is held for the whole run. A run that does not end within
-//! [`MAX_FRAMES`] is compared anyway and says so.
+//! when initing the ROM"): A is held for the whole run. Two tests sit in STOP until a button
+//! is pressed: `dma_halt_stop_speedchange` says so ("Press any key when running this"), and
+//! `corrupted_stop`'s dumps (all four models) show exactly one STOP left, which a press does
+//! (the next STOP, with the button still held, is a HALT that never ends): both get A for a
+//! few frames once they sit in STOP. A run that does not end within [`MAX_FRAMES`] is
+//! compared anyway and says so.
 //!
 //! What is compared: the first `n` bytes of cartridge RAM (flat, bank 0 first) with the
 //! first `n` of the dump, where `n` is the dump's length: the author trimmed most dumps to
