@@ -32,9 +32,13 @@ pub enum RamInit {
 }
 
 impl RamInit {
-    /// The seed of the default pattern ([`RamInit::default`]): an arbitrary constant, so that
-    /// a machine built without a choice is the same on every run.
-    pub const DEFAULT_SEED: u64 = 0x6762_686F_7374_0001;
+    /// The seed of the default pattern ([`RamInit::default`]), so that a machine built
+    /// without a choice is the same on every run. Any seed gives a plausible DMG; this one
+    /// also agrees with the one power-on byte the shared test ROMs read on hardware:
+    /// gbmicrotest's `poweron_oam_*` read 0xFE35 before anything writes OAM and their DMG did
+    /// not hold 0xFF there (a third of the seeds put 0xFF there, which would pass the tests
+    /// that expect a blocked read for the wrong reason).
+    pub const DEFAULT_SEED: u64 = 0x6762_686F_7374_0003;
 }
 
 impl Default for RamInit {
@@ -142,11 +146,15 @@ mod tests {
         assert_eq!(
             (&w[..4], &w[0x100..0x104], &h[..4], &o[..8]),
             (
-                &[0x6E, 0x7F, 0xAF, 0xFF][..],
-                &[0x20, 0x02, 0x32, 0x40][..],
-                &[0x00, 0xC7, 0x00, 0xFB][..],
-                &[0xFE, 0xFD, 0x01, 0x00, 0xFE, 0xFF, 0x81, 0x08][..],
+                &[0xBF, 0x7D, 0x14, 0xB9][..],
+                &[0x28, 0x01, 0x60, 0x0C][..],
+                &[0x01, 0xDF, 0x00, 0xFB][..],
+                &[0xFB, 0xEF, 0x00, 0x10, 0xFF, 0x0F, 0x00, 0x00][..],
             )
+        );
+        assert_ne!(
+            o[0x35], 0xFF,
+            "gbmicrotest's DMG: 0xFE35 is not 0xFF at power-on"
         );
     }
 
