@@ -327,7 +327,7 @@ impl Hardware {
         match dma_source(addr) {
             0x0000..=0x7FFF => self.cart.read_rom(addr),
             0x8000..=0x9FFF => self.ppu.vram[usize::from(addr & 0x1FFF)],
-            0xA000..=0xBFFF => self.cart.read_ram(addr),
+            0xA000..=0xBFFF => self.cart.read_ram(addr, self.now),
             _ => self.wram[usize::from(addr & 0x1FFF)],
         }
     }
@@ -354,7 +354,7 @@ impl Hardware {
                     0xFF
                 }
             }
-            0xA000..=0xBFFF => self.cart.read_ram(addr),
+            0xA000..=0xBFFF => self.cart.read_ram(addr, self.now),
             0xC000..=0xFDFF => self.wram[usize::from(addr & 0x1FFF)],
             0xFE00..=0xFEFF => {
                 if self.dma.active || !self.ppu.oam_readable() {
@@ -579,11 +579,10 @@ impl Bus for Hardware {
         self.if_ &= !(1 << bit);
     }
 
-    fn stop(&mut self) -> bool {
+    fn stop(&mut self) {
         let now = self.now;
         self.counter_reset(now);
         self.reschedule();
-        !self.joypad.any_line_low()
     }
 
     fn joypad_wake(&self) -> bool {

@@ -49,9 +49,9 @@ pub trait Bus {
     fn pending_interrupts(&self) -> u8;
     /// Clear bit `bit` of IF as the CPU acknowledges that interrupt (no time passes).
     fn acknowledge_interrupt(&mut self, bit: u8);
-    /// The CPU executed STOP: the hardware resets DIV and decides whether the CPU sleeps.
-    /// Returns true when the CPU should enter STOP mode (wakes on a joypad press).
-    fn stop(&mut self) -> bool;
+    /// The CPU enters STOP mode: the hardware resets DIV (the CPU then waits for a joypad
+    /// press).
+    fn stop(&mut self);
     /// Whether a joypad line is low, which wakes the CPU from STOP (no time passes).
     fn joypad_wake(&self) -> bool;
 }
@@ -679,10 +679,20 @@ impl Cpu {
                     bus.write(addr.wrapping_add(1), hi);
                 }
                 0x10 => {
-                    // STOP is two bytes on the bus: the second is skipped.
-                    self.regs.pc = self.regs.pc.wrapping_add(1);
-                    if bus.stop() {
+                    // Pan Docs, "Using the STOP Instruction" (DMG: no speed switch). With an
+                    // interrupt pending STOP is one byte (the next one runs as an opcode),
+                    // else two. A button held and selected: no STOP mode and no DIV reset;
+                    // HALT mode unless an interrupt is pending. Else STOP mode, DIV reset.
+                    let pending = bus.pending_interrupts() != 0;
+                    if !pending {
+                        self.regs.pc = self.regs.pc.wrapping_add(1);
+                    }
+                    if !bus.joypad_wake() {
+                        bus.stop();
                         self.mode = CpuMode::Stopped;
+                        self.slow = true;
+                    } else if !pending {
+                        self.mode = CpuMode::Halted;
                         self.slow = true;
                     }
                 }

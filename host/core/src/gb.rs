@@ -5,6 +5,7 @@ use crate::bus::Hardware;
 use crate::cartridge::Cartridge;
 use crate::cpu::{Cpu, CpuMode, Registers};
 use crate::joypad::Buttons;
+use crate::power_on::{self, RamInit};
 use crate::ppu::{CYCLES_PER_FRAME, HEIGHT, Ppu, WIDTH};
 use crate::state::StateError;
 use crate::timer::Timer;
@@ -76,11 +77,21 @@ pub struct Gb {
     lagged: bool,
     /// P1 reads when the current frame started.
     p1_at_frame_start: u32,
+    /// How WRAM, HRAM and OAM were filled at power-on (a start parameter, not state).
+    ram_init: RamInit,
 }
 
 impl Gb {
-    /// A DMG in the state its boot ROM leaves it at 0x0100; no boot ROM needed.
+    /// A DMG in the state its boot ROM leaves it at 0x0100; no boot ROM needed. WRAM, HRAM
+    /// and OAM hold the default power-on pattern ([`RamInit::default`]: the DMG-like pattern
+    /// from a fixed seed, so every run is the same); see [`Gb::with_ram_init`].
     pub fn new(cart: Cartridge) -> Gb {
+        Gb::with_ram_init(cart, RamInit::default())
+    }
+
+    /// [`Gb::new`] with WRAM, HRAM and OAM filled as `init` says (all zeros, or the DMG-like
+    /// pattern from a seed: [`crate::power_on`]).
+    pub fn with_ram_init(cart: Cartridge, init: RamInit) -> Gb {
         // Start at a time far enough from 0 that the PPU's line start is not negative.
         let now = 0x1_0000;
         let mut ppu = Ppu::post_boot(now, POST_BOOT_LINE, POST_BOOT_DOT);
@@ -89,6 +100,7 @@ impl Gb {
         let timer = Timer::new(now, POST_BOOT_COUNTER);
         let mut hw = Hardware::new(cart, ppu, timer, Apu::post_boot(), now);
         hw.if_ = 0x01;
+        power_on::fill(init, &mut hw.wram[..], &mut hw.hram, &mut hw.ppu.oam);
         Gb {
             cpu: Cpu::post_boot_dmg(),
             hw,
@@ -97,11 +109,22 @@ impl Gb {
             lag_frames: 0,
             lagged: false,
             p1_at_frame_start: 0,
+            ram_init: init,
         }
     }
 
-    /// A DMG at power-on that runs `boot_rom` (256 bytes) from 0x0000.
+    /// A DMG at power-on that runs `boot_rom` (256 bytes) from 0x0000, with the default
+    /// power-on RAM pattern ([`RamInit::default`]; the boot ROM clears VRAM itself).
     pub fn with_boot_rom(cart: Cartridge, boot_rom: &[u8]) -> Result<Gb, GbError> {
+        Gb::with_boot_rom_and_ram_init(cart, boot_rom, RamInit::default())
+    }
+
+    /// [`Gb::with_boot_rom`] with WRAM, HRAM and OAM filled as `init` says.
+    pub fn with_boot_rom_and_ram_init(
+        cart: Cartridge,
+        boot_rom: &[u8],
+        init: RamInit,
+    ) -> Result<Gb, GbError> {
         let image: [u8; 0x100] = boot_rom
             .try_into()
             .map_err(|_| GbError::BootRomSize(boot_rom.len()))?;
@@ -109,6 +132,7 @@ impl Gb {
         let timer = Timer::new(0, 0);
         let mut hw = Hardware::new(cart, hw_ppu, timer, Apu::power_on(), 0);
         hw.map_boot_rom(image);
+        power_on::fill(init, &mut hw.wram[..], &mut hw.hram, &mut hw.ppu.oam);
         Ok(Gb {
             cpu: Cpu::default(),
             hw,
@@ -117,7 +141,14 @@ impl Gb {
             lag_frames: 0,
             lagged: false,
             p1_at_frame_start: 0,
+            ram_init: init,
         })
+    }
+
+    /// How WRAM, HRAM and OAM were filled when this machine was built (for hosts that record
+    /// start parameters: a movie or state file replays only with the same one).
+    pub fn ram_init(&self) -> RamInit {
+        self.ram_init
     }
 
     /// Execute one instruction, or one interrupt dispatch; in HALT or STOP, advance whole
@@ -405,6 +436,7 @@ impl Gb {
             frames: self.frames,
             lag_frames: self.lag_frames,
             lagged: self.lagged,
+            ram_init: self.ram_init,
         }
     }
 

@@ -10,6 +10,7 @@
 //! - [`bus`]: the memory map, clock, event scheduler, OAM DMA and interrupt registers;
 //! - [`timer`], [`ppu`], [`serial`], [`joypad`], [`apu`]: the I/O blocks;
 //! - [`cartridge`]: header parsing and the mappers (MBC1/2/3/5, RTC);
+//! - [`power_on`]: what WRAM, HRAM and OAM hold at power-on ([`RamInit`]);
 //! - [`bess`]: SameBoy's BESS save states, exported and imported;
 //! - [`asm`]: a small SM83 assembler for tests and built-in ROMs.
 #![warn(missing_docs)]
@@ -23,6 +24,7 @@ pub mod cpu;
 pub mod fifo;
 pub mod gb;
 pub mod joypad;
+pub mod power_on;
 pub mod ppu;
 pub mod serial;
 pub mod state;
@@ -34,4 +36,5 @@ pub use cartridge::Cartridge;
 pub use cpu::Registers;
 pub use gb::{Domain, Frame, Gb, GbError};
 pub use joypad::Buttons;
+pub use power_on::RamInit;
 pub use state::StateError;

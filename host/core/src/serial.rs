@@ -1,12 +1,19 @@
 //! The serial port: SB (0xFF01) and SC (0xFF02) (Pan Docs: "Serial Data Transfer (Link Cable)").
 //!
-//! With the internal clock the port shifts one bit on each falling edge of bit 8 of the system
-//! counter (8192 Hz), so a transfer's timing is aligned to DIV exactly as on hardware. No link
-//! partner is emulated: the bits shifted in are 1s. Every byte the game starts sending is kept
-//! in [`Serial::output`] for hosts (Blargg's tests print their results there).
+//! With the internal clock the port shifts one bit every 512 T-cycles (8192 Hz). The shifts
+//! are tied to the falling edges of bit 7 of the system counter (every 256 T-cycles) and fall
+//! on every other one, counted from the start of the transfer: the first shift comes on the
+//! second edge at or after the SC write. So a transfer takes between 7 × 512 + 256 and
+//! 8 × 512 T-cycles (less 4), depending on the counter's phase: AntonioND's
+//! `sio_irq_delay` (DMG dump: 128 transfers started at every phase of the counter) and
+//! Mooneye's `boot_sclk_align-dmgABCmgb` pin this. No link partner is emulated: the bits
+//! shifted in are 1s. Every byte the game starts sending is kept in [`Serial::output`] for
+//! hosts (Blargg's tests print their results there).
 
-/// Bit of the system counter whose falling edge clocks an internal-clock transfer.
-const CLOCK_BIT: u16 = 1 << 8;
+/// T-cycles between two shifts of an internal-clock transfer (8192 Hz).
+const SHIFT_PERIOD: u64 = 512;
+/// Period of bit 7 of the system counter, whose falling edges the shifts fall on.
+const EDGE_PERIOD: u64 = 256;
 /// Most bytes kept in the output log before older ones are dropped.
 const OUTPUT_CAP: usize = 1 << 16;
 
@@ -68,7 +75,7 @@ impl Serial {
             }
             self.output.push(self.sb);
             self.bits_left = 8;
-            self.next_shift = next_falling_edge(now, counter);
+            self.next_shift = first_shift(now, counter);
         } else {
             // External clock with no partner: the transfer never progresses.
             self.bits_left = 0;
@@ -84,7 +91,7 @@ impl Serial {
         self.sc = sc & 0x81;
         if self.sc == 0x81 {
             self.bits_left = 8;
-            self.next_shift = next_falling_edge(now, counter);
+            self.next_shift = first_shift(now, counter);
         } else {
             self.bits_left = 0;
             self.next_shift = u64::MAX;
@@ -101,27 +108,31 @@ impl Serial {
                 self.next_shift = u64::MAX;
                 return true;
             }
-            self.next_shift += u64::from(CLOCK_BIT) * 2;
+            self.next_shift += SHIFT_PERIOD;
         }
         false
     }
 
-    /// The system counter was reset (DIV write): re-align the next shift to it.
+    /// The system counter was reset (DIV write): the next shift comes a whole shift period
+    /// (less [`SHIFT_LEAD`]) later, on a falling edge of counter bit 8 (AntonioND's
+    /// `div_reset_serial`).
     pub fn counter_reset(&mut self, now: u64) {
         if self.next_shift != u64::MAX {
-            self.next_shift = next_falling_edge(now, 0);
+            self.next_shift = now + SHIFT_PERIOD - SHIFT_LEAD;
         }
     }
 }
 
-/// How much earlier than the counter's clock-bit falling edge a shift lands, in T-cycles
+/// How much earlier than the counter's bit-7 falling edge a shift lands, in T-cycles
 /// (Mooneye `boot_sclk_align-dmgABCmgb`, with DIV's phase fixed by `boot_div-dmgABCmgb`).
-const SHIFT_LEAD: u16 = 4;
+const SHIFT_LEAD: u64 = 4;
 
-/// The first time after `now` at which a shift happens.
-fn next_falling_edge(now: u64, counter: u16) -> u64 {
-    let period = u64::from(CLOCK_BIT) * 2;
-    now + (period - u64::from(counter.wrapping_add(SHIFT_LEAD)) % period)
+/// When the first shift of a transfer started at `now` happens, the system counter being
+/// `counter`: on the second falling edge of counter bit 7 at or after `now` (each edge
+/// landing [`SHIFT_LEAD`] T-cycles early).
+fn first_shift(now: u64, counter: u16) -> u64 {
+    let phase = u64::from(counter) % EDGE_PERIOD;
+    now + 2 * EDGE_PERIOD - SHIFT_LEAD - phase
 }
 
 impl Serial {

@@ -29,6 +29,8 @@ fn file(name: &str, bytes: &[u8]) -> String {
 fn counter_rom() -> String {
     let rom = asm::rom(
         r#"
+            xor a
+            ld [$C000], a
             ld a, $01
             ldh [$FF], a
             ei

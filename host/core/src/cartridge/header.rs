@@ -1,14 +1,16 @@
 //! The cartridge header at 0x0100-0x014F (Pan Docs, "The Cartridge Header").
 //!
-//! [`Header::parse`] checks what the rest of the cartridge relies on (the file is long enough,
-//! the ROM and RAM size codes are known, the file holds exactly the declared ROM size) and
-//! reports the rest (checksums, logo) as plain booleans: a bad checksum is a warning for the
-//! host, not an error.
+//! [`Header::parse`] refuses only what nothing can run: a file too short to hold a header, and
+//! a cartridge type code Pan Docs does not list on an image bigger than 32 KiB (no telling
+//! which mapper it needs). Everything else a Game Boy runs through, and so does the parser:
+//! unknown or mismatched size codes and bad checksums become [`HeaderWarning`]s
+//! (see [`super::warning`]), and the checksums and logo are also plain booleans.
 
 use std::fmt;
 
 use super::CartridgeError;
 use super::licensee::{new_licensee_name, old_licensee_name};
+use super::warning::{HeaderWarning, ROM_ONLY_MAX};
 
 /// Size of one switchable ROM bank (16 KiB).
 pub const ROM_BANK_SIZE: usize = 0x4000;
@@ -117,6 +119,19 @@ pub struct CartridgeType {
 }
 
 impl CartridgeType {
+    /// A code Pan Docs does not list, run as a cartridge without a mapper (named "unknown").
+    pub fn unknown(code: u8) -> CartridgeType {
+        CartridgeType {
+            code,
+            name: "unknown",
+            mapper: MapperKind::RomOnly,
+            ram: false,
+            battery: false,
+            rtc: false,
+            rumble: false,
+        }
+    }
+
     /// Looks up a cartridge type code in Pan Docs' table; `None` for codes not in it.
     pub fn from_code(code: u8) -> Option<CartridgeType> {
         use MapperKind as K;
@@ -275,16 +290,20 @@ pub struct Header {
     pub cgb_flag: u8,
     /// SGB flag (0x0146): 0x03 = supports SGB functions.
     pub sgb_flag: u8,
-    /// Cartridge type (0x0147), decoded. Unknown codes are rejected by [`Header::parse`].
+    /// Cartridge type (0x0147), decoded. A code Pan Docs does not list is taken as a
+    /// cartridge without a mapper named "unknown" on an image of at most 32 KiB, and rejected
+    /// by [`Header::parse`] on a bigger one.
     pub cartridge_type: CartridgeType,
     /// ROM size code (0x0148).
     pub rom_size_code: u8,
-    /// ROM size in bytes, from the ROM size code (always equal to the file's length).
+    /// ROM size in bytes the ROM size code declares, or the file's length for a code Pan
+    /// Docs does not list. The cartridge itself runs the file as it is, whatever this says.
     pub rom_size: usize,
     /// RAM size code (0x0149).
     pub ram_size_code: u8,
-    /// External RAM size in bytes, from the RAM size code. 0 for MBC2, whose 512 × 4 bits
-    /// of RAM are inside the mapper (see [`super::Cartridge::ram`]).
+    /// External RAM size in bytes, from the RAM size code (32 KiB for an unknown code on a
+    /// type with RAM, else none). 0 for MBC2, whose 512 × 4 bits of RAM are inside the mapper
+    /// (see [`super::Cartridge::ram`]).
     pub ram_size: usize,
     /// Destination code (0x014A): 0x00 = Japan (and possibly overseas), 0x01 = overseas only.
     pub destination: u8,
@@ -296,55 +315,89 @@ pub struct Header {
     pub logo_ok: bool,
     /// Header checksum byte (0x014D) as stored.
     pub header_checksum: u8,
+    /// The header checksum computed over 0x0134-0x014C.
+    pub computed_header_checksum: u8,
     /// The stored header checksum matches the one computed over 0x0134-0x014C.
     pub header_checksum_ok: bool,
     /// Global checksum (0x014E-0x014F, big-endian) as stored.
     pub global_checksum: u16,
+    /// The sum of every byte of the ROM but the global checksum's own two.
+    pub computed_global_checksum: u16,
     /// The stored global checksum matches the sum of every other byte of the ROM.
     pub global_checksum_ok: bool,
 }
 
 impl Header {
-    /// Parses and checks the header of a whole ROM image.
+    /// Parses the header of a whole ROM image.
     ///
-    /// Errors: the file is shorter than 0x150 bytes; the cartridge type, ROM size or RAM size
-    /// code is unknown; the file's length differs from the declared ROM size; an MBC2 header
-    /// declares external RAM. A supported mapper is *not* required here, so a host can show
-    /// the header of a ROM it cannot run ([`super::Cartridge::from_rom`] checks that).
+    /// Errors: the file is shorter than 0x150 bytes; the cartridge type code is not in Pan
+    /// Docs' table and the image is bigger than 32 KiB. A supported mapper is *not* required
+    /// here, so a host can show the header of a ROM it cannot run
+    /// ([`super::Cartridge::from_rom`] checks that). Size oddities are accepted; see
+    /// [`Header::parse_with_warnings`] for what they are.
     pub fn parse(rom: &[u8]) -> Result<Header, CartridgeError> {
+        Header::parse_with_warnings(rom).map(|(header, _)| header)
+    }
+
+    /// [`Header::parse`], with the oddities it accepted: a ROM size code that is unknown or
+    /// disagrees with the file's length, an unknown RAM size code, RAM declared on an MBC2,
+    /// an unknown cartridge type on a small image, and a bad logo or checksums.
+    pub fn parse_with_warnings(rom: &[u8]) -> Result<(Header, Vec<HeaderWarning>), CartridgeError> {
         let byte = |offset: usize| rom.get(offset).copied().unwrap_or(0);
         if rom.len() < HEADER_END {
             return Err(CartridgeError::Truncated { len: rom.len() });
         }
+        let mut warnings = Vec::new();
 
         let type_code = byte(CARTRIDGE_TYPE);
-        let cartridge_type = CartridgeType::from_code(type_code)
-            .ok_or(CartridgeError::UnknownCartridgeType(type_code))?;
+        let cartridge_type = match CartridgeType::from_code(type_code) {
+            Some(t) => t,
+            None if rom.len() <= ROM_ONLY_MAX => {
+                warnings.push(HeaderWarning::UnknownCartridgeType(type_code));
+                CartridgeType::unknown(type_code)
+            }
+            None => return Err(CartridgeError::UnknownCartridgeType(type_code)),
+        };
 
         let rom_size_code = byte(ROM_SIZE);
         let rom_size = match rom_size_for_code(rom_size_code) {
-            Ok(Some(size)) => size,
-            Ok(None) => return Err(CartridgeError::UnknownRomSize(rom_size_code)),
-            Err(what) => {
-                return Err(CartridgeError::UnofficialRomSize {
+            Ok(Some(size)) => {
+                if rom.len() != size {
+                    warnings.push(HeaderWarning::RomSizeMismatch {
+                        code: rom_size_code,
+                        declared: size,
+                        actual: rom.len(),
+                    });
+                }
+                size
+            }
+            Ok(None) | Err(_) => {
+                warnings.push(HeaderWarning::UnknownRomSize {
                     code: rom_size_code,
-                    what,
+                    unofficial: rom_size_for_code(rom_size_code).err(),
+                    actual: rom.len(),
                 });
+                rom.len()
             }
         };
-        if rom.len() != rom_size {
-            return Err(CartridgeError::RomSizeMismatch {
-                code: rom_size_code,
-                declared: rom_size,
-                actual: rom.len(),
-            });
-        }
 
         let ram_size_code = byte(RAM_SIZE);
-        let ram_size = ram_size_for_code(ram_size_code)
-            .ok_or(CartridgeError::UnknownRamSize(ram_size_code))?;
-        if cartridge_type.mapper == MapperKind::Mbc2 && ram_size != 0 {
-            return Err(CartridgeError::Mbc2RamSize(ram_size_code));
+        let mut ram_size = match ram_size_for_code(ram_size_code) {
+            Some(size) => size,
+            None => {
+                let assumed = if cartridge_type.ram { 32 * 1024 } else { 0 };
+                warnings.push(HeaderWarning::UnknownRamSize {
+                    code: ram_size_code,
+                    assumed,
+                });
+                assumed
+            }
+        };
+        if cartridge_type.mapper == MapperKind::Mbc2 && ram_size_code != 0 {
+            if ram_size_for_code(ram_size_code).is_some() {
+                warnings.push(HeaderWarning::Mbc2RamSize(ram_size_code));
+            }
+            ram_size = 0;
         }
 
         let cgb_flag = byte(CGB_FLAG);
@@ -377,7 +430,7 @@ impl Header {
         };
 
         let header_checksum = byte(HEADER_CHECKSUM);
-        let computed_header = rom
+        let computed_header_checksum = rom
             .get(TITLE_START..HEADER_CHECKSUM)
             .unwrap_or_default()
             .iter()
@@ -385,13 +438,13 @@ impl Header {
 
         let global_checksum =
             u16::from_be_bytes([byte(GLOBAL_CHECKSUM), byte(GLOBAL_CHECKSUM + 1)]);
-        let computed_global = rom
+        let computed_global_checksum = rom
             .iter()
             .enumerate()
             .filter(|&(i, _)| i != GLOBAL_CHECKSUM && i != GLOBAL_CHECKSUM + 1)
             .fold(0u16, |acc, (_, &b)| acc.wrapping_add(u16::from(b)));
 
-        Ok(Header {
+        let header = Header {
             title,
             cgb_flag,
             sgb_flag: byte(SGB_FLAG),
@@ -406,10 +459,14 @@ impl Header {
             logo_ok: rom.get(LOGO_OFFSET..LOGO_OFFSET + NINTENDO_LOGO.len())
                 == Some(&NINTENDO_LOGO[..]),
             header_checksum,
-            header_checksum_ok: header_checksum == computed_header,
+            computed_header_checksum,
+            header_checksum_ok: header_checksum == computed_header_checksum,
             global_checksum,
-            global_checksum_ok: global_checksum == computed_global,
-        })
+            computed_global_checksum,
+            global_checksum_ok: global_checksum == computed_global_checksum,
+        };
+        warnings.extend(super::warning::integrity(&header));
+        Ok((header, warnings))
     }
 
     /// Pan Docs' name of the cartridge type, e.g. `"MBC3+TIMER+RAM+BATTERY"`.

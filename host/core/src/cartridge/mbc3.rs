@@ -1,10 +1,26 @@
 //! MBC3 and MBC30 (Pan Docs, "MBC3"), with the optional real-time clock in [`super::rtc`].
 //!
-//! Registers: RAMG at 0x0000-0x1FFF (RAM and clock enabled when the low nibble is 0xA), ROMB at
-//! 0x2000-0x3FFF (7 bits, 8 on an MBC30 with more than 2 MiB of ROM; 0 reads as 1), RAMB at
-//! 0x4000-0x5FFF (0x00-0x07 select a RAM bank, 0x08-0x0C a clock register; anything else maps
-//! nothing and reads 0xFF), and the latch at 0x6000-0x7FFF (writing 0x00 then 0x01 copies the
-//! clock into the registers the game reads).
+//! Registers:
+//! - RAMG at 0x0000-0x1FFF: RAM *and* clock registers enabled when the low nibble is 0xA.
+//!   Disabled, 0xA000-0xBFFF reads 0xFF and ignores writes; the clock keeps counting and the
+//!   latch register still works.
+//! - ROMB at 0x2000-0x3FFF: 7 bits (8 on an MBC30, a ROM over 2 MiB); 0 reads as 1.
+//! - RAMB at 0x4000-0x5FFF: 0x00-0x07 select a RAM bank (wrapped to the RAM size), 0x08-0x0C
+//!   a clock register (S, M, H, DL, DH) on a cartridge with a clock. Anything else, and
+//!   0x08-0x0C without a clock, selects nothing: reads 0xFF, writes are ignored. Pan Docs
+//!   lists only 0x00-0x0C; what a real MBC3 does with 0x0D-0xFF is not documented (SameBoy
+//!   and Gambatte map a RAM bank there; this is a choice, not a measurement).
+//! - The latch at 0x6000-0x7FFF, as Pan Docs describes the MBC3B: only bit 0 of the value
+//!   matters. While it is 0 (at power-on, and after any even value) the clock registers read
+//!   the running clock; writing an odd value when the last value written was even freezes a
+//!   copy of the clock, which reads then return until the next even value. So 0x00 → 0x01
+//!   latches, as do 0x02 → 0x03 and 0x04 → 0x03; 0x01 → 0x01 or 0x00 → 0x02 do not; and
+//!   0x00, 0x05, 0x01 latches at the 0x05. Games write 0x00 then 0x01, which latches on every
+//!   MBC3 revision. (The MBC3A differs, Pan Docs says: every write latches and it never shows
+//!   a running clock; not emulated.)
+//! - Writes to a clock register go to the counters. While latched, reads keep showing the
+//!   frozen copy, so a written value reads back after the next latch (the
+//!   `rtc3test` way: write, latch, read).
 
 use super::rtc::{Rtc, RtcRegister};
 use super::{Mapping, RamMapping};
@@ -15,7 +31,8 @@ pub(crate) struct Mbc3 {
     ramg: bool,
     romb: u8,
     ramb: u8,
-    /// Last value written to 0x6000-0x7FFF; a latch needs 0x00 then 0x01.
+    /// Last value written to 0x6000-0x7FFF: bit 0 set = the clock registers read the copy
+    /// frozen when it was set; clear = they read the running clock.
     latch_last: u8,
     /// 0x7F, or 0xFF for an MBC30 (ROM larger than 2 MiB).
     romb_mask: u8,
@@ -29,8 +46,8 @@ impl Mbc3 {
             ramg: false,
             romb: 0,
             ramb: 0,
-            // Not 0x00, so the first latch needs the full 0x00 → 0x01 sequence.
-            latch_last: 0xFF,
+            // The MBC3B shows a running clock at power-on.
+            latch_last: 0x00,
             romb_mask: if rom_size > 2 * 1024 * 1024 {
                 0xFF
             } else {
@@ -47,8 +64,8 @@ impl Mbc3 {
             0x2000..=0x3FFF => self.romb = value & self.romb_mask,
             0x4000..=0x5FFF => self.ramb = value,
             0x6000..=0x7FFF => {
-                if self.latch_last == 0x00
-                    && value == 0x01
+                if self.latch_last & 1 == 0
+                    && value & 1 == 1
                     && let Some(rtc) = self.rtc.as_mut()
                 {
                     rtc.latch(now);
@@ -56,6 +73,21 @@ impl Mbc3 {
                 self.latch_last = value;
             }
             _ => {}
+        }
+    }
+
+    /// Whether the clock registers read the latched copy (else the running clock).
+    pub(crate) fn latched(&self) -> bool {
+        self.latch_last & 1 == 1
+    }
+
+    /// Read clock register `reg` at emulated time `now`: the latched copy, or the running
+    /// clock when nothing is latched. 0xFF without a clock.
+    pub(crate) fn read_clock(&self, reg: RtcRegister, now: u64) -> u8 {
+        match &self.rtc {
+            Some(rtc) if self.latched() => rtc.read(reg),
+            Some(rtc) => rtc.read_live(reg, now),
+            None => 0xFF,
         }
     }
 

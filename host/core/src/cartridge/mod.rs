@@ -13,7 +13,8 @@
 //!
 //! Supported: no MBC (0x00, 0x08, 0x09), MBC1 (0x01-0x03, with MBC1M multicart detection),
 //! MBC2 (0x05, 0x06), MBC3 (0x0F-0x13, MBC30 for ROMs over 2 MiB), MBC5 (0x19-0x1E). Other
-//! known types are rejected with [`CartridgeError::Unsupported`].
+//! known types are rejected with [`CartridgeError::Unsupported`]. Header oddities a console
+//! runs through (size codes, checksums) load with [`HeaderWarning`]s (module `warning`).
 //!
 //! Open choices, where Pan Docs leaves the behaviour open:
 //! - RAM starts zero-filled (real SRAM powers up with random contents).
@@ -28,6 +29,7 @@ mod mbc2;
 mod mbc3;
 mod mbc5;
 pub mod rtc;
+mod warning;
 
 use std::fmt;
 use std::sync::Arc;
@@ -41,6 +43,7 @@ use mbc2::Mbc2;
 use mbc3::Mbc3;
 use mbc5::Mbc5;
 pub use rtc::{CYCLES_PER_SECOND, Rtc, RtcRegister};
+pub use warning::HeaderWarning;
 
 /// Size of MBC2's built-in RAM: 512 half-bytes, stored one per byte.
 pub const MBC2_RAM_SIZE: usize = 512;
@@ -70,43 +73,12 @@ pub enum CartridgeError {
         /// The mapper's name, e.g. "MBC7".
         name: &'static str,
     },
-    /// A cartridge type code Pan Docs does not list.
-    #[error("unknown cartridge type 0x{0:02X}")]
+    /// A cartridge type code Pan Docs does not list, on an image too big to run without a
+    /// mapper (more than 32 KiB).
+    #[error(
+        "unknown cartridge type 0x{0:02X} on an image over 32 KiB: no telling which mapper it needs"
+    )]
     UnknownCartridgeType(u8),
-    /// A ROM size code Pan Docs does not list.
-    #[error("unknown ROM size code 0x{0:02X}")]
-    UnknownRomSize(u8),
-    /// One of the ROM size codes listed only from unofficial sources.
-    #[error(
-        "ROM size code 0x{code:02X} ({what}) is listed only in unofficial docs and is not supported"
-    )]
-    UnofficialRomSize {
-        /// The ROM size code (0x0148).
-        code: u8,
-        /// What the unofficial docs say it means.
-        what: &'static str,
-    },
-    /// The file's length differs from the ROM size the header declares.
-    #[error(
-        "ROM size code 0x{code:02X} says {} but the file holds {actual} bytes",
-        ByteSize(*declared)
-    )]
-    RomSizeMismatch {
-        /// The ROM size code (0x0148).
-        code: u8,
-        /// The size it declares, in bytes.
-        declared: usize,
-        /// The file's length.
-        actual: usize,
-    },
-    /// A RAM size code Pan Docs does not list.
-    #[error("unknown RAM size code 0x{0:02X}")]
-    UnknownRamSize(u8),
-    /// An MBC2 header that declares external RAM.
-    #[error(
-        "RAM size code 0x{0:02X} on an MBC2 cartridge: MBC2 has 512 × 4 bits of built-in RAM and its header must declare none (0x00)"
-    )]
-    Mbc2RamSize(u8),
     /// Save data of the wrong size for [`Cartridge::load_ram`].
     #[error("save data is {actual} bytes but this cartridge has {expected} bytes of RAM")]
     SaveSize {
@@ -253,38 +225,38 @@ pub struct Cartridge {
     /// Byte offset into `ram` of the bank at 0xA000 (wrapped by `ram_mask` on access).
     ram_offset: usize,
     ram_access: RamAccess,
+    /// What [`Cartridge::from_rom`] accepted but noticed (not part of any state).
+    warnings: Arc<[HeaderWarning]>,
 }
 
 impl Cartridge {
-    /// Builds a cartridge from a whole ROM image, checking its header.
+    /// Builds a cartridge from a whole ROM image, as a Game Boy would run it.
     ///
-    /// Errors: a file shorter than the header; an unknown or unsupported cartridge type; an
-    /// unknown ROM or RAM size code; a file length that differs from the declared ROM size;
-    /// an MBC2 header declaring external RAM. Bad checksums or a bad logo are not errors:
-    /// see [`Header::header_checksum_ok`], [`Header::global_checksum_ok`], [`Header::logo_ok`].
+    /// The header's size codes are not trusted: the cartridge runs the file as it is (a
+    /// bank past its end reads 0xFF; bank numbers wrap at the next power of two of the
+    /// file's bank count, as address lines do). Header oddities a console runs through are
+    /// listed by [`Cartridge::warnings`], one line each, for the host to show: a ROM size
+    /// code that is unknown or disagrees with the file, an unknown RAM size code, RAM declared
+    /// on an MBC2, an unknown cartridge type on a 32 KiB image (run without a mapper), a bad
+    /// logo or checksums ([`HeaderWarning`]).
+    ///
+    /// Errors: a file shorter than the header; a cartridge type this core does not emulate;
+    /// an unknown cartridge type on an image over 32 KiB.
     ///
     /// The cartridge is in its power-on state: RAM zero-filled and disabled, and an MBC3 clock
     /// at day 0, 00:00:00, running, as of emulated time 0 (call [`Cartridge::load_battery`]
     /// to restore a saved one).
     pub fn from_rom(rom: impl Into<Arc<[u8]>>) -> Result<Cartridge, CartridgeError> {
         let rom: Arc<[u8]> = rom.into();
-        if rom.len() < HEADER_END {
-            return Err(CartridgeError::Truncated { len: rom.len() });
-        }
-        let type_code = rom.get(0x0147).copied().unwrap_or(0);
-        match CartridgeType::from_code(type_code) {
-            None => return Err(CartridgeError::UnknownCartridgeType(type_code)),
-            Some(t) if !t.mapper.is_supported() => {
-                return Err(CartridgeError::Unsupported {
-                    code: t.code,
-                    name: t.mapper.name(),
-                });
-            }
-            Some(_) => {}
-        }
-        let header = Header::parse(&rom)?;
-
+        let (header, warnings) = Header::parse_with_warnings(&rom)?;
         let ty = header.cartridge_type;
+        if !ty.mapper.is_supported() {
+            return Err(CartridgeError::Unsupported {
+                code: ty.code,
+                name: ty.mapper.name(),
+            });
+        }
+
         let (mapper, ram_len) = match ty.mapper {
             MapperKind::Mbc1 => {
                 let multicart = is_mbc1_multicart(&rom);
@@ -292,7 +264,7 @@ impl Cartridge {
             }
             MapperKind::Mbc2 => (Mapper::Mbc2(Mbc2::default()), MBC2_RAM_SIZE),
             MapperKind::Mbc3 => (
-                Mapper::Mbc3(Mbc3::new(header.rom_size, ty.rtc, 0)),
+                Mapper::Mbc3(Mbc3::new(rom.len(), ty.rtc, 0)),
                 header.ram_size,
             ),
             MapperKind::Mbc5 => (Mapper::Mbc5(Mbc5::new(ty.rumble)), header.ram_size),
@@ -300,7 +272,8 @@ impl Cartridge {
             _ => (Mapper::RomOnly, header.ram_size),
         };
 
-        let rom_banks = (rom.len() / ROM_BANK_SIZE).max(1);
+        // The chip the file would sit on: a power of two of banks, at least one.
+        let rom_banks = rom.len().div_ceil(ROM_BANK_SIZE).max(1).next_power_of_two();
         let mut cart = Cartridge {
             rom_bank_mask: rom_banks - 1,
             ram_mask: ram_len.saturating_sub(1),
@@ -311,9 +284,17 @@ impl Cartridge {
             rom_offsets: [0, ROM_BANK_SIZE],
             ram_offset: 0,
             ram_access: RamAccess::Open,
+            warnings: warnings.into(),
         };
         cart.remap();
         Ok(cart)
+    }
+
+    /// The header oddities [`Cartridge::from_rom`] accepted, in header order; empty for a
+    /// clean header. Each displays as one line (e.g. "ROM size code 0x03 says 256 KiB but the
+    /// file holds 32 KiB; running the file as it is").
+    pub fn warnings(&self) -> &[HeaderWarning] {
+        &self.warnings
     }
 
     /// The parsed header.
@@ -351,10 +332,11 @@ impl Cartridge {
         self.remap();
     }
 
-    /// Reads 0xA000-0xBFFF (only the low 13 bits of `addr` matter): 0xFF when RAM is absent
-    /// or disabled; MBC2 RAM with the upper nibble set; MBC3 clock registers as last latched.
+    /// Reads 0xA000-0xBFFF (only the low 13 bits of `addr` matter) at emulated time `now`:
+    /// 0xFF when RAM is absent or disabled; MBC2 RAM with the upper nibble set; an MBC3 clock
+    /// register as latched, or running at `now` while nothing is latched.
     #[inline]
-    pub fn read_ram(&self, addr: u16) -> u8 {
+    pub fn read_ram(&self, addr: u16, now: u64) -> u8 {
         match self.ram_access {
             RamAccess::Open => 0xFF,
             RamAccess::Ram => self
@@ -369,7 +351,10 @@ impl Cartridge {
                     .copied()
                     .unwrap_or(0x0F)
             }
-            RamAccess::Rtc(reg) => self.mapper.rtc().map_or(0xFF, |rtc| rtc.read(reg)),
+            RamAccess::Rtc(reg) => match &self.mapper {
+                Mapper::Mbc3(m) => m.read_clock(reg, now),
+                _ => 0xFF,
+            },
         }
     }
 
@@ -592,7 +577,8 @@ impl Cartridge {
 
     /// The register writes that bring a mapper from power-on to its current state, in order
     /// (BESS's MBC block, [`crate::bess`]); none without a mapper. MBC3's latch register is
-    /// included: writing its last value once never latches.
+    /// included last: it puts the latch bit back (a write of an odd value latches the clock
+    /// of the moment, which the importer then replaces with the saved copy).
     pub(crate) fn mbc_writes(&self) -> Vec<(u16, u8)> {
         let regs = self.mapper.registers();
         let ramg = if regs[0] != 0 { 0x0A } else { 0x00 };
@@ -625,7 +611,7 @@ impl Cartridge {
         let regs = match &self.mapper {
             Mapper::RomOnly | Mapper::Mbc1(_) => [0, 0, 0, 0],
             Mapper::Mbc2(_) | Mapper::Mbc5(_) => [0, 1, 0, 0],
-            Mapper::Mbc3(_) => [0, 0, 0, 0xFF],
+            Mapper::Mbc3(_) => [0, 0, 0, 0],
         };
         self.mapper.set_registers(regs);
         self.remap();

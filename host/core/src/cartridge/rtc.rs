@@ -22,9 +22,9 @@
 //!   it stopped ("RTC off/400").
 //! - Writing S resets the sub-second counter, so the next tick comes a full second later
 //!   ("RTCS/500", "RTCS/900"); writing M, H, DL or DH leaves it alone.
-//! - Reads return the latched copy (taken on a 0x00 → 0x01 write to 0x6000-0x7FFF). A write
-//!   updates the live register *and* its latched copy, so the written value reads back at
-//!   once; Pan Docs does not say what hardware shows before the next latch.
+//! - The latched copy is what reads return while the mapper's latch is set (see
+//!   [`super::mbc3`] for when it is); writes change the counting registers only, never the
+//!   latched copy. Before the first latch the copy is all zeros.
 
 /// T-cycles per RTC oscillator tick (4,194,304 Hz / 32,768 Hz).
 pub const CYCLES_PER_RTC_TICK: u64 = 128;
@@ -257,8 +257,18 @@ impl Rtc {
         self.latched.get(reg.index()).copied().unwrap_or(0xFF)
     }
 
-    /// Writes a register at emulated time `now`: the clock is brought up to `now` first, so
-    /// the time before the write counts with the old values.
+    /// Reads a counting register as it is at emulated time `now` (without changing `self`).
+    pub fn read_live(&self, reg: RtcRegister, now: u64) -> u8 {
+        self.synced(now)
+            .registers()
+            .get(reg.index())
+            .copied()
+            .unwrap_or(0xFF)
+    }
+
+    /// Writes a counting register at emulated time `now` (the latched copy is left alone):
+    /// the clock is brought up to `now` first, so the time before the write counts with the
+    /// old values.
     pub fn write(&mut self, reg: RtcRegister, value: u8, now: u64) {
         self.sync(now);
         let value = value & reg.mask();
@@ -275,9 +285,6 @@ impl Rtc {
                 self.halted = value & 0x40 != 0;
                 self.day_carry = value & 0x80 != 0;
             }
-        }
-        if let Some(slot) = self.latched.get_mut(reg.index()) {
-            *slot = value;
         }
     }
 
@@ -461,7 +468,7 @@ mod tests {
         assert_eq!(rtc.latched(), [0, 0, 0, 0, 0x80]);
         // Cleared by writing DH.
         rtc.write(RtcRegister::Dh, 0x00, 513 * 86_400 * SEC + SEC);
-        assert_eq!(rtc.read(RtcRegister::Dh), 0);
+        assert_eq!(rtc.registers()[4], 0);
         assert!(!rtc.day_carry());
     }
 
@@ -477,9 +484,18 @@ mod tests {
     fn registers_keep_only_real_bits() {
         let mut rtc = Rtc::new(0);
         set(&mut rtc, [0xFF, 0xFF, 0xFF, 0xFF, 0xFF], 0);
+        assert_eq!(rtc.registers(), [0x3F, 0x3F, 0x1F, 0xFF, 0xC1]);
+        rtc.latch(0);
         assert_eq!(rtc.latched(), [0x3F, 0x3F, 0x1F, 0xFF, 0xC1]);
         set(&mut rtc, [0, 0, 0, 0, 0], 0);
-        assert_eq!(rtc.latched(), [0, 0, 0, 0, 0]);
+        assert_eq!(rtc.registers(), [0, 0, 0, 0, 0]);
+        assert_eq!(
+            rtc.latched(),
+            [0x3F, 0x3F, 0x1F, 0xFF, 0xC1],
+            "writes leave the copy"
+        );
+        assert_eq!(rtc.read_live(RtcRegister::H, 0), 0);
+        assert_eq!(rtc.read(RtcRegister::H), 0x1F);
     }
 
     #[test]

@@ -100,56 +100,43 @@ fn unsupported_types_name_the_mapper() {
 
 #[test]
 fn unknown_type_and_size_codes() {
-    assert_eq!(err(make_rom(0x04, 0, 0)), "unknown cartridge type 0x04");
+    // An unknown type on an image over 32 KiB is an error; size codes only warn (warning.rs).
+    assert_eq!(
+        err(make_rom(0x04, 1, 0)),
+        "unknown cartridge type 0x04 on an image over 32 KiB: no telling which mapper it needs"
+    );
     let mut rom = make_rom(0x01, 0, 0);
     rom[0x148] = 0x09;
-    assert_eq!(err(rom), "unknown ROM size code 0x09");
-    let mut rom = make_rom(0x01, 0, 0);
-    rom[0x148] = 0x52;
-    assert_eq!(
-        err(rom),
-        "ROM size code 0x52 (1.1 MiB, 72 banks) is listed only in unofficial docs and is not supported"
-    );
-    assert_eq!(err(make_rom(0x03, 0, 0x06)), "unknown RAM size code 0x06");
+    fix_checksums(&mut rom);
+    let c = Cartridge::from_rom(rom).unwrap();
+    assert_eq!(c.header().rom_size, 32 * KIB, "the file's length");
+    assert!(matches!(
+        c.warnings(),
+        [HeaderWarning::UnknownRomSize { code: 0x09, .. }]
+    ));
 }
 
 #[test]
-fn rom_size_must_match_file() {
-    let mut rom = make_rom(0x01, 1, 0);
-    rom[0x148] = 0x05;
-    assert_eq!(
-        err(rom),
-        "ROM size code 0x05 says 1 MiB but the file holds 65536 bytes"
-    );
-    // Larger than declared, even a power of two.
-    let mut rom = make_rom(0x01, 2, 0);
-    rom[0x148] = 0x01;
-    assert_eq!(
-        err(rom),
-        "ROM size code 0x01 says 64 KiB but the file holds 131072 bytes"
-    );
-    // Smaller than 32 KiB.
-    let mut rom = make_rom(0x00, 0, 0);
-    rom.truncate(16 * KIB);
-    assert_eq!(
-        err(rom),
-        "ROM size code 0x00 says 32 KiB but the file holds 16384 bytes"
-    );
-    // Not a whole number of banks.
-    let mut rom = make_rom(0x00, 0, 0);
-    rom.push(0);
-    assert_eq!(
-        err(rom),
-        "ROM size code 0x00 says 32 KiB but the file holds 32769 bytes"
-    );
+fn rom_size_code_need_not_match_file() {
+    for (rom_code, header_code) in [(1, 0x05), (2, 0x01), (0, 0x00)] {
+        let mut rom = make_rom(0x01, rom_code, 0);
+        rom[0x148] = header_code;
+        fix_checksums(&mut rom);
+        let len = rom.len();
+        let c = Cartridge::from_rom(rom).unwrap();
+        let mismatched = c
+            .warnings()
+            .iter()
+            .any(|w| matches!(w, HeaderWarning::RomSizeMismatch { actual, .. } if *actual == len));
+        assert_eq!(mismatched, rom_code != header_code, "code {header_code}");
+    }
 }
 
 #[test]
-fn mbc2_header_must_declare_no_ram() {
-    assert_eq!(
-        err(make_rom(0x06, 0, 0x02)),
-        "RAM size code 0x02 on an MBC2 cartridge: MBC2 has 512 × 4 bits of built-in RAM and its header must declare none (0x00)"
-    );
+fn mbc2_ram_code_is_a_warning() {
+    let c = cart(0x06, 0, 0x02);
+    assert_eq!(c.warnings(), [HeaderWarning::Mbc2RamSize(2)]);
+    assert_eq!(c.ram().len(), 512);
     assert_eq!(cart(0x06, 0, 0).ram().len(), 512);
 }
 
@@ -246,9 +233,9 @@ fn rom_only() {
     assert_eq!(bank1(&c), 1);
     c.write_rom(0x2000, 0x05, 0);
     assert_eq!(bank1(&c), 1);
-    assert_eq!(c.read_ram(0xA000), 0xFF);
+    assert_eq!(c.read_ram(0xA000, 0), 0xFF);
     c.write_ram(0xA000, 0x12, 0);
-    assert_eq!(c.read_ram(0xA000), 0xFF);
+    assert_eq!(c.read_ram(0xA000, 0), 0xFF);
     assert!(c.ram().is_empty() && !c.has_battery());
 }
 
@@ -258,14 +245,14 @@ fn rom_with_ram_is_always_enabled() {
     assert!(c.has_battery());
     c.write_ram(0xA123, 0x5A, 0);
     c.write_ram(0xBFFF, 0x77, 0);
-    assert_eq!(c.read_ram(0xA123), 0x5A);
-    assert_eq!(c.read_ram(0xBFFF), 0x77);
+    assert_eq!(c.read_ram(0xA123, 0), 0x5A);
+    assert_eq!(c.read_ram(0xBFFF, 0), 0x77);
     assert_eq!(c.ram()[0x123], 0x5A);
     // 2 KiB RAM (code 0x01) wraps every 2 KiB.
     let mut c = cart(0x09, 0, 0x01);
     c.write_ram(0xA005, 0x33, 0);
-    assert_eq!(c.read_ram(0xA805), 0x33);
-    assert_eq!(c.read_ram(0xB805), 0x33);
+    assert_eq!(c.read_ram(0xA805, 0), 0x33);
+    assert_eq!(c.read_ram(0xB805, 0), 0x33);
 }
 
 // ---------------------------------------------------------------- MBC1
@@ -365,11 +352,11 @@ fn mbc1_mooneye_rom_harness() {
 #[test]
 fn mbc1_ram_enable_and_banking() {
     let mut c = cart(0x03, 0, 0x03); // 32 KiB RAM
-    assert_eq!(c.read_ram(0xA000), 0xFF);
+    assert_eq!(c.read_ram(0xA000, 0), 0xFF);
     c.write_ram(0xA000, 0x11, 0);
     c.write_rom(0x0000, 0x0A, 0);
     assert_eq!(
-        c.read_ram(0xA000),
+        c.read_ram(0xA000, 0),
         0x00,
         "write while disabled had no effect"
     );
@@ -388,7 +375,7 @@ fn mbc1_ram_enable_and_banking() {
     // RAMG: any value with low nibble 0xA enables, anything else disables.
     for value in 0..=255u8 {
         c.write_rom(0x1FFF, value, 0);
-        let enabled = c.read_ram(0xBFFF) == 0x44;
+        let enabled = c.read_ram(0xBFFF, 0) == 0x44;
         assert_eq!(enabled, value & 0x0F == 0x0A, "RAMG {value:#04x}");
     }
 }
@@ -452,14 +439,14 @@ fn mbc2_register_select_by_address_bit_8() {
     assert_eq!(bank1(&c), 1);
     c.write_rom(0x3E00, 0x0A, 0);
     c.write_ram(0xA000, 0x05, 0);
-    assert_eq!(c.read_ram(0xA000), 0xF5);
+    assert_eq!(c.read_ram(0xA000, 0), 0xF5);
     // 0x4000-0x7FFF: nothing.
     for addr in [0x4000, 0x5000, 0x6000, 0x7FFF] {
         c.write_rom(addr, 0x00, 0);
         c.write_rom(addr, 0xFF, 0);
     }
     assert_eq!(bank1(&c), 1);
-    assert_eq!(c.read_ram(0xA000), 0xF5);
+    assert_eq!(c.read_ram(0xA000, 0), 0xF5);
 }
 
 #[test]
@@ -477,26 +464,26 @@ fn mbc2_romb_zero_check_before_masking() {
 #[test]
 fn mbc2_ram_nibbles_and_echo() {
     let mut c = cart(0x06, 0, 0);
-    assert_eq!(c.read_ram(0xA000), 0xFF, "disabled at power-on");
+    assert_eq!(c.read_ram(0xA000, 0), 0xFF, "disabled at power-on");
     c.write_ram(0xA000, 0x0C, 0);
     c.write_rom(0x0000, 0x0A, 0);
-    assert_eq!(c.read_ram(0xA000), 0xF0, "write while disabled ignored");
+    assert_eq!(c.read_ram(0xA000, 0), 0xF0, "write while disabled ignored");
     c.write_ram(0xA000, 0xAB, 0);
-    assert_eq!(c.read_ram(0xA000), 0xFB);
+    assert_eq!(c.read_ram(0xA000, 0), 0xFB);
     assert_eq!(c.ram()[0], 0x0B);
     c.write_ram(0xA1FF, 0x34, 0);
     // Echoes every 512 bytes up to 0xBFFF.
     for echo in 0..16u16 {
-        assert_eq!(c.read_ram(0xA000 + echo * 0x200), 0xFB);
-        assert_eq!(c.read_ram(0xA1FF + echo * 0x200), 0xF4);
+        assert_eq!(c.read_ram(0xA000 + echo * 0x200, 0), 0xFB);
+        assert_eq!(c.read_ram(0xA1FF + echo * 0x200, 0), 0xF4);
     }
     c.write_ram(0xBE01, 0x07, 0);
-    assert_eq!(c.read_ram(0xA001), 0xF7);
+    assert_eq!(c.read_ram(0xA001, 0), 0xF7);
     // No RAM bank register.
     c.write_rom(0x4000, 0x01, 0);
-    assert_eq!(c.read_ram(0xA001), 0xF7);
+    assert_eq!(c.read_ram(0xA001, 0), 0xF7);
     c.write_rom(0x0000, 0x00, 0);
-    assert_eq!(c.read_ram(0xA001), 0xFF);
+    assert_eq!(c.read_ram(0xA001, 0), 0xFF);
 }
 
 // ---------------------------------------------------------------- MBC3
@@ -541,15 +528,15 @@ fn mbc3_ram_banks() {
     }
     // Banks 4-7 wrap on 32 KiB.
     c.write_rom(0x4000, 0x05, 0);
-    assert_eq!(c.read_ram(0xA000), 0x11);
+    assert_eq!(c.read_ram(0xA000, 0), 0x11);
     // RTC selects without a clock read open bus.
     c.write_rom(0x4000, 0x08, 0);
-    assert_eq!(c.read_ram(0xA000), 0xFF);
+    assert_eq!(c.read_ram(0xA000, 0), 0xFF);
     c.write_rom(0x4000, 0x0D, 0);
-    assert_eq!(c.read_ram(0xA000), 0xFF);
+    assert_eq!(c.read_ram(0xA000, 0), 0xFF);
     c.write_rom(0x0000, 0x00, 0);
     c.write_rom(0x4000, 0x00, 0);
-    assert_eq!(c.read_ram(0xA000), 0xFF);
+    assert_eq!(c.read_ram(0xA000, 0), 0xFF);
 }
 
 /// Selects a clock register and writes it through the cartridge interface.
@@ -561,12 +548,24 @@ fn rtc_write(c: &mut Cartridge, reg: u8, value: u8, now: u64) {
 fn rtc_latch_read(c: &mut Cartridge, now: u64) -> [u8; 5] {
     c.write_rom(0x6000, 0x00, now);
     c.write_rom(0x6000, 0x01, now);
+    rtc_read_all(c, now)
+}
+
+/// Reads the five clock registers as they show now (latched or running).
+fn rtc_read_all(c: &mut Cartridge, now: u64) -> [u8; 5] {
     let mut out = [0; 5];
     for (i, slot) in out.iter_mut().enumerate() {
         c.write_rom(0x4000, 0x08 + i as u8, now);
-        *slot = c.read_ram(0xA000);
+        *slot = c.read_ram(0xA000, now);
     }
     out
+}
+
+/// An MBC3+TIMER+RAM cartridge with RAM and clock enabled.
+fn rtc_cart() -> Cartridge {
+    let mut c = cart(0x10, 0, 0x03);
+    c.write_rom(0x0000, 0x0A, 0);
+    c
 }
 
 #[test]
@@ -574,7 +573,7 @@ fn mbc3_rtc_through_the_bus() {
     let mut c = cart(0x10, 0, 0x02);
     // Disabled: registers read 0xFF.
     c.write_rom(0x4000, 0x08, 0);
-    assert_eq!(c.read_ram(0xA000), 0xFF);
+    assert_eq!(c.read_ram(0xA000, 0), 0xFF);
     c.write_rom(0x0000, 0x0A, 0);
     assert_eq!(rtc_latch_read(&mut c, 0), [0, 0, 0, 0, 0]);
     // Counting over emulated time.
@@ -582,15 +581,8 @@ fn mbc3_rtc_through_the_bus() {
         rtc_latch_read(&mut c, (2 * 86_400 + 3 * 3600 + 4 * 60 + 5) * SEC),
         [5, 4, 3, 2, 0]
     );
-    // Without a new latch the values stay put.
-    c.write_rom(0x4000, 0x08, 0);
+    // Halt, write a time, latch, resume.
     let now = 2 * 86_400 * SEC + 3 * 3600 * SEC + 10 * SEC;
-    c.write_rom(0x6000, 0x01, now); // 0x01 → 0x01: no latch
-    assert_eq!(c.read_ram(0xA000), 5);
-    c.write_rom(0x6000, 0x02, now);
-    c.write_rom(0x6000, 0x01, now); // 0x02 → 0x01: no latch
-    assert_eq!(c.read_ram(0xA000), 5);
-    // Halt, write a time, resume.
     rtc_write(&mut c, 0x0C, 0x40, now);
     rtc_write(&mut c, 0x08, 30, now);
     rtc_write(&mut c, 0x09, 20, now);
@@ -606,15 +598,180 @@ fn mbc3_rtc_through_the_bus() {
         rtc_latch_read(&mut c, now + 100 * SEC + 86_400 * SEC),
         [30, 20, 10, 0x00, 0x80]
     );
-    // Writes show up at once, masked to the real bits.
-    rtc_write(&mut c, 0x08, 0xFF, now + 200 * SEC);
-    c.write_rom(0x4000, 0x08, now + 200 * SEC);
-    assert_eq!(c.read_ram(0xA000), 0x3F);
+    // Written values are masked to the real bits; unused bits read 0.
+    let later = now + 200 * SEC;
+    rtc_write(&mut c, 0x0C, 0x40, later);
+    for (reg, mask) in [(0x08, 0x3F), (0x09, 0x3F), (0x0A, 0x1F), (0x0B, 0xFF)] {
+        rtc_write(&mut c, reg, 0xFF, later);
+        c.write_rom(0x6000, 0x00, later);
+        c.write_rom(0x6000, 0x01, later);
+        assert_eq!(c.read_ram(0xA000, later), mask, "register {reg:02X}");
+    }
+    rtc_write(&mut c, 0x0C, 0xFF, later);
+    assert_eq!(rtc_latch_read(&mut c, later)[4], 0xC1);
     // RAM bank 0 still works next to the clock.
-    c.write_rom(0x4000, 0x00, now);
-    c.write_ram(0xA000, 0x42, now);
-    assert_eq!(c.read_ram(0xA000), 0x42);
+    c.write_rom(0x4000, 0x00, later);
+    c.write_ram(0xA000, 0x42, later);
+    assert_eq!(c.read_ram(0xA000, later), 0x42);
     assert!(c.rtc().is_some());
+}
+
+#[test]
+fn mbc3_latch_follows_bit_0() {
+    // Power-on: nothing latched, the registers show the running clock.
+    let mut c = rtc_cart();
+    c.write_rom(0x4000, 0x08, 0);
+    assert_eq!(c.read_ram(0xA000, 5 * SEC), 5);
+    assert_eq!(c.read_ram(0xA000, 7 * SEC), 7);
+    // An odd value after an even one (here power-on) latches: 0x01, 0x03, 0xFF alike.
+    for (i, odd) in [0x01u8, 0x03, 0xFF].into_iter().enumerate() {
+        let t = (10 + 10 * i as u64) * SEC;
+        c.write_rom(0x6000, odd & !1, t - SEC);
+        c.write_rom(0x6000, odd, t);
+        assert_eq!(
+            c.read_ram(0xA000, t + 3 * SEC),
+            (t / SEC) as u8,
+            "{odd:02X}"
+        );
+    }
+    // Another odd value while latched does nothing: 0x01 → 0x01, 0xFF → 0x03.
+    c.write_rom(0x6000, 0x03, 40 * SEC);
+    c.write_rom(0x6000, 0x01, 41 * SEC);
+    assert_eq!(c.read_ram(0xA000, 42 * SEC), 30);
+    // An even value unlatches: the running clock shows again (0x01 → 0x00, 0x04, 0x02…).
+    c.write_rom(0x6000, 0x04, 43 * SEC);
+    assert_eq!(c.read_ram(0xA000, 44 * SEC), 44);
+    // 0x04 → 0x03 latches; 0x02 in between 0x00 and 0x01 does not break the sequence.
+    c.write_rom(0x6000, 0x03, 45 * SEC);
+    assert_eq!(c.read_ram(0xA000, 50 * SEC), 45);
+    c.write_rom(0x6000, 0x00, 51 * SEC);
+    c.write_rom(0x6000, 0x02, 52 * SEC);
+    c.write_rom(0x6000, 0x01, 53 * SEC);
+    assert_eq!(c.read_ram(0xA000, 59 * SEC), 53);
+    // The latch works with RAM disabled too, and needs no clock register selected.
+    c.write_rom(0x0000, 0x00, 60 * SEC);
+    c.write_rom(0x4000, 0x00, 60 * SEC);
+    c.write_rom(0x6000, 0x00, 60 * SEC);
+    c.write_rom(0x6000, 0x01, 61 * SEC);
+    c.write_rom(0x0000, 0x0A, 62 * SEC);
+    c.write_rom(0x4000, 0x08, 62 * SEC);
+    assert_eq!(c.read_ram(0xA000, 70 * SEC), 1, "61 s = 1 minute 1 second");
+}
+
+#[test]
+fn mbc3_writes_count_but_the_latched_copy_stays() {
+    let mut c = rtc_cart();
+    rtc_write(&mut c, 0x0C, 0x40, 0); // halt
+    assert_eq!(rtc_latch_read(&mut c, SEC), [0, 0, 0, 0, 0x40]);
+    // Latched: a write does not show until the next latch.
+    rtc_write(&mut c, 0x08, 42, 2 * SEC);
+    assert_eq!(c.read_ram(0xA000, 2 * SEC), 0);
+    assert_eq!(rtc_latch_read(&mut c, 3 * SEC), [42, 0, 0, 0, 0x40]);
+    // Running (nothing latched): it shows at once.
+    c.write_rom(0x6000, 0x00, 4 * SEC);
+    rtc_write(&mut c, 0x09, 17, 4 * SEC);
+    assert_eq!(rtc_read_all(&mut c, 4 * SEC), [42, 17, 0, 0, 0x40]);
+}
+
+#[test]
+fn mbc3_rtc_halt_and_day_carry() {
+    let mut c = rtc_cart();
+    // Halted: nothing counts, however long; writes while halted are kept as written.
+    rtc_write(&mut c, 0x0C, 0x40, SEC / 2);
+    rtc_write(&mut c, 0x0B, 0xFF, SEC);
+    rtc_write(&mut c, 0x0A, 23, SEC);
+    rtc_write(&mut c, 0x09, 59, SEC);
+    rtc_write(&mut c, 0x08, 59, SEC);
+    assert_eq!(rtc_latch_read(&mut c, 1000 * SEC), [59, 59, 23, 0xFF, 0x40]);
+    // Resume with day bit 8 set: one second later 512 days wrap to 0 and set the carry.
+    rtc_write(&mut c, 0x0C, 0x01, 1000 * SEC);
+    assert_eq!(rtc_latch_read(&mut c, 1001 * SEC), [0, 0, 0, 0, 0x80]);
+    // The carry stays through more days and a DL write...
+    rtc_write(&mut c, 0x0B, 0x10, 1001 * SEC);
+    assert_eq!(
+        rtc_latch_read(&mut c, 1001 * SEC + 86_400 * SEC),
+        [0, 0, 0, 0x11, 0x80]
+    );
+    // ...until DH is written with bit 7 clear.
+    rtc_write(&mut c, 0x0C, 0x00, 1002 * SEC + 86_400 * SEC);
+    assert_eq!(rtc_latch_read(&mut c, 1002 * SEC + 86_400 * SEC)[4], 0x00);
+    // Day counter bit 8: 255 days 23:59:59 + 1 s = 256 days (DL 0, DH bit 0).
+    rtc_write(&mut c, 0x0C, 0x40, 0x1_0000 * SEC);
+    rtc_write(&mut c, 0x0B, 0xFF, 0x1_0000 * SEC);
+    rtc_write(&mut c, 0x0A, 23, 0x1_0000 * SEC);
+    rtc_write(&mut c, 0x09, 59, 0x1_0000 * SEC);
+    rtc_write(&mut c, 0x08, 59, 0x1_0000 * SEC);
+    rtc_write(&mut c, 0x0C, 0x00, 0x1_0000 * SEC);
+    assert_eq!(rtc_latch_read(&mut c, 0x1_0001 * SEC), [0, 0, 0, 0, 0x01]);
+}
+
+#[test]
+fn mbc3_rtc_seconds_write_restarts_the_second() {
+    let mut c = rtc_cart();
+    // 0.75 s into a second, write S: the next tick comes a whole second later.
+    rtc_write(&mut c, 0x08, 10, 3 * SEC / 4);
+    assert_eq!(rtc_read_all(&mut c, 3 * SEC / 4 + SEC - 128)[0], 10);
+    assert_eq!(rtc_read_all(&mut c, 3 * SEC / 4 + SEC)[0], 11);
+    // Writing M does not: the tick still comes on the old second's boundary.
+    let mut c = rtc_cart();
+    rtc_write(&mut c, 0x09, 5, 3 * SEC / 4);
+    assert_eq!(rtc_read_all(&mut c, SEC)[..2], [1, 5]);
+}
+
+#[test]
+fn mbc3_register_selects_outside_the_clock() {
+    let mut c = rtc_cart();
+    c.write_rom(0x4000, 0x01, 0);
+    c.write_ram(0xA000, 0x11, 0);
+    // 0x0D-0x0F and 0x10 and up select nothing: 0xFF, writes ignored, RAM untouched.
+    for sel in [0x0D, 0x0E, 0x0F, 0x10, 0x18, 0x80, 0xFF] {
+        c.write_rom(0x4000, sel, 0);
+        assert_eq!(c.ram_bank_mapped(), None);
+        assert_eq!(c.read_ram(0xA000, 0), 0xFF, "{sel:02X}");
+        c.write_ram(0xA000, 0x99, 0);
+    }
+    assert!(c.ram().iter().all(|&b| b == 0 || b == 0x11));
+    c.write_rom(0x4000, 0x01, 0);
+    assert_eq!(c.read_ram(0xA000, 0), 0x11);
+    // Without a clock (MBC3+RAM), 0x08-0x0C select nothing either.
+    let mut plain = cart(0x12, 0, 0x03);
+    plain.write_rom(0x0000, 0x0A, 0);
+    for sel in 0x08..=0x0C {
+        plain.write_rom(0x4000, sel, 0);
+        assert_eq!(plain.read_ram(0xA000, 0), 0xFF);
+        plain.write_ram(0xA000, 0x55, 0);
+    }
+    assert!(plain.ram().iter().all(|&b| b == 0));
+}
+
+#[test]
+fn mbc3_ram_enable_gates_the_clock_registers() {
+    let mut c = cart(0x10, 0, 0x03);
+    c.write_rom(0x4000, 0x08, 0);
+    for (ramg, on) in [
+        (0x0A, true),
+        (0x00, false),
+        (0x1A, true),
+        (0xFA, true),
+        (0x0B, false),
+    ] {
+        c.write_rom(0x0000, ramg, 0);
+        c.write_ram(0xA000, 33, 0);
+        c.write_rom(0x6000, 0x00, 0);
+        c.write_rom(0x6000, 0x01, 0);
+        let read = c.read_ram(0xA000, 0);
+        assert_eq!(read != 0xFF, on, "RAMG {ramg:02X}");
+        if on {
+            assert_eq!(read, 33);
+        }
+        rtc_write(&mut c, 0x08, 0, 0);
+    }
+    // Disabled, the clock keeps counting.
+    c.write_rom(0x0000, 0x0A, 0);
+    rtc_write(&mut c, 0x08, 0, 0);
+    c.write_rom(0x0000, 0x00, 0);
+    c.write_rom(0x0000, 0x0A, 3 * SEC);
+    assert_eq!(rtc_latch_read(&mut c, 3 * SEC)[0], 3);
 }
 
 #[test]
@@ -703,7 +860,7 @@ fn load_ram_requires_exact_size() {
     c.load_ram(&data).unwrap();
     assert_eq!(c.ram(), &data[..]);
     c.write_rom(0x0000, 0x0A, 0);
-    assert_eq!(c.read_ram(0xA007), 7);
+    assert_eq!(c.read_ram(0xA007, 0), 7);
     assert_eq!(c.battery_save(0), data);
     let mut c = cart(0x01, 0, 0);
     assert!(c.load_ram(&[]).is_ok());
@@ -732,9 +889,11 @@ fn battery_round_trip_with_rtc_footer() {
     let mut d = cart(0x10, 0, 0x02);
     d.load_battery(&save, 0).unwrap();
     assert_eq!(d.ram()[0x100], 0xAB);
+    assert_eq!(d.rtc().map(Rtc::latched), Some([0, 1, 0, 0x10, 0]));
     d.write_rom(0x0000, 0x0A, 0);
     d.write_rom(0x4000, 0x08, 0);
-    assert_eq!(d.read_ram(0xA000), 0, "latched copy restored (S = 0)");
+    // At power-on nothing is latched: reads show the running clock.
+    assert_eq!(d.read_ram(0xA000, 0), 2);
     assert_eq!(rtc_latch_read(&mut d, 10 * SEC), [12, 0, 1, 0x10, 0]);
 
     // 44-byte variant.
@@ -789,7 +948,7 @@ fn mbc2_battery_is_512_bytes() {
     assert!(c.load_battery(&[0; 8192], 0).is_err());
     c.load_battery(&[0x0F; 512], 0).unwrap();
     c.write_rom(0x0000, 0x0A, 0);
-    assert_eq!(c.read_ram(0xA1FF), 0xFF);
+    assert_eq!(c.read_ram(0xA1FF, 0), 0xFF);
     assert_eq!(c.battery_save(0).len(), 512);
 }
 
@@ -818,7 +977,7 @@ fn state_round_trip() {
 
     let mut d = cart(0x10, 2, 0x03);
     d.read_state(&state).unwrap();
-    assert_eq!(d.read_ram(0xA000), 0x77);
+    assert_eq!(d.read_ram(0xA000, 0), 0x77);
     assert_eq!(bank1(&d), 5);
     assert_eq!(d.rtc(), c.rtc());
     let mut again = Vec::new();
@@ -901,7 +1060,7 @@ fn random_images_and_accesses_never_panic() {
                     let _ = c.read_rom(addr);
                 }
                 3 => {
-                    let _ = c.read_ram(addr);
+                    let _ = c.read_ram(addr, now);
                 }
                 _ => {
                     let len = rng.below(c.ram().len() + 64);

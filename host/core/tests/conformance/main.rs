@@ -7,6 +7,8 @@
 //!
 //! Without the ROM folder every test says so and is skipped; with `CI=true` they fail instead.
 
+mod gbc_hw;
+mod rtc3test;
 mod screen;
 #[path = "../support/mod.rs"]
 mod support;
@@ -47,6 +49,14 @@ pub enum Kind {
     },
     /// Not a test for the DMG-CPU B (the reason is given).
     NotApplicable(&'static str),
+    /// A harness of its own (a module of this one): called with the ROM folder and the row's
+    /// name, it loads and runs what it needs.
+    Custom(fn(&Path, &str) -> Result<Outcome, String>),
+}
+
+/// Every row of the table: the plain suites, then the modules with harnesses of their own.
+fn all_roms() -> impl Iterator<Item = &'static (&'static str, Kind)> {
+    table::ROMS.iter().chain(rtc3test::ROMS).chain(gbc_hw::ROMS)
 }
 
 /// Longest a Mooneye test may run, in frames (about 30 emulated seconds).
@@ -56,8 +66,10 @@ const BLARGG_FRAMES: u32 = 6000;
 
 /// What one ROM did.
 #[derive(Clone, Debug)]
-enum Outcome {
+pub enum Outcome {
+    /// The ROM passed.
     Pass,
+    /// The ROM failed: what it did.
     Fail(String),
 }
 
@@ -178,12 +190,15 @@ fn run_screen(mut gb: Gb, root: &Path, name: &str, expected: &str, run: Run) -> 
 
 /// Run one ROM; `None` when it does not apply to the DMG.
 fn run_rom(root: &Path, path: &str, kind: Kind) -> Result<Outcome, String> {
+    if let Kind::Custom(run) = kind {
+        return run(root, path);
+    }
     let gb = load(root, path)?;
     Ok(match kind {
         Kind::Mooneye => run_mooneye(gb),
         Kind::Blargg => run_blargg(gb),
         Kind::Screen { expected, run } => run_screen(gb, root, path, expected, run),
-        Kind::NotApplicable(_) => unreachable!("filtered out before running"),
+        Kind::NotApplicable(_) | Kind::Custom(_) => unreachable!("handled before"),
     })
 }
 
@@ -211,10 +226,10 @@ enum Row {
 }
 
 /// A failure message without machine-specific paths, for the committed table: the ROM folder
-/// becomes `<roms>` and the pointers to the written images are dropped.
+/// becomes `<roms>` and the pointers to the written images and RAM files are dropped.
 fn summarize(detail: &str, root: &Path) -> String {
     let text = detail.replace(&*root.to_string_lossy(), "<roms>");
-    let text = text.split("; actual frame:").next().unwrap_or_default();
+    let text = text.split("; actual ").next().unwrap_or_default();
     let mut short: String = text.chars().take(160).collect();
     if text.chars().count() > 160 {
         short.push('…');
@@ -279,7 +294,7 @@ fn main() {
     let xfail = Arc::new(expected_failures());
     let rows: Arc<Mutex<BTreeMap<&'static str, Row>>> = Arc::default();
     let mut trials = Vec::new();
-    for &(path, kind) in table::ROMS {
+    for &(path, kind) in all_roms() {
         let not_applicable = match kind {
             Kind::NotApplicable(why) => Some(why.to_string()),
             Kind::Mooneye => mooneye_applies_to_dmg(path).err(),
@@ -327,7 +342,7 @@ fn main() {
         trials.push(trial);
     }
     for path in xfail.keys() {
-        if !table::ROMS.iter().any(|(p, _)| p == path) {
+        if !all_roms().any(|(p, _)| p == path) {
             eprintln!("conformance: expected-failures.tsv names {path}, which is not in the table");
         }
     }

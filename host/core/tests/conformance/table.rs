@@ -609,20 +609,4 @@ pub const ROMS: &[(&str, Kind)] = &[
             run: Run::LdBB,
         },
     ),
-    (
-        "rtc3test/rtc3test-1-shootout.gb",
-        Kind::NotApplicable("needs scripted joypad input to pick a sub-test"),
-    ),
-    (
-        "rtc3test/rtc3test-2-shootout.gb",
-        Kind::NotApplicable("needs scripted joypad input to pick a sub-test"),
-    ),
-    (
-        "rtc3test/rtc3test-3-shootout.gb",
-        Kind::NotApplicable("needs scripted joypad input to pick a sub-test"),
-    ),
-    (
-        "rtc3test/rtc3test.gb",
-        Kind::NotApplicable("needs scripted joypad input to pick a sub-test"),
-    ),
 ];

@@ -152,7 +152,8 @@ mod tests {
 
     fn counter_rom() -> Vec<u8> {
         gb_core::asm::rom(
-            "ld a, $01\n ldh [$FF], a\n ei\n main:\n halt\n nop\n jr main\n org $40\n \
+            "xor a\n ld [$C000], a\n ld a, $01\n ldh [$FF], a\n ei\n main:\n halt\n nop\n \
+             jr main\n org $40\n \
              push af\n ld a, [$C000]\n inc a\n ld [$C000], a\n pop af\n reti\n",
         )
         .expect("assemble")

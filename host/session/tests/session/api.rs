@@ -21,7 +21,7 @@ fn run(source: &str, frames: u32) -> (gb_session::Session, Vec<String>) {
 fn memory_reads_in_every_width_and_domain() {
     let (s, lines) = run(
         r#"
-        memory.write_bytes(0x10, "\x01\x82\x03\x84", "wram")
+        memory.write_bytes(0x10, "\x01\x82\x03\x84\x00", "wram")
         print(memory.read_u8(0xC010), memory.read_s8(0xC011), memory.read_u16_le(0xC010),
               memory.read_u16_be(0xC010), memory.read_s16_le(0xC010), memory.read_s16_be(0xC011),
               memory.read_u32_le(0xC010), memory.read_u32_be(0xC010), memory.read_s32_le(0xC010),
@@ -83,6 +83,7 @@ fn search_finds_every_occurrence_in_native_code() {
         r#"
         memory.write_bytes(0x100, "gbhost", "wram")
         memory.write_bytes(0x1F00, "gbhost", "wram")
+        memory.write_bytes(0x20, "\0\0\0", "hram")
         local hits = memory.search("gbhost")
         print(#hits, hits[1], hits[2], #memory.search("\0\0\0", "hram") > 0)
         "#,
@@ -357,6 +358,7 @@ fn bizhawk_layer() {
         r#"
         memory.usememorydomain("WRAM")
         memory.writebyte(0x20, 0x99)
+        memory.writebyte(0x21, 0x00)
         print(memory.getcurrentmemorydomain(), memory.readbyte(0x20), mainmemory.read_u8(0x20),
               memory.read_u8(0xC020, "System Bus"), #memory.getmemorydomainlist())
         local arr = mainmemory.read_bytes_as_array(0x20, 2)
@@ -495,10 +497,12 @@ fn bus_hooks_see_reads_writes_and_instructions() {
         s.run_frame();
     }
     let lines = console(&mut s);
-    // The counter ROM's VBlank handler at $40 reads $C000, writes it + 1, then reads $C001.
+    // The counter ROM clears $C000 at start; its VBlank handler at $40 reads $C000, writes it
+    // + 1, then reads $C001.
     assert_eq!(
-        &lines[..4],
+        &lines[..5],
         [
+            "write	C000	0",
             "exec	0040 F5	true",
             "read	C000	0",
             "write	C000	1",
@@ -512,7 +516,7 @@ fn bus_hooks_see_reads_writes_and_instructions() {
     );
     assert_eq!(
         lines.iter().filter(|l| l.starts_with("write")).count(),
-        3,
+        4,
         "{lines:?}"
     );
     // Hooks replay exactly, and the watches come back with the scripts on a rewind.
@@ -543,6 +547,8 @@ fn compat_layers_reach_the_bus_hooks() {
     assert_eq!(
         console(&mut s),
         [
+            "bh\t49152\t0",
+            "vba\t49152\t0",
             "bh\t49152\t1",
             "vba\t49152\t1",
             "bh\t49152\t2",

@@ -7,6 +7,9 @@ use gb_session::{DrawCmd, Session, SessionConfig};
 pub fn counter_rom() -> Vec<u8> {
     let mut rom = gb_core::asm::rom(
         r#"
+            xor a               ; the counters start at 0 (work RAM powers up with junk)
+            ld [$C000], a
+            ld [$C001], a
             ld a, $01
             ldh [$FF], a        ; IE = VBlank
             ei
