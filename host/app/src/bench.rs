@@ -23,6 +23,8 @@ pub struct Args {
     /// Do not generate audio samples.
     #[arg(long)]
     no_audio: bool,
+    #[command(flatten)]
+    power: crate::rom::PowerArgs,
     /// Measure the rewind history instead: a session capturing every frame, on gameplay
     /// (see `rewind_bench.rs` for the figures printed).
     #[arg(long)]
@@ -54,6 +56,7 @@ pub fn run(args: &Args) -> Result<()> {
     if args.rewind {
         return crate::rewind_bench::run(&crate::rewind_bench::Options {
             rom: &args.rom,
+            power: args.power,
             scripts: &args.script,
             frames: args.frames.unwrap_or(36_000),
             core_method: args.core_method.as_deref(),
@@ -65,7 +68,7 @@ pub fn run(args: &Args) -> Result<()> {
     let mut fps = Vec::with_capacity(rounds);
     let mut mcps = Vec::with_capacity(rounds);
     for round in 0..rounds {
-        let mut gb = crate::rom::load(&args.rom, None)?;
+        let mut gb = crate::rom::load(&args.rom, None, args.power)?;
         gb.set_audio_enabled(!args.no_audio);
         let mut audio = vec![(0, 0); gb_core::apu::RING_CAPACITY];
         let mut samples = 0usize;

@@ -35,6 +35,8 @@ pub struct Args {
     /// Rewind history size in MiB.
     #[arg(long, default_value_t = 64, value_name = "MIB")]
     pub history_mib: usize,
+    #[command(flatten)]
+    pub power: crate::rom::PowerArgs,
 }
 
 /// There is no display to open a window on (exit status 2).
@@ -98,6 +100,7 @@ pub fn run(args: &Args) -> Result<()> {
         } << 20,
         audio: !args.mute,
         stop: Some(stop_on_signals()),
+        power: args.power,
     };
     let mut emu = emu::spawn(start)?;
     let _term = crate::repl::TermGuard::save();

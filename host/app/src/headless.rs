@@ -44,6 +44,8 @@ pub struct Args {
     /// Run this DMG boot ROM (256 bytes) instead of starting in the post-boot state.
     #[arg(long, value_name = "FILE")]
     boot_rom: Option<PathBuf>,
+    #[command(flatten)]
+    power: crate::rom::PowerArgs,
     /// Load this Lua script before the first frame (repeatable); its `console.log`/`print`
     /// lines are printed as `log: TEXT`.
     #[arg(long, value_name = "FILE.lua")]
@@ -95,7 +97,7 @@ pub fn run(args: &Args) -> Result<()> {
     if !args.script.is_empty() || args.sync_test.is_some() || args.overlay {
         return run_session(args);
     }
-    let mut gb = crate::rom::load(&args.rom, args.boot_rom.as_deref())?;
+    let mut gb = crate::rom::load(&args.rom, args.boot_rom.as_deref(), args.power)?;
     let mut audio = match &args.wav {
         Some(path) => Some(WavOut::create(path)?),
         None => {
@@ -171,6 +173,7 @@ fn run_session(args: &Args) -> Result<()> {
     let session = crate::scripted::run(&crate::scripted::Run {
         rom: &args.rom,
         boot_rom: args.boot_rom.as_deref(),
+        power: args.power,
         scripts: &args.script,
         api: args.api,
         frames: args.frames,

@@ -64,6 +64,8 @@ enum Sub {
 struct RecordArgs {
     /// The ROM.
     rom: PathBuf,
+    #[command(flatten)]
+    power: crate::rom::PowerArgs,
     /// The movie file to write (replaced if it exists).
     #[arg(long)]
     out: PathBuf,
@@ -164,7 +166,7 @@ fn record(a: &RecordArgs) -> Result<()> {
             let file = StateFile::read(p)?;
             Session::from_state_file(rom, None, config, &file)?
         }
-        None => Session::new(rom, None, config)
+        None => Session::power_on(rom, a.power.power_on(None), config)
             .with_context(|| format!("'{}' cannot be run", a.rom.display()))?,
     };
     crate::scripted::load_scripts(&mut session, &a.script, None)?;

@@ -17,6 +17,8 @@ pub struct Args {
     /// Frames to run (at 59.7 per second).
     #[arg(long, default_value_t = 600)]
     frames: u64,
+    #[command(flatten)]
+    power: crate::rom::PowerArgs,
 }
 
 /// One frame's duration: 70,224 T-cycles at 4,194,304 Hz.
@@ -24,7 +26,7 @@ const FRAME: Duration = Duration::from_nanos(16_742_706);
 
 /// Run `gbhost play`.
 pub fn run(args: &Args) -> Result<()> {
-    let mut gb = crate::rom::load(&args.rom, None)?;
+    let mut gb = crate::rom::load(&args.rom, None, args.power)?;
     let mut out = AudioOut::open();
     if out.is_playing() {
         eprintln!("gbhost: playing at {} Hz", out.sample_rate());

@@ -24,6 +24,8 @@ const FPS: f64 = 4_194_304.0 / 70_224.0;
 pub struct Options<'a> {
     /// The ROM.
     pub rom: &'a std::path::Path,
+    /// How the machine powers on.
+    pub power: crate::rom::PowerArgs,
     /// Scripts to load.
     pub scripts: &'a [PathBuf],
     /// Frames of gameplay.
@@ -74,7 +76,8 @@ pub fn run(opts: &Options<'_>) -> Result<()> {
         ..defaults
     };
     let ring_capacity = config.ring_bytes;
-    let mut s = Session::new(rom, None, config).context("cannot start a session")?;
+    let mut s = Session::power_on(rom, opts.power.power_on(None), config)
+        .context("cannot start a session")?;
     crate::scripted::load_scripts(&mut s, opts.scripts, None)?;
     let mut capture = Vec::with_capacity(opts.frames as usize);
     let (mut total, mut core) = (0u64, 0u64);

@@ -1,22 +1,81 @@
-//! Loading a ROM file (and optional boot ROM) into a [`Gb`], with clear errors.
+//! Loading a ROM file (and optional boot ROM) into a [`Gb`], with clear errors, and the
+//! power-on options every command that runs a ROM takes ([`PowerArgs`]).
 
 use anyhow::{Context, Result};
-use gb_core::{Cartridge, Gb};
+use gb_core::{Cartridge, Gb, RamInit};
 use std::path::Path;
 
+/// How the machine powers on (flattened into every command that runs a ROM).
+#[derive(clap::Args, Clone, Copy, Debug, Default)]
+pub struct PowerArgs {
+    /// What work RAM, HRAM and OAM hold at power-on: `pattern` (like hardware: mostly random
+    /// bits with structure, from a fixed seed), `zero`, `random` (a new seed each run, printed
+    /// on stderr so the run can be repeated), or a seed (decimal or 0x-hex). Movies record it.
+    #[arg(long, value_name = "pattern|zero|random|SEED", default_value = "pattern", value_parser = parse_ram_init)]
+    pub ram_init: RamInit,
+}
+
+impl PowerArgs {
+    /// The session's power-on parameters: these, with `boot_rom` if one runs.
+    pub fn power_on(self, boot_rom: Option<Vec<u8>>) -> gb_session::PowerOn {
+        gb_session::PowerOn {
+            boot_rom,
+            ram_init: self.ram_init,
+            ..gb_session::PowerOn::default()
+        }
+    }
+}
+
+/// Parse `--ram-init`: `pattern`, `zero`, `random` (a seed drawn now and printed) or a seed.
+pub fn parse_ram_init(s: &str) -> Result<RamInit, String> {
+    match s {
+        "pattern" | "default" => Ok(RamInit::default()),
+        "zero" | "zeros" => Ok(RamInit::Zero),
+        "random" => {
+            let seed = random_seed();
+            eprintln!(
+                "gbhost: power-on RAM from seed {seed:#018x} (--ram-init {seed:#x} repeats it)"
+            );
+            Ok(RamInit::Pattern(seed))
+        }
+        _ => {
+            let parsed = match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+                Some(hex) => u64::from_str_radix(hex, 16),
+                None => s.parse(),
+            };
+            parsed
+                .map(RamInit::Pattern)
+                .map_err(|_| format!("'{s}' is not pattern, zero, random or a seed number"))
+        }
+    }
+}
+
+/// A seed from the clock and the process (a power-on is not a secret: it only has to differ).
+fn random_seed() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u128(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos()),
+    );
+    h.write_u32(std::process::id());
+    h.finish()
+}
+
 /// Read `path` and build a DMG around it; the header's oddities go to stderr, one line each.
-pub fn load(path: &Path, boot_rom: Option<&Path>) -> Result<Gb> {
+pub fn load(path: &Path, boot_rom: Option<&Path>, power: PowerArgs) -> Result<Gb> {
     let bytes =
         std::fs::read(path).with_context(|| format!("cannot read ROM '{}'", path.display()))?;
     let cart = Cartridge::from_rom(bytes)
         .with_context(|| format!("'{}' is not a usable Game Boy ROM", path.display()))?;
     warn(path, &cart);
     match boot_rom {
-        None => Ok(Gb::new(cart)),
+        None => Ok(Gb::with_ram_init(cart, power.ram_init)),
         Some(boot) => {
             let image = std::fs::read(boot)
                 .with_context(|| format!("cannot read boot ROM '{}'", boot.display()))?;
-            Gb::with_boot_rom(cart, &image)
+            Gb::with_boot_rom_and_ram_init(cart, &image, power.ram_init)
                 .with_context(|| format!("'{}' is not a usable boot ROM", boot.display()))
         }
     }

@@ -25,6 +25,8 @@ pub struct Run<'a> {
     pub rom: &'a Path,
     /// An optional boot ROM.
     pub boot_rom: Option<&'a Path>,
+    /// How the machine powers on.
+    pub power: crate::rom::PowerArgs,
     /// Scripts to load before the first frame, in order.
     pub scripts: &'a [PathBuf],
     /// The API they are written for (`None`: guessed from each source).
@@ -220,7 +222,7 @@ pub fn run(run: &Run<'_>) -> Result<Session> {
         // The ring needs only the last K frames; keep it small.
         config.ring_bytes = 16 << 20;
     }
-    let mut session = Session::new(rom, boot.as_deref(), config)
+    let mut session = Session::power_on(rom, run.power.power_on(boot), config)
         .with_context(|| format!("'{}' cannot be run", run.rom.display()))?;
     load_scripts(&mut session, run.scripts, run.api)?;
     let mut wav = run.wav.map(crate::audio::WavOut::create).transpose()?;

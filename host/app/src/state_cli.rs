@@ -32,6 +32,8 @@ enum Sub {
         /// The state file to write (atomically).
         #[arg(long)]
         out: PathBuf,
+        #[command(flatten)]
+        power: crate::rom::PowerArgs,
     },
     /// Print what a state file holds.
     Info {
@@ -64,14 +66,15 @@ fn now() -> u64 {
         .map_or(0, |d| d.as_secs())
 }
 
-fn session(rom: &std::path::Path) -> Result<Session> {
+fn session(rom: &std::path::Path, power: crate::rom::PowerArgs) -> Result<Session> {
     let bytes = crate::rom::read(rom)?;
     let config = SessionConfig {
         desync_check: false,
         ring_bytes: 4 << 20,
         ..SessionConfig::default()
     };
-    Session::new(bytes, None, config).with_context(|| format!("'{}' cannot be run", rom.display()))
+    Session::power_on(bytes, power.power_on(None), config)
+        .with_context(|| format!("'{}' cannot be run", rom.display()))
 }
 
 /// Run `gbhost state …`.
@@ -82,8 +85,9 @@ pub fn run(args: &Args) -> Result<()> {
             frames,
             script,
             out,
+            power,
         } => {
-            let mut s = session(rom)?;
+            let mut s = session(rom, *power)?;
             crate::scripted::load_scripts(&mut s, script, None)?;
             for _ in 0..*frames {
                 s.run_frame();
@@ -127,7 +131,7 @@ pub fn run(args: &Args) -> Result<()> {
         Sub::ExportBess { rom, state, out } => {
             let f = StateFile::read(state)?;
             // Checks the ROM and the image the way a load does.
-            session(rom)?.load_state_file(&f)?;
+            session(rom, crate::rom::PowerArgs::default())?.load_state_file(&f)?;
             let cart = gb_core::Cartridge::from_rom(crate::rom::read(rom)?)?;
             let mut gb = gb_core::Gb::new(cart);
             gb.load_state(&f.core)?;
@@ -140,7 +144,7 @@ pub fn run(args: &Args) -> Result<()> {
         Sub::ImportBess { rom, bess, out } => {
             let data = std::fs::read(bess).with_context(|| format!("{}", bess.display()))?;
             let rom_bytes = crate::rom::read(rom)?;
-            let s = session(rom)?;
+            let s = session(rom, crate::rom::PowerArgs::default())?;
             let cart = gb_core::Cartridge::from_rom(rom_bytes)?;
             let mut gb = gb_core::Gb::new(cart);
             gb_core::bess::import(&mut gb, &data)

@@ -38,6 +38,8 @@ pub struct Emu {
     pub(crate) rom: RomSource,
     pub(crate) rom_bytes: Vec<u8>,
     pub(crate) ring_bytes: usize,
+    /// How the machine powers on.
+    pub(crate) power: crate::rom::PowerArgs,
     /// Scripts, in load order.
     pub scripts: Vec<ScriptEntry>,
     /// Paused.
@@ -77,6 +79,7 @@ impl Emu {
             rom: RomSource::Demo,
             rom_bytes: Vec::new(),
             ring_bytes: start.ring_bytes,
+            power: start.power,
             scripts: Vec::new(),
             paused: start.paused,
             rewind: 0,
@@ -133,7 +136,7 @@ impl Emu {
         };
         let power = PowerOn {
             battery: opened.data,
-            ..PowerOn::default()
+            ..self.power.power_on(None)
         };
         let session =
             Session::power_on(bytes.clone(), power, config).context("cannot run the ROM")?;

@@ -18,6 +18,7 @@ fn demo_start() -> Start {
         ring_bytes: 16 << 20,
         audio: false,
         stop: None,
+        power: Default::default(),
     }
 }
 
@@ -80,6 +81,7 @@ fn editing_a_script_while_rewound_redraws_that_frame() {
         ring_bytes: 8 << 20,
         audio: false,
         stop: None,
+        power: Default::default(),
     })
     .unwrap();
     emu.repl("step 100");
@@ -146,6 +148,7 @@ fn editing_a_required_module_reloads_the_script() {
         ring_bytes: 8 << 20,
         audio: false,
         stop: None,
+        power: Default::default(),
     })
     .unwrap();
     emu.repl("step 2");

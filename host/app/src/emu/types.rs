@@ -119,6 +119,8 @@ pub struct Start {
     pub audio: bool,
     /// Set by a signal handler (SIGTERM, SIGINT): save and stop.
     pub stop: Option<Arc<std::sync::atomic::AtomicBool>>,
+    /// How the machine powers on (every ROM opened, and every reset).
+    pub power: crate::rom::PowerArgs,
 }
 
 /// A script the app loaded: where it comes from and its session slot.

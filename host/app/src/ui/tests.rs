@@ -23,6 +23,7 @@ fn harness_with(scripts: Vec<std::path::PathBuf>) -> Harness<'static, GbApp> {
         ring_bytes: 8 << 20,
         audio: false,
         stop: None,
+        power: Default::default(),
     })
     .expect("the demo starts");
     let app = GbApp::new(emu, Config::default(), false);

@@ -575,3 +575,43 @@ fn sync_test_is_clean_with_sound_and_writes_the_same_audio() {
     assert!(a.len() > 30_000);
     assert!(a == b, "the sync test's audio differs from the plain run's");
 }
+
+/// `--ram-init`: what work RAM holds at power-on is the pattern of a seed (the same seed, the
+/// same bytes; another seed, other bytes), zeros, or a random seed printed so the run repeats.
+#[test]
+fn ram_init_chooses_what_work_ram_holds_at_power_on() {
+    let rom = temp_file("ram_init.gb", &asm::rom("loop:\n jr loop\n").unwrap());
+    let rom = rom.to_str().unwrap();
+    let peeks = |init: &str| {
+        let mut args = vec!["headless", rom, "--frames", "1", "--ram-init", init];
+        for a in ["C000", "C001", "D123", "DFFE"] {
+            args.extend(["--peek", a]);
+        }
+        let out = gbhost(&args);
+        assert!(out.status.success(), "{}", stderr(&out));
+        (stdout(&out), stderr(&out))
+    };
+    let (zero, _) = peeks("zero");
+    assert!(
+        zero.contains("peek C000=00") && zero.contains("peek DFFE=00"),
+        "{zero}"
+    );
+    let (a, _) = peeks("12345");
+    assert_eq!(peeks("12345").0, a, "one seed, one pattern");
+    assert_ne!(peeks("0x3039").0, peeks("99").0, "other seeds, other bytes");
+    assert_eq!(
+        peeks("0x3039").0,
+        a,
+        "hex and decimal seeds are the same seed"
+    );
+    assert_eq!(peeks("pattern").0, peeks("pattern").0);
+    let (random, note) = peeks("random");
+    let seed = note
+        .split("--ram-init ")
+        .nth(1)
+        .and_then(|s| s.split(' ').next())
+        .unwrap_or_else(|| panic!("no seed printed: {note}"));
+    assert_eq!(peeks(seed).0, random, "the printed seed repeats the run");
+    let bad = gbhost(&["headless", rom, "--ram-init", "lots"]);
+    assert_eq!(bad.status.code(), Some(2));
+}

@@ -9,6 +9,7 @@ use crate::codec::{self, Dec, DecodeError, Enc};
 use crate::data::limits::MAX_FRAME;
 use crate::data::{Bundle, Event, fnv1a};
 use crate::session::Session;
+use gb_core::RamInit;
 use std::collections::BTreeMap;
 
 /// Frames per chunk: one emulated second (the most a crash can lose).
@@ -17,7 +18,8 @@ pub const CHUNK_FRAMES: u32 = 60;
 pub const KEYFRAME_CHUNKS: u64 = 10;
 /// Chunk flag: the chunk holds a keyframe.
 pub const FLAG_KEYFRAME: u32 = 1;
-/// Version of the header payload (2: the battery RAM of a power-on start).
+/// Version of the header payload (2: the battery RAM and the power-on RAM of a power-on
+/// start).
 const HEADER_VERSION: u8 = 2;
 
 /// How a movie starts.
@@ -29,6 +31,8 @@ pub enum Start {
         boot_rom_hash: Option<u64>,
         /// The battery RAM the cartridge powered on with (`.sav` layout), if any.
         battery: Option<Vec<u8>>,
+        /// What work RAM, HRAM and OAM held at power-on.
+        ram_init: RamInit,
     },
     /// From a state file (its bytes).
     State(Vec<u8>),
@@ -69,6 +73,7 @@ impl MovieHeader {
             Start::PowerOn {
                 boot_rom_hash,
                 battery,
+                ram_init,
             } => {
                 e.u8(0);
                 match boot_rom_hash {
@@ -84,6 +89,13 @@ impl MovieHeader {
                         e.bytes(b);
                     }
                     None => e.u8(0),
+                }
+                match ram_init {
+                    RamInit::Zero => e.u8(0),
+                    RamInit::Pattern(seed) => {
+                        e.u8(1);
+                        e.u64(*seed);
+                    }
                 }
             }
             Start::State(bytes) => {
@@ -129,6 +141,12 @@ impl MovieHeader {
                         Some(d.bytes()?.to_vec())
                     } else {
                         None
+                    },
+                    // Version 1 was written when work RAM powered on as zeros.
+                    ram_init: match if v >= 2 { d.u8()? } else { 0 } {
+                        0 => RamInit::Zero,
+                        1 => RamInit::Pattern(d.u64()?),
+                        k => return Err(d.error(format!("unknown power-on RAM kind {k}"))),
                     },
                 },
                 1 => Start::State(d.bytes()?.to_vec()),

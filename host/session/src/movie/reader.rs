@@ -105,9 +105,12 @@ impl Movie {
     pub fn session(&self, rom: Vec<u8>, config: SessionConfig) -> Result<Session, MovieError> {
         self.check_rom(&rom)?;
         Ok(match &self.header.start {
-            Start::PowerOn { battery, .. } => {
+            Start::PowerOn {
+                battery, ram_init, ..
+            } => {
                 let power = PowerOn {
                     battery: battery.clone(),
+                    ram_init: *ram_init,
                     ..PowerOn::default()
                 };
                 Session::power_on(rom, power, config)?

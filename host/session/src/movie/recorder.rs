@@ -61,6 +61,7 @@ impl Recorder {
             Start::PowerOn {
                 boot_rom_hash: p.boot_rom_hash,
                 battery: p.battery.clone(),
+                ram_init: p.ram_init,
             }
         } else {
             Start::State(session.state_file(0, false).encode())

@@ -35,7 +35,7 @@ mod timeline;
 use std::collections::{BTreeMap, HashMap};
 use std::time::Instant;
 
-use gb_core::{Buttons, Cartridge, Frame, Gb};
+use gb_core::{Buttons, Cartridge, Frame, Gb, RamInit};
 
 use crate::api::{DrawCmd, Request};
 use crate::data::{Bundle, SourceHash, fnv1a};
@@ -171,6 +171,8 @@ pub struct StartParams {
     /// The battery-backed cartridge RAM (and clock) the machine powered on with, as a `.sav`
     /// file holds it (see [`PowerOn::battery`]); movies from power-on carry it.
     pub battery: Option<Vec<u8>>,
+    /// What work RAM, HRAM and OAM held at power-on (see [`PowerOn::ram_init`]).
+    pub ram_init: RamInit,
 }
 
 /// How the machine powers on, besides its ROM: everything a replay of the session needs to
@@ -183,6 +185,10 @@ pub struct PowerOn {
     /// (`gb_core::Cartridge::load_battery`: the RAM, then the MBC3 clock's footer if any).
     /// Loaded into the cartridge before the first cycle, as a battery keeps it: not an event.
     pub battery: Option<Vec<u8>>,
+    /// What work RAM, HRAM and OAM hold at power-on: the hardware-like pattern from a seed (the
+    /// default seed unless one is chosen), or zeros. A seed drawn at random is still a start
+    /// parameter: the session records it, so every replay powers on the same.
+    pub ram_init: RamInit,
 }
 
 /// A line a script printed.
@@ -301,8 +307,8 @@ impl Session {
             cart.load_battery(data, 0).map_err(SessionError::Battery)?;
         }
         let gb = match &power.boot_rom {
-            Some(b) => Gb::with_boot_rom(cart, b)?,
-            None => Gb::new(cart),
+            Some(b) => Gb::with_boot_rom_and_ram_init(cart, b, power.ram_init)?,
+            None => Gb::with_ram_init(cart, power.ram_init),
         };
         let start = StartParams {
             model: "DMG",
@@ -310,6 +316,7 @@ impl Session {
             boot_rom_hash: power.boot_rom.as_deref().map(fnv1a),
             rtc_start: 0,
             battery: power.battery,
+            ram_init: power.ram_init,
         };
         let mut s = Session {
             gb,

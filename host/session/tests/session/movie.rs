@@ -297,3 +297,83 @@ fn movies_with_impossible_frames_are_refused_or_bounded() {
     let e = Movie::open(&path2).err().expect("refused").to_string();
     assert!(e.contains("outside the movie"), "{e}");
 }
+
+/// A battery cartridge whose state depends on what work RAM and its save RAM held at power-on:
+/// each frame it adds up $C100-$C1FF and $A000 into $C000.
+fn power_on_rom() -> Vec<u8> {
+    gb_core::asm::RomBuilder::new()
+        .title("POWERON")
+        .cartridge_type(0x03)
+        .ram_size_code(0x02)
+        .program(
+            r#"
+                ld a, $0A
+                ld [$0000], a
+            frame:
+                ld hl, $C100
+                ld b, 0
+                xor a
+            .sum:
+                add a, [hl]
+                inc hl
+                dec b
+                jr nz, .sum
+                ld c, a
+                ld a, [$A000]
+                add a, c
+                ld [$C000], a
+            .wait:
+                ldh a, [$44]
+                cp 144
+                jr nz, .wait
+            .out:
+                ldh a, [$44]
+                cp 144
+                jr z, .out
+                jr frame
+            "#,
+        )
+        .build()
+        .expect("assemble")
+}
+
+/// A movie from power-on carries the power-on RAM seed and the battery RAM: its playback powers
+/// on the same (no desync), while a machine powered on otherwise runs differently.
+#[test]
+fn the_power_on_state_travels_with_the_movie() {
+    use gb_core::RamInit;
+    use gb_session::PowerOn;
+    let path = temp("power-on.gbm");
+    let _ = std::fs::remove_file(&path);
+    let mut battery = vec![0u8; 8 * 1024];
+    battery[0] = 0x5A;
+    let power = PowerOn {
+        battery: Some(battery.clone()),
+        ram_init: RamInit::Pattern(0x00DE_C0DE),
+        ..PowerOn::default()
+    };
+    let mut s = Session::power_on(power_on_rom(), power.clone(), config()).unwrap();
+    let mut rec = Recorder::create(&path, &mut s, Vec::new(), BTreeMap::new()).unwrap();
+    drive(&mut s, &mut rec, 200, 7);
+    rec.finish().unwrap();
+    let m = Movie::open(&path).unwrap();
+    match &m.header.start {
+        movie::Start::PowerOn {
+            battery: b,
+            ram_init,
+            ..
+        } => {
+            assert_eq!(b.as_deref(), Some(&battery[..]));
+            assert_eq!(*ram_init, RamInit::Pattern(0x00DE_C0DE));
+        }
+        other => panic!("{other:?}"),
+    }
+    let (report, played) = movie::play(&m, power_on_rom(), config(), |_, _| {}).unwrap();
+    assert_eq!((report.frames, report.desync), (200, None));
+    assert_eq!(core_hash(&played), core_hash(&s));
+    // The same input on a machine powered on with the default pattern and no save differs.
+    let mut other = Session::new(power_on_rom(), None, config()).unwrap();
+    other.run_frame();
+    s.seek(1).unwrap();
+    assert_ne!(other.gb().peek(0xC000), s.gb().peek(0xC000));
+}
