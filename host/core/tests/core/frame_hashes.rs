@@ -4,8 +4,6 @@
 //! here. Re-record on purpose with `GBHOST_RECORD_FRAME_HASHES=1`; each checkpoint frame is also
 //! written as a PNG under the target directory to look at.
 
-mod support;
-
 use gb_core::{Buttons, Cartridge, Gb};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -85,9 +83,11 @@ fn run(script: &Script, rom: Vec<u8>) -> Vec<(u32, u64)> {
         gb.run_frame();
         if script.checkpoints.contains(&frame) {
             let fb = gb.framebuffer();
-            results.push((frame, support::fnv1a(fb.iter().copied())));
-            let _ =
-                support::write_frame_png(&out_dir.join(format!("{}-{frame}.png", script.name)), fb);
+            results.push((frame, gb_testkit::fnv1a(fb.iter().copied())));
+            let _ = gb_testkit::write_frame_png(
+                &out_dir.join(format!("{}-{frame}.png", script.name)),
+                fb,
+            );
         }
     }
     results
@@ -109,8 +109,8 @@ fn load_expected() -> BTreeMap<(String, u32), u64> {
 
 #[test]
 fn homebrew_frames_match_the_recorded_hashes() {
-    let root = support::rom_root();
-    let ci = support::ci();
+    let root = gb_testkit::rom_root();
+    let ci = gb_testkit::ci();
     let record = std::env::var_os("GBHOST_RECORD_FRAME_HASHES").is_some();
     let expected = load_expected();
     let mut recorded = String::from(

@@ -5,8 +5,6 @@
 //! (music, not a tone). Re-record on purpose with `GBHOST_RECORD_AUDIO_HASHES=1`; each run is
 //! also written as a WAV (at the core's rate) under the target directory to listen to.
 
-mod support;
-
 use gb_core::apu::{SAMPLE_RATE, Sample};
 use gb_core::{Cartridge, Gb};
 use std::collections::BTreeMap;
@@ -27,7 +25,7 @@ fn hashes_file() -> PathBuf {
 
 /// FNV-1a, 64 bits, over the samples as little-endian i16 pairs.
 fn fnv1a(samples: &[Sample]) -> u64 {
-    support::fnv1a(
+    gb_testkit::fnv1a(
         samples
             .iter()
             .flat_map(|&(l, r)| l.to_le_bytes().into_iter().chain(r.to_le_bytes())),
@@ -97,8 +95,8 @@ fn load_expected() -> BTreeMap<String, u64> {
 
 #[test]
 fn gbt_player_audio_matches_the_recorded_hashes() {
-    let root = support::rom_root();
-    let ci = support::ci();
+    let root = gb_testkit::rom_root();
+    let ci = gb_testkit::ci();
     let record = std::env::var_os("GBHOST_RECORD_AUDIO_HASHES").is_some();
     let expected = load_expected();
     let out_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("audio-hashes");
@@ -168,9 +166,13 @@ fn gbt_player_audio_matches_the_recorded_hashes() {
 /// reloading every frame changes nothing.
 #[test]
 fn audio_state_survives_save_and_load() {
-    let path = support::rom_root().join(ROMS[0].1);
+    let path = gb_testkit::rom_root().join(ROMS[0].1);
     let Ok(rom) = std::fs::read(&path) else {
-        assert!(!support::ci(), "CI=true but {} is missing", path.display());
+        assert!(
+            !gb_testkit::ci(),
+            "CI=true but {} is missing",
+            path.display()
+        );
         eprintln!("*** SKIPPED: {} not found ***", path.display());
         return;
     };

@@ -3,8 +3,6 @@
 //! frames as the original; hostile files never panic and a refused file changes nothing; the
 //! errors say what is wrong.
 
-mod support;
-
 use gb_core::asm::{self, RomBuilder};
 use gb_core::bess::{self, BessError};
 use gb_core::{Buttons, Cartridge, Gb};
@@ -344,7 +342,7 @@ fn imported_copy(gb: &Gb, rom: &[u8]) -> Gb {
 /// The homebrew games in the shared ROM folder, `(name, ROM)`; a missing one is skipped
 /// loudly, or fails under `CI=true`.
 fn shared_games() -> Vec<(&'static str, Vec<u8>)> {
-    let root = support::rom_root();
+    let root = gb_testkit::rom_root();
     let mut games = Vec::new();
     for name in [
         "homebrew/tobutobugirl/tobutobugirl.gb",
@@ -354,7 +352,11 @@ fn shared_games() -> Vec<(&'static str, Vec<u8>)> {
         match std::fs::read(&path) {
             Ok(rom) => games.push((name, rom)),
             Err(_) => {
-                assert!(!support::ci(), "CI=true but {} is missing", path.display());
+                assert!(
+                    !gb_testkit::ci(),
+                    "CI=true but {} is missing",
+                    path.display()
+                );
                 eprintln!("*** SKIPPED {name}: {} not found ***", path.display());
             }
         }

@@ -1,8 +1,6 @@
 //! `Gb` is plain data: a clone taken at any instruction boundary continues exactly like the
 //! original (what rewind and save states rely on).
 
-mod support;
-
 use gb_core::{Buttons, Cartridge, Gb, asm};
 
 /// A busy ROM: timer interrupts, the LCD on, serial transfers, joypad reads.
@@ -92,7 +90,7 @@ fn same_inputs_same_run() {
 
 /// FNV-1a, for telling states apart in messages.
 fn fnv(bytes: &[u8]) -> u64 {
-    support::fnv1a(bytes.iter().copied())
+    gb_testkit::fnv1a(bytes.iter().copied())
 }
 
 #[test]

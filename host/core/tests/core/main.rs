@@ -1,0 +1,13 @@
+//! `gb-core`'s integration tests, in one test binary (the conformance harness is its own, one
+//! trial per ROM): instruction semantics and timing, frames and audio against recorded hashes,
+//! BESS, determinism, random programs, boot and joypad, the LCD, watchpoints.
+
+mod audio_hashes;
+mod bess;
+mod boot_and_joypad;
+mod cpu_instructions;
+mod determinism;
+mod frame_hashes;
+mod lcd;
+mod random_programs;
+mod watch;
