@@ -114,7 +114,7 @@ impl Serial {
     }
 
     /// The system counter was reset (DIV write): the next shift comes a whole shift period
-    /// (less [`SHIFT_LEAD`]) later, on a falling edge of counter bit 8 (AntonioND's
+    /// (less `SHIFT_LEAD`) later, on a falling edge of counter bit 8 (AntonioND's
     /// `div_reset_serial`).
     pub fn counter_reset(&mut self, now: u64) {
         if self.next_shift != u64::MAX {

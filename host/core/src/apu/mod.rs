@@ -10,6 +10,7 @@
 //! samples are in `synth.rs`: generated lazily, brought up to date before each register write and
 //! frame sequencer step ([`Apu::catch_up`]), never per M-cycle.
 
+mod output;
 mod ring;
 mod synth;
 #[cfg(test)]

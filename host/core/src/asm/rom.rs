@@ -1,6 +1,6 @@
 //! Cartridge images: header, logo, checksums, and the program placed around them.
 
-use super::{AsmError, Assembly, Image, assemble_chunks};
+use super::assemble::{AsmError, Assembly, Image, assemble_chunks};
 
 /// The logo bitmap the boot ROM checks at $0104-$0133.
 pub(crate) const NINTENDO_LOGO: [u8; 48] = [

@@ -8,7 +8,7 @@
 
 use std::fmt;
 
-use super::CartridgeError;
+use super::error::CartridgeError;
 use super::licensee::{new_licensee_name, old_licensee_name};
 use super::warning::{HeaderWarning, ROM_ONLY_MAX};
 
@@ -225,25 +225,6 @@ impl fmt::Display for Licensee {
         match self.name() {
             Some(name) => write!(f, " ({name})"),
             None => f.write_str(" (unknown)"),
-        }
-    }
-}
-
-/// A byte count shown the way Pan Docs writes sizes: "32 KiB", "1 MiB", "512 bytes".
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ByteSize(pub usize);
-
-impl fmt::Display for ByteSize {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        const KIB: usize = 1024;
-        const MIB: usize = 1024 * 1024;
-        let n = self.0;
-        if n >= MIB && n.is_multiple_of(MIB) {
-            write!(f, "{} MiB", n / MIB)
-        } else if n >= KIB && n.is_multiple_of(KIB) {
-            write!(f, "{} KiB", n / KIB)
-        } else {
-            write!(f, "{n} bytes")
         }
     }
 }
@@ -465,7 +446,7 @@ impl Header {
             computed_global_checksum,
             global_checksum_ok: global_checksum == computed_global_checksum,
         };
-        warnings.extend(super::warning::integrity(&header));
+        warnings.extend(integrity(&header));
         Ok((header, warnings))
     }
 
@@ -514,3 +495,28 @@ impl Header {
         self.cgb_flag == 0xC0
     }
 }
+
+/// The checksum and logo warnings for a parsed header (the size and type warnings come from
+/// [`Header::parse`] itself).
+fn integrity(header: &Header) -> Vec<HeaderWarning> {
+    let mut out = Vec::new();
+    if !header.logo_ok {
+        out.push(HeaderWarning::BadLogo);
+    }
+    if !header.header_checksum_ok {
+        out.push(HeaderWarning::BadHeaderChecksum {
+            stored: header.header_checksum,
+            computed: header.computed_header_checksum,
+        });
+    }
+    if !header.global_checksum_ok {
+        out.push(HeaderWarning::BadGlobalChecksum {
+            stored: header.global_checksum,
+            computed: header.computed_global_checksum,
+        });
+    }
+    out
+}
+
+// The logo range lies inside the header.
+const _: () = assert!(LOGO_OFFSET + NINTENDO_LOGO.len() <= HEADER_END);

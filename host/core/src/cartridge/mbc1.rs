@@ -9,7 +9,7 @@
 //! beyond the cartridge wrap (the caller masks them to the ROM and RAM sizes). On an MBC1M
 //! cartridge BANK1's top bit is not wired and BANK2 supplies bank bits 4-5 instead of 5-6.
 
-use super::Mapping;
+use super::mapping::Mapping;
 
 /// MBC1 register state.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -60,13 +60,13 @@ impl Mbc1 {
             rom0: if self.mode { high } else { 0 },
             rom1: high | usize::from(bank1),
             ram: if self.ramg {
-                super::RamMapping::Bank(if self.mode {
+                super::mapping::RamMapping::Bank(if self.mode {
                     usize::from(self.bank2)
                 } else {
                     0
                 })
             } else {
-                super::RamMapping::Disabled
+                super::mapping::RamMapping::Disabled
             },
         }
     }

@@ -6,7 +6,7 @@
 //! The 512 × 4-bit RAM is inside the mapper, at 0xA000-0xA1FF and echoed through 0xBFFF; the
 //! upper nibble of a read is open and reads as 1s here.
 
-use super::{Mapping, RamMapping};
+use super::mapping::{Mapping, RamMapping};
 
 /// MBC2 register state.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -22,8 +22,8 @@
 //!   frozen copy, so a written value reads back after the next latch (the
 //!   `rtc3test` way: write, latch, read).
 
+use super::mapping::{Mapping, RamMapping};
 use super::rtc::{Rtc, RtcRegister};
-use super::{Mapping, RamMapping};
 
 /// MBC3 register state, and the clock if the cartridge has one.
 #[derive(Clone, Debug, PartialEq, Eq)]

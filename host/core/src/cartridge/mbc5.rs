@@ -5,7 +5,7 @@
 //! RAMB at 0x4000-0x5FFF (4 bits; on rumble cartridges bit 3 drives the motor and only bits
 //! 0-2 select RAM). Bank 0 in 0x4000-0x7FFF really is bank 0.
 
-use super::{Mapping, RamMapping};
+use super::mapping::{Mapping, RamMapping};
 
 /// MBC5 register state.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -22,8 +22,10 @@
 //!   "MBC1" header declaring 8 KiB of RAM gets it; "+RAM" types with code 0 get none.
 //! - A cartridge without an MBC maps only the first 8 KiB of its RAM.
 
+mod error;
 mod header;
 mod licensee;
+mod mapping;
 mod mbc1;
 mod mbc2;
 mod mbc3;
@@ -34,97 +36,24 @@ mod warning;
 use std::fmt;
 use std::sync::Arc;
 
+pub use error::CartridgeError;
 pub use header::{
-    ByteSize, CartridgeType, HEADER_END, Header, LOGO_OFFSET, Licensee, MapperKind, NINTENDO_LOGO,
+    CartridgeType, HEADER_END, Header, LOGO_OFFSET, Licensee, MapperKind, NINTENDO_LOGO,
     RAM_BANK_SIZE, ROM_BANK_SIZE, ram_size_for_code, rom_size_for_code,
 };
+pub(crate) use mapping::{Mapping, RamMapping};
 use mbc1::Mbc1;
 use mbc2::Mbc2;
 use mbc3::Mbc3;
 use mbc5::Mbc5;
-pub use rtc::{CYCLES_PER_SECOND, Rtc, RtcRegister};
-pub use warning::HeaderWarning;
+pub use rtc::{CYCLES_PER_SECOND, RTC_FOOTER_LEN, RTC_FOOTER_LEN_SHORT, Rtc, RtcRegister};
+pub use warning::{ByteSize, HeaderWarning};
 
 /// Size of MBC2's built-in RAM: 512 half-bytes, stored one per byte.
 pub const MBC2_RAM_SIZE: usize = 512;
 
-/// Length of the RTC footer appended to battery saves of MBC3+TIMER cartridges.
-pub const RTC_FOOTER_LEN: usize = 48;
-/// Length of the older RTC footer variant with a 32-bit timestamp (accepted on load).
-pub const RTC_FOOTER_LEN_SHORT: usize = 44;
-
 /// Length of [`Cartridge::write_state`]'s output before the RAM bytes.
 const STATE_FIXED_LEN: usize = 1 + 4 + rtc::RTC_STATE_LEN;
-
-/// Why a ROM, save or state cannot be used.
-#[derive(Debug, thiserror::Error)]
-pub enum CartridgeError {
-    /// The file is too short to hold a header.
-    #[error("ROM is truncated: {len} bytes, a cartridge header needs at least 336 (0x150)")]
-    Truncated {
-        /// The file's length.
-        len: usize,
-    },
-    /// A cartridge type Pan Docs lists but this emulator does not implement.
-    #[error("unsupported cartridge type 0x{code:02X} ({name})")]
-    Unsupported {
-        /// The cartridge type code (0x0147).
-        code: u8,
-        /// The mapper's name, e.g. "MBC7".
-        name: &'static str,
-    },
-    /// A cartridge type code Pan Docs does not list, on an image too big to run without a
-    /// mapper (more than 32 KiB).
-    #[error(
-        "unknown cartridge type 0x{0:02X} on an image over 32 KiB: no telling which mapper it needs"
-    )]
-    UnknownCartridgeType(u8),
-    /// Save data of the wrong size for [`Cartridge::load_ram`].
-    #[error("save data is {actual} bytes but this cartridge has {expected} bytes of RAM")]
-    SaveSize {
-        /// The save data's length.
-        actual: usize,
-        /// The cartridge's RAM size.
-        expected: usize,
-    },
-    /// Save data of the wrong size for [`Cartridge::load_battery`] on a cartridge with a clock.
-    #[error(
-        "save data is {actual} bytes but this cartridge has {ram} bytes of RAM, optionally followed by a {RTC_FOOTER_LEN}-byte (or {RTC_FOOTER_LEN_SHORT}-byte) RTC footer"
-    )]
-    BatterySize {
-        /// The save data's length.
-        actual: usize,
-        /// The cartridge's RAM size.
-        ram: usize,
-    },
-    /// A save state that does not belong to this cartridge.
-    #[error("save state does not fit this cartridge: {0}")]
-    State(&'static str),
-}
-
-/// What a mapper's registers select; the cartridge turns it into offsets.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Mapping {
-    /// ROM bank at 0x0000-0x3FFF (before masking to the ROM size).
-    rom0: usize,
-    /// ROM bank at 0x4000-0x7FFF (before masking to the ROM size).
-    rom1: usize,
-    /// What 0xA000-0xBFFF shows.
-    ram: RamMapping,
-}
-
-/// What a mapper puts at 0xA000-0xBFFF.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum RamMapping {
-    /// Nothing: reads 0xFF, writes are ignored.
-    Disabled,
-    /// An 8 KiB bank of cartridge RAM (before wrapping to the RAM size).
-    Bank(usize),
-    /// MBC2's 512 × 4-bit RAM, echoed.
-    Mbc2,
-    /// An MBC3 clock register.
-    Rtc(RtcRegister),
-}
 
 /// The mapper and its registers.
 #[derive(Clone, Debug, PartialEq, Eq)]

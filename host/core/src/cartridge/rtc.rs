@@ -23,8 +23,13 @@
 //! - Writing S resets the sub-second counter, so the next tick comes a full second later
 //!   ("RTCS/500", "RTCS/900"); writing M, H, DL or DH leaves it alone.
 //! - The latched copy is what reads return while the mapper's latch is set (see
-//!   [`super::mbc3`] for when it is); writes change the counting registers only, never the
+//!   `mbc3.rs` for when it is); writes change the counting registers only, never the
 //!   latched copy. Before the first latch the copy is all zeros.
+
+/// Length of the RTC footer appended to battery saves of MBC3+TIMER cartridges.
+pub const RTC_FOOTER_LEN: usize = 48;
+/// Length of the older RTC footer variant with a 32-bit timestamp (accepted on load).
+pub const RTC_FOOTER_LEN_SHORT: usize = 44;
 
 /// T-cycles per RTC oscillator tick (4,194,304 Hz / 32,768 Hz).
 pub const CYCLES_PER_RTC_TICK: u64 = 128;

@@ -12,8 +12,6 @@
 
 use std::fmt;
 
-use super::header::{ByteSize, HEADER_END, Header, LOGO_OFFSET, NINTENDO_LOGO};
-
 /// Size of the largest ROM that needs no mapper.
 pub(crate) const ROM_ONLY_MAX: usize = 32 * 1024;
 
@@ -121,35 +119,30 @@ impl fmt::Display for HeaderWarning {
     }
 }
 
-/// The checksum and logo warnings for a parsed header (the size and type warnings come from
-/// [`Header::parse`] itself).
-pub(crate) fn integrity(header: &Header) -> Vec<HeaderWarning> {
-    let mut out = Vec::new();
-    if !header.logo_ok {
-        out.push(HeaderWarning::BadLogo);
-    }
-    if !header.header_checksum_ok {
-        out.push(HeaderWarning::BadHeaderChecksum {
-            stored: header.header_checksum,
-            computed: header.computed_header_checksum,
-        });
-    }
-    if !header.global_checksum_ok {
-        out.push(HeaderWarning::BadGlobalChecksum {
-            stored: header.global_checksum,
-            computed: header.computed_global_checksum,
-        });
-    }
-    out
-}
+/// A byte count shown the way Pan Docs writes sizes: "32 KiB", "1 MiB", "512 bytes".
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ByteSize(pub usize);
 
-// The logo range lies inside the header.
-const _: () = assert!(LOGO_OFFSET + NINTENDO_LOGO.len() <= HEADER_END);
+impl fmt::Display for ByteSize {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        const KIB: usize = 1024;
+        const MIB: usize = 1024 * 1024;
+        let n = self.0;
+        if n >= MIB && n.is_multiple_of(MIB) {
+            write!(f, "{} MiB", n / MIB)
+        } else if n >= KIB && n.is_multiple_of(KIB) {
+            write!(f, "{} KiB", n / KIB)
+        } else {
+            write!(f, "{n} bytes")
+        }
+    }
+}
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::asm::RomBuilder;
+    use crate::cartridge::header::HEADER_END;
     use crate::cartridge::{Cartridge, CartridgeError, ROM_BANK_SIZE};
 
     /// A valid ROM built in code: `banks` × 16 KiB, the type and RAM size codes given, a
