@@ -87,10 +87,10 @@ pub struct LineInput<'a> {
 /// Dot (from S) at which the fetcher starts. Calibrated with the delays below on Mealybug
 /// Tearoom (write times against pixels); it puts the last pixel 6 dots after the timeline's
 /// mode 0 (Mooneye's STAT reads), a gap this model does not explain yet.
-pub const START: u16 = 90;
+pub const START: u16 = 86;
 /// Last write dot whose SCX low bits the fine-scroll discard uses: a write ending at 88 counts,
 /// one at 92 does not (Mealybug `m3_scx_low_3_bits`).
-const SCX_LATCH: u16 = 88;
+const SCX_LATCH: u16 = 84;
 /// Dots an object fetch counts once the background fetcher has its tile data (Pan Docs
 /// "Mode 3 length"; Mooneye `intr_2_mode0_timing_sprites`).
 const OBJ_FETCH: u8 = 6;

@@ -1,31 +1,29 @@
 //! The PPU: LCD registers, VRAM and OAM, mode/LY/STAT timing, and a scanline renderer.
 //!
 //! Timing is event-driven: the PPU keeps the time of its next transition and the bus calls
-//! [`Ppu::run_events`] when that time is reached, so nothing runs per dot. A visible line of 456
-//! dots, from the point S where LY changes (Mooneye `lcdon_timing-GS`, `intr_2_*_timing`):
+//! [`Ppu::run_events`] when that time is reached, so nothing runs per dot. The timeline, with
+//! the hardware references for each edge, is in `docs/timing.md`; in short, dots counted from
+//! the point S where LY changes, a CPU access at time `t` seeing every change at or before `t`:
 //!
 //! | dot | what happens |
 //! |---|---|
-//! | S | LY changes, LY=LYC flag reads 0, the mode 2 interrupt source rises, OAM reads blocked |
-//! | S+4 | STAT reads mode 2; LY is compared with LYC; OAM writes blocked |
+//! | S | LY changes (the LY=LYC flag reads 0 for an M-cycle), STAT reads mode 0, OAM reads blocked, the OAM interrupt source pulses (lines 1-144) |
+//! | S+2 | line 144: VBlank (mode 1, IF bit 0, the VBlank source); line 0: VBlank ends, the OAM pulse |
+//! | S+4 | STAT reads mode 2 (lines 0-143); LY is compared with LYC; OAM writes blocked |
 //! | S+80 | VRAM reads blocked; OAM writes land again for one M-cycle |
 //! | S+84 | STAT reads mode 3; VRAM and OAM blocked for reads and writes |
-//! | S+252+p | the mode 0 interrupt source rises (p: SCX and sprite penalties) |
-//! | S+256+p | STAT reads mode 0; OAM and VRAM are free; the line is drawn if nothing was written |
-//! | S+262+p(+3) | else the line is replayed (its last pixel in the replay's time; +3 with objects) |
+//! | S+254+p | mode 0 and the HBlank interrupt source (p: SCX and object penalties; +2 on the first line after the LCD is switched on); the line is drawn if nothing was written |
+//! | S+258+p(+1) | else the line is replayed (its last pixel in the replay's time; +1 with objects) |
 //!
-//! The CPU sees each change at the first M-cycle boundary at or after it.
-//!
-//! Lines 144-153 are mode 1; on line 153 LY reads 0 from S+8. The first line after the LCD is
-//! switched on starts as if S had been 4 dots before the LCDC write, with no OAM scan: mode 0
-//! until mode 3.
+//! Lines 145-153 are mode 1; on line 153 LY reads 0 from S+4, compared with LYC from S+12.
+//! The first line after the LCD is switched on starts as if S had been 4 dots before the LCDC
+//! write, with no OAM scan and no interrupt source: mode 0 until mode 3.
 //!
 //! Pixels are produced a whole line at a time when its last pixel is out (tile rows decoded 8
 //! pixels at once, objects drawn over them). A line whose LCDC, SCX, SCY, BGP, OBP0, OBP1 or WX
 //! is written while it is drawn is instead replayed dot by dot ([`crate::fifo`]: fetcher,
 //! object fetches, shifters) with the writes at their dots; 19 of Mealybug Tearoom's 24 DMG
-//! screenshots are exact (the module docs have the model). On line 0 the replay runs 4 dots
-//! earlier against the writes (`LINE0_ADVANCE`).
+//! screenshots are exact (the module docs have the model).
 
 /// Screen width in pixels.
 pub const WIDTH: usize = 160;
@@ -38,15 +36,16 @@ pub const CYCLES_PER_FRAME: u64 = DOTS_PER_LINE * 154;
 
 /// Dot (from S) at which STAT reads mode 3 (see the module docs).
 const MODE3_START: u64 = 84;
+/// Dot (from S) at which LY is compared with LYC; on line 144 VBlank starts there, on line 0
+/// it ends (GateBoy: the VBlank signal is LY delayed by 2 dots).
+const COMPARE_DOT: u64 = 2;
+/// Dot (from S) at which STAT reads mode 2 on lines 0-143.
+const MODE2_START: u64 = 4;
 /// Dot (from S) at which VRAM is blocked.
 const VRAM_BLOCK: u64 = 80;
 /// Register writes remembered per line for the FIFO replay; a line with more falls back to
 /// whole-line drawing.
 const MAX_LINE_WRITES: usize = 24;
-/// Dots the pixel pipeline of line 0 runs earlier than other lines', relative to S and the mode
-/// 2 interrupt: Mealybug's handlers write 4 dots sooner on line 0 (`jr nz` on LY not taken) to
-/// draw it like the others, while Mooneye `intr_1_2_timing-GS` pins the interrupt itself at S.
-const LINE0_ADVANCE: u64 = 4;
 
 /// Dots from mode 0 to the line's last pixel in the FIFO replay's time (the line is drawn then,
 /// and register writes until then still reach it): [`crate::fifo::START`] plus 172 dots (12
@@ -54,15 +53,32 @@ const LINE0_ADVANCE: u64 = 4;
 /// replay's last pixel comes [`OBJ_OVERLAP`] dots later still.
 const DRAW_DELAY: u64 = crate::fifo::START as u64 + 172 - MODE0_START;
 
-/// Dots from S to the end of mode 3 with no penalties.
-const MODE0_START: u64 = 256;
+/// Dots from S to the end of mode 3 with no penalties: mode 0 and the HBlank interrupt
+/// source. It is not on an M-cycle boundary: with SCX 0 a read at S+256 sees it, and with the
+/// fine scroll's extra dots the interrupt groups SCX 0-2, 3-6 and 7 (gbmicrotest
+/// `hblank_int_scx*`). The first line after the LCD is switched on ends mode 3
+/// [`FIRST_LINE_DELAY`] dots later.
+const MODE0_START: u64 = 254;
+/// The first line after the LCD is switched on starts mode 3 2 dots later than other lines
+/// (GateBoy: its OAM scan ends at dot 83, not 81), so mode 0 comes 2 dots later too: the
+/// interrupt groups SCX 0, 1-4 and 5-7 there (gbmicrotest `int_hblank_nops_scx*`).
+const FIRST_LINE_DELAY: u64 = 2;
 /// Dots of the object fetches that overlap the end of mode 3: the measured extra time is the
 /// Pan Docs penalty sum minus this, once per line (Mooneye `intr_2_mode0_timing_sprites`: one
 /// object at X=4 adds one M-cycle, at X=3 two; `hblank_ly_scx_timing-GS` pins the SCX part
 /// without objects). Lines with both fine scroll and objects are not pinned by a test yet. The
 /// FIFO replay's object stalls are Pan Docs' full penalty (Mealybug pins them), so its last
 /// pixel comes this much later than the timeline's mode 0 on lines with objects.
-const OBJ_OVERLAP: u64 = 3;
+const OBJ_OVERLAP: u64 = 1;
+
+/// The HBlank STAT interrupt source (its STAT enable bit): from the end of mode 3 to the end
+/// of the line, never on the first line after the LCD is switched on.
+const SRC_HBLANK: u8 = 0x08;
+/// The VBlank STAT interrupt source: from line 144 dot 2 to the end of line 153.
+const SRC_VBLANK: u8 = 0x10;
+/// The OAM STAT interrupt source: a pulse over the first M-cycle of lines 0-144 (2 dots on
+/// line 144, where VBlank masks it), not a level over mode 2.
+const SRC_OAM: u8 = 0x20;
 
 /// Interrupt flag bits the PPU can request.
 pub const IRQ_VBLANK: u8 = 0x01;
@@ -74,21 +90,23 @@ pub const IRQ_STAT: u8 = 0x02;
 enum Event {
     /// S of the next line.
     LineStart,
-    /// S+4: the LY=LYC comparison; on visible lines STAT reads mode 2.
+    /// S+2: LY is compared with LYC. On line 144 VBlank starts (mode 1, the VBlank
+    /// interrupt; the OAM source's pulse ends), on line 0 it ends (the OAM pulse starts); on
+    /// line 153 LY reads 0 from here.
     Compare,
+    /// S+4 on lines 0-143: STAT reads mode 2, OAM writes are blocked, the OAM pulse ends.
+    Mode2,
     /// S+80: VRAM is blocked.
     VramBlock,
     /// S+84: mode 3.
     Mode3,
-    /// S+252+p: the mode 0 interrupt source rises.
-    HBlankIrq,
-    /// S+256+p: mode 0.
+    /// S+256+p: mode 0 and the HBlank interrupt source.
     HBlank,
     /// S+264+p: the line is drawn (its pixels are all out, [`crate::fifo::START`]).
     Draw,
-    /// S+8 on line 153: LY reads 0.
-    Line153LyZero,
-    /// S+12 on line 153: LY (now 0) is compared with LYC.
+    /// S+6 on line 153: the LY=LYC flag reads 0 for one M-cycle.
+    Line153Blank,
+    /// S+10 on line 153: LY (now 0) is compared with LYC.
     Line153Compare,
     /// The LCD is off: nothing is scheduled.
     Off,
@@ -127,8 +145,10 @@ pub struct Ppu {
     pub wx: u8,
     /// Current mode as STAT reads it (and as VRAM/OAM blocking follows), 0-3.
     mode: u8,
-    /// The mode the STAT interrupt sources see; it leads `mode` into mode 0 by one M-cycle.
-    irq_mode: u8,
+    /// The STAT interrupt sources other than LY=LYC that are active now, as their STAT enable
+    /// bits ([`SRC_HBLANK`], [`SRC_VBLANK`], [`SRC_OAM`]): they are not the mode STAT reads
+    /// (see `docs/timing.md`).
+    sources: u8,
     /// LY == LYC as last compared.
     lyc_equal: bool,
     /// The STAT interrupt line (the OR of the enabled sources), for edge detection.
@@ -200,7 +220,7 @@ impl Ppu {
             wy: 0,
             wx: 0,
             mode: 0,
-            irq_mode: 0,
+            sources: 0,
             lyc_equal: false,
             stat_line: false,
             line_start: 0,
@@ -248,12 +268,16 @@ impl Ppu {
         let mut ppu = Ppu::new();
         ppu.lcdc = 0x91;
         ppu.bgp = 0xFC;
+        // The boot ROM leaves the object palettes alone: they read 0xFF (gbmicrotest
+        // `poweron_obp0_000`, `poweron_obp1_000`).
+        ppu.obp0 = 0xFF;
+        ppu.obp1 = 0xFF;
         // Start at S of the line before, then play the events up to `now`.
         let start = now - dot;
         ppu.line = if line == 0 { 153 } else { line.min(153) - 1 };
         ppu.ly = ppu.line;
         ppu.mode = if ppu.line >= 144 { 1 } else { 0 };
-        ppu.irq_mode = ppu.mode;
+        ppu.sources = if ppu.mode == 1 { SRC_VBLANK } else { 0 };
         ppu.event = Event::LineStart;
         ppu.next = start;
         ppu.line_start = start - DOTS_PER_LINE;
@@ -301,6 +325,12 @@ impl Ppu {
     #[inline]
     pub fn next_event(&self) -> u64 {
         self.next
+    }
+
+    /// When VBlank started (line 144, dot 2), while the PPU is on line 144 in VBlank.
+    pub(crate) fn vblank_started(&self) -> Option<u64> {
+        (self.lcd_on() && self.line == 144 && self.mode == 1)
+            .then_some(self.line_start + COMPARE_DOT)
     }
 
     /// The current mode (0 HBlank, 1 VBlank, 2 OAM scan, 3 drawing).
@@ -417,10 +447,7 @@ impl Ppu {
     /// The sources of the STAT interrupt line, ORed.
     fn stat_sources(&self) -> bool {
         let e = self.stat_enable;
-        (self.lyc_equal && e & 0x40 != 0)
-            || (self.irq_mode == 2 && e & 0x20 != 0)
-            || (self.irq_mode == 1 && e & 0x10 != 0)
-            || (self.irq_mode == 0 && e & 0x08 != 0)
+        (self.lyc_equal && e & 0x40 != 0) || self.sources & e != 0
     }
 
     /// Re-evaluate the STAT line; a rising edge requests the interrupt. While the LCD is off the
@@ -453,41 +480,66 @@ impl Ppu {
                     self.window_drawn = false;
                     self.first_line = false;
                     self.line = if self.line >= 153 { 0 } else { self.line + 1 };
+                    // The comparison is invalid for the M-cycle after LY changes; line 0
+                    // keeps the LY 0 line 153 already shows (gbmicrotest `poweron_stat_006`).
+                    if self.ly != self.line {
+                        self.lyc_equal = false;
+                    }
                     self.ly = self.line;
-                    self.lyc_equal = false;
+                    // Every line reads mode 0 for its first M-cycle, line 0 after VBlank too
+                    // (gbmicrotest `poweron_stat_006`); the OAM source pulses on lines 0-144,
+                    // from dot 2 on line 0 (VBlank masks it until then).
+                    self.mode = 0;
+                    self.sources = match self.line {
+                        0 => SRC_VBLANK,
+                        1..=144 => SRC_OAM,
+                        _ => SRC_VBLANK,
+                    };
                     if self.line < 144 {
+                        self.wy_triggered |= self.wy == self.line;
+                        self.oam_read_blocked = true;
                         if self.line == 0 {
                             self.window_line = 0;
-                            self.wy_triggered = false;
+                            self.wy_triggered = self.wy == 0;
                         }
-                        self.wy_triggered |= self.wy == self.line;
-                        self.irq_mode = 2;
-                        self.oam_read_blocked = true;
-                    } else if self.line == 144 {
+                    } else if self.line > 144 {
                         self.mode = 1;
-                        self.irq_mode = 1;
-                        irq |= IRQ_VBLANK;
-                        // On the DMG the mode 2 source also fires at the start of VBlank.
-                        if self.stat_enable & 0x20 != 0 && !self.stat_line {
-                            irq |= IRQ_STAT;
-                        }
-                        self.frame_ready = true;
-                        self.blank_frame = false;
-                        self.clear_line_scratch();
                     }
-                    self.schedule(Event::Compare, at + 4);
+                    self.schedule(Event::Compare, at + COMPARE_DOT);
                 }
                 Event::Compare => {
-                    self.compare_lyc();
+                    // LY as the line started, compared with LYC in phase B of the M-cycle
+                    // (GateBoy's ROPO latch): reads see it from S+4, a HALT wakes for its
+                    // interrupt in the M-cycle that ends at S+4.
+                    self.lyc_equal = self.line == self.lyc;
+                    match self.line {
+                        // VBlank ends, and line 0's OAM pulse starts.
+                        0 => self.sources = SRC_OAM,
+                        144 => {
+                            self.mode = 1;
+                            self.sources = SRC_VBLANK;
+                            irq |= IRQ_VBLANK;
+                            self.frame_ready = true;
+                            self.blank_frame = false;
+                            self.clear_line_scratch();
+                        }
+                        // LY reads 0 from here (an M-cycle before LYC sees it).
+                        153 => self.ly = 0,
+                        _ => {}
+                    }
                     if self.line < 144 {
-                        self.mode = 2;
-                        self.oam_write_blocked = true;
-                        self.schedule(Event::VramBlock, s + VRAM_BLOCK);
+                        self.schedule(Event::Mode2, s + MODE2_START);
                     } else if self.line == 153 {
-                        self.schedule(Event::Line153LyZero, s + 8);
+                        self.schedule(Event::Line153Blank, s + COMPARE_DOT + 4);
                     } else {
                         self.schedule(Event::LineStart, s + DOTS_PER_LINE);
                     }
+                }
+                Event::Mode2 => {
+                    self.sources &= !SRC_OAM;
+                    self.mode = 2;
+                    self.oam_write_blocked = true;
+                    self.schedule(Event::VramBlock, s + VRAM_BLOCK);
                 }
                 Event::VramBlock => {
                     // For one M-cycle OAM takes writes again (Mooneye lcdon_write_timing-GS).
@@ -497,20 +549,17 @@ impl Ppu {
                 }
                 Event::Mode3 => {
                     self.mode = 3;
-                    self.irq_mode = 3;
                     self.set_blocked(true);
                     self.oam_scan(self.lcdc);
                     self.line_write_count = 0;
                     self.line_regs = self.line_regs_now();
-                    let end = s + MODE0_START + self.mode3_penalty();
-                    self.schedule(Event::HBlankIrq, end - 4);
-                }
-                Event::HBlankIrq => {
-                    self.irq_mode = 0;
-                    self.schedule(Event::HBlank, at + 4);
+                    let first = if self.first_line { FIRST_LINE_DELAY } else { 0 };
+                    let end = s + MODE0_START + first + self.mode3_penalty();
+                    self.schedule(Event::HBlank, end);
                 }
                 Event::HBlank => {
                     self.mode = 0;
+                    self.sources = SRC_HBLANK;
                     self.set_blocked(false);
                     if self.line_write_count == 0 {
                         // Nothing written while drawing: the line is drawn now, so the fast
@@ -531,10 +580,9 @@ impl Ppu {
                     self.render_line();
                     self.schedule(Event::LineStart, s + DOTS_PER_LINE);
                 }
-                Event::Line153LyZero => {
-                    self.ly = 0;
+                Event::Line153Blank => {
                     self.lyc_equal = false;
-                    self.schedule(Event::Line153Compare, s + 12);
+                    self.schedule(Event::Line153Compare, s + COMPARE_DOT + 8);
                 }
                 Event::Line153Compare => {
                     self.compare_lyc();
@@ -608,7 +656,7 @@ impl Ppu {
                     self.ly = 0;
                     self.line = 0;
                     self.mode = 0;
-                    self.irq_mode = 0;
+                    self.sources = 0;
                     self.set_blocked(false);
                     self.event = Event::Off;
                     self.next = u64::MAX;
@@ -624,8 +672,10 @@ impl Ppu {
                     self.first_line = true;
                     self.window_line = 0;
                     self.wy_triggered = self.wy == 0;
+                    // No OAM scan and no HBlank source until mode 3 (gbmicrotest
+                    // `int_hblank_nops_scx0`): the line reads mode 0 but is not in HBlank.
                     self.mode = 0;
-                    self.irq_mode = 0;
+                    self.sources = 0;
                     self.schedule(Event::Mode3, self.line_start + MODE3_START);
                     self.compare_lyc();
                     return self.update_stat();
@@ -898,11 +948,7 @@ impl Ppu {
             // Objects switched on mid-line: the OAM scan skipped at mode 3 is done now.
             self.oam_scan(self.line_regs.lcdc | 0x02);
         }
-        let mut dot = now.saturating_sub(self.line_start);
-        if self.line == 0 {
-            dot += LINE0_ADVANCE;
-        }
-        let dot = dot.min(455) as u16;
+        let dot = now.saturating_sub(self.line_start).min(455) as u16;
         let n = usize::from(self.line_write_count);
         if n < MAX_LINE_WRITES {
             self.line_writes[n] = crate::fifo::LineWrite {
@@ -1048,9 +1094,9 @@ impl Event {
             Event::Compare => 1,
             Event::VramBlock => 2,
             Event::Mode3 => 3,
-            Event::HBlankIrq => 4,
+            Event::Mode2 => 4,
             Event::HBlank => 5,
-            Event::Line153LyZero => 6,
+            Event::Line153Blank => 6,
             Event::Line153Compare => 7,
             Event::Off => 8,
             Event::Draw => 9,
@@ -1063,9 +1109,9 @@ impl Event {
             1 => Event::Compare,
             2 => Event::VramBlock,
             3 => Event::Mode3,
-            4 => Event::HBlankIrq,
+            4 => Event::Mode2,
             5 => Event::HBlank,
-            6 => Event::Line153LyZero,
+            6 => Event::Line153Blank,
             7 => Event::Line153Compare,
             8 => Event::Off,
             9 => Event::Draw,
@@ -1080,10 +1126,11 @@ impl Ppu {
     /// framebuffer is kept. `stat` gives the interrupt enables, the LY=LYC flag and the mode.
     ///
     /// Each (LY, mode) pair is placed at the first dot where the CPU sees it, with the events
-    /// from there on scheduled as usual: VBlank lines at dot 0 (LY just changed, the LY=LYC
-    /// comparison 4 dots ahead; that is where a frame ends), mode 2 at dot 4, mode 3 at dot 84,
-    /// mode 0 right when it starts (dot 256 plus the line's penalty, the line already drawn),
-    /// and LY 0 in mode 1 at dot 8 of line 153. A mode that cannot go with LY (a mode 1 on a
+    /// from there on scheduled as usual: VBlank lines 145-153 at dot 0 (LY just changed, the
+    /// LY=LYC comparison 2 dots ahead), line 144 at dot 0 with VBlank begun (where a frame
+    /// ends: a CPU in HALT sees VBlank from there), mode 2 at dot 4, mode 3 at dot 84, mode 0
+    /// right when it starts (dot 254 plus the line's penalty, the line already drawn), and LY 0
+    /// in mode 1 at dot 4 of line 153. A mode that cannot go with LY (a mode 1 on a
     /// visible line, modes 0, 2 and 3 in VBlank) is taken from LY alone. The window line
     /// counter, which no register shows, is estimated from WY, WX and LCDC as they are now.
     /// `ly` must be at most 153.
@@ -1121,7 +1168,11 @@ impl Ppu {
         self.ly = ly;
         self.line = ly;
         self.mode = mode;
-        self.irq_mode = mode;
+        self.sources = match mode {
+            0 => SRC_HBLANK,
+            1 => SRC_VBLANK,
+            _ => 0,
+        };
         if visible {
             let window = self.lcdc & 0x21 == 0x21 && self.wx <= 166 && self.wy <= ly;
             self.wy_triggered = self.wy <= ly;
@@ -1129,10 +1180,15 @@ impl Ppu {
         }
         let dot = match mode {
             1 if ly == 0 => {
-                // Line 153 reads LY 0 from dot 8.
+                // Line 153 reads LY 0 from dot 4.
                 self.line = 153;
-                self.event = Event::Line153Compare;
-                8
+                self.event = Event::Line153Blank;
+                4
+            }
+            1 if ly == 144 => {
+                // VBlank has started: where a frame ends.
+                self.event = Event::LineStart;
+                0
             }
             1 => {
                 self.event = Event::Compare;
@@ -1148,7 +1204,7 @@ impl Ppu {
                 self.set_blocked(true);
                 self.oam_scan(self.lcdc);
                 self.line_regs = self.line_regs_now();
-                self.event = Event::HBlankIrq;
+                self.event = Event::HBlank;
                 MODE3_START
             }
             _ => {
@@ -1164,10 +1220,10 @@ impl Ppu {
         self.line_start = now - dot;
         let s = self.line_start;
         self.next = match self.event {
-            Event::Line153Compare => s + 12,
-            Event::Compare => s + 4,
+            Event::Line153Blank => s + COMPARE_DOT + 4,
+            Event::Compare => s + COMPARE_DOT,
             Event::VramBlock => s + VRAM_BLOCK,
-            Event::HBlankIrq => s + MODE0_START + self.mode3_penalty() - 4,
+            Event::HBlank => s + MODE0_START + self.mode3_penalty(),
             _ => s + DOTS_PER_LINE,
         };
         self.stat_line = self.stat_sources();
@@ -1193,7 +1249,7 @@ impl Ppu {
             self.wy,
             self.wx,
             self.mode,
-            self.irq_mode,
+            self.sources,
         ]);
         for flag in [
             self.lyc_equal,
@@ -1263,10 +1319,14 @@ impl Ppu {
             self.wy,
             self.wx,
             self.mode,
-            self.irq_mode,
+            self.sources,
         ] = regs;
         self.stat_enable &= 0x78;
-        if self.ly > 153 || self.line > 153 || self.mode > 3 || self.irq_mode > 3 {
+        if self.ly > 153
+            || self.line > 153
+            || self.mode > 3
+            || self.sources & !(SRC_HBLANK | SRC_VBLANK | SRC_OAM) != 0
+        {
             return Err(Invalid("PPU line or mode"));
         }
         for flag in [

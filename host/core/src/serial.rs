@@ -114,14 +114,12 @@ impl Serial {
     }
 }
 
-/// How much earlier than the counter's clock-bit falling edge a shift lands, in T-cycles
-/// (Mooneye `boot_sclk_align-dmgABCmgb`, with DIV's phase fixed by `boot_div-dmgABCmgb`).
-const SHIFT_LEAD: u16 = 4;
-
-/// The first time after `now` at which a shift happens.
+/// The first time after `now` at which a shift happens: the next falling edge of the counter's
+/// clock bit (Mooneye `boot_sclk_align-dmgABCmgb`, with DIV's phase fixed by
+/// `boot_div-dmgABCmgb`; the CPU sees the transfer's interrupt in the M-cycle of that edge).
 fn next_falling_edge(now: u64, counter: u16) -> u64 {
     let period = u64::from(CLOCK_BIT) * 2;
-    now + (period - u64::from(counter.wrapping_add(SHIFT_LEAD)) % period)
+    now + (period - u64::from(counter) % period)
 }
 
 impl Serial {
