@@ -49,27 +49,25 @@ const MAX_LINE_WRITES: usize = 24;
 
 /// Dots from mode 0 to the line's last pixel in the FIFO replay's time (the line is drawn then,
 /// and register writes until then still reach it): [`crate::fifo::START`] plus 172 dots (12
-/// before the first pixel, 160 pixels), minus [`MODE0_START`]. On lines with objects the
-/// replay's last pixel comes [`OBJ_OVERLAP`] dots later still.
+/// before the first pixel, 160 pixels), minus [`MODE0_START`]. The replay's object stalls are
+/// Pan Docs' penalties, as the timeline's are.
 const DRAW_DELAY: u64 = crate::fifo::START as u64 + 172 - MODE0_START;
 
-/// Dots from S to the end of mode 3 with no penalties: mode 0 and the HBlank interrupt
-/// source. It is not on an M-cycle boundary: with SCX 0 a read at S+256 sees it, and with the
-/// fine scroll's extra dots the interrupt groups SCX 0-2, 3-6 and 7 (gbmicrotest
-/// `hblank_int_scx*`). The first line after the LCD is switched on ends mode 3
+/// Dots from S to the end of mode 3 with no penalties, as STAT, VRAM and OAM see it. Mode 0
+/// starts half a dot before dot 254 (GateBoy: the pixel counter reaches 167 in an odd phase):
+/// a STAT read, which ANDs two half-dot samples, sees the falling mode bits from dot 253,
+/// the interrupt logic, which samples IF once, sees the HBlank source from dot 254
+/// ([`HBLANK_IRQ_DELAY`]). So with the fine scroll STAT reads mode 0 at S+256 for SCX 0-3 and
+/// at S+260 for SCX 4-7 (gbmicrotest `ppu_sprite0_scx*`), while the interrupt groups SCX 0-2,
+/// 3-6 and 7 (`hblank_int_scx*`). The first line after the LCD is switched on ends mode 3
 /// [`FIRST_LINE_DELAY`] dots later.
-const MODE0_START: u64 = 254;
+const MODE0_START: u64 = 253;
+/// Dots from mode 0 (as STAT reads it) to the HBlank interrupt source.
+const HBLANK_IRQ_DELAY: u64 = 1;
 /// The first line after the LCD is switched on starts mode 3 2 dots later than other lines
 /// (GateBoy: its OAM scan ends at dot 83, not 81), so mode 0 comes 2 dots later too: the
 /// interrupt groups SCX 0, 1-4 and 5-7 there (gbmicrotest `int_hblank_nops_scx*`).
 const FIRST_LINE_DELAY: u64 = 2;
-/// Dots of the object fetches that overlap the end of mode 3: the measured extra time is the
-/// Pan Docs penalty sum minus this, once per line (Mooneye `intr_2_mode0_timing_sprites`: one
-/// object at X=4 adds one M-cycle, at X=3 two; `hblank_ly_scx_timing-GS` pins the SCX part
-/// without objects). Lines with both fine scroll and objects are not pinned by a test yet. The
-/// FIFO replay's object stalls are Pan Docs' full penalty (Mealybug pins them), so its last
-/// pixel comes this much later than the timeline's mode 0 on lines with objects.
-const OBJ_OVERLAP: u64 = 1;
 
 /// The HBlank STAT interrupt source (its STAT enable bit): from the end of mode 3 to the end
 /// of the line, never on the first line after the LCD is switched on.
@@ -100,8 +98,11 @@ enum Event {
     VramBlock,
     /// S+84: mode 3.
     Mode3,
-    /// S+256+p: mode 0 and the HBlank interrupt source.
+    /// S+253+p: mode 0 (STAT, VRAM and OAM), and unless that is on an M-cycle boundary the
+    /// HBlank interrupt source.
     HBlank,
+    /// S+254+p when mode 0 started on an M-cycle boundary: the HBlank interrupt source.
+    HBlankIrq,
     /// S+264+p: the line is drawn (its pixels are all out, [`crate::fifo::START`]).
     Draw,
     /// S+6 on line 153: the LY=LYC flag reads 0 for one M-cycle.
@@ -349,7 +350,8 @@ impl Ppu {
     /// order; each costs 6 dots, and the first one whose leftmost pixel lies in a given
     /// background tile also waits for that tile's fetch, `max(0, 5 - offset in tile)` dots.
     /// Objects at X 0 follow the same rule (Mooneye `intr_2_mode0_timing_sprites`: ten of them
-    /// cost 65 dots, not 110).
+    /// cost 65 dots, not 110; one object at X=4 adds one M-cycle, at X=3 two; gbmicrotest
+    /// `sprite4_*` with SCX 0-7).
     fn mode3_penalty(&self) -> u64 {
         let scx = u16::from(self.scx);
         // Switching the fetcher to the window costs 6 dots (Pan Docs "Mode 3 length").
@@ -387,7 +389,7 @@ impl Ppu {
             }
             dots += 6;
         }
-        fine + dots.saturating_sub(OBJ_OVERLAP)
+        fine + dots
     }
 
     /// The objects the OAM scan found on this line (OAM indices, in OAM order).
@@ -397,6 +399,7 @@ impl Ppu {
     }
 
     /// Whether mode 3 fetches an object on this line (LCDC.1 set, an object at X below 168).
+    #[cfg(test)]
     fn fetches_objects(&self) -> bool {
         self.lcdc & 0x02 != 0
             && self
@@ -559,23 +562,15 @@ impl Ppu {
                 }
                 Event::HBlank => {
                     self.mode = 0;
-                    self.sources = SRC_HBLANK;
                     self.set_blocked(false);
-                    if self.line_write_count == 0 {
-                        // Nothing written while drawing: the line is drawn now, so the fast
-                        // path keeps one event per mode. A write in the next DRAW_DELAY dots
-                        // would have reached the replay's last pixels; it is not seen.
-                        self.render_line();
-                        self.schedule(Event::LineStart, s + DOTS_PER_LINE);
+                    if at + HBLANK_IRQ_DELAY <= now {
+                        self.hblank_source(at);
                     } else {
-                        let overlap = if self.fetches_objects() {
-                            OBJ_OVERLAP
-                        } else {
-                            0
-                        };
-                        self.schedule(Event::Draw, at + DRAW_DELAY + overlap);
+                        // The source would be seen an M-cycle too early: it rises in the next.
+                        self.schedule(Event::HBlankIrq, at + HBLANK_IRQ_DELAY);
                     }
                 }
+                Event::HBlankIrq => self.hblank_source(at - HBLANK_IRQ_DELAY),
                 Event::Draw => {
                     self.render_line();
                     self.schedule(Event::LineStart, s + DOTS_PER_LINE);
@@ -592,6 +587,21 @@ impl Ppu {
             irq |= self.update_stat();
         }
         irq
+    }
+
+    /// The HBlank interrupt source rises, for a mode 0 that started at `mode0`; the line is
+    /// drawn now, or scheduled to be (the FIFO replay) when registers were written during it.
+    fn hblank_source(&mut self, mode0: u64) {
+        self.sources = SRC_HBLANK;
+        if self.line_write_count == 0 {
+            // Nothing written while drawing: the line is drawn now, so the fast path keeps one
+            // event per mode. A write in the next DRAW_DELAY dots would have reached the
+            // replay's last pixels; it is not seen.
+            self.render_line();
+            self.schedule(Event::LineStart, self.line_start + DOTS_PER_LINE);
+        } else {
+            self.schedule(Event::Draw, mode0 + DRAW_DELAY);
+        }
     }
 
     /// The registers a line starts mode 3 with (the dot-level replay's starting point).
@@ -1100,6 +1110,7 @@ impl Event {
             Event::Line153Compare => 7,
             Event::Off => 8,
             Event::Draw => 9,
+            Event::HBlankIrq => 10,
         }
     }
 
@@ -1115,6 +1126,7 @@ impl Event {
             7 => Event::Line153Compare,
             8 => Event::Off,
             9 => Event::Draw,
+            10 => Event::HBlankIrq,
             _ => return None,
         })
     }
@@ -1474,16 +1486,15 @@ mod tests {
                 objects: ppu.line_objects(),
             };
             let end = crate::fifo::render(input, regs, &[], &mut shades);
-            // The replay's last pixel comes DRAW_DELAY dots after the timeline's mode 0, plus
-            // OBJ_OVERLAP on lines with objects. Lines with both objects and the window are
-            // not compared: the timeline's penalty ignores how the window moves the tiles.
+            // The replay's last pixel comes DRAW_DELAY dots after the timeline's mode 0. Lines
+            // with both objects and the window are not compared: the timeline's penalty
+            // ignores how the window moves the tiles.
             let objects = ppu.fetches_objects();
             let window = ppu.lcdc & 0x01 != 0 && ppu.window_on_line();
             if !(objects && window) {
-                let overlap = if objects { OBJ_OVERLAP } else { 0 };
                 assert_eq!(
                     u64::from(end.dot),
-                    MODE0_START + ppu.mode3_penalty() + overlap + DRAW_DELAY + 1,
+                    MODE0_START + ppu.mode3_penalty() + DRAW_DELAY + 1,
                     "case {case}: mode 3 length, {regs:?}"
                 );
             }
