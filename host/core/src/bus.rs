@@ -5,7 +5,7 @@
 //! one M-cycle, then reads or writes, so an access "at" time `t` sees every hardware event due
 //! at or before `t`. Components (timer, PPU, serial, DMA) publish the time of their next event;
 //! [`Hardware::tick`] only compares `now` with the earliest of them, so a plain M-cycle costs an
-//! add and a compare.
+//! add and a compare. Which edge each event and access lands on is in `docs/timing.md`.
 
 use crate::apu::Apu;
 use crate::cartridge::Cartridge;

@@ -5,6 +5,10 @@
 //! the internal cycles some instructions spend. So each access lands on its exact M-cycle, and the
 //! timing tests (Blargg's `instr_timing`/`mem_timing`, Mooneye's `*_timing`) follow from the
 //! instruction bodies alone. Decoding is one explicit `match` per opcode table.
+//!
+//! Interrupts are checked at the end of each opcode fetch, which then becomes the first
+//! M-cycle of the dispatch; HALT wakes on requests made by phase C of an M-cycle (the bus's
+//! [`Bus::halt_wait`]). `docs/timing.md` has these edges with their hardware references.
 
 /// Flag bit masks of the F register (Pan Docs: "CPU Registers and Flags").
 pub mod flags {

@@ -12,9 +12,10 @@ use crate::timer::Timer;
 /// The system counter (DIV in its high byte) when the DMG boot ROM hands over at 0x0100
 /// (Mooneye `boot_div-dmgABCmgb` pins it to the M-cycle).
 const POST_BOOT_COUNTER: u16 = 0xABC8;
-/// Where the PPU is when the DMG boot ROM hands over: line and dot. Mooneye
-/// `boot_hwio-dmgABCmgb` (STAT and LY read back) admits line 153 dot 256 up to line 0 dot 0;
-/// this is the middle of that window.
+/// Where the PPU is when the DMG boot ROM hands over: line and dot, so line 0 starts 60 dots
+/// later. gbmicrotest `poweron_stat_*`, `poweron_ly_*`, `poweron_oam_*` and `poweron_vram_*`
+/// pin it to the M-cycle (STAT, LY, OAM and VRAM access read a given number of cycles after
+/// $0100), inside the window Mooneye `boot_hwio-dmgABCmgb` admits.
 const POST_BOOT_LINE: u8 = 153;
 /// See [`POST_BOOT_LINE`].
 const POST_BOOT_DOT: u64 = 396;
