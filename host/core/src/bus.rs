@@ -5,7 +5,7 @@
 //! one M-cycle, then reads or writes, so an access "at" time `t` sees every hardware event due
 //! at or before `t`. Components (timer, PPU, serial, DMA) publish the time of their next event;
 //! [`Hardware::tick`] only compares `now` with the earliest of them, so a plain M-cycle costs an
-//! add and a compare.
+//! add and a compare. Which edge each event and access lands on is in `docs/timing.md`.
 
 use crate::apu::Apu;
 use crate::cartridge::Cartridge;
@@ -566,6 +566,44 @@ impl Bus for Hardware {
             }
             if self.stop_at == u64::MAX || self.stop || self.pending_interrupts() != 0 {
                 return;
+            }
+        }
+    }
+
+    /// HALT waits for `IE & IF` at phase C of an M-cycle (2 dots in; GateBoy's `halt_latch`),
+    /// while a dispatch looks at IF late in the fetch: requests the PPU and the serial port make
+    /// by the next M-cycle's phase C wake the CPU for it, the timer's only if made by the end of
+    /// this one. While the CPU sleeps nothing it can see changes between events, so whole
+    /// M-cycles without events are skipped.
+    fn halt_wait(&mut self) -> bool {
+        loop {
+            let phase_c = self.now + 2;
+            if self.ppu.next_event() <= phase_c {
+                self.if_ |= self.ppu.run_events(phase_c);
+                if self.ppu.frame_ready {
+                    self.stop = true;
+                }
+                self.reschedule();
+            }
+            if self.serial.next_event() <= phase_c && self.serial.run_events(phase_c) {
+                self.if_ |= irq::SERIAL;
+                self.reschedule();
+            }
+            if self.pending_interrupts() != 0 {
+                // A frame that just ended is handed out first, the CPU still asleep: the next
+                // call wakes it with nothing changed.
+                return !(self.stop && self.stop_at != u64::MAX);
+            }
+            if self.next_event == u64::MAX || self.next_event <= self.now + 6 {
+                self.tick();
+            } else {
+                // The first M-cycle boundary whose next phase C is at or after the next event:
+                // the check above then sees it. `now` moves in whole M-cycles.
+                self.now = (self.next_event + 1) & !3;
+                self.run_events();
+            }
+            if self.stop_at == u64::MAX || self.stop {
+                return false;
             }
         }
     }

@@ -5,6 +5,10 @@
 //! the internal cycles some instructions spend. So each access lands on its exact M-cycle, and the
 //! timing tests (Blargg's `instr_timing`/`mem_timing`, Mooneye's `*_timing`) follow from the
 //! instruction bodies alone. Decoding is one explicit `match` per opcode table.
+//!
+//! Interrupts are checked at the end of each opcode fetch, which then becomes the first
+//! M-cycle of the dispatch; HALT wakes on requests made by phase C of an M-cycle (the bus's
+//! [`Bus::halt_wait`]). `docs/timing.md` has these edges with their hardware references.
 
 /// Flag bit masks of the F register (Pan Docs: "CPU Registers and Flags").
 pub mod flags {
@@ -41,9 +45,19 @@ pub trait Bus {
         self.read(addr)
     }
     /// Advance whole M-cycles with no memory access up to the next hardware event (at least
-    /// one M-cycle), for a CPU that can only be woken by one (HALT, STOP).
+    /// one M-cycle), for a CPU that can only be woken by one (STOP).
     fn idle_until_event(&mut self) {
         self.idle();
+    }
+    /// HALT: true when an interrupt request wakes the CPU for the next M-cycle (which is then an
+    /// opcode fetch); else advance whole M-cycles without memory accesses, at least one, and
+    /// return false when the run loop must look (a frame ended) or nothing else can happen.
+    fn halt_wait(&mut self) -> bool {
+        if self.pending_interrupts() != 0 {
+            return true;
+        }
+        self.idle();
+        false
     }
     /// The requested and enabled interrupts, `IE & IF & 0x1F` (no time passes).
     fn pending_interrupts(&self) -> u8;
@@ -178,13 +192,23 @@ impl Cpu {
 
     /// Run one step: one instruction, one interrupt dispatch, or (in HALT/STOP) the M-cycles up
     /// to the next hardware event.
+    ///
+    /// The CPU looks for interrupts at the end of each opcode fetch (Pan Docs "Interrupts";
+    /// GateBoy: IF is latched late in the fetch M-cycle): a request that lands during the fetch
+    /// turns it into the first M-cycle of the dispatch, and the opcode is dropped. So a request
+    /// that the instruction before missed (it read IF a little earlier) is still taken before
+    /// the next instruction (gbmicrotest `line_144_oam_int_b`, `hblank_int_scx*_if_b`).
     #[inline(always)]
     pub fn step<B: Bus>(&mut self, bus: &mut B) {
-        if self.slow || (self.ime && bus.pending_interrupts() != 0) {
+        if self.slow {
             self.step_slow(bus);
             return;
         }
         let op = bus.read(self.regs.pc);
+        if self.ime && bus.pending_interrupts() != 0 {
+            self.dispatch(bus);
+            return;
+        }
         self.regs.pc = self.regs.pc.wrapping_add(1);
         self.execute(op, bus);
     }
@@ -195,6 +219,7 @@ impl Cpu {
     }
 
     /// Whether the next step runs the instruction at PC (running, no interrupt to take).
+    /// (A request landing during the opcode fetch still turns it into a dispatch.)
     pub fn runs_instruction_next<B: Bus>(&self, bus: &B) -> bool {
         self.mode == CpuMode::Running && !(self.ime && bus.pending_interrupts() != 0)
     }
@@ -220,8 +245,7 @@ impl Cpu {
         match self.mode {
             CpuMode::Running => {}
             CpuMode::Halted => {
-                if bus.pending_interrupts() == 0 {
-                    bus.idle_until_event();
+                if !bus.halt_wait() {
                     return;
                 }
                 self.mode = CpuMode::Running;
@@ -239,25 +263,34 @@ impl Cpu {
                 return;
             }
         }
+        let op = bus.read(self.regs.pc);
         if self.ime && bus.pending_interrupts() != 0 {
             self.dispatch(bus);
             return;
         }
+        // IME turns on after the check at the end of this fetch (EI's one-instruction delay).
         self.ei_just_enabled = self.ei_pending;
         if self.ei_pending {
             self.ei_pending = false;
             self.ime = true;
         }
-        let op = self.fetch(bus);
+        if self.halt_bug {
+            self.halt_bug = false;
+        } else {
+            self.regs.pc = self.regs.pc.wrapping_add(1);
+        }
         self.execute(op, bus);
         self.ei_just_enabled = false;
     }
 
-    /// Interrupt dispatch: 5 M-cycles. The vector is chosen after the high byte of PC is pushed,
-    /// so a push that lands on IE (SP=0x0000) can cancel it (Mooneye `ie_push`): PC becomes 0.
+    /// Interrupt dispatch after the opcode fetch that saw the request (its opcode is dropped and
+    /// PC stays): 4 more M-cycles, 5 in all. The vector is chosen after the high byte of PC is
+    /// pushed, so a push that lands on IE (SP=0x0000) can cancel it (Mooneye `ie_push`): PC
+    /// becomes 0.
     fn dispatch<B: Bus>(&mut self, bus: &mut B) {
         self.ime = false;
-        bus.idle();
+        // A halt bug's repeated byte is the dropped opcode: PC is pushed as it is.
+        self.halt_bug = false;
         bus.idle_idu(self.regs.sp);
         let pc = self.regs.pc;
         self.regs.sp = self.regs.sp.wrapping_sub(1);
@@ -273,17 +306,6 @@ impl Cpu {
             self.regs.pc = 0x0040 + 8 * u16::from(bit);
         }
         bus.idle();
-    }
-
-    #[inline(always)]
-    fn fetch<B: Bus>(&mut self, bus: &mut B) -> u8 {
-        let v = bus.read(self.regs.pc);
-        if self.halt_bug {
-            self.halt_bug = false;
-        } else {
-            self.regs.pc = self.regs.pc.wrapping_add(1);
-        }
-        v
     }
 
     #[inline(always)]

@@ -13,12 +13,21 @@ use crate::timer::Timer;
 /// The system counter (DIV in its high byte) when the DMG boot ROM hands over at 0x0100
 /// (Mooneye `boot_div-dmgABCmgb` pins it to the M-cycle).
 const POST_BOOT_COUNTER: u16 = 0xABC8;
-/// Where the PPU is when the DMG boot ROM hands over: line and dot. Mooneye
-/// `boot_hwio-dmgABCmgb` (STAT and LY read back) admits line 153 dot 256 up to line 0 dot 0;
-/// this is the middle of that window.
+/// Where the PPU is when the DMG boot ROM hands over: line and dot, so line 0 starts 60 dots
+/// later. gbmicrotest `poweron_stat_*`, `poweron_ly_*`, `poweron_oam_*` and `poweron_vram_*`
+/// pin it to the M-cycle (STAT, LY, OAM and VRAM access read a given number of cycles after
+/// $0100), inside the window Mooneye `boot_hwio-dmgABCmgb` admits.
 const POST_BOOT_LINE: u8 = 153;
 /// See [`POST_BOOT_LINE`].
-const POST_BOOT_DOT: u64 = 356;
+const POST_BOOT_DOT: u64 = 396;
+
+/// When the frame that ends now started, for the next one's deadline: VBlank itself while it
+/// is on line 144 (a CPU asleep in HALT sees VBlank, at dot 2, from the M-cycle boundary 2 dots
+/// earlier, and a deadline counted from there would fall just before the next VBlank), else
+/// now.
+fn frame_start(hw: &Hardware) -> u64 {
+    hw.ppu.vblank_started().unwrap_or(hw.now)
+}
 
 /// A caller-owned frame: shade indices 0-3, row-major 160 × 144 (see [`Gb::swap_frame`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -219,13 +228,14 @@ impl Gb {
     /// Bookkeeping when a frame ends.
     fn end_frame(&mut self) {
         self.hw.apu.catch_up(self.hw.now);
+        let start = frame_start(&self.hw);
         self.hw.ppu.frame_ready = false;
         self.hw.ppu.finish_frame();
         self.lagged = self.hw.p1_reads == self.p1_at_frame_start;
         self.lag_frames += u64::from(self.lagged);
         self.p1_at_frame_start = self.hw.p1_reads;
         self.hw.clear_stop();
-        self.frame_deadline = self.hw.now + CYCLES_PER_FRAME;
+        self.frame_deadline = start + CYCLES_PER_FRAME;
         self.frames += 1;
     }
 
@@ -430,7 +440,7 @@ impl Gb {
     pub(crate) fn with_parts(&self, cpu: Cpu, hw: Hardware) -> Gb {
         Gb {
             cpu,
-            frame_deadline: hw.now + CYCLES_PER_FRAME,
+            frame_deadline: frame_start(&hw) + CYCLES_PER_FRAME,
             hw,
             p1_at_frame_start: self.p1_at_frame_start,
             frames: self.frames,

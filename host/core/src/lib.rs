@@ -21,7 +21,6 @@ pub mod bess;
 pub mod bus;
 pub mod cartridge;
 pub mod cpu;
-pub mod fifo;
 pub mod gb;
 pub mod joypad;
 pub mod power_on;

@@ -4,7 +4,7 @@
 //! are tied to the falling edges of bit 7 of the system counter (every 256 T-cycles) and fall
 //! on every other one, counted from the start of the transfer: the first shift comes on the
 //! second edge at or after the SC write. So a transfer takes between 7 × 512 + 256 and
-//! 8 × 512 T-cycles (less 4), depending on the counter's phase: AntonioND's
+//! 8 × 512 T-cycles, depending on the counter's phase: AntonioND's
 //! `sio_irq_delay` (DMG dump: 128 transfers started at every phase of the counter) and
 //! Mooneye's `boot_sclk_align-dmgABCmgb` pin this. No link partner is emulated: the bits
 //! shifted in are 1s. Every byte the game starts sending is kept in [`Serial::output`] for
@@ -114,25 +114,21 @@ impl Serial {
     }
 
     /// The system counter was reset (DIV write): the next shift comes a whole shift period
-    /// (less `SHIFT_LEAD`) later, on a falling edge of counter bit 8 (AntonioND's
-    /// `div_reset_serial`).
+    /// later, on a falling edge of counter bit 8 (AntonioND's `div_reset_serial`).
     pub fn counter_reset(&mut self, now: u64) {
         if self.next_shift != u64::MAX {
-            self.next_shift = now + SHIFT_PERIOD - SHIFT_LEAD;
+            self.next_shift = now + SHIFT_PERIOD;
         }
     }
 }
 
-/// How much earlier than the counter's bit-7 falling edge a shift lands, in T-cycles
-/// (Mooneye `boot_sclk_align-dmgABCmgb`, with DIV's phase fixed by `boot_div-dmgABCmgb`).
-const SHIFT_LEAD: u64 = 4;
-
 /// When the first shift of a transfer started at `now` happens, the system counter being
-/// `counter`: on the second falling edge of counter bit 7 at or after `now` (each edge
-/// landing [`SHIFT_LEAD`] T-cycles early).
+/// `counter`: on the second falling edge of counter bit 7 at or after `now` (the CPU sees the
+/// transfer's interrupt in the M-cycle of the last one: Mooneye `boot_sclk_align-dmgABCmgb`,
+/// with DIV's phase fixed by `boot_div-dmgABCmgb`).
 fn first_shift(now: u64, counter: u16) -> u64 {
     let phase = u64::from(counter) % EDGE_PERIOD;
-    now + 2 * EDGE_PERIOD - SHIFT_LEAD - phase
+    now + 2 * EDGE_PERIOD - phase
 }
 
 impl Serial {

@@ -40,7 +40,7 @@ pub enum StateError {
 /// Magic bytes at the start of an image.
 pub const MAGIC: [u8; 4] = *b"GBst";
 /// Format version of the image.
-pub const VERSION: u16 = 3;
+pub const VERSION: u16 = 4;
 
 /// Appends fields to an image.
 pub(crate) struct Writer<'a> {

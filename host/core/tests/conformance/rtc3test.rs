@@ -19,7 +19,7 @@
 
 use crate::Kind;
 use crate::Outcome;
-use crate::support::{LEVELS, read_png_rgb, write_frame_png, write_rgb_png};
+use gb_testkit::{LEVELS, read_png_rgb, write_frame_png, write_rgb_png};
 use gb_core::{Buttons, Cartridge, Domain, Gb};
 use std::path::Path;
 

@@ -2,7 +2,7 @@
 //! palette (#FFFFFF, #AAAAAA, #555555, #000000, lightest to darkest). On a mismatch the actual
 //! frame and a diff image are written under the target directory and named in the error.
 
-use crate::support::{LEVELS, read_png_rgb, write_frame_png, write_rgb_png};
+use gb_testkit::{LEVELS, read_png_rgb, write_frame_png, write_rgb_png};
 use std::path::{Path, PathBuf};
 
 const WIDTH: usize = 160;

@@ -1,0 +1,132 @@
+//! The background/window fetcher (Pan Docs "Pixel FIFO": Get Tile, Get Tile Data Low, Get
+//! Tile Data High, Push): a fetch reads the tile number on its 2nd dot (LCDC.3 or .6, SCX,
+//! SCY, the window's state), the tile data low and high on its 4th and 6th (LCDC.4 and SCY
+//! each time), and from the 6th pushes 8 pixels once the background FIFO is empty, the push
+//! dot being the 1st of the next fetch. The line's first tile is fetched twice.
+
+use super::line::LineRegs;
+use super::shifter::BgFifo;
+
+/// The fetcher's state.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Fetcher {
+    /// Dots into the current fetch (1-6; it stays at 6 while it waits to push).
+    step: u8,
+    /// The line's first fetch: its tile is fetched again.
+    first: bool,
+    /// Tile column counter (of the background map from SCX / 8, or of the window from 0).
+    tile_x: u8,
+    /// The tile number read on step 1.
+    tile_no: u8,
+    /// Tile data low, read on step 3.
+    lo: u8,
+    /// Tile data high, read on step 5.
+    hi: u8,
+    /// Fetching the window's tiles.
+    pub(super) in_window: bool,
+}
+
+impl Default for Fetcher {
+    fn default() -> Fetcher {
+        Fetcher {
+            step: 0,
+            first: true,
+            tile_x: 0,
+            tile_no: 0,
+            lo: 0,
+            hi: 0,
+            in_window: false,
+        }
+    }
+}
+
+impl Fetcher {
+    /// The window starts: the fetcher restarts on its first tile (the FIFO was cleared).
+    pub(super) fn start_window(&mut self) {
+        self.in_window = true;
+        self.step = 0;
+        self.tile_x = 0;
+        self.first = false;
+    }
+
+    /// The fetch has its tile data in hand (an object fetch can run now).
+    pub(super) fn has_tile_data(&self) -> bool {
+        self.step >= 6
+    }
+
+    /// One dot: the reads of steps 1, 3 and 5, and from step 5 on the push into `bg` once it
+    /// is empty. `count` is the shifter's pixel counter.
+    pub(super) fn tick(
+        &mut self,
+        vram: &[u8; 0x2000],
+        regs: &LineRegs,
+        window_line: u8,
+        count: usize,
+        bg: &mut BgFifo,
+    ) {
+        match self.step {
+            1 => {
+                if self.in_window && self.tile_x != 0 && regs.lcdc & 0x20 == 0 {
+                    // The window was switched off: after its first tile, the next tile is the
+                    // background's, on a tile boundary (Mealybug
+                    // `m3_lcdc_win_en_change_multiple_wx`).
+                    self.in_window = false;
+                    let x = count + bg.remaining();
+                    self.tile_x = ((x + usize::from(regs.scx & 7)) / 8) as u8;
+                }
+                let (map, col, row) = if self.in_window {
+                    (
+                        if regs.lcdc & 0x40 != 0 {
+                            0x1C00
+                        } else {
+                            0x1800
+                        },
+                        self.tile_x & 31,
+                        window_line,
+                    )
+                } else {
+                    (
+                        if regs.lcdc & 0x08 != 0 {
+                            0x1C00
+                        } else {
+                            0x1800
+                        },
+                        (regs.scx >> 3).wrapping_add(self.tile_x) & 31,
+                        regs.ly.wrapping_add(regs.scy),
+                    )
+                };
+                self.tile_no = vram[map + usize::from(row / 8) * 32 + usize::from(col)];
+            }
+            3 | 5 => {
+                let row = if self.in_window {
+                    window_line
+                } else {
+                    regs.ly.wrapping_add(regs.scy)
+                };
+                let base = if regs.lcdc & 0x10 != 0 {
+                    usize::from(self.tile_no) * 16
+                } else {
+                    0x1000usize.wrapping_add_signed(isize::from(self.tile_no as i8) * 16)
+                };
+                let addr = (base + usize::from(row % 8) * 2) & 0x1FFE;
+                if self.step == 3 {
+                    self.lo = vram[addr];
+                } else {
+                    self.hi = vram[addr + 1];
+                }
+            }
+            _ => {}
+        }
+        if self.step >= 5 && !bg.has_pixels() {
+            bg.push(self.lo, self.hi);
+            if self.first {
+                self.first = false;
+            } else {
+                self.tile_x = self.tile_x.wrapping_add(1);
+            }
+            self.step = 1;
+        } else if self.step < 6 {
+            self.step += 1;
+        }
+    }
+}

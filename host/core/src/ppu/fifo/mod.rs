@@ -1,0 +1,258 @@
+//! Dot-level replay of one scanline's mode 3 (the background/window fetcher, the object
+//! fetches and the two pixel shifters, Pan Docs "Rendering" and "Pixel FIFO"), for lines whose
+//! registers change while they are drawn. Lines without mid-line writes take the PPU's
+//! whole-line path; with no writes this replay draws exactly what that path draws, and its last
+//! pixel comes a fixed time after the timeline's mode 0 (a test in `ppu/tests.rs` checks
+//! both).
+//!
+//! The parts: [`fetcher`] (background and window tiles), [`objects`] (object matches, fetches
+//! and the object FIFO), [`shifter`] (the background FIFO, palettes and the pixel's shade);
+//! this module runs them dot by dot and hands each the line's register writes when it would
+//! see them.
+//!
+//! Model (DMG). Dots are counted from S; a write's dot is the end of the CPU's M-cycle.
+//! - The background fetcher starts at [`START`]; a fetch is tile number (LCDC.3 or .6, SCX,
+//!   SCY, window state), tile data low, tile data high (LCDC.4 and SCY each time), read on
+//!   its 2nd, 4th and 6th dots; from the 6th it pushes 8 pixels once the FIFO is empty, and
+//!   the push dot is the 1st of the next fetch. It sees a write `FETCH_DELAY` dots late.
+//! - The first fetch's tile is fetched again. After `SCX % 8` discarded pixels (SCX's low bits
+//!   latched at `SCX_LATCH`) a pixel counter runs from 0; pixels 0-7 are hidden, 8-167 are
+//!   the screen's 0-159. Objects and the window compare their X with this counter, so objects
+//!   at X below 8 and the window at WX below 7 lose their left pixels by themselves.
+//! - Objects stop the shifter at their X and are fetched while the fetcher waits: see
+//!   [`objects`] (Pan Docs' penalty, the LCDC.1 cases).
+//! - The shifter sees a write `OUTPUT_DELAY` dots late: each pixel picks object or
+//!   background (LCDC.0, LCDC.1, the priority bit) and its palette; on the dot a BGP, OBP or
+//!   LCDC write lands there, the pixel gets the old and new values ORed (the DMG's write
+//!   glitch, Mealybug `m3_bgp_change`, `m3_lcdc_bg_en_change`).
+//! - The window starts when the counter reaches `WX + 1` (WX seen `WX_DELAY` dots late,
+//!   LCDC.5 as the shifter sees it, without the glitch): the FIFO is cleared and the fetcher restarts on the
+//!   window's tiles a dot later, 6 dots in all (7 at WX = 0 with fine scroll). Clearing LCDC.5
+//!   turns the fetcher back to the background at its next tile number read after the
+//!   window's first tile, on a tile boundary. Each start on a line draws the window's next
+//!   row (the counter stays advanced). WX matching again on a window tile boundary, or on a
+//!   background tile boundary while LCDC.5 (set at the line's start) is cleared, shifts out
+//!   one extra colour-0 pixel (Mealybug `m3_wx_4_change`, `m3_lcdc_win_en_change_multiple_wx`;
+//!   the second case is seen in that one ROM only).
+//!
+//! Status on Mealybug Tearoom (24 ROMs with a DMG reference image): 19 exact; the rest are
+//! off by 2 to 124 pixels, listed with what is wrong in `tests/expected-failures.tsv`.
+
+mod fetcher;
+mod line;
+mod objects;
+mod shifter;
+
+use fetcher::Fetcher;
+pub use line::{LineInput, LineRegs, LineWrite};
+use objects::Objects;
+use shifter::{BgFifo, Palettes};
+
+/// Dot (from S) at which the fetcher starts. Calibrated with the delays below on Mealybug
+/// Tearoom (write times against pixels); it puts the last pixel 5 dots after the timeline's
+/// mode 0 (STAT reads), a gap this model does not explain yet.
+pub const START: u16 = 86;
+/// Last write dot whose SCX low bits the fine-scroll discard uses: a write ending at 84 counts,
+/// one at 88 does not (Mealybug `m3_scx_low_3_bits`).
+const SCX_LATCH: u16 = 84;
+/// Dots after a write until the shifter sees it: palettes, LCDC.0/.1/.5 (Mealybug
+/// `m3_bgp_change`, `m3_lcdc_bg_en_change`, `m3_obp0_change`).
+const OUTPUT_DELAY: u16 = 4;
+/// Dots after a write until the window's WX comparison sees it (Mealybug `m3_wx_6_change`,
+/// `m3_window_timing`).
+const WX_DELAY: u16 = 6;
+/// Dots after a write until the fetcher sees it (Mealybug `m3_scy_change`,
+/// `m3_lcdc_tile_sel_change`, `m3_lcdc_bg_map_change`, `m3_scx_high_5_bits`).
+const FETCH_DELAY: u16 = 5;
+
+/// What a replayed line leaves behind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LineEnd {
+    /// The window's line counter for the next line: one more per window start on this line.
+    pub window_line: u8,
+    /// The dot (from S) after the last pixel.
+    pub dot: u16,
+}
+
+/// The line's register writes as one stage sees them: each `delay` dots after it lands.
+struct Delayed<'a> {
+    writes: &'a [LineWrite],
+    next: usize,
+    delay: u16,
+}
+
+impl<'a> Delayed<'a> {
+    fn new(writes: &'a [LineWrite], delay: u16) -> Delayed<'a> {
+        Delayed {
+            writes,
+            next: 0,
+            delay,
+        }
+    }
+
+    /// The next write this stage sees at or before `dot`, and whether it lands on `dot` itself.
+    fn due(&mut self, dot: u16) -> Option<(&'a LineWrite, bool)> {
+        let w = self.writes.get(self.next)?;
+        let at = w.dot.saturating_add(self.delay);
+        if at > dot {
+            return None;
+        }
+        self.next += 1;
+        Some((w, at == dot))
+    }
+}
+
+/// Apply a write to the registers the fetcher reads: all but the palettes.
+fn apply_fetch(regs: &mut LineRegs, w: &LineWrite) {
+    match w.addr {
+        0xFF40 => regs.lcdc = w.value,
+        0xFF42 => regs.scy = w.value,
+        0xFF43 => regs.scx = w.value,
+        _ => {}
+    }
+}
+
+/// Replay the line: shades for each of the 160 pixels.
+pub fn render(
+    input: LineInput<'_>,
+    mut regs: LineRegs,
+    writes: &[LineWrite],
+    shades: &mut [u8; 160],
+) -> LineEnd {
+    let line_lcdc = regs.lcdc;
+    let mut objects = Objects::new(&input);
+    let mut pal = Palettes {
+        bgp: regs.bgp,
+        obp0: regs.obp0,
+        obp1: regs.obp1,
+    };
+    let mut fetch_writes = Delayed::new(writes, FETCH_DELAY);
+    let mut output_writes = Delayed::new(writes, OUTPUT_DELAY);
+    let mut lcdc_writes = Delayed::new(writes, OUTPUT_DELAY);
+    let mut wx_writes = Delayed::new(writes, WX_DELAY);
+    let mut wx = regs.wx;
+    let mut out_lcdc = regs.lcdc;
+    let mut bg = BgFifo::default();
+    let mut fetcher = Fetcher::default();
+    let mut window_drawn = false;
+    let mut window_start = usize::MAX; // the pixel count at which the window last started
+    let mut window_line = regs.window_line;
+    // SCX's low bits are latched at SCX_LATCH (Mealybug `m3_scx_low_3_bits`).
+    let mut discard = writes
+        .iter()
+        .rfind(|w| w.addr == 0xFF43 && w.dot <= SCX_LATCH)
+        .map_or(regs.scx, |w| w.value)
+        & 7;
+    let fine = discard;
+    let mut stall = 0u8; // dots the window switch still holds the fetcher and the shifter
+    // Pixels shifted out after the discard; the first 8 are off screen (left of X = 0).
+    let mut count = 0usize;
+    let mut dot = START;
+    while count < 168 && dot < 456 {
+        while let Some((w, _)) = fetch_writes.due(dot) {
+            apply_fetch(&mut regs, w);
+        }
+        let mut glitch = pal;
+        let mut glitched = false;
+        while let Some((w, landing)) = output_writes.due(dot) {
+            glitched |= landing;
+            pal.apply(w, &mut glitch);
+        }
+        let out_pal = if glitched { glitch } else { pal };
+        while let Some((w, _)) = wx_writes.due(dot) {
+            if w.addr == 0xFF4B {
+                wx = w.value;
+            }
+        }
+        let mut pixel_lcdc = out_lcdc;
+        while let Some((w, landing)) = lcdc_writes.due(dot) {
+            if w.addr == 0xFF40 {
+                // The same glitch as the palettes': old and new ORed for one pixel.
+                pixel_lcdc = if landing { out_lcdc | w.value } else { w.value };
+                out_lcdc = w.value;
+            }
+        }
+        // Window start: the next pixel out is at WX - 7 (counted from the 8 hidden ones).
+        let wx = usize::from(wx);
+        if !fetcher.in_window
+            && out_lcdc & 0x20 != 0
+            && regs.wy_triggered
+            && count == wx + 1
+            && discard == 0
+            && bg.started()
+        {
+            if window_drawn {
+                // A second start on the same line draws the window's next row, and the
+                // counter stays advanced (Mealybug `m3_lcdc_win_en_change_multiple`).
+                window_line = window_line.wrapping_add(1);
+            }
+            window_drawn = true;
+            window_start = count;
+            bg.clear();
+            fetcher.start_window();
+            // The fetcher restarts on the next dot: the switch costs 6 dots in all (Pan Docs
+            // "Mode 3 length"; Mealybug `m3_window_timing`), one more for WX = 0 with fine
+            // scroll (Mealybug `m3_window_timing_wx_0`).
+            if wx == 0 && fine != 0 {
+                stall = 1;
+            }
+            dot += 1;
+            continue;
+        }
+        if stall > 0 {
+            stall -= 1;
+            dot += 1;
+            continue;
+        }
+        // An object fetch runs while the fetcher has its tile data in hand; the fetcher waits
+        // for it.
+        let ready = fetcher.has_tile_data();
+        objects.drop_if_disabled(ready, out_lcdc);
+        objects.fetch(&input, &regs, ready, count);
+        if !(objects.fetching() && fetcher.has_tile_data()) {
+            fetcher.tick(input.vram, &regs, window_line, count, &mut bg);
+        }
+        objects.drop_if_disabled(fetcher.has_tile_data(), out_lcdc);
+        // Object match: the shifter stops at an object's X.
+        if !objects.fetching() && discard == 0 && bg.has_pixels() {
+            objects.match_at(input.oam, count, out_lcdc);
+        }
+        if objects.fetching() {
+            dot += 1;
+            continue;
+        }
+        // Shifter: one pixel per dot once the FIFO has pixels.
+        if bg.has_pixels() {
+            // WX matching again while the window shows, on a window tile boundary: the DMG
+            // shifts out one extra pixel of colour 0 and the FIFO waits (Mealybug
+            // `m3_wx_4_change`, `m3_wx_5_change`).
+            let repeat = count == wx + 1
+                && if fetcher.in_window {
+                    count != window_start && count.wrapping_sub(window_start).is_multiple_of(8)
+                } else {
+                    // So does a match on a background tile boundary while LCDC.5, set when
+                    // the line started, is cleared: the window does not start (Mealybug
+                    // `m3_lcdc_win_en_change_multiple_wx`).
+                    bg.at_tile_start()
+                        && regs.wy_triggered
+                        && line_lcdc & 0x20 != 0
+                        && out_lcdc & 0x20 == 0
+                };
+            let index = if repeat { 0 } else { bg.pop() };
+            if discard > 0 {
+                discard -= 1;
+            } else {
+                let obj = objects.shift();
+                if count >= 8 {
+                    shades[count - 8] = shifter::shade(index, obj, pixel_lcdc, &out_pal);
+                }
+                count += 1;
+            }
+        }
+        dot += 1;
+    }
+    LineEnd {
+        window_line: window_line.wrapping_add(u8::from(window_drawn)),
+        dot,
+    }
+}

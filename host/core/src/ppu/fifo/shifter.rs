@@ -1,0 +1,105 @@
+//! The pixel output: the background FIFO, the palettes as the shifter reads them (with the
+//! DMG's old|new glitch on the dot a palette write lands, Mealybug `m3_bgp_change`), and each
+//! pixel's shade from the background index, the object pixel, LCDC.0/.1 and the priority bit.
+
+use super::line::LineWrite;
+use super::objects::ObjPixel;
+
+/// The background FIFO: 8 colour indices, pushed whole by the fetcher.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct BgFifo {
+    pixels: [u8; 8],
+    /// Pixels pushed (8 after a push, 0 before the first one or after a clear).
+    len: usize,
+    /// Pixels already shifted out.
+    pos: usize,
+}
+
+impl BgFifo {
+    /// Push 8 pixels from a tile row's two bit planes (bit 7 leftmost).
+    pub(super) fn push(&mut self, lo: u8, hi: u8) {
+        for (i, p) in self.pixels.iter_mut().enumerate() {
+            let bit = 7 - i;
+            *p = ((lo >> bit) & 1) | (((hi >> bit) & 1) << 1);
+        }
+        self.len = 8;
+        self.pos = 0;
+    }
+
+    /// Empty it (the window starts).
+    pub(super) fn clear(&mut self) {
+        self.len = 0;
+        self.pos = 0;
+    }
+
+    /// Something was pushed since the line started or the FIFO was cleared.
+    pub(super) fn started(&self) -> bool {
+        self.len > 0
+    }
+
+    /// Pixels are waiting to be shifted out.
+    pub(super) fn has_pixels(&self) -> bool {
+        self.pos < self.len
+    }
+
+    /// How many pixels are waiting.
+    pub(super) fn remaining(&self) -> usize {
+        self.len - self.pos
+    }
+
+    /// No pixel of the current tile has been shifted out yet.
+    pub(super) fn at_tile_start(&self) -> bool {
+        self.pos == 0
+    }
+
+    /// Shift out the next pixel's colour index (call only while [`BgFifo::has_pixels`]).
+    pub(super) fn pop(&mut self) -> u8 {
+        let p = self.pixels[self.pos];
+        self.pos += 1;
+        p
+    }
+}
+
+/// The palettes as the shifter reads them.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Palettes {
+    /// BGP.
+    pub(super) bgp: u8,
+    /// OBP0.
+    pub(super) obp0: u8,
+    /// OBP1.
+    pub(super) obp1: u8,
+}
+
+impl Palettes {
+    /// Apply a palette write; `glitch` gets the palettes for the pixel leaving on the write's
+    /// dot (old and new ORed).
+    pub(super) fn apply(&mut self, w: &LineWrite, glitch: &mut Palettes) {
+        let reg = match w.addr {
+            0xFF47 => (&mut self.bgp, &mut glitch.bgp),
+            0xFF48 => (&mut self.obp0, &mut glitch.obp0),
+            0xFF49 => (&mut self.obp1, &mut glitch.obp1),
+            _ => return,
+        };
+        *reg.1 = *reg.0 | w.value;
+        *reg.0 = w.value;
+    }
+}
+
+/// A pixel's shade: the object pixel shows if it is not transparent, objects are on (LCDC.1)
+/// and its priority bit does not hide it behind a background colour other than 0; the
+/// background counts as colour 0 while LCDC.0 is clear.
+pub(super) fn shade(index: u8, obj: ObjPixel, lcdc: u8, pal: &Palettes) -> u8 {
+    let bg = if lcdc & 0x01 == 0 { 0 } else { index };
+    let obj_shows = obj.index != 0 && lcdc & 0x02 != 0 && !(obj.attr & 0x80 != 0 && bg != 0);
+    if obj_shows {
+        let p = if obj.attr & 0x10 != 0 {
+            pal.obp1
+        } else {
+            pal.obp0
+        };
+        (p >> (obj.index * 2)) & 3
+    } else {
+        (pal.bgp >> (bg * 2)) & 3
+    }
+}

@@ -1,0 +1,312 @@
+//! The PPU: LCD registers, VRAM and OAM, mode/LY/STAT timing, and a scanline renderer.
+//!
+//! Timing is event-driven: the PPU keeps the time of its next transition and the bus calls
+//! [`Ppu::run_events`] when that time is reached, so nothing runs per dot. The timeline, with
+//! the hardware references for each edge, is in `docs/timing.md`; in short, dots counted from
+//! the point S where LY changes, a CPU access at time `t` seeing every change at or before `t`:
+//!
+//! | dot | what happens |
+//! |---|---|
+//! | S | LY changes (the LY=LYC flag reads 0 for an M-cycle), STAT reads mode 0, OAM reads blocked, the OAM interrupt source pulses (lines 1-144) |
+//! | S+2 | line 144: VBlank (mode 1, IF bit 0, the VBlank source); line 0: VBlank ends, the OAM pulse |
+//! | S+4 | STAT reads mode 2 (lines 0-143); LY is compared with LYC; OAM writes blocked |
+//! | S+80 | VRAM reads blocked; OAM writes land again for one M-cycle |
+//! | S+84 | STAT reads mode 3; VRAM and OAM blocked for reads and writes |
+//! | S+253+p | mode 0 for STAT, VRAM and OAM (p: SCX, window and object penalties; +2 on the first line after the LCD is switched on); the line is drawn if nothing was written |
+//! | S+254+p | the HBlank interrupt source (mode 0 starts half a dot before dot 254) |
+//! | S+258+p | else the line is replayed (its last pixel in the replay's time) |
+//!
+//! Lines 145-153 are mode 1; on line 153 LY reads 0 from S+4, compared with LYC from S+12.
+//! The first line after the LCD is switched on starts as if S had been 4 dots before the LCDC
+//! write, with no OAM scan and no interrupt source: mode 0 until mode 3.
+//!
+//! Pixels are produced a whole line at a time when its last pixel is out (tile rows decoded 8
+//! pixels at once, objects drawn over them). A line whose LCDC, SCX, SCY, BGP, OBP0, OBP1 or WX
+//! is written while it is drawn is instead replayed dot by dot (`ppu/fifo`: fetcher,
+//! object fetches, shifters) with the writes at their dots; 19 of Mealybug Tearoom's 24 DMG
+//! screenshots are exact (the module docs have the model).
+
+mod event;
+mod fifo;
+mod oam_bug;
+mod objects;
+mod registers;
+mod render;
+mod state;
+#[cfg(test)]
+mod tests;
+mod timeline;
+
+use event::{Event, SRC_VBLANK};
+
+/// Screen width in pixels.
+pub const WIDTH: usize = 160;
+/// Screen height in pixels.
+pub const HEIGHT: usize = 144;
+/// Dots (T-cycles) per scanline.
+pub const DOTS_PER_LINE: u64 = 456;
+/// T-cycles per frame: 154 lines of 456 dots.
+pub const CYCLES_PER_FRAME: u64 = DOTS_PER_LINE * 154;
+/// Interrupt flag bits the PPU can request.
+pub const IRQ_VBLANK: u8 = 0x01;
+/// LCD STAT interrupt flag bit.
+pub const IRQ_STAT: u8 = 0x02;
+/// Register writes remembered per line for the FIFO replay; a line with more falls back to
+/// whole-line drawing.
+const MAX_LINE_WRITES: usize = 24;
+
+/// PPU state: registers, memories and the timing state machine.
+#[derive(Clone, Debug)]
+pub struct Ppu {
+    /// Video RAM, 0x8000-0x9FFF.
+    pub vram: Box<[u8; 0x2000]>,
+    /// Object attribute memory, 0xFE00-0xFE9F.
+    pub oam: [u8; 0xA0],
+    /// LCDC (0xFF40).
+    pub lcdc: u8,
+    /// STAT interrupt enable bits 3-6 (0xFF41); mode and LYC flag are derived.
+    stat_enable: u8,
+    /// SCY (0xFF42).
+    pub scy: u8,
+    /// SCX (0xFF43).
+    pub scx: u8,
+    /// LY (0xFF44) as the CPU reads it.
+    ly: u8,
+    /// The line being processed (differs from `ly` on line 153 after dot 4).
+    line: u8,
+    /// LYC (0xFF45).
+    pub lyc: u8,
+    /// BGP (0xFF47).
+    pub bgp: u8,
+    /// OBP0 (0xFF48).
+    pub obp0: u8,
+    /// OBP1 (0xFF49).
+    pub obp1: u8,
+    /// WY (0xFF4A).
+    pub wy: u8,
+    /// WX (0xFF4B).
+    pub wx: u8,
+    /// Current mode as STAT reads it (and as VRAM/OAM blocking follows), 0-3.
+    mode: u8,
+    /// The STAT interrupt sources other than LY=LYC that are active now, as their STAT enable
+    /// bits (`SRC_HBLANK`, `SRC_VBLANK`, `SRC_OAM` in `timeline.rs`): they are not the mode STAT reads
+    /// (see `docs/timing.md`).
+    sources: u8,
+    /// LY == LYC as last compared.
+    lyc_equal: bool,
+    /// The STAT interrupt line (the OR of the enabled sources), for edge detection.
+    stat_line: bool,
+    /// Time of dot 0 of the current line.
+    line_start: u64,
+    /// Time of the next event.
+    next: u64,
+    /// The next event.
+    event: Event,
+    /// The first line after the LCD is switched on has no OAM scan (mode 0 instead of 2).
+    first_line: bool,
+    /// The CPU cannot read OAM.
+    oam_read_blocked: bool,
+    /// The CPU cannot write OAM.
+    oam_write_blocked: bool,
+    /// The CPU cannot read VRAM.
+    vram_read_blocked: bool,
+    /// The CPU cannot write VRAM.
+    vram_write_blocked: bool,
+    /// Window line counter: lines of the window drawn so far this frame.
+    window_line: u8,
+    /// LY equalled WY at the start of a line this frame: the window may show from then on
+    /// (Pan Docs "Window": the WY condition).
+    wy_triggered: bool,
+    /// The registers as mode 3 of the current line started, for the FIFO replay.
+    line_regs: fifo::LineRegs,
+    /// Register writes during mode 3 of the current line (replayed by [`fifo`]).
+    line_writes: [fifo::LineWrite; MAX_LINE_WRITES],
+    /// How many entries of `line_writes` are used.
+    line_write_count: u8,
+    /// Whether the window was drawn on the current line (it advances the window line counter).
+    window_drawn: bool,
+    /// Per pixel of the current line, non-zero where the background/window colour index is not 0
+    /// (for object priority).
+    line_index: [u8; WIDTH],
+    /// The objects found by the OAM scan for the current line (OAM indices, in OAM order).
+    line_sprites: [u8; 10],
+    /// How many entries of `line_sprites` are used.
+    line_sprite_count: u8,
+    /// Set when a frame's last visible line is done (VBlank starts); the host clears it.
+    pub frame_ready: bool,
+    /// The first frame after the LCD is switched on is not shown: it stays blank (Pan Docs
+    /// "LCDC.7").
+    blank_frame: bool,
+    /// Shade indices 0-3 after the palette (0 lightest), row-major 160 × 144.
+    pub framebuffer: Box<[u8; WIDTH * HEIGHT]>,
+    /// Rows drawn since the host last took a frame (output bookkeeping, not in the state
+    /// image): rows the LCD did not draw are blank in the frame handed out.
+    rows_drawn: [u64; 3],
+}
+
+impl Ppu {
+    /// A PPU with the LCD off and everything zeroed (power-on with a boot ROM).
+    pub fn new() -> Ppu {
+        Ppu {
+            vram: Box::new([0; 0x2000]),
+            oam: [0; 0xA0],
+            lcdc: 0,
+            stat_enable: 0,
+            scy: 0,
+            scx: 0,
+            ly: 0,
+            line: 0,
+            lyc: 0,
+            bgp: 0,
+            obp0: 0,
+            obp1: 0,
+            wy: 0,
+            wx: 0,
+            mode: 0,
+            sources: 0,
+            lyc_equal: false,
+            stat_line: false,
+            line_start: 0,
+            next: u64::MAX,
+            event: Event::Off,
+            first_line: false,
+            oam_read_blocked: false,
+            oam_write_blocked: false,
+            vram_read_blocked: false,
+            vram_write_blocked: false,
+            window_line: 0,
+            wy_triggered: false,
+            line_regs: fifo::LineRegs {
+                lcdc: 0,
+                scy: 0,
+                scx: 0,
+                bgp: 0,
+                obp0: 0,
+                obp1: 0,
+                wx: 0,
+                ly: 0,
+                window_line: 0,
+                wy_triggered: false,
+            },
+            line_writes: [fifo::LineWrite {
+                dot: 0,
+                addr: 0,
+                value: 0,
+            }; MAX_LINE_WRITES],
+            line_write_count: 0,
+            window_drawn: false,
+            line_index: [0; WIDTH],
+            line_sprites: [0; 10],
+            line_sprite_count: 0,
+            frame_ready: false,
+            blank_frame: false,
+            framebuffer: Box::new([0; WIDTH * HEIGHT]),
+            rows_drawn: [0; 3],
+        }
+    }
+
+    /// The PPU as the DMG boot ROM leaves it: LCD on, BGP 0xFC, `dot` dots into line `line`
+    /// (S counts as dot 0) at time `now`.
+    pub fn post_boot(now: u64, line: u8, dot: u64) -> Ppu {
+        let mut ppu = Ppu::new();
+        ppu.lcdc = 0x91;
+        ppu.bgp = 0xFC;
+        // The boot ROM leaves the object palettes alone: they read 0xFF (gbmicrotest
+        // `poweron_obp0_000`, `poweron_obp1_000`).
+        ppu.obp0 = 0xFF;
+        ppu.obp1 = 0xFF;
+        // Start at S of the line before, then play the events up to `now`.
+        let start = now - dot;
+        ppu.line = if line == 0 { 153 } else { line.min(153) - 1 };
+        ppu.ly = ppu.line;
+        ppu.mode = if ppu.line >= 144 { 1 } else { 0 };
+        ppu.sources = if ppu.mode == 1 { SRC_VBLANK } else { 0 };
+        ppu.event = Event::LineStart;
+        ppu.next = start;
+        ppu.line_start = start - DOTS_PER_LINE;
+        ppu.run_events(now);
+        ppu.stat_line = ppu.stat_sources();
+        ppu.frame_ready = false;
+        ppu
+    }
+
+    /// Leave VRAM as the DMG boot ROM does: the cartridge's 48-byte logo (header 0x0104) as
+    /// tiles 1-24, each nibble doubled to 8 pixels on two rows, the ® as tile 0x19 (both on
+    /// bit plane 0), and the tile map rows at 0x9904 and 0x9924 plus 0x9910. Games may draw
+    /// these leftovers: Mealybug `m3_scx_low_3_bits` shows the ® tile without loading it.
+    pub fn load_boot_logo(&mut self, logo: &[u8]) {
+        /// The ® tile's rows, from the boot ROM.
+        const REGISTERED: [u8; 8] = [0x3C, 0x42, 0xB9, 0xA5, 0xB9, 0xA5, 0x42, 0x3C];
+        let double = |nibble: u8| {
+            (0..4).fold(0u8, |acc, bit| {
+                if nibble & (1 << bit) != 0 {
+                    acc | (0b11 << (bit * 2))
+                } else {
+                    acc
+                }
+            })
+        };
+        // Each nibble becomes two rows, so each logo byte fills four rows from 0x8010 on.
+        for (i, &byte) in logo.iter().take(48).enumerate() {
+            for (half, nibble) in [(0, byte >> 4), (1, byte & 0x0F)] {
+                let row = 0x10 + i * 8 + half * 4;
+                self.vram[row] = double(nibble);
+                self.vram[row + 2] = double(nibble);
+            }
+        }
+        for (i, &b) in REGISTERED.iter().enumerate() {
+            self.vram[0x190 + i * 2] = b;
+        }
+        for i in 0..12u8 {
+            self.vram[0x1904 + usize::from(i)] = i + 1;
+            self.vram[0x1924 + usize::from(i)] = i + 13;
+        }
+        self.vram[0x1910] = 0x19;
+    }
+
+    /// Time of the next event, `u64::MAX` while the LCD is off.
+    #[inline]
+    pub fn next_event(&self) -> u64 {
+        self.next
+    }
+
+    /// The current mode (0 HBlank, 1 VBlank, 2 OAM scan, 3 drawing).
+    #[inline]
+    pub fn mode(&self) -> u8 {
+        self.mode
+    }
+
+    pub(super) fn lcd_on(&self) -> bool {
+        self.lcdc & 0x80 != 0
+    }
+
+    /// Whether a CPU read of VRAM gets through now.
+    #[inline]
+    pub fn vram_readable(&self) -> bool {
+        !self.vram_read_blocked
+    }
+
+    /// Whether a CPU write to VRAM lands now.
+    #[inline]
+    pub fn vram_writable(&self) -> bool {
+        !self.vram_write_blocked
+    }
+
+    /// Whether a CPU read of OAM gets through now.
+    #[inline]
+    pub fn oam_readable(&self) -> bool {
+        !self.oam_read_blocked
+    }
+
+    /// Whether a CPU write to OAM lands now.
+    #[inline]
+    pub fn oam_writable(&self) -> bool {
+        !self.oam_write_blocked
+    }
+}
+
+impl Default for Ppu {
+    fn default() -> Self {
+        Ppu::new()
+    }
+}

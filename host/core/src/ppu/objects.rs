@@ -1,0 +1,109 @@
+//! Objects and mode 3's length: the OAM scan (the line's first 10 objects), the window's WY
+//! condition, and the dots mode 3 lasts beyond 172 (fine scroll, window, object fetches).
+
+use super::Ppu;
+
+impl Ppu {
+    /// Dots mode 3 lasts beyond 172 on the current line: the SCX fine scroll, 6 when the window
+    /// shows, plus each object's
+    /// fetch (Pan Docs "Mode 3 length", the OBJ penalty algorithm): objects are fetched in X
+    /// order; each costs 6 dots, and the first one whose leftmost pixel lies in a given
+    /// background tile also waits for that tile's fetch, `max(0, 5 - offset in tile)` dots.
+    /// Objects at X 0 follow the same rule (Mooneye `intr_2_mode0_timing_sprites`: ten of them
+    /// cost 65 dots, not 110; one object at X=4 adds one M-cycle, at X=3 two; gbmicrotest
+    /// `sprite4_*` with SCX 0-7).
+    pub(super) fn mode3_penalty(&self) -> u64 {
+        let scx = u16::from(self.scx);
+        // Switching the fetcher to the window costs 6 dots (Pan Docs "Mode 3 length").
+        let window = if self.lcdc & 0x01 != 0 && self.window_on_line() {
+            6
+        } else {
+            0
+        };
+        let fine = u64::from(self.scx & 7) + window;
+        if self.lcdc & 0x02 == 0 {
+            return fine;
+        }
+        let mut dots = 0;
+        let n = self.line_objects().len();
+        let list = self.line_sprites;
+        let mut xs = [0u8; 10];
+        for (x, &i) in xs.iter_mut().zip(&list[..n]) {
+            *x = self.oam[usize::from(i) * 4 + 1];
+        }
+        let xs = &mut xs[..n];
+        xs.sort_unstable();
+        // Tiles already waited for, by index in fetch order (X + fine scroll) / 8.
+        let mut waited: u32 = 0;
+        for &x in xs.iter() {
+            let x = u16::from(x);
+            if x >= 168 {
+                // Never reached by the fetcher.
+                continue;
+            }
+            let tile = (x + (scx & 7)) >> 3;
+            if waited & (1 << tile) == 0 {
+                waited |= 1 << tile;
+                let offset = (x + scx) & 7;
+                dots += u64::from(5u16.saturating_sub(offset));
+            }
+            dots += 6;
+        }
+        fine + dots
+    }
+
+    /// The objects the OAM scan found on this line (OAM indices, in OAM order).
+    pub(super) fn line_objects(&self) -> &[u8] {
+        let n = usize::from(self.line_sprite_count).min(self.line_sprites.len());
+        &self.line_sprites[..n]
+    }
+
+    /// Whether mode 3 fetches an object on this line (LCDC.1 set, an object at X below 168).
+    #[cfg(test)]
+    pub(super) fn fetches_objects(&self) -> bool {
+        self.lcdc & 0x02 != 0
+            && self
+                .line_objects()
+                .iter()
+                .any(|&i| self.oam[usize::from(i) * 4 + 1] < 168)
+    }
+
+    /// The OAM scan's result for this line: up to 10 objects, kept for mode 3 and drawing.
+    /// With LCDC.1 clear it is skipped (no objects) until a write sets the bit during mode 3
+    /// ([`Ppu::record_write`] scans then: OAM is locked, so the result is the same).
+    pub(super) fn oam_scan(&mut self, lcdc: u8) {
+        if lcdc & 0x02 == 0 {
+            self.line_sprite_count = 0;
+            return;
+        }
+        let height = if lcdc & 0x04 != 0 { 16 } else { 8 };
+        let (list, n) = self.sprites_on_line(height);
+        self.line_sprites = list;
+        self.line_sprite_count = n as u8;
+    }
+
+    /// The OAM indices of up to 10 sprites on the current line, in OAM order.
+    fn sprites_on_line(&self, height: u8) -> ([u8; 10], usize) {
+        let mut found = [0u8; 10];
+        let mut n = 0;
+        // An object covers the line when Y <= LY + 16 < Y + height; LY + 16 is at least 16,
+        // so one wrapping subtraction tests both sides.
+        let y = self.line.wrapping_add(16);
+        for (i, entry) in self.oam.chunks_exact(4).enumerate() {
+            if y.wrapping_sub(entry[0]) < height {
+                found[n] = i as u8;
+                n += 1;
+                if n == 10 {
+                    break;
+                }
+            }
+        }
+        (found, n)
+    }
+
+    /// Whether the window shows on the current line: enabled, WY triggered this frame, WX on
+    /// screen (0-166).
+    pub(super) fn window_on_line(&self) -> bool {
+        self.lcdc & 0x20 != 0 && self.wy_triggered && self.wx <= 166
+    }
+}

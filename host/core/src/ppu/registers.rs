@@ -1,0 +1,140 @@
+//! The LCD registers as the CPU reads and writes them: LCD on/off, the DMG STAT write glitch,
+//! LYC, and the mode 3 writes the FIFO replay needs.
+
+use super::event::Event;
+use super::timeline::MODE3_START;
+use super::{HEIGHT, MAX_LINE_WRITES, Ppu};
+
+impl Ppu {
+    /// Read a PPU register (0xFF40-0xFF4B, except DMA at 0xFF46).
+    pub fn read_register(&self, addr: u16) -> u8 {
+        match addr {
+            0xFF40 => self.lcdc,
+            0xFF41 => {
+                let mode = if self.lcd_on() { self.mode } else { 0 };
+                0x80 | self.stat_enable | (u8::from(self.lyc_equal) << 2) | mode
+            }
+            0xFF42 => self.scy,
+            0xFF43 => self.scx,
+            0xFF44 => self.ly,
+            0xFF45 => self.lyc,
+            0xFF47 => self.bgp,
+            0xFF48 => self.obp0,
+            0xFF49 => self.obp1,
+            0xFF4A => self.wy,
+            0xFF4B => self.wx,
+            _ => 0xFF,
+        }
+    }
+
+    /// Write a PPU register; returns the interrupt flags to request.
+    pub fn write_register(&mut self, addr: u16, v: u8, now: u64) -> u8 {
+        if matches!(addr, 0xFF40 | 0xFF42 | 0xFF43 | 0xFF47..=0xFF49 | 0xFF4B) {
+            self.record_write(addr, v, now);
+        }
+        match addr {
+            0xFF40 => {
+                let was_on = self.lcd_on();
+                self.lcdc = v;
+                if was_on && !self.lcd_on() {
+                    self.ly = 0;
+                    self.line = 0;
+                    self.mode = 0;
+                    self.sources = 0;
+                    self.set_blocked(false);
+                    self.event = Event::Off;
+                    self.next = u64::MAX;
+                    // The LY=LYC flag keeps its value; only that source stays on the line.
+                    self.stat_line = self.lyc_equal && self.stat_enable & 0x40 != 0;
+                    self.framebuffer.fill(0);
+                } else if !was_on && self.lcd_on() {
+                    // Line 0 runs as if S was 4 dots ago, with no OAM scan.
+                    self.blank_frame = true;
+                    self.line = 0;
+                    self.ly = 0;
+                    self.line_start = now - 4;
+                    self.first_line = true;
+                    self.window_line = 0;
+                    self.wy_triggered = self.wy == 0;
+                    // No OAM scan and no HBlank source until mode 3 (gbmicrotest
+                    // `int_hblank_nops_scx0`): the line reads mode 0 but is not in HBlank.
+                    self.mode = 0;
+                    self.sources = 0;
+                    self.schedule(Event::Mode3, self.line_start + MODE3_START);
+                    self.compare_lyc();
+                    return self.update_stat();
+                }
+                0
+            }
+            0xFF41 => {
+                // DMG quirk: a STAT write acts for one cycle as if every source were enabled.
+                self.stat_enable = 0x78;
+                let mut irq = self.update_stat();
+                self.stat_enable = v & 0x78;
+                irq |= self.update_stat();
+                irq
+            }
+            0xFF42 => {
+                self.scy = v;
+                0
+            }
+            0xFF43 => {
+                self.scx = v;
+                0
+            }
+            0xFF45 => {
+                self.lyc = v;
+                if self.lcd_on() {
+                    self.compare_lyc();
+                    self.update_stat()
+                } else {
+                    0
+                }
+            }
+            0xFF47 => {
+                self.bgp = v;
+                0
+            }
+            0xFF48 => {
+                self.obp0 = v;
+                0
+            }
+            0xFF49 => {
+                self.obp1 = v;
+                0
+            }
+            0xFF4A => {
+                self.wy = v;
+                0
+            }
+            0xFF4B => {
+                self.wx = v;
+                0
+            }
+            _ => 0,
+        }
+    }
+
+    /// Remember a register write made during mode 3, for the FIFO replay of this line.
+    fn record_write(&mut self, addr: u16, v: u8, now: u64) {
+        let drawing = self.mode == 3 || self.event == Event::Draw;
+        if !drawing || !self.lcd_on() || self.blank_frame || self.line >= HEIGHT as u8 {
+            return;
+        }
+        if addr == 0xFF40 && v & 0x02 != 0 && self.line_regs.lcdc & 0x02 == 0 {
+            // Objects switched on mid-line: the OAM scan skipped at mode 3 is done now.
+            self.oam_scan(self.line_regs.lcdc | 0x02);
+        }
+        let dot = now.saturating_sub(self.line_start).min(455) as u16;
+        let n = usize::from(self.line_write_count);
+        if n < MAX_LINE_WRITES {
+            self.line_writes[n] = super::fifo::LineWrite {
+                dot,
+                addr,
+                value: v,
+            };
+        }
+        // Past the log's size the line falls back to whole-line drawing.
+        self.line_write_count = self.line_write_count.saturating_add(1);
+    }
+}

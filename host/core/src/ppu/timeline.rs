@@ -1,0 +1,264 @@
+//! The PPU's timeline: the events of a line (LY change, LY=LYC comparison, mode 2, VRAM block,
+//! mode 3, mode 0, the line's drawing), the STAT interrupt sources and their edge detection.
+//! Each edge's dot, with its hardware reference, is in `docs/timing.md`.
+
+use super::event::{Event, SRC_HBLANK, SRC_OAM, SRC_VBLANK};
+use super::{DOTS_PER_LINE, IRQ_STAT, IRQ_VBLANK, Ppu};
+
+/// Dot (from S) at which STAT reads mode 3 (see the module docs).
+pub(super) const MODE3_START: u64 = 84;
+/// Dot (from S) at which LY is compared with LYC; on line 144 VBlank starts there, on line 0
+/// it ends (GateBoy: the VBlank signal is LY delayed by 2 dots).
+pub(super) const COMPARE_DOT: u64 = 2;
+/// Dot (from S) at which STAT reads mode 2 on lines 0-143.
+pub(super) const MODE2_START: u64 = 4;
+/// Dot (from S) at which VRAM is blocked.
+pub(super) const VRAM_BLOCK: u64 = 80;
+/// Dots from mode 0 to the line's last pixel in the FIFO replay's time (the line is drawn then,
+/// and register writes until then still reach it): [`super::fifo::START`] plus 172 dots (12
+/// before the first pixel, 160 pixels), minus [`MODE0_START`]. The replay's object stalls are
+/// Pan Docs' penalties, as the timeline's are.
+pub(super) const DRAW_DELAY: u64 = super::fifo::START as u64 + 172 - MODE0_START;
+/// Dots from S to the end of mode 3 with no penalties, as STAT, VRAM and OAM see it. Mode 0
+/// starts half a dot before dot 254 (GateBoy: the pixel counter reaches 167 in an odd phase):
+/// a STAT read, which ANDs two half-dot samples, sees the falling mode bits from dot 253,
+/// the interrupt logic, which samples IF once, sees the HBlank source from dot 254
+/// ([`HBLANK_IRQ_DELAY`]). So with the fine scroll STAT reads mode 0 at S+256 for SCX 0-3 and
+/// at S+260 for SCX 4-7 (gbmicrotest `ppu_sprite0_scx*`), while the interrupt groups SCX 0-2,
+/// 3-6 and 7 (`hblank_int_scx*`). The first line after the LCD is switched on ends mode 3
+/// [`FIRST_LINE_DELAY`] dots later.
+pub(super) const MODE0_START: u64 = 253;
+/// Dots from mode 0 (as STAT reads it) to the HBlank interrupt source.
+const HBLANK_IRQ_DELAY: u64 = 1;
+/// The first line after the LCD is switched on starts mode 3 2 dots later than other lines
+/// (GateBoy: its OAM scan ends at dot 83, not 81), so mode 0 comes 2 dots later too: the
+/// interrupt groups SCX 0, 1-4 and 5-7 there (gbmicrotest `int_hblank_nops_scx*`).
+const FIRST_LINE_DELAY: u64 = 2;
+impl Ppu {
+    /// When VBlank started (line 144, dot 2), while the PPU is on line 144 in VBlank.
+    pub(crate) fn vblank_started(&self) -> Option<u64> {
+        (self.lcd_on() && self.line == 144 && self.mode == 1)
+            .then_some(self.line_start + COMPARE_DOT)
+    }
+
+    /// The sources of the STAT interrupt line, ORed.
+    pub(super) fn stat_sources(&self) -> bool {
+        let e = self.stat_enable;
+        (self.lyc_equal && e & 0x40 != 0) || self.sources & e != 0
+    }
+
+    /// Re-evaluate the STAT line; a rising edge requests the interrupt. While the LCD is off the
+    /// comparison clock is stopped: the line keeps its state (Mooneye `stat_lyc_onoff`).
+    pub(super) fn update_stat(&mut self) -> u8 {
+        if !self.lcd_on() {
+            return 0;
+        }
+        let line = self.stat_sources();
+        let rising = line && !self.stat_line;
+        self.stat_line = line;
+        if rising { IRQ_STAT } else { 0 }
+    }
+
+    pub(super) fn compare_lyc(&mut self) {
+        self.lyc_equal = self.ly == self.lyc;
+    }
+
+    /// Process every event due at or before `now`; returns the interrupt flags to request.
+    pub fn run_events(&mut self, now: u64) -> u8 {
+        let mut irq = 0;
+        while self.next <= now {
+            let at = self.next;
+            let s = self.line_start;
+            match self.event {
+                Event::Off => break,
+                Event::LineStart => {
+                    self.line_start = at;
+                    self.line_write_count = 0;
+                    self.window_drawn = false;
+                    self.first_line = false;
+                    self.line = if self.line >= 153 { 0 } else { self.line + 1 };
+                    // The comparison is invalid for the M-cycle after LY changes; line 0
+                    // keeps the LY 0 line 153 already shows (gbmicrotest `poweron_stat_006`).
+                    if self.ly != self.line {
+                        self.lyc_equal = false;
+                    }
+                    self.ly = self.line;
+                    // Every line reads mode 0 for its first M-cycle, line 0 after VBlank too
+                    // (gbmicrotest `poweron_stat_006`); the OAM source pulses on lines 0-144,
+                    // from dot 2 on line 0 (VBlank masks it until then).
+                    self.mode = 0;
+                    self.sources = match self.line {
+                        0 => SRC_VBLANK,
+                        1..=144 => SRC_OAM,
+                        _ => SRC_VBLANK,
+                    };
+                    if self.line < 144 {
+                        self.wy_triggered |= self.wy == self.line;
+                        self.oam_read_blocked = true;
+                        if self.line == 0 {
+                            self.window_line = 0;
+                            self.wy_triggered = self.wy == 0;
+                        }
+                    } else if self.line > 144 {
+                        self.mode = 1;
+                    }
+                    self.schedule(Event::Compare, at + COMPARE_DOT);
+                }
+                Event::Compare => {
+                    // LY as the line started, compared with LYC in phase B of the M-cycle
+                    // (GateBoy's ROPO latch): reads see it from S+4, a HALT wakes for its
+                    // interrupt in the M-cycle that ends at S+4.
+                    self.lyc_equal = self.line == self.lyc;
+                    match self.line {
+                        // VBlank ends, and line 0's OAM pulse starts.
+                        0 => self.sources = SRC_OAM,
+                        144 => {
+                            self.mode = 1;
+                            self.sources = SRC_VBLANK;
+                            irq |= IRQ_VBLANK;
+                            self.frame_ready = true;
+                            self.blank_frame = false;
+                            self.clear_line_scratch();
+                        }
+                        // LY reads 0 from here (an M-cycle before LYC sees it).
+                        153 => self.ly = 0,
+                        _ => {}
+                    }
+                    if self.line < 144 {
+                        self.schedule(Event::Mode2, s + MODE2_START);
+                    } else if self.line == 153 {
+                        self.schedule(Event::Line153Blank, s + COMPARE_DOT + 4);
+                    } else {
+                        self.schedule(Event::LineStart, s + DOTS_PER_LINE);
+                    }
+                }
+                Event::Mode2 => {
+                    self.sources &= !SRC_OAM;
+                    self.mode = 2;
+                    self.oam_write_blocked = true;
+                    self.schedule(Event::VramBlock, s + VRAM_BLOCK);
+                }
+                Event::VramBlock => {
+                    // For one M-cycle OAM takes writes again (Mooneye lcdon_write_timing-GS).
+                    self.vram_read_blocked = true;
+                    self.oam_write_blocked = false;
+                    self.schedule(Event::Mode3, s + MODE3_START);
+                }
+                Event::Mode3 => {
+                    self.mode = 3;
+                    self.set_blocked(true);
+                    self.oam_scan(self.lcdc);
+                    self.line_write_count = 0;
+                    self.line_regs = self.line_regs_now();
+                    let first = if self.first_line { FIRST_LINE_DELAY } else { 0 };
+                    let end = s + MODE0_START + first + self.mode3_penalty();
+                    self.schedule(Event::HBlank, end);
+                }
+                Event::HBlank => {
+                    self.mode = 0;
+                    self.set_blocked(false);
+                    if at + HBLANK_IRQ_DELAY <= now {
+                        self.hblank_source(at);
+                    } else {
+                        // The source would be seen an M-cycle too early: it rises in the next.
+                        self.schedule(Event::HBlankIrq, at + HBLANK_IRQ_DELAY);
+                    }
+                }
+                Event::HBlankIrq => self.hblank_source(at - HBLANK_IRQ_DELAY),
+                Event::Draw => {
+                    self.render_line();
+                    self.schedule(Event::LineStart, s + DOTS_PER_LINE);
+                }
+                Event::Line153Blank => {
+                    self.lyc_equal = false;
+                    self.schedule(Event::Line153Compare, s + COMPARE_DOT + 8);
+                }
+                Event::Line153Compare => {
+                    self.compare_lyc();
+                    self.schedule(Event::LineStart, s + DOTS_PER_LINE);
+                }
+            }
+            irq |= self.update_stat();
+        }
+        irq
+    }
+
+    /// The HBlank interrupt source rises, for a mode 0 that started at `mode0`; the line is
+    /// drawn now, or scheduled to be (the FIFO replay) when registers were written during it.
+    fn hblank_source(&mut self, mode0: u64) {
+        self.sources = SRC_HBLANK;
+        if self.line_write_count == 0 {
+            // Nothing written while drawing: the line is drawn now, so the fast path keeps one
+            // event per mode. A write in the next DRAW_DELAY dots would have reached the
+            // replay's last pixels; it is not seen.
+            self.render_line();
+            self.schedule(Event::LineStart, self.line_start + DOTS_PER_LINE);
+        } else {
+            self.schedule(Event::Draw, mode0 + DRAW_DELAY);
+        }
+    }
+
+    /// The registers a line starts mode 3 with (the dot-level replay's starting point).
+    pub(super) fn line_regs_now(&self) -> super::fifo::LineRegs {
+        super::fifo::LineRegs {
+            lcdc: self.lcdc,
+            scy: self.scy,
+            scx: self.scx,
+            bgp: self.bgp,
+            obp0: self.obp0,
+            obp1: self.obp1,
+            wx: self.wx,
+            ly: self.line,
+            window_line: self.window_line,
+            wy_triggered: self.wy_triggered,
+        }
+    }
+
+    pub(super) fn set_blocked(&mut self, blocked: bool) {
+        self.oam_read_blocked = blocked;
+        self.oam_write_blocked = blocked;
+        self.vram_read_blocked = blocked;
+        self.vram_write_blocked = blocked;
+    }
+
+    pub(super) fn schedule(&mut self, event: Event, at: u64) {
+        self.event = event;
+        self.next = at;
+    }
+}
+
+impl Event {
+    /// Stable id for the state image.
+    pub(super) fn id(self) -> u8 {
+        match self {
+            Event::LineStart => 0,
+            Event::Compare => 1,
+            Event::VramBlock => 2,
+            Event::Mode3 => 3,
+            Event::Mode2 => 4,
+            Event::HBlank => 5,
+            Event::Line153Blank => 6,
+            Event::Line153Compare => 7,
+            Event::Off => 8,
+            Event::Draw => 9,
+            Event::HBlankIrq => 10,
+        }
+    }
+
+    pub(super) fn from_id(id: u8) -> Option<Event> {
+        Some(match id {
+            0 => Event::LineStart,
+            1 => Event::Compare,
+            2 => Event::VramBlock,
+            3 => Event::Mode3,
+            4 => Event::Mode2,
+            5 => Event::HBlank,
+            6 => Event::Line153Blank,
+            7 => Event::Line153Compare,
+            8 => Event::Off,
+            9 => Event::Draw,
+            10 => Event::HBlankIrq,
+            _ => return None,
+        })
+    }
+}
