@@ -1,20 +1,16 @@
-//! Writing a frame as a PNG in the reference palette (#FFFFFF, #AAAAAA, #555555, #000000,
-//! lightest to darkest), atomically: a temporary file in the same folder, renamed over the
+//! Writing a frame as a PNG (DMG shades in the reference palette #FFFFFF, #AAAAAA, #555555,
+//! #000000, lightest to darkest; CGB colours widened as `(c << 3) | (c >> 2)`, as the test
+//! suites' references are), atomically: a temporary file in the same folder, renamed over the
 //! target only once complete.
 
 use anyhow::{Context, Result};
 use gb_core::ppu::{HEIGHT, WIDTH};
+use gb_core::{ColorCorrection, Frame};
 use std::path::Path;
 
-/// Grey level of each shade index.
-const LEVELS: [u8; 4] = [0xFF, 0xAA, 0x55, 0x00];
-
-/// A frame of shade indices (160 × 144) as RGB bytes in the reference palette.
-pub fn to_rgb(frame: &[u8]) -> Vec<u8> {
-    frame
-        .iter()
-        .flat_map(|&s| [LEVELS[usize::from(s & 3)]; 3])
-        .collect()
+/// A frame as RGB bytes (the reference palette for DMG shades, widened colours for the CGB).
+pub fn to_rgb(frame: &Frame) -> Vec<u8> {
+    frame.to_rgb888(ColorCorrection::Off)
 }
 
 /// Encode 160 × 144 RGB bytes as a PNG.
@@ -30,8 +26,8 @@ pub fn encode_rgb(rgb: &[u8]) -> Result<Vec<u8>> {
     Ok(out)
 }
 
-/// Write `frame` (shade indices) to `path` as a PNG in the reference palette, atomically.
-pub fn write(path: &Path, frame: &[u8]) -> Result<()> {
+/// Write `frame` to `path` as a PNG (see [`to_rgb`]), atomically.
+pub fn write(path: &Path, frame: &Frame) -> Result<()> {
     write_rgb(path, &to_rgb(frame))
 }
 

@@ -4,9 +4,11 @@ use crate::apu::{Apu, Sample};
 use crate::bus::Hardware;
 use crate::cartridge::Cartridge;
 use crate::cpu::{Cpu, CpuMode, Registers};
+use crate::frame::Frame;
 use crate::joypad::Buttons;
+use crate::model::Model;
 use crate::power_on::{self, RamInit};
-use crate::ppu::{CYCLES_PER_FRAME, HEIGHT, Ppu, WIDTH};
+use crate::ppu::{CYCLES_PER_FRAME, Ppu};
 use crate::state::StateError;
 use crate::timer::Timer;
 
@@ -27,23 +29,6 @@ const POST_BOOT_DOT: u64 = 396;
 /// now.
 fn frame_start(hw: &Hardware) -> u64 {
     hw.ppu.vblank_started().unwrap_or(hw.now)
-}
-
-/// A caller-owned frame: shade indices 0-3, row-major 160 × 144 (see [`Gb::swap_frame`]).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Frame(pub Box<[u8; WIDTH * HEIGHT]>);
-
-impl Default for Frame {
-    fn default() -> Self {
-        Frame(Box::new([0; WIDTH * HEIGHT]))
-    }
-}
-
-impl Frame {
-    /// The pixels, row-major.
-    pub fn pixels(&self) -> &[u8] {
-        &self.0[..]
-    }
 }
 
 /// A memory of the machine as a flat array, for debuggers and scripts (Pan Docs' names).
@@ -69,6 +54,21 @@ pub enum GbError {
     /// The boot ROM image is not the DMG's 256 bytes.
     #[error("boot ROM must be 256 bytes for the DMG, this one has {0}")]
     BootRomSize(usize),
+    /// A model this build does not emulate yet.
+    #[error("the {0} model is not emulated yet")]
+    ModelNotBuilt(Model),
+}
+
+/// How a machine powers on, besides its cartridge: the model, what RAM holds, an optional boot
+/// ROM (start parameters: a host records them, since a replay needs the same).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Boot<'a> {
+    /// The model.
+    pub model: Model,
+    /// What WRAM, HRAM and OAM hold at power-on.
+    pub ram_init: RamInit,
+    /// A boot ROM to run from 0x0000 (else the machine starts in the post-boot state).
+    pub boot_rom: Option<&'a [u8]>,
 }
 
 /// A DMG (DMG-CPU B) Game Boy: CPU, hardware and cartridge. Plain data, cheap to clone.
@@ -88,6 +88,8 @@ pub struct Gb {
     p1_at_frame_start: u32,
     /// How WRAM, HRAM and OAM were filled at power-on (a start parameter, not state).
     ram_init: RamInit,
+    /// The model (a start parameter).
+    model: Model,
 }
 
 impl Gb {
@@ -119,6 +121,7 @@ impl Gb {
             lagged: false,
             p1_at_frame_start: 0,
             ram_init: init,
+            model: Model::Dmg,
         }
     }
 
@@ -151,7 +154,24 @@ impl Gb {
             lagged: false,
             p1_at_frame_start: 0,
             ram_init: init,
+            model: Model::Dmg,
         })
+    }
+
+    /// A machine of `boot.model` with `cart`, powered on as `boot` says.
+    pub fn power_on(cart: Cartridge, boot: Boot<'_>) -> Result<Gb, GbError> {
+        if boot.model != Model::Dmg {
+            return Err(GbError::ModelNotBuilt(boot.model));
+        }
+        match boot.boot_rom {
+            Some(image) => Gb::with_boot_rom_and_ram_init(cart, image, boot.ram_init),
+            None => Ok(Gb::with_ram_init(cart, boot.ram_init)),
+        }
+    }
+
+    /// The emulated model.
+    pub fn model(&self) -> Model {
+        self.model
     }
 
     /// How WRAM, HRAM and OAM were filled when this machine was built (for hosts that record
@@ -330,16 +350,17 @@ impl Gb {
         self.hw.joypad.buttons()
     }
 
-    /// The frame being drawn (complete after [`Gb::run_frame`]) as shade indices 0-3 after
-    /// BGP/OBP (0 lightest), row-major 160 × 144. The host applies the colours.
-    pub fn framebuffer(&self) -> &[u8] {
-        &self.hw.ppu.framebuffer[..]
+    /// The frame being drawn (complete after [`Gb::run_frame`]): shade indices 0-3 after
+    /// BGP/OBP (0 lightest) on the DMG, RGB555 colours on the CGB, row-major 160 × 144 (see
+    /// [`Frame`]). The host applies the colours.
+    pub fn framebuffer(&self) -> &Frame {
+        &self.hw.ppu.framebuffer
     }
 
     /// Hand the completed frame to the caller without copying or allocating: `frame` and the
     /// core's buffer are swapped, and the core draws the next frame into the caller's old one.
     pub fn swap_frame(&mut self, frame: &mut Frame) {
-        std::mem::swap(&mut self.hw.ppu.framebuffer, &mut frame.0);
+        std::mem::swap(&mut self.hw.ppu.framebuffer, frame);
     }
 
     /// Move the audio generated so far into `out`, oldest first, and return how many stereo
@@ -447,6 +468,7 @@ impl Gb {
             lag_frames: self.lag_frames,
             lagged: self.lagged,
             ram_init: self.ram_init,
+            model: self.model,
         }
     }
 

@@ -11,6 +11,7 @@
 //! - [`timer`], [`ppu`], [`serial`], [`joypad`], [`apu`]: the I/O blocks;
 //! - [`cartridge`]: header parsing and the mappers (MBC1/2/3/5, RTC);
 //! - [`power_on`]: what WRAM, HRAM and OAM hold at power-on ([`RamInit`]);
+//! - [`model`]: the DMG or the CGB, and `auto`'s choice; [`frame`]: the pictures it draws;
 //! - [`bess`]: SameBoy's BESS save states, exported and imported;
 //! - [`asm`]: a small SM83 assembler for tests and built-in ROMs.
 #![warn(missing_docs)]
@@ -21,8 +22,10 @@ pub mod bess;
 pub mod bus;
 pub mod cartridge;
 pub mod cpu;
+pub mod frame;
 pub mod gb;
 pub mod joypad;
+pub mod model;
 pub mod power_on;
 pub mod ppu;
 pub mod serial;
@@ -33,7 +36,9 @@ pub mod watch;
 pub use bess::BessError;
 pub use cartridge::Cartridge;
 pub use cpu::Registers;
-pub use gb::{Domain, Frame, Gb, GbError};
+pub use frame::{ColorCorrection, Frame};
+pub use gb::{Boot, Domain, Gb, GbError};
 pub use joypad::Buttons;
+pub use model::{Model, ModelChoice};
 pub use power_on::RamInit;
 pub use state::StateError;

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 /// Grey level of each shade index in the reference palette (lightest to darkest).
-pub const LEVELS: [u8; 4] = [0xFF, 0xAA, 0x55, 0x00];
+pub const LEVELS: [u8; 4] = gb_core::frame::DMG_LEVELS;
 
 /// The shared test-ROM folder: `GBHOST_TEST_ROMS`, else `../shared/roms` beside the repository.
 pub fn rom_root() -> PathBuf {
@@ -52,12 +52,10 @@ pub fn write_rgb_png(path: &Path, width: u32, height: u32, rgb: &[u8]) -> Result
     w.write_image_data(rgb).map_err(|e| e.to_string())
 }
 
-/// Write a 160 × 144 frame of shade indices as a PNG in the reference palette.
-pub fn write_frame_png(path: &Path, frame: &[u8]) -> Result<(), String> {
-    let rgb: Vec<u8> = frame
-        .iter()
-        .flat_map(|&s| [LEVELS[usize::from(s & 3)]; 3])
-        .collect();
+/// Write a frame as a PNG: DMG shades in the reference palette, CGB colours widened as the
+/// references are (`(c << 3) | (c >> 2)`).
+pub fn write_frame_png(path: &Path, frame: &gb_core::Frame) -> Result<(), String> {
+    let rgb = frame.to_rgb888(gb_core::ColorCorrection::Off);
     write_rgb_png(path, 160, 144, &rgb)
 }
 

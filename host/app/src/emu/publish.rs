@@ -5,10 +5,19 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use gb_core::ColorCorrection;
 use gb_session::Status;
 
 use super::machine::{Emu, FRAME};
 use super::types::{ScriptRow, View};
+
+/// DMG shades (lightest first) as the window shows them: the DMG's green.
+pub const DMG_GREEN: [[u8; 3]; 4] = [
+    [0xE0, 0xF8, 0xD0],
+    [0x88, 0xC0, 0x70],
+    [0x34, 0x68, 0x56],
+    [0x08, 0x18, 0x20],
+];
 
 impl Emu {
     fn script_rows(&self) -> Vec<ScriptRow> {
@@ -65,7 +74,10 @@ impl Emu {
             }
         };
         let view = View {
-            picture: self.session.picture().to_vec(),
+            picture: self
+                .session
+                .picture()
+                .to_rgb888_with(&DMG_GREEN, ColorCorrection::Off),
             overlays: self
                 .session
                 .draw_lists()

@@ -289,13 +289,13 @@ fn state_slots_are_files_and_respect_the_movie_timeline() {
     // A state of this timeline moves there.
     let q = StateTarget::File(dir.join("here.gbs"));
     emu.seek(30).unwrap();
-    let at30 = emu.session.picture().to_vec();
+    let at30 = emu.session.picture().clone();
     emu.state_save(&q).unwrap();
     emu.seek(40).unwrap();
     let r = emu.state_load(&q).unwrap();
     assert!(r.contains("moved to frame 30"), "{r}");
     assert_eq!(emu.session.frame(), 30);
-    assert_eq!(emu.session.picture(), &at30[..]);
+    assert_eq!(emu.session.picture(), &at30);
     let _ = emu.movie_stop();
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -5,23 +5,15 @@
 use eframe::egui;
 use gb_session::DrawCmd;
 
-/// Shades 0-3 (lightest first) as RGB: the DMG's green.
-pub const PALETTE: [[u8; 3]; 4] = [
-    [0xE0, 0xF8, 0xD0],
-    [0x88, 0xC0, 0x70],
-    [0x34, 0x68, 0x56],
-    [0x08, 0x18, 0x20],
-];
-
 /// Screen size in Game Boy pixels.
 pub const SIZE: (usize, usize) = (160, 144);
 
-/// The picture (shades) as an egui image.
-pub fn image(picture: &[u8]) -> egui::ColorImage {
+/// The picture (8-bit RGB, 3 bytes a pixel) as an egui image.
+pub fn image(rgb: &[u8]) -> egui::ColorImage {
     let mut rgba = Vec::with_capacity(SIZE.0 * SIZE.1 * 4);
     for i in 0..SIZE.0 * SIZE.1 {
-        let [r, g, b] = PALETTE[usize::from(picture.get(i).copied().unwrap_or(0) & 3)];
-        rgba.extend_from_slice(&[r, g, b, 0xFF]);
+        let px = rgb.get(i * 3..i * 3 + 3).unwrap_or(&[0xFF; 3]);
+        rgba.extend_from_slice(&[px[0], px[1], px[2], 0xFF]);
     }
     egui::ColorImage::from_rgba_unmultiplied([SIZE.0, SIZE.1], &rgba)
 }

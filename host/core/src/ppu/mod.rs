@@ -26,6 +26,7 @@
 //! object fetches, shifters) with the writes at their dots; 19 of Mealybug Tearoom's 24 DMG
 //! screenshots are exact (the module docs have the model).
 
+use crate::frame::Frame;
 mod event;
 mod fifo;
 mod oam_bug;
@@ -39,10 +40,7 @@ mod timeline;
 
 use event::{Event, SRC_VBLANK};
 
-/// Screen width in pixels.
-pub const WIDTH: usize = 160;
-/// Screen height in pixels.
-pub const HEIGHT: usize = 144;
+pub use crate::frame::{HEIGHT, WIDTH};
 /// Dots (T-cycles) per scanline.
 pub const DOTS_PER_LINE: u64 = 456;
 /// T-cycles per frame: 154 lines of 456 dots.
@@ -138,7 +136,7 @@ pub struct Ppu {
     /// "LCDC.7").
     blank_frame: bool,
     /// Shade indices 0-3 after the palette (0 lightest), row-major 160 × 144.
-    pub framebuffer: Box<[u8; WIDTH * HEIGHT]>,
+    pub framebuffer: Frame,
     /// Rows drawn since the host last took a frame (output bookkeeping, not in the state
     /// image): rows the LCD did not draw are blank in the frame handed out.
     rows_drawn: [u64; 3],
@@ -200,7 +198,7 @@ impl Ppu {
             line_sprite_count: 0,
             frame_ready: false,
             blank_frame: false,
-            framebuffer: Box::new([0; WIDTH * HEIGHT]),
+            framebuffer: Frame::default(),
             rows_drawn: [0; 3],
         }
     }

@@ -30,7 +30,7 @@ impl Ppu {
     pub fn finish_frame(&mut self) {
         for y in 0..HEIGHT {
             if self.rows_drawn[y / 64] & (1 << (y % 64)) == 0 {
-                self.framebuffer[y * WIDTH..(y + 1) * WIDTH].fill(0);
+                self.framebuffer.pixels_mut()[y * WIDTH..(y + 1) * WIDTH].fill(0);
             }
         }
         self.rows_drawn = [0; 3];
@@ -49,7 +49,7 @@ impl Ppu {
         let row_start = y * WIDTH;
         self.rows_drawn[y / 64] |= 1 << (y % 64);
         if self.blank_frame {
-            self.framebuffer[row_start..row_start + WIDTH].fill(0);
+            self.framebuffer.pixels_mut()[row_start..row_start + WIDTH].fill(0);
             return;
         }
         if self.line_write_count == 0 || self.line_write_count as usize > MAX_LINE_WRITES {
@@ -68,7 +68,7 @@ impl Ppu {
             let end = super::fifo::render(input, self.line_regs, writes, &mut shades);
             self.window_line = end.window_line;
             self.window_drawn = false;
-            self.framebuffer[row_start..row_start + WIDTH].copy_from_slice(&shades);
+            put_shades(&mut self.framebuffer, row_start, &shades);
         }
         self.line_write_count = 0;
         if self.window_drawn {
@@ -126,7 +126,7 @@ impl Ppu {
                 self.window_drawn = true;
             }
         }
-        self.framebuffer[row_start..row_start + WIDTH].copy_from_slice(&shades[..WIDTH]);
+        put_shades(&mut self.framebuffer, row_start, &shades[..WIDTH]);
         self.line_index.copy_from_slice(&opaque[..WIDTH]);
     }
 
@@ -194,7 +194,8 @@ impl Ppu {
                 if attr & 0x80 != 0 && self.line_index[x] != 0 {
                     continue;
                 }
-                self.framebuffer[row_start + x] = (palette >> (idx * 2)) & 3;
+                self.framebuffer.pixels_mut()[row_start + x] =
+                    u16::from((palette >> (idx * 2)) & 3);
             }
         }
     }
@@ -246,5 +247,13 @@ impl Palette {
             | (self.shades[1] & !hi & lo)
             | (self.shades[2] & hi & !lo)
             | (self.shades[3] & hi & lo)
+    }
+}
+
+/// Write a line of shades into the frame at `row_start`.
+fn put_shades(frame: &mut crate::frame::Frame, row_start: usize, shades: &[u8]) {
+    let row = &mut frame.pixels_mut()[row_start..row_start + shades.len()];
+    for (dst, &s) in row.iter_mut().zip(shades) {
+        *dst = u16::from(s);
     }
 }

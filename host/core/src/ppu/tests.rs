@@ -73,7 +73,10 @@ fn fifo_replay_without_writes_matches_the_whole_line_path() {
         if ppu.lcdc & 0x02 != 0 {
             ppu.render_sprites(row);
         }
-        let whole = ppu.framebuffer[row..row + WIDTH].to_vec();
+        let whole: Vec<u8> = ppu.framebuffer.pixels()[row..row + WIDTH]
+            .iter()
+            .map(|&p| p as u8)
+            .collect();
         let mut shades = [0u8; WIDTH];
         let input = super::fifo::LineInput {
             vram: &ppu.vram,

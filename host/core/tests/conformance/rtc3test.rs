@@ -19,8 +19,8 @@
 
 use crate::Kind;
 use crate::Outcome;
-use gb_testkit::{LEVELS, read_png_rgb, write_frame_png, write_rgb_png};
 use gb_core::{Buttons, Cartridge, Domain, Gb};
+use gb_testkit::{LEVELS, read_png_rgb, write_frame_png, write_rgb_png};
 use std::path::Path;
 
 /// The rows this module adds to the conformance table.
@@ -158,13 +158,14 @@ fn shootout(root: &Path, path: &str) -> Result<Outcome, String> {
 
 /// Compare which pixels are lit (not the lightest shade) in `frame` and in the colour
 /// reference at `expected`.
-fn compare_lit(frame: &[u8], expected: &Path, name: &str) -> Result<(), String> {
+fn compare_lit(frame: &gb_core::Frame, expected: &Path, name: &str) -> Result<(), String> {
+    let shades: Vec<u8> = frame.shades().collect();
     let (w, h, reference) = read_png_rgb(expected)?;
-    if (w, h) != (160, 144) || frame.len() != reference.len() {
+    if (w, h) != (160, 144) || shades.len() != reference.len() {
         return Err(format!("{} is {w}x{h}, not 160x144", expected.display()));
     }
     let lit_ref = |px: &[u8; 3]| *px != [0xFF; 3];
-    let mismatches = frame
+    let mismatches = shades
         .iter()
         .zip(&reference)
         .filter(|&(&shade, px)| (shade != 0) != lit_ref(px))
@@ -177,7 +178,7 @@ fn compare_lit(frame: &[u8], expected: &Path, name: &str) -> Result<(), String> 
     let base = name.replace(['/', ' '], "_");
     let actual_path = dir.join(format!("{base}.actual.png"));
     let diff_path = dir.join(format!("{base}.diff.png"));
-    let diff: Vec<u8> = frame
+    let diff: Vec<u8> = shades
         .iter()
         .zip(&reference)
         .flat_map(|(&shade, px)| {

@@ -41,7 +41,7 @@ fn state(gb: &Gb) -> (gb_core::Registers, u64, Vec<u8>, Vec<u8>, Vec<u8>) {
     (
         gb.regs(),
         gb.cycles(),
-        gb.framebuffer().to_vec(),
+        gb.framebuffer().shades().collect::<Vec<u8>>(),
         gb.serial_output().to_vec(),
         mem,
     )

@@ -42,12 +42,12 @@ fn first_frame_after_lcd_on_is_blank_then_the_picture_shows() {
     assert!(hit, "the ROM reached its LD B,B");
     gb.run_frame(); // finishes the frame the LCD was switched on in: not shown
     assert!(
-        gb.framebuffer().iter().all(|&s| s == 0),
+        gb.framebuffer().shades().all(|s| s == 0),
         "first frame after LCD on is blank"
     );
     gb.run_frame();
     assert!(
-        gb.framebuffer().iter().all(|&s| s == 3),
+        gb.framebuffer().shades().all(|s| s == 3),
         "second frame shows the all-black background"
     );
 }

@@ -389,9 +389,9 @@ impl Session {
         &self.stats
     }
 
-    /// The last completed frame as shade indices 0-3 (160 × 144, 0 lightest).
-    pub fn picture(&self) -> &[u8] {
-        &self.picture.0[..]
+    /// The last completed frame (160 × 144: DMG shades, or CGB colours; see `gb_core::Frame`).
+    pub fn picture(&self) -> &Frame {
+        &self.picture
     }
 
     /// The loaded scripts (parked ones excluded), in slot order.

@@ -124,7 +124,8 @@ impl Session {
             scripts,
             sources,
             log,
-            thumbnail: Some(self.picture.pixels().to_vec()),
+            // The picture in DMG shades (a colour picture has no thumbnail yet).
+            thumbnail: (!self.picture.is_color()).then(|| self.picture.shades().collect()),
             arenas,
         }
     }
@@ -271,8 +272,8 @@ impl Session {
             s.sources.insert(*hash, bundle.clone());
         }
         if let Some(t) = &file.thumbnail {
-            for (dst, src) in s.picture.0.iter_mut().zip(t) {
-                *dst = *src;
+            for (dst, src) in s.picture.pixels_mut().iter_mut().zip(t) {
+                *dst = u16::from(*src);
             }
         }
         for saved in &file.scripts {

@@ -111,10 +111,10 @@ fn a_file_this_session_saved_restores_scripts_exactly() {
     );
     // And the load is an event: rewinding over it and replaying gives the same frame.
     let now = a.frame();
-    let pic = a.picture().to_vec();
+    let pic = a.picture().clone();
     a.seek(now - 3).unwrap();
     a.seek(now).unwrap();
-    assert_eq!(a.picture(), &pic[..]);
+    assert_eq!(a.picture(), &pic);
 }
 
 #[test]

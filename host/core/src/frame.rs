@@ -1,0 +1,125 @@
+//! [`Frame`]: one picture of the LCD, 160 × 144 pixels row-major, as the PPU draws it: DMG
+//! shade indices (0 lightest, 3 darkest) on the DMG model, RGB555 colours (the CGB's palette
+//! entries as they are: bits 0-4 red, 5-9 green, 10-14 blue) on the CGB model. The host
+//! turns it into screen colours ([`Frame::to_rgb888`]).
+
+/// Screen width in pixels.
+pub const WIDTH: usize = 160;
+/// Screen height in pixels.
+pub const HEIGHT: usize = 144;
+
+/// Grey of each DMG shade in the reference palette (lightest to darkest): what screenshots and
+/// the test suites' reference images use.
+pub const DMG_LEVELS: [u8; 4] = [0xFF, 0xAA, 0x55, 0x00];
+
+/// The reference palette as RGB.
+pub const DMG_REFERENCE: [[u8; 3]; 4] = [
+    [DMG_LEVELS[0]; 3],
+    [DMG_LEVELS[1]; 3],
+    [DMG_LEVELS[2]; 3],
+    [DMG_LEVELS[3]; 3],
+];
+
+/// How the host turns CGB colours into screen colours.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ColorCorrection {
+    /// Each 5-bit channel widened to 8 bits as `(c << 3) | (c >> 2)`: what the test suites'
+    /// references use.
+    #[default]
+    Off,
+    /// A curve that looks like a real Game Boy Color screen (its colours mix and its
+    /// brightness is not linear).
+    Lcd,
+}
+
+/// A picture: 160 × 144 pixels, row-major.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Frame {
+    pixels: Box<[u16; WIDTH * HEIGHT]>,
+    color: bool,
+}
+
+impl Default for Frame {
+    fn default() -> Self {
+        Frame::new(false)
+    }
+}
+
+impl Frame {
+    /// A blank frame: shades (`color` false) or RGB555 colours.
+    pub fn new(color: bool) -> Frame {
+        Frame {
+            pixels: Box::new([0; WIDTH * HEIGHT]),
+            color,
+        }
+    }
+
+    /// Whether the pixels are RGB555 colours (else DMG shade indices 0-3).
+    pub fn is_color(&self) -> bool {
+        self.color
+    }
+
+    /// Switch what the pixels hold (the PPU does when the model's mode is set).
+    pub fn set_color(&mut self, color: bool) {
+        self.color = color;
+    }
+
+    /// The pixels: shade indices 0-3, or RGB555 colours (see [`Frame::is_color`]).
+    pub fn pixels(&self) -> &[u16] {
+        &self.pixels[..]
+    }
+
+    /// The pixels, to draw into.
+    pub fn pixels_mut(&mut self) -> &mut [u16; WIDTH * HEIGHT] {
+        &mut self.pixels
+    }
+
+    /// The shade of pixel `i` (0-3) of a DMG frame; the low two bits of a colour otherwise.
+    pub fn shade(&self, i: usize) -> u8 {
+        (self.pixels[i] & 3) as u8
+    }
+
+    /// The DMG shades, one byte a pixel (a colour frame gives the low byte of each colour):
+    /// what the recorded frame hashes were taken over.
+    pub fn shades(&self) -> impl Iterator<Item = u8> + '_ {
+        self.pixels.iter().map(|&p| p as u8)
+    }
+
+    /// The whole frame as 8-bit RGB, 3 bytes a pixel: DMG shades in the reference palette,
+    /// colours widened (corrected as `correction` says).
+    pub fn to_rgb888(&self, correction: ColorCorrection) -> Vec<u8> {
+        self.to_rgb888_with(&DMG_REFERENCE, correction)
+    }
+
+    /// [`Frame::to_rgb888`] with DMG shades in `dmg` (lightest first), e.g. a green screen.
+    pub fn to_rgb888_with(&self, dmg: &[[u8; 3]; 4], correction: ColorCorrection) -> Vec<u8> {
+        let mut out = Vec::with_capacity(WIDTH * HEIGHT * 3);
+        for &p in self.pixels.iter() {
+            if self.color {
+                out.extend_from_slice(&rgb555_to_rgb888(p, correction));
+            } else {
+                out.extend_from_slice(&dmg[usize::from(p & 3)]);
+            }
+        }
+        out
+    }
+}
+
+/// One RGB555 colour as 8-bit RGB.
+pub fn rgb555_to_rgb888(c: u16, correction: ColorCorrection) -> [u8; 3] {
+    let (r, g, b) = (c & 0x1F, (c >> 5) & 0x1F, (c >> 10) & 0x1F);
+    let widen = |x: u16| ((x << 3) | (x >> 2)) as u8;
+    match correction {
+        ColorCorrection::Off => [widen(r), widen(g), widen(b)],
+        ColorCorrection::Lcd => {
+            // The LCD mixes the channels and darkens the mid-tones (the curve of Gambatte and
+            // higan: r' = (26r + 4g + 2b), g' = (24g + 8b), b' = (6r + 4g + 22b), over 32
+            // shades of each channel, then scaled to 8 bits).
+            let (r, g, b) = (u32::from(r), u32::from(g), u32::from(b));
+            let r2 = (r * 26 + g * 4 + b * 2).min(960);
+            let g2 = (g * 24 + b * 8).min(960);
+            let b2 = (r * 6 + g * 4 + b * 22).min(960);
+            [(r2 >> 2) as u8, (g2 >> 2) as u8, (b2 >> 2) as u8]
+        }
+    }
+}

@@ -1,0 +1,95 @@
+//! [`Model`]: which Game Boy the core is, and the `auto` choice ([`ModelChoice`]) from the
+//! cartridge header's CGB flag (0x0143: 0x80 CGB-enhanced, 0xC0 CGB-only, bit 7 is what the
+//! hardware reads).
+
+use crate::cartridge::Cartridge;
+
+/// The emulated model.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Model {
+    /// The original Game Boy (DMG-CPU B).
+    #[default]
+    Dmg,
+    /// The Game Boy Color (see `docs/conformance.md` for the revision).
+    Cgb,
+}
+
+impl Model {
+    /// `DMG` or `CGB`: the name in files and messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Model::Dmg => "DMG",
+            Model::Cgb => "CGB",
+        }
+    }
+
+    /// A model from its name (case-insensitive: `dmg`, `cgb`, `gbc`).
+    pub fn from_name(s: &str) -> Option<Model> {
+        match s.to_ascii_lowercase().as_str() {
+            "dmg" | "gb" => Some(Model::Dmg),
+            "cgb" | "gbc" => Some(Model::Cgb),
+            _ => None,
+        }
+    }
+
+    /// A stable id for files (0 DMG, 1 CGB).
+    pub fn id(self) -> u8 {
+        match self {
+            Model::Dmg => 0,
+            Model::Cgb => 1,
+        }
+    }
+
+    /// The model of a stable id.
+    pub fn from_id(id: u8) -> Option<Model> {
+        match id {
+            0 => Some(Model::Dmg),
+            1 => Some(Model::Cgb),
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Display for Model {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A model, or `auto`: the CGB for cartridges whose header asks for it, else the DMG.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum ModelChoice {
+    /// From the header (the default).
+    #[default]
+    Auto,
+    /// This model whatever the header says.
+    Fixed(Model),
+}
+
+impl ModelChoice {
+    /// Parse `auto`, `dmg` or `cgb`.
+    pub fn parse(s: &str) -> Option<ModelChoice> {
+        if s.eq_ignore_ascii_case("auto") {
+            return Some(ModelChoice::Auto);
+        }
+        Model::from_name(s).map(ModelChoice::Fixed)
+    }
+
+    /// The model for `cart`.
+    pub fn resolve(self, cart: &Cartridge) -> Model {
+        match self {
+            ModelChoice::Fixed(m) => m,
+            ModelChoice::Auto if cart.header().cgb_flag & 0x80 != 0 => Model::Cgb,
+            ModelChoice::Auto => Model::Dmg,
+        }
+    }
+}
+
+impl std::fmt::Display for ModelChoice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ModelChoice::Auto => f.write_str("auto"),
+            ModelChoice::Fixed(m) => write!(f, "{}", m.name().to_ascii_lowercase()),
+        }
+    }
+}
