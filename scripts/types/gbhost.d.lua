@@ -217,7 +217,7 @@ function emu.getregisters() end
 ---@param value integer
 function emu.setregister(name, value) end
 
----The emulated model: `DMG`
+---The emulated model: `DMG` or `CGB`
 ---@return string
 function emu.model() end
 

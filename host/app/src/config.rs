@@ -71,6 +71,26 @@ pub struct Config {
     pub recent_roms: Vec<PathBuf>,
     /// Recently loaded scripts, newest first.
     pub recent_scripts: Vec<PathBuf>,
+    /// The model ROMs run on unless `--model` says otherwise: `auto`, `dmg` or `cgb`.
+    pub model: String,
+    /// How the window shows the Game Boy Color's colours: `off` (as the game set them) or
+    /// `lcd` (a curve that looks like a real GBC screen).
+    pub color_correction: String,
+}
+
+impl Config {
+    /// The configured model (`auto` when the file names none or an unknown one).
+    pub fn model(&self) -> gb_core::ModelChoice {
+        gb_core::ModelChoice::parse(&self.model).unwrap_or_default()
+    }
+
+    /// The configured colour correction (`off` unless the file says `lcd`).
+    pub fn color_correction(&self) -> gb_core::ColorCorrection {
+        match self.color_correction.as_str() {
+            "lcd" => gb_core::ColorCorrection::Lcd,
+            _ => gb_core::ColorCorrection::Off,
+        }
+    }
 }
 
 /// Recent lists keep this many entries.

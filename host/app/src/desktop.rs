@@ -100,7 +100,11 @@ pub fn run(args: &Args) -> Result<()> {
         } << 20,
         audio: !args.mute,
         stop: Some(stop_on_signals()),
-        power: args.power,
+        power: crate::rom::PowerArgs {
+            model: args.power.model.or(Some(config.model())),
+            ..args.power
+        },
+        correction: config.color_correction(),
     };
     let mut emu = emu::spawn(start)?;
     let _term = crate::repl::TermGuard::save();

@@ -110,6 +110,9 @@ struct PlayArgs {
     /// Write the last frame as a PNG.
     #[arg(long, value_name = "FILE.png")]
     screenshot: Option<PathBuf>,
+    /// The model to play on (`auto`: the movie's; another than the movie's is refused).
+    #[arg(long, value_name = "auto|dmg|cgb", default_value = "auto", value_parser = crate::rom::parse_model)]
+    model: gb_core::ModelChoice,
 }
 
 /// Run `gbhost movie …`.
@@ -225,6 +228,9 @@ fn record(a: &RecordArgs) -> Result<()> {
 fn play(a: &PlayArgs) -> Result<()> {
     let rom = crate::rom::read(&a.rom)?;
     let movie = Movie::open(&a.movie).with_context(|| format!("{}", a.movie.display()))?;
+    if let gb_core::ModelChoice::Fixed(model) = a.model {
+        movie.check_model(model)?;
+    }
     let config = SessionConfig {
         desync_check: false,
         ring_bytes: 16 << 20,

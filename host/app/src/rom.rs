@@ -2,7 +2,7 @@
 //! power-on options every command that runs a ROM takes ([`PowerArgs`]).
 
 use anyhow::{Context, Result};
-use gb_core::{Cartridge, Gb, RamInit};
+use gb_core::{Boot, Cartridge, Gb, ModelChoice, RamInit};
 use std::path::Path;
 
 /// How the machine powers on (flattened into every command that runs a ROM).
@@ -13,6 +13,15 @@ pub struct PowerArgs {
     /// on stderr so the run can be repeated), or a seed (decimal or 0x-hex). Movies record it.
     #[arg(long, value_name = "pattern|zero|random|SEED", default_value = "pattern", value_parser = parse_ram_init)]
     pub ram_init: RamInit,
+    /// The model: `auto` (the Game Boy Color for cartridges whose header asks for it, else the
+    /// original Game Boy; the default, or the app's configured one), `dmg` or `cgb`.
+    #[arg(long, value_name = "auto|dmg|cgb", value_parser = parse_model)]
+    pub model: Option<ModelChoice>,
+}
+
+/// Parse `--model`.
+pub fn parse_model(s: &str) -> Result<ModelChoice, String> {
+    ModelChoice::parse(s).ok_or_else(|| format!("'{s}' is not auto, dmg or cgb"))
 }
 
 impl PowerArgs {
@@ -21,6 +30,7 @@ impl PowerArgs {
         gb_session::PowerOn {
             boot_rom,
             ram_init: self.ram_init,
+            model: self.model.unwrap_or_default(),
             ..gb_session::PowerOn::default()
         }
     }
@@ -70,15 +80,17 @@ pub fn load(path: &Path, boot_rom: Option<&Path>, power: PowerArgs) -> Result<Gb
     let cart = Cartridge::from_rom(bytes)
         .with_context(|| format!("'{}' is not a usable Game Boy ROM", path.display()))?;
     warn(path, &cart);
-    match boot_rom {
-        None => Ok(Gb::with_ram_init(cart, power.ram_init)),
-        Some(boot) => {
-            let image = std::fs::read(boot)
-                .with_context(|| format!("cannot read boot ROM '{}'", boot.display()))?;
-            Gb::with_boot_rom_and_ram_init(cart, &image, power.ram_init)
-                .with_context(|| format!("'{}' is not a usable boot ROM", boot.display()))
-        }
-    }
+    let image = boot_rom
+        .map(|b| {
+            std::fs::read(b).with_context(|| format!("cannot read boot ROM '{}'", b.display()))
+        })
+        .transpose()?;
+    let boot = Boot {
+        model: power.model.unwrap_or_default().resolve(&cart),
+        ram_init: power.ram_init,
+        boot_rom: image.as_deref(),
+    };
+    Gb::power_on(cart, boot).with_context(|| format!("'{}' cannot be run", path.display()))
 }
 
 /// Read `path` as a ROM image for a session, checked the same way as [`load`].

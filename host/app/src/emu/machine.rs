@@ -40,6 +40,8 @@ pub struct Emu {
     pub(crate) ring_bytes: usize,
     /// How the machine powers on.
     pub(crate) power: crate::rom::PowerArgs,
+    /// How CGB colours are shown.
+    pub(crate) correction: gb_core::ColorCorrection,
     /// Scripts, in load order.
     pub scripts: Vec<ScriptEntry>,
     /// Paused.
@@ -80,6 +82,7 @@ impl Emu {
             rom_bytes: Vec::new(),
             ring_bytes: start.ring_bytes,
             power: start.power,
+            correction: start.correction,
             scripts: Vec::new(),
             paused: start.paused,
             rewind: 0,

@@ -5,7 +5,6 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use gb_core::ColorCorrection;
 use gb_session::Status;
 
 use super::machine::{Emu, FRAME};
@@ -77,7 +76,7 @@ impl Emu {
             picture: self
                 .session
                 .picture()
-                .to_rgb888_with(&DMG_GREEN, ColorCorrection::Off),
+                .to_rgb888_with(&DMG_GREEN, self.correction),
             overlays: self
                 .session
                 .draw_lists()
@@ -93,6 +92,9 @@ impl Emu {
             rewinding: self.rewind > 0,
             speed_mode: self.speed,
             title: self.title.clone(),
+            model: self.session.gb().model(),
+            model_choice: self.power.model.unwrap_or_default(),
+            correction: self.correction,
             scripts: self.script_rows(),
             console: {
                 if self.lines_shared.len() != self.lines.len()

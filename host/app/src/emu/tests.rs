@@ -19,6 +19,7 @@ fn demo_start() -> Start {
         audio: false,
         stop: None,
         power: Default::default(),
+        correction: Default::default(),
     }
 }
 
@@ -82,6 +83,7 @@ fn editing_a_script_while_rewound_redraws_that_frame() {
         audio: false,
         stop: None,
         power: Default::default(),
+        correction: Default::default(),
     })
     .unwrap();
     emu.repl("step 100");
@@ -149,6 +151,7 @@ fn editing_a_required_module_reloads_the_script() {
         audio: false,
         stop: None,
         power: Default::default(),
+        correction: Default::default(),
     })
     .unwrap();
     emu.repl("step 2");

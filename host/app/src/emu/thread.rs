@@ -35,6 +35,10 @@ pub enum Cmd {
     Open(RomSource),
     /// Power-cycle the current ROM (the history starts again; scripts are loaded again).
     Reset,
+    /// Choose the model and power-cycle the current ROM on it.
+    SetModel(gb_core::ModelChoice),
+    /// How CGB colours are shown.
+    SetColorCorrection(gb_core::ColorCorrection),
     /// Load a script file.
     LoadScript(PathBuf),
     /// Reload a script (by index in [`View::scripts`]) from its file.
@@ -184,6 +188,17 @@ impl Emu {
                     self.restart()?;
                     self.say("reset");
                 }
+                Cmd::SetModel(choice) => {
+                    if self.tas.is_some() {
+                        let msg = self.movie_stop()?;
+                        self.say(msg);
+                    }
+                    self.power.model = Some(choice);
+                    self.restart()?;
+                    let model = self.session.gb().model();
+                    self.say(format!("model {choice}: running on the {model}"));
+                }
+                Cmd::SetColorCorrection(c) => self.correction = c,
                 Cmd::LoadScript(p) => {
                     self.load_script_file(&p)?;
                     self.say(format!("loaded {}", p.display()));

@@ -80,6 +80,12 @@ pub struct View {
     pub speed_mode: Speed,
     /// The title of the running ROM.
     pub title: String,
+    /// The model running.
+    pub model: gb_core::Model,
+    /// The model chosen (`auto` or fixed).
+    pub model_choice: gb_core::ModelChoice,
+    /// How CGB colours are shown.
+    pub correction: gb_core::ColorCorrection,
     /// Scripts panel rows.
     pub scripts: Vec<ScriptRow>,
     /// Console lines (script prints, REPL output), oldest first (shared: rebuilt only when
@@ -121,6 +127,8 @@ pub struct Start {
     pub stop: Option<Arc<std::sync::atomic::AtomicBool>>,
     /// How the machine powers on (every ROM opened, and every reset).
     pub power: crate::rom::PowerArgs,
+    /// How CGB colours are shown.
+    pub correction: gb_core::ColorCorrection,
 }
 
 /// A script the app loaded: where it comes from and its session slot.

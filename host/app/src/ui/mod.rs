@@ -228,6 +228,7 @@ impl GbApp {
             ui.menu_button("Emulation", |ui| self.menu_emulation(ui));
             ui.menu_button("State", |ui| self.menu_state(ui));
             ui.menu_button("Movie", |ui| self.menu_movie(ui));
+            ui.menu_button("Model", |ui| self.menu_model(ui));
             ui.menu_button("Scripts", |ui| self.menu_scripts(ui));
             ui.menu_button("View", |ui| self.menu_view(ui));
         });
@@ -354,6 +355,24 @@ impl GbApp {
         }
     }
 
+    fn menu_model(&mut self, ui: &mut egui::Ui) {
+        use gb_core::{Model, ModelChoice};
+        let current = self.view.model_choice;
+        for (label, choice) in [
+            ("Auto (from the cartridge)", ModelChoice::Auto),
+            ("Game Boy (DMG)", ModelChoice::Fixed(Model::Dmg)),
+            ("Game Boy Color (CGB)", ModelChoice::Fixed(Model::Cgb)),
+        ] {
+            if ui.radio(current == choice, label).clicked() && current != choice {
+                self.config.model = choice.to_string();
+                self.save_config();
+                self.send(Cmd::SetModel(choice));
+            }
+        }
+        ui.separator();
+        ui.label("A change restarts the game.");
+    }
+
     fn menu_scripts(&mut self, ui: &mut egui::Ui) {
         if ui.button("Load script…").clicked() {
             self.dialog = Some(Dialog::LoadScript);
@@ -367,6 +386,18 @@ impl GbApp {
     }
 
     fn menu_view(&mut self, ui: &mut egui::Ui) {
+        use gb_core::ColorCorrection;
+        for (label, c, name) in [
+            ("Colours as set", ColorCorrection::Off, "off"),
+            ("Colours like a GBC screen", ColorCorrection::Lcd, "lcd"),
+        ] {
+            if ui.radio(self.view.correction == c, label).clicked() {
+                self.config.color_correction = name.to_owned();
+                self.save_config();
+                self.send(Cmd::SetColorCorrection(c));
+            }
+        }
+        ui.separator();
         ui.checkbox(&mut self.show_scripts, "Scripts panel");
         ui.checkbox(&mut self.show_console, "Console panel");
         ui.checkbox(&mut self.show_memory, "Memory viewer");
@@ -536,6 +567,8 @@ impl GbApp {
                 ui.separator();
                 ui.label(format!("speed {:.0}%", v.speed * 100.0));
             }
+            ui.separator();
+            ui.label(v.model.name());
             ui.separator();
             ui.label(format!("frame {}", v.frame));
             ui.separator();

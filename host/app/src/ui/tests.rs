@@ -24,6 +24,7 @@ fn harness_with(scripts: Vec<std::path::PathBuf>) -> Harness<'static, GbApp> {
         audio: false,
         stop: None,
         power: Default::default(),
+        correction: Default::default(),
     })
     .expect("the demo starts");
     let app = GbApp::new(emu, Config::default(), false);

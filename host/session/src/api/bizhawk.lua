@@ -162,7 +162,7 @@ emu = {
   frameadvance = n.frameadvance,
   yield = n.yield,
   framecount = n.framecount,
-  getsystemid = function() return "GB" end,
+  getsystemid = function() if n.model() == "CGB" then return "GBC" end return "GB" end,
   getregister = function(name) return n.getregister(REG[name] or name) end,
   getregisters = function()
     local t = {}

@@ -81,7 +81,7 @@ impl Api<'_> {
                 }
                 self.gb.set_registers(r);
             }
-            id::MODEL => ret.push(Value::from("DMG")),
+            id::MODEL => ret.push(Value::from(self.gb.model().name())),
             id::ROM_TITLE => ret.push(Value::from(self.gb.cartridge().header().title.as_str())),
             id::ROM_HASH => ret.push(Value::from(format!("{:016x}", self.rom_hash).as_str())),
             id::JOYPAD_GET => ret.push(Value::Integer(i64::from(self.gb.buttons().0))),

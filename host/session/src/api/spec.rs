@@ -158,7 +158,7 @@ pub fn functions() -> Vec<Function> {
           "Every CPU register, by name.", None),
         f("emu.setregister", &[("name", "string"), ("value", "integer")], "",
           "Set a CPU register (replayed with the script on a rewind).", Some(id::SETREGISTER)),
-        f("emu.model", &[], "string", "The emulated model: `DMG`.", Some(id::MODEL)),
+        f("emu.model", &[], "string", "The emulated model: `DMG` or `CGB`.", Some(id::MODEL)),
         f("emu.rom_title", &[], "string", "The title in the cartridge header.", Some(id::ROM_TITLE)),
         f("emu.rom_hash", &[], "string",
           "The ROM image's FNV-1a hash, 16 hex digits.", Some(id::ROM_HASH)),

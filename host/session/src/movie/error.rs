@@ -31,6 +31,17 @@ pub enum MovieError {
         /// The loaded ROM's hash.
         ours: u64,
     },
+    /// The movie was made on another model than the one asked for.
+    #[error("this movie was recorded on the {theirs}; it cannot play on the {ours}")]
+    ForeignModel {
+        /// The movie's model.
+        theirs: gb_core::Model,
+        /// The model asked for.
+        ours: gb_core::Model,
+    },
+    /// The movie names a model gbhost does not emulate.
+    #[error("this movie was recorded on a model gbhost does not emulate ('{0}')")]
+    UnknownModel(String),
     /// The session did something a movie cannot hold.
     #[error("cannot record this in a movie: {0}")]
     Unrecordable(String),

@@ -12,6 +12,7 @@ use crate::data::limits::{MAX_FRAME, MAX_FRAME_LIST};
 use crate::data::{EventKind, fnv1a};
 use crate::session::{PowerOn, Session, SessionConfig, SessionError};
 use crate::state::StateFile;
+use gb_core::{Model, ModelChoice};
 
 /// A movie read from a file (either container form).
 pub struct Movie {
@@ -88,6 +89,24 @@ impl Movie {
         self.reader.find(frame)
     }
 
+    /// The model the movie was recorded on (an unknown one is an error).
+    pub fn model(&self) -> Result<Model, MovieError> {
+        Model::from_name(&self.header.model)
+            .ok_or_else(|| MovieError::UnknownModel(self.header.model.clone()))
+    }
+
+    /// Refuse a model other than the movie's, with a clear error.
+    pub fn check_model(&self, model: Model) -> Result<(), MovieError> {
+        let ours = self.model()?;
+        if ours != model {
+            return Err(MovieError::ForeignModel {
+                theirs: ours,
+                ours: model,
+            });
+        }
+        Ok(())
+    }
+
     /// Refuse a ROM the movie was not recorded on.
     pub fn check_rom(&self, rom: &[u8]) -> Result<(), MovieError> {
         let ours = fnv1a(rom);
@@ -111,6 +130,7 @@ impl Movie {
                 let power = PowerOn {
                     battery: battery.clone(),
                     ram_init: *ram_init,
+                    model: ModelChoice::Fixed(self.model()?),
                     ..PowerOn::default()
                 };
                 Session::power_on(rom, power, config)?

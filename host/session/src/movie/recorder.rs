@@ -69,7 +69,7 @@ impl Recorder {
         let header = MovieHeader {
             rom_hash: p.rom_hash,
             rom_title: session.gb().cartridge().header().title.clone(),
-            model: p.model.to_owned(),
+            model: p.model.name().to_owned(),
             start,
             start_frame: session.frame(),
             rtc_start: p.rtc_start,

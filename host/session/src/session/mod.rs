@@ -35,7 +35,7 @@ mod timeline;
 use std::collections::{BTreeMap, HashMap};
 use std::time::Instant;
 
-use gb_core::{Buttons, Cartridge, Frame, Gb, RamInit};
+use gb_core::{Boot, Buttons, Cartridge, Frame, Gb, Model, ModelChoice, RamInit};
 
 use crate::api::{DrawCmd, Request};
 use crate::data::{Bundle, SourceHash, fnv1a};
@@ -160,7 +160,7 @@ impl SessionConfig {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StartParams {
     /// The emulated model.
-    pub model: &'static str,
+    pub model: Model,
     /// FNV-1a hash of the ROM image.
     pub rom_hash: u64,
     /// FNV-1a hash of the boot ROM, if one runs.
@@ -189,6 +189,9 @@ pub struct PowerOn {
     /// default seed unless one is chosen), or zeros. A seed drawn at random is still a start
     /// parameter: the session records it, so every replay powers on the same.
     pub ram_init: RamInit,
+    /// The model, or `auto` (the CGB for cartridges whose header asks for it, else the DMG);
+    /// the session records the model it chose.
+    pub model: ModelChoice,
 }
 
 /// A line a script printed.
@@ -295,7 +298,8 @@ impl Session {
         Session::power_on(rom, power, config)
     }
 
-    /// A session running `rom` on a DMG powered on as `power` says (boot ROM, battery RAM).
+    /// A session running `rom` powered on as `power` says (model, boot ROM, battery RAM, power-on
+    /// RAM).
     pub fn power_on(
         rom: Vec<u8>,
         power: PowerOn,
@@ -306,12 +310,15 @@ impl Session {
         if let Some(data) = &power.battery {
             cart.load_battery(data, 0).map_err(SessionError::Battery)?;
         }
-        let gb = match &power.boot_rom {
-            Some(b) => Gb::with_boot_rom_and_ram_init(cart, b, power.ram_init)?,
-            None => Gb::with_ram_init(cart, power.ram_init),
+        let model = power.model.resolve(&cart);
+        let boot = Boot {
+            model,
+            ram_init: power.ram_init,
+            boot_rom: power.boot_rom.as_deref(),
         };
+        let gb = Gb::power_on(cart, boot)?;
         let start = StartParams {
-            model: "DMG",
+            model,
             rom_hash,
             boot_rom_hash: power.boot_rom.as_deref().map(fnv1a),
             rtc_start: 0,

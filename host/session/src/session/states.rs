@@ -6,13 +6,16 @@
 use std::collections::BTreeSet;
 
 use super::hooks::restore_scripts;
-use super::{ConsoleLine, ScriptRestore, Session, SessionConfig, SessionError, process_nonce};
+use super::{
+    ConsoleLine, PowerOn, ScriptRestore, Session, SessionConfig, SessionError, process_nonce,
+};
 use crate::codec;
 use crate::data::{EventKind, SourceHash};
 use crate::events::EventLog;
 use crate::script::Script;
 use crate::state::SavedState;
 use crate::state::file::{Arenas, Meta, SavedScript, StateFile, StateFileError};
+use gb_core::{Model, ModelChoice};
 
 impl Session {
     /// Save the whole state (core and every script) in memory under `name`.
@@ -115,7 +118,7 @@ impl Session {
             meta: Meta {
                 rom_hash: self.start.rom_hash,
                 rom_title: self.gb.cartridge().header().title.clone(),
-                model: self.start.model.to_owned(),
+                model: self.start.model.name().to_owned(),
                 frame: self.frame,
                 unix_time,
                 build: concat!("gbhost ", env!("CARGO_PKG_VERSION")).to_owned(),
@@ -138,6 +141,12 @@ impl Session {
                 title: file.meta.rom_title.clone(),
                 theirs: file.meta.rom_hash,
                 ours: self.start.rom_hash,
+            });
+        }
+        if file.meta.model != self.start.model.name() {
+            return Err(StateFileError::ForeignModel {
+                theirs: file.meta.model.clone(),
+                ours: self.start.model,
             });
         }
         self.check_core_image(&file.core)?;
@@ -262,7 +271,14 @@ impl Session {
         config: SessionConfig,
         file: &StateFile,
     ) -> Result<Session, SessionError> {
-        let mut s = Session::new(rom, boot_rom, config)?;
+        let model = Model::from_name(&file.meta.model)
+            .ok_or_else(|| StateFileError::UnknownModel(file.meta.model.clone()))?;
+        let power = PowerOn {
+            boot_rom: boot_rom.map(<[u8]>::to_vec),
+            model: ModelChoice::Fixed(model),
+            ..PowerOn::default()
+        };
+        let mut s = Session::power_on(rom, power, config)?;
         s.check_state_file(file)?;
         s.gb.load_state(&file.core).map_err(StateFileError::from)?;
         s.frame = file.meta.frame;

@@ -82,6 +82,19 @@ pub enum StateFileError {
         /// The loaded ROM's hash.
         ours: u64,
     },
+    /// The state was saved on another model.
+    #[error(
+        "this state was saved on the {theirs} model; this session runs the {ours} (start it with that model to load it)"
+    )]
+    ForeignModel {
+        /// The state's model (as the file names it).
+        theirs: String,
+        /// The session's model.
+        ours: gb_core::Model,
+    },
+    /// The state names a model gbhost does not emulate.
+    #[error("this state was saved on a model gbhost does not emulate ('{0}')")]
+    UnknownModel(String),
     /// The core refused the image.
     #[error("the state's core image is invalid: {0}")]
     Core(#[from] gb_core::StateError),

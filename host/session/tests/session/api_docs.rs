@@ -1,6 +1,6 @@
 //! The API is described once (`src/api/spec.rs`); `docs/lua-api.md` and
 //! `scripts/types/gbhost.d.lua` are generated from it and must not go stale.
-//! `GBHOST_UPDATE_API_DOCS=1 cargo test -p gb-session --test api_docs` rewrites them.
+//! `GBHOST_UPDATE_API_DOCS=1 cargo test -p gb-session --test session -- api_docs` rewrites them.
 
 use gb_session::api::spec;
 use std::path::PathBuf;
@@ -19,7 +19,7 @@ fn check(path: &str, generated: &str) {
     let on_disk = std::fs::read_to_string(&file).unwrap_or_default();
     assert!(
         on_disk == generated,
-        "{path} is stale: run GBHOST_UPDATE_API_DOCS=1 cargo test -p gb-session --test api_docs"
+        "{path} is stale: run GBHOST_UPDATE_API_DOCS=1 cargo test -p gb-session --test session -- api_docs"
     );
 }
 

@@ -235,3 +235,32 @@ fn hostile_bytes_never_panic_and_change_nothing() {
     // Loads are logged for the next frame; the machine itself was never touched.
     assert_eq!(core_image(&target), before);
 }
+
+/// A state of another model is refused with a clear error (the machine is unchanged), and a
+/// session started from a state runs the state's model; a model gbhost does not know is an
+/// error too.
+#[test]
+fn states_of_another_model_are_refused() {
+    let mut a = played(20);
+    let mut file = a.state_file(0, false);
+    assert_eq!(file.meta.model, "DMG");
+    file.meta.model = "CGB".into();
+    let before = core_image(&a);
+    match a.load_state_file(&file) {
+        Err(SessionError::StateFile(StateFileError::ForeignModel { theirs, ours })) => {
+            assert_eq!((theirs.as_str(), ours), ("CGB", gb_core::Model::Dmg));
+        }
+        r => panic!("{r:?}"),
+    }
+    assert_eq!(core_image(&a), before);
+    let message = a.load_state_file(&file).unwrap_err().to_string();
+    assert!(
+        message.contains("CGB") && message.contains("DMG"),
+        "{message}"
+    );
+    file.meta.model = "SGB3".into();
+    match Session::from_state_file(counter_rom(), None, SessionConfig::default(), &file) {
+        Err(SessionError::StateFile(StateFileError::UnknownModel(m))) => assert_eq!(m, "SGB3"),
+        r => panic!("{:?}", r.map(|_| ())),
+    }
+}
