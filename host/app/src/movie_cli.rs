@@ -351,6 +351,7 @@ fn convert(input: &Path, output: &Path, rom: Option<&Path>) -> Result<()> {
             let mut bk2 = gb_session::movie::bk2::Bk2::gambatte(
                 &movie.header.rom_title,
                 &sha1,
+                movie.model()?,
                 frames
                     .iter()
                     .map(|&buttons| gb_session::movie::bk2::Bk2Frame {
@@ -389,7 +390,15 @@ fn convert(input: &Path, output: &Path, rom: Option<&Path>) -> Result<()> {
                 ring_bytes: 16 << 20,
                 ..SessionConfig::default()
             };
-            let mut session = Session::new(rom, None, config)?;
+            // The model BizHawk ran it on, else what the ROM's header asks for.
+            let model = bk2
+                .model()
+                .map_or(gb_core::ModelChoice::Auto, gb_core::ModelChoice::Fixed);
+            let power = gb_session::PowerOn {
+                model,
+                ..gb_session::PowerOn::default()
+            };
+            let mut session = Session::power_on(rom, power, config)?;
             let mut meta = BTreeMap::new();
             meta.insert("converted_from".to_owned(), input.display().to_string());
             let authors = bk2

@@ -93,6 +93,9 @@ pub const MAX_ENTRIES: usize = 1000;
 /// Refuse an input-log frame line longer than this (a Game Boy line is 11 to 18 characters).
 pub const MAX_LINE_BYTES: usize = 256;
 
+/// The `$type` of BizHawk's Gambatte sync settings.
+pub const GAMBATTE_SYNC_TYPE: &str = "BizHawk.Emulation.Cores.Nintendo.Gameboy.Gameboy+GambatteSyncSettings, BizHawk.Emulation.Cores";
+
 /// The sync settings [`write()`] stores when [`Bk2::sync_settings`] is blank: "no settings", so
 /// BizHawk's core plays with its own defaults (rather than the user's current settings).
 pub const MINIMAL_SYNC_SETTINGS: &str = r#"{"o":null}"#;
@@ -325,21 +328,54 @@ pub enum Bk2Error {
 impl Bk2 {
     /// A movie for BizHawk's Gambatte core, with the header BizHawk itself starts from:
     /// `MovieVersion`, `Platform GB`, `GameName`, `SHA1` (the ROM's, in hex), `Core Gambatte`,
-    /// `rerecordCount 0`; and [`MINIMAL_SYNC_SETTINGS`]. Add keys to [`Bk2::header`] as needed
-    /// (`Author`, `IsCGBMode 1` for a colour game, …).
-    pub fn gambatte(game_name: &str, sha1_hex: &str, frames: Vec<Bk2Frame>) -> Bk2 {
+    /// `rerecordCount 0`, and `IsCGBMode 1` on the CGB; and sync settings that pin the console
+    /// to `model` (Gambatte's `ConsoleMode`: 1 GB, 2 GBC). Add keys to [`Bk2::header`] as
+    /// needed (`Author`, …).
+    pub fn gambatte(
+        game_name: &str,
+        sha1_hex: &str,
+        model: gb_core::Model,
+        frames: Vec<Bk2Frame>,
+    ) -> Bk2 {
         let pair = |k: &str, v: &str| (k.to_string(), v.to_string());
+        let mut header = vec![
+            pair("MovieVersion", "BizHawk v2.0.0"),
+            pair("Platform", "GB"),
+            pair("GameName", game_name),
+            pair("SHA1", &sha1_hex.to_ascii_uppercase()),
+            pair("Core", "Gambatte"),
+            pair("rerecordCount", "0"),
+        ];
+        let console_mode = match model {
+            gb_core::Model::Dmg => 1,
+            gb_core::Model::Cgb => {
+                header.push(pair("IsCGBMode", "1"));
+                2
+            }
+        };
         Bk2 {
-            header: vec![
-                pair("MovieVersion", "BizHawk v2.0.0"),
-                pair("Platform", "GB"),
-                pair("GameName", game_name),
-                pair("SHA1", &sha1_hex.to_ascii_uppercase()),
-                pair("Core", "Gambatte"),
-                pair("rerecordCount", "0"),
-            ],
-            sync_settings: MINIMAL_SYNC_SETTINGS.to_string(),
+            header,
+            sync_settings: format!(
+                r#"{{"o":{{"$type":"{GAMBATTE_SYNC_TYPE}","ConsoleMode":{console_mode}}}}}"#
+            ),
             frames,
+        }
+    }
+
+    /// The model the movie runs on in BizHawk: the CGB when its header says `IsCGBMode 1` or
+    /// `Platform GBC`, or its sync settings pin `ConsoleMode` 2 (GBC); the DMG when they pin 1
+    /// (GB); else `None` (BizHawk chose from the ROM's header).
+    pub fn model(&self) -> Option<gb_core::Model> {
+        if self.header_value("IsCGBMode").map(str::trim) == Some("1")
+            || self.header_value("Platform").map(str::trim) == Some("GBC")
+        {
+            return Some(gb_core::Model::Cgb);
+        }
+        let settings: serde_json::Value = serde_json::from_str(&self.sync_settings).ok()?;
+        match settings.get("o")?.get("ConsoleMode")?.as_u64()? {
+            1 => Some(gb_core::Model::Dmg),
+            2 => Some(gb_core::Model::Cgb),
+            _ => None,
         }
     }
 

@@ -163,6 +163,7 @@ fn bk2_round_trip_is_identical() {
     let mut movie = Bk2::gambatte(
         "Tobu Tobu Girl",
         "4c5de1cbea76a3eda1a4b9c6bd8b5a4a0e9e2d0f",
+        gb_core::Model::Dmg,
         rng.frames(5000),
     );
     movie
@@ -190,7 +191,7 @@ fn bk2_round_trip_is_identical() {
     assert_eq!(bk2::write(&back).unwrap(), bytes);
 
     // The empty movie too.
-    let empty = Bk2::gambatte("x", "00", Vec::new());
+    let empty = Bk2::gambatte("x", "00", gb_core::Model::Dmg, Vec::new());
     assert_eq!(bk2::read(&bk2::write(&empty).unwrap()).unwrap(), empty);
 }
 
@@ -198,7 +199,7 @@ fn bk2_round_trip_is_identical() {
 fn bk2_round_trip_other_cores() {
     let mut rng = Rng(2);
     for core in ["GBHawk", "SameBoy"] {
-        let mut movie = Bk2::gambatte("game", "ab", rng.frames(300));
+        let mut movie = Bk2::gambatte("game", "ab", gb_core::Model::Dmg, rng.frames(300));
         for (k, v) in &mut movie.header {
             if k == "Core" {
                 *v = core.to_string();
@@ -236,7 +237,7 @@ fn entry_text(zip_bytes: &[u8], name: &str) -> String {
 fn bk2_written_archive_is_what_bizhawk_writes() {
     let movie = Bk2 {
         frames: expected_frames(),
-        ..Bk2::gambatte("Tobu Tobu Girl", "AB12", Vec::new())
+        ..Bk2::gambatte("Tobu Tobu Girl", "AB12", gb_core::Model::Dmg, Vec::new())
     };
     let bytes = bk2::write(&movie).unwrap();
     let mut archive = zip::ZipArchive::new(Cursor::new(bytes.as_slice())).unwrap();
@@ -268,7 +269,15 @@ fn bk2_written_archive_is_what_bizhawk_writes() {
         "MovieVersion BizHawk v2.0.0\r\nPlatform GB\r\nGameName Tobu Tobu Girl\r\nSHA1 AB12\r\n\
          Core Gambatte\r\nrerecordCount 0\r\n\r\n"
     );
-    assert_eq!(entry_text(&bytes, "SyncSettings.json"), "{\"o\":null}\r\n");
+    // The console pinned to the movie's model (Gambatte's `ConsoleMode` 1: GB), so BizHawk
+    // does not pick the GBC for a colour-capable cartridge recorded on the DMG.
+    assert_eq!(
+        entry_text(&bytes, "SyncSettings.json"),
+        format!(
+            "{{\"o\":{{\"$type\":\"{}\",\"ConsoleMode\":1}}}}\r\n",
+            bk2::GAMBATTE_SYNC_TYPE
+        )
+    );
     assert_eq!(
         entry_text(&bytes, "Input Log.txt"),
         input_log(
@@ -280,7 +289,7 @@ fn bk2_written_archive_is_what_bizhawk_writes() {
 
 #[test]
 fn bk2_blank_and_multiline_sync_settings_are_written_as_one_line() {
-    let mut movie = Bk2::gambatte("g", "00", Vec::new());
+    let mut movie = Bk2::gambatte("g", "00", gb_core::Model::Dmg, Vec::new());
     movie.sync_settings = "   ".into();
     let back = bk2::read(&bk2::write(&movie).unwrap()).unwrap();
     assert_eq!(back.sync_settings, bk2::MINIMAL_SYNC_SETTINGS);
@@ -653,7 +662,7 @@ fn bk2_refuses_oversized_entries() {
 
 #[test]
 fn bk2_write_refuses_what_would_not_read_back() {
-    let base = Bk2::gambatte("g", "00", vec![Bk2Frame::default()]);
+    let base = Bk2::gambatte("g", "00", gb_core::Model::Dmg, vec![Bk2Frame::default()]);
     let with = |key: &str, value: &str| {
         let mut m = base.clone();
         m.header.push((key.to_string(), value.to_string()));
@@ -702,7 +711,7 @@ fn bk2_write_refuses_what_would_not_read_back() {
 #[test]
 fn bk2_fuzz_read_never_panics() {
     let mut rng = Rng(0xb12);
-    let mut movie = Bk2::gambatte("Fuzz", "ABCDEF", rng.frames(40));
+    let mut movie = Bk2::gambatte("Fuzz", "ABCDEF", gb_core::Model::Dmg, rng.frames(40));
     movie.sync_settings = GAMBATTE_SYNC.to_string();
     let valid = bk2::write(&movie).unwrap();
     let stored = bizhawk_bk2(
@@ -793,4 +802,32 @@ fn mutate(rng: &mut Rng, bytes: &mut Vec<u8>, alphabet: &[u8]) {
         }
         _ => bytes.truncate(at),
     }
+}
+
+/// The model travels both ways: a CGB export says `IsCGBMode 1` and pins Gambatte's console to
+/// the GBC; a DMG export pins it to the GB; imports read either, and BizHawk's older
+/// `Platform GBC` too.
+#[test]
+fn bk2_carries_the_model() {
+    use gb_core::Model;
+    let cgb = Bk2::gambatte("uCity", "ab", Model::Cgb, Vec::new());
+    assert_eq!(cgb.header_value("IsCGBMode"), Some("1"));
+    assert!(
+        cgb.sync_settings.contains("\"ConsoleMode\":2"),
+        "{}",
+        cgb.sync_settings
+    );
+    let back = bk2::read(&bk2::write(&cgb).unwrap()).unwrap();
+    assert_eq!(back.model(), Some(Model::Cgb));
+    let dmg = Bk2::gambatte("Tobu", "ab", Model::Dmg, Vec::new());
+    assert_eq!(dmg.header_value("IsCGBMode"), None);
+    assert_eq!(dmg.model(), Some(Model::Dmg));
+    let mut old = dmg.clone();
+    old.sync_settings = bk2::MINIMAL_SYNC_SETTINGS.into();
+    assert_eq!(old.model(), None, "BizHawk chose from the ROM");
+    old.header
+        .iter_mut()
+        .filter(|(k, _)| k == "Platform")
+        .for_each(|(_, v)| *v = "GBC".into());
+    assert_eq!(old.model(), Some(Model::Cgb));
 }

@@ -52,6 +52,7 @@ fn seeds() -> &'static Seeds {
         let bk2 = gb_session::movie::bk2::write(&gb_session::movie::bk2::Bk2::gambatte(
             "GBHOST TEST",
             "",
+            gb_core::Model::Dmg,
             (0..50u8)
                 .map(|b| gb_session::movie::bk2::Bk2Frame {
                     buttons: Buttons(b),
