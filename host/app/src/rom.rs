@@ -108,9 +108,24 @@ pub fn read_boot(path: &Path) -> Result<Vec<u8>> {
     std::fs::read(path).with_context(|| format!("cannot read boot ROM '{}'", path.display()))
 }
 
-/// One stderr line per header oddity the core accepted (bad checksums, size codes…).
+/// What a user should know about a cartridge that runs: the header oddities the core
+/// accepted (bad checksums, size codes…) and hardware it asks for that gbhost does not
+/// emulate (the Super Game Boy's borders and palettes).
+pub fn notes(cart: &Cartridge) -> Vec<String> {
+    let mut out: Vec<String> = cart.warnings().iter().map(ToString::to_string).collect();
+    if cart.header().sgb_flag == 0x03 {
+        out.push(
+            "the game has Super Game Boy features (borders, palettes); gbhost does not emulate \
+             the Super Game Boy, so it runs as on a Game Boy without them"
+                .to_owned(),
+        );
+    }
+    out
+}
+
+/// One stderr line per [`notes`] line.
 fn warn(path: &Path, cart: &Cartridge) {
-    for warning in cart.warnings() {
-        eprintln!("gbhost: warning: '{}': {warning}", path.display());
+    for note in notes(cart) {
+        eprintln!("gbhost: warning: '{}': {note}", path.display());
     }
 }

@@ -146,6 +146,9 @@ impl Emu {
         if let Some(note) = opened.note {
             self.say(note);
         }
+        for note in crate::rom::notes(session.gb().cartridge()) {
+            self.say(format!("warning: {note}"));
+        }
         let battery = opened.battery;
         self.session = session;
         self.battery = battery;

@@ -14,7 +14,7 @@ use crate::data::{EventKind, SourceHash};
 use crate::events::EventLog;
 use crate::script::Script;
 use crate::state::SavedState;
-use crate::state::file::{Arenas, Meta, SavedScript, StateFile, StateFileError};
+use crate::state::file::{Arenas, Meta, SavedScript, StateFile, StateFileError, Thumbnail};
 use gb_core::{Model, ModelChoice};
 
 impl Session {
@@ -127,8 +127,11 @@ impl Session {
             scripts,
             sources,
             log,
-            // The picture in DMG shades (a colour picture has no thumbnail yet).
-            thumbnail: (!self.picture.is_color()).then(|| self.picture.shades().collect()),
+            thumbnail: Some(if self.picture.is_color() {
+                Thumbnail::Colors(self.picture.pixels().to_vec())
+            } else {
+                Thumbnail::Shades(self.picture.shades().collect())
+            }),
             arenas,
         }
     }
@@ -287,10 +290,22 @@ impl Session {
         for (hash, bundle) in &file.sources {
             s.sources.insert(*hash, bundle.clone());
         }
-        if let Some(t) = &file.thumbnail {
-            for (dst, src) in s.picture.pixels_mut().iter_mut().zip(t) {
-                *dst = u16::from(*src);
+        match &file.thumbnail {
+            Some(Thumbnail::Shades(t)) => {
+                s.picture.set_color(false);
+                for (dst, src) in s.picture.pixels_mut().iter_mut().zip(t) {
+                    *dst = u16::from(*src & 3);
+                }
             }
+            Some(Thumbnail::Colors(t)) => {
+                s.picture.set_color(true);
+                s.picture
+                    .pixels_mut()
+                    .iter_mut()
+                    .zip(t)
+                    .for_each(|(d, c)| *d = *c);
+            }
+            None => {}
         }
         for saved in &file.scripts {
             let bundle = s.sources.get(&saved.hash).cloned().unwrap_or_default();

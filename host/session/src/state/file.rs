@@ -19,7 +19,8 @@
 //! | `SCRP` | the loaded scripts: slot, name, API, source hash, `persist` table | count, then each |
 //! | `SRCS` | the source bundle of every hash the scripts and the log name | count, (u64, bundle)* |
 //! | `LOG ` | the session's event log since power-on | `encode_events` from (0, 0) |
-//! | `THMB` | the picture: 160×144 shades, 4 pixels a byte (optional) | 5,760 bytes |
+//! | `THMB` | the picture of a DMG: 160×144 shades, 4 pixels a byte (optional) | 5,760 bytes |
+//! | `THMC` | the picture of a CGB: 160×144 RGB555 colours, u16 each (optional) | 46,080 bytes |
 //! | `ARNA` | the scripts' arenas, valid only in the session that wrote them (optional) | token, (slot, arena address, keyframe)* |
 //!
 //! A script VM's arena holds raw pointers into itself and into this process's code, so it is
@@ -40,6 +41,15 @@ pub const MAGIC: [u8; 8] = *b"GBHSTATE";
 pub const VERSION: u16 = 1;
 /// The picture's size in pixels.
 const PIXELS: usize = 160 * 144;
+
+/// The picture a state file keeps (for slot previews, and on screen until the first frame).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Thumbnail {
+    /// A DMG picture: shades 0-3, row-major.
+    Shades(Vec<u8>),
+    /// A CGB picture: RGB555 colours, row-major.
+    Colors(Vec<u16>),
+}
 
 /// Why a state file cannot be read or used.
 #[derive(Debug, thiserror::Error)]
@@ -162,8 +172,8 @@ pub struct StateFile {
     pub sources: Vec<(SourceHash, Bundle)>,
     /// The event log since power-on.
     pub log: Vec<Event>,
-    /// The picture at the saved frame (shades 0-3, row-major), if saved.
-    pub thumbnail: Option<Vec<u8>>,
+    /// The picture at the saved frame, if saved.
+    pub thumbnail: Option<Thumbnail>,
     /// The arenas, if saved.
     pub arenas: Option<Arenas>,
 }
@@ -216,12 +226,23 @@ impl StateFile {
         codec::encode_events(&mut e, &self.log, 0, 0);
         section(&mut out, b"LOG ", &e.buf);
 
-        if let Some(t) = &self.thumbnail {
-            let mut packed = vec![0u8; PIXELS / 4];
-            for (i, &p) in t.iter().take(PIXELS).enumerate() {
-                packed[i / 4] |= (p & 3) << (2 * (i % 4));
+        match &self.thumbnail {
+            Some(Thumbnail::Shades(t)) => {
+                let mut packed = vec![0u8; PIXELS / 4];
+                for (i, &p) in t.iter().take(PIXELS).enumerate() {
+                    packed[i / 4] |= (p & 3) << (2 * (i % 4));
+                }
+                section(&mut out, b"THMB", &packed);
             }
-            section(&mut out, b"THMB", &packed);
+            Some(Thumbnail::Colors(t)) => {
+                let bytes: Vec<u8> = t
+                    .iter()
+                    .take(PIXELS)
+                    .flat_map(|c| c.to_le_bytes())
+                    .collect();
+                section(&mut out, b"THMC", &bytes);
+            }
+            None => {}
         }
 
         if let Some(a) = &self.arenas {
@@ -261,11 +282,19 @@ impl StateFile {
         let sources = decode_sources(&mut Dec::new(get(b"SRCS", "SRCS")?)).map_err(bad("SRCS"))?;
         let log =
             decode_log(&mut Dec::new(get(b"LOG ", "LOG")?), meta.frame).map_err(bad("LOG"))?;
-        let thumbnail = sections
+        let shades = sections
             .get(b"THMB")
             .map(|p| decode_thumbnail(p))
             .transpose()
             .map_err(bad("THMB"))?;
+        let colors = sections
+            .get(b"THMC")
+            .map(|p| decode_color_thumbnail(p))
+            .transpose()
+            .map_err(bad("THMC"))?;
+        let thumbnail = colors
+            .map(Thumbnail::Colors)
+            .or(shades.map(Thumbnail::Shades));
         let arenas = sections
             .get(b"ARNA")
             .map(|p| decode_arenas(&mut Dec::new(p)))
@@ -401,6 +430,16 @@ fn decode_thumbnail(p: &[u8]) -> Result<Vec<u8>, DecodeError> {
     }
     Ok((0..PIXELS)
         .map(|i| (p[i / 4] >> (2 * (i % 4))) & 3)
+        .collect())
+}
+
+/// The colour picture: RGB555, little-endian.
+fn decode_color_thumbnail(p: &[u8]) -> Result<Vec<u16>, DecodeError> {
+    if p.len() != PIXELS * 2 {
+        return Err(invalid(format!("{} bytes, not {}", p.len(), PIXELS * 2)));
+    }
+    Ok(p.chunks_exact(2)
+        .map(|c| u16::from_le_bytes([c[0], c[1]]) & 0x7FFF)
         .collect())
 }
 

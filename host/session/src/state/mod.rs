@@ -4,5 +4,5 @@
 pub mod file;
 pub mod saved;
 
-pub use file::{StateFile, StateFileError};
+pub use file::{StateFile, StateFileError, Thumbnail};
 pub use saved::SavedState;

@@ -264,3 +264,30 @@ fn states_of_another_model_are_refused() {
         r => panic!("{:?}", r.map(|_| ())),
     }
 }
+
+/// A colour picture travels as RGB555 (`THMC`), a DMG picture as packed shades (`THMB`); a
+/// section of the wrong size is refused.
+#[test]
+fn thumbnails_of_both_models_round_trip() {
+    use gb_session::state::Thumbnail;
+    let mut a = played(10);
+    let mut file = a.state_file(0, false);
+    let shades = match &file.thumbnail {
+        Some(Thumbnail::Shades(s)) => s.clone(),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(
+        StateFile::decode(&file.encode()).unwrap().thumbnail,
+        Some(Thumbnail::Shades(shades))
+    );
+    let colors: Vec<u16> = (0..160 * 144).map(|i| (i * 37 % 0x8000) as u16).collect();
+    file.thumbnail = Some(Thumbnail::Colors(colors.clone()));
+    let back = StateFile::decode(&file.encode()).unwrap();
+    assert_eq!(back.thumbnail, Some(Thumbnail::Colors(colors)));
+    file.thumbnail = Some(Thumbnail::Colors(vec![1; 10]));
+    let bytes = file.encode();
+    assert!(
+        StateFile::decode(&bytes).is_err(),
+        "a short colour picture is refused"
+    );
+}
