@@ -212,6 +212,21 @@ fn live_reload_while_rewound_redraws_the_window() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Choose `item` in `menu` and type `path` into the path dialog it opens.
+fn menu_path(h: &mut Harness<'static, GbApp>, menu: &str, item: &str, path: &std::path::Path) {
+    h.get_by_label(menu).click();
+    h.run_steps(2);
+    h.get_by_label(item).click();
+    settle(h);
+    h.get_by_label("Path").focus();
+    h.run_steps(1);
+    h.get_by_label("Path")
+        .type_text(&path.display().to_string());
+    h.run_steps(1);
+    h.get_by_label("Open").click();
+    settle(h);
+}
+
 /// A state path with spaces, from the menu's dialog and from the console panel: each writes
 /// exactly that file (a typed command is parsed once, with quotes; the menu builds the
 /// command itself, with no line in between).
@@ -226,17 +241,7 @@ fn state_files_with_spaces_in_their_paths() {
     settle(&mut h);
     h.get_by_label("Frame advance").click();
     settle(&mut h);
-    h.get_by_label("State").click();
-    h.run_steps(2);
-    h.get_by_label("Save state file…").click();
-    settle(&mut h);
-    h.get_by_label("Path").focus();
-    h.run_steps(1);
-    h.get_by_label("Path")
-        .type_text(&from_menu.display().to_string());
-    h.run_steps(1);
-    h.get_by_label("Open").click();
-    settle(&mut h);
+    menu_path(&mut h, "State", "Save state file…", &from_menu);
     assert!(
         from_menu.is_file(),
         "the menu wrote {}",
@@ -256,17 +261,7 @@ fn state_files_with_spaces_in_their_paths() {
         "nothing was written at the first word"
     );
     // Loading it back from the menu moves nothing off the timeline and says so.
-    h.get_by_label("State").click();
-    h.run_steps(2);
-    h.get_by_label("Load state file…").click();
-    settle(&mut h);
-    h.get_by_label("Path").focus();
-    h.run_steps(1);
-    h.get_by_label("Path")
-        .type_text(&from_menu.display().to_string());
-    h.run_steps(1);
-    h.get_by_label("Open").click();
-    settle(&mut h);
+    menu_path(&mut h, "State", "Load state file…", &from_menu);
     let console_text = h.state().view().console.join("\n");
     assert!(
         console_text.contains("scripts restored exactly"),
