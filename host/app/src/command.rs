@@ -16,7 +16,7 @@ use gb_session::movie::EndAction;
 pub const COMMANDS: &[(&str, &str)] = &[
     (
         "peek",
-        "peek ADDR [N]        show N bytes (default 16) from ADDR (addresses, bytes: hex)",
+        "peek ADDR [N]        show N bytes (default 16) from ADDR (hex; BANK:ADDR for a bank, e.g. 3:D000)",
     ),
     (
         "poke",
@@ -69,6 +69,40 @@ pub const COMMANDS: &[(&str, &str)] = &[
     ),
     ("quit", "quit                 leave gbhost"),
 ];
+
+/// An address, with the bank it is in when one is named (`3:D000`: work RAM bank 3, mapped
+/// or not), or as the CPU sees it now (`D000`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Location {
+    /// The bank, when named.
+    pub bank: Option<u16>,
+    /// The address.
+    pub addr: u16,
+}
+
+impl Location {
+    /// An address as the CPU sees it.
+    pub fn bus(addr: u16) -> Location {
+        Location { bank: None, addr }
+    }
+
+    /// This location `n` bytes further, in the same bank.
+    pub fn offset(self, n: u16) -> Location {
+        Location {
+            addr: self.addr.wrapping_add(n),
+            ..self
+        }
+    }
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.bank {
+            Some(b) => write!(f, "{b:X}:{:04X}", self.addr),
+            None => write!(f, "{:04X}", self.addr),
+        }
+    }
+}
 
 /// Where a state goes or comes from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -128,14 +162,14 @@ pub enum Command {
     /// A hex dump of `len` bytes from `addr`.
     Peek {
         /// First address.
-        addr: u16,
+        addr: Location,
         /// Bytes to show.
         len: u32,
     },
     /// Logged pokes from `addr`.
     Poke {
         /// First address.
-        addr: u16,
+        addr: Location,
         /// The bytes.
         bytes: Vec<u8>,
     },
@@ -154,9 +188,9 @@ pub enum Command {
     /// The timeline position.
     Frame,
     /// Watch a byte.
-    Watch(u16),
+    Watch(Location),
     /// Stop watching a byte.
-    Unwatch(u16),
+    Unwatch(Location),
     /// List the watched bytes.
     Watches,
     /// Load a script file.
@@ -260,11 +294,17 @@ pub fn parse_num(s: &str) -> Option<u64> {
     s.parse().ok().or_else(|| u64::from_str_radix(s, 16).ok())
 }
 
-fn addr(s: Option<&String>) -> Result<u16, String> {
+fn addr(s: Option<&String>) -> Result<Location, String> {
     let s = s.ok_or("missing address")?;
-    parse_hex(s)
-        .and_then(|v| u16::try_from(v).ok())
-        .ok_or_else(|| format!("bad address '{s}' (hex 0000-FFFF, e.g. C000)"))
+    let bad = || format!("bad address '{s}' (hex 0000-FFFF, e.g. C000, or BANK:ADDR, e.g. 3:D000)");
+    let hex16 = |t: &str| parse_hex(t).and_then(|v| u16::try_from(v).ok());
+    match s.split_once(':') {
+        Some((bank, a)) => Ok(Location {
+            bank: Some(hex16(bank).ok_or_else(bad)?),
+            addr: hex16(a).ok_or_else(bad)?,
+        }),
+        None => Ok(Location::bus(hex16(s).ok_or_else(bad)?)),
+    }
 }
 
 fn count(s: Option<&String>, default: u64) -> Result<u64, String> {
@@ -435,9 +475,9 @@ impl fmt::Display for Command {
         let path = |p: &PathBuf| quote(&p.to_string_lossy());
         match self {
             Command::Help => write!(f, "help"),
-            Command::Peek { addr, len } => write!(f, "peek {addr:04X} {len}"),
+            Command::Peek { addr, len } => write!(f, "peek {addr} {len}"),
             Command::Poke { addr, bytes } => {
-                write!(f, "poke {addr:04X}")?;
+                write!(f, "poke {addr}")?;
                 bytes.iter().try_for_each(|b| write!(f, " {b:02X}"))
             }
             Command::Regs => write!(f, "regs"),
@@ -447,8 +487,8 @@ impl fmt::Display for Command {
             Command::Rewind(n) => write!(f, "rewind {n}"),
             Command::Seek(t) => write!(f, "seek {t}"),
             Command::Frame => write!(f, "frame"),
-            Command::Watch(a) => write!(f, "watch {a:04X}"),
-            Command::Unwatch(a) => write!(f, "watch -{a:04X}"),
+            Command::Watch(a) => write!(f, "watch {a}"),
+            Command::Unwatch(a) => write!(f, "watch -{a}"),
             Command::Watches => write!(f, "watch"),
             Command::Load(p) => write!(f, "load {}", path(p)),
             Command::Reload(None) => write!(f, "reload"),
@@ -544,10 +584,21 @@ mod tests {
         assert_eq!(
             parse("peek c000"),
             Ok(Command::Peek {
-                addr: 0xC000,
+                addr: Location::bus(0xC000),
                 len: 16
             })
         );
+        assert_eq!(
+            parse("peek 3:d000 4"),
+            Ok(Command::Peek {
+                addr: Location {
+                    bank: Some(3),
+                    addr: 0xD000
+                },
+                len: 4
+            })
+        );
+        assert!(parse("peek 3:zz").is_err());
     }
 
     /// Every command reads back from the line it writes.
@@ -556,12 +607,26 @@ mod tests {
         let all = [
             Command::Help,
             Command::Peek {
-                addr: 0xFF40,
+                addr: Location::bus(0xFF40),
+                len: 3,
+            },
+            Command::Peek {
+                addr: Location {
+                    bank: Some(0x1F),
+                    addr: 0x4000,
+                },
                 len: 3,
             },
             Command::Poke {
-                addr: 0xC000,
+                addr: Location::bus(0xC000),
                 bytes: vec![1, 0xFF],
+            },
+            Command::Poke {
+                addr: Location {
+                    bank: Some(2),
+                    addr: 0xD123,
+                },
+                bytes: vec![7],
             },
             Command::Regs,
             Command::Step(5),
@@ -570,8 +635,11 @@ mod tests {
             Command::Rewind(60),
             Command::Seek(100),
             Command::Frame,
-            Command::Watch(0xC001),
-            Command::Unwatch(0xC001),
+            Command::Watch(Location::bus(0xC001)),
+            Command::Unwatch(Location {
+                bank: Some(1),
+                addr: 0x8001,
+            }),
             Command::Watches,
             Command::Load("my scripts/hud \"v2\".lua".into()),
             Command::Reload(None),

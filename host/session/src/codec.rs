@@ -10,7 +10,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use gb_core::Buttons;
+use gb_core::{Buttons, Domain};
 use lua_rollback::Value;
 
 use crate::data::{Bundle, Event, EventKind, Flavor, Image};
@@ -222,7 +222,8 @@ pub fn decode_flavor(d: &mut Dec<'_>) -> Result<Flavor, DecodeError> {
 }
 
 /// Encode one event's kind. Ids: 0 joypad, 1 poke, 2 script load, 3 script reload, 4 script
-/// unload, 5 resumed, 6 load state, 7 persist.
+/// unload, 5 resumed, 6 load state, 7 persist, 8 poke into a memory (domain ids: 0 WRAM,
+/// 1 VRAM, 2 OAM, 3 HRAM, 4 cartridge RAM, 5 ROM: read-only, applied as nothing).
 pub fn encode_kind(e: &mut Enc, kind: &EventKind) {
     match kind {
         EventKind::Joypad(b) => {
@@ -265,6 +266,23 @@ pub fn encode_kind(e: &mut Enc, kind: &EventKind) {
             e.var(u64::from(*slot));
             e.bytes(data);
         }
+        EventKind::PokeMemory {
+            domain,
+            offset,
+            value,
+        } => {
+            e.u8(8);
+            e.u8(match domain {
+                Domain::Wram => 0,
+                Domain::Vram => 1,
+                Domain::Oam => 2,
+                Domain::Hram => 3,
+                Domain::CartRam => 4,
+                Domain::Rom => 5,
+            });
+            e.var(u64::from(*offset));
+            e.u8(*value);
+        }
     }
 }
 
@@ -295,6 +313,19 @@ pub fn decode_kind(d: &mut Dec<'_>) -> Result<EventKind, DecodeError> {
         7 => EventKind::Persist {
             slot: d.var32()?,
             data: d.bytes()?.to_vec(),
+        },
+        8 => EventKind::PokeMemory {
+            domain: match d.u8()? {
+                0 => Domain::Wram,
+                1 => Domain::Vram,
+                2 => Domain::Oam,
+                3 => Domain::Hram,
+                4 => Domain::CartRam,
+                5 => Domain::Rom,
+                k => return Err(d.error(format!("unknown memory domain {k}"))),
+            },
+            offset: d.var32()?,
+            value: d.u8()?,
         },
         _ => return Err(d.error(format!("unknown event id {id}"))),
     })
@@ -465,6 +496,15 @@ mod tests {
                 kind: EventKind::Poke {
                     addr: 0xC000,
                     value: 7,
+                },
+            },
+            Event {
+                frame: 3,
+                cycle: 70_101,
+                kind: EventKind::PokeMemory {
+                    domain: gb_core::Domain::Vram,
+                    offset: 0x2ABC,
+                    value: 9,
                 },
             },
             Event {

@@ -10,7 +10,8 @@
 //!   events, the bounds on hostile files);
 //! - [`events`] (the event log), [`codec`] (portable byte encodings), [`files`] (atomic
 //!   writes);
-//! - [`api`] (the Lua API's host side) and [`script`] (one script's VM);
+//! - [`api`] (the Lua API's host side) and [`script`] (one script's VM); [`banks`]
+//!   (`bank:addr` as debuggers write it);
 //! - [`rewind`]: the ring and the [`History`] (capture, cursor, restore, the desync check);
 //! - [`state`]: in-memory states and the state-file format;
 //! - [`session`]: the [`Session`] itself (frame loop, logged input, timeline, state files,
@@ -22,6 +23,7 @@
 #![warn(missing_docs)]
 
 pub mod api;
+pub mod banks;
 pub mod codec;
 pub mod data;
 pub mod events;

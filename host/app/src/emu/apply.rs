@@ -60,18 +60,29 @@ impl Emu {
                 .collect::<Vec<_>>()
                 .join("\n")),
             Command::Peek { addr, len } => {
-                let gb = self.session.gb();
+                // A banked dump stops at the end of its bank's window.
                 let bytes: Vec<u8> = (0..len)
-                    .map(|i| gb.peek(addr.wrapping_add(i as u16)))
+                    .map_while(|i| self.read_at(addr.offset(i as u16)).ok())
                     .collect();
-                Ok(hexdump(addr, &bytes))
+                if bytes.is_empty() {
+                    return self.read_at(addr).map(|_| String::new());
+                }
+                let dump = hexdump(addr.addr, &bytes);
+                Ok(match addr.bank {
+                    None => dump,
+                    Some(b) => dump
+                        .lines()
+                        .map(|l| format!("{b:X}:{l}"))
+                        .collect::<Vec<_>>()
+                        .join("\n"),
+                })
             }
             Command::Poke { addr, bytes } => {
                 for (i, v) in bytes.iter().enumerate() {
-                    self.session.poke(addr.wrapping_add(i as u16), *v);
+                    self.poke_at(addr.offset(i as u16), *v)?;
                 }
                 Ok(format!(
-                    "poked {} byte(s) at {addr:04X} (logged; applies before frame {})",
+                    "poked {} byte(s) at {addr} (logged; applies before frame {})",
                     bytes.len(),
                     self.session.frame()
                 ))
@@ -115,22 +126,22 @@ impl Emu {
                 None => format!("frame {}", self.session.frame()),
             }),
             Command::Watch(a) => {
-                let v = self.session.gb().peek(a);
+                let v = self.read_at(a)?;
                 if !self.watches.iter().any(|(w, _)| *w == a) {
                     self.watches.push((a, v));
                 }
-                Ok(format!("watching [{a:04X}] = {v:02X}"))
+                Ok(format!("watching [{a}] = {v:02X}"))
             }
             Command::Unwatch(a) => {
                 self.watches.retain(|(w, _)| *w != a);
-                Ok(format!("stopped watching {a:04X}"))
+                Ok(format!("stopped watching {a}"))
             }
             Command::Watches => Ok(if self.watches.is_empty() {
                 "no watches".into()
             } else {
                 self.watches
                     .iter()
-                    .map(|(a, v)| format!("[{a:04X}] = {v:02X}"))
+                    .map(|(a, v)| format!("[{a}] = {v:02X}"))
                     .collect::<Vec<_>>()
                     .join("\n")
             }),

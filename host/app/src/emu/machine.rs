@@ -19,6 +19,7 @@ use gb_session::{Bundle, PowerOn, Session, SessionConfig};
 use super::types::{RomSource, ScriptEntry, Speed, Start, View};
 use crate::audio::output::AudioOut;
 use crate::battery::{Battery, Opened};
+use crate::command::Location;
 use crate::watcher::Watcher;
 
 /// One frame at normal speed: 70,224 T-cycles at 4,194,304 Hz (59.73 fps).
@@ -50,7 +51,7 @@ pub struct Emu {
     pub(crate) speed: Speed,
     pub(crate) held: Buttons,
     /// Watched addresses with their last values.
-    pub watches: Vec<(u16, u8)>,
+    pub watches: Vec<(Location, u8)>,
     pub(crate) lines: Vec<String>,
     pub(crate) lines_shared: Arc<Vec<String>>,
     pub(crate) subscribers: Vec<Sender<String>>,
@@ -261,22 +262,43 @@ impl Emu {
         self.fps_count += 1;
     }
 
+    /// The byte at `at`: as the CPU sees it, or in the bank it names (mapped or not).
+    pub fn read_at(&self, at: Location) -> Result<u8, String> {
+        let gb = self.session.gb();
+        match at.bank {
+            None => Ok(gb.peek(at.addr)),
+            Some(bank) => gb_session::banks::peek(gb, bank, at.addr).map_err(|e| e.to_string()),
+        }
+    }
+
+    /// Log a poke at `at`: through the bus, or into the bank it names.
+    pub fn poke_at(&mut self, at: Location, value: u8) -> Result<(), String> {
+        match at.bank {
+            None => self.session.poke(at.addr, value),
+            Some(bank) => {
+                let (domain, offset) = gb_session::banks::locate(self.session.gb(), bank, at.addr)
+                    .map_err(|e| e.to_string())?;
+                self.session.poke_memory(domain, offset as u32, value);
+            }
+        }
+        Ok(())
+    }
+
     /// Print the watched bytes that changed since they were last seen.
     pub(crate) fn check_watches(&mut self) {
-        let gb = self.session.gb();
-        let changed: Vec<(u16, u8, u8)> = self
-            .watches
-            .iter_mut()
-            .filter_map(|(a, v)| {
-                let now = gb.peek(*a);
-                let old = std::mem::replace(v, now);
-                (old != now).then_some((*a, old, now))
-            })
-            .collect();
+        let mut changed = Vec::new();
+        for i in 0..self.watches.len() {
+            let (at, old) = self.watches[i];
+            let Ok(now) = self.read_at(at) else { continue };
+            if now != old {
+                self.watches[i].1 = now;
+                changed.push((at, old, now));
+            }
+        }
         let frame = self.session.frame();
-        for (a, old, now) in changed {
+        for (at, old, now) in changed {
             self.say(format!(
-                "watch [{a:04X}] {old:02X} -> {now:02X} at frame {frame}"
+                "watch [{at}] {old:02X} -> {now:02X} at frame {frame}"
             ));
         }
     }

@@ -95,7 +95,7 @@ pub struct View {
     /// domain's size.
     pub memory: (Option<Domain>, u32, Vec<u8>, usize),
     /// Watched addresses and their values.
-    pub watches: Vec<(u16, u8)>,
+    pub watches: Vec<(crate::command::Location, u8)>,
     /// Desyncs the session detected.
     pub desyncs: u64,
     /// The open movie.

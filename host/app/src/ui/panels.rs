@@ -187,7 +187,7 @@ impl GbApp {
                 ui.label("Watch list");
                 for (a, v) in self.view.watches.clone() {
                     ui.horizontal(|ui| {
-                        ui.monospace(format!("[{a:04X}] = {v:02X} ({v})"));
+                        ui.monospace(format!("[{a}] = {v:02X} ({v})"));
                         if ui.small_button("×").clicked() {
                             self.send(Cmd::Run(Command::Unwatch(a)));
                         }
@@ -205,7 +205,7 @@ impl GbApp {
                         .clicked()
                         && let Some(a) = addr
                     {
-                        self.send(Cmd::Run(Command::Watch(a)));
+                        self.send(Cmd::Run(Command::Watch(crate::command::Location::bus(a))));
                         self.watch_input.clear();
                     }
                 });

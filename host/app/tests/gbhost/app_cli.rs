@@ -94,7 +94,7 @@ fn piped_repl_quoted_paths_and_console_lua() {
     std::fs::create_dir_all(&sub).unwrap();
     let target = sub.join("a.gbs");
     let input = format!(
-        "step 5\nstate save \"{}\"\nstate save {}/unquoted words.gbs\nmemory.write_u16_be(0xC200, 0x1234)\nstep\nmemory.read_u16_be(0xC200)\nemu.setregister('a', 1)\n",
+        "step 5\nstate save \"{}\"\nstate save {}/unquoted words.gbs\nmemory.write_u16_be(0xC200, 0x1234)\nstep\nmemory.read_u16_be(0xC200)\nemu.setregister('a', 1)\npoke 1:D010 AB CD\nstep\npeek 1:D010 2\npeek 2:D000\nwatch 0:8000\nmemory.write_u8(0x1FFF, 0x77, 'vram')\nstep\nmemory.read_u8(0x1FFF, 'vram')\n",
         target.display(),
         sub.display()
     );
@@ -116,6 +116,10 @@ fn piped_repl_quoted_paths_and_console_lua() {
         "a logged write, read back after a frame: {o}"
     );
     assert!(o.contains("not available in the console"), "{o}");
+    assert!(o.contains("1:D010: AB CD"), "a banked poke, read back by bank: {o}");
+    assert!(o.contains("bank 2 of WRAM does not exist here (2 banks)"), "{o}");
+    assert!(o.contains("watching [0:8000]"), "{o}");
+    assert!(o.contains("119 (0x77)"), "the console writes a flat domain as a logged poke: {o}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, HashMap};
 use gb_core::{Buttons, Gb};
 use lua_rollback::Value;
 
-use crate::data::Image;
+use crate::data::{EventKind, Image};
 use crate::state::SavedState;
 
 /// One drawing command of a script's overlay, in screen pixels (160 × 144).
@@ -116,8 +116,8 @@ pub struct Api<'a> {
     pub images: &'a HashMap<String, Image>,
     /// The ROM's hash.
     pub rom_hash: u64,
-    /// `Some` for the console's calls: memory writes are collected here as bus pokes (the
+    /// `Some` for the console's calls: memory writes are collected here as poke events (the
     /// session logs them) instead of made, and calls that would change the machine outside
     /// the log (registers, state loads) are refused. `None` for scripts.
-    pub pokes: Option<&'a mut Vec<(u16, u8)>>,
+    pub pokes: Option<&'a mut Vec<EventKind>>,
 }

@@ -8,6 +8,7 @@ use lua_rollback::Value;
 use super::args::{address, bytes_arg, int, type_name};
 use super::context::Api;
 use super::spec::{READ, WIDTHS, WRITE, id};
+use crate::data::EventKind;
 
 /// Where a memory access goes: the bus (side-effect-free reads, CPU-like writes) or a flat
 /// domain.
@@ -175,10 +176,27 @@ impl Api<'_> {
         let Some(pokes) = &mut self.pokes else {
             return poke(self.gb, sp, a, v, what);
         };
-        let addr = bus_address(sp, a).ok_or_else(|| {
-            format!("{what}: the console writes through the bus only (logged pokes), and {a:#x} of this domain is not on it")
-        })?;
-        pokes.push((addr, v));
+        let kind = match sp {
+            Space::Flat(domain) => {
+                if a >= space_len(self.gb, sp) {
+                    return Err(format!("{what}: address {a:#x} is outside the domain"));
+                }
+                if domain == Domain::Rom {
+                    return Err(format!("{what}: the ROM is read-only"));
+                }
+                EventKind::PokeMemory {
+                    domain,
+                    offset: a as u32,
+                    value: v,
+                }
+            }
+            _ => EventKind::Poke {
+                addr: bus_address(sp, a)
+                    .ok_or_else(|| format!("{what}: address {a:#x} is outside the domain"))?,
+                value: v,
+            },
+        };
+        pokes.push(kind);
         Ok(())
     }
 
@@ -247,17 +265,11 @@ impl Api<'_> {
     }
 }
 
-/// Where offset `a` of `sp` is on the bus, for the domains that sit at a fixed bus address.
+/// Where offset `a` of the bus or the I/O page is on the bus.
 fn bus_address(sp: Space, a: usize) -> Option<u16> {
-    let base = match sp {
-        Space::Bus => 0,
-        Space::Io if a <= 0x80 => return Some(io_addr(a)),
-        Space::Io => return None,
-        Space::Flat(Domain::Wram) if a < 0x2000 => 0xC000,
-        Space::Flat(Domain::Vram) if a < 0x2000 => 0x8000,
-        Space::Flat(Domain::Oam) if a < 0xA0 => 0xFE00,
-        Space::Flat(Domain::Hram) if a < 0x7F => 0xFF80,
-        Space::Flat(_) => return None,
-    };
-    u16::try_from(base + a).ok()
+    match sp {
+        Space::Bus => u16::try_from(a).ok(),
+        Space::Io if a <= 0x80 => Some(io_addr(a)),
+        Space::Io | Space::Flat(_) => None,
+    }
 }

@@ -1,7 +1,7 @@
 //! [`Event`] and [`EventKind`]: one outside input to the session and when it happens (the
 //! entries of the event log, of state files and of movies).
 
-use gb_core::Buttons;
+use gb_core::{Buttons, Domain};
 
 use super::flavor::Flavor;
 use super::hash::SourceHash;
@@ -15,6 +15,16 @@ pub enum EventKind {
     Poke {
         /// The address.
         addr: u16,
+        /// The value written.
+        value: u8,
+    },
+    /// A write into a memory as a flat array (a console or debugger poke into a bank that is
+    /// not mapped now: `poke 3:D000 12`, or a flat domain from the console's Lua).
+    PokeMemory {
+        /// The memory (never the ROM).
+        domain: Domain,
+        /// Offset in it.
+        offset: u32,
         /// The value written.
         value: u8,
     },

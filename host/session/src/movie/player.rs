@@ -162,7 +162,7 @@ impl Movie {
                 for e in &chunk.events {
                     match e.kind {
                         EventKind::Joypad(b) => held = b,
-                        EventKind::Poke { .. } => {}
+                        EventKind::Poke { .. } | EventKind::PokeMemory { .. } => {}
                         // A later keyframe would lack this script's state.
                         _ => break 'scan,
                     }

@@ -4,7 +4,8 @@
 //! captured, restored or replayed).
 //!
 //! The console may read anything. It changes the machine only through the log: its memory
-//! writes become logged pokes (applied before the next frame, like the REPL's `poke`), and the
+//! writes become logged pokes (applied before the next frame, like the REPL's `poke`; into any
+//! bank of a memory domain too), and the
 //! calls that would change the machine outside the log (`emu.setregister`, `savestate.*`) are
 //! refused with a clear error. Its drawing goes nowhere.
 
@@ -31,8 +32,8 @@ impl Session {
                 .unwrap_or_default())
         });
         self.console_vm = console;
-        for (addr, value) in pokes {
-            self.poke(addr, value);
+        for kind in pokes {
+            self.log_now(kind);
         }
         out.unwrap_or_else(|e: String| format!("error: {e}"))
     }
@@ -41,7 +42,7 @@ impl Session {
     /// `pokes`, a draw list and `persist` table that are thrown away.
     fn with_console_api<R>(
         &mut self,
-        pokes: &mut Vec<(u16, u8)>,
+        pokes: &mut Vec<crate::data::EventKind>,
         f: impl FnOnce(&mut Api<'_>) -> R,
     ) -> R {
         let (mut draw, mut persist, mut requests, mut states) =

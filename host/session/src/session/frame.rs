@@ -16,6 +16,16 @@ impl Session {
                 self.gb.set_buttons(self.effective_buttons());
             }
             EventKind::Poke { addr, value } => self.gb.poke(*addr, *value),
+            EventKind::PokeMemory {
+                domain,
+                offset,
+                value,
+            } => {
+                let at = usize::try_from(*offset).unwrap_or(usize::MAX);
+                if let Some(b) = self.gb.domain_mut(*domain).and_then(|m| m.get_mut(at)) {
+                    *b = *value;
+                }
+            }
             EventKind::ScriptLoad {
                 slot,
                 name,

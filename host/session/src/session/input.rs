@@ -70,6 +70,17 @@ impl Session {
         self.sources.get(&hash)
     }
 
+    /// Write `value` at `offset` of a memory (a flat domain: every bank of it) before the next
+    /// frame, whether its bank is mapped or not (a debugger poke; logged). The ROM is
+    /// read-only: a poke into it changes nothing.
+    pub fn poke_memory(&mut self, domain: gb_core::Domain, offset: u32, value: u8) {
+        self.log_now(EventKind::PokeMemory {
+            domain,
+            offset,
+            value,
+        });
+    }
+
     /// Write `value` to `addr` before the next frame (a console poke or a cheat; logged).
     pub fn poke(&mut self, addr: u16, value: u8) {
         self.log_now(EventKind::Poke { addr, value });
