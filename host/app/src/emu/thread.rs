@@ -49,6 +49,8 @@ pub enum Cmd {
     EnableScript(usize, bool),
     /// Write bytes from an address (logged pokes).
     Poke(u16, Vec<u8>),
+    /// Write bytes from an offset of a memory, any bank of it (logged pokes).
+    PokeMemory(Domain, u32, Vec<u8>),
     /// The memory viewer's window: `len` bytes from offset `start` of a domain (None: the
     /// CPU's address space).
     ViewMemory(Option<Domain>, u32, u32),
@@ -209,6 +211,12 @@ impl Emu {
                 Cmd::Poke(addr, bytes) => {
                     for (i, b) in bytes.iter().enumerate() {
                         self.session.poke(addr.wrapping_add(i as u16), *b);
+                    }
+                }
+                Cmd::PokeMemory(d, offset, bytes) => {
+                    for (i, b) in bytes.iter().enumerate() {
+                        self.session
+                            .poke_memory(d, offset.wrapping_add(i as u32), *b);
                     }
                 }
                 Cmd::ViewMemory(d, start, len) => self.mem_window = (d, start, len),

@@ -151,13 +151,34 @@ impl GbApp {
                     }
                     ui.label(format!("size {size:#X}"));
                 });
+                if let Some(bank_size) = domain.and_then(bank_size) {
+                    let banks = (size / bank_size).max(1);
+                    ui.horizontal_wrapped(|ui| {
+                        ui.label("Bank");
+                        let current = start as usize / bank_size;
+                        for b in 0..banks.min(64) {
+                            if ui.selectable_label(current == b, format!("#{b}")).clicked() {
+                                let a = (b * bank_size) as u32;
+                                self.mem_start = format!("{a:04X}");
+                                self.send(Cmd::ViewMemory(domain, a, 0x100));
+                            }
+                        }
+                        if banks > 64 {
+                            ui.label(format!("(of {banks}: type an offset)"));
+                        }
+                    });
+                }
                 let digits = if size > 0x10000 { 6 } else { 4 };
                 egui::ScrollArea::vertical()
                     .max_height(300.0)
                     .show(ui, |ui| {
                         ui.monospace(crate::hexdump::hexdump_at(start, digits, &bytes));
                     });
-                ui.label("Edits are logged pokes on the CPU bus (addresses as in the bus view).");
+                ui.label(if domain.is_some() {
+                    "Edits are logged pokes at offsets of this memory (any bank)."
+                } else {
+                    "Edits are logged pokes on the CPU bus."
+                });
                 ui.horizontal(|ui| {
                     ui.label("Poke");
                     ui.add(
@@ -178,8 +199,13 @@ impl GbApp {
                             .split_whitespace()
                             .map(|v| parse_hex(v).and_then(|v| u8::try_from(v).ok()))
                             .collect();
-                        if let (Some(a), Some(v)) = (addr, vals) {
-                            self.send(Cmd::Poke(a, v));
+                        let offset = parse_hex(&self.mem_edit.0);
+                        match (domain, addr, offset, vals) {
+                            (None, Some(a), _, Some(v)) => self.send(Cmd::Poke(a, v)),
+                            (Some(d), _, Some(o), Some(v)) => {
+                                self.send(Cmd::PokeMemory(d, o, v));
+                            }
+                            _ => {}
                         }
                     }
                 });
@@ -211,5 +237,15 @@ impl GbApp {
                 });
             });
         self.show_memory = open;
+    }
+}
+
+/// The size of one bank of a memory shown whole (`None`: it has no banks).
+fn bank_size(domain: Domain) -> Option<usize> {
+    match domain {
+        Domain::Rom => Some(0x4000),
+        Domain::Vram | Domain::CartRam => Some(0x2000),
+        Domain::Wram => Some(0x1000),
+        Domain::Oam | Domain::Hram => None,
     }
 }

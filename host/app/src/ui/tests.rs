@@ -161,6 +161,13 @@ fn memory_viewer_shows_a_domain() {
     h.get_by_label("page >").click();
     settle(&mut h);
     assert_eq!(h.state().view().memory.1, 0x100);
+    // Work RAM by banks: bank 1 (0xD000-0xDFFF on the DMG) starts at offset 0x1000.
+    h.get_by_label("WRAM").click();
+    settle(&mut h);
+    h.get_by_label("#1").click();
+    settle(&mut h);
+    let (domain, start, _, size) = h.state().view().memory.clone();
+    assert_eq!((domain, start, size), (Some(gb_core::Domain::Wram), 0x1000, 0x2000));
 }
 
 /// Type a line into the console panel.

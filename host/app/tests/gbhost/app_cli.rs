@@ -116,10 +116,19 @@ fn piped_repl_quoted_paths_and_console_lua() {
         "a logged write, read back after a frame: {o}"
     );
     assert!(o.contains("not available in the console"), "{o}");
-    assert!(o.contains("1:D010: AB CD"), "a banked poke, read back by bank: {o}");
-    assert!(o.contains("bank 2 of WRAM does not exist here (2 banks)"), "{o}");
+    assert!(
+        o.contains("1:D010: AB CD"),
+        "a banked poke, read back by bank: {o}"
+    );
+    assert!(
+        o.contains("bank 2 of WRAM does not exist here (2 banks)"),
+        "{o}"
+    );
     assert!(o.contains("watching [0:8000]"), "{o}");
-    assert!(o.contains("119 (0x77)"), "the console writes a flat domain as a logged poke: {o}");
+    assert!(
+        o.contains("119 (0x77)"),
+        "the console writes a flat domain as a logged poke: {o}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
