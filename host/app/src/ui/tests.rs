@@ -167,7 +167,10 @@ fn memory_viewer_shows_a_domain() {
     h.get_by_label("#1").click();
     settle(&mut h);
     let (domain, start, _, size) = h.state().view().memory.clone();
-    assert_eq!((domain, start, size), (Some(gb_core::Domain::Wram), 0x1000, 0x2000));
+    assert_eq!(
+        (domain, start, size),
+        (Some(gb_core::Domain::Wram), 0x1000, 0x2000)
+    );
 }
 
 /// Type a line into the console panel.
