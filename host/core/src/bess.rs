@@ -660,7 +660,7 @@ fn build(gb: &Gb, p: &Parsed<'_>) -> Gb {
     if io[0x50] == 0
         && let Some(image) = old.boot_rom()
     {
-        hw.map_boot_rom(*image);
+        hw.map_boot_rom(image);
     }
     hw.watch = old.watch.clone();
     hw.p1_reads = old.p1_reads;

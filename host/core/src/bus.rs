@@ -9,8 +9,10 @@
 
 use crate::apu::Apu;
 use crate::cartridge::Cartridge;
+use crate::cgb::CgbRegs;
 use crate::cpu::Bus;
 use crate::joypad::{Buttons, Joypad};
+use crate::model::Model;
 use crate::ppu::Ppu;
 use crate::serial::Serial;
 use crate::timer::Timer;
@@ -23,8 +25,14 @@ enum OamBug {
     ReadIdu,
 }
 
-/// T-cycles between frame sequencer steps (512 Hz): the period of system counter bit 12.
+/// T-cycles between frame sequencer steps (512 Hz): the period of system counter bit 12 (bit
+/// 13 at double speed, where the counter runs twice as fast).
 const FS_PERIOD: u64 = 1 << 13;
+/// Work RAM on the CGB: 8 banks of 4 KiB (the DMG uses the first two).
+pub const WRAM_SIZE: usize = 0x8000;
+/// The length of a CGB boot ROM image (0x0000-0x00FF and 0x0200-0x08FF; the cartridge
+/// header shows through at 0x0100-0x01FF).
+pub const CGB_BOOT_ROM_SIZE: usize = 0x900;
 
 /// Interrupt flag bits (IF/IE).
 pub mod irq {
@@ -107,10 +115,22 @@ pub struct Hardware {
     next_event: u64,
     /// The cartridge (ROM, RAM, mapper, RTC).
     pub cart: Cartridge,
-    /// The boot ROM, mapped at 0x0000-0x00FF until 0xFF50 is written.
-    boot_rom: Option<Box<[u8; 0x100]>>,
-    /// Work RAM, 0xC000-0xDFFF.
-    pub wram: Box<[u8; 0x2000]>,
+    /// The boot ROM, mapped at 0x0000-0x00FF (and 0x0200-0x08FF for the CGB's 0x900 bytes)
+    /// until 0xFF50 is written.
+    boot_rom: Option<Box<[u8]>>,
+    /// Work RAM: bank 0 at 0xC000-0xCFFF, bank 1 (the CGB: SVBK's bank) at 0xD000-0xDFFF;
+    /// the DMG has banks 0 and 1 only.
+    pub wram: Box<[u8; WRAM_SIZE]>,
+    /// Where 0xC000-0xCFFF and 0xD000-0xDFFF start in `wram` (SVBK's bank for the second).
+    wram_offsets: [usize; 2],
+    /// The model.
+    model: Model,
+    /// CGB mode (false on the DMG and in the CGB's DMG compatibility mode).
+    cgb_mode: bool,
+    /// The CGB's KEY0, KEY1, SVBK, RP and FF72-FF75.
+    pub(crate) cgb: CgbRegs,
+    /// T-cycles (dots) per CPU M-cycle: 4, or 2 at the CGB's double speed.
+    mcycle: u64,
     /// High RAM, 0xFF80-0xFFFE.
     pub hram: [u8; 0x7F],
     /// The PPU.
@@ -144,14 +164,34 @@ pub struct Hardware {
 }
 
 impl Hardware {
-    /// Build the hardware around a cartridge; the caller sets the start state of each part.
+    /// Build the hardware of a DMG around a cartridge; the caller sets the start state of
+    /// each part.
     pub fn new(cart: Cartridge, ppu: Ppu, timer: Timer, apu: Apu, now: u64) -> Hardware {
+        Hardware::with_model(Model::Dmg, cart, ppu, timer, apu, now)
+    }
+
+    /// Build the hardware of `model` around a cartridge, in CGB mode on the CGB (the boot ROM
+    /// or the post-boot setup may switch to DMG compatibility mode); the caller sets the start
+    /// state of each part.
+    pub fn with_model(
+        model: Model,
+        cart: Cartridge,
+        ppu: Ppu,
+        timer: Timer,
+        apu: Apu,
+        now: u64,
+    ) -> Hardware {
         let mut hw = Hardware {
             now,
             next_event: 0,
             cart,
             boot_rom: None,
-            wram: Box::new([0; 0x2000]),
+            wram: Box::new([0; WRAM_SIZE]),
+            wram_offsets: [0, 0x1000],
+            model,
+            cgb_mode: false,
+            cgb: CgbRegs::default(),
+            mcycle: 4,
             hram: [0; 0x7F],
             ppu,
             timer,
@@ -170,8 +210,124 @@ impl Hardware {
         };
         hw.apu_fs_next = hw.next_fs_edge();
         hw.apu.start_clock(now);
+        hw.set_cgb_mode(model == Model::Cgb);
         hw.reschedule();
         hw
+    }
+
+    /// The model.
+    pub fn model(&self) -> Model {
+        self.model
+    }
+
+    /// Whether the machine runs in CGB mode (a CGB, not in DMG compatibility mode).
+    pub fn cgb_mode(&self) -> bool {
+        self.cgb_mode
+    }
+
+    /// Switch between CGB mode and DMG compatibility mode (what KEY0 says when BANK locks it;
+    /// always off on the DMG).
+    pub(crate) fn set_cgb_mode(&mut self, on: bool) {
+        self.cgb_mode = on && self.model == Model::Cgb;
+        self.ppu.set_model(self.model == Model::Cgb, self.cgb_mode);
+        self.apu.set_cgb(self.model == Model::Cgb);
+        self.update_banks();
+    }
+
+    /// Recompute what SVBK maps (bank 1 outside CGB mode).
+    pub(crate) fn update_banks(&mut self) {
+        let bank = if self.cgb_mode || (self.model == Model::Cgb && self.boot_rom.is_some()) {
+            self.cgb.wram_bank()
+        } else {
+            1
+        };
+        self.wram_offsets = [0, bank * 0x1000];
+    }
+
+    /// The index in [`Hardware::wram`] of the work RAM (or echo RAM) address `addr`, with the
+    /// bank mapped now.
+    #[inline(always)]
+    pub(crate) fn wram_index(&self, addr: u16) -> usize {
+        self.wram_offsets[usize::from((addr >> 12) & 1)] + usize::from(addr & 0x0FFF)
+    }
+
+    /// The bank mapped now at `addr`, for the banked parts of the memory map: ROM (either
+    /// half, as the mapper maps it), cartridge RAM (while RAM, not a clock register, is mapped),
+    /// and on the CGB VRAM (VBK) and work RAM at 0xD000-0xDFFF and its echo (SVBK). `None`
+    /// elsewhere.
+    pub fn bank_of(&self, addr: u16) -> Option<u16> {
+        let cgb = self.model == Model::Cgb;
+        match addr {
+            0x0000..=0x7FFF => Some(self.cart.rom_banks_mapped()[usize::from(addr >> 14)] as u16),
+            0x8000..=0x9FFF if cgb => Some(u16::from(self.ppu.vram_bank())),
+            0xA000..=0xBFFF => self.cart.ram_bank_mapped().map(|b| b as u16),
+            0xD000..=0xDFFF | 0xF000..=0xFDFF if cgb => {
+                Some((self.wram_offsets[1] / 0x1000) as u16)
+            }
+            _ => None,
+        }
+    }
+
+    /// Read `addr` in `bank` without side effects or access blocking (a debugger's banked
+    /// read): ROM, cartridge RAM and on the CGB VRAM and work RAM at 0xD000-0xDFFF (and its
+    /// echo) take the bank, whatever is mapped (0xFF past the memory's end; 0xC000-0xCFFF is
+    /// bank 0); other addresses read as [`Hardware::read_byte`] does.
+    pub fn peek_bank(&self, bank: u16, addr: u16) -> u8 {
+        let cgb = self.model == Model::Cgb;
+        let flat = |mem: &[u8], size: usize, offset: u16| {
+            mem.get(usize::from(bank) * size + usize::from(offset))
+                .copied()
+                .unwrap_or(0xFF)
+        };
+        match addr {
+            0x0000..=0x7FFF => flat(self.cart.rom(), 0x4000, addr & 0x3FFF),
+            0x8000..=0x9FFF if cgb => flat(&self.ppu.vram[..], 0x2000, addr & 0x1FFF),
+            0xA000..=0xBFFF if !self.cart.ram().is_empty() => {
+                flat(self.cart.ram(), 0x2000, addr & 0x1FFF)
+            }
+            0xD000..=0xDFFF | 0xF000..=0xFDFF if cgb => flat(&self.wram[..], 0x1000, addr & 0x0FFF),
+            _ => self.read_byte(addr),
+        }
+    }
+
+    /// How many bytes of [`Hardware::wram`] the model has: 8 KiB on the DMG, 32 KiB on the
+    /// CGB.
+    pub fn wram_len(&self) -> usize {
+        match self.model {
+            Model::Dmg => 0x2000,
+            Model::Cgb => WRAM_SIZE,
+        }
+    }
+
+    /// How many bytes of the PPU's VRAM the model has: 8 KiB on the DMG, 16 KiB on the CGB.
+    pub fn vram_len(&self) -> usize {
+        match self.model {
+            Model::Dmg => 0x2000,
+            Model::Cgb => 0x4000,
+        }
+    }
+
+    /// The length of the model's boot ROM image: 0x100 bytes on the DMG, 0x900 on the CGB.
+    pub fn boot_rom_len(&self) -> usize {
+        match self.model {
+            Model::Dmg => 0x100,
+            Model::Cgb => CGB_BOOT_ROM_SIZE,
+        }
+    }
+
+    /// T-cycles per CPU M-cycle now: 4, or 2 at double speed.
+    #[inline]
+    pub fn mcycle(&self) -> u64 {
+        self.mcycle
+    }
+
+    /// The first CPU M-cycle boundary at or after `t` (`now` is one).
+    fn boundary_at_or_after(&self, t: u64) -> u64 {
+        if t <= self.now {
+            self.now
+        } else {
+            self.now + (t - self.now).div_ceil(self.mcycle) * self.mcycle
+        }
     }
 
     /// Recompute the earliest pending event (and the read fast-path flag).
@@ -190,7 +346,7 @@ impl Hardware {
     /// Advance the clock one M-cycle and run the events due.
     #[inline(always)]
     pub fn tick(&mut self) {
-        self.now += 4;
+        self.now += self.mcycle;
         if self.now >= self.next_event {
             self.run_events();
         }
@@ -225,7 +381,7 @@ impl Hardware {
     /// scans OAM corrupts the row it is reading.
     #[cold]
     fn oam_bug(&mut self, kind: OamBug) {
-        if self.dma.active {
+        if self.dma.active || self.model == Model::Cgb {
             return;
         }
         let Some(row) = self.ppu.oam_scan_row(self.now) else {
@@ -241,7 +397,7 @@ impl Hardware {
     /// The CPU is about to run the instruction at `pc`: true (and the run loop stops) if an
     /// instruction watchpoint is there.
     pub(crate) fn exec_hit(&mut self, pc: u16) -> bool {
-        if self.watch.on_exec(pc, self.read_byte(pc)) {
+        if self.watch.on_exec(pc, self.read_byte(pc), self.bank_of(pc)) {
             self.stop = true;
             return true;
         }
@@ -253,14 +409,16 @@ impl Hardware {
         self.reschedule();
     }
 
-    /// Map a boot ROM over 0x0000-0x00FF until 0xFF50 is written.
-    pub fn map_boot_rom(&mut self, image: [u8; 0x100]) {
-        self.boot_rom = Some(Box::new(image));
+    /// Map a boot ROM (0x100 bytes, or a CGB's 0x900) over 0x0000-0x00FF (and 0x0200-0x08FF)
+    /// until 0xFF50 is written.
+    pub fn map_boot_rom(&mut self, image: &[u8]) {
+        self.boot_rom = Some(image.into());
+        self.update_banks();
         self.reschedule();
     }
 
     /// The boot ROM image while it is mapped (BANK, 0xFF50, not written yet).
-    pub(crate) fn boot_rom(&self) -> Option<&[u8; 0x100]> {
+    pub(crate) fn boot_rom(&self) -> Option<&[u8]> {
         self.boot_rom.as_deref()
     }
 
@@ -313,7 +471,7 @@ impl Hardware {
                     self.dma.last_byte = byte;
                     self.ppu.oam[usize::from(i)] = byte;
                     self.dma.index += 1;
-                    self.dma.next = at + 4;
+                    self.dma.next = at + self.mcycle;
                 } else {
                     self.dma.active = false;
                     self.dma.next = u64::MAX;
@@ -326,9 +484,11 @@ impl Hardware {
     fn dma_read(&self, addr: u16) -> u8 {
         match dma_source(addr) {
             0x0000..=0x7FFF => self.cart.read_rom(addr),
-            0x8000..=0x9FFF => self.ppu.vram[usize::from(addr & 0x1FFF)],
+            0x8000..=0x9FFF => {
+                self.ppu.vram[self.ppu.vram_bank_offset() + usize::from(addr & 0x1FFF)]
+            }
             0xA000..=0xBFFF => self.cart.read_ram(addr, self.now),
-            _ => self.wram[usize::from(addr & 0x1FFF)],
+            _ => self.wram[self.wram_index(addr)],
         }
     }
 
@@ -340,8 +500,8 @@ impl Hardware {
         }
         match addr {
             0x0000..=0x7FFF => {
-                if addr < 0x0100
-                    && let Some(boot) = &self.boot_rom
+                if let Some(boot) = &self.boot_rom
+                    && (addr < 0x0100 || (addr >= 0x0200 && usize::from(addr) < boot.len()))
                 {
                     return boot[usize::from(addr)];
                 }
@@ -349,13 +509,13 @@ impl Hardware {
             }
             0x8000..=0x9FFF => {
                 if self.ppu.vram_readable() {
-                    self.ppu.vram[usize::from(addr & 0x1FFF)]
+                    self.ppu.vram[self.ppu.vram_bank_offset() + usize::from(addr & 0x1FFF)]
                 } else {
                     0xFF
                 }
             }
             0xA000..=0xBFFF => self.cart.read_ram(addr, self.now),
-            0xC000..=0xFDFF => self.wram[usize::from(addr & 0x1FFF)],
+            0xC000..=0xFDFF => self.wram[self.wram_index(addr)],
             0xFE00..=0xFEFF => {
                 if self.dma.active || !self.ppu.oam_readable() {
                     0xFF
@@ -385,6 +545,27 @@ impl Hardware {
             0xFF10..=0xFF3F => self.apu.read(addr, self.now),
             0xFF46 => self.dma.reg,
             0xFF40..=0xFF4B => self.ppu.read_register(addr),
+            0xFF4C..=0xFF7F if self.model == Model::Cgb => self.read_cgb_io(addr),
+            _ => 0xFF,
+        }
+    }
+
+    /// Read the CGB's registers at 0xFF4C-0xFF7F.
+    #[cold]
+    fn read_cgb_io(&self, addr: u16) -> u8 {
+        if let Some(v) = self.ppu.read_cgb_register(addr) {
+            return v;
+        }
+        if let Some(v) = self.cgb.read(addr, self.cgb_mode) {
+            return v;
+        }
+        match addr {
+            0xFF76 | 0xFF77 => {
+                // The CPU's reads bring the generators up to now first (`read_now`).
+                let out = self.apu.digital_outputs();
+                let (lo, hi) = if addr == 0xFF76 { (0, 1) } else { (2, 3) };
+                out[lo] | (out[hi] << 4)
+            }
             _ => 0xFF,
         }
     }
@@ -399,11 +580,15 @@ impl Hardware {
             0x0000..=0x7FFF => self.cart.write_rom(addr, v, self.now),
             0x8000..=0x9FFF => {
                 if self.ppu.vram_writable() {
-                    self.ppu.vram[usize::from(addr & 0x1FFF)] = v;
+                    let i = self.ppu.vram_bank_offset() + usize::from(addr & 0x1FFF);
+                    self.ppu.vram[i] = v;
                 }
             }
             0xA000..=0xBFFF => self.cart.write_ram(addr, v, self.now),
-            0xC000..=0xFDFF => self.wram[usize::from(addr & 0x1FFF)] = v,
+            0xC000..=0xFDFF => {
+                let i = self.wram_index(addr);
+                self.wram[i] = v;
+            }
             0xFE00..=0xFE9F => {
                 if !self.dma.active && self.ppu.oam_writable() {
                     self.ppu.oam[usize::from(addr & 0xFF)] = v;
@@ -446,11 +631,30 @@ impl Hardware {
             0xFF46 => {
                 self.dma.reg = v;
                 self.dma.pending_source = u16::from(v) << 8;
-                self.dma.start_at = now + 8;
+                self.dma.start_at = now + 2 * self.mcycle;
             }
             0xFF40..=0xFF4B => self.if_ |= self.ppu.write_register(addr, v, now),
-            0xFF50 if v != 0 => self.boot_rom = None,
+            0xFF50 if v & 1 != 0 && self.boot_rom.is_some() => {
+                self.boot_rom = None;
+                if self.model == Model::Cgb {
+                    // BANK locks KEY0: bit 2 is DMG compatibility mode (Pan Docs "KEY0").
+                    self.set_cgb_mode(self.cgb.key0 & 0x04 == 0);
+                }
+            }
+            0xFF4C..=0xFF7F if self.model == Model::Cgb => self.write_cgb_io(addr, v),
             _ => {}
+        }
+    }
+
+    /// Write the CGB's registers at 0xFF4C-0xFF7F.
+    #[cold]
+    fn write_cgb_io(&mut self, addr: u16, v: u8) {
+        let boot = self.boot_rom.is_some();
+        if self.ppu.write_cgb_register(addr, v, boot) {
+            return;
+        }
+        if self.cgb.write(addr, v, self.cgb_mode, boot) {
+            self.update_banks();
         }
     }
 
@@ -488,7 +692,7 @@ impl Hardware {
                 return self.cart.read_rom(addr);
             }
             if (0xC000..0xE000).contains(&addr) {
-                return self.wram[usize::from(addr & 0x1FFF)];
+                return self.wram[self.wram_index(addr)];
             }
         }
         if addr & 0xFF00 == 0xFE00 {
@@ -497,10 +701,13 @@ impl Hardware {
         if addr == 0xFF00 {
             // The game polled the joypad: frames without a poll are "lag frames" to TASers.
             self.p1_reads = self.p1_reads.wrapping_add(1);
+        } else if (addr == 0xFF76 || addr == 0xFF77) && self.model == Model::Cgb {
+            // PCM12/PCM34 show the channels' outputs now.
+            self.apu.catch_up(self.now);
         }
         let v = self.read_byte(addr);
         // Read watchpoints turn the fast path above off, so they cost nothing when unused.
-        if self.watch.any_read && self.watch.on_read(addr, v) {
+        if self.watch.any_read && self.watch.on_read(addr, v, self.bank_of(addr)) {
             self.stop = true;
         }
         v
@@ -541,7 +748,7 @@ impl Bus for Hardware {
             self.oam_bug(OamBug::Write);
         }
         self.write_byte(addr, value);
-        if self.watch.any_write && self.watch.on_write(addr, value) {
+        if self.watch.any_write && self.watch.on_write(addr, value, self.bank_of(addr)) {
             self.stop = true;
         }
     }
@@ -560,8 +767,8 @@ impl Bus for Hardware {
             if self.next_event == u64::MAX || self.next_event <= self.now + 4 {
                 self.tick();
             } else {
-                // `now` moves in whole M-cycles from a multiple of 4.
-                self.now = (self.next_event + 3) & !3;
+                // `now` moves in whole M-cycles.
+                self.now = self.boundary_at_or_after(self.next_event);
                 self.run_events();
             }
             if self.stop_at == u64::MAX || self.stop || self.pending_interrupts() != 0 {
@@ -577,7 +784,8 @@ impl Bus for Hardware {
     /// M-cycles without events are skipped.
     fn halt_wait(&mut self) -> bool {
         loop {
-            let phase_c = self.now + 2;
+            let half = self.mcycle / 2;
+            let phase_c = self.now + half;
             if self.ppu.next_event() <= phase_c {
                 self.if_ |= self.ppu.run_events(phase_c);
                 if self.ppu.frame_ready {
@@ -594,12 +802,12 @@ impl Bus for Hardware {
                 // call wakes it with nothing changed.
                 return !(self.stop && self.stop_at != u64::MAX);
             }
-            if self.next_event == u64::MAX || self.next_event <= self.now + 6 {
+            if self.next_event == u64::MAX || self.next_event <= self.now + self.mcycle + half {
                 self.tick();
             } else {
                 // The first M-cycle boundary whose next phase C is at or after the next event:
                 // the check above then sees it. `now` moves in whole M-cycles.
-                self.now = (self.next_event + 1) & !3;
+                self.now = self.boundary_at_or_after(self.next_event - half);
                 self.run_events();
             }
             if self.stop_at == u64::MAX || self.stop {
@@ -668,22 +876,25 @@ impl Hardware {
         w.u64(self.stop_at);
         w.u64(self.apu_fs_next);
         w.u32(self.p1_reads);
-        w.bytes(&self.wram[..]);
+        w.bytes(&self.wram[..self.wram_len()]);
         w.bytes(&self.hram);
-        self.ppu.save_state(w);
+        self.ppu.save_state(w, self.vram_len());
         self.timer.save_state(w);
         self.serial.save_state(w);
         self.joypad.save_state(w);
         self.apu.save_state(w);
         self.dma.save_state(w);
+        w.bool(self.cgb_mode);
+        self.cgb.save_state(w);
+        let boot_len = self.boot_rom_len();
         match &self.boot_rom {
             Some(rom) => {
                 w.bool(true);
-                w.bytes(&rom[..]);
+                w.bytes(rom);
             }
             None => {
                 w.bool(false);
-                w.bytes(&[0; 0x100]);
+                w.bytes(&vec![0; boot_len]);
             }
         }
         self.cart.write_state(w.vec());
@@ -702,21 +913,28 @@ impl Hardware {
         self.stop_at = r.u64()?;
         self.apu_fs_next = r.u64()?;
         self.p1_reads = r.u32()?;
-        r.bytes(&mut self.wram[..])?;
+        let wram_len = self.wram_len();
+        r.bytes(&mut self.wram[..wram_len])?;
         r.bytes(&mut self.hram)?;
-        self.ppu.load_state(r, self.now)?;
+        self.ppu.load_state(r, self.now, self.vram_len())?;
         self.timer.load_state(r)?;
         self.serial.load_state(r)?;
         self.joypad.load_state(r)?;
         self.apu.load_state(r, self.now)?;
         self.dma.load_state(r)?;
+        let cgb_mode = r.bool()?;
+        self.cgb.load_state(r)?;
+        if self.model == Model::Dmg && (cgb_mode || self.cgb != CgbRegs::default()) {
+            return Err(crate::state::StateError::Invalid("CGB registers on a DMG"));
+        }
         let mapped = r.bool()?;
-        let mut image = [0; 0x100];
-        r.bytes(&mut image)?;
-        self.boot_rom = mapped.then(|| Box::new(image));
+        let image = r.take(self.boot_rom_len())?;
+        self.boot_rom = mapped.then(|| image.into());
         self.cart
             .read_state(r.rest())
             .map_err(|e| crate::state::StateError::Cartridge(e.to_string()))?;
+        self.set_cgb_mode(cgb_mode);
+        self.mcycle = if self.cgb.double_speed { 2 } else { 4 };
         self.reschedule();
         Ok(())
     }

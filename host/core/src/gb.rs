@@ -3,6 +3,7 @@
 use crate::apu::{Apu, Sample};
 use crate::bus::Hardware;
 use crate::cartridge::Cartridge;
+use crate::compat::DmgPalette;
 use crate::cpu::{Cpu, CpuMode, Registers};
 use crate::frame::Frame;
 use crate::joypad::Buttons;
@@ -32,13 +33,16 @@ fn frame_start(hw: &Hardware) -> u64 {
 }
 
 /// A memory of the machine as a flat array, for debuggers and scripts (Pan Docs' names).
+/// Banked memories hold every bank, bank `b` at `b` times the bank's size.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Domain {
     /// The whole cartridge ROM, every bank (bank `b`, offset `o` at `b * 0x4000 + o`).
     Rom,
-    /// Work RAM, 0xC000-0xDFFF.
+    /// Work RAM: 8 KiB on the DMG (0xC000-0xDFFF); 32 KiB on the CGB, 8 banks of 4 KiB (bank
+    /// 0 is 0xC000-0xCFFF, SVBK maps one of banks 1-7 at 0xD000-0xDFFF).
     Wram,
-    /// Video RAM, 0x8000-0x9FFF.
+    /// Video RAM: 8 KiB on the DMG (0x8000-0x9FFF); 16 KiB on the CGB, bank 0 then bank 1
+    /// (VBK picks the one at 0x8000-0x9FFF).
     Vram,
     /// Object attribute memory, 0xFE00-0xFE9F.
     Oam,
@@ -54,21 +58,36 @@ pub enum GbError {
     /// The boot ROM image is not the DMG's 256 bytes.
     #[error("boot ROM must be 256 bytes for the DMG, this one has {0}")]
     BootRomSize(usize),
-    /// A model this build does not emulate yet.
+    /// The boot ROM image is not the CGB's 2,304 bytes (0x900: 0x0000-0x00FF and
+    /// 0x0200-0x08FF).
+    #[error(
+        "boot ROM must be 2304 bytes (0x900) for the CGB, this one has {0} (a DMG boot ROM is 256)"
+    )]
+    CgbBootRomSize(usize),
+    /// A model this build does not emulate (no longer returned: both models are built).
     #[error("the {0} model is not emulated yet")]
     ModelNotBuilt(Model),
+    /// A compatibility palette outside 1-12.
+    #[error("compatibility palette {0} does not exist (the CGB boot ROM has combinations 1-12)")]
+    DmgPalette(u8),
 }
 
 /// How a machine powers on, besides its cartridge: the model, what RAM holds, an optional boot
-/// ROM (start parameters: a host records them, since a replay needs the same).
+/// ROM, the compatibility palette (start parameters: a host records them, since a replay needs
+/// the same).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Boot<'a> {
     /// The model.
     pub model: Model,
     /// What WRAM, HRAM and OAM hold at power-on.
     pub ram_init: RamInit,
-    /// A boot ROM to run from 0x0000 (else the machine starts in the post-boot state).
+    /// A boot ROM to run from 0x0000 (else the machine starts in the post-boot state): the
+    /// DMG's 256 bytes, or the CGB's 0x900.
     pub boot_rom: Option<&'a [u8]>,
+    /// On the CGB without a boot ROM, the compatibility palette a DMG game gets: the boot
+    /// ROM's choice from the title, or a button combination held during its logo (ignored
+    /// for CGB games, on the DMG, and with a boot ROM, which reads the buttons itself).
+    pub dmg_palette: DmgPalette,
 }
 
 /// A DMG (DMG-CPU B) Game Boy: CPU, hardware and cartridge. Plain data, cheap to clone.
@@ -111,18 +130,8 @@ impl Gb {
         let timer = Timer::new(now, POST_BOOT_COUNTER);
         let mut hw = Hardware::new(cart, ppu, timer, Apu::post_boot(), now);
         hw.if_ = 0x01;
-        power_on::fill(init, &mut hw.wram[..], &mut hw.hram, &mut hw.ppu.oam);
-        Gb {
-            cpu: Cpu::post_boot_dmg(),
-            hw,
-            frame_deadline: now + CYCLES_PER_FRAME,
-            frames: 0,
-            lag_frames: 0,
-            lagged: false,
-            p1_at_frame_start: 0,
-            ram_init: init,
-            model: Model::Dmg,
-        }
+        power_on::fill(init, &mut hw.wram[..0x2000], &mut hw.hram, &mut hw.ppu.oam);
+        Gb::from_parts(Cpu::post_boot_dmg(), hw, now + CYCLES_PER_FRAME, init)
     }
 
     /// A DMG at power-on that runs `boot_rom` (256 bytes) from 0x0000, with the default
@@ -137,41 +146,83 @@ impl Gb {
         boot_rom: &[u8],
         init: RamInit,
     ) -> Result<Gb, GbError> {
-        let image: [u8; 0x100] = boot_rom
-            .try_into()
-            .map_err(|_| GbError::BootRomSize(boot_rom.len()))?;
+        if boot_rom.len() != 0x100 {
+            return Err(GbError::BootRomSize(boot_rom.len()));
+        }
         let hw_ppu = Ppu::new();
         let timer = Timer::new(0, 0);
         let mut hw = Hardware::new(cart, hw_ppu, timer, Apu::power_on(), 0);
-        hw.map_boot_rom(image);
-        power_on::fill(init, &mut hw.wram[..], &mut hw.hram, &mut hw.ppu.oam);
-        Ok(Gb {
-            cpu: Cpu::default(),
-            hw,
-            frame_deadline: CYCLES_PER_FRAME,
-            frames: 0,
-            lag_frames: 0,
-            lagged: false,
-            p1_at_frame_start: 0,
-            ram_init: init,
-            model: Model::Dmg,
-        })
+        hw.map_boot_rom(boot_rom);
+        power_on::fill(init, &mut hw.wram[..0x2000], &mut hw.hram, &mut hw.ppu.oam);
+        Ok(Gb::from_parts(Cpu::default(), hw, CYCLES_PER_FRAME, init))
     }
 
     /// A machine of `boot.model` with `cart`, powered on as `boot` says.
     pub fn power_on(cart: Cartridge, boot: Boot<'_>) -> Result<Gb, GbError> {
-        if boot.model != Model::Dmg {
-            return Err(GbError::ModelNotBuilt(boot.model));
+        if !boot.dmg_palette.is_valid() {
+            let DmgPalette::Combo(n) = boot.dmg_palette else {
+                return Err(GbError::DmgPalette(0));
+            };
+            return Err(GbError::DmgPalette(n));
         }
-        match boot.boot_rom {
-            Some(image) => Gb::with_boot_rom_and_ram_init(cart, image, boot.ram_init),
-            None => Ok(Gb::with_ram_init(cart, boot.ram_init)),
+        match (boot.model, boot.boot_rom) {
+            (Model::Dmg, Some(image)) => Gb::with_boot_rom_and_ram_init(cart, image, boot.ram_init),
+            (Model::Dmg, None) => Ok(Gb::with_ram_init(cart, boot.ram_init)),
+            (Model::Cgb, Some(image)) => Gb::cgb_with_boot_rom(cart, image, boot.ram_init),
+            (Model::Cgb, None) => Ok(Gb::cgb_post_boot(cart, boot.ram_init, boot.dmg_palette)),
+        }
+    }
+
+    /// A CGB in the state its boot ROM leaves it at 0x0100 (see `cgb_boot.rs`): CGB mode for
+    /// a cartridge whose header asks for it, else DMG compatibility mode with `palette`.
+    fn cgb_post_boot(cart: Cartridge, init: RamInit, palette: DmgPalette) -> Gb {
+        let now = 0x1_0000;
+        let (cpu, hw) = crate::cgb_boot::post_boot(cart, init, palette, now);
+        Gb::from_parts(cpu, hw, now + CYCLES_PER_FRAME, init)
+    }
+
+    /// A CGB at power-on that runs `boot_rom` (0x900 bytes: 0x0000-0x00FF and 0x0200-0x08FF)
+    /// from 0x0000; the boot ROM picks the mode and palettes itself.
+    fn cgb_with_boot_rom(cart: Cartridge, boot_rom: &[u8], init: RamInit) -> Result<Gb, GbError> {
+        if boot_rom.len() != crate::bus::CGB_BOOT_ROM_SIZE {
+            return Err(GbError::CgbBootRomSize(boot_rom.len()));
+        }
+        let timer = Timer::new(0, 0);
+        let mut hw = Hardware::with_model(Model::Cgb, cart, Ppu::new(), timer, Apu::power_on(), 0);
+        hw.map_boot_rom(boot_rom);
+        power_on::fill_cgb(init, &mut hw.wram[..], &mut hw.hram);
+        Ok(Gb::from_parts(Cpu::default(), hw, CYCLES_PER_FRAME, init))
+    }
+
+    /// A machine from its parts, no frame run yet.
+    fn from_parts(cpu: Cpu, hw: Hardware, frame_deadline: u64, ram_init: RamInit) -> Gb {
+        Gb {
+            model: hw.model(),
+            cpu,
+            hw,
+            frame_deadline,
+            frames: 0,
+            lag_frames: 0,
+            lagged: false,
+            p1_at_frame_start: 0,
+            ram_init,
         }
     }
 
     /// The emulated model.
     pub fn model(&self) -> Model {
         self.model
+    }
+
+    /// Whether the machine runs in CGB mode: a CGB running a CGB game (false on the DMG, and
+    /// on a CGB in DMG compatibility mode, or while its boot ROM has not chosen yet).
+    pub fn cgb_mode(&self) -> bool {
+        self.hw.cgb_mode()
+    }
+
+    /// Whether the CPU runs at the CGB's double speed (KEY1 bit 7).
+    pub fn double_speed(&self) -> bool {
+        self.hw.cgb.double_speed
     }
 
     /// How WRAM, HRAM and OAM were filled when this machine was built (for hosts that record
@@ -298,6 +349,23 @@ impl Gb {
         self.hw.read_byte(addr)
     }
 
+    /// Read `addr` in `bank`, whatever is mapped now, without side effects or access blocking
+    /// (a debugger's `peek 3:D000`): ROM (either half: the flat ROM at `bank * 0x4000`),
+    /// cartridge RAM (`bank * 0x2000`), and on the CGB VRAM 0x8000-0x9FFF (banks 0-1) and work
+    /// RAM 0xD000-0xDFFF and its echo (banks 0-7) take the bank; a bank past the memory's end
+    /// reads 0xFF. Other addresses ignore it and read as [`Gb::peek`].
+    pub fn peek_bank(&self, bank: u16, addr: u16) -> u8 {
+        self.hw.peek_bank(bank, addr)
+    }
+
+    /// The bank mapped at `addr` now, for the addresses [`Gb::peek_bank`] banks (ROM as the
+    /// mapper maps it, cartridge RAM while RAM is enabled and mapped, VRAM's VBK and work RAM's
+    /// SVBK on the CGB); `None` for unbanked addresses (and on the DMG for VRAM and work
+    /// RAM). Watchpoint hits carry it ([`crate::watch::Hit::bank`]).
+    pub fn bank_of(&self, addr: u16) -> Option<u16> {
+        self.hw.bank_of(addr)
+    }
+
     /// The machine's clock in T-cycles (4,194,304 per second). A machine made by [`Gb::new`]
     /// (post-boot state) starts at 65,536, one made by [`Gb::with_boot_rom`] at 0; only
     /// differences matter.
@@ -409,6 +477,7 @@ impl Gb {
         let mut w = crate::state::Writer::new(out);
         w.bytes(&crate::state::MAGIC);
         w.u16(crate::state::VERSION);
+        w.u8(self.model.id());
         w.u64(self.frame_deadline);
         w.u64(self.frames);
         w.u64(self.lag_frames);
@@ -425,8 +494,9 @@ impl Gb {
         v.len()
     }
 
-    /// Load an image written by [`Gb::save_state`] for the same ROM. Every field is checked;
-    /// on error the machine is unchanged. The framebuffer is kept as it is (it is output, not
+    /// Load an image written by [`Gb::save_state`] for the same ROM and model (another
+    /// model's image is [`StateError::Model`]). Every field is checked; on error the machine
+    /// is unchanged. The framebuffer is kept as it is (it is output, not
     /// state: the next completed frame is exact).
     pub fn load_state(&mut self, data: &[u8]) -> Result<(), StateError> {
         let mut r = crate::state::Reader::new(data);
@@ -436,6 +506,14 @@ impl Gb {
         let version = r.u16()?;
         if version != crate::state::VERSION {
             return Err(StateError::Version(version));
+        }
+        let id = r.u8()?;
+        let saved = Model::from_id(id).ok_or(StateError::Invalid("model"))?;
+        if saved != self.model {
+            return Err(StateError::Model {
+                saved,
+                running: self.model,
+            });
         }
         // Load into a copy, so that a bad image changes nothing.
         let mut next = self.clone();
@@ -504,12 +582,13 @@ impl Gb {
         self.hw.write_byte(addr, value);
     }
 
-    /// A memory domain's bytes, as they are (no side effects, no access blocking).
+    /// A memory domain's bytes, as they are (no side effects, no access blocking): every
+    /// bank of a banked memory (see [`Domain`]).
     pub fn domain(&self, domain: Domain) -> &[u8] {
         match domain {
             Domain::Rom => self.hw.cart.rom(),
-            Domain::Wram => &self.hw.wram[..],
-            Domain::Vram => &self.hw.ppu.vram[..],
+            Domain::Wram => &self.hw.wram[..self.hw.wram_len()],
+            Domain::Vram => &self.hw.ppu.vram[..self.hw.vram_len()],
             Domain::Oam => &self.hw.ppu.oam,
             Domain::Hram => &self.hw.hram,
             Domain::CartRam => self.hw.cart.ram(),
@@ -519,10 +598,11 @@ impl Gb {
     /// A memory domain's bytes, writable (a debugger write: nothing else happens); `None` for
     /// the ROM, which is read-only.
     pub fn domain_mut(&mut self, domain: Domain) -> Option<&mut [u8]> {
+        let (wram, vram) = (self.hw.wram_len(), self.hw.vram_len());
         match domain {
             Domain::Rom => None,
-            Domain::Wram => Some(&mut self.hw.wram[..]),
-            Domain::Vram => Some(&mut self.hw.ppu.vram[..]),
+            Domain::Wram => Some(&mut self.hw.wram[..wram]),
+            Domain::Vram => Some(&mut self.hw.ppu.vram[..vram]),
             Domain::Oam => Some(&mut self.hw.ppu.oam),
             Domain::Hram => Some(&mut self.hw.hram),
             Domain::CartRam => Some(self.hw.cart.ram_mut()),

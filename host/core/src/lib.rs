@@ -1,4 +1,4 @@
-//! `gb-core`: the Game Boy (DMG), as plain data.
+//! `gb-core`: the Game Boy (DMG) and the Game Boy Color (CGB), as plain data.
 //!
 //! The whole machine is one [`Gb`] value: `Clone`, no pointers, trait objects, `RefCell` or
 //! callbacks, so a host can snapshot it by copying. The core knows nothing of Lua, windows,
@@ -12,6 +12,8 @@
 //! - [`cartridge`]: header parsing and the mappers (MBC1/2/3/5, RTC);
 //! - [`power_on`]: what WRAM, HRAM and OAM hold at power-on ([`RamInit`]);
 //! - [`model`]: the DMG or the CGB, and `auto`'s choice; [`frame`]: the pictures it draws;
+//! - [`cgb`]: the CGB's KEY0, KEY1, SVBK, RP and FF72-FF75; [`compat`]: the palettes the CGB
+//!   boot ROM gives DMG games ([`DmgPalette`]); `cgb_boot.rs`: the CGB's post-boot state;
 //! - [`bess`]: SameBoy's BESS save states, exported and imported;
 //! - [`asm`]: a small SM83 assembler for tests and built-in ROMs.
 #![warn(missing_docs)]
@@ -21,6 +23,9 @@ pub mod asm;
 pub mod bess;
 pub mod bus;
 pub mod cartridge;
+pub mod cgb;
+mod cgb_boot;
+pub mod compat;
 pub mod cpu;
 pub mod frame;
 pub mod gb;
@@ -35,6 +40,7 @@ pub mod watch;
 
 pub use bess::BessError;
 pub use cartridge::Cartridge;
+pub use compat::DmgPalette;
 pub use cpu::Registers;
 pub use frame::{ColorCorrection, Frame};
 pub use gb::{Boot, Domain, Gb, GbError};

@@ -5,7 +5,7 @@
 use crate::cartridge::Cartridge;
 
 /// The emulated model.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Model {
     /// The original Game Boy (DMG-CPU B).
     #[default]

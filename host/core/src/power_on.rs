@@ -115,6 +115,35 @@ pub(crate) fn fill(init: RamInit, wram: &mut [u8], hram: &mut [u8], oam: &mut [u
     }
 }
 
+/// Fill the CGB's power-on work RAM (32 KiB) and HRAM (127 bytes) (SameBoy's approximation
+/// for the CPU CGB C: in each 4 KiB, bytes whose address has exactly one of bits 3 and 11 set
+/// hold 0, the others lean strongly towards 1, the OR of five random bytes; HRAM uniform).
+/// OAM is not filled: the CGB boot ROM clears it. Bank 2 of work RAM is cleared too: the boot
+/// ROM uses it.
+pub(crate) fn fill_cgb(init: RamInit, wram: &mut [u8], hram: &mut [u8]) {
+    let seed = match init {
+        RamInit::Zero => {
+            wram.fill(0);
+            hram.fill(0);
+            return;
+        }
+        RamInit::Pattern(seed) => seed,
+    };
+    let mut rng = SplitMix64(seed);
+    for (i, b) in wram.iter_mut().enumerate() {
+        *b = match i & 0x808 {
+            0x800 | 0x008 => 0,
+            _ => rng.or_of(5),
+        };
+    }
+    if let Some(bank2) = wram.get_mut(0x2000..0x3000) {
+        bank2.fill(0);
+    }
+    for b in hram.iter_mut() {
+        *b = rng.byte();
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

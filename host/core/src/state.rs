@@ -11,9 +11,12 @@
 //! (outputs: the next completed frame after a load is exact) and derived caches (the
 //! scheduler's next event, fast-path flags), which are recomputed on load.
 //!
-//! Layout: a 4-byte magic `GBst`, a format version (u16, little-endian), then the parts in
-//! order: CPU, clock and interrupt registers, work RAM, high RAM, PPU, timer, serial, joypad,
-//! APU, OAM DMA, boot ROM overlay, then the cartridge's own state
+//! Layout: a 4-byte magic `GBst`, a format version (u16, little-endian), the model (a stable
+//! id: 0 DMG, 1 CGB; an image is loaded only on its model), then the parts in order: CPU,
+//! clock and interrupt registers, work RAM (8 KiB on the DMG, 32 on the CGB), high RAM, PPU
+//! (VRAM 8 or 16 KiB, VBK, the colour palettes, OPRI), timer, serial, joypad, APU, OAM DMA,
+//! CGB mode and the CGB registers (KEY0, KEY1, SVBK, RP, FF72-FF75), HDMA, the boot ROM
+//! overlay (0x100 bytes on the DMG, 0x900 on the CGB), then the cartridge's own state
 //! ([`Cartridge::write_state`](crate::Cartridge::write_state)). Integers are little-endian;
 //! enums are written as stable one-byte ids.
 
@@ -35,12 +38,20 @@ pub enum StateError {
     /// The cartridge part does not fit this cartridge.
     #[error("core state does not fit this cartridge: {0}")]
     Cartridge(String),
+    /// The image was saved on another model.
+    #[error("the core state was saved on the {saved} model; this machine is a {running}")]
+    Model {
+        /// The model in the image.
+        saved: crate::model::Model,
+        /// This machine's model.
+        running: crate::model::Model,
+    },
 }
 
 /// Magic bytes at the start of an image.
 pub const MAGIC: [u8; 4] = *b"GBst";
 /// Format version of the image.
-pub const VERSION: u16 = 4;
+pub const VERSION: u16 = 5;
 
 /// Appends fields to an image.
 pub(crate) struct Writer<'a> {

@@ -30,6 +30,9 @@ pub struct Hit {
     pub addr: u16,
     /// The value read or written (the opcode for an instruction).
     pub value: u8,
+    /// The bank mapped at `addr` at that moment, for banked addresses (ROM, cartridge RAM,
+    /// and on the CGB VRAM and work RAM 0xD000-0xDFFF): see [`crate::Gb::bank_of`].
+    pub bank: Option<u16>,
 }
 
 /// Most hits kept between two stops (an instruction makes at most three accesses).
@@ -146,13 +149,14 @@ impl Watch {
 
     /// A read of `addr` gave `value`: true if it hit.
     #[cold]
-    pub(crate) fn on_read(&mut self, addr: u16, value: u8) -> bool {
+    pub(crate) fn on_read(&mut self, addr: u16, value: u8, bank: Option<u16>) -> bool {
         let hit = self.read.get(addr);
         if hit {
             self.push(Hit {
                 access: Access::Read,
                 addr,
                 value,
+                bank,
             });
         }
         hit
@@ -160,13 +164,14 @@ impl Watch {
 
     /// `value` was written to `addr`: true if it hit.
     #[cold]
-    pub(crate) fn on_write(&mut self, addr: u16, value: u8) -> bool {
+    pub(crate) fn on_write(&mut self, addr: u16, value: u8, bank: Option<u16>) -> bool {
         let hit = self.write.get(addr);
         if hit {
             self.push(Hit {
                 access: Access::Write,
                 addr,
                 value,
+                bank,
             });
         }
         hit
@@ -180,7 +185,7 @@ impl Watch {
 
     /// The instruction at `addr` (opcode `opcode`) is about to run: true if it must not, yet.
     #[inline]
-    pub(crate) fn on_exec(&mut self, addr: u16, opcode: u8) -> bool {
+    pub(crate) fn on_exec(&mut self, addr: u16, opcode: u8, bank: Option<u16>) -> bool {
         if !self.exec.get(addr) {
             return false;
         }
@@ -192,6 +197,7 @@ impl Watch {
             access: Access::Exec,
             addr,
             value: opcode,
+            bank,
         });
         true
     }

@@ -81,6 +81,9 @@ pub struct Apu {
     synth: Synth,
     /// Output samples waiting for the host (not machine state: a snapshot need not keep them).
     out: SampleRing,
+    /// The CGB's APU (its differences from the DMG's: see `Apu::write`); set from the model,
+    /// not part of the state image.
+    cgb: bool,
 }
 
 /// Where channel 3 is in wave RAM, advanced lazily from the time of its next sample fetch.
@@ -145,7 +148,13 @@ impl Apu {
             wave: WavePos::default(),
             synth: Synth::default(),
             out: SampleRing::default(),
+            cgb: false,
         }
+    }
+
+    /// Make this the CGB's APU (or the DMG's).
+    pub(crate) fn set_cgb(&mut self, cgb: bool) {
+        self.cgb = cgb;
     }
 
     fn powered(&self) -> bool {

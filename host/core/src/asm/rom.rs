@@ -27,6 +27,8 @@ pub struct RomBuilder {
     cartridge_type: u8,
     rom_banks: u32,
     ram_size_code: u8,
+    cgb_flag: u8,
+    licensee: u8,
     pad: u8,
     program: String,
 }
@@ -45,6 +47,8 @@ impl RomBuilder {
             cartridge_type: 0x00,
             rom_banks: 2,
             ram_size_code: 0x00,
+            cgb_flag: 0x00,
+            licensee: 0x00,
             pad: 0xFF,
             program: String::new(),
         }
@@ -72,6 +76,21 @@ impl RomBuilder {
     /// Sets the RAM size code ($0149): 0 none, 2 8 KiB, 3 32 KiB, 4 128 KiB, 5 64 KiB.
     pub fn ram_size_code(mut self, code: u8) -> Self {
         self.ram_size_code = code;
+        self
+    }
+
+    /// Sets the CGB flag ($0143): $80 for a game that also runs on the CGB in CGB mode, $C0
+    /// for a CGB-only one; $00 (the default) runs in DMG compatibility mode on a CGB. The title
+    /// then has at most 15 characters.
+    pub fn cgb_flag(mut self, flag: u8) -> Self {
+        self.cgb_flag = flag;
+        self
+    }
+
+    /// Sets the old licensee code ($014B; default $00): $01 is Nintendo, which the CGB boot
+    /// ROM gives a compatibility palette by title.
+    pub fn licensee(mut self, code: u8) -> Self {
+        self.licensee = code;
         self
     }
 
@@ -103,11 +122,12 @@ impl RomBuilder {
                 ),
             ));
         }
-        if self.title.len() > 16 || !self.title.is_ascii() {
+        let max_title = if self.cgb_flag == 0 { 16 } else { 15 };
+        if self.title.len() > max_title || !self.title.is_ascii() {
             return Err(AsmError::new(
                 0,
                 format!(
-                    "title must be at most 16 ASCII characters: {:?}",
+                    "title must be at most {max_title} ASCII characters: {:?}",
                     self.title
                 ),
             ));
@@ -143,6 +163,10 @@ impl RomBuilder {
         rom[0x100..0x104].copy_from_slice(&[0x00, 0xC3, 0x50, 0x01]);
         rom[0x104..0x134].copy_from_slice(&NINTENDO_LOGO);
         rom[0x134..0x134 + self.title.len()].copy_from_slice(self.title.as_bytes());
+        if self.cgb_flag != 0 {
+            rom[0x143] = self.cgb_flag;
+        }
+        rom[0x14B] = self.licensee;
         rom[0x147] = self.cartridge_type;
         rom[0x148] = self.rom_banks.trailing_zeros() as u8 - 1;
         rom[0x149] = self.ram_size_code;

@@ -27,12 +27,15 @@
 //! screenshots are exact (the module docs have the model).
 
 use crate::frame::Frame;
+mod cgb;
+mod cram;
 mod event;
 mod fifo;
 mod oam_bug;
 mod objects;
 mod registers;
 mod render;
+mod render_cgb;
 mod state;
 #[cfg(test)]
 mod tests;
@@ -56,8 +59,20 @@ const MAX_LINE_WRITES: usize = 24;
 /// PPU state: registers, memories and the timing state machine.
 #[derive(Clone, Debug)]
 pub struct Ppu {
-    /// Video RAM, 0x8000-0x9FFF.
-    pub vram: Box<[u8; 0x2000]>,
+    /// Video RAM, 0x8000-0x9FFF: bank 0, then bank 1 (the CGB's; VBK picks the one the CPU
+    /// sees, the CGB-mode renderer reads both).
+    pub vram: Box<[u8; 0x4000]>,
+    /// VBK bit 0: the VRAM bank the CPU sees (always 0 outside CGB mode).
+    vbk: u8,
+    /// The hardware is a CGB (no DMG STAT write glitch, colour output).
+    cgb: bool,
+    /// CGB mode: BG attributes, colour palettes, object priority by OAM index (false on the
+    /// DMG and in the CGB's DMG compatibility mode).
+    cgb_mode: bool,
+    /// The CGB's colour palettes (also used in DMG compatibility mode, through BGP/OBP).
+    cram: cram::ColorRam,
+    /// OPRI (0xFF6C) bit 0: objects ordered by X as on the DMG (1) or by OAM index (0).
+    opri: u8,
     /// Object attribute memory, 0xFE00-0xFE9F.
     pub oam: [u8; 0xA0],
     /// LCDC (0xFF40).
@@ -146,7 +161,12 @@ impl Ppu {
     /// A PPU with the LCD off and everything zeroed (power-on with a boot ROM).
     pub fn new() -> Ppu {
         Ppu {
-            vram: Box::new([0; 0x2000]),
+            vram: Box::new([0; 0x4000]),
+            vbk: 0,
+            cgb: false,
+            cgb_mode: false,
+            cram: cram::ColorRam::default(),
+            opri: 0,
             oam: [0; 0xA0],
             lcdc: 0,
             stat_enable: 0,
@@ -233,6 +253,13 @@ impl Ppu {
     /// bit plane 0), and the tile map rows at 0x9904 and 0x9924 plus 0x9910. Games may draw
     /// these leftovers: Mealybug `m3_scx_low_3_bits` shows the ® tile without loading it.
     pub fn load_boot_logo(&mut self, logo: &[u8]) {
+        self.load_boot_logo_tiles(logo);
+        self.load_boot_logo_map();
+    }
+
+    /// The tiles of [`Ppu::load_boot_logo`] without the tile map (the CGB boot ROM writes the
+    /// map only for the two compatibility palettes that ask for it).
+    pub fn load_boot_logo_tiles(&mut self, logo: &[u8]) {
         /// The ® tile's rows, from the boot ROM.
         const REGISTERED: [u8; 8] = [0x3C, 0x42, 0xB9, 0xA5, 0xB9, 0xA5, 0x42, 0x3C];
         let double = |nibble: u8| {
@@ -255,6 +282,10 @@ impl Ppu {
         for (i, &b) in REGISTERED.iter().enumerate() {
             self.vram[0x190 + i * 2] = b;
         }
+    }
+
+    /// The tile map of [`Ppu::load_boot_logo`].
+    pub fn load_boot_logo_map(&mut self) {
         for i in 0..12u8 {
             self.vram[0x1904 + usize::from(i)] = i + 1;
             self.vram[0x1924 + usize::from(i)] = i + 13;

@@ -14,8 +14,9 @@ impl Ppu {
     /// `sprite4_*` with SCX 0-7).
     pub(super) fn mode3_penalty(&self) -> u64 {
         let scx = u16::from(self.scx);
-        // Switching the fetcher to the window costs 6 dots (Pan Docs "Mode 3 length").
-        let window = if self.lcdc & 0x01 != 0 && self.window_on_line() {
+        // Switching the fetcher to the window costs 6 dots (Pan Docs "Mode 3 length"). In CGB
+        // mode LCDC.0 does not hide the window.
+        let window = if (self.lcdc & 0x01 != 0 || self.cgb_mode) && self.window_on_line() {
             6
         } else {
             0

@@ -46,7 +46,8 @@ impl Ppu {
                     self.next = u64::MAX;
                     // The LY=LYC flag keeps its value; only that source stays on the line.
                     self.stat_line = self.lyc_equal && self.stat_enable & 0x40 != 0;
-                    self.framebuffer.pixels_mut().fill(0);
+                    let blank = self.blank_pixel();
+                    self.framebuffer.pixels_mut().fill(blank);
                 } else if !was_on && self.lcd_on() {
                     // Line 0 runs as if S was 4 dots ago, with no OAM scan.
                     self.blank_frame = true;
@@ -67,9 +68,13 @@ impl Ppu {
                 0
             }
             0xFF41 => {
-                // DMG quirk: a STAT write acts for one cycle as if every source were enabled.
-                self.stat_enable = 0x78;
-                let mut irq = self.update_stat();
+                // DMG quirk: a STAT write acts for one cycle as if every source were enabled
+                // (the CGB does not have it: Pan Docs "Spurious STAT interrupts").
+                let mut irq = 0;
+                if !self.cgb {
+                    self.stat_enable = 0x78;
+                    irq = self.update_stat();
+                }
                 self.stat_enable = v & 0x78;
                 irq |= self.update_stat();
                 irq

@@ -28,9 +28,10 @@ impl Ppu {
     /// A frame is handed out: rows the LCD did not draw since the last one (it was off, or
     /// switched on part-way) are blank, as on the screen, whatever the buffer held before.
     pub fn finish_frame(&mut self) {
+        let blank = self.blank_pixel();
         for y in 0..HEIGHT {
             if self.rows_drawn[y / 64] & (1 << (y % 64)) == 0 {
-                self.framebuffer.pixels_mut()[y * WIDTH..(y + 1) * WIDTH].fill(0);
+                self.framebuffer.pixels_mut()[y * WIDTH..(y + 1) * WIDTH].fill(blank);
             }
         }
         self.rows_drawn = [0; 3];
@@ -49,13 +50,19 @@ impl Ppu {
         let row_start = y * WIDTH;
         self.rows_drawn[y / 64] |= 1 << (y % 64);
         if self.blank_frame {
-            self.framebuffer.pixels_mut()[row_start..row_start + WIDTH].fill(0);
+            let blank = self.blank_pixel();
+            self.framebuffer.pixels_mut()[row_start..row_start + WIDTH].fill(blank);
             return;
         }
-        if self.line_write_count == 0 || self.line_write_count as usize > MAX_LINE_WRITES {
+        if self.cgb_mode {
+            self.render_cgb_line(row_start);
+        } else if self.line_write_count == 0 || self.line_write_count as usize > MAX_LINE_WRITES {
             self.render_whole_line(row_start);
             if self.lcdc & 0x02 != 0 {
                 self.render_sprites(row_start);
+            }
+            if self.cgb {
+                self.compat_colors(row_start);
             }
         } else {
             let mut shades = [0u8; WIDTH];
@@ -68,7 +75,15 @@ impl Ppu {
             let end = super::fifo::render(input, self.line_regs, writes, &mut shades);
             self.window_line = end.window_line;
             self.window_drawn = false;
-            put_shades(&mut self.framebuffer, row_start, &shades);
+            if self.cgb {
+                put_shades(&mut self.framebuffer, row_start, &shades);
+                self.compat_colors(row_start);
+            } else {
+                for s in &mut shades {
+                    *s &= 3;
+                }
+                put_shades(&mut self.framebuffer, row_start, &shades);
+            }
         }
         self.line_write_count = 0;
         if self.window_drawn {
@@ -176,6 +191,9 @@ impl Ppu {
             } else {
                 self.obp0
             };
+            // In the CGB's compatibility mode the object's palette goes with its shade, for
+            // `compat_colors`.
+            let tag = if self.cgb { 4 << ((attr >> 4) & 1) } else { 0 };
             for px in 0..8u8 {
                 let x = i16::from(sx) - 8 + i16::from(px);
                 if !(0..WIDTH as i16).contains(&x) {
@@ -195,8 +213,32 @@ impl Ppu {
                     continue;
                 }
                 self.framebuffer.pixels_mut()[row_start + x] =
-                    u16::from((palette >> (idx * 2)) & 3);
+                    u16::from((palette >> (idx * 2)) & 3) | tag;
             }
+        }
+    }
+}
+
+impl Ppu {
+    /// What a pixel the LCD does not draw shows: the lightest shade, or white on the CGB.
+    pub(super) fn blank_pixel(&self) -> u16 {
+        if self.framebuffer.is_color() {
+            0x7FFF
+        } else {
+            0
+        }
+    }
+
+    /// The CGB's DMG compatibility mode: the row holds BGP/OBP shades (0-3), objects' tagged
+    /// with their palette (4: OBP0, 8: OBP1); BGP's shades index background colour palette 0,
+    /// OBP0's and OBP1's object palettes 0 and 1 (Pan Docs "Compatibility palettes").
+    fn compat_colors(&mut self, row_start: usize) {
+        let lut: [u16; 12] = std::array::from_fn(|i| match i / 4 {
+            0 => self.cram.bg_color(0, i % 4),
+            k => self.cram.obj_color(k - 1, i % 4),
+        });
+        for p in &mut self.framebuffer.pixels_mut()[row_start..row_start + WIDTH] {
+            *p = lut[usize::from(*p).min(11)];
         }
     }
 }

@@ -24,6 +24,11 @@ impl Ppu {
         std::mem::swap(&mut fresh.vram, &mut self.vram);
         std::mem::swap(&mut fresh.framebuffer, &mut self.framebuffer);
         fresh.rows_drawn = self.rows_drawn;
+        fresh.cgb = self.cgb;
+        fresh.cgb_mode = self.cgb_mode;
+        fresh.cram = self.cram.clone();
+        fresh.vbk = self.vbk;
+        fresh.opri = self.opri;
         fresh.oam = self.oam;
         fresh.lcdc = self.lcdc;
         fresh.scy = self.scy;
@@ -116,9 +121,14 @@ impl Ppu {
 }
 
 impl Ppu {
-    /// Append the PPU's part of the state image (not the framebuffer: see [`crate::state`]).
-    pub(crate) fn save_state(&self, w: &mut crate::state::Writer<'_>) {
-        w.bytes(&self.vram[..]);
+    /// Append the PPU's part of the state image (not the framebuffer: see [`crate::state`]);
+    /// `vram_len` is the model's VRAM size.
+    pub(crate) fn save_state(&self, w: &mut crate::state::Writer<'_>, vram_len: usize) {
+        w.bytes(&self.vram[..vram_len]);
+        w.u8(self.vbk);
+        w.bytes(&self.cram.bg);
+        w.bytes(&self.cram.obj);
+        w.bytes(&[self.cram.bcps, self.cram.ocps, self.opri]);
         w.bytes(&self.oam);
         w.bytes(&[
             self.lcdc,
@@ -179,14 +189,22 @@ impl Ppu {
         w.u8(self.line_sprite_count);
     }
 
-    /// Read the PPU's part of the state image; `now` is the machine's clock, for the checks.
+    /// Read the PPU's part of the state image; `now` is the machine's clock, for the checks,
+    /// `vram_len` the model's VRAM size.
     pub(crate) fn load_state(
         &mut self,
         r: &mut crate::state::Reader<'_>,
         now: u64,
+        vram_len: usize,
     ) -> Result<(), crate::state::StateError> {
         use crate::state::StateError::Invalid;
-        r.bytes(&mut self.vram[..])?;
+        r.bytes(&mut self.vram[..vram_len])?;
+        self.vbk = r.below(2, "VBK")?;
+        r.bytes(&mut self.cram.bg)?;
+        r.bytes(&mut self.cram.obj)?;
+        self.cram.bcps = r.u8()? & 0xBF;
+        self.cram.ocps = r.u8()? & 0xBF;
+        self.opri = r.below(2, "OPRI")?;
         r.bytes(&mut self.oam)?;
         let mut regs = [0; 14];
         r.bytes(&mut regs)?;

@@ -1,9 +1,14 @@
-//! The conformance harness: one test per ROM of the shared test-ROM folder, run on the DMG.
+//! The conformance harness: one test per ROM of the shared test-ROM folder and model it is
+//! for, run on the DMG (DMG-CPU B) and on the CGB (CPU CGB C).
 //!
-//! ROMs come from `../shared/roms` beside the repository (override: `GBHOST_TEST_ROMS`). Known
-//! failures are listed, with their reason, in `tests/expected-failures.tsv`: a listed ROM that
-//! fails passes the run, and a listed ROM that passes fails it until the list is updated. A full
-//! run (no name filter) rewrites `docs/conformance.md` with every ROM's result.
+//! ROMs come from `../shared/roms` beside the repository (override: `GBHOST_TEST_ROMS`). Which
+//! ROMs run on the DMG is `table.rs` and the modules' `ROMS`; on the CGB, `table_cgb.rs` and
+//! the modules' `ROMS_CGB`, plus every Mooneye test whose file name's suffix names the CGB (or
+//! no model). A DMG trial is named by the ROM's path, a CGB trial by `cgb/` and the path. Known
+//! failures are listed per model, with their reason, in `tests/expected-failures.tsv`: a
+//! listed ROM that fails passes the run, and a listed ROM that passes fails it until the list
+//! is updated. A full run (no name filter) rewrites `docs/conformance.md` with every ROM's
+//! result on both models.
 //!
 //! Without the ROM folder every test says so and is skipped; with `CI=true` they fail instead.
 
@@ -12,8 +17,9 @@ mod gbmicrotest;
 mod rtc3test;
 mod screen;
 mod table;
+mod table_cgb;
 
-use gb_core::{Cartridge, Gb};
+use gb_core::{Boot, Cartridge, Gb, Model};
 use libtest_mimic::{Arguments, Failed, Trial};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -48,23 +54,49 @@ pub enum Kind {
     },
     /// gbmicrotest: the verdict at $FF82 ([`gbmicrotest`]).
     Microtest,
-    /// Not a test for the DMG-CPU B (the reason is given).
+    /// Not a test for this model (the reason is given).
     NotApplicable(&'static str),
-    /// A harness of its own (a module of this one): called with the ROM folder and the row's
-    /// name, it loads and runs what it needs.
-    Custom(fn(&Path, &str) -> Result<Outcome, String>),
+    /// A harness of its own (a module of this one): called with the ROM folder, the row's
+    /// name and the model, it loads and runs what it needs.
+    Custom(fn(&Path, &str, Model) -> Result<Outcome, String>),
 }
 
-/// Every row of the table: the plain suites, gbmicrotest, then the modules with harnesses of
-/// their own.
-fn all_roms() -> impl Iterator<Item = (&'static str, Kind)> {
+/// The models, in the order of the table's columns.
+const MODELS: [Model; 2] = [Model::Dmg, Model::Cgb];
+
+/// Every row of the table on each model: the plain suites, gbmicrotest, then the modules with
+/// harnesses of their own, on the DMG; the CGB's table, the Mooneye tests and the modules'
+/// CGB rows on the CGB. A path with no CGB row is not run there ([`no_cgb_row`] says why).
+fn all_roms() -> Vec<(&'static str, Model, Kind)> {
     let microtests = gbmicrotest::ROMS.iter().map(|&p| (p, Kind::Microtest));
-    table::ROMS
+    let dmg = table::ROMS
         .iter()
         .copied()
         .chain(microtests)
         .chain(rtc3test::ROMS.iter().copied())
-        .chain(gbc_hw::ROMS.iter().copied())
+        .chain(gbc_hw::ROMS.iter().copied());
+    let mooneye = table::ROMS
+        .iter()
+        .filter(|(_, k)| matches!(k, Kind::Mooneye))
+        .copied();
+    let cgb = table_cgb::ROMS
+        .iter()
+        .copied()
+        .chain(mooneye)
+        .chain(rtc3test::ROMS_CGB.iter().copied())
+        .chain(gbc_hw::ROMS_CGB.iter().copied());
+    let mut all: Vec<_> = dmg.map(|(p, k)| (p, Model::Dmg, k)).collect();
+    all.extend(cgb.map(|(p, k)| (p, Model::Cgb, k)));
+    all
+}
+
+/// Why a ROM of the DMG's table has no CGB row.
+fn no_cgb_row(path: &str) -> &'static str {
+    if path.starts_with("gbmicrotest/") {
+        "verified on a DMG-CPU-08 only: no CGB verdicts"
+    } else {
+        "no CGB reference"
+    }
 }
 
 /// Longest a Mooneye test may run, in frames (about 30 emulated seconds).
@@ -83,8 +115,10 @@ pub enum Outcome {
     NoVerdict,
 }
 
-/// Whether a Mooneye test applies to the DMG-CPU B, from its file name's model suffix.
-fn mooneye_applies_to_dmg(path: &str) -> Result<(), String> {
+/// Whether a Mooneye test applies to the model (the DMG-CPU B, the CPU CGB C), from its file
+/// name's model suffix: `G` (the DMG family), `S` (SGB), `C` (CGB), `A` (AGB), or revisions
+/// such as `dmgABCmgb`, `cgb0`, `cgbABCDE`; no suffix: every model.
+fn mooneye_applies(path: &str, model: Model) -> Result<(), String> {
     let stem = Path::new(path)
         .file_stem()
         .and_then(|s| s.to_str())
@@ -92,18 +126,33 @@ fn mooneye_applies_to_dmg(path: &str) -> Result<(), String> {
     let Some((_, suffix)) = stem.rsplit_once('-') else {
         return Ok(());
     };
-    if suffix.contains("dmgABC") || suffix == "G" || suffix == "GS" {
+    let ok = match model {
+        Model::Dmg => suffix.contains("dmgABC") || suffix == "G" || suffix == "GS",
+        Model::Cgb => {
+            suffix == "C" || suffix == "cgb" || (suffix.starts_with("cgb") && suffix.contains('C'))
+        }
+    };
+    if ok {
         Ok(())
     } else {
-        Err(format!("for model(s) '{suffix}', not the DMG-CPU B"))
+        let name = match model {
+            Model::Dmg => "the DMG-CPU B",
+            Model::Cgb => "the CPU CGB C",
+        };
+        Err(format!("for model(s) '{suffix}', not {name}"))
     }
 }
 
-fn load(root: &Path, path: &str) -> Result<Gb, String> {
+/// The ROM at `path` on `model`, powered on without a boot ROM.
+pub fn load(root: &Path, path: &str, model: Model) -> Result<Gb, String> {
     let file = root.join(path);
     let bytes = std::fs::read(&file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
     let cart = Cartridge::from_rom(bytes).map_err(|e| format!("bad ROM {path}: {e}"))?;
-    Ok(Gb::new(cart))
+    let boot = Boot {
+        model,
+        ..Boot::default()
+    };
+    Gb::power_on(cart, boot).map_err(|e| format!("cannot power on {path}: {e}"))
 }
 
 fn run_mooneye(mut gb: Gb) -> Outcome {
@@ -198,12 +247,12 @@ fn run_screen(mut gb: Gb, root: &Path, name: &str, expected: &str, run: Run) -> 
     }
 }
 
-/// Run one ROM; `None` when it does not apply to the DMG.
-fn run_rom(root: &Path, path: &str, kind: Kind) -> Result<Outcome, String> {
+/// Run one ROM on `model`.
+fn run_rom(root: &Path, path: &str, kind: Kind, model: Model) -> Result<Outcome, String> {
     if let Kind::Custom(run) = kind {
-        return run(root, path);
+        return run(root, path, model);
     }
-    let gb = load(root, path)?;
+    let gb = load(root, path, model)?;
     Ok(match kind {
         Kind::Mooneye => run_mooneye(gb),
         Kind::Blargg => run_blargg(gb),
@@ -213,17 +262,26 @@ fn run_rom(root: &Path, path: &str, kind: Kind) -> Result<Outcome, String> {
     })
 }
 
-/// `tests/expected-failures.tsv`: path, tab, reason.
-fn expected_failures() -> BTreeMap<String, String> {
+/// `tests/expected-failures.tsv`: model (`dmg` or `cgb`), tab, path, tab, reason.
+fn expected_failures() -> BTreeMap<(Model, String), String> {
     let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/expected-failures.tsv");
     let text = std::fs::read_to_string(&file).unwrap_or_default();
-    text.lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-        .map(|l| match l.split_once('\t') {
-            Some((p, r)) => (p.trim().to_string(), r.trim().to_string()),
-            None => (l.trim().to_string(), String::new()),
-        })
-        .collect()
+    let mut out = BTreeMap::new();
+    for line in text.lines() {
+        if line.trim().is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let mut fields = line.splitn(3, '\t');
+        let (model, path, reason) = (fields.next(), fields.next(), fields.next());
+        match (model.and_then(Model::from_name), path) {
+            (Some(model), Some(path)) => {
+                let reason = reason.unwrap_or_default().trim().to_string();
+                out.insert((model, path.trim().to_string()), reason);
+            }
+            _ => eprintln!("conformance: expected-failures.tsv: bad line {line:?}"),
+        }
+    }
+    out
 }
 
 /// A row of `docs/conformance.md`.
@@ -250,61 +308,135 @@ fn summarize(detail: &str, root: &Path) -> String {
     short
 }
 
-fn write_conformance(rows: &BTreeMap<&'static str, Row>) {
+/// Each ROM's row on the DMG and on the CGB (`None`: not run on that model).
+type Rows = BTreeMap<&'static str, [Option<Row>; 2]>;
+
+/// Which column a row goes in, for the counts.
+fn column(row: &Row) -> usize {
+    match row {
+        Row::Pass => 0,
+        Row::ExpectedFailure(..) => 1,
+        Row::Fail(_) => 2,
+        Row::NotApplicable(_) => 3,
+        Row::NoVerdict => 4,
+    }
+}
+
+/// A row's result cell and note.
+fn cell(row: &Row) -> (&'static str, String) {
+    match row {
+        Row::Pass => ("pass", String::new()),
+        Row::ExpectedFailure(reason, got) => ("fail (expected)", format!("{reason}. Got: {got}")),
+        Row::Fail(e) => ("**FAIL**", e.clone()),
+        Row::NotApplicable(why) => ("n/a", why.clone()),
+        Row::NoVerdict => ("no verdict (experiment)", String::new()),
+    }
+}
+
+fn write_conformance(rows: &Rows) {
     let mut md = String::new();
-    let count = |f: fn(&Row) -> bool| rows.values().filter(|r| f(r)).count();
-    let pass = count(|r| matches!(r, Row::Pass));
-    let xfail = count(|r| matches!(r, Row::ExpectedFailure(..)));
-    let fail = count(|r| matches!(r, Row::Fail(_)));
-    let na = count(|r| matches!(r, Row::NotApplicable(_)));
-    let experiments = count(|r| matches!(r, Row::NoVerdict));
     md.push_str("# Conformance\n\n");
     md.push_str(
         "Generated by the conformance harness (`cargo test -p gb-core --test conformance`); do \
          not edit by hand. Every ROM of the shared test-ROM folder, run on the DMG model \
-         (DMG-CPU B). Expected failures, with their reasons, are listed in \
-         `host/core/tests/expected-failures.tsv`.\n\n",
+         (DMG-CPU B) and on the CGB model (CPU CGB C; a DMG game runs in the CGB's DMG \
+         compatibility mode, as on the console). Expected failures, with their reasons, are \
+         listed per model in `host/core/tests/expected-failures.tsv`.\n\n",
     );
-    let _ = writeln!(
-        md,
-        "DMG: **{pass} pass**, {xfail} expected failures, {fail} unexpected failures, {na} not \
-         for this model, {experiments} experiments without a verdict.\n"
-    );
-    md.push_str("| suite | pass | expected failures | unexpected failures | n/a | no verdict |\n");
-    md.push_str("|---|---|---|---|---|---|\n");
-    let mut suites: BTreeMap<&str, [usize; 5]> = BTreeMap::new();
-    for (path, row) in rows {
+    md.push_str(CGB_REVISION);
+    md.push('\n');
+    let mut suites: BTreeMap<&str, [[usize; 5]; 2]> = BTreeMap::new();
+    let mut totals = [[0usize; 5]; 2];
+    for (path, cols) in rows {
         let suite = path.split('/').next().unwrap_or_default();
-        let column = match row {
-            Row::Pass => 0,
-            Row::ExpectedFailure(..) => 1,
-            Row::Fail(_) => 2,
-            Row::NotApplicable(_) => 3,
-            Row::NoVerdict => 4,
-        };
-        suites.entry(suite).or_default()[column] += 1;
+        for (m, row) in cols.iter().enumerate() {
+            if let Some(row) = row {
+                suites.entry(suite).or_default()[m][column(row)] += 1;
+                totals[m][column(row)] += 1;
+            }
+        }
     }
-    for (suite, [p, x, f, n, e]) in &suites {
-        let _ = writeln!(md, "| {suite} | {p} | {x} | {f} | {n} | {e} |");
+    for (m, model) in MODELS.iter().enumerate() {
+        let [p, x, f, n, e] = totals[m];
+        let _ = writeln!(
+            md,
+            "{model}: **{p} pass**, {x} expected failures, {f} unexpected failures, {n} not \
+             for this model, {e} experiments without a verdict.\n"
+        );
+    }
+    md.push_str(
+        "| suite | DMG pass | DMG expected failures | DMG unexpected failures | DMG n/a | DMG no \
+         verdict | CGB pass | CGB expected failures | CGB unexpected failures | CGB n/a |\n",
+    );
+    md.push_str("|---|---|---|---|---|---|---|---|---|---|\n");
+    for (suite, [[p, x, f, n, e], [cp, cx, cf, cn, _]]) in &suites {
+        let _ = writeln!(
+            md,
+            "| {suite} | {p} | {x} | {f} | {n} | {e} | {cp} | {cx} | {cf} | {cn} |"
+        );
     }
     md.push('\n');
-    md.push_str("| ROM | DMG | notes |\n|---|---|---|\n");
-    for (path, row) in rows {
-        let (result, note) = match row {
-            Row::Pass => ("pass", String::new()),
-            Row::ExpectedFailure(reason, got) => {
-                ("fail (expected)", format!("{reason}. Got: {got}"))
+    md.push_str("| ROM | DMG | CGB | notes |\n|---|---|---|---|\n");
+    for (path, cols) in rows {
+        let mut results = ["—"; 2];
+        let mut notes = Vec::new();
+        for (m, row) in cols.iter().enumerate() {
+            let Some(row) = row else { continue };
+            let (result, note) = cell(row);
+            results[m] = result;
+            if !note.is_empty() {
+                notes.push(format!("{}: {note}", MODELS[m]));
             }
-            Row::Fail(e) => ("**FAIL**", e.clone()),
-            Row::NotApplicable(why) => ("n/a", why.clone()),
-            Row::NoVerdict => ("no verdict (experiment)", String::new()),
-        };
-        let note = note.replace('|', "\\|").replace('\n', " ");
-        let _ = writeln!(md, "| `{path}` | {result} | {note} |");
+        }
+        let note = notes.join("; ").replace('|', "\\|").replace('\n', " ");
+        let _ = writeln!(
+            md,
+            "| `{path}` | {} | {} | {note} |",
+            results[0], results[1]
+        );
     }
     let out = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/conformance.md");
     if let Err(e) = std::fs::write(&out, md) {
         eprintln!("conformance: could not write {}: {e}", out.display());
+    }
+}
+
+/// Why the CGB model is a CPU CGB C (the text of `docs/conformance.md`).
+const CGB_REVISION: &str = "The CGB model is the **CPU CGB C**. Mealybug Tearoom's CGB \
+     screenshots were taken on a CPU CGB C and a CPU CGB D: the C set is complete (31 images, \
+     the D set lacks the seven `*2` variants); AntonioND's gbc-hw-tests dumps (`real_gbc.sav`) \
+     do not name their revision, and the C and D differ in none of the behaviours they \
+     measure that this core models. Mooneye's CGB tests accept revisions A-E.\n";
+
+/// Whether a listed result must fail the run: a listed ROM that passes, or writes no verdict.
+fn judge(
+    path: &str,
+    model: Model,
+    outcome: Outcome,
+    listed: Option<&String>,
+    root: &Path,
+) -> (Row, Result<(), Failed>) {
+    let tsv = "tests/expected-failures.tsv";
+    match (outcome, listed) {
+        (Outcome::Pass, None) => (Row::Pass, Ok(())),
+        (Outcome::Pass, Some(_)) => (
+            Row::Fail("passes but is listed as an expected failure".into()),
+            Err(Failed::from(format!(
+                "{path} now PASSES on the {model}: remove it from {tsv}"
+            ))),
+        ),
+        (Outcome::Fail(e), Some(reason)) => (
+            Row::ExpectedFailure(reason.clone(), summarize(&e, root)),
+            Ok(()),
+        ),
+        (Outcome::Fail(e), None) => (Row::Fail(e.clone()), Err(Failed::from(e))),
+        (Outcome::NoVerdict, None) => (Row::NoVerdict, Ok(())),
+        (Outcome::NoVerdict, Some(_)) => (
+            Row::Fail("an experiment is listed as an expected failure".into()),
+            Err(Failed::from(format!(
+                "{path} writes no verdict: remove it from {tsv}"
+            ))),
+        ),
     }
 }
 
@@ -325,21 +457,31 @@ fn main() {
         );
     }
     let xfail = Arc::new(expected_failures());
-    let rows: Arc<Mutex<BTreeMap<&'static str, Row>>> = Arc::default();
+    let rows: Arc<Mutex<Rows>> = Arc::default();
+    let set_row = |rows: &Mutex<Rows>, path: &'static str, model: Model, row: Row| {
+        let m = MODELS.iter().position(|&x| x == model).unwrap_or(0);
+        rows.lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .entry(path)
+            .or_default()[m] = Some(row);
+    };
+    let roms = all_roms();
     let mut trials = Vec::new();
-    for (path, kind) in all_roms() {
+    for &(path, model, kind) in &roms {
         let not_applicable = match kind {
             Kind::NotApplicable(why) => Some(why.to_string()),
-            Kind::Mooneye => mooneye_applies_to_dmg(path).err(),
+            Kind::Mooneye => mooneye_applies(path, model).err(),
             _ => None,
         };
         if let Some(why) = not_applicable {
-            rows.lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .insert(path, Row::NotApplicable(why));
+            set_row(&rows, path, model, Row::NotApplicable(why));
             continue;
         }
-        let name = path.trim_end_matches(".gb").to_string();
+        let base = path.trim_end_matches(".gb").to_string();
+        let name = match model {
+            Model::Dmg => base,
+            Model::Cgb => format!("cgb/{base}"),
+        };
         let root = root.clone();
         let xfail = Arc::clone(&xfail);
         let rows = Arc::clone(&rows);
@@ -350,42 +492,35 @@ fn main() {
                     root.display()
                 )));
             }
-            let outcome = run_rom(&root, path, kind).unwrap_or_else(Outcome::Fail);
-            let listed = xfail.get(path);
-            let (row, result) = match (outcome, listed) {
-                (Outcome::Pass, None) => (Row::Pass, Ok(())),
-                (Outcome::Pass, Some(_)) => (
-                    Row::Fail("passes but is listed as an expected failure".into()),
-                    Err(Failed::from(format!(
-                        "{path} now PASSES: remove it from tests/expected-failures.tsv"
-                    ))),
-                ),
-                (Outcome::Fail(e), Some(reason)) => (
-                    Row::ExpectedFailure(reason.clone(), summarize(&e, &root)),
-                    Ok(()),
-                ),
-                (Outcome::Fail(e), None) => (Row::Fail(e.clone()), Err(Failed::from(e))),
-                (Outcome::NoVerdict, None) => (Row::NoVerdict, Ok(())),
-                (Outcome::NoVerdict, Some(_)) => (
-                    Row::Fail("an experiment is listed as an expected failure".into()),
-                    Err(Failed::from(format!(
-                        "{path} writes no verdict: remove it from tests/expected-failures.tsv"
-                    ))),
-                ),
-            };
-            rows.lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .insert(path, row);
+            let outcome = run_rom(&root, path, kind, model).unwrap_or_else(Outcome::Fail);
+            let listed = xfail.get(&(model, path.to_string()));
+            let (row, result) = judge(path, model, outcome, listed, &root);
+            set_row(&rows, path, model, row);
             result
         })
         .with_ignored_flag(!have_roms && !ci);
         trials.push(trial);
     }
-    for path in xfail.keys() {
-        if !table::ROMS.iter().any(|(p, _)| p == path)
-            && !gbmicrotest::ROMS.contains(&path.as_str())
-        {
-            eprintln!("conformance: expected-failures.tsv names {path}, which is not in the table");
+    // Paths with a row on one model only.
+    for &(path, model, _) in &roms {
+        let other = match model {
+            Model::Dmg => Model::Cgb,
+            Model::Cgb => Model::Dmg,
+        };
+        if !roms.iter().any(|&(p, m, _)| p == path && m == other) {
+            let why = match other {
+                Model::Cgb => no_cgb_row(path),
+                Model::Dmg => "CGB only",
+            };
+            set_row(&rows, path, other, Row::NotApplicable(why.to_string()));
+        }
+    }
+    for (model, path) in xfail.keys() {
+        if !roms.iter().any(|&(p, m, _)| p == path && m == *model) {
+            eprintln!(
+                "conformance: expected-failures.tsv names {path} on the {model}, which is not \
+                 in the table"
+            );
         }
     }
     let full_run = args.filter.is_none() && args.skip.is_empty() && !args.list;

@@ -15,11 +15,13 @@
 //! [`SHOOTOUT_FRAMES`] frames, longer than any of their sub-tests takes. Their reference
 //! images were taken on a Game Boy Color, where the ROM draws "PASS" in green; on the DMG the
 //! same text comes out in the darkest shade, so these three are compared by shape: every pixel
-//! must be lit (not white) in our frame exactly where it is lit in the reference.
+//! must be lit (not white) in our frame exactly where it is lit in the reference. On the CGB
+//! (the ROM is CGB-compatible, flag $80) every screen is compared pixel for pixel, with the
+//! `-cgb.png` references of the menu's sub-tests.
 
 use crate::Kind;
 use crate::Outcome;
-use gb_core::{Buttons, Cartridge, Domain, Gb};
+use gb_core::{Buttons, Domain, Gb, Model};
 use gb_testkit::{LEVELS, read_png_rgb, write_frame_png, write_rgb_png};
 use std::path::Path;
 
@@ -42,6 +44,26 @@ pub const ROMS: &[(&str, Kind)] = &[
     ("rtc3test/rtc3test-3-shootout.gb", Kind::Custom(shootout)),
 ];
 
+/// The rows on the CGB: the shootout builds' references are CGB screenshots; the menu's
+/// sub-tests have CGB references for two of them.
+pub const ROMS_CGB: &[(&str, Kind)] = &[
+    (
+        "rtc3test/rtc3test.gb (basic tests)",
+        Kind::Custom(basic_tests),
+    ),
+    (
+        "rtc3test/rtc3test.gb (range tests)",
+        Kind::Custom(range_tests),
+    ),
+    (
+        "rtc3test/rtc3test.gb (sub-second writes)",
+        Kind::NotApplicable("no CGB reference"),
+    ),
+    ("rtc3test/rtc3test-1-shootout.gb", Kind::Custom(shootout)),
+    ("rtc3test/rtc3test-2-shootout.gb", Kind::Custom(shootout)),
+    ("rtc3test/rtc3test-3-shootout.gb", Kind::Custom(shootout)),
+];
+
 /// The v004 ROM.
 const ROM: &str = "rtc3test/rtc3test.gb";
 /// Frames a button is held, then released, for each menu step.
@@ -58,27 +80,36 @@ const RETURN_TILE_OFFSET: usize = 0x1C00 + 17 * 32 + 6;
 /// The ROM's tile for "*" (the A-button glyph).
 const A_BUTTON_TILE: u8 = 0xC1;
 
-fn basic_tests(root: &Path, _: &str) -> Result<Outcome, String> {
-    run_menu_entry(root, 0, "rtc3test/expected/rtc3test-basic-tests-dmg.png")
+/// The model's suffix in the references' names.
+fn suffix(model: Model) -> &'static str {
+    match model {
+        Model::Dmg => "dmg",
+        Model::Cgb => "cgb",
+    }
 }
 
-fn range_tests(root: &Path, _: &str) -> Result<Outcome, String> {
-    run_menu_entry(root, 1, "rtc3test/expected/rtc3test-range-tests-dmg.png")
+fn basic_tests(root: &Path, _: &str, model: Model) -> Result<Outcome, String> {
+    let expected = format!(
+        "rtc3test/expected/rtc3test-basic-tests-{}.png",
+        suffix(model)
+    );
+    run_menu_entry(root, 0, &expected, model)
 }
 
-fn sub_second_writes(root: &Path, _: &str) -> Result<Outcome, String> {
-    run_menu_entry(
-        root,
-        2,
-        "rtc3test/expected/rtc3test-sub-second-writes-dmg.png",
-    )
+fn range_tests(root: &Path, _: &str, model: Model) -> Result<Outcome, String> {
+    let expected = format!(
+        "rtc3test/expected/rtc3test-range-tests-{}.png",
+        suffix(model)
+    );
+    run_menu_entry(root, 1, &expected, model)
 }
 
-fn load(root: &Path, path: &str) -> Result<Gb, String> {
-    let file = root.join(path);
-    let bytes = std::fs::read(&file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
-    let cart = Cartridge::from_rom(bytes).map_err(|e| format!("bad ROM {path}: {e}"))?;
-    Ok(Gb::new(cart))
+fn sub_second_writes(root: &Path, _: &str, model: Model) -> Result<Outcome, String> {
+    let expected = format!(
+        "rtc3test/expected/rtc3test-sub-second-writes-{}.png",
+        suffix(model)
+    );
+    run_menu_entry(root, 2, &expected, model)
 }
 
 /// The buttons held on `frame` to run menu entry `entry`: Down once per line, then A.
@@ -100,8 +131,13 @@ fn return_drawn(gb: &Gb) -> bool {
     gb.domain(Domain::Vram).get(RETURN_TILE_OFFSET) == Some(&A_BUTTON_TILE)
 }
 
-fn run_menu_entry(root: &Path, entry: u32, expected: &str) -> Result<Outcome, String> {
-    let mut gb = load(root, ROM)?;
+fn run_menu_entry(
+    root: &Path,
+    entry: u32,
+    expected: &str,
+    model: Model,
+) -> Result<Outcome, String> {
+    let mut gb = crate::load(root, ROM, model)?;
     let mut done_at = None;
     for frame in 0..MAX_FRAMES {
         gb.set_buttons(menu_input(entry, frame));
@@ -140,8 +176,8 @@ fn fail_with_frame(gb: &Gb, expected: &str, why: String) -> Outcome {
     Outcome::Fail(format!("{why}; actual frame: {}", path.display()))
 }
 
-fn shootout(root: &Path, path: &str) -> Result<Outcome, String> {
-    let mut gb = load(root, path)?;
+fn shootout(root: &Path, path: &str, model: Model) -> Result<Outcome, String> {
+    let mut gb = crate::load(root, path, model)?;
     for _ in 0..SHOOTOUT_FRAMES {
         gb.run_frame();
     }
@@ -150,7 +186,11 @@ fn shootout(root: &Path, path: &str) -> Result<Outcome, String> {
         .and_then(|s| s.to_str())
         .unwrap_or_default();
     let expected = root.join(format!("rtc3test/expected/{stem}.png"));
-    Ok(match compare_lit(gb.framebuffer(), &expected, path) {
+    let result = match model {
+        Model::Dmg => compare_lit(gb.framebuffer(), &expected, path),
+        Model::Cgb => crate::screen::compare(gb.framebuffer(), &expected, path),
+    };
+    Ok(match result {
         Ok(()) => Outcome::Pass,
         Err(e) => Outcome::Fail(e),
     })

@@ -5,6 +5,7 @@
 mod audio_hashes;
 mod bess;
 mod boot_and_joypad;
+mod cgb;
 mod cpu_instructions;
 mod determinism;
 mod frame_hashes;

@@ -67,17 +67,20 @@ fn watched_runs_stop_at_each_access_and_end_where_unwatched_ones_do() {
                 Hit {
                     access: Access::Exec,
                     addr: 0x40,
-                    value: 0xF5
+                    value: 0xF5,
+                    bank: Some(0)
                 },
                 Hit {
                     access: Access::Read,
                     addr: 0xC000,
-                    value: n
+                    value: n,
+                    bank: None
                 },
                 Hit {
                     access: Access::Write,
                     addr: 0xC000,
-                    value: n.wrapping_add(1)
+                    value: n.wrapping_add(1),
+                    bank: None
                 },
             ]
         );

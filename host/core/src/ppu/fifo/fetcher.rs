@@ -58,7 +58,7 @@ impl Fetcher {
     /// is empty. `count` is the shifter's pixel counter.
     pub(super) fn tick(
         &mut self,
-        vram: &[u8; 0x2000],
+        vram: &[u8; 0x4000],
         regs: &LineRegs,
         window_line: u8,
         count: usize,

@@ -41,7 +41,7 @@ pub struct LineRegs {
 #[derive(Clone, Copy, Debug)]
 pub struct LineInput<'a> {
     /// Video RAM.
-    pub vram: &'a [u8; 0x2000],
+    pub vram: &'a [u8; 0x4000],
     /// Object attribute memory.
     pub oam: &'a [u8; 0xA0],
     /// The objects the OAM scan found on this line (OAM indices, in OAM order).

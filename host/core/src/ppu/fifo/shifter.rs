@@ -88,7 +88,8 @@ impl Palettes {
 
 /// A pixel's shade: the object pixel shows if it is not transparent, objects are on (LCDC.1)
 /// and its priority bit does not hide it behind a background colour other than 0; the
-/// background counts as colour 0 while LCDC.0 is clear.
+/// background counts as colour 0 while LCDC.0 is clear. An object's shade comes tagged with
+/// its palette (4: OBP0, 8: OBP1), which the CGB's compatibility mode colours by.
 pub(super) fn shade(index: u8, obj: ObjPixel, lcdc: u8, pal: &Palettes) -> u8 {
     let bg = if lcdc & 0x01 == 0 { 0 } else { index };
     let obj_shows = obj.index != 0 && lcdc & 0x02 != 0 && !(obj.attr & 0x80 != 0 && bg != 0);
@@ -98,7 +99,7 @@ pub(super) fn shade(index: u8, obj: ObjPixel, lcdc: u8, pal: &Palettes) -> u8 {
         } else {
             pal.obp0
         };
-        (p >> (obj.index * 2)) & 3
+        ((p >> (obj.index * 2)) & 3) | (4 << ((obj.attr >> 4) & 1))
     } else {
         (pal.bgp >> (bg * 2)) & 3
     }

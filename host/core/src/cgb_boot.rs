@@ -1,0 +1,133 @@
+//! The Game Boy Color as its boot ROM leaves it at 0x0100, for machines built without one
+//! (Pan Docs "Power Up Sequence": "Console state after boot ROM hand-off").
+//!
+//! The boot ROM picks the mode from the header's CGB flag (0x0143 bit 7): CGB mode, or DMG
+//! compatibility mode with KEY0 = 0x04, OPRI = 1 and the compatibility palettes
+//! ([`crate::compat`]). What it leaves:
+//!
+//! | | CGB mode | DMG compatibility mode |
+//! |---|---|---|
+//! | A F B C | 0x11 0x80 0x00 0x00 | 0x11 0x80, B the title checksum (0 if not a Nintendo game), C 0x00 |
+//! | D E H L | 0xFF 0x56 0x00 0x0D | 0x00 0x08, HL 0x991A for the two logo-map palettes, else 0x007C |
+//! | DIV | 0x1E at the first read (gbc-hw-tests `sys_clocks_init_gbc_mode`) | 0x26 (`sys_clocks_init_dmg_mode`'s CGB dump; Mooneye `misc/boot_div-cgbABCDE` pins the M-cycle) |
+//! | P1, SC | 0xFF (nothing selected), 0x7F | 0xFF, 0x7E (Mooneye `misc/boot_hwio-C`) |
+//! | palettes | background all white, BCPS 0xC0 | object 0 and 1 and background 0 from the table, BCPS 0xC8, OCPS 0xD0 |
+//! | VRAM | bank 0: the logo's tiles from the header (0x8010-0x819F) and ®; no tile map | the same, and the DMG's logo tile map for the two palettes that ask for it |
+//!
+//! Everything else as on the DMG (LCDC 0x91, BGP 0xFC, the sound registers, IF 0x01), the DMA
+//! register 0x00, wave RAM 00 FF 00 FF …, OAM cleared, work RAM bank 2 cleared (the boot ROM
+//! uses it). The boot ROM's duration depends on the header in compatibility mode (the
+//! checksum search, a held button): the counter values are those of the test ROMs' headers.
+
+use crate::apu::Apu;
+use crate::bus::Hardware;
+use crate::cartridge::Cartridge;
+use crate::compat::{self, DmgPalette};
+use crate::cpu::{Cpu, CpuMode, Registers};
+use crate::model::Model;
+use crate::power_on::{self, RamInit};
+use crate::ppu::Ppu;
+use crate::timer::Timer;
+
+/// The system counter at 0x0100 in CGB mode (DIV 0x1E at gbc-hw-tests
+/// `sys_clocks_init_gbc_mode`'s first read).
+const COUNTER_CGB_MODE: u16 = 0x1EA0;
+/// The system counter at 0x0100 in DMG compatibility mode (Mooneye `misc/boot_div-cgbABCDE`:
+/// DIV becomes 0x27 on the M-cycle of its first read, 140 T-cycles after 0x0100).
+const COUNTER_DMG_MODE: u16 = 0x2674;
+/// Where the PPU is at 0x0100 (line, dot), as on the DMG.
+const PPU_LINE: u8 = 153;
+/// See [`PPU_LINE`].
+const PPU_DOT: u64 = 396;
+
+/// The CPU and the hardware of a CGB past its boot ROM, with `cart`, at time `now`: in CGB
+/// mode for a cartridge whose header asks for it, else in DMG compatibility mode with the
+/// palette `palette` picks.
+pub(crate) fn post_boot(
+    cart: Cartridge,
+    init: RamInit,
+    palette: DmgPalette,
+    now: u64,
+) -> (Cpu, Hardware) {
+    let cgb_mode = cart.header().cgb_flag & 0x80 != 0;
+    let compat = compat::choose(&cart.rom()[..cart.rom().len().min(0x150)], palette);
+    let counter = if cgb_mode {
+        COUNTER_CGB_MODE
+    } else {
+        COUNTER_DMG_MODE
+    };
+    let mut ppu = Ppu::post_boot(now, PPU_LINE, PPU_DOT);
+    let logo: [u8; 48] = std::array::from_fn(|i| cart.read_rom(0x0104 + i as u16));
+    ppu.load_boot_logo_tiles(&logo);
+    if !cgb_mode && compat.logo_map {
+        ppu.load_boot_logo_map();
+    }
+    let mut apu = Apu::post_boot();
+    for i in 0..16u16 {
+        apu.write(0xFF30 + i, if i % 2 == 0 { 0x00 } else { 0xFF }, now);
+    }
+    let timer = Timer::new(now, counter);
+    let mut hw = Hardware::with_model(Model::Cgb, cart, ppu, timer, apu, now);
+    hw.if_ = 0x01;
+    power_on::fill_cgb(init, &mut hw.wram[..], &mut hw.hram);
+    hw.joypad.write(0x30);
+    hw.set_dma_register(0x00);
+    let white = [0xFF, 0x7F].repeat(32);
+    let mut bg = [0u8; 64];
+    bg.copy_from_slice(&white);
+    let regs = if cgb_mode {
+        hw.cgb.key0 = hw.cartridge_cgb_flag();
+        hw.ppu.set_palettes(&bg, &[0; 64]);
+        hw.ppu.set_palette_specs(0x80, 0x00);
+        hw.serial.restore(0x00, 0x03, now, counter);
+        hw.set_cgb_mode(true);
+        Registers {
+            a: 0x11,
+            f: 0x80,
+            b: 0x00,
+            c: 0x00,
+            d: 0xFF,
+            e: 0x56,
+            h: 0x00,
+            l: 0x0D,
+            sp: 0xFFFE,
+            pc: 0x0100,
+        }
+    } else {
+        hw.cgb.key0 = 0x04;
+        let mut obj = [0u8; 64];
+        let put = |mem: &mut [u8; 64], at: usize, colors: &[u16; 4]| {
+            for (i, c) in colors.iter().enumerate() {
+                mem[at + i * 2..at + i * 2 + 2].copy_from_slice(&c.to_le_bytes());
+            }
+        };
+        put(&mut obj, 0, &compat.palettes[0]);
+        put(&mut obj, 8, &compat.palettes[1]);
+        put(&mut bg, 0, &compat.palettes[2]);
+        hw.ppu.set_palettes(&bg, &obj);
+        hw.ppu.set_palette_specs(0x88, 0x90);
+        hw.ppu.set_opri(1);
+        hw.set_cgb_mode(false);
+        let hl: u16 = if compat.logo_map { 0x991A } else { 0x007C };
+        Registers {
+            a: 0x11,
+            f: 0x80,
+            b: compat.checksum,
+            c: 0x00,
+            d: 0x00,
+            e: 0x08,
+            h: (hl >> 8) as u8,
+            l: hl as u8,
+            sp: 0xFFFE,
+            pc: 0x0100,
+        }
+    };
+    (Cpu::restored(regs, false, CpuMode::Running), hw)
+}
+
+impl Hardware {
+    /// The cartridge header's CGB flag (0x0143).
+    fn cartridge_cgb_flag(&self) -> u8 {
+        self.cart.header().cgb_flag
+    }
+}

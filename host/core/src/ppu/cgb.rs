@@ -1,0 +1,100 @@
+//! The PPU's CGB registers as the CPU reaches them: VBK (0xFF4F, the VRAM bank), the colour
+//! palettes (BCPS/BCPD/OCPS/OCPD, 0xFF68-0xFF6B, see `cram.rs`) and OPRI (0xFF6C); and the
+//! model the PPU draws for (DMG shades, or RGB555 colours in CGB mode and in DMG
+//! compatibility mode).
+//!
+//! VBK reads 0xFE | bank on any CGB, and takes writes only in CGB mode (Mooneye
+//! `misc/boot_hwio-C` reads 0xFE in DMG compatibility mode). OPRI reads 0xFE | bit 0 in CGB
+//! mode and 0xFF otherwise.
+
+use super::Ppu;
+
+impl Ppu {
+    /// Set the model the PPU belongs to: `cgb` for the CGB's hardware (colour output, no DMG
+    /// STAT write glitch), `cgb_mode` for CGB mode (false in DMG compatibility mode).
+    pub(crate) fn set_model(&mut self, cgb: bool, cgb_mode: bool) {
+        self.cgb = cgb;
+        self.cgb_mode = cgb && cgb_mode;
+        if !self.cgb_mode {
+            self.vbk = 0;
+        }
+        self.framebuffer.set_color(cgb);
+    }
+
+    /// Where the VRAM bank the CPU sees starts in [`Ppu::vram`].
+    #[inline]
+    pub(crate) fn vram_bank_offset(&self) -> usize {
+        usize::from(self.vbk) << 13
+    }
+
+    /// The VRAM bank the CPU sees (VBK bit 0).
+    pub(crate) fn vram_bank(&self) -> u8 {
+        self.vbk
+    }
+
+    /// Whether the PPU reads colour RAM now (mode 3): the CPU cannot reach it.
+    fn cram_locked(&self) -> bool {
+        self.lcd_on() && self.mode == 3
+    }
+
+    /// Read the CGB registers 0xFF4F and 0xFF68-0xFF6C; `None` for other addresses.
+    pub(crate) fn read_cgb_register(&self, addr: u16) -> Option<u8> {
+        if !self.cgb {
+            return None;
+        }
+        Some(match addr {
+            0xFF4F => 0xFE | self.vbk,
+            0xFF68..=0xFF6B => self.cram.read(addr, self.cgb_mode && !self.cram_locked()),
+            0xFF6C if self.cgb_mode => 0xFE | self.opri,
+            0xFF6C => 0xFF,
+            _ => return None,
+        })
+    }
+
+    /// Write the CGB registers 0xFF4F and 0xFF68-0xFF6C; true if `addr` is one of them.
+    /// `boot_mapped`: the boot ROM runs, which reaches them in either mode.
+    pub(crate) fn write_cgb_register(&mut self, addr: u16, v: u8, boot_mapped: bool) -> bool {
+        if !self.cgb {
+            return false;
+        }
+        let reachable = self.cgb_mode || boot_mapped;
+        match addr {
+            0xFF4F => {
+                if reachable {
+                    self.vbk = v & 1;
+                }
+            }
+            0xFF68 | 0xFF6A => self.cram.write(addr, v, true),
+            0xFF69 | 0xFF6B => {
+                if reachable {
+                    let ok = !self.cram_locked();
+                    self.cram.write(addr, v, ok);
+                }
+            }
+            0xFF6C => {
+                if reachable {
+                    self.opri = v & 1;
+                }
+            }
+            _ => return false,
+        }
+        true
+    }
+
+    /// Set the colour palettes (a save state load, the boot ROM's compatibility palettes).
+    pub(crate) fn set_palettes(&mut self, bg: &[u8; 64], obj: &[u8; 64]) {
+        self.cram.bg = *bg;
+        self.cram.obj = *obj;
+    }
+
+    /// BCPS and OCPS as written (a save state load, the boot ROM's final values).
+    pub(crate) fn set_palette_specs(&mut self, bcps: u8, ocps: u8) {
+        self.cram.bcps = bcps & 0xBF;
+        self.cram.ocps = ocps & 0xBF;
+    }
+
+    /// OPRI bit 0 (a save state load, the boot ROM's value).
+    pub(crate) fn set_opri(&mut self, v: u8) {
+        self.opri = v & 1;
+    }
+}

@@ -1,0 +1,325 @@
+//! The CGB model on ROMs built in code: power-on state in both modes, the banked memories
+//! (SVBK, VBK) and their flat domains, banked peeks, the CGB-only registers and what DMG
+//! compatibility mode hides, the CGB boot ROM's overlay and KEY0, state images per model.
+
+use gb_core::asm::RomBuilder;
+use gb_core::watch::Access;
+use gb_core::{Boot, Cartridge, DmgPalette, Domain, Gb, GbError, Model, RamInit, StateError};
+
+/// A cartridge with `src` and the CGB flag `flag` ($80: CGB mode on a CGB, $00: DMG
+/// compatibility mode).
+fn cart(flag: u8, src: &str) -> Cartridge {
+    let rom = RomBuilder::new()
+        .title("CGB TEST")
+        .cgb_flag(flag)
+        .program(src)
+        .build()
+        .expect("assemble");
+    Cartridge::from_rom(rom).expect("cartridge")
+}
+
+fn cgb(flag: u8, src: &str) -> Gb {
+    let boot = Boot {
+        model: Model::Cgb,
+        ram_init: RamInit::Zero,
+        ..Boot::default()
+    };
+    Gb::power_on(cart(flag, src), boot).expect("power on")
+}
+
+fn run(gb: &mut Gb) {
+    assert!(gb.run_until_ld_b_b(2_000_000), "the program reached LD B,B");
+}
+
+#[test]
+fn post_boot_registers_in_both_modes() {
+    let gb = cgb(0x80, "ld b, b");
+    assert_eq!(gb.model(), Model::Cgb);
+    assert!(gb.cgb_mode());
+    let r = gb.regs();
+    assert_eq!(
+        [r.a, r.f, r.b, r.c, r.d, r.e, r.h, r.l],
+        [0x11, 0x80, 0x00, 0x00, 0xFF, 0x56, 0x00, 0x0D]
+    );
+    assert_eq!((r.sp, r.pc), (0xFFFE, 0x0100));
+    assert_eq!(gb.peek(0xFF4D), 0x7E, "KEY1: normal speed, nothing armed");
+    assert_eq!(gb.peek(0xFF4F), 0xFE, "VBK: bank 0");
+    assert_eq!(gb.peek(0xFF70), 0xF8, "SVBK: 0 (bank 1)");
+    assert_eq!(gb.peek(0xFF56), 0x3E, "RP: no light");
+
+    // A DMG game runs in compatibility mode (Mooneye misc/boot_regs-cgb, boot_hwio-C).
+    let gb = cgb(0x00, "ld b, b");
+    assert!(!gb.cgb_mode());
+    let r = gb.regs();
+    assert_eq!(
+        [r.a, r.f, r.b, r.c, r.d, r.e, r.h, r.l],
+        [0x11, 0x80, 0x00, 0x00, 0x00, 0x08, 0x00, 0x7C]
+    );
+    for (addr, v) in [
+        (0xFF00, 0xFF),
+        (0xFF02, 0x7E),
+        (0xFF4C, 0xFF),
+        (0xFF4D, 0xFF),
+        (0xFF4F, 0xFE),
+        (0xFF68, 0xC8),
+        (0xFF69, 0xFF),
+        (0xFF6A, 0xD0),
+        (0xFF6B, 0xFF),
+        (0xFF6C, 0xFF),
+        (0xFF70, 0xFF),
+        (0xFF72, 0x00),
+        (0xFF74, 0xFF),
+        (0xFF75, 0x8F),
+        (0xFF76, 0x00),
+        (0xFF77, 0x00),
+    ] {
+        assert_eq!(gb.peek(addr), v, "${addr:04X} in DMG compatibility mode");
+    }
+}
+
+#[test]
+fn a_cgb_boot_rom_of_the_wrong_size_is_refused() {
+    let boot = Boot {
+        model: Model::Cgb,
+        boot_rom: Some(&[0; 0x100]),
+        ..Boot::default()
+    };
+    let err = Gb::power_on(cart(0x80, "ld b, b"), boot).expect_err("a DMG-sized image");
+    assert!(matches!(err, GbError::CgbBootRomSize(0x100)), "{err}");
+    let boot = Boot {
+        model: Model::Cgb,
+        dmg_palette: DmgPalette::Combo(13),
+        ..Boot::default()
+    };
+    assert!(Gb::power_on(cart(0, "ld b, b"), boot).is_err());
+}
+
+#[test]
+fn svbk_maps_seven_banks_at_d000_and_the_domain_holds_all_eight() {
+    // Write the bank number at $D000 of banks 0-7 (0 maps bank 1), and $C000.
+    let mut gb = cgb(
+        0x80,
+        r#"
+            ld a, $C0
+            ld [$C000], a
+            ld b, 0
+        loop:
+            ld a, b
+            ldh [$70], a
+            add a, $10
+            ld [$D000], a
+            ld a, [$F000]      ; echo RAM reaches the bank too
+            ld [$D001], a
+            inc b
+            ld a, b
+            cp 8
+            jr nz, loop
+            ld a, 3
+            ldh [$70], a
+            ld b, b
+        "#,
+    );
+    run(&mut gb);
+    let wram = gb.domain(Domain::Wram);
+    assert_eq!(wram.len(), 0x8000);
+    assert_eq!(wram[0], 0xC0);
+    // Bank 1 got 0x10 then 0x11 (SVBK 0 and 1), banks 2-7 got 0x12-0x17.
+    assert_eq!(wram[0x1000], 0x11);
+    for bank in 2..8usize {
+        assert_eq!(wram[bank * 0x1000], 0x10 + bank as u8, "bank {bank}");
+        assert_eq!(
+            wram[bank * 0x1000 + 1],
+            0x10 + bank as u8,
+            "echo of bank {bank}"
+        );
+    }
+    assert_eq!(gb.peek(0xD000), 0x13, "bank 3 is mapped");
+    assert_eq!(gb.bank_of(0xD000), Some(3));
+    assert_eq!(gb.bank_of(0xC000), None);
+    assert_eq!(gb.peek_bank(5, 0xD000), 0x15);
+    assert_eq!(gb.peek_bank(8, 0xD000), 0xFF, "past the last bank");
+    assert_eq!(gb.peek_bank(5, 0xC000), 0xC0, "bank 0 is not banked");
+}
+
+#[test]
+fn vbk_banks_vram_and_compatibility_mode_locks_both_banks() {
+    let src = r#"
+            xor a
+            ldh [$40], a       ; LCD off: VRAM is free
+            ld a, $AA
+            ld [$8000], a
+            ld a, 1
+            ldh [$4F], a
+            ld a, $BB
+            ld [$8000], a
+            ld a, 2
+            ldh [$70], a
+            ld a, $CC
+            ld [$D000], a
+            ld b, b
+        "#;
+    let mut gb = cgb(0x80, src);
+    run(&mut gb);
+    let vram = gb.domain(Domain::Vram);
+    assert_eq!(vram.len(), 0x4000);
+    assert_eq!((vram[0], vram[0x2000]), (0xAA, 0xBB));
+    assert_eq!(gb.peek(0xFF4F), 0xFF);
+    assert_eq!(
+        (gb.peek_bank(0, 0x8000), gb.peek_bank(1, 0x8000)),
+        (0xAA, 0xBB)
+    );
+    assert_eq!(gb.domain(Domain::Wram)[0x2000], 0xCC);
+
+    // The same program in DMG compatibility mode: VBK and SVBK take no writes.
+    let mut gb = cgb(0x00, src);
+    run(&mut gb);
+    assert_eq!(gb.domain(Domain::Vram)[0], 0xBB);
+    assert_eq!(gb.domain(Domain::Vram)[0x2000], 0x00);
+    assert_eq!(gb.domain(Domain::Wram)[0x1000], 0xCC, "bank 1 stays mapped");
+    assert_eq!(gb.bank_of(0xD000), Some(1));
+}
+
+#[test]
+fn undocumented_registers_and_the_infrared_port() {
+    let mut gb = cgb(
+        0x80,
+        r#"
+            ld a, $FF
+            ldh [$72], a
+            ldh [$74], a
+            ldh [$75], a
+            ld a, $C1
+            ldh [$56], a
+            ld b, b
+        "#,
+    );
+    run(&mut gb);
+    assert_eq!(gb.peek(0xFF72), 0xFF);
+    assert_eq!(gb.peek(0xFF74), 0xFF);
+    assert_eq!(gb.peek(0xFF75), 0xFF);
+    assert_eq!(
+        gb.peek(0xFF56),
+        0xFF,
+        "read enabled, LED on, bit 1: no light received"
+    );
+}
+
+#[test]
+fn the_dmg_has_none_of_it() {
+    let mut gb = Gb::new(cart(0x80, "ld b, b"));
+    for addr in [
+        0xFF4D, 0xFF4F, 0xFF56, 0xFF68, 0xFF70, 0xFF72, 0xFF75, 0xFF76,
+    ] {
+        assert_eq!(gb.peek(addr), 0xFF, "${addr:04X}");
+    }
+    assert_eq!(gb.domain(Domain::Wram).len(), 0x2000);
+    assert_eq!(gb.domain(Domain::Vram).len(), 0x2000);
+    assert_eq!(gb.bank_of(0xD000), None);
+    assert_eq!(gb.bank_of(0x4000), Some(1));
+    run(&mut gb);
+}
+
+/// A CGB boot ROM image: writes KEY0 = `key0`, marks WRAM, checks that $0100 shows the
+/// cartridge and $0200 the boot ROM, and unmaps itself at $00FE.
+fn cgb_boot_rom(key0: u8) -> Vec<u8> {
+    let src = format!(
+        r#"
+            ld sp, $FFFE
+            ld a, [$0100]       ; the cartridge's entry: nop
+            ld [$C000], a
+            ld a, [$0200]       ; the boot ROM's own byte
+            ld [$C001], a
+            ld a, {key0}
+            ldh [$4C], a
+            ld a, $11
+            jp $00FE
+            org $00FE
+            ldh [$50], a
+            org $0200
+            db $5A
+        "#
+    );
+    let mut image = gb_core::asm::assemble(&src, 0).expect("assemble boot ROM");
+    image.resize(0x900, 0x00);
+    image
+}
+
+#[test]
+fn a_cgb_boot_rom_runs_around_the_header_and_key0_picks_the_mode() {
+    for (key0, cgb_mode) in [(0x80, true), (0x04, false)] {
+        let image = cgb_boot_rom(key0);
+        let boot = Boot {
+            model: Model::Cgb,
+            boot_rom: Some(&image),
+            ram_init: RamInit::Zero,
+            ..Boot::default()
+        };
+        let mut gb = Gb::power_on(cart(0x80, "ld b, b"), boot).expect("power on");
+        assert_eq!(gb.regs().pc, 0);
+        run(&mut gb);
+        assert_eq!(gb.peek(0xC000), 0x00, "$0100 is the cartridge's");
+        assert_eq!(gb.peek(0xC001), 0x5A, "$0200 is the boot ROM's");
+        assert_eq!(gb.cgb_mode(), cgb_mode, "KEY0 {key0:02X}");
+        assert_eq!(gb.regs().a, 0x11);
+    }
+}
+
+#[test]
+fn state_images_carry_the_model() {
+    let mut gb = cgb(
+        0x80,
+        r#"
+            ld a, 5
+            ldh [$70], a
+            ld a, $5E
+            ld [$D123], a
+            ld b, b
+        "#,
+    );
+    run(&mut gb);
+    let mut image = Vec::new();
+    gb.save_state(&mut image);
+    let mut other = cgb(0x80, "ld b, b");
+    other.load_state(&image).expect("same model");
+    assert_eq!(other.peek(0xD123), 0x5E);
+    assert_eq!(other.bank_of(0xD000), Some(5));
+
+    let mut dmg = Gb::new(cart(0x80, "ld b, b"));
+    let err = dmg.load_state(&image).expect_err("a CGB image on a DMG");
+    assert_eq!(
+        err,
+        StateError::Model {
+            saved: Model::Cgb,
+            running: Model::Dmg
+        }
+    );
+    let mut dmg_image = Vec::new();
+    dmg.save_state(&mut dmg_image);
+    assert!(matches!(
+        other.load_state(&dmg_image),
+        Err(StateError::Model { .. })
+    ));
+}
+
+#[test]
+fn watchpoint_hits_carry_the_bank() {
+    let mut gb = cgb(
+        0x80,
+        r#"
+            ld a, 6
+            ldh [$70], a
+            ld a, $77
+            ld [$D010], a
+            ld b, b
+        "#,
+    );
+    gb.add_watch(Access::Write, 0xD010, 1);
+    assert!(!gb.run_frame_watched(), "stopped at the write");
+    let mut hits = Vec::new();
+    gb.watch().take_hits(&mut hits);
+    assert_eq!(hits.len(), 1);
+    assert_eq!(
+        (hits[0].addr, hits[0].value, hits[0].bank),
+        (0xD010, 0x77, Some(6))
+    );
+}
