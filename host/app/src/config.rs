@@ -76,12 +76,20 @@ pub struct Config {
     /// How the window shows the Game Boy Color's colours: `off` (as the game set them) or
     /// `lcd` (a curve that looks like a real GBC screen).
     pub color_correction: String,
+    /// The palette DMG games get on the Game Boy Color: `auto` or a button combination
+    /// (`right+a`, …).
+    pub dmg_palette: String,
 }
 
 impl Config {
     /// The configured model (`auto` when the file names none or an unknown one).
     pub fn model(&self) -> gb_core::ModelChoice {
         gb_core::ModelChoice::parse(&self.model).unwrap_or_default()
+    }
+
+    /// The configured DMG-game palette on the CGB (`auto` when the file names none).
+    pub fn dmg_palette(&self) -> gb_core::DmgPalette {
+        gb_core::DmgPalette::parse(&self.dmg_palette).unwrap_or_default()
     }
 
     /// The configured colour correction (`off` unless the file says `lcd`).

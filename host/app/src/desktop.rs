@@ -102,6 +102,11 @@ pub fn run(args: &Args) -> Result<()> {
         stop: Some(stop_on_signals()),
         power: crate::rom::PowerArgs {
             model: args.power.model.or(Some(config.model())),
+            dmg_palette: if args.power.dmg_palette == gb_core::DmgPalette::Auto {
+                config.dmg_palette()
+            } else {
+                args.power.dmg_palette
+            },
             ..args.power
         },
         correction: config.color_correction(),

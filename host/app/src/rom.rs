@@ -2,7 +2,7 @@
 //! power-on options every command that runs a ROM takes ([`PowerArgs`]).
 
 use anyhow::{Context, Result};
-use gb_core::{Boot, Cartridge, Gb, ModelChoice, RamInit};
+use gb_core::{Boot, Cartridge, DmgPalette, Gb, ModelChoice, RamInit};
 use std::path::Path;
 
 /// How the machine powers on (flattened into every command that runs a ROM).
@@ -17,6 +17,21 @@ pub struct PowerArgs {
     /// original Game Boy; the default, or the app's configured one), `dmg` or `cgb`.
     #[arg(long, value_name = "auto|dmg|cgb", value_parser = parse_model)]
     pub model: Option<ModelChoice>,
+    /// On the Game Boy Color, the palette a DMG game gets: `auto` (what the CGB's boot ROM
+    /// picks from the title) or one of the 12 button combinations held at power-on (`1`-`12`
+    /// or its buttons: `right`, `left+a`, `down+b`, …).
+    #[arg(long, value_name = "auto|1-12|BUTTONS", default_value = "auto", value_parser = parse_dmg_palette)]
+    pub dmg_palette: DmgPalette,
+}
+
+/// Parse `--dmg-palette`.
+pub fn parse_dmg_palette(s: &str) -> Result<DmgPalette, String> {
+    DmgPalette::parse(s).ok_or_else(|| {
+        format!(
+            "'{s}' is not auto, 1-12 or one of {}",
+            DmgPalette::COMBOS.join(", ").to_ascii_lowercase()
+        )
+    })
 }
 
 /// Parse `--model`.
@@ -31,6 +46,7 @@ impl PowerArgs {
             boot_rom,
             ram_init: self.ram_init,
             model: self.model.unwrap_or_default(),
+            dmg_palette: self.dmg_palette,
             ..gb_session::PowerOn::default()
         }
     }
@@ -89,6 +105,7 @@ pub fn load(path: &Path, boot_rom: Option<&Path>, power: PowerArgs) -> Result<Gb
         model: power.model.unwrap_or_default().resolve(&cart),
         ram_init: power.ram_init,
         boot_rom: image.as_deref(),
+        dmg_palette: power.dmg_palette,
     };
     Gb::power_on(cart, boot).with_context(|| format!("'{}' cannot be run", path.display()))
 }

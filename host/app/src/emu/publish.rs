@@ -95,6 +95,7 @@ impl Emu {
             model: self.session.gb().model(),
             model_choice: self.power.model.unwrap_or_default(),
             correction: self.correction,
+            dmg_palette: self.power.dmg_palette,
             scripts: self.script_rows(),
             console: {
                 if self.lines_shared.len() != self.lines.len()

@@ -39,6 +39,8 @@ pub enum Cmd {
     SetModel(gb_core::ModelChoice),
     /// How CGB colours are shown.
     SetColorCorrection(gb_core::ColorCorrection),
+    /// The palette a DMG game gets on the CGB (the game restarts when it runs in one).
+    SetDmgPalette(gb_core::DmgPalette),
     /// Load a script file.
     LoadScript(PathBuf),
     /// Reload a script (by index in [`View::scripts`]) from its file.
@@ -201,6 +203,20 @@ impl Emu {
                     self.say(format!("model {choice}: running on the {model}"));
                 }
                 Cmd::SetColorCorrection(c) => self.correction = c,
+                Cmd::SetDmgPalette(p) => {
+                    self.power.dmg_palette = p;
+                    let gb = self.session.gb();
+                    let compat = gb.model() == gb_core::Model::Cgb
+                        && gb.cartridge().header().cgb_flag & 0x80 == 0;
+                    if compat {
+                        if self.tas.is_some() {
+                            let msg = self.movie_stop()?;
+                            self.say(msg);
+                        }
+                        self.restart()?;
+                        self.say("the game restarted with its new palette");
+                    }
+                }
                 Cmd::LoadScript(p) => {
                     self.load_script_file(&p)?;
                     self.say(format!("loaded {}", p.display()));

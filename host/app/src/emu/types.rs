@@ -86,6 +86,8 @@ pub struct View {
     pub model_choice: gb_core::ModelChoice,
     /// How CGB colours are shown.
     pub correction: gb_core::ColorCorrection,
+    /// The palette a DMG game gets on the CGB.
+    pub dmg_palette: gb_core::DmgPalette,
     /// Scripts panel rows.
     pub scripts: Vec<ScriptRow>,
     /// Console lines (script prints, REPL output), oldest first (shared: rebuilt only when

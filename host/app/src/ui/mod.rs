@@ -369,6 +369,27 @@ impl GbApp {
                 self.send(Cmd::SetModel(choice));
             }
         }
+        ui.menu_button("DMG games' colours on the CGB", |ui| {
+            use gb_core::DmgPalette;
+            let current = self.view.dmg_palette;
+            let choices = std::iter::once(("Auto (from the title)".to_owned(), DmgPalette::Auto))
+                .chain(
+                    DmgPalette::COMBOS
+                        .iter()
+                        .enumerate()
+                        .map(|(i, b)| (format!("{b} held"), DmgPalette::Combo(i as u8 + 1))),
+                );
+            for (label, p) in choices {
+                if ui.radio(current == p, label).clicked() && current != p {
+                    self.config.dmg_palette = match p {
+                        DmgPalette::Auto => "auto".to_owned(),
+                        DmgPalette::Combo(n) => DmgPalette::COMBOS[usize::from(n - 1)].to_owned(),
+                    };
+                    self.save_config();
+                    self.send(Cmd::SetDmgPalette(p));
+                }
+            }
+        });
         ui.separator();
         ui.label("A change restarts the game.");
     }

@@ -9,7 +9,7 @@ use crate::codec::{self, Dec, DecodeError, Enc};
 use crate::data::limits::MAX_FRAME;
 use crate::data::{Bundle, Event, fnv1a};
 use crate::session::Session;
-use gb_core::RamInit;
+use gb_core::{DmgPalette, RamInit};
 use std::collections::BTreeMap;
 
 /// Frames per chunk: one emulated second (the most a crash can lose).
@@ -33,6 +33,8 @@ pub enum Start {
         battery: Option<Vec<u8>>,
         /// What work RAM, HRAM and OAM held at power-on.
         ram_init: RamInit,
+        /// The compatibility palette of a DMG game on the CGB.
+        dmg_palette: DmgPalette,
     },
     /// From a state file (its bytes).
     State(Vec<u8>),
@@ -74,6 +76,7 @@ impl MovieHeader {
                 boot_rom_hash,
                 battery,
                 ram_init,
+                dmg_palette,
             } => {
                 e.u8(0);
                 match boot_rom_hash {
@@ -97,6 +100,10 @@ impl MovieHeader {
                         e.u64(*seed);
                     }
                 }
+                e.u8(match dmg_palette {
+                    DmgPalette::Auto => 0,
+                    DmgPalette::Combo(n) => *n,
+                });
             }
             Start::State(bytes) => {
                 e.u8(1);
@@ -147,6 +154,11 @@ impl MovieHeader {
                         0 => RamInit::Zero,
                         1 => RamInit::Pattern(d.u64()?),
                         k => return Err(d.error(format!("unknown power-on RAM kind {k}"))),
+                    },
+                    dmg_palette: match if v >= 2 { d.u8()? } else { 0 } {
+                        0 => DmgPalette::Auto,
+                        n @ 1..=12 => DmgPalette::Combo(n),
+                        n => return Err(d.error(format!("unknown DMG palette {n}"))),
                     },
                 },
                 1 => Start::State(d.bytes()?.to_vec()),

@@ -125,11 +125,15 @@ impl Movie {
         self.check_rom(&rom)?;
         Ok(match &self.header.start {
             Start::PowerOn {
-                battery, ram_init, ..
+                battery,
+                ram_init,
+                dmg_palette,
+                ..
             } => {
                 let power = PowerOn {
                     battery: battery.clone(),
                     ram_init: *ram_init,
+                    dmg_palette: *dmg_palette,
                     model: ModelChoice::Fixed(self.model()?),
                     ..PowerOn::default()
                 };

@@ -62,6 +62,7 @@ impl Recorder {
                 boot_rom_hash: p.boot_rom_hash,
                 battery: p.battery.clone(),
                 ram_init: p.ram_init,
+                dmg_palette: p.dmg_palette,
             }
         } else {
             Start::State(session.state_file(0, false).encode())

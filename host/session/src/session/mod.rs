@@ -35,7 +35,7 @@ mod timeline;
 use std::collections::{BTreeMap, HashMap};
 use std::time::Instant;
 
-use gb_core::{Boot, Buttons, Cartridge, Frame, Gb, Model, ModelChoice, RamInit};
+use gb_core::{Boot, Buttons, Cartridge, DmgPalette, Frame, Gb, Model, ModelChoice, RamInit};
 
 use crate::api::{DrawCmd, Request};
 use crate::data::{Bundle, SourceHash, fnv1a};
@@ -173,6 +173,8 @@ pub struct StartParams {
     pub battery: Option<Vec<u8>>,
     /// What work RAM, HRAM and OAM held at power-on (see [`PowerOn::ram_init`]).
     pub ram_init: RamInit,
+    /// The compatibility palette a DMG game got on the CGB (see [`PowerOn::dmg_palette`]).
+    pub dmg_palette: DmgPalette,
 }
 
 /// How the machine powers on, besides its ROM: everything a replay of the session needs to
@@ -192,6 +194,9 @@ pub struct PowerOn {
     /// The model, or `auto` (the CGB for cartridges whose header asks for it, else the DMG);
     /// the session records the model it chose.
     pub model: ModelChoice,
+    /// On the CGB, the palette its boot ROM gives a DMG game: its choice from the title, or
+    /// one of the 12 button combinations held at power-on.
+    pub dmg_palette: DmgPalette,
 }
 
 /// A line a script printed.
@@ -315,6 +320,7 @@ impl Session {
             model,
             ram_init: power.ram_init,
             boot_rom: power.boot_rom.as_deref(),
+            dmg_palette: power.dmg_palette,
         };
         let gb = Gb::power_on(cart, boot)?;
         let start = StartParams {
@@ -324,6 +330,7 @@ impl Session {
             rtc_start: 0,
             battery: power.battery,
             ram_init: power.ram_init,
+            dmg_palette: power.dmg_palette,
         };
         let mut s = Session {
             gb,
