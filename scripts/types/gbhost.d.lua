@@ -271,27 +271,32 @@ function event.on_rewind(fn) end
 ---@return integer
 function event.on_exit(fn) end
 
----Call `fn(addr, value)` after each CPU read of `addr` (or of `len` addresses from it), with the value read
+---Call `fn(addr, value, bank)` after each CPU read of `addr` (or of `len` addresses from it), with the value read and the bank mapped there (ROM, cartridge RAM, and on the CGB VRAM and work RAM 0xD000-0xDFFF; nil elsewhere)
+---With `bank`, only accesses in that bank call it
 ---The core stops at the end of that instruction to run the hook; with no hooks set, nothing is checked
----@param fn fun(addr: integer, value: integer)
+---@param fn fun(addr: integer, value: integer, bank: integer?)
 ---@param addr integer
 ---@param len? integer
+---@param bank? integer
 ---@return integer
-function event.on_bus_read(fn, addr, len) end
+function event.on_bus_read(fn, addr, len, bank) end
 
----Call `fn(addr, value)` after each CPU write to `addr` (or a range), once the value has landed, with the value written
----@param fn fun(addr: integer, value: integer)
+---Call `fn(addr, value, bank)` after each CPU write to `addr` (or a range), once the value has landed, with the value written (`bank` as for `on_bus_read`)
+---@param fn fun(addr: integer, value: integer, bank: integer?)
 ---@param addr integer
 ---@param len? integer
+---@param bank? integer
 ---@return integer
-function event.on_bus_write(fn, addr, len) end
+function event.on_bus_write(fn, addr, len, bank) end
 
----Call `fn(addr, opcode)` before the CPU runs the instruction at `addr` (or a range): registers read and set there are the instruction's (`emu.getregister`)
----@param fn fun(addr: integer, opcode: integer)
+---Call `fn(addr, opcode, bank)` before the CPU runs the instruction at `addr` (or a range; with `bank`, only in that ROM bank, e.g
+---one routine of a banked game): registers read and set there are the instruction's (`emu.getregister`)
+---@param fn fun(addr: integer, opcode: integer, bank: integer?)
 ---@param addr integer
 ---@param len? integer
+---@param bank? integer
 ---@return integer
-function event.on_bus_exec(fn, addr, len) end
+function event.on_bus_exec(fn, addr, len, bank) end
 
 ---Remove a hook; true if it existed
 ---@param id integer

@@ -315,7 +315,14 @@ impl Script {
     }
 
     /// Run the bus hooks for an access (kind 0 read, 1 write, 2 exec).
-    pub(crate) fn bus(&mut self, api: &mut Api<'_>, kind: i64, addr: u16, value: u8) {
+    pub(crate) fn bus(
+        &mut self,
+        api: &mut Api<'_>,
+        kind: i64,
+        addr: u16,
+        value: u8,
+        bank: Option<u16>,
+    ) {
         if !self.active || !self.running() {
             return;
         }
@@ -323,6 +330,7 @@ impl Script {
             Value::Integer(kind),
             Value::Integer(i64::from(addr)),
             Value::Integer(i64::from(value)),
+            bank.map_or(Value::Nil, |b| Value::Integer(i64::from(b))),
         ];
         if let Err(e) = self.vm.call_with(api, "gbhost.bus", &args) {
             self.fail(api.frame, &e);

@@ -24,7 +24,7 @@ end
 -- Bus hooks: the session stops the core at each watched access and calls gbhost.bus.
 local bus_hooks = {}
 local KINDS = { read = 0, write = 1, exec = 2 }
-local function add_bus(kind, fn, addr, len, who)
+local function add_bus(kind, fn, addr, len, bank, who)
   if type(fn) ~= "function" then error(who .. ": expected a function, got " .. type(fn), 3) end
   if math.type(addr) ~= "integer" or addr < 0 or addr > 0xFFFF then
     error(who .. ": expected an address 0x0000-0xFFFF", 3)
@@ -33,17 +33,26 @@ local function add_bus(kind, fn, addr, len, who)
   if math.type(len) ~= "integer" or len < 1 or len > 0x10000 then
     error(who .. ": expected a length 1-65536", 3)
   end
+  if bank ~= nil and (math.type(bank) ~= "integer" or bank < 0 or bank > 0xFFFF) then
+    error(who .. ": expected a bank number or nil", 3)
+  end
   next_hook = next_hook + 1
   bus_hooks[#bus_hooks + 1] = { id = next_hook, kind = KINDS[kind], first = addr,
-                                last = addr + len - 1, fn = fn }
+                                last = addr + len - 1, bank = bank, fn = fn }
   gbhost.watch_changed()
   return next_hook
 end
 
 event = {
-  on_bus_read = function(fn, addr, len) return add_bus("read", fn, addr, len, "event.on_bus_read") end,
-  on_bus_write = function(fn, addr, len) return add_bus("write", fn, addr, len, "event.on_bus_write") end,
-  on_bus_exec = function(fn, addr, len) return add_bus("exec", fn, addr, len, "event.on_bus_exec") end,
+  on_bus_read = function(fn, addr, len, bank)
+    return add_bus("read", fn, addr, len, bank, "event.on_bus_read")
+  end,
+  on_bus_write = function(fn, addr, len, bank)
+    return add_bus("write", fn, addr, len, bank, "event.on_bus_write")
+  end,
+  on_bus_exec = function(fn, addr, len, bank)
+    return add_bus("exec", fn, addr, len, bank, "event.on_bus_exec")
+  end,
   on_frame_start = function(fn) return add_hook(hooks.frame_start, fn, "event.on_frame_start") end,
   on_frame_end = function(fn) return add_hook(hooks.frame_end, fn, "event.on_frame_end") end,
   on_input_poll = function(fn) return add_hook(hooks.input_poll, fn, "event.on_input_poll") end,
@@ -167,10 +176,14 @@ function gbhost.watches()
   return table.concat(parts)
 end
 
--- Called by the session at a watched access (kind 0 read, 1 write, 2 exec).
-function gbhost.bus(kind, addr, value)
+-- Called by the session at a watched access (kind 0 read, 1 write, 2 exec), with the bank
+-- mapped at the address (nil where nothing is banked).
+function gbhost.bus(kind, addr, value, bank)
   for _, h in ipairs(bus_hooks) do
-    if h.kind == kind and addr >= h.first and addr <= h.last then h.fn(addr, value) end
+    if h.kind == kind and addr >= h.first and addr <= h.last
+        and (h.bank == nil or h.bank == bank) then
+      h.fn(addr, value, bank)
+    end
   end
 end
 

@@ -182,15 +182,18 @@ pub fn functions() -> Vec<Function> {
           "Call `fn` when play resumes after a rewind (the script was rolled back with the game).", None),
         f("event.on_exit", &[("fn", "function")], "integer",
           "Call `fn` when the script is unloaded.", None),
-        f("event.on_bus_read", &[("fn", "fun(addr: integer, value: integer)"), ("addr", "integer"), ("len", "integer?")], "integer",
-          "Call `fn(addr, value)` after each CPU read of `addr` (or of `len` addresses from it), \
-           with the value read. The core stops at the end of that instruction to run the hook; \
+        f("event.on_bus_read", &[("fn", "fun(addr: integer, value: integer, bank: integer?)"), ("addr", "integer"), ("len", "integer?"), ("bank", "integer?")], "integer",
+          "Call `fn(addr, value, bank)` after each CPU read of `addr` (or of `len` addresses from \
+           it), with the value read and the bank mapped there (ROM, cartridge RAM, and on the \
+           CGB VRAM and work RAM 0xD000-0xDFFF; nil elsewhere). With `bank`, only accesses in \
+           that bank call it. The core stops at the end of that instruction to run the hook; \
            with no hooks set, nothing is checked.", None),
-        f("event.on_bus_write", &[("fn", "fun(addr: integer, value: integer)"), ("addr", "integer"), ("len", "integer?")], "integer",
-          "Call `fn(addr, value)` after each CPU write to `addr` (or a range), once the value has \
-           landed, with the value written.", None),
-        f("event.on_bus_exec", &[("fn", "fun(addr: integer, opcode: integer)"), ("addr", "integer"), ("len", "integer?")], "integer",
-          "Call `fn(addr, opcode)` before the CPU runs the instruction at `addr` (or a range): \
+        f("event.on_bus_write", &[("fn", "fun(addr: integer, value: integer, bank: integer?)"), ("addr", "integer"), ("len", "integer?"), ("bank", "integer?")], "integer",
+          "Call `fn(addr, value, bank)` after each CPU write to `addr` (or a range), once the \
+           value has landed, with the value written (`bank` as for `on_bus_read`).", None),
+        f("event.on_bus_exec", &[("fn", "fun(addr: integer, opcode: integer, bank: integer?)"), ("addr", "integer"), ("len", "integer?"), ("bank", "integer?")], "integer",
+          "Call `fn(addr, opcode, bank)` before the CPU runs the instruction at `addr` (or a \
+           range; with `bank`, only in that ROM bank, e.g. one routine of a banked game): \
            registers read and set there are the instruction's (`emu.getregister`).", None),
         f("event.unregister", &[("id", "integer")], "boolean",
           "Remove a hook; true if it existed.", None),

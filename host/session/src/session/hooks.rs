@@ -97,7 +97,7 @@ impl Session {
             };
             for i in 0..self.scripts.len() {
                 if self.scripts[i].active {
-                    self.with_script(i, |s, api| s.bus(api, kind, hit.addr, hit.value));
+                    self.with_script(i, |s, api| s.bus(api, kind, hit.addr, hit.value, hit.bank));
                     self.after_script_call(i);
                 }
             }

@@ -578,3 +578,56 @@ fn gui_image_draws_images_of_the_scripts_folder() {
     let (_, list) = s.draw_lists().next().expect("list");
     assert_eq!(list, [DrawCmd::Image { x: 3, y: 4, image }]);
 }
+
+/// Bus hooks see the bank mapped at the address, and a hook for one bank runs only for
+/// accesses in it: a game that reads 0x4000 in ROM banks 1 and 2 in turn.
+#[test]
+fn bus_hooks_see_and_filter_banks() {
+    let rom = gb_core::asm::RomBuilder::new()
+        .cartridge_type(0x01)
+        .rom_banks(4)
+        .program(
+            r#"
+            loop:
+                ld a, 1
+                ld [$2000], a
+                ld a, [$4000]
+                ld a, 2
+                ld [$2000], a
+                ld a, [$4000]
+            .wait:
+                ldh a, [$44]
+                cp 144
+                jr nz, .wait
+            .out:
+                ldh a, [$44]
+                cp 144
+                jr z, .out
+                jr loop
+            "#,
+        )
+        .build()
+        .unwrap();
+    let mut s = gb_session::Session::new(rom, None, gb_session::SessionConfig::default()).unwrap();
+    s.load_script(
+        "hooks.lua",
+        r#"
+        local all, in2 = {}, 0
+        event.on_bus_read(function(addr, value, bank) all[#all + 1] = bank end, 0x4000)
+        event.on_bus_read(function() in2 = in2 + 1 end, 0x4000, 1, 2)
+        event.on_frame_end(function()
+          if emu.framecount() == 3 then print(table.concat(all, ","), in2) end
+        end)
+        "#,
+    );
+    for _ in 0..4 {
+        s.run_frame();
+    }
+    let lines = console(&mut s);
+    let line = lines.iter().find(|l| l.contains(',')).expect("printed");
+    let (banks, in2) = line.split_once('\t').unwrap();
+    let banks: Vec<&str> = banks.split(',').collect();
+    assert!(banks.len() >= 4, "{line}");
+    assert!(banks.chunks(2).all(|p| p == ["1", "2"]), "{line}");
+    assert_eq!(in2.parse::<usize>().unwrap(), banks.len() / 2, "{line}");
+}
