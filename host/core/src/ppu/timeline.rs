@@ -157,6 +157,8 @@ impl Ppu {
                 Event::HBlank => {
                     self.mode = 0;
                     self.set_blocked(false);
+                    // HBlank DMA copies a block now (lines 0-143 only: this event).
+                    self.hblank_started = self.cgb_mode;
                     if at + HBLANK_IRQ_DELAY <= now {
                         self.hblank_source(at);
                     } else {
