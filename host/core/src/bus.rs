@@ -154,6 +154,11 @@ pub struct Hardware {
     dma_stall: u64,
     /// The CPU sleeps in HALT (HBlank DMA waits for it to wake).
     in_halt: bool,
+    /// Dots into an M-cycle at which HALT samples IE & IF: phase C (2) on the DMG; the CGB
+    /// samples at the M-cycle's start (0: a request wakes it only if made by the end of the
+    /// previous M-cycle; SameBoy checks before its HALT cycle on the CGB, after half of it on
+    /// the DMG; gbc-hw-tests `ly_timings_*_dmg_mode`, `stat_timings_*` CGB dumps).
+    halt_lead: u64,
     /// High RAM, 0xFF80-0xFFFE.
     pub hram: [u8; 0x7F],
     /// The PPU.
@@ -221,6 +226,7 @@ impl Hardware {
             hdma: Hdma::new(),
             dma_stall: 0,
             in_halt: false,
+            halt_lead: if model == Model::Cgb { 0 } else { 2 },
             hram: [0; 0x7F],
             ppu,
             timer,
@@ -1011,8 +1017,8 @@ impl Hardware {
     /// [`Bus::halt_wait`] proper.
     fn halt_wait_inner(&mut self) -> bool {
         loop {
-            let half = self.mcycle >> 1;
-            let phase_c = self.now + half;
+            let lead = self.halt_lead;
+            let phase_c = self.now + lead;
             if self.ppu.next_event() <= phase_c {
                 self.if_ |= self.ppu.run_events(phase_c);
                 if self.ppu.hblank_started {
@@ -1041,12 +1047,12 @@ impl Hardware {
                 self.set_speed_switch_end(u64::MAX);
                 return true;
             }
-            if self.next_event == u64::MAX || self.next_event <= self.now + self.mcycle + half {
+            if self.next_event == u64::MAX || self.next_event <= self.now + self.mcycle + lead {
                 self.tick();
             } else {
                 // The first M-cycle boundary whose next phase C is at or after the next event:
                 // the check above then sees it. `now` moves in whole M-cycles.
-                self.now = self.boundary_at_or_after(self.next_event - half);
+                self.now = self.boundary_at_or_after(self.next_event - lead);
                 self.run_events();
             }
             if self.stop_at == u64::MAX || self.stop {
