@@ -11,6 +11,7 @@ use crate::apu::Apu;
 use crate::cartridge::Cartridge;
 use crate::cgb::CgbRegs;
 use crate::cpu::Bus;
+use crate::hdma::{Hdma, Start};
 use crate::joypad::{Buttons, Joypad};
 use crate::model::Model;
 use crate::ppu::Ppu;
@@ -28,6 +29,17 @@ enum OamBug {
 /// T-cycles between frame sequencer steps (512 Hz): the period of system counter bit 12 (bit
 /// 13 at double speed, where the counter runs twice as fast).
 const FS_PERIOD: u64 = 1 << 13;
+/// How long the CGB's speed switch holds the CPU in HALT when no interrupt wakes it, in system
+/// counter ticks (the timer runs at the new speed meanwhile): gbc-hw-tests
+/// `speed_change_timing_coarse` (TIMA counts 0x80 4,096 Hz ticks across the switch, both ways)
+/// and `speed_change_timing_fine` (the phase).
+const SPEED_SWITCH_TICKS: u64 = 0x20000;
+/// Dots the CPU stalls per 16-byte block of VRAM DMA, at either speed (Pan Docs "Transfer
+/// Timings": 8 M-cycles at normal speed, 16 at double speed).
+const HDMA_BLOCK_DOTS: u64 = 32;
+/// Extra M-cycles a VRAM DMA stalls the CPU for, besides its blocks' time (gbc-hw-tests
+/// `gdma_timing_fine`, `hdma_timing_fine`).
+const HDMA_START_MCYCLES: u64 = 1;
 /// Work RAM on the CGB: 8 banks of 4 KiB (the DMG uses the first two).
 pub const WRAM_SIZE: usize = 0x8000;
 /// The length of a CGB boot ROM image (0x0000-0x00FF and 0x0200-0x08FF; the cartridge
@@ -131,6 +143,22 @@ pub struct Hardware {
     pub(crate) cgb: CgbRegs,
     /// T-cycles (dots) per CPU M-cycle: 4, or 2 at the CGB's double speed.
     mcycle: u64,
+    /// When the speed switch's HALT ends by itself (`u64::MAX`: no switch under way).
+    speed_switch_end: u64,
+    /// The earlier of `stop_at`, `speed_switch_end` and now if a DMA stall waits, for the
+    /// scheduler (they change rarely, so it pays one comparison instead of three).
+    deadline: u64,
+    /// The CGB's VRAM DMA.
+    pub(crate) hdma: Hdma,
+    /// Dots the CPU stalls for a VRAM DMA, from its next M-cycle on (0: none).
+    dma_stall: u64,
+    /// The CPU sleeps in HALT (HBlank DMA waits for it to wake).
+    in_halt: bool,
+    /// Dots into an M-cycle at which HALT samples IE & IF: phase C (2) on the DMG; the CGB
+    /// samples at the M-cycle's start (0: a request wakes it only if made by the end of the
+    /// previous M-cycle; SameBoy checks before its HALT cycle on the CGB, after half of it on
+    /// the DMG; gbc-hw-tests `ly_timings_*_dmg_mode`, `stat_timings_*` CGB dumps).
+    halt_lead: u64,
     /// High RAM, 0xFF80-0xFFFE.
     pub hram: [u8; 0x7F],
     /// The PPU.
@@ -149,7 +177,8 @@ pub struct Hardware {
     pub if_: u8,
     /// IE (0xFFFF).
     pub ie: u8,
-    /// No boot ROM overlay and no DMA: ROM and work RAM reads take the fast path.
+    /// No boot ROM overlay, no DMA, no read watchpoint, and work RAM bank 1 at 0xD000 (always
+    /// on the DMG): ROM and work RAM reads take the fast path.
     plain_reads: bool,
     /// The run loop should stop: a frame ended or `stop_at` passed. Hosts clear it.
     pub stop: bool,
@@ -192,6 +221,12 @@ impl Hardware {
             cgb_mode: false,
             cgb: CgbRegs::default(),
             mcycle: 4,
+            speed_switch_end: u64::MAX,
+            deadline: u64::MAX,
+            hdma: Hdma::new(),
+            dma_stall: 0,
+            in_halt: false,
+            halt_lead: if model == Model::Cgb { 0 } else { 2 },
             hram: [0; 0x7F],
             ppu,
             timer,
@@ -231,6 +266,7 @@ impl Hardware {
         self.cgb_mode = on && self.model == Model::Cgb;
         self.ppu.set_model(self.model == Model::Cgb, self.cgb_mode);
         self.apu.set_cgb(self.model == Model::Cgb);
+        self.serial.set_cgb(self.cgb_mode, self.timer.rate());
         self.update_banks();
     }
 
@@ -242,13 +278,15 @@ impl Hardware {
             1
         };
         self.wram_offsets = [0, bank * 0x1000];
+        self.reschedule();
     }
 
     /// The index in [`Hardware::wram`] of the work RAM (or echo RAM) address `addr`, with the
     /// bank mapped now.
     #[inline(always)]
     pub(crate) fn wram_index(&self, addr: u16) -> usize {
-        self.wram_offsets[usize::from((addr >> 12) & 1)] + usize::from(addr & 0x0FFF)
+        (self.wram_offsets[usize::from((addr >> 12) & 1)] | usize::from(addr & 0x0FFF))
+            & (WRAM_SIZE - 1)
     }
 
     /// The bank mapped now at `addr`, for the banked parts of the memory map: ROM (either
@@ -321,21 +359,40 @@ impl Hardware {
         self.mcycle
     }
 
-    /// The first CPU M-cycle boundary at or after `t` (`now` is one).
+    /// The first CPU M-cycle boundary at or after `t` (`now` is one; an M-cycle is 4 or 2
+    /// dots, a power of two).
+    #[inline]
     fn boundary_at_or_after(&self, t: u64) -> u64 {
-        if t <= self.now {
+        let m = self.mcycle - 1;
+        self.now + ((t.saturating_sub(self.now) + m) & !m)
+    }
+
+    /// Set when the speed switch's HALT ends (`u64::MAX`: none).
+    fn set_speed_switch_end(&mut self, at: u64) {
+        self.speed_switch_end = at;
+        self.update_deadline();
+        self.reschedule();
+    }
+
+    /// Recompute [`Hardware::deadline`].
+    fn update_deadline(&mut self) {
+        let stall = if self.dma_stall != 0 {
             self.now
         } else {
-            self.now + (t - self.now).div_ceil(self.mcycle) * self.mcycle
-        }
+            u64::MAX
+        };
+        self.deadline = self.stop_at.min(self.speed_switch_end).min(stall);
     }
 
     /// Recompute the earliest pending event (and the read fast-path flag).
     #[inline]
     fn reschedule(&mut self) {
-        self.plain_reads = !self.dma.active && self.boot_rom.is_none() && !self.watch.any_read;
+        self.plain_reads = !self.dma.active
+            && self.boot_rom.is_none()
+            && !self.watch.any_read
+            && self.wram_offsets[1] == 0x1000;
         self.next_event = self
-            .stop_at
+            .deadline
             .min(self.apu_fs_next)
             .min(self.timer.next_event())
             .min(self.ppu.next_event())
@@ -354,12 +411,23 @@ impl Hardware {
 
     #[cold]
     fn run_events(&mut self) {
+        self.process_events();
+        if self.dma_stall != 0 && !self.in_halt {
+            self.run_stall();
+        }
+    }
+
+    /// Run the events due now.
+    fn process_events(&mut self) {
         let now = self.now;
         if self.timer.next_event() <= now && self.timer.run_events(now) {
             self.if_ |= irq::TIMER;
         }
         if self.ppu.next_event() <= now {
             self.if_ |= self.ppu.run_events(now);
+            if self.ppu.hblank_started {
+                self.hblank_dma();
+            }
         }
         if self.serial.next_event() <= now && self.serial.run_events(now) {
             self.if_ |= irq::SERIAL;
@@ -375,6 +443,93 @@ impl Hardware {
             self.stop = true;
         }
         self.reschedule();
+    }
+
+    /// The CPU stalls for a VRAM DMA: time runs, from event to event, for
+    /// [`Hardware::dma_stall`] dots with no CPU access.
+    #[cold]
+    fn run_stall(&mut self) {
+        let mut end = self.now;
+        loop {
+            if self.dma_stall != 0 {
+                // The stall, or an HBlank block that came due during it and follows at once.
+                end += self.dma_stall;
+                self.dma_stall = 0;
+                self.update_deadline();
+                self.reschedule();
+            }
+            if self.now >= end {
+                return;
+            }
+            // Past the frame's deadline the next event is behind: one M-cycle at a time.
+            let next = self.next_event.max(self.now + self.mcycle);
+            self.now = self.boundary_at_or_after(next.min(end));
+            if self.now >= self.next_event {
+                self.process_events();
+            }
+        }
+    }
+
+    /// An HBlank started (CGB mode): the HBlank DMA copies a block, or waits for a CPU in
+    /// HALT to wake.
+    fn hblank_dma(&mut self) {
+        self.ppu.hblank_started = false;
+        if !self.hdma.hblank {
+            return;
+        }
+        if self.in_halt {
+            self.hdma.missed = true;
+        } else {
+            self.hdma_block();
+        }
+    }
+
+    /// Copy one 16-byte block of VRAM DMA and stall the CPU for it.
+    fn hdma_block(&mut self) {
+        let bank = self.ppu.vram_bank_offset();
+        for _ in 0..16 {
+            let byte = self.hdma_read(self.hdma.src);
+            self.ppu.vram[bank + usize::from(self.hdma.dst & 0x1FFF)] = byte;
+            self.hdma.src = self.hdma.src.wrapping_add(1);
+            self.hdma.dst = self.hdma.dst.wrapping_add(1) & 0x1FFF;
+        }
+        let overflow = self.hdma.dst == 0;
+        self.hdma.block_done(overflow);
+        if self.dma_stall == 0 {
+            self.dma_stall = HDMA_START_MCYCLES * self.mcycle;
+        }
+        self.dma_stall += HDMA_BLOCK_DOTS;
+        self.update_deadline();
+    }
+
+    /// What VRAM DMA reads at `addr`: ROM, cartridge RAM and work RAM; 0xFF elsewhere (VRAM
+    /// itself and 0xE000 up are no source, Pan Docs).
+    fn hdma_read(&self, addr: u16) -> u8 {
+        match addr {
+            0x0000..=0x7FFF => self.cart.read_rom(addr),
+            0xA000..=0xBFFF => self.cart.read_ram(addr, self.now),
+            0xC000..=0xDFFF => self.wram[self.wram_index(addr)],
+            _ => 0xFF,
+        }
+    }
+
+    /// A write to HDMA1-HDMA5 (CGB mode).
+    fn write_hdma(&mut self, addr: u16, v: u8) {
+        match self.hdma.write(addr, v) {
+            Start::Nothing => {}
+            Start::General => loop {
+                // Every block now; the last sets HDMA5 to 0xFF.
+                self.hdma_block();
+                if self.hdma.blocks == 0x7F {
+                    break;
+                }
+            },
+            Start::HBlank => {
+                if !self.ppu.lcd_is_on() || (self.ppu.mode() == 0 && self.ppu.ly_visible()) {
+                    self.hdma_block();
+                }
+            }
+        }
     }
 
     /// The DMG OAM corruption bug: an access (or IDU address) in 0xFE00-0xFEFF while the PPU
@@ -437,6 +592,7 @@ impl Hardware {
     /// Raise [`Hardware::stop`] at `at` at the latest (a frame's deadline).
     pub fn set_stop_at(&mut self, at: u64) {
         self.stop_at = at;
+        self.update_deadline();
         if self.now >= at {
             self.stop = true;
         }
@@ -447,6 +603,7 @@ impl Hardware {
     pub fn clear_stop(&mut self) {
         self.stop = false;
         self.stop_at = u64::MAX;
+        self.update_deadline();
         self.reschedule();
     }
 
@@ -560,6 +717,7 @@ impl Hardware {
             return v;
         }
         match addr {
+            0xFF51..=0xFF55 if self.cgb_mode => self.hdma.read(addr),
             0xFF76 | 0xFF77 => {
                 // The CPU's reads bring the generators up to now first (`read_now`).
                 let out = self.apu.digital_outputs();
@@ -571,6 +729,7 @@ impl Hardware {
     }
 
     /// Write `addr` as the CPU does now (time does not advance).
+    #[inline]
     pub fn write_byte(&mut self, addr: u16, v: u8) {
         if self.dma.active && bus_of(addr) == self.dma.source_bus {
             // The DMA owns this bus: the CPU's write does not land.
@@ -604,6 +763,7 @@ impl Hardware {
         }
     }
 
+    #[inline(never)]
     fn write_io(&mut self, addr: u16, v: u8) {
         let now = self.now;
         match addr {
@@ -653,21 +813,29 @@ impl Hardware {
         if self.ppu.write_cgb_register(addr, v, boot) {
             return;
         }
-        if self.cgb.write(addr, v, self.cgb_mode, boot) {
+        if (0xFF51..=0xFF55).contains(&addr) {
+            if self.cgb_mode {
+                self.write_hdma(addr, v);
+            }
+        } else if self.cgb.write(addr, v, self.cgb_mode, boot) {
             self.update_banks();
         }
     }
 
-    /// The first falling edge of system counter bit 12 after now.
+    /// The first falling edge of system counter bit 12 (13 at double speed) after now.
     fn next_fs_edge(&self) -> u64 {
-        let phase = u64::from(self.timer.counter(self.now)) % FS_PERIOD;
-        self.now + (FS_PERIOD - phase)
+        let rate = u64::from(self.timer.rate());
+        let period = FS_PERIOD * rate;
+        let phase = u64::from(self.timer.counter(self.now)) % period;
+        self.now + (period - phase).div_ceil(rate)
     }
 
     /// The system counter is reset (DIV write, STOP): the timer, serial clock and frame
-    /// sequencer see it; bit 12 falling clocks the frame sequencer once more.
+    /// sequencer see it; bit 12 (13 at double speed) falling clocks the frame sequencer once
+    /// more.
     fn counter_reset(&mut self, now: u64) {
-        if self.timer.counter(now) & 0x1000 != 0 {
+        let fs_bit = 0x1000 << (self.timer.rate() - 1);
+        if self.timer.counter(now) & fs_bit != 0 {
             self.apu.frame_sequencer(now);
         }
         self.timer.write_div(now);
@@ -692,7 +860,8 @@ impl Hardware {
                 return self.cart.read_rom(addr);
             }
             if (0xC000..0xE000).contains(&addr) {
-                return self.wram[self.wram_index(addr)];
+                // Bank 1 is mapped at 0xD000 (`plain_reads`): the index is the offset.
+                return self.wram[usize::from(addr & 0x1FFF)];
             }
         }
         if addr & 0xFF00 == 0xFE00 {
@@ -701,7 +870,7 @@ impl Hardware {
         if addr == 0xFF00 {
             // The game polled the joypad: frames without a poll are "lag frames" to TASers.
             self.p1_reads = self.p1_reads.wrapping_add(1);
-        } else if (addr == 0xFF76 || addr == 0xFF77) && self.model == Model::Cgb {
+        } else if addr | 1 == 0xFF77 && self.model == Model::Cgb {
             // PCM12/PCM34 show the channels' outputs now.
             self.apu.catch_up(self.now);
         }
@@ -783,37 +952,19 @@ impl Bus for Hardware {
     /// this one. While the CPU sleeps nothing it can see changes between events, so whole
     /// M-cycles without events are skipped.
     fn halt_wait(&mut self) -> bool {
-        loop {
-            let half = self.mcycle / 2;
-            let phase_c = self.now + half;
-            if self.ppu.next_event() <= phase_c {
-                self.if_ |= self.ppu.run_events(phase_c);
-                if self.ppu.frame_ready {
-                    self.stop = true;
-                }
+        self.in_halt = true;
+        let wake = self.halt_wait_inner();
+        self.in_halt = false;
+        if wake && self.hdma.missed {
+            // HBlank DMA resumes with the CPU: the HBlank it slept through gets its block if
+            // it is not over yet.
+            self.hdma.missed = false;
+            if self.ppu.mode() == 0 && self.ppu.ly_visible() && self.hdma.hblank {
+                self.hdma_block();
                 self.reschedule();
-            }
-            if self.serial.next_event() <= phase_c && self.serial.run_events(phase_c) {
-                self.if_ |= irq::SERIAL;
-                self.reschedule();
-            }
-            if self.pending_interrupts() != 0 {
-                // A frame that just ended is handed out first, the CPU still asleep: the next
-                // call wakes it with nothing changed.
-                return !(self.stop && self.stop_at != u64::MAX);
-            }
-            if self.next_event == u64::MAX || self.next_event <= self.now + self.mcycle + half {
-                self.tick();
-            } else {
-                // The first M-cycle boundary whose next phase C is at or after the next event:
-                // the check above then sees it. `now` moves in whole M-cycles.
-                self.now = self.boundary_at_or_after(self.next_event - half);
-                self.run_events();
-            }
-            if self.stop_at == u64::MAX || self.stop {
-                return false;
             }
         }
+        wake
     }
 
     #[inline(always)]
@@ -833,6 +984,81 @@ impl Bus for Hardware {
 
     fn joypad_wake(&self) -> bool {
         self.joypad.any_line_low()
+    }
+
+    fn speed_switch_armed(&self) -> bool {
+        self.cgb_mode && self.cgb.key1_armed
+    }
+
+    /// The CGB's speed switch (Pan Docs "FF4D — KEY1", "Using the STOP Instruction"): DIV is
+    /// reset, then the CPU, the timer, the serial clock and OAM DMA run at the other speed
+    /// (the PPU, the APU and HDMA keep their pace in dots). Without an interrupt pending the
+    /// CPU then sits in HALT for [`SPEED_SWITCH_TICKS`] counter ticks unless an interrupt
+    /// wakes it earlier (`docs/timing.md`).
+    fn switch_speed(&mut self, halt: bool) {
+        let now = self.now;
+        self.counter_reset(now);
+        let double = !self.cgb.double_speed;
+        self.cgb.double_speed = double;
+        self.cgb.key1_armed = false;
+        let rate: u16 = if double { 2 } else { 1 };
+        self.mcycle = 4 / u64::from(rate);
+        self.timer.set_rate(now, rate);
+        self.serial.set_cgb(self.cgb_mode, rate);
+        self.apu_fs_next = self.next_fs_edge();
+        if halt {
+            self.set_speed_switch_end(now + SPEED_SWITCH_TICKS / u64::from(rate));
+        }
+        self.reschedule();
+    }
+}
+
+impl Hardware {
+    /// [`Bus::halt_wait`] proper.
+    fn halt_wait_inner(&mut self) -> bool {
+        loop {
+            let lead = self.halt_lead;
+            let phase_c = self.now + lead;
+            if self.ppu.next_event() <= phase_c {
+                self.if_ |= self.ppu.run_events(phase_c);
+                if self.ppu.hblank_started {
+                    self.hblank_dma();
+                }
+                if self.ppu.frame_ready {
+                    self.stop = true;
+                }
+                self.reschedule();
+            }
+            if self.serial.next_event() <= phase_c && self.serial.run_events(phase_c) {
+                self.if_ |= irq::SERIAL;
+                self.reschedule();
+            }
+            if self.pending_interrupts() != 0 {
+                // A frame that just ended is handed out first, the CPU still asleep: the next
+                // call wakes it with nothing changed.
+                let wake = !(self.stop && self.stop_at != u64::MAX);
+                if wake && self.speed_switch_end != u64::MAX {
+                    self.set_speed_switch_end(u64::MAX);
+                }
+                return wake;
+            }
+            if self.now >= self.speed_switch_end {
+                // The speed switch is over: the CPU leaves HALT by itself.
+                self.set_speed_switch_end(u64::MAX);
+                return true;
+            }
+            if self.next_event == u64::MAX || self.next_event <= self.now + self.mcycle + lead {
+                self.tick();
+            } else {
+                // The first M-cycle boundary whose next phase C is at or after the next event:
+                // the check above then sees it. `now` moves in whole M-cycles.
+                self.now = self.boundary_at_or_after(self.next_event - lead);
+                self.run_events();
+            }
+            if self.stop_at == u64::MAX || self.stop {
+                return false;
+            }
+        }
     }
 }
 
@@ -886,6 +1112,9 @@ impl Hardware {
         self.dma.save_state(w);
         w.bool(self.cgb_mode);
         self.cgb.save_state(w);
+        w.u64(self.speed_switch_end);
+        self.hdma.save_state(w);
+        w.u64(self.dma_stall);
         let boot_len = self.boot_rom_len();
         match &self.boot_rom {
             Some(rom) => {
@@ -924,6 +1153,13 @@ impl Hardware {
         self.dma.load_state(r)?;
         let cgb_mode = r.bool()?;
         self.cgb.load_state(r)?;
+        self.speed_switch_end = r.u64()?;
+        self.hdma.load_state(r)?;
+        self.dma_stall = r.u64()?;
+        if self.dma_stall > 0x10000 {
+            return Err(crate::state::StateError::Invalid("VRAM DMA stall"));
+        }
+        self.update_deadline();
         if self.model == Model::Dmg && (cgb_mode || self.cgb != CgbRegs::default()) {
             return Err(crate::state::StateError::Invalid("CGB registers on a DMG"));
         }

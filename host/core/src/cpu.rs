@@ -68,6 +68,15 @@ pub trait Bus {
     fn stop(&mut self);
     /// Whether a joypad line is low, which wakes the CPU from STOP (no time passes).
     fn joypad_wake(&self) -> bool;
+    /// Whether the next STOP switches the CPU's speed (the CGB's KEY1 bit 0; no time passes).
+    fn speed_switch_armed(&self) -> bool {
+        false
+    }
+    /// STOP switches the speed (the CGB): DIV is reset, the speed toggles, and with `halt` the
+    /// CPU sits in HALT until an interrupt or the switch's end ([`Bus::halt_wait`] wakes it).
+    fn switch_speed(&mut self, halt: bool) {
+        let _ = halt;
+    }
 }
 
 /// What the CPU is doing between instructions.
@@ -701,20 +710,30 @@ impl Cpu {
                     bus.write(addr.wrapping_add(1), hi);
                 }
                 0x10 => {
-                    // Pan Docs, "Using the STOP Instruction" (DMG: no speed switch). With an
-                    // interrupt pending STOP is one byte (the next one runs as an opcode),
-                    // else two. A button held and selected: no STOP mode and no DIV reset;
-                    // HALT mode unless an interrupt is pending. Else STOP mode, DIV reset.
+                    // Pan Docs, "Using the STOP Instruction". With an interrupt pending STOP
+                    // is one byte (the next one runs as an opcode), else two. A button held
+                    // and selected: no STOP mode and no DIV reset; HALT mode unless an
+                    // interrupt is pending. Else, with a speed switch armed (CGB): DIV reset,
+                    // the speed changes, HALT mode until the switch is over unless an
+                    // interrupt is pending. Else STOP mode, DIV reset.
                     let pending = bus.pending_interrupts() != 0;
                     if !pending {
                         self.regs.pc = self.regs.pc.wrapping_add(1);
                     }
-                    if !bus.joypad_wake() {
+                    if bus.joypad_wake() {
+                        if !pending {
+                            self.mode = CpuMode::Halted;
+                            self.slow = true;
+                        }
+                    } else if bus.speed_switch_armed() {
+                        bus.switch_speed(!pending);
+                        if !pending {
+                            self.mode = CpuMode::Halted;
+                            self.slow = true;
+                        }
+                    } else {
                         bus.stop();
                         self.mode = CpuMode::Stopped;
-                        self.slow = true;
-                    } else if !pending {
-                        self.mode = CpuMode::Halted;
                         self.slow = true;
                     }
                 }

@@ -14,6 +14,7 @@
 //! - [`model`]: the DMG or the CGB, and `auto`'s choice; [`frame`]: the pictures it draws;
 //! - [`cgb`]: the CGB's KEY0, KEY1, SVBK, RP and FF72-FF75; [`compat`]: the palettes the CGB
 //!   boot ROM gives DMG games ([`DmgPalette`]); `cgb_boot.rs`: the CGB's post-boot state;
+//!   [`hdma`]: the CGB's VRAM DMA registers;
 //! - [`bess`]: SameBoy's BESS save states, exported and imported;
 //! - [`asm`]: a small SM83 assembler for tests and built-in ROMs.
 #![warn(missing_docs)]
@@ -29,6 +30,7 @@ pub mod compat;
 pub mod cpu;
 pub mod frame;
 pub mod gb;
+pub mod hdma;
 pub mod joypad;
 pub mod model;
 pub mod power_on;

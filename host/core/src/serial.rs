@@ -6,14 +6,20 @@
 //! second edge at or after the SC write. So a transfer takes between 7 × 512 + 256 and
 //! 8 × 512 T-cycles, depending on the counter's phase: AntonioND's
 //! `sio_irq_delay` (DMG dump: 128 transfers started at every phase of the counter) and
-//! Mooneye's `boot_sclk_align-dmgABCmgb` pin this. No link partner is emulated: the bits
+//! Mooneye's `boot_sclk_align-dmgABCmgb` pin this. On the CGB the clock follows the system
+//! counter, which runs twice as fast at double speed (16,384 Hz), and SC bit 1 (CGB mode only)
+//! selects the fast clock, 32 times faster: counter bit 2 instead of bit 7 (262,144 Hz, Pan
+//! Docs "Serial Data Transfer"). No link partner is emulated: the bits
 //! shifted in are 1s. Every byte the game starts sending is kept in [`Serial::output`] for
 //! hosts (Blargg's tests print their results there).
 
-/// T-cycles between two shifts of an internal-clock transfer (8192 Hz).
+/// System counter ticks between two shifts of an internal-clock transfer (8192 Hz at normal
+/// speed).
 const SHIFT_PERIOD: u64 = 512;
 /// Period of bit 7 of the system counter, whose falling edges the shifts fall on.
 const EDGE_PERIOD: u64 = 256;
+/// How much faster the CGB's fast clock (SC bit 1) shifts: counter bit 2 instead of bit 7.
+const FAST_DIVIDER: u64 = 32;
 /// Most bytes kept in the output log before older ones are dropped.
 const OUTPUT_CAP: usize = 1 << 16;
 
@@ -22,8 +28,13 @@ const OUTPUT_CAP: usize = 1 << 16;
 pub struct Serial {
     /// SB, the shift register.
     sb: u8,
-    /// SC bits 7 (transfer enable) and 0 (clock select).
+    /// SC bits 7 (transfer enable), 1 (the CGB's fast clock, CGB mode only) and 0 (clock
+    /// select).
     sc: u8,
+    /// CGB mode: SC bit 1 exists (else it reads 1).
+    cgb_mode: bool,
+    /// System counter ticks per dot: 1, or 2 at double speed.
+    rate: u64,
     /// Bits left to shift in the current transfer.
     bits_left: u8,
     /// Time of the next shift, `u64::MAX` when idle.
@@ -37,6 +48,8 @@ impl Default for Serial {
         Serial {
             sb: 0,
             sc: 0,
+            cgb_mode: false,
+            rate: 1,
             bits_left: 0,
             next_shift: u64::MAX,
             output: Vec::new(),
@@ -56,9 +69,31 @@ impl Serial {
         self.sb
     }
 
-    /// SC read (unused bits read as 1 on the DMG).
+    /// SC read (unused bits read as 1; bit 1 too outside CGB mode).
     pub fn read_sc(&self) -> u8 {
-        0x7E | self.sc
+        if self.cgb_mode {
+            0x7C | self.sc
+        } else {
+            0x7E | self.sc
+        }
+    }
+
+    /// Set CGB mode (SC bit 1 exists) and the counter's rate (2 at double speed).
+    pub(crate) fn set_cgb(&mut self, cgb_mode: bool, rate: u16) {
+        self.cgb_mode = cgb_mode;
+        self.rate = u64::from(rate.clamp(1, 2));
+        if !cgb_mode {
+            self.sc &= 0x81;
+        }
+    }
+
+    /// Counter ticks per shift and per edge of the selected clock.
+    fn periods(&self) -> (u64, u64) {
+        if self.sc & 0x02 != 0 {
+            (SHIFT_PERIOD / FAST_DIVIDER, EDGE_PERIOD / FAST_DIVIDER)
+        } else {
+            (SHIFT_PERIOD, EDGE_PERIOD)
+        }
     }
 
     /// SB write.
@@ -68,14 +103,14 @@ impl Serial {
 
     /// SC write; `counter` is the system counter now.
     pub fn write_sc(&mut self, v: u8, now: u64, counter: u16) {
-        self.sc = v & 0x81;
+        self.sc = v & if self.cgb_mode { 0x83 } else { 0x81 };
         if v & 0x81 == 0x81 {
             if self.output.len() >= OUTPUT_CAP {
                 self.output.drain(..OUTPUT_CAP / 2);
             }
             self.output.push(self.sb);
             self.bits_left = 8;
-            self.next_shift = first_shift(now, counter);
+            self.next_shift = self.first_shift(now, counter);
         } else {
             // External clock with no partner: the transfer never progresses.
             self.bits_left = 0;
@@ -88,10 +123,10 @@ impl Serial {
     /// shift), without adding to [`Serial::output`]; `counter` is the system counter now.
     pub(crate) fn restore(&mut self, sb: u8, sc: u8, now: u64, counter: u16) {
         self.sb = sb;
-        self.sc = sc & 0x81;
-        if self.sc == 0x81 {
+        self.sc = sc & if self.cgb_mode { 0x83 } else { 0x81 };
+        if self.sc & 0x81 == 0x81 {
             self.bits_left = 8;
-            self.next_shift = first_shift(now, counter);
+            self.next_shift = self.first_shift(now, counter);
         } else {
             self.bits_left = 0;
             self.next_shift = u64::MAX;
@@ -108,7 +143,7 @@ impl Serial {
                 self.next_shift = u64::MAX;
                 return true;
             }
-            self.next_shift += SHIFT_PERIOD;
+            self.next_shift += self.periods().0 / self.rate;
         }
         false
     }
@@ -117,18 +152,19 @@ impl Serial {
     /// later, on a falling edge of counter bit 8 (AntonioND's `div_reset_serial`).
     pub fn counter_reset(&mut self, now: u64) {
         if self.next_shift != u64::MAX {
-            self.next_shift = now + SHIFT_PERIOD;
+            self.next_shift = now + self.periods().0 / self.rate;
         }
     }
-}
 
-/// When the first shift of a transfer started at `now` happens, the system counter being
-/// `counter`: on the second falling edge of counter bit 7 at or after `now` (the CPU sees the
-/// transfer's interrupt in the M-cycle of the last one: Mooneye `boot_sclk_align-dmgABCmgb`,
-/// with DIV's phase fixed by `boot_div-dmgABCmgb`).
-fn first_shift(now: u64, counter: u16) -> u64 {
-    let phase = u64::from(counter) % EDGE_PERIOD;
-    now + 2 * EDGE_PERIOD - phase
+    /// When the first shift of a transfer started at `now` happens, the system counter being
+    /// `counter`: on the second falling edge of counter bit 7 (bit 2 for the fast clock) at or
+    /// after `now` (the CPU sees the transfer's interrupt in the M-cycle of the last one:
+    /// Mooneye `boot_sclk_align-dmgABCmgb`, with DIV's phase fixed by `boot_div-dmgABCmgb`).
+    fn first_shift(&self, now: u64, counter: u16) -> u64 {
+        let edge = self.periods().1;
+        let phase = u64::from(counter) % edge;
+        now + (2 * edge - phase).div_ceil(self.rate)
+    }
 }
 
 impl Serial {
@@ -144,7 +180,7 @@ impl Serial {
         r: &mut crate::state::Reader<'_>,
     ) -> Result<(), crate::state::StateError> {
         self.sb = r.u8()?;
-        self.sc = r.u8()?;
+        self.sc = r.u8()? & 0x83;
         self.bits_left = r.below(9, "serial bit count")?;
         self.next_shift = r.u64()?;
         Ok(())

@@ -1,7 +1,10 @@
 //! DIV, TIMA, TMA and TAC (Pan Docs: "Timer and Divider Registers", "Timer obscure behaviour").
 //!
-//! The 16-bit system counter is not stored tick by tick: it is `now + div_offset` (in T-cycles,
-//! wrapping at 16 bits), so reading DIV costs nothing per cycle. TIMA increments on each falling
+//! The 16-bit system counter is not stored tick by tick: it is `now × rate + div_offset` (in
+//! T-cycles, wrapping at 16 bits), so reading DIV costs nothing per cycle. `rate` is 1, or 2 at
+//! the CGB's double speed, where the counter runs at the CPU's doubled clock while `now` keeps
+//! counting dots (Pan Docs "FF4D — KEY1": the timer and DIV run twice as fast); times are dots
+//! throughout. TIMA increments on each falling
 //! edge of the counter bit that TAC selects, ANDed with the TAC enable bit. Those edges happen at
 //! predictable times, so the next one is a scheduled event ([`Timer::next_event`]) rather than a
 //! check every M-cycle. Writes that move the counter (DIV) or the selected bit (TAC) can produce a
@@ -28,6 +31,8 @@ pub struct Timer {
     reload_at: u64,
     /// Time of the last reload, for the write races in that cycle.
     reloaded_at: u64,
+    /// Counter ticks per dot: 1, or 2 at double speed.
+    rate: u16,
 }
 
 /// Bit of the system counter whose falling edge clocks TIMA, per TAC's low two bits.
@@ -44,13 +49,38 @@ impl Timer {
             next_tick: u64::MAX,
             reload_at: u64::MAX,
             reloaded_at: u64::MAX,
+            rate: 1,
         }
     }
 
     /// The 16-bit system counter at `now`.
     #[inline]
     pub fn counter(&self, now: u64) -> u16 {
-        (now as u16).wrapping_add(self.div_offset)
+        (now as u16)
+            .wrapping_mul(self.rate)
+            .wrapping_add(self.div_offset)
+    }
+
+    /// Counter ticks per dot: 1, or 2 at double speed.
+    pub fn rate(&self) -> u16 {
+        self.rate
+    }
+
+    /// Switch the counter's speed at `now` (the CGB's speed switch): it goes on from the value
+    /// it has, at `rate` ticks per dot (1 or 2).
+    pub fn set_rate(&mut self, now: u64, rate: u16) {
+        let counter = self.counter(now);
+        self.rate = rate.clamp(1, 2);
+        self.div_offset = counter.wrapping_sub((now as u16).wrapping_mul(self.rate));
+        if self.reload_at != u64::MAX {
+            self.reload_at = now + self.mcycle();
+        }
+        self.schedule(now);
+    }
+
+    /// Dots per CPU M-cycle at this rate.
+    fn mcycle(&self) -> u64 {
+        4 / u64::from(self.rate)
     }
 
     /// The earliest time this timer needs [`Timer::run_events`].
@@ -75,7 +105,7 @@ impl Timer {
         }
         let period = u64::from(self.bit()) * 2;
         let phase = u64::from(self.counter(now)) % period;
-        self.next_tick = now + (period - phase);
+        self.next_tick = now + (period - phase).div_ceil(u64::from(self.rate));
     }
 
     /// Increment TIMA; on overflow TMA is reloaded (and the interrupt requested) at `reload_at`.
@@ -103,8 +133,8 @@ impl Timer {
                 irq = true;
             } else if self.next_tick <= now {
                 let at = self.next_tick;
-                self.increment(at + 4);
-                let period = u64::from(self.bit()) * 2;
+                self.increment(at + self.mcycle());
+                let period = u64::from(self.bit()) * 2 / u64::from(self.rate);
                 self.next_tick = at + period;
             } else {
                 return irq;
@@ -137,7 +167,7 @@ impl Timer {
         if self.enabled() && self.counter(now) & self.bit() != 0 {
             self.increment(now);
         }
-        self.div_offset = 0u16.wrapping_sub(now as u16);
+        self.div_offset = 0u16.wrapping_sub((now as u16).wrapping_mul(self.rate));
         self.schedule(now);
     }
 
@@ -179,6 +209,7 @@ impl Timer {
         w.u64(self.next_tick);
         w.u64(self.reload_at);
         w.u64(self.reloaded_at);
+        w.u8(self.rate as u8);
     }
 
     /// Read the timer's part of the state image.
@@ -193,6 +224,7 @@ impl Timer {
         self.next_tick = r.u64()?;
         self.reload_at = r.u64()?;
         self.reloaded_at = r.u64()?;
+        self.rate = u16::from(r.below(3, "timer rate")?.max(1));
         Ok(())
     }
 }

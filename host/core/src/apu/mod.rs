@@ -6,6 +6,11 @@
 //! Channel 3's position in wave RAM is tracked lazily (from the time of its next fetch), so wave
 //! RAM access while it plays and the DMG retrigger corruption behave as on hardware.
 //!
+//! The CGB's APU differs (Pan Docs "Audio Registers", "Audio details"; Blargg's `cgb_sound`):
+//! powering it off clears the length counters too, and while it is off they take no writes
+//! either; while channel 3 plays, the CPU reaches the wave RAM byte it is reading at any time
+//! (not only in the cycle it reads it); retriggering channel 3 does not corrupt wave RAM.
+//!
 //! The waveforms (duty squares, wave, noise LFSR), the DACs, NR50/NR51 mixing and the output
 //! samples are in `synth.rs`: generated lazily, brought up to date before each register write and
 //! frame sequencer step ([`Apu::catch_up`]), never per M-cycle.
@@ -180,9 +185,9 @@ impl Apu {
             0xFF30..=0xFF3F => {
                 if self.ch[2].enabled {
                     // While channel 3 plays, the CPU reaches only the byte it is fetching, and
-                    // only in the cycle it fetches it (DMG); otherwise it reads 0xFF.
+                    // on the DMG only in the cycle it fetches it; otherwise it reads 0xFF.
                     let w = self.wave_at(now);
-                    if now - w.last < WAVE_ACCESS_WINDOW {
+                    if self.cgb || now - w.last < WAVE_ACCESS_WINDOW {
                         self.wave_ram[usize::from(w.pos / 2)]
                     } else {
                         0xFF
@@ -203,7 +208,7 @@ impl Apu {
         if (0xFF30..=0xFF3F).contains(&addr) {
             if self.ch[2].enabled {
                 let w = self.wave_at(now);
-                if now - w.last < WAVE_ACCESS_WINDOW {
+                if self.cgb || now - w.last < WAVE_ACCESS_WINDOW {
                     self.wave_ram[usize::from(w.pos / 2)] = v;
                 }
             } else {
@@ -220,7 +225,10 @@ impl Apu {
             return;
         }
         if !self.powered() {
-            // DMG: the length counters stay writable while the APU is off.
+            // DMG: the length counters stay writable while the APU is off (not the CGB).
+            if self.cgb {
+                return;
+            }
             match i {
                 0x01 | 0x06 | 0x10 => self.ch[i / 5].length = 64 - u16::from(v & 0x3F),
                 0x0B => self.ch[2].length = 256 - u16::from(v),
@@ -268,12 +276,16 @@ impl Apu {
         if v & 0x80 == 0 {
             if was_on {
                 // Power off: every register clears; the DMG keeps the length counters.
-                let lengths = [
-                    self.ch[0].length,
-                    self.ch[1].length,
-                    self.ch[2].length,
-                    self.ch[3].length,
-                ];
+                let lengths = if self.cgb {
+                    [0; 4]
+                } else {
+                    [
+                        self.ch[0].length,
+                        self.ch[1].length,
+                        self.ch[2].length,
+                        self.ch[3].length,
+                    ]
+                };
                 self.regs = [0; 0x20];
                 self.ch = Default::default();
                 for (c, len) in self.ch.iter_mut().zip(lengths) {
@@ -371,7 +383,7 @@ impl Apu {
     /// Trigger channel 3: on the DMG a retrigger just as it fetches corrupts the first bytes
     /// of wave RAM; the position restarts.
     fn trigger_wave(&mut self, now: u64) {
-        if self.ch[2].enabled {
+        if self.ch[2].enabled && !self.cgb {
             let w = self.wave_at(now);
             if w.next - now < WAVE_RETRIGGER_MARGIN {
                 let byte = usize::from(((w.pos + 1) % 32) / 2);

@@ -32,6 +32,16 @@ impl Ppu {
         self.vbk
     }
 
+    /// Whether the LCD is on (LCDC bit 7).
+    pub(crate) fn lcd_is_on(&self) -> bool {
+        self.lcd_on()
+    }
+
+    /// Whether the LCD is on and on a visible line (0-143).
+    pub(crate) fn ly_visible(&self) -> bool {
+        self.lcd_on() && usize::from(self.line) < super::HEIGHT
+    }
+
     /// Whether the PPU reads colour RAM now (mode 3): the CPU cannot reach it.
     fn cram_locked(&self) -> bool {
         self.lcd_on() && self.mode == 3

@@ -147,6 +147,8 @@ pub struct Ppu {
     line_sprite_count: u8,
     /// Set when a frame's last visible line is done (VBlank starts); the host clears it.
     pub frame_ready: bool,
+    /// CGB mode: an HBlank of lines 0-143 started (for HDMA; the bus clears it).
+    pub(crate) hblank_started: bool,
     /// The first frame after the LCD is switched on is not shown: it stays blank (Pan Docs
     /// "LCDC.7").
     blank_frame: bool,
@@ -217,6 +219,7 @@ impl Ppu {
             line_sprites: [0; 10],
             line_sprite_count: 0,
             frame_ready: false,
+            hblank_started: false,
             blank_frame: false,
             framebuffer: Frame::default(),
             rows_drawn: [0; 3],

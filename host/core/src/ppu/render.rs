@@ -54,9 +54,10 @@ impl Ppu {
             self.framebuffer.pixels_mut()[row_start..row_start + WIDTH].fill(blank);
             return;
         }
-        if self.cgb_mode {
+        let whole = self.line_write_count == 0 || self.line_write_count as usize > MAX_LINE_WRITES;
+        if whole && self.cgb_mode {
             self.render_cgb_line(row_start);
-        } else if self.line_write_count == 0 || self.line_write_count as usize > MAX_LINE_WRITES {
+        } else if whole {
             self.render_whole_line(row_start);
             if self.lcdc & 0x02 != 0 {
                 self.render_sprites(row_start);
@@ -65,24 +66,30 @@ impl Ppu {
                 self.compat_colors(row_start);
             }
         } else {
-            let mut shades = [0u8; WIDTH];
+            let mut pixels = [0u16; WIDTH];
             let writes = &self.line_writes[..usize::from(self.line_write_count)];
             let input = super::fifo::LineInput {
                 vram: &self.vram,
                 oam: &self.oam,
                 objects: self.line_objects(),
+                cgb: self.cgb_mode,
+                dmg_order: self.opri & 1 != 0,
+                cgb_hardware: self.cgb,
+                bg_palettes: &self.cram.bg,
+                obj_palettes: &self.cram.obj,
             };
-            let end = super::fifo::render(input, self.line_regs, writes, &mut shades);
+            let end = super::fifo::render(input, self.line_regs, writes, &mut pixels);
             self.window_line = end.window_line;
             self.window_drawn = false;
-            if self.cgb {
-                put_shades(&mut self.framebuffer, row_start, &shades);
-                self.compat_colors(row_start);
-            } else {
-                for s in &mut shades {
-                    *s &= 3;
+            if !self.cgb {
+                // Objects' shades come tagged with their palette, for compatibility mode.
+                for p in &mut pixels {
+                    *p &= 3;
                 }
-                put_shades(&mut self.framebuffer, row_start, &shades);
+            }
+            self.framebuffer.pixels_mut()[row_start..row_start + WIDTH].copy_from_slice(&pixels);
+            if self.cgb && !self.cgb_mode {
+                self.compat_colors(row_start);
             }
         }
         self.line_write_count = 0;

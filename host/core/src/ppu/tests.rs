@@ -73,15 +73,17 @@ fn fifo_replay_without_writes_matches_the_whole_line_path() {
         if ppu.lcdc & 0x02 != 0 {
             ppu.render_sprites(row);
         }
-        let whole: Vec<u8> = ppu.framebuffer.pixels()[row..row + WIDTH]
-            .iter()
-            .map(|&p| p as u8)
-            .collect();
-        let mut shades = [0u8; WIDTH];
+        let whole: Vec<u16> = ppu.framebuffer.pixels()[row..row + WIDTH].to_vec();
+        let mut shades = [0u16; WIDTH];
         let input = super::fifo::LineInput {
             vram: &ppu.vram,
             oam: &ppu.oam,
             objects: ppu.line_objects(),
+            cgb: false,
+            dmg_order: false,
+            cgb_hardware: false,
+            bg_palettes: &[0; 64],
+            obj_palettes: &[0; 64],
         };
         let end = super::fifo::render(input, regs, &[], &mut shades);
         // Objects' shades come tagged with their palette (for the CGB's compatibility mode).

@@ -120,8 +120,9 @@ impl Ppu {
                             self.blank_frame = false;
                             self.clear_line_scratch();
                         }
-                        // LY reads 0 from here (an M-cycle before LYC sees it).
-                        153 => self.ly = 0,
+                        // LY reads 0 from here (an M-cycle before LYC sees it); on the CGB
+                        // an M-cycle later (gbc-hw-tests `ly_timings_*_dmg_mode`'s CGB dumps).
+                        153 if !self.cgb => self.ly = 0,
                         _ => {}
                     }
                     if self.line < 144 {
@@ -157,6 +158,8 @@ impl Ppu {
                 Event::HBlank => {
                     self.mode = 0;
                     self.set_blocked(false);
+                    // HBlank DMA copies a block now (lines 0-143 only: this event).
+                    self.hblank_started = self.cgb_mode;
                     if at + HBLANK_IRQ_DELAY <= now {
                         self.hblank_source(at);
                     } else {
@@ -170,6 +173,8 @@ impl Ppu {
                     self.schedule(Event::LineStart, s + DOTS_PER_LINE);
                 }
                 Event::Line153Blank => {
+                    // (Already 0 on the DMG.)
+                    self.ly = 0;
                     self.lyc_equal = false;
                     self.schedule(Event::Line153Compare, s + COMPARE_DOT + 8);
                 }

@@ -52,3 +52,57 @@ pub fn compare(frame: &Frame, expected: &Path, name: &str) -> Result<(), String>
         diff_path.display()
     ))
 }
+
+/// Compare which pixels are lit (not white: the reference's brightest colour) in `frame` and
+/// in the reference at `expected`: for references taken with another palette or another
+/// widening of the CGB's colours.
+pub fn compare_lit(frame: &gb_core::Frame, expected: &Path, name: &str) -> Result<(), String> {
+    let rgb = frame.to_rgb888(ColorCorrection::Off);
+    let lit: Vec<bool> = rgb.chunks_exact(3).map(|px| px != [0xFF; 3]).collect();
+    let (w, h, reference) = read_png_rgb(expected)?;
+    if (w, h) != (160, 144) || lit.len() != reference.len() {
+        return Err(format!("{} is {w}x{h}, not 160x144", expected.display()));
+    }
+    // The reference's white is its brightest colour (248 in a capture that widened as `c << 3`).
+    let white = reference
+        .iter()
+        .max_by_key(|px| px.iter().map(|&c| u32::from(c)).sum::<u32>())
+        .copied()
+        .unwrap_or([0xFF; 3]);
+    let lit_ref = |px: &[u8; 3]| *px != white;
+    let mismatches = lit
+        .iter()
+        .zip(&reference)
+        .filter(|&(&lit, px)| lit != lit_ref(px))
+        .count();
+    if mismatches == 0 {
+        return Ok(());
+    }
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("conformance");
+    let _ = std::fs::create_dir_all(&dir);
+    let base = name.replace(['/', ' '], "_");
+    let actual_path = dir.join(format!("{base}.actual.png"));
+    let diff_path = dir.join(format!("{base}.diff.png"));
+    let diff: Vec<u8> = lit
+        .iter()
+        .zip(&reference)
+        .flat_map(|(&lit, px)| {
+            if lit == lit_ref(px) {
+                let l = if lit { 0xD0 } else { 0xF0 };
+                [l, l, l]
+            } else {
+                [0xFF, 0x00, 0x00]
+            }
+        })
+        .collect();
+    let _ = write_frame_png(&actual_path, frame);
+    let _ = write_rgb_png(&diff_path, 160, 144, &diff);
+    Err(format!(
+        "{mismatches} of {} pixels lit differently from {} (compared lit/unlit); actual \
+         frame: {}, diff (red = wrong): {}",
+        160 * 144,
+        expected.display(),
+        actual_path.display(),
+        diff_path.display()
+    ))
+}

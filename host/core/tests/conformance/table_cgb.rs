@@ -7,9 +7,15 @@ use crate::{Kind, Run};
 
 /// Why Blargg's dmg_sound does not run on the CGB.
 const DMG_SOUND: &str = "DMG sound: the CGB's sound differs, cgb_sound tests it";
-/// Why Blargg's oam_bug singles do not run on the CGB.
+/// Why Blargg's oam_bug singles do not run on the CGB. (The combined ROM's CGB screen, which
+/// shows the tests that find no bug, is compared lit/unlit: the capture widened colours as
+/// `c << 3`, white is 248.)
 const OAM_BUG: &str =
     "the CGB has no OAM corruption bug; the combined ROM's CGB screen is compared";
+
+/// Why four Mealybug ROMs do not run on the CGB.
+const PLACEHOLDER: &str = "no CGB reference: the CPU CGB C and D images are placeholders (\"Expected \
+     result not currently available\")";
 
 /// Every CGB row, as a path under the ROM folder, and how to read its result.
 pub const ROMS: &[(&str, Kind)] = &[
@@ -181,7 +187,7 @@ pub const ROMS: &[(&str, Kind)] = &[
     ),
     (
         "blargg/oam_bug/oam_bug.gb",
-        Kind::Screen {
+        Kind::ScreenLit {
             expected: "blargg/expected/oam_bug/oam_bug-cgb.png",
             run: Run::Frames(1200),
         },
@@ -439,10 +445,7 @@ pub const ROMS: &[(&str, Kind)] = &[
     ),
     (
         "mealybug/m3_lcdc_win_en_change_multiple_wx.gb",
-        Kind::Screen {
-            expected: "mealybug/expected/CPU CGB C/m3_lcdc_win_en_change_multiple_wx.png",
-            run: Run::LdBB,
-        },
+        Kind::NotApplicable(PLACEHOLDER),
     ),
     (
         "mealybug/m3_lcdc_win_map_change.gb",
@@ -516,10 +519,7 @@ pub const ROMS: &[(&str, Kind)] = &[
     ),
     (
         "mealybug/m3_wx_4_change.gb",
-        Kind::Screen {
-            expected: "mealybug/expected/CPU CGB C/m3_wx_4_change.png",
-            run: Run::LdBB,
-        },
+        Kind::NotApplicable(PLACEHOLDER),
     ),
     (
         "mealybug/m3_wx_4_change_sprites.gb",
@@ -530,16 +530,10 @@ pub const ROMS: &[(&str, Kind)] = &[
     ),
     (
         "mealybug/m3_wx_5_change.gb",
-        Kind::Screen {
-            expected: "mealybug/expected/CPU CGB C/m3_wx_5_change.png",
-            run: Run::LdBB,
-        },
+        Kind::NotApplicable(PLACEHOLDER),
     ),
     (
         "mealybug/m3_wx_6_change.gb",
-        Kind::Screen {
-            expected: "mealybug/expected/CPU CGB C/m3_wx_6_change.png",
-            run: Run::LdBB,
-        },
+        Kind::NotApplicable(PLACEHOLDER),
     ),
 ];

@@ -22,6 +22,8 @@ pub(super) struct Fetcher {
     lo: u8,
     /// Tile data high, read on step 5.
     hi: u8,
+    /// CGB mode: the tile's attributes (VRAM bank 1 at the map entry), read with the number.
+    attr: u8,
     /// Fetching the window's tiles.
     pub(super) in_window: bool,
 }
@@ -35,6 +37,7 @@ impl Default for Fetcher {
             tile_no: 0,
             lo: 0,
             hi: 0,
+            attr: 0,
             in_window: false,
         }
     }
@@ -59,6 +62,7 @@ impl Fetcher {
     pub(super) fn tick(
         &mut self,
         vram: &[u8; 0x4000],
+        cgb: bool,
         regs: &LineRegs,
         window_line: u8,
         count: usize,
@@ -95,7 +99,10 @@ impl Fetcher {
                         regs.ly.wrapping_add(regs.scy),
                     )
                 };
-                self.tile_no = vram[map + usize::from(row / 8) * 32 + usize::from(col)];
+                let entry = map + usize::from(row / 8) * 32 + usize::from(col);
+                self.tile_no = vram[entry];
+                // CGB mode: the attributes are in bank 1 at the same address.
+                self.attr = if cgb { vram[0x2000 + entry] } else { 0 };
             }
             3 | 5 => {
                 let row = if self.in_window {
@@ -108,7 +115,13 @@ impl Fetcher {
                 } else {
                     0x1000usize.wrapping_add_signed(isize::from(self.tile_no as i8) * 16)
                 };
-                let addr = (base + usize::from(row % 8) * 2) & 0x1FFE;
+                let row = if self.attr & 0x40 != 0 {
+                    7 - row % 8
+                } else {
+                    row % 8
+                };
+                let bank = usize::from(self.attr & 0x08) << 10;
+                let addr = bank + ((base + usize::from(row) * 2) & 0x1FFE);
                 if self.step == 3 {
                     self.lo = vram[addr];
                 } else {
@@ -118,7 +131,11 @@ impl Fetcher {
             _ => {}
         }
         if self.step >= 5 && !bg.has_pixels() {
-            bg.push(self.lo, self.hi);
+            if self.attr & 0x20 != 0 {
+                bg.push(self.lo.reverse_bits(), self.hi.reverse_bits(), self.attr);
+            } else {
+                bg.push(self.lo, self.hi, self.attr);
+            }
             if self.first {
                 self.first = false;
             } else {

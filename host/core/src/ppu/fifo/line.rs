@@ -37,13 +37,25 @@ pub struct LineRegs {
     pub wy_triggered: bool,
 }
 
-/// What the replay needs besides the registers: VRAM, OAM and the OAM scan's result.
+/// What the replay needs besides the registers: VRAM, OAM and the OAM scan's result, and in
+/// CGB mode the colour palettes.
 #[derive(Clone, Copy, Debug)]
 pub struct LineInput<'a> {
-    /// Video RAM.
+    /// Video RAM (bank 0, then the CGB's bank 1).
     pub vram: &'a [u8; 0x4000],
     /// Object attribute memory.
     pub oam: &'a [u8; 0xA0],
     /// The objects the OAM scan found on this line (OAM indices, in OAM order).
     pub objects: &'a [u8],
+    /// CGB mode: tile attributes, VRAM banks, colour palettes, object priority by OAM index;
+    /// the pixels are RGB555 colours (else DMG shades).
+    pub cgb: bool,
+    /// CGB mode with OPRI bit 0 set: objects overlap by X as on the DMG.
+    pub dmg_order: bool,
+    /// The CGB's PPU (in either mode): its delays differ from the DMG's.
+    pub cgb_hardware: bool,
+    /// The background colour palettes (BCPD's memory).
+    pub bg_palettes: &'a [u8; 64],
+    /// The object colour palettes (OCPD's memory).
+    pub obj_palettes: &'a [u8; 64],
 }

@@ -64,6 +64,13 @@ const WX_DELAY: u16 = 6;
 /// Dots after a write until the fetcher sees it (Mealybug `m3_scy_change`,
 /// `m3_lcdc_tile_sel_change`, `m3_lcdc_bg_map_change`, `m3_scx_high_5_bits`).
 const FETCH_DELAY: u16 = 5;
+/// The CGB's PPU (either mode) sees a write 2 dots later in the fetcher and 1 dot later in
+/// the shifter, without the DMG's old|new glitch (Mealybug's CPU CGB C screenshots:
+/// `m3_bgp_change`, `m3_scy_change`, `m3_scx_high_5_bits`, `m3_window_timing`, where the
+/// palette, scroll and window changes land 1-2 pixels to the right of the DMG's).
+const FETCH_DELAY_CGB: u16 = 7;
+/// See [`FETCH_DELAY_CGB`].
+const OUTPUT_DELAY_CGB: u16 = 5;
 
 /// What a replayed line leaves behind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -112,12 +119,13 @@ fn apply_fetch(regs: &mut LineRegs, w: &LineWrite) {
     }
 }
 
-/// Replay the line: shades for each of the 160 pixels.
+/// Replay the line: each of the 160 pixels, a shade (objects' tagged with their palette, 4
+/// for OBP0 and 8 for OBP1) or in CGB mode an RGB555 colour.
 pub fn render(
     input: LineInput<'_>,
     mut regs: LineRegs,
     writes: &[LineWrite],
-    shades: &mut [u8; 160],
+    shades: &mut [u16; 160],
 ) -> LineEnd {
     let line_lcdc = regs.lcdc;
     let mut objects = Objects::new(&input);
@@ -126,9 +134,14 @@ pub fn render(
         obp0: regs.obp0,
         obp1: regs.obp1,
     };
-    let mut fetch_writes = Delayed::new(writes, FETCH_DELAY);
-    let mut output_writes = Delayed::new(writes, OUTPUT_DELAY);
-    let mut lcdc_writes = Delayed::new(writes, OUTPUT_DELAY);
+    let (fetch_delay, output_delay) = if input.cgb_hardware {
+        (FETCH_DELAY_CGB, OUTPUT_DELAY_CGB)
+    } else {
+        (FETCH_DELAY, OUTPUT_DELAY)
+    };
+    let mut fetch_writes = Delayed::new(writes, fetch_delay);
+    let mut output_writes = Delayed::new(writes, output_delay);
+    let mut lcdc_writes = Delayed::new(writes, output_delay);
     let mut wx_writes = Delayed::new(writes, WX_DELAY);
     let mut wx = regs.wx;
     let mut out_lcdc = regs.lcdc;
@@ -155,7 +168,8 @@ pub fn render(
         let mut glitch = pal;
         let mut glitched = false;
         while let Some((w, landing)) = output_writes.due(dot) {
-            glitched |= landing;
+            // The DMG's old|new glitch on the landing dot (not on the CGB).
+            glitched |= landing && !input.cgb_hardware;
             pal.apply(w, &mut glitch);
         }
         let out_pal = if glitched { glitch } else { pal };
@@ -168,7 +182,11 @@ pub fn render(
         while let Some((w, landing)) = lcdc_writes.due(dot) {
             if w.addr == 0xFF40 {
                 // The same glitch as the palettes': old and new ORed for one pixel.
-                pixel_lcdc = if landing { out_lcdc | w.value } else { w.value };
+                pixel_lcdc = if landing && !input.cgb_hardware {
+                    out_lcdc | w.value
+                } else {
+                    w.value
+                };
                 out_lcdc = w.value;
             }
         }
@@ -210,7 +228,7 @@ pub fn render(
         objects.drop_if_disabled(ready, out_lcdc);
         objects.fetch(&input, &regs, ready, count);
         if !(objects.fetching() && fetcher.has_tile_data()) {
-            fetcher.tick(input.vram, &regs, window_line, count, &mut bg);
+            fetcher.tick(input.vram, input.cgb, &regs, window_line, count, &mut bg);
         }
         objects.drop_if_disabled(fetcher.has_tile_data(), out_lcdc);
         // Object match: the shifter stops at an object's X.
@@ -238,13 +256,25 @@ pub fn render(
                         && line_lcdc & 0x20 != 0
                         && out_lcdc & 0x20 == 0
                 };
+            let bg_attr = bg.attr();
             let index = if repeat { 0 } else { bg.pop() };
             if discard > 0 {
                 discard -= 1;
             } else {
                 let obj = objects.shift();
                 if count >= 8 {
-                    shades[count - 8] = shifter::shade(index, obj, pixel_lcdc, &out_pal);
+                    shades[count - 8] = if input.cgb {
+                        shifter::color(
+                            index,
+                            bg_attr,
+                            obj,
+                            pixel_lcdc,
+                            input.bg_palettes,
+                            input.obj_palettes,
+                        )
+                    } else {
+                        u16::from(shifter::shade(index, obj, pixel_lcdc, &out_pal))
+                    };
                 }
                 count += 1;
             }

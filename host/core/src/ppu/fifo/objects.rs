@@ -18,8 +18,11 @@ const OBJ_FETCH: u8 = 6;
 pub(super) struct ObjPixel {
     /// Colour index 0-3 (0: transparent).
     pub(super) index: u8,
-    /// OAM attributes (palette in bit 4, priority in bit 7).
+    /// OAM attributes (palette in bit 4, priority in bit 7; CGB mode: colour palette in
+    /// bits 0-2).
     pub(super) attr: u8,
+    /// The object's OAM index (CGB mode: the lower one wins a pixel).
+    pub(super) oam: u8,
 }
 
 /// The line's objects, the fetch in progress and the object FIFO.
@@ -109,6 +112,9 @@ impl Objects {
         let attr = input.oam[usize::from(i) * 4 + 3];
         let x = usize::from(input.oam[usize::from(i) * 4 + 1]);
         let skip = count.saturating_sub(x);
+        // In CGB mode a lower OAM index wins a pixel over an object fetched earlier (unless
+        // OPRI asks for the DMG's order, where the earlier one wins).
+        let by_index = input.cgb && !input.dmg_order;
         for (k, slot) in self.fifo.iter_mut().enumerate() {
             let px = k + skip;
             if px >= 8 {
@@ -116,8 +122,12 @@ impl Objects {
             }
             let bit = 7 - px;
             let index = ((self.lo >> bit) & 1) | (((self.hi >> bit) & 1) << 1);
-            if slot.index == 0 {
-                *slot = ObjPixel { index, attr };
+            if slot.index == 0 || (by_index && index != 0 && i < slot.oam) {
+                *slot = ObjPixel {
+                    index,
+                    attr,
+                    oam: i,
+                };
             }
         }
     }
@@ -165,7 +175,13 @@ fn object_row(input: &LineInput<'_>, regs: &LineRegs, i: u8) -> (u8, u8, u8) {
     } else {
         row &= 7;
     }
-    let addr = usize::from(tile) * 16 + usize::from(row) * 2;
+    // CGB mode: the tile's bank is attribute bit 3.
+    let bank = if input.cgb {
+        usize::from(attr & 0x08) << 10
+    } else {
+        0
+    };
+    let addr = bank + usize::from(tile) * 16 + usize::from(row) * 2;
     let (mut lo, mut hi) = (input.vram[addr], input.vram[addr + 1]);
     if attr & 0x20 != 0 {
         lo = lo.reverse_bits();

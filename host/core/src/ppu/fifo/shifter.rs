@@ -5,10 +5,13 @@
 use super::line::LineWrite;
 use super::objects::ObjPixel;
 
-/// The background FIFO: 8 colour indices, pushed whole by the fetcher.
+/// The background FIFO: 8 colour indices, pushed whole by the fetcher, with their tile's
+/// attributes (CGB mode).
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct BgFifo {
     pixels: [u8; 8],
+    /// The attributes of the tile the pixels come from.
+    attr: u8,
     /// Pixels pushed (8 after a push, 0 before the first one or after a clear).
     len: usize,
     /// Pixels already shifted out.
@@ -16,8 +19,10 @@ pub(super) struct BgFifo {
 }
 
 impl BgFifo {
-    /// Push 8 pixels from a tile row's two bit planes (bit 7 leftmost).
-    pub(super) fn push(&mut self, lo: u8, hi: u8) {
+    /// Push 8 pixels from a tile row's two bit planes (bit 7 leftmost) and the tile's
+    /// attributes.
+    pub(super) fn push(&mut self, lo: u8, hi: u8, attr: u8) {
+        self.attr = attr;
         for (i, p) in self.pixels.iter_mut().enumerate() {
             let bit = 7 - i;
             *p = ((lo >> bit) & 1) | (((hi >> bit) & 1) << 1);
@@ -52,6 +57,11 @@ impl BgFifo {
         self.pos == 0
     }
 
+    /// The attributes of the pixels waiting (CGB mode).
+    pub(super) fn attr(&self) -> u8 {
+        self.attr
+    }
+
     /// Shift out the next pixel's colour index (call only while [`BgFifo::has_pixels`]).
     pub(super) fn pop(&mut self) -> u8 {
         let p = self.pixels[self.pos];
@@ -84,6 +94,28 @@ impl Palettes {
         *reg.1 = *reg.0 | w.value;
         *reg.0 = w.value;
     }
+}
+
+/// A pixel's colour in CGB mode: the object pixel shows if it is not transparent, objects are
+/// on (LCDC.1), and the background does not win: with LCDC.0 set (the master priority), a
+/// background colour 1-3 wins when its tile's priority bit or the object's OBJ-to-BG bit is
+/// set. The background keeps its colours while LCDC.0 is clear.
+pub(super) fn color(
+    index: u8,
+    bg_attr: u8,
+    obj: ObjPixel,
+    lcdc: u8,
+    bg_palettes: &[u8; 64],
+    obj_palettes: &[u8; 64],
+) -> u16 {
+    let bg_wins = lcdc & 0x01 != 0 && index != 0 && (bg_attr & 0x80 != 0 || obj.attr & 0x80 != 0);
+    let (mem, palette, i) = if obj.index != 0 && lcdc & 0x02 != 0 && !bg_wins {
+        (obj_palettes, obj.attr & 7, obj.index)
+    } else {
+        (bg_palettes, bg_attr & 7, index)
+    };
+    let n = usize::from(palette) * 8 + usize::from(i) * 2;
+    u16::from_le_bytes([mem[n], mem[n + 1]]) & 0x7FFF
 }
 
 /// A pixel's shade: the object pixel shows if it is not transparent, objects are on (LCDC.1)

@@ -1,0 +1,127 @@
+//! The CGB's VRAM DMA (Pan Docs "LCD VRAM DMA Transfers"): HDMA1-HDMA5 (0xFF51-0xFF55), the
+//! registers; the copying and the CPU's stall are the bus's (`bus.rs`).
+//!
+//! - HDMA1/HDMA2 set the source (its low 4 bits ignored), HDMA3/HDMA4 the destination in VRAM
+//!   (bits 4-12 used); both advance as bytes are copied, and all four read 0xFF.
+//! - Writing HDMA5 with bit 7 clear starts a general-purpose DMA of `(value & 0x7F) + 1`
+//!   blocks of 16 bytes, all at once; with bit 7 set an HBlank DMA, one block at the start of
+//!   each HBlank of lines 0-143 (at once if the PPU is in HBlank, or the LCD is off, when the
+//!   write lands). Writing it with bit 7 clear while an HBlank DMA runs stops that instead.
+//! - HDMA5 reads the blocks left minus one in bits 0-6, bit 7 clear while an HBlank DMA runs;
+//!   0xFF once done; after a stop, bit 7 set over the blocks that were left.
+//! - A transfer ends early when the destination passes 0xFFFF (Pan Docs: "If the transfer's
+//!   destination address overflows, the transfer stops prematurely").
+//!
+//! Outside CGB mode the registers read 0xFF and take no writes.
+
+/// What a write to HDMA5 asks of the bus.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Start {
+    /// Nothing to copy now.
+    Nothing,
+    /// A general-purpose DMA: every block now.
+    General,
+    /// An HBlank DMA: its first block now if the PPU is in HBlank (or the LCD off).
+    HBlank,
+}
+
+/// The VRAM DMA registers and the transfer under way.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hdma {
+    /// The next source address.
+    pub(crate) src: u16,
+    /// The next destination address (as written: only bits 4-12 reach VRAM).
+    pub(crate) dst: u16,
+    /// Blocks left minus one (HDMA5 bits 0-6).
+    pub(crate) blocks: u8,
+    /// An HBlank DMA runs.
+    pub(crate) hblank: bool,
+    /// An HBlank came while the CPU slept in HALT: its block is copied when it wakes, if the
+    /// PPU is still in that HBlank.
+    pub(crate) missed: bool,
+}
+
+impl Hdma {
+    /// Registers after power-on: HDMA5 reads 0xFF.
+    pub(crate) fn new() -> Hdma {
+        Hdma {
+            src: 0,
+            dst: 0,
+            blocks: 0x7F,
+            hblank: false,
+            missed: false,
+        }
+    }
+
+    /// Read HDMA5 (the others read 0xFF).
+    pub(crate) fn read(&self, addr: u16) -> u8 {
+        match addr {
+            0xFF55 => {
+                if self.hblank {
+                    self.blocks & 0x7F
+                } else {
+                    0x80 | self.blocks
+                }
+            }
+            _ => 0xFF,
+        }
+    }
+
+    /// Write HDMA1-HDMA5; what the bus must start.
+    pub(crate) fn write(&mut self, addr: u16, v: u8) -> Start {
+        match addr {
+            0xFF51 => self.src = (self.src & 0x00F0) | u16::from(v) << 8,
+            0xFF52 => self.src = (self.src & 0xFF00) | u16::from(v & 0xF0),
+            0xFF53 => self.dst = (self.dst & 0x00F0) | u16::from(v & 0x1F) << 8,
+            0xFF54 => self.dst = (self.dst & 0x1F00) | u16::from(v & 0xF0),
+            0xFF55 => {
+                if v & 0x80 == 0 && self.hblank {
+                    // Stopped: bit 7 reads 1 over the blocks that were left.
+                    self.hblank = false;
+                    return Start::Nothing;
+                }
+                self.blocks = v & 0x7F;
+                if v & 0x80 == 0 {
+                    return Start::General;
+                }
+                self.hblank = true;
+                return Start::HBlank;
+            }
+            _ => {}
+        }
+        Start::Nothing
+    }
+
+    /// One block was copied (the addresses already advanced): the transfer ends after its
+    /// last block, or when the destination left VRAM.
+    pub(crate) fn block_done(&mut self, overflow: bool) {
+        if self.blocks == 0 || overflow {
+            self.blocks = 0x7F;
+            self.hblank = false;
+        } else {
+            self.blocks -= 1;
+        }
+    }
+
+    /// Append the registers to the state image.
+    pub(crate) fn save_state(&self, w: &mut crate::state::Writer<'_>) {
+        w.u16(self.src);
+        w.u16(self.dst);
+        w.u8(self.blocks);
+        w.bool(self.hblank);
+        w.bool(self.missed);
+    }
+
+    /// Read the registers from the state image.
+    pub(crate) fn load_state(
+        &mut self,
+        r: &mut crate::state::Reader<'_>,
+    ) -> Result<(), crate::state::StateError> {
+        self.src = r.u16()? & 0xFFF0;
+        self.dst = r.u16()? & 0x1FF0;
+        self.blocks = r.below(0x80, "HDMA5 blocks")?;
+        self.hblank = r.bool()?;
+        self.missed = r.bool()?;
+        Ok(())
+    }
+}
