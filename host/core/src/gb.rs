@@ -429,6 +429,8 @@ impl Gb {
     /// core's buffer are swapped, and the core draws the next frame into the caller's old one.
     pub fn swap_frame(&mut self, frame: &mut Frame) {
         std::mem::swap(&mut self.hw.ppu.framebuffer, frame);
+        // The buffer handed in draws what this machine draws (shades or colours).
+        self.hw.ppu.framebuffer.set_color(frame.is_color());
     }
 
     /// Move the audio generated so far into `out`, oldest first, and return how many stereo

@@ -278,3 +278,31 @@ fn joypad_events_apply_at_their_cycle_and_replay_exactly() {
     let with_sub_frame = s.gb().peek(0xC001);
     assert_ne!(with_sub_frame, 0, "the game saw the buttons");
 }
+
+/// On the CGB the session's picture is in colour on every frame (the core draws into the
+/// buffer the session hands back, whatever it held), and the model is recorded.
+#[test]
+fn a_cgb_session_shows_colour_every_frame() {
+    let rom = gb_core::asm::RomBuilder::new()
+        .cgb_flag(0xC0)
+        .program(
+            r#"
+                ld a, $80
+                ldh [$68], a
+                ld a, $1F
+                ldh [$69], a
+                xor a
+                ldh [$69], a
+            loop:
+                jr loop
+            "#,
+        )
+        .build()
+        .unwrap();
+    let mut s = Session::new(rom, None, SessionConfig::default()).unwrap();
+    assert_eq!(s.start_params().model, gb_core::Model::Cgb);
+    for _ in 0..5 {
+        s.run_frame();
+        assert!(s.picture().is_color(), "frame {}", s.frame());
+    }
+}
