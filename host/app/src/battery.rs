@@ -52,7 +52,7 @@ impl Battery {
     /// The battery of the ROM `rom` at `rom_path`: its `.sav`, checked against the cartridge
     /// (a refused file is set aside). The session is then powered on with [`Opened::data`].
     pub fn open(rom_path: &Path, rom: &[u8]) -> Opened {
-        let Ok(cart) = Cartridge::from_rom(rom.to_vec()) else {
+        let Ok(cart) = Cartridge::from_rom_forced(rom.to_vec()) else {
             return Opened::default();
         };
         if !cart.has_battery() || (cart.ram().is_empty() && !cart.has_rtc()) {

@@ -56,6 +56,10 @@ enum Sub {
         rom: Option<PathBuf>,
         /// Replace an existing output file.
         #[arg(long)]
+        overwrite: bool,
+        /// Run a cartridge type gbhost does not emulate with a stand-in mapper (as `--force`
+        /// elsewhere).
+        #[arg(long)]
         force: bool,
     },
 }
@@ -95,7 +99,7 @@ struct RecordArgs {
     compact: bool,
     /// Replace an existing movie file.
     #[arg(long)]
-    force: bool,
+    overwrite: bool,
 }
 
 #[derive(clap::Args, Debug)]
@@ -113,6 +117,10 @@ struct PlayArgs {
     /// The model to play on (`auto`: the movie's; another than the movie's is refused).
     #[arg(long, value_name = "auto|dmg|cgb", default_value = "auto", value_parser = crate::rom::parse_model)]
     model: gb_core::ModelChoice,
+    /// Run a cartridge type gbhost does not emulate with a stand-in mapper (a movie recorded
+    /// with `--force` plays with it).
+    #[arg(long)]
+    force: bool,
 }
 
 /// Run `gbhost movie …`.
@@ -132,15 +140,19 @@ pub fn run(args: &Args) -> Result<()> {
             input,
             output,
             rom,
+            overwrite,
             force,
         } => {
             if output.exists() {
-                if !force {
-                    bail!("{} already exists (--force replaces it)", output.display());
+                if !overwrite {
+                    bail!(
+                        "{} already exists (--overwrite replaces it)",
+                        output.display()
+                    );
                 }
                 remove_movie(output);
             }
-            convert(input, output, rom.as_deref())
+            convert(input, output, rom.as_deref(), *force)
         }
     }
 }
@@ -158,10 +170,11 @@ impl Rng {
 }
 
 fn record(a: &RecordArgs) -> Result<()> {
-    let rom = crate::rom::read(&a.rom)?;
+    let rom = crate::rom::read(&a.rom, a.power.force)?;
     let config = SessionConfig {
         desync_check: false,
         ring_bytes: 16 << 20,
+        force_unsupported: a.power.force,
         ..SessionConfig::default()
     };
     let mut session = match &a.from_state {
@@ -173,7 +186,7 @@ fn record(a: &RecordArgs) -> Result<()> {
             .with_context(|| format!("'{}' cannot be run", a.rom.display()))?,
     };
     crate::scripted::load_scripts(&mut session, &a.script, None)?;
-    if a.force {
+    if a.overwrite {
         remove_movie(&a.out);
     }
     let mut meta = BTreeMap::new();
@@ -226,7 +239,7 @@ fn record(a: &RecordArgs) -> Result<()> {
 }
 
 fn play(a: &PlayArgs) -> Result<()> {
-    let rom = crate::rom::read(&a.rom)?;
+    let rom = crate::rom::read(&a.rom, a.force)?;
     let movie = Movie::open(&a.movie).with_context(|| format!("{}", a.movie.display()))?;
     if let gb_core::ModelChoice::Fixed(model) = a.model {
         movie.check_model(model)?;
@@ -234,6 +247,7 @@ fn play(a: &PlayArgs) -> Result<()> {
     let config = SessionConfig {
         desync_check: false,
         ring_bytes: 16 << 20,
+        force_unsupported: a.force,
         ..SessionConfig::default()
     };
     let total = movie.end_frame();
@@ -319,7 +333,7 @@ fn info(path: &Path) -> Result<()> {
     Ok(())
 }
 
-fn convert(input: &Path, output: &Path, rom: Option<&Path>) -> Result<()> {
+fn convert(input: &Path, output: &Path, rom: Option<&Path>, force: bool) -> Result<()> {
     let ext = |p: &Path| {
         p.extension()
             .map(|e| e.to_string_lossy().to_ascii_lowercase())
@@ -339,7 +353,7 @@ fn convert(input: &Path, output: &Path, rom: Option<&Path>) -> Result<()> {
                 eprintln!("warning: the movie starts from a state; the .bk2 starts at power-on");
             }
             let sha1 = rom
-                .map(crate::rom::read)
+                .map(|r| crate::rom::read(r, force))
                 .transpose()?
                 .map(|r| {
                     sha1_smol::Sha1::from(&r)
@@ -384,10 +398,11 @@ fn convert(input: &Path, output: &Path, rom: Option<&Path>) -> Result<()> {
             eprintln!(
                 "warning: a .bk2 made by another core may desync in gbhost (input timing differs)"
             );
-            let rom = crate::rom::read(rom_path)?;
+            let rom = crate::rom::read(rom_path, force)?;
             let config = SessionConfig {
                 desync_check: false,
                 ring_bytes: 16 << 20,
+                force_unsupported: force,
                 ..SessionConfig::default()
             };
             // The model BizHawk ran it on, else what the ROM's header asks for.
@@ -425,7 +440,7 @@ fn convert(input: &Path, output: &Path, rom: Option<&Path>) -> Result<()> {
     }
 }
 
-/// Remove a movie file and its index (for --force).
+/// Remove a movie file and its index (for --overwrite).
 fn remove_movie(path: &Path) {
     let _ = std::fs::remove_file(path);
     let mut idx = path.as_os_str().to_owned();

@@ -67,9 +67,10 @@ fn method(name: Option<&str>, default: Method) -> Result<Method> {
 
 /// Run the rewind bench.
 pub fn run(opts: &Options<'_>) -> Result<()> {
-    let rom = crate::rom::read(opts.rom)?;
+    let rom = crate::rom::read(opts.rom, opts.power.force)?;
     let defaults = SessionConfig::default();
     let config = SessionConfig {
+        force_unsupported: opts.power.force,
         core_method: method(opts.core_method, defaults.core_method)?,
         script_method: method(opts.script_method, defaults.script_method)?,
         desync_check: false,

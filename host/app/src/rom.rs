@@ -22,6 +22,11 @@ pub struct PowerArgs {
     /// or its buttons: `right`, `left+a`, `down+b`, …).
     #[arg(long, value_name = "auto|1-12|BUTTONS", default_value = "auto", value_parser = parse_dmg_palette)]
     pub dmg_palette: DmgPalette,
+    /// Run a cartridge whose type gbhost does not emulate (MBC6, MBC7, Pocket Camera, HuC1,
+    /// HuC3, TAMA5, MMM01) anyway, with the emulated mapper whose banking is closest; what
+    /// only the real one does is missing. Without it such a ROM is refused (exit 2).
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// Parse `--dmg-palette`.
@@ -89,12 +94,34 @@ fn random_seed() -> u64 {
     h.finish()
 }
 
-/// Read `path` and build a DMG around it; the header's oddities go to stderr, one line each.
+/// The cartridge in `bytes` (read from `path`), with a stand-in mapper for a type gbhost does
+/// not emulate if `force`; a refused type's error says how to force it.
+pub fn cartridge(path: &Path, bytes: Vec<u8>, force: bool) -> Result<Cartridge> {
+    let built = if force {
+        Cartridge::from_rom_forced(bytes)
+    } else {
+        Cartridge::from_rom(bytes)
+    };
+    built.map_err(|e| {
+        let hint = match e {
+            gb_core::cartridge::CartridgeError::Unsupported { .. } => {
+                "; --force (in the app: Model ▸ Run unsupported cartridges) runs it with a stand-in mapper"
+            }
+            _ => "",
+        };
+        anyhow::anyhow!(
+            "'{}' is not a usable Game Boy ROM: {e}{hint}",
+            path.display()
+        )
+    })
+}
+
+/// Read `path` and build the machine around it; the header's oddities go to stderr, one line
+/// each.
 pub fn load(path: &Path, boot_rom: Option<&Path>, power: PowerArgs) -> Result<Gb> {
     let bytes =
         std::fs::read(path).with_context(|| format!("cannot read ROM '{}'", path.display()))?;
-    let cart = Cartridge::from_rom(bytes)
-        .with_context(|| format!("'{}' is not a usable Game Boy ROM", path.display()))?;
+    let cart = cartridge(path, bytes, power.force)?;
     warn(path, &cart);
     let image = boot_rom
         .map(|b| {
@@ -110,12 +137,12 @@ pub fn load(path: &Path, boot_rom: Option<&Path>, power: PowerArgs) -> Result<Gb
     Gb::power_on(cart, boot).with_context(|| format!("'{}' cannot be run", path.display()))
 }
 
-/// Read `path` as a ROM image for a session, checked the same way as [`load`].
-pub fn read(path: &Path) -> Result<Vec<u8>> {
+/// Read `path` as a ROM image for a session, checked the same way as [`load`] (a type gbhost
+/// does not emulate only with `force`).
+pub fn read(path: &Path, force: bool) -> Result<Vec<u8>> {
     let bytes =
         std::fs::read(path).with_context(|| format!("cannot read ROM '{}'", path.display()))?;
-    let cart = Cartridge::from_rom(bytes.clone())
-        .with_context(|| format!("'{}' is not a usable Game Boy ROM", path.display()))?;
+    let cart = cartridge(path, bytes.clone(), force)?;
     warn(path, &cart);
     Ok(bytes)
 }

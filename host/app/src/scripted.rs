@@ -209,9 +209,10 @@ fn print_console(session: &mut Session) {
 
 /// Run the session; returns it for the caller's other output.
 pub fn run(run: &Run<'_>) -> Result<Session> {
-    let rom = crate::rom::read(run.rom)?;
+    let rom = crate::rom::read(run.rom, run.power.force)?;
     let boot = run.boot_rom.map(crate::rom::read_boot).transpose()?;
     let mut config = SessionConfig {
+        force_unsupported: run.power.force,
         desync_check: run.sync_test.is_some(),
         ..SessionConfig::default()
     };

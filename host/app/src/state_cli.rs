@@ -67,8 +67,9 @@ fn now() -> u64 {
 }
 
 fn session(rom: &std::path::Path, power: crate::rom::PowerArgs) -> Result<Session> {
-    let bytes = crate::rom::read(rom)?;
+    let bytes = crate::rom::read(rom, power.force)?;
     let config = SessionConfig {
+        force_unsupported: power.force,
         desync_check: false,
         ring_bytes: 4 << 20,
         ..SessionConfig::default()
@@ -132,7 +133,7 @@ pub fn run(args: &Args) -> Result<()> {
             let f = StateFile::read(state)?;
             // Checks the ROM and the image the way a load does.
             session(rom, crate::rom::PowerArgs::default())?.load_state_file(&f)?;
-            let cart = gb_core::Cartridge::from_rom(crate::rom::read(rom)?)?;
+            let cart = gb_core::Cartridge::from_rom(crate::rom::read(rom, false)?)?;
             let mut gb = gb_core::Gb::new(cart);
             gb.load_state(&f.core)?;
             let bytes = gb_core::bess::export_with_timestamp(&gb, f.meta.unix_time);
@@ -143,7 +144,7 @@ pub fn run(args: &Args) -> Result<()> {
         }
         Sub::ImportBess { rom, bess, out } => {
             let data = std::fs::read(bess).with_context(|| format!("{}", bess.display()))?;
-            let rom_bytes = crate::rom::read(rom)?;
+            let rom_bytes = crate::rom::read(rom, false)?;
             let s = session(rom, crate::rom::PowerArgs::default())?;
             let cart = gb_core::Cartridge::from_rom(rom_bytes)?;
             let mut gb = gb_core::Gb::new(cart);

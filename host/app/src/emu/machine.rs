@@ -128,12 +128,9 @@ impl Emu {
         self.save_battery();
         let bytes = match rom {
             RomSource::Demo => crate::demo::rom()?,
-            RomSource::File(path) => crate::rom::read(path)?,
+            RomSource::File(path) => crate::rom::read(path, self.power.force)?,
         };
-        let config = SessionConfig {
-            ring_bytes: self.ring_bytes,
-            ..SessionConfig::default()
-        };
+        let config = self.session_config();
         let opened = match rom {
             RomSource::File(path) => Battery::open(path, &bytes),
             RomSource::Demo => Opened::default(),

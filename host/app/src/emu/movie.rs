@@ -39,6 +39,7 @@ impl Emu {
     pub(crate) fn session_config(&self) -> SessionConfig {
         SessionConfig {
             ring_bytes: self.ring_bytes,
+            force_unsupported: self.power.force,
             ..SessionConfig::default()
         }
     }

@@ -96,6 +96,7 @@ impl Emu {
             model_choice: self.power.model.unwrap_or_default(),
             correction: self.correction,
             dmg_palette: self.power.dmg_palette,
+            force: self.power.force,
             scripts: self.script_rows(),
             console: {
                 if self.lines_shared.len() != self.lines.len()

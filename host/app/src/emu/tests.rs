@@ -377,3 +377,38 @@ fn bess_files_export_and_import_from_the_console() {
     assert_eq!(emu.session.frame(), before);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A cartridge type gbhost does not emulate is refused with a line that says how to run it
+/// anyway; the Model menu's switch (`Cmd::SetForce`) runs it with a stand-in mapper.
+#[test]
+fn unsupported_cartridges_open_only_when_forced() {
+    let dir = std::env::temp_dir().join(format!("gbhost-force-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let rom = dir.join("camera.gb");
+    let bytes = gb_core::asm::RomBuilder::new()
+        .title("CAMERA")
+        .cartridge_type(0xFC)
+        .program("loop:\n halt\n nop\n jr loop\n")
+        .build()
+        .unwrap();
+    std::fs::write(&rom, &bytes).unwrap();
+    let mut emu = Emu::new(&demo_start(), Arc::new(Mutex::new(View::default()))).unwrap();
+    let err = format!("{:#}", emu.open(&RomSource::File(rom.clone())).unwrap_err());
+    assert!(
+        err.contains("unsupported cartridge type 0xFC (Pocket Camera); --force"),
+        "{err}"
+    );
+    assert_eq!(emu.title, "gbhost demo", "the running game is kept");
+    emu.handle(Cmd::SetForce(true));
+    emu.open(&RomSource::File(rom.clone())).unwrap();
+    emu.live_frame();
+    assert!(
+        emu.lines
+            .iter()
+            .any(|l| l.contains("(Pocket Camera) is not emulated; forced to run as MBC5")),
+        "{:?}",
+        emu.lines
+    );
+    drop(emu);
+    let _ = std::fs::remove_dir_all(&dir);
+}

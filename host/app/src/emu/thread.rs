@@ -41,6 +41,9 @@ pub enum Cmd {
     SetColorCorrection(gb_core::ColorCorrection),
     /// The palette a DMG game gets on the CGB (the game restarts when it runs in one).
     SetDmgPalette(gb_core::DmgPalette),
+    /// Run cartridge types gbhost does not emulate with a stand-in mapper (from the next ROM
+    /// opened or reset on).
+    SetForce(bool),
     /// Load a script file.
     LoadScript(PathBuf),
     /// Reload a script (by index in [`View::scripts`]) from its file.
@@ -161,7 +164,7 @@ pub fn spawn(start: Start) -> Result<EmuHandle> {
 }
 
 impl Emu {
-    fn handle(&mut self, cmd: Cmd) {
+    pub(super) fn handle(&mut self, cmd: Cmd) {
         let result: Result<()> = (|| {
             match cmd {
                 Cmd::Buttons(b) => self.held = b,
@@ -203,6 +206,14 @@ impl Emu {
                     self.say(format!("model {choice}: running on the {model}"));
                 }
                 Cmd::SetColorCorrection(c) => self.correction = c,
+                Cmd::SetForce(on) => {
+                    self.power.force = on;
+                    self.say(if on {
+                        "cartridges gbhost does not emulate will run with a stand-in mapper"
+                    } else {
+                        "cartridges gbhost does not emulate will be refused"
+                    });
+                }
                 Cmd::SetDmgPalette(p) => {
                     self.power.dmg_palette = p;
                     let gb = self.session.gb();

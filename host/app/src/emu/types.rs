@@ -88,6 +88,8 @@ pub struct View {
     pub correction: gb_core::ColorCorrection,
     /// The palette a DMG game gets on the CGB.
     pub dmg_palette: gb_core::DmgPalette,
+    /// Cartridge types gbhost does not emulate run with a stand-in mapper (`--force`).
+    pub force: bool,
     /// Scripts panel rows.
     pub scripts: Vec<ScriptRow>,
     /// Console lines (script prints, REPL output), oldest first (shared: rebuilt only when

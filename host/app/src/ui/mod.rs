@@ -392,6 +392,18 @@ impl GbApp {
         });
         ui.separator();
         ui.label("A change restarts the game.");
+        ui.separator();
+        let mut force = self.view.force;
+        if ui
+            .checkbox(&mut force, "Run unsupported cartridges (stand-in mapper)")
+            .on_hover_text(
+                "MBC6, MBC7, Pocket Camera, HuC1, HuC3, TAMA5, MMM01: run the ROM with the \
+                 closest emulated mapper; what only the real one does is missing",
+            )
+            .changed()
+        {
+            self.send(Cmd::SetForce(force));
+        }
     }
 
     fn menu_scripts(&mut self, ui: &mut egui::Ui) {

@@ -31,8 +31,11 @@ fn temp_file(name: &str, bytes: &[u8]) -> PathBuf {
 /// A ROM that sends "Hi\n" plus a 0x01 byte over serial, stores 0x5A at $FF82, sets registers
 /// and hits `LD B,B`, then loops forever.
 fn serial_rom() -> Vec<u8> {
-    asm::rom(
-        r#"
+    asm::rom(SERIAL_PROGRAM).expect("assemble")
+}
+
+/// The program of [`serial_rom`].
+const SERIAL_PROGRAM: &str = r#"
             ld hl, message
         .next:
             ld a, [hl+]
@@ -60,10 +63,7 @@ fn serial_rom() -> Vec<u8> {
             jr .forever
         message:
             db "Hi", $0A, $01, $FF
-        "#,
-    )
-    .expect("assemble")
-}
+        "#;
 
 #[test]
 fn headless_prints_frames_serial_regs_and_peeks_in_order() {
@@ -162,6 +162,36 @@ fn truncated_rom_is_exit_2_with_one_line() {
     let rom = temp_file("short.gb", &[0u8; 100]);
     let out = gbhost(&["headless", rom.to_str().unwrap()]);
     assert_clean_error(&out, "truncated");
+}
+
+#[test]
+fn an_unsupported_cartridge_is_refused_unless_forced() {
+    // An MBC7 cartridge (type 0x22) whose program only uses ROM bank 0: refused with one line
+    // that says how to force it; with --force it runs on a stand-in mapper and says so.
+    let image = asm::RomBuilder::new()
+        .cartridge_type(0x22)
+        .rom_banks(4)
+        .program(SERIAL_PROGRAM)
+        .build()
+        .expect("assemble");
+    let rom = temp_file("mbc7.gb", &image);
+    let out = gbhost(&["headless", rom.to_str().unwrap(), "--frames", "5"]);
+    assert_clean_error(&out, "unsupported cartridge type 0x22 (MBC7); --force");
+    let out = gbhost(&[
+        "headless",
+        rom.to_str().unwrap(),
+        "--frames",
+        "5",
+        "--force",
+        "--print-serial",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", stderr(&out));
+    assert!(
+        stderr(&out).contains("cartridge type 0x22 (MBC7) is not emulated; forced to run as MBC5"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(stdout(&out).contains("Hi"), "{}", stdout(&out));
 }
 
 #[test]

@@ -72,7 +72,7 @@ fn a_long_movie_with_scripts_plays_back_in_another_process() {
         "movie",
         "record",
         &rom,
-        "--force",
+        "--overwrite",
         "--out",
         &movie,
         "--frames",
@@ -108,7 +108,7 @@ fn a_killed_recorder_loses_at_most_one_second() {
             "movie",
             "record",
             &rom,
-            "--force",
+            "--overwrite",
             "--out",
             &movie.display().to_string(),
             "--frames",
@@ -157,7 +157,7 @@ fn gbm_to_bk2_and_back_keeps_the_inputs() {
         "movie",
         "record",
         &rom,
-        "--force",
+        "--overwrite",
         "--out",
         &s(&a),
         "--frames",
@@ -167,10 +167,26 @@ fn gbm_to_bk2_and_back_keeps_the_inputs() {
         "--aligned",
     ]);
     assert!(rec.status.success(), "{}", text(&rec));
-    let to = gbhost(&["movie", "convert", &s(&a), &s(&b), "--rom", &rom, "--force"]);
+    let to = gbhost(&[
+        "movie",
+        "convert",
+        &s(&a),
+        &s(&b),
+        "--rom",
+        &rom,
+        "--overwrite",
+    ]);
     assert!(to.status.success(), "{}", text(&to));
     assert!(text(&to).contains("may desync"), "{}", text(&to));
-    let back = gbhost(&["movie", "convert", &s(&b), &s(&c), "--rom", &rom, "--force"]);
+    let back = gbhost(&[
+        "movie",
+        "convert",
+        &s(&b),
+        &s(&c),
+        "--rom",
+        &rom,
+        "--overwrite",
+    ]);
     assert!(back.status.success(), "{}", text(&back));
     let pa = gbhost(&[
         "movie",

@@ -80,6 +80,20 @@ impl MapperKind {
         )
     }
 
+    /// The emulated mapper [`Cartridge::from_rom_forced`](super::Cartridge::from_rom_forced)
+    /// runs this one as: itself when it is emulated; MBC1 for HuC1 (whose ROM and RAM banking
+    /// follow MBC1's registers, without the infrared port); MBC5 for the rest (MBC7, the
+    /// Pocket Camera and HuC3 switch ROM banks through 0x2000-0x3FFF and RAM banks through
+    /// 0x4000-0x5FFF as MBC5 does; their sensors, EEPROM, camera and clock are missing, and
+    /// MBC6, MMM01 and TAMA5 bank otherwise, so they get little further than their first bank).
+    pub fn stand_in(self) -> MapperKind {
+        match self {
+            k if k.is_supported() => k,
+            Self::HuC1 => Self::Mbc1,
+            _ => Self::Mbc5,
+        }
+    }
+
     /// A short name, as in Pan Docs' MBC chapters.
     pub fn name(self) -> &'static str {
         match self {

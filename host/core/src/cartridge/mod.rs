@@ -13,7 +13,8 @@
 //!
 //! Supported: no MBC (0x00, 0x08, 0x09), MBC1 (0x01-0x03, with MBC1M multicart detection),
 //! MBC2 (0x05, 0x06), MBC3 (0x0F-0x13, MBC30 for ROMs over 2 MiB), MBC5 (0x19-0x1E). Other
-//! known types are rejected with [`CartridgeError::Unsupported`]. Header oddities a console
+//! known types are rejected with [`CartridgeError::Unsupported`], or run with a stand-in mapper
+//! by [`Cartridge::from_rom_forced`] when the user insists. Header oddities a console
 //! runs through (size codes, checksums) load with [`HeaderWarning`]s (module `warning`).
 //!
 //! Open choices, where Pan Docs leaves the behaviour open:
@@ -176,17 +177,41 @@ impl Cartridge {
     /// at day 0, 00:00:00, running, as of emulated time 0 (call [`Cartridge::load_battery`]
     /// to restore a saved one).
     pub fn from_rom(rom: impl Into<Arc<[u8]>>) -> Result<Cartridge, CartridgeError> {
-        let rom: Arc<[u8]> = rom.into();
-        let (header, warnings) = Header::parse_with_warnings(&rom)?;
+        Cartridge::build(rom.into(), false)
+    }
+
+    /// Like [`Cartridge::from_rom`], but a cartridge type this core does not emulate runs
+    /// with a stand-in mapper ([`MapperKind::stand_in`]) instead of being refused, and says so
+    /// in its [`Cartridge::warnings`] ([`HeaderWarning::StandIn`]). Whatever the missing
+    /// hardware does is not there: the game may run, or stop at its first use of it. The
+    /// header still names the real type, so states and saves stay tied to it.
+    pub fn from_rom_forced(rom: impl Into<Arc<[u8]>>) -> Result<Cartridge, CartridgeError> {
+        Cartridge::build(rom.into(), true)
+    }
+
+    fn build(rom: Arc<[u8]>, force: bool) -> Result<Cartridge, CartridgeError> {
+        let (header, mut warnings) = Header::parse_with_warnings(&rom)?;
         let ty = header.cartridge_type;
-        if !ty.mapper.is_supported() {
-            return Err(CartridgeError::Unsupported {
-                code: ty.code,
-                name: ty.mapper.name(),
-            });
+        let mut kind = ty.mapper;
+        if !kind.is_supported() {
+            if !force {
+                return Err(CartridgeError::Unsupported {
+                    code: ty.code,
+                    name: kind.name(),
+                });
+            }
+            kind = kind.stand_in();
+            warnings.insert(
+                0,
+                HeaderWarning::StandIn {
+                    code: ty.code,
+                    name: ty.mapper.name(),
+                    stand_in: kind.name(),
+                },
+            );
         }
 
-        let (mapper, ram_len) = match ty.mapper {
+        let (mapper, ram_len) = match kind {
             MapperKind::Mbc1 => {
                 let multicart = is_mbc1_multicart(&rom);
                 (Mapper::Mbc1(Mbc1::new(multicart)), header.ram_size)

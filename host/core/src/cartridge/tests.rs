@@ -99,6 +99,48 @@ fn unsupported_types_name_the_mapper() {
 }
 
 #[test]
+fn forced_cartridges_run_with_a_stand_in_and_say_so() {
+    // MBC7 (0x22) and the Pocket Camera (0xFC) bank ROM through 0x2000 as MBC5 does.
+    for (code, name) in [(0x22, "MBC7"), (0xFC, "Pocket Camera")] {
+        let mut c = Cartridge::from_rom_forced(make_rom(code, 3, 0)).expect("forced");
+        assert_eq!(
+            c.warnings()[0],
+            HeaderWarning::StandIn {
+                code,
+                name,
+                stand_in: "MBC5"
+            }
+        );
+        assert_eq!(
+            c.warnings()[0].to_string(),
+            format!(
+                "cartridge type 0x{code:02X} ({name}) is not emulated; forced to run as MBC5, so \
+                 what only the {name} does (its extra hardware, its own banking) is missing"
+            )
+        );
+        assert_eq!(bank1(&c), 1);
+        c.write_rom(0x2000, 9, 0);
+        assert_eq!(bank1(&c), 9);
+        // The header keeps the real type.
+        assert_eq!(c.header().mapper().name(), name);
+    }
+    // HuC1 banks as MBC1: bank 0 selects bank 1.
+    let mut c = Cartridge::from_rom_forced(make_rom(0xFF, 2, 2)).expect("forced");
+    assert!(
+        c.warnings()[0]
+            .to_string()
+            .contains("forced to run as MBC1")
+    );
+    c.write_rom(0x2000, 0, 0);
+    assert_eq!(bank1(&c), 1);
+    c.write_rom(0x2000, 5, 0);
+    assert_eq!(bank1(&c), 5);
+    // Supported types are unchanged and carry no stand-in warning.
+    let c = Cartridge::from_rom_forced(make_rom(0x19, 2, 0)).expect("MBC5");
+    assert!(c.warnings().is_empty());
+}
+
+#[test]
 fn unknown_type_and_size_codes() {
     // An unknown type on an image over 32 KiB is an error; size codes only warn (warning.rs).
     assert_eq!(

@@ -49,6 +49,16 @@ pub enum HeaderWarning {
     /// A cartridge type code (0x0147) Pan Docs does not list, on an image of at most 32 KiB:
     /// it runs as a cartridge without a mapper.
     UnknownCartridgeType(u8),
+    /// A cartridge type this core does not emulate, run anyway with the emulated mapper whose
+    /// banking is closest ([`Cartridge::from_rom_forced`](super::Cartridge::from_rom_forced)).
+    StandIn {
+        /// The cartridge type code (0x0147).
+        code: u8,
+        /// The mapper the header asks for, e.g. "MBC7".
+        name: &'static str,
+        /// The mapper that runs instead, e.g. "MBC5".
+        stand_in: &'static str,
+    },
     /// The Nintendo logo at 0x0104-0x0133 is not the one the boot ROM checks.
     BadLogo,
     /// The header checksum (0x014D) does not match the header.
@@ -103,6 +113,15 @@ impl fmt::Display for HeaderWarning {
             Self::UnknownCartridgeType(code) => write!(
                 f,
                 "unknown cartridge type 0x{code:02X}; running the 32 KiB image without a mapper"
+            ),
+            Self::StandIn {
+                code,
+                name,
+                stand_in,
+            } => write!(
+                f,
+                "cartridge type 0x{code:02X} ({name}) is not emulated; forced to run as {stand_in}, \
+                 so what only the {name} does (its extra hardware, its own banking) is missing"
             ),
             Self::BadLogo => f.write_str(
                 "the Nintendo logo at 0x0104 is wrong: a console's boot ROM would stop there",

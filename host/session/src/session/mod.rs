@@ -121,6 +121,11 @@ pub struct SessionConfig {
     /// After every seek, compare the replayed frame with the recorded one (NetHack 4's desync
     /// detector). On by default in debug builds.
     pub desync_check: bool,
+    /// Run a cartridge type the core does not emulate with a stand-in mapper
+    /// (`gb_core::Cartridge::from_rom_forced`, the user's `--force`) instead of refusing it.
+    /// It applies to every way a session starts (a ROM, a state file, a movie), so a run made
+    /// with it replays with it; without it such a cartridge is a clear error.
+    pub force_unsupported: bool,
 }
 
 impl Default for SessionConfig {
@@ -139,6 +144,7 @@ impl Default for SessionConfig {
             keyframe_method: Method::Zstd,
             scripts: ScriptConfig::default(),
             desync_check: cfg!(debug_assertions),
+            force_unsupported: false,
         }
     }
 }
@@ -311,7 +317,11 @@ impl Session {
         config: SessionConfig,
     ) -> Result<Session, SessionError> {
         let rom_hash = fnv1a(&rom);
-        let mut cart = Cartridge::from_rom(rom)?;
+        let mut cart = if config.force_unsupported {
+            Cartridge::from_rom_forced(rom)?
+        } else {
+            Cartridge::from_rom(rom)?
+        };
         if let Some(data) = &power.battery {
             cart.load_battery(data, 0).map_err(SessionError::Battery)?;
         }
