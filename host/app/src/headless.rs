@@ -62,6 +62,11 @@ pub struct Args {
     /// script's source).
     #[arg(long, value_name = "API", value_parser = parse_api)]
     api: Option<gb_session::Flavor>,
+    /// Start from this state file (saved by the app or `gbhost state save` for this ROM): its
+    /// machine, model and scripts; `--frames` more frames run from there, and `frames:` prints
+    /// the frame reached.
+    #[arg(long, value_name = "FILE.gbs", conflicts_with = "boot_rom")]
+    from_state: Option<PathBuf>,
 }
 
 fn parse_api(s: &str) -> Result<gb_session::Flavor, String> {
@@ -94,7 +99,11 @@ pub fn escape_serial(bytes: &[u8]) -> String {
 
 /// Run `gbhost headless`.
 pub fn run(args: &Args) -> Result<()> {
-    if !args.script.is_empty() || args.sync_test.is_some() || args.overlay {
+    if !args.script.is_empty()
+        || args.sync_test.is_some()
+        || args.overlay
+        || args.from_state.is_some()
+    {
         return run_session(args);
     }
     let mut gb = crate::rom::load(&args.rom, args.boot_rom.as_deref(), args.power)?;
@@ -168,7 +177,9 @@ fn print_machine(gb: &gb_core::Gb, args: &Args) {
 /// `headless` with scripts or the sync test: through a session (see [`crate::scripted`]).
 fn run_session(args: &Args) -> Result<()> {
     if args.stop_on_ld_b_b {
-        anyhow::bail!("--stop-on-ld-b-b cannot be combined with --script or --sync-test");
+        anyhow::bail!(
+            "--stop-on-ld-b-b cannot be combined with --script, --sync-test or --from-state"
+        );
     }
     let session = crate::scripted::run(&crate::scripted::Run {
         rom: &args.rom,
@@ -179,6 +190,7 @@ fn run_session(args: &Args) -> Result<()> {
         frames: args.frames,
         sync_test: args.sync_test,
         wav: args.wav.as_deref(),
+        from_state: args.from_state.as_deref(),
     })?;
     let gb = session.gb();
     if let Some(path) = &args.screenshot {

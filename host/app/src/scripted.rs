@@ -37,6 +37,8 @@ pub struct Run<'a> {
     pub sync_test: Option<u64>,
     /// Write the run's audio here (the timeline's, not the sync test's replays).
     pub wav: Option<&'a Path>,
+    /// Start from this state file instead of power-on.
+    pub from_state: Option<&'a Path>,
 }
 
 /// Read a script file: UTF-8 text, with a clear error otherwise.
@@ -223,8 +225,25 @@ pub fn run(run: &Run<'_>) -> Result<Session> {
         // The ring needs only the last K frames; keep it small.
         config.ring_bytes = 16 << 20;
     }
-    let mut session = Session::power_on(rom, run.power.power_on(boot), config)
-        .with_context(|| format!("'{}' cannot be run", run.rom.display()))?;
+    let mut session = match run.from_state {
+        Some(path) => {
+            let file = gb_session::StateFile::read(path)
+                .with_context(|| format!("cannot load state '{}'", path.display()))?;
+            if let Some(gb_core::ModelChoice::Fixed(model)) = run.power.model
+                && model.name() != file.meta.model
+            {
+                bail!(
+                    "'{}' was saved on the {}; it cannot run on the {model}",
+                    path.display(),
+                    file.meta.model
+                );
+            }
+            Session::from_state_file(rom, boot.as_deref(), config, &file)
+                .with_context(|| format!("cannot load state '{}'", path.display()))?
+        }
+        None => Session::power_on(rom, run.power.power_on(boot), config)
+            .with_context(|| format!("'{}' cannot be run", run.rom.display()))?,
+    };
     load_scripts(&mut session, run.scripts, run.api)?;
     let mut wav = run.wav.map(crate::audio::WavOut::create).transpose()?;
     let mut mismatches = 0;

@@ -10,4 +10,7 @@
 pub mod arch;
 pub mod roms;
 
-pub use roms::{LEVELS, ci, fnv1a, read_png_rgb, rom_root, write_frame_png, write_rgb_png};
+pub use roms::{
+    LEVELS, ci, fnv1a, read_png_rgb, rom_root, shared_rom, shared_rom_bytes, write_frame_png,
+    write_rgb_png,
+};

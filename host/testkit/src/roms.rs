@@ -19,6 +19,32 @@ pub fn ci() -> bool {
     std::env::var("CI").is_ok_and(|v| v == "true" || v == "1")
 }
 
+/// The shared ROM at `relative` (e.g. `"homebrew/ucity/ucity.gbc"`) under [`rom_root`], or
+/// `None` after a loud `SKIPPED` line on stderr when it is missing; with `CI=true` a missing
+/// ROM panics instead (the folder is required there).
+pub fn shared_rom(relative: &str) -> Option<PathBuf> {
+    let path = rom_root().join(relative);
+    if path.is_file() {
+        return Some(path);
+    }
+    assert!(
+        !ci(),
+        "CI=true but the test ROM {} is missing (set GBHOST_TEST_ROMS)",
+        path.display()
+    );
+    eprintln!(
+        "*** SKIPPED: test ROM {} not found (set GBHOST_TEST_ROMS) ***",
+        path.display()
+    );
+    None
+}
+
+/// The bytes of [`shared_rom`]`(relative)`, or `None` as it says.
+pub fn shared_rom_bytes(relative: &str) -> Option<Vec<u8>> {
+    let path = shared_rom(relative)?;
+    Some(std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display())))
+}
+
 /// Decode a PNG to `(width, height, RGB per pixel)`.
 pub fn read_png_rgb(path: &Path) -> Result<(u32, u32, Vec<[u8; 3]>), String> {
     let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;

@@ -321,20 +321,10 @@ fn unwritable_screenshot_is_exit_2_with_one_line() {
 
 #[test]
 fn dmg_acid2_screenshot_is_the_reference_image() {
-    let roms = gb_testkit::rom_root();
-    let rom = roms.join("acid2/dmg-acid2.gb");
-    if !rom.exists() {
-        assert!(
-            !gb_testkit::ci(),
-            "CI=true but {} is missing",
-            rom.display()
-        );
-        eprintln!(
-            "*** SKIPPED: {} not found (set GBHOST_TEST_ROMS) ***",
-            rom.display()
-        );
+    let Some(rom) = gb_testkit::shared_rom("acid2/dmg-acid2.gb") else {
         return;
-    }
+    };
+    let roms = gb_testkit::rom_root();
     let shot = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli/acid2.png");
     let out = gbhost(&[
         "headless",

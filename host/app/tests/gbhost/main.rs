@@ -3,6 +3,7 @@
 //! the app's command line: no display, piped and tmux-driven REPLs, battery saves).
 
 mod app_cli;
+mod cgb_cli;
 mod cli;
 mod movie_cli;
 mod session_cli;

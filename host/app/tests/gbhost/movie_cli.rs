@@ -31,18 +31,7 @@ fn text(o: &Output) -> String {
 /// Tobu Tobu Girl from the shared ROM folder (`GBHOST_TEST_ROMS` overrides), or `None`,
 /// loudly (a failure when CI=true).
 fn tobu() -> Option<PathBuf> {
-    let root = match std::env::var_os("GBHOST_TEST_ROMS") {
-        Some(p) => PathBuf::from(p),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/roms"),
-    };
-    let p = root.join("homebrew/tobutobugirl/tobutobugirl.gb");
-    if p.exists() {
-        return Some(p);
-    }
-    let ci = std::env::var("CI").is_ok_and(|v| v == "true" || v == "1");
-    assert!(!ci, "test ROM missing: {}", p.display());
-    eprintln!("SKIPPED: test ROM missing: {}", p.display());
-    None
+    gb_testkit::shared_rom("homebrew/tobutobugirl/tobutobugirl.gb")
 }
 
 fn scripts() -> (String, String) {

@@ -18,18 +18,7 @@ fn input_bot() -> &'static str {
 
 /// Tobu Tobu Girl, or `None` (loudly; a failure with CI=true) without the ROM folder.
 fn tobu() -> Option<Vec<u8>> {
-    let path = gb_testkit::rom_root().join("homebrew/tobutobugirl/tobutobugirl.gb");
-    match std::fs::read(&path) {
-        Ok(rom) => Some(rom),
-        Err(e) if gb_testkit::ci() => panic!(
-            "{}: {e} (CI=true: the ROM folder is required)",
-            path.display()
-        ),
-        Err(e) => {
-            eprintln!("SKIPPED: {}: {e}", path.display());
-            None
-        }
-    }
+    gb_testkit::shared_rom_bytes("homebrew/tobutobugirl/tobutobugirl.gb")
 }
 
 /// User input for Tobu: Start on the title, then a fixed seeded sequence.

@@ -60,14 +60,8 @@ fn every_shipped_script_runs_cleanly() {
 
 #[test]
 fn the_tobu_tobu_girl_trainer_finds_the_save_data() {
-    let rom_path = gb_testkit::rom_root().join("homebrew/tobutobugirl/tobutobugirl.gb");
-    let rom = match std::fs::read(&rom_path) {
-        Ok(rom) => rom,
-        Err(e) if gb_testkit::ci() => panic!("{}: {e} (CI=true)", rom_path.display()),
-        Err(e) => {
-            eprintln!("SKIPPED: {}: {e}", rom_path.display());
-            return;
-        }
+    let Some(rom) = gb_testkit::shared_rom_bytes("homebrew/tobutobugirl/tobutobugirl.gb") else {
+        return;
     };
     let mut s = Session::new(rom, None, SessionConfig::default()).expect("session");
     s.load_script(
