@@ -65,7 +65,12 @@ pub struct Args {
     /// Start from this state file (saved by the app or `gbhost state save` for this ROM): its
     /// machine, model and scripts; `--frames` more frames run from there, and `frames:` prints
     /// the frame reached.
-    #[arg(long, value_name = "FILE.gbs", conflicts_with = "boot_rom")]
+    #[arg(
+        long,
+        alias = "state",
+        value_name = "FILE.gbs",
+        conflicts_with = "boot_rom"
+    )]
     from_state: Option<PathBuf>,
 }
 
