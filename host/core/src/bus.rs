@@ -345,6 +345,18 @@ impl Hardware {
         }
     }
 
+    /// Run the CPU, the timer, the serial clock and OAM DMA at double speed or at normal speed
+    /// from now on (the speed switch, a save state load).
+    pub(crate) fn set_speed(&mut self, double: bool) {
+        self.cgb.double_speed = double;
+        let rate: u16 = if double { 2 } else { 1 };
+        self.mcycle = 4 / u64::from(rate);
+        self.timer.set_rate(self.now, rate);
+        self.serial.set_cgb(self.cgb_mode, rate);
+        self.apu_fs_next = self.next_fs_edge();
+        self.reschedule();
+    }
+
     /// The length of the model's boot ROM image: 0x100 bytes on the DMG, 0x900 on the CGB.
     pub fn boot_rom_len(&self) -> usize {
         match self.model {
@@ -999,15 +1011,11 @@ impl Bus for Hardware {
         let now = self.now;
         self.counter_reset(now);
         let double = !self.cgb.double_speed;
-        self.cgb.double_speed = double;
         self.cgb.key1_armed = false;
-        let rate: u16 = if double { 2 } else { 1 };
-        self.mcycle = 4 / u64::from(rate);
-        self.timer.set_rate(now, rate);
-        self.serial.set_cgb(self.cgb_mode, rate);
-        self.apu_fs_next = self.next_fs_edge();
+        self.set_speed(double);
+        let rate: u64 = if double { 2 } else { 1 };
         if halt {
-            self.set_speed_switch_end(now + SPEED_SWITCH_TICKS / u64::from(rate));
+            self.set_speed_switch_end(now + SPEED_SWITCH_TICKS / rate);
         }
         self.reschedule();
     }

@@ -91,6 +91,23 @@ impl Ppu {
         true
     }
 
+    /// The colour palettes (64 bytes of background, then 64 of object palettes).
+    pub(crate) fn palettes(&self) -> ([u8; 64], [u8; 64]) {
+        (self.cram.bg, self.cram.obj)
+    }
+
+    /// OPRI bit 0.
+    pub(crate) fn opri(&self) -> u8 {
+        self.opri
+    }
+
+    /// Set VBK without the CPU (a save state load; only in CGB mode).
+    pub(crate) fn set_vram_bank(&mut self, bank: u8) {
+        if self.cgb_mode {
+            self.vbk = bank & 1;
+        }
+    }
+
     /// Set the colour palettes (a save state load, the boot ROM's compatibility palettes).
     pub(crate) fn set_palettes(&mut self, bg: &[u8; 64], obj: &[u8; 64]) {
         self.cram.bg = *bg;
