@@ -103,17 +103,27 @@ impl Dma {
     }
 }
 
-/// The address OAM DMA really reads for `addr`: sources from 0xE000 up reach work RAM (DMG).
-fn dma_source(addr: u16) -> u16 {
-    if addr >= 0xE000 { addr - 0x2000 } else { addr }
+/// The address OAM DMA really reads for `addr`: sources from 0xE000 up reach work RAM on the
+/// DMG, the cartridge's RAM at `addr - 0x4000` on the CGB (gbc-hw-tests
+/// `dma_valid_sources_gbc_mode`'s notes: "Copying from E000 or higher reads from SRAM at
+/// A000").
+fn dma_source(addr: u16, cgb: bool) -> u16 {
+    match addr {
+        0xE000.. if cgb => addr - 0x4000,
+        0xE000.. => addr - 0x2000,
+        _ => addr,
+    }
 }
 
-/// Which physical bus an address is on, for DMA conflicts on the DMG: 0 the external bus
-/// (cartridge and work RAM), 1 the video bus, 2 the CPU's internal one (OAM, I/O, HRAM).
-fn bus_of(addr: u16) -> u8 {
+/// Which physical bus an address is on, for OAM DMA conflicts: 0 the external bus
+/// (cartridge, and on the DMG work RAM), 1 the video bus, 2 the CPU's internal one (OAM, I/O,
+/// HRAM), 3 the CGB's work RAM bus (gbc-hw-tests `dma_timing_*`: on the CGB a DMA from work
+/// RAM hides work RAM from the CPU, not the cartridge's RAM).
+fn bus_of(addr: u16, cgb: bool) -> u8 {
     match addr {
         0x8000..=0x9FFF => 1,
         0xFE00..=0xFFFF => 2,
+        0xC000..=0xFDFF if cgb => 3,
         _ => 0,
     }
 }
@@ -328,6 +338,20 @@ impl Hardware {
         }
     }
 
+    /// The work RAM address the CPU reaches for `addr`: on the CGB, while OAM DMA reads the
+    /// cartridge's bus, work RAM's address line 12 follows the DMA's source address, so
+    /// 0xD000 reaches 0xC000 and the other way round (gbc-hw-tests
+    /// `dma_valid_sources_gbc_mode`: a DMA from 0x0000-0xAFFF or 0xE000-0xEFFF shows 0xC000's
+    /// bytes at 0xD000, one from 0xB000 or 0xF000 up 0xD000's at 0xC000).
+    #[inline]
+    fn wram_address(&self, addr: u16) -> u16 {
+        if self.dma.active && self.dma.source_bus == 0 && self.model == Model::Cgb {
+            (addr & !0x1000) | (self.dma.source & 0x1000)
+        } else {
+            addr
+        }
+    }
+
     /// How many bytes of [`Hardware::wram`] the model has: 8 KiB on the DMG, 32 KiB on the
     /// CGB.
     pub fn wram_len(&self) -> usize {
@@ -514,13 +538,15 @@ impl Hardware {
         self.update_deadline();
     }
 
-    /// What VRAM DMA reads at `addr`: ROM, cartridge RAM and work RAM; 0xFF elsewhere (VRAM
-    /// itself and 0xE000 up are no source, Pan Docs).
+    /// What VRAM DMA reads at `addr`: ROM, cartridge RAM and work RAM; from 0xE000 up the
+    /// cartridge's RAM at `addr - 0x4000` (gbc-hw-tests `hdma_valid_sources`: 0xE000, 0xFE00,
+    /// 0xFFE0 copy 0xA000, 0xBE00, 0xBFE0); VRAM is no source (what the bus held; 0xFF here).
     fn hdma_read(&self, addr: u16) -> u8 {
         match addr {
             0x0000..=0x7FFF => self.cart.read_rom(addr),
             0xA000..=0xBFFF => self.cart.read_ram(addr, self.now),
             0xC000..=0xDFFF => self.wram[self.wram_index(addr)],
+            0xE000..=0xFFFF => self.cart.read_ram(addr - 0x4000, self.now),
             _ => 0xFF,
         }
     }
@@ -627,7 +653,8 @@ impl Hardware {
             let at = self.dma.next_event();
             if self.dma.start_at == at {
                 self.dma.source = self.dma.pending_source;
-                self.dma.source_bus = bus_of(dma_source(self.dma.source));
+                let cgb = self.model == Model::Cgb;
+                self.dma.source_bus = bus_of(dma_source(self.dma.source, cgb), cgb);
                 self.dma.start_at = u64::MAX;
                 self.dma.index = 0;
                 self.dma.active = true;
@@ -651,7 +678,7 @@ impl Hardware {
 
     /// What OAM DMA reads at `addr`: the bus without the PPU's access blocking.
     fn dma_read(&self, addr: u16) -> u8 {
-        match dma_source(addr) {
+        match dma_source(addr, self.model == Model::Cgb) {
             0x0000..=0x7FFF => self.cart.read_rom(addr),
             0x8000..=0x9FFF => {
                 self.ppu.vram[self.ppu.vram_bank_offset() + usize::from(addr & 0x1FFF)]
@@ -664,7 +691,7 @@ impl Hardware {
     /// Read `addr` as the CPU sees it now, without advancing time or side effects.
     #[inline]
     pub fn read_byte(&self, addr: u16) -> u8 {
-        if self.dma.active && bus_of(addr) == self.dma.source_bus {
+        if self.dma.active && bus_of(addr, self.model == Model::Cgb) == self.dma.source_bus {
             return self.dma.last_byte;
         }
         match addr {
@@ -684,7 +711,7 @@ impl Hardware {
                 }
             }
             0xA000..=0xBFFF => self.cart.read_ram(addr, self.now),
-            0xC000..=0xFDFF => self.wram[self.wram_index(addr)],
+            0xC000..=0xFDFF => self.wram[self.wram_index(self.wram_address(addr))],
             0xFE00..=0xFEFF => {
                 if self.dma.active || !self.ppu.oam_readable() {
                     0xFF
@@ -743,7 +770,7 @@ impl Hardware {
     /// Write `addr` as the CPU does now (time does not advance).
     #[inline]
     pub fn write_byte(&mut self, addr: u16, v: u8) {
-        if self.dma.active && bus_of(addr) == self.dma.source_bus {
+        if self.dma.active && bus_of(addr, self.model == Model::Cgb) == self.dma.source_bus {
             // The DMA owns this bus: the CPU's write does not land.
             return;
         }
@@ -757,7 +784,7 @@ impl Hardware {
             }
             0xA000..=0xBFFF => self.cart.write_ram(addr, v, self.now),
             0xC000..=0xFDFF => {
-                let i = self.wram_index(addr);
+                let i = self.wram_index(self.wram_address(addr));
                 self.wram[i] = v;
             }
             0xFE00..=0xFE9F => {
@@ -1095,7 +1122,7 @@ impl Dma {
         self.start_at = r.u64()?;
         self.pending_source = r.u16()?;
         self.last_byte = r.u8()?;
-        self.source_bus = r.below(3, "OAM DMA source bus")?;
+        self.source_bus = r.below(4, "OAM DMA source bus")?;
         Ok(())
     }
 }

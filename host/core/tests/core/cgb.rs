@@ -323,3 +323,136 @@ fn watchpoint_hits_carry_the_bank() {
         (0xD010, 0x77, Some(6))
     );
 }
+
+/// A DMG game (flag $00) titled `title`, licensed by Nintendo when `nintendo`, that sets BGP
+/// to shade 1 everywhere and loops.
+fn dmg_game(title: &str, nintendo: bool) -> Cartridge {
+    let rom = RomBuilder::new()
+        .title(title)
+        .licensee(if nintendo { 0x01 } else { 0x33 })
+        .program("ld a, $55\n ldh [$47], a\n loop:\n jr loop")
+        .build()
+        .expect("assemble");
+    Cartridge::from_rom(rom).expect("cartridge")
+}
+
+/// The colour of the screen's top-left pixel after two frames of `cart` on a CGB with
+/// `palette`.
+fn first_pixel(cart: Cartridge, palette: DmgPalette) -> u16 {
+    let boot = Boot {
+        model: Model::Cgb,
+        dmg_palette: palette,
+        ..Boot::default()
+    };
+    let mut gb = Gb::power_on(cart, boot).expect("power on");
+    gb.run_frame();
+    gb.run_frame();
+    assert!(gb.framebuffer().is_color(), "the CGB draws colours");
+    gb.framebuffer().pixels()[0]
+}
+
+#[test]
+fn a_dmg_game_gets_the_boot_roms_compatibility_palette() {
+    // BGP's shade 1 is colour 1 of background palette 0, which the boot ROM chose.
+    // TETRIS (Nintendo, checksum $DB): palette 24 everywhere.
+    assert_eq!(
+        first_pixel(dmg_game("TETRIS", true), DmgPalette::Auto),
+        0x03FF
+    );
+    // The same title from another licensee: the default (background palette 29).
+    assert_eq!(
+        first_pixel(dmg_game("TETRIS", false), DmgPalette::Auto),
+        0x1BEF
+    );
+    // Up held during the logo (combination 3): palette 0.
+    assert_eq!(
+        first_pixel(dmg_game("TETRIS", true), DmgPalette::Combo(3)),
+        0x32BF
+    );
+    // Down+B (combination 12): background palette 6.
+    assert_eq!(
+        first_pixel(dmg_game("TETRIS", false), DmgPalette::Combo(12)),
+        0x03FF
+    );
+    // B holds the title checksum for Nintendo games (Pan Docs).
+    let boot = Boot {
+        model: Model::Cgb,
+        ..Boot::default()
+    };
+    let gb = Gb::power_on(dmg_game("TETRIS", true), boot).expect("power on");
+    assert_eq!(gb.regs().b, 0xDB);
+    // On the DMG the shades stay shades.
+    let mut dmg = Gb::new(dmg_game("TETRIS", true));
+    dmg.run_frame();
+    dmg.run_frame();
+    assert!(!dmg.framebuffer().is_color());
+    assert_eq!(dmg.framebuffer().pixels()[0], 1);
+}
+
+/// A shared ROM, or `None` (said loudly; a failure under `CI=true`) when it is missing.
+fn shared(name: &str) -> Option<Cartridge> {
+    let path = gb_testkit::rom_root().join(name);
+    match std::fs::read(&path) {
+        Ok(rom) => Some(Cartridge::from_rom(rom).expect("cartridge")),
+        Err(_) => {
+            assert!(
+                !gb_testkit::ci(),
+                "CI=true but {} is missing",
+                path.display()
+            );
+            eprintln!("*** SKIPPED: {} not found ***", path.display());
+            None
+        }
+    }
+}
+
+#[test]
+fn tobu_tobu_girl_on_the_cgb_shows_its_compatibility_palette() {
+    let Some(cart) = shared("homebrew/tobutobugirl/tobutobugirl.gb") else {
+        return;
+    };
+    let boot = Boot {
+        model: Model::Cgb,
+        ..Boot::default()
+    };
+    let mut gb = Gb::power_on(cart, boot).expect("power on");
+    assert!(!gb.cgb_mode(), "a DMG game runs in compatibility mode");
+    for _ in 0..400 {
+        gb.run_frame();
+    }
+    // Licensed by Nintendo, title checksum $3A: not in the boot ROM's table, so palette ID 0
+    // (background palette 29: white, green, blue, black; objects palette 4).
+    let bg = [0x7FFF, 0x1BEF, 0x6180, 0x0000];
+    let obj = [0x7FFF, 0x421F, 0x1CF2, 0x0000];
+    let mut seen = std::collections::BTreeSet::new();
+    for &p in gb.framebuffer().pixels() {
+        assert!(bg.contains(&p) || obj.contains(&p), "colour {p:04X}");
+        seen.insert(p);
+    }
+    assert!(
+        seen.len() >= 3,
+        "the title screen uses the palette: {seen:04X?}"
+    );
+}
+
+#[test]
+fn ucity_shows_its_title_in_colour() {
+    let Some(cart) = shared("homebrew/ucity/ucity.gbc") else {
+        return;
+    };
+    let boot = Boot {
+        model: Model::Cgb,
+        ..Boot::default()
+    };
+    let mut gb = Gb::power_on(cart, boot).expect("power on");
+    for _ in 0..600 {
+        gb.run_frame();
+    }
+    assert!(gb.cgb_mode() && gb.double_speed());
+    let colours: std::collections::BTreeSet<u16> =
+        gb.framebuffer().pixels().iter().copied().collect();
+    assert!(
+        colours.len() >= 6,
+        "the title screen's colours: {colours:04X?}"
+    );
+}
