@@ -164,6 +164,8 @@ pub struct Hardware {
     dma_stall: u64,
     /// The CPU sleeps in HALT (HBlank DMA waits for it to wake).
     in_halt: bool,
+    /// A VRAM DMA stall is running (a block due meanwhile lengthens it).
+    in_stall: bool,
     /// Dots into an M-cycle at which HALT samples IE & IF: phase C (2) on the DMG; the CGB
     /// samples at the M-cycle's start (0: a request wakes it only if made by the end of the
     /// previous M-cycle; SameBoy checks before its HALT cycle on the CGB, after half of it on
@@ -190,6 +192,8 @@ pub struct Hardware {
     /// No boot ROM overlay, no DMA, no read watchpoint, and work RAM bank 1 at 0xD000 (always
     /// on the DMG): ROM and work RAM reads take the fast path.
     plain_reads: bool,
+    /// `plain_reads` but for DMA (what changes rarely: boot ROM, read watchpoints, the bank).
+    plain_base: bool,
     /// The run loop should stop: a frame ended or `stop_at` passed. Hosts clear it.
     pub stop: bool,
     /// Time at which `stop` is raised even without a frame end.
@@ -236,6 +240,7 @@ impl Hardware {
             hdma: Hdma::new(),
             dma_stall: 0,
             in_halt: false,
+            in_stall: false,
             halt_lead: if model == Model::Cgb { 0 } else { 2 },
             hram: [0; 0x7F],
             ppu,
@@ -247,6 +252,7 @@ impl Hardware {
             if_: 0,
             ie: 0,
             plain_reads: true,
+            plain_base: true,
             stop: false,
             stop_at: u64::MAX,
             apu_fs_next: 0,
@@ -288,6 +294,8 @@ impl Hardware {
             1
         };
         self.wram_offsets = [0, bank * 0x1000];
+        self.plain_base =
+            self.boot_rom.is_none() && !self.watch.any_read && self.wram_offsets[1] == 0x1000;
         self.reschedule();
     }
 
@@ -423,10 +431,7 @@ impl Hardware {
     /// Recompute the earliest pending event (and the read fast-path flag).
     #[inline]
     fn reschedule(&mut self) {
-        self.plain_reads = !self.dma.active
-            && self.boot_rom.is_none()
-            && !self.watch.any_read
-            && self.wram_offsets[1] == 0x1000;
+        self.plain_reads = self.plain_base && !self.dma.active;
         self.next_event = self
             .deadline
             .min(self.apu_fs_next)
@@ -448,12 +453,18 @@ impl Hardware {
     #[cold]
     fn run_events(&mut self) {
         self.process_events();
-        if self.dma_stall != 0 && !self.in_halt {
-            self.run_stall();
-        }
+    }
+
+    /// Whether OAM DMA holds the bus `addr` is on (the CPU sees its byte, its writes are
+    /// dropped); called only while a transfer runs.
+    #[cold]
+    #[inline(never)]
+    fn dma_conflict(&self, addr: u16) -> bool {
+        bus_of(addr, self.model == Model::Cgb) == self.dma.source_bus
     }
 
     /// Run the events due now.
+    #[inline(always)]
     fn process_events(&mut self) {
         let now = self.now;
         if self.timer.next_event() <= now && self.timer.run_events(now) {
@@ -475,16 +486,34 @@ impl Hardware {
             self.apu.frame_sequencer(self.apu_fs_next);
             self.apu_fs_next += FS_PERIOD;
         }
+        // One comparison for the rare things: the frame's deadline, a VRAM DMA stall due (the
+        // deadline is then now), the speed switch's end (`halt_wait` sees it).
+        if self.ppu.frame_ready || now >= self.deadline {
+            self.deadline_reached(now);
+        }
+        self.reschedule();
+    }
+
+    /// [`Hardware::deadline`] (or a frame's end) is reached: stop the run loop at the frame's
+    /// deadline, stall the CPU for a VRAM DMA (not while it sleeps in HALT, nor inside a stall
+    /// already running, which adds the new one to its own).
+    #[cold]
+    #[inline(never)]
+    fn deadline_reached(&mut self, now: u64) {
         if self.ppu.frame_ready || now >= self.stop_at {
             self.stop = true;
         }
-        self.reschedule();
+        if self.dma_stall != 0 && !self.in_halt && !self.in_stall {
+            self.run_stall();
+        }
     }
 
     /// The CPU stalls for a VRAM DMA: time runs, from event to event, for
     /// [`Hardware::dma_stall`] dots with no CPU access.
     #[cold]
+    #[inline(never)]
     fn run_stall(&mut self) {
+        self.in_stall = true;
         let mut end = self.now;
         loop {
             if self.dma_stall != 0 {
@@ -495,6 +524,7 @@ impl Hardware {
                 self.reschedule();
             }
             if self.now >= end {
+                self.in_stall = false;
                 return;
             }
             // Past the frame's deadline the next event is behind: one M-cycle at a time.
@@ -599,7 +629,7 @@ impl Hardware {
 
     /// The watchpoints changed: the read fast path is on only without read watchpoints.
     pub(crate) fn watch_changed(&mut self) {
-        self.reschedule();
+        self.update_banks();
     }
 
     /// Map a boot ROM (0x100 bytes, or a CGB's 0x900) over 0x0000-0x00FF (and 0x0200-0x08FF)
@@ -607,7 +637,6 @@ impl Hardware {
     pub fn map_boot_rom(&mut self, image: &[u8]) {
         self.boot_rom = Some(image.into());
         self.update_banks();
-        self.reschedule();
     }
 
     /// The boot ROM image while it is mapped (BANK, 0xFF50, not written yet).
@@ -648,6 +677,7 @@ impl Hardware {
     /// OAM DMA timeline for a write at M-cycle 0: M1 setup (OAM still reachable, a previous
     /// transfer keeps running), M2 first byte copied and OAM blocked, M161 last byte, M162 OAM
     /// reachable again (Mooneye `oam_dma_start`, `oam_dma_timing`).
+    #[inline]
     fn run_dma(&mut self, now: u64) {
         while self.dma.next_event() <= now {
             let at = self.dma.next_event();
@@ -691,7 +721,7 @@ impl Hardware {
     /// Read `addr` as the CPU sees it now, without advancing time or side effects.
     #[inline]
     pub fn read_byte(&self, addr: u16) -> u8 {
-        if self.dma.active && bus_of(addr, self.model == Model::Cgb) == self.dma.source_bus {
+        if self.dma.active && self.dma_conflict(addr) {
             return self.dma.last_byte;
         }
         match addr {
@@ -770,7 +800,7 @@ impl Hardware {
     /// Write `addr` as the CPU does now (time does not advance).
     #[inline]
     pub fn write_byte(&mut self, addr: u16, v: u8) {
-        if self.dma.active && bus_of(addr, self.model == Model::Cgb) == self.dma.source_bus {
+        if self.dma.active && self.dma_conflict(addr) {
             // The DMA owns this bus: the CPU's write does not land.
             return;
         }
@@ -784,7 +814,12 @@ impl Hardware {
             }
             0xA000..=0xBFFF => self.cart.write_ram(addr, v, self.now),
             0xC000..=0xFDFF => {
-                let i = self.wram_index(self.wram_address(addr));
+                let i = if self.plain_reads {
+                    // Bank 1 at 0xD000 and no DMA: the index is the offset.
+                    usize::from(addr & 0x1FFF)
+                } else {
+                    self.wram_index(self.wram_address(addr))
+                };
                 self.wram[i] = v;
             }
             0xFE00..=0xFE9F => {
@@ -835,6 +870,7 @@ impl Hardware {
             0xFF40..=0xFF4B => self.if_ |= self.ppu.write_register(addr, v, now),
             0xFF50 if v & 1 != 0 && self.boot_rom.is_some() => {
                 self.boot_rom = None;
+                self.update_banks();
                 if self.model == Model::Cgb {
                     // BANK locks KEY0: bit 2 is DMG compatibility mode (Pan Docs "KEY0").
                     self.set_cgb_mode(self.cgb.key0 & 0x04 == 0);
