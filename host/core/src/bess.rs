@@ -12,6 +12,7 @@
 //! | `INFO` | the ROM's title (0x0134-0x0143) and global checksum (0x014E-0x014F) |
 //! | `CORE` | BESS 1.1, model `GDB ` (DMG, CPU revision B) or `CCC ` (CGB, CPU revision C), PC, AF, BC, DE, HL, SP, IME, IE, execution state, the I/O registers 0xFF00-0xFF7F, then the size and file offset of each memory above |
 //! | `MBC ` | the mapper register writes that rebuild the mapper's state, for MBC1, MBC2, MBC3 and MBC5 |
+//! | `XOAM` | CGB only: the RAM at 0xFEA0-0xFEFF (0x60 bytes, indexed by address - 0xFEA0) |
 //! | `RTC ` | MBC3 clock: live and latched registers, then a Unix timestamp ([`export`] writes 0: the core has no wall clock; see [`export_with_timestamp`]) |
 //! | `END ` | empty |
 //! | footer | offset of `NAME`, `BESS` |
@@ -38,9 +39,9 @@
 //! state of the other model is [`BessError::WrongModel`]), an `INFO` block naming another ROM, an
 //! impossible value (IME or execution state out of range, LY above 153 with the LCD on), and a
 //! state saved while the boot ROM was mapped when this machine has none mapped. A file without
-//! `INFO` is taken as made for this ROM. `XOAM`, `HUC3`, `TPP1` and `MBC7` blocks are checked
-//! and ignored (nothing on these mappers to restore; 0xFEA0-0xFEFF reads 0 here); an `SGB `
-//! block is refused. A CGB file's KEY0 picks CGB mode or DMG compatibility mode, KEY1 bit 7 the
+//! `INFO` is taken as made for this ROM. An `XOAM` block is checked and restored on the CGB
+//! (ignored on the DMG, where 0xFEA0-0xFEFF reads 0); `HUC3`, `TPP1` and `MBC7` blocks are
+//! checked and ignored (nothing on these mappers to restore); an `SGB ` block is refused. A CGB file's KEY0 picks CGB mode or DMG compatibility mode, KEY1 bit 7 the
 //! speed, and its HDMA registers the transfer's addresses (no transfer starts, as the format
 //! asks); memories of another size (a CGB file without the second VRAM bank) are padded. The
 //! `RTC ` timestamp is ignored: the clock resumes from the saved registers at the machine's
@@ -225,6 +226,9 @@ pub fn export_with_timestamp(gb: &Gb, unix_seconds: u64) -> Vec<u8> {
         block(&mut out, b"MBC ", &body);
     }
 
+    if hw.model() == Model::Cgb {
+        block(&mut out, b"XOAM", &hw.extra_oam);
+    }
     if let Some(rtc) = cart.rtc() {
         let rtc = rtc.synced(hw.now);
         let mut body = [0u8; RTC_LEN];
@@ -341,6 +345,8 @@ struct Parsed<'a> {
     /// The CGB's background and object colour palettes (empty for a DMG file).
     bg_palettes: &'a [u8],
     obj_palettes: &'a [u8],
+    /// The `XOAM` block (0xFEA0-0xFEFF), restored on the CGB.
+    xoam: Option<&'a [u8]>,
     /// The `MBC ` blocks' writes, in order.
     mbc_writes: Vec<(u16, u8)>,
     /// The last `RTC ` block's live and latched registers.
@@ -446,7 +452,9 @@ fn parse<'a>(gb: &Gb, bytes: &'a [u8]) -> Result<Parsed<'a>, BessError> {
                 if len != XOAM_LEN {
                     return Err(bad_len("XOAM", XOAM_LEN));
                 }
-                // 0xFEA0-0xFEFF read 0 on the DMG: nothing to restore.
+                if let Some(p) = parsed.as_mut() {
+                    p.xoam = Some(body);
+                }
             }
             b"MBC " => {
                 let Some(p) = parsed.as_mut() else {
@@ -632,6 +640,7 @@ fn parse_core<'a>(file: &'a [u8], b: &[u8], running: Model) -> Result<Parsed<'a>
         hram,
         bg_palettes,
         obj_palettes,
+        xoam: None,
         mbc_writes: Vec::new(),
         rtc: None,
     })
@@ -670,6 +679,9 @@ fn restore_cgb(hw: &mut Hardware, p: &Parsed<'_>) {
     hw.hdma.dst = u16::from_be_bytes([io[0x53] & 0x1F, io[0x54] & 0xF0]);
     hw.hdma.blocks = io[0x55] & 0x7F;
     hw.hdma.hblank = io[0x55] & 0x80 == 0;
+    if let Some(xoam) = p.xoam {
+        fill(&mut hw.extra_oam, xoam);
+    }
     hw.update_banks();
 }
 

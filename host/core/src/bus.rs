@@ -115,6 +115,18 @@ fn dma_source(addr: u16, cgb: bool) -> u16 {
     }
 }
 
+/// Where 0xFEA0-0xFEFF lands in the CGB's extra OAM (Pan Docs "FEA0–FEFF range": "On CGB
+/// revisions 0-D, this area is a unique RAM area, but is masked with a revision-specific
+/// value"): 0xFEA0-0xFEBF are 32 bytes of their own, 0xFEC0-0xFEFF all reach 0xFEF0-0xFEFF's
+/// 16 (address bits 4 and 5 set). That is what the CGB of gbc-hw-tests `oam_echo_ram_read*`
+/// reads back, patterns of 4 to 256 bytes (SameBoy attributes this mask to the CPU CGB D; see
+/// `docs/conformance.md` on the revision).
+fn extra_oam_index(addr: u16) -> usize {
+    let low = addr & 0xFF;
+    let low = if low >= 0xC0 { low | 0xF0 } else { low };
+    usize::from(low).saturating_sub(0xA0).min(0x5F)
+}
+
 /// Which physical bus an address is on, for OAM DMA conflicts: 0 the external bus
 /// (cartridge, and on the DMG work RAM), 1 the video bus, 2 the CPU's internal one (OAM, I/O,
 /// HRAM), 3 the CGB's work RAM bus (gbc-hw-tests `dma_timing_*`: on the CGB a DMA from work
@@ -173,6 +185,9 @@ pub struct Hardware {
     halt_lead: u64,
     /// High RAM, 0xFF80-0xFFFE.
     pub hram: [u8; 0x7F],
+    /// The CGB's RAM at 0xFEA0-0xFEFF (see [`extra_oam_index`]; unused on the DMG, where the
+    /// range reads 0).
+    pub(crate) extra_oam: [u8; 0x60],
     /// The PPU.
     pub ppu: Ppu,
     /// Timer and divider.
@@ -243,6 +258,7 @@ impl Hardware {
             in_stall: false,
             halt_lead: if model == Model::Cgb { 0 } else { 2 },
             hram: [0; 0x7F],
+            extra_oam: [0; 0x60],
             ppu,
             timer,
             serial: Serial::default(),
@@ -747,6 +763,8 @@ impl Hardware {
                     0xFF
                 } else if addr < 0xFEA0 {
                     self.ppu.oam[usize::from(addr & 0xFF)]
+                } else if self.model == Model::Cgb {
+                    self.extra_oam[extra_oam_index(addr)]
                 } else {
                     0x00
                 }
@@ -827,7 +845,11 @@ impl Hardware {
                     self.ppu.oam[usize::from(addr & 0xFF)] = v;
                 }
             }
-            0xFEA0..=0xFEFF => {}
+            0xFEA0..=0xFEFF => {
+                if self.model == Model::Cgb && !self.dma.active && self.ppu.oam_writable() {
+                    self.extra_oam[extra_oam_index(addr)] = v;
+                }
+            }
             0xFF80..=0xFFFE => self.hram[usize::from(addr & 0x7F)] = v,
             0xFFFF => self.ie = v,
             _ => {
@@ -1184,6 +1206,7 @@ impl Hardware {
         w.bool(self.cgb_mode);
         self.cgb.save_state(w);
         w.u64(self.speed_switch_end);
+        w.bytes(&self.extra_oam);
         self.hdma.save_state(w);
         w.u64(self.dma_stall);
         let boot_len = self.boot_rom_len();
@@ -1225,6 +1248,7 @@ impl Hardware {
         let cgb_mode = r.bool()?;
         self.cgb.load_state(r)?;
         self.speed_switch_end = r.u64()?;
+        r.bytes(&mut self.extra_oam)?;
         self.hdma.load_state(r)?;
         self.dma_stall = r.u64()?;
         if self.dma_stall > 0x10000 {

@@ -146,6 +146,14 @@ const CGB_BUSY: &str = r#"
         ldh [$70], a
         ld a, $5A
         ld [$D000], a
+        ld hl, $FEA0
+    xoam:
+        ld a, l
+        xor $C3
+        ld [hl+], a
+        ld a, l
+        and a
+        jr nz, xoam
         ld a, $A5
         ldh [$72], a
         ldh [$74], a
@@ -293,6 +301,12 @@ fn a_cgb_round_trips_at_any_instruction_boundary() {
     assert!(imported.double_speed());
     assert_eq!(imported.peek(0xD000), 0x5A);
     assert_eq!(imported.peek(0xFF72), 0xA5);
+    let xoam = |g: &Gb| (0xFEA0..=0xFEFFu16).map(|a| g.peek(a)).collect::<Vec<u8>>();
+    assert!(
+        xoam(&gb).iter().any(|&b| b != 0),
+        "the ROM wrote 0xFEA0-0xFEFF"
+    );
+    assert_eq!(xoam(&imported), xoam(&gb), "XOAM restored");
     for (i, (a, b)) in gb
         .domain(gb_core::Domain::Vram)
         .iter()
