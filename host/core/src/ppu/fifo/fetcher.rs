@@ -59,10 +59,20 @@ impl Fetcher {
 
     /// One dot: the reads of steps 1, 3 and 5, and from step 5 on the push into `bg` once it
     /// is empty. `count` is the shifter's pixel counter.
+    ///
+    /// `tile_sel_cleared`: on the CGB's hardware, a write clearing LCDC.4 lands on this dot.
+    /// On a tile data read that is the CGB's LCDC.4 glitch (Mealybug's PPU notes, "TILE_SEL
+    /// (bit 4)": "On all CGB revisions, excluding CPU CGB D, resetting `TILE_SEL` on the same
+    /// T-cycle as a bitplane data read will cause the tile index to be instead used as the data
+    /// for that bitplane"): for tile numbers 0x00-0x7F the bitplane is the tile number; those of
+    /// 0x80-0xFF read the 0x8000 area, LCDC.4's old value (Mealybug `m3_lcdc_tile_sel_change`,
+    /// cgb-acid-hell).
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn tick(
         &mut self,
         vram: &[u8; 0x4000],
         cgb: bool,
+        tile_sel_cleared: bool,
         regs: &LineRegs,
         window_line: u8,
         count: usize,
@@ -110,7 +120,7 @@ impl Fetcher {
                 } else {
                     regs.ly.wrapping_add(regs.scy)
                 };
-                let base = if regs.lcdc & 0x10 != 0 {
+                let base = if regs.lcdc & 0x10 != 0 || tile_sel_cleared {
                     usize::from(self.tile_no) * 16
                 } else {
                     0x1000usize.wrapping_add_signed(isize::from(self.tile_no as i8) * 16)
@@ -122,10 +132,15 @@ impl Fetcher {
                 };
                 let bank = usize::from(self.attr & 0x08) << 10;
                 let addr = bank + ((base + usize::from(row) * 2) & 0x1FFE);
-                if self.step == 3 {
-                    self.lo = vram[addr];
+                let data = if tile_sel_cleared && self.tile_no < 0x80 {
+                    self.tile_no
                 } else {
-                    self.hi = vram[addr + 1];
+                    vram[addr + usize::from(self.step == 5)]
+                };
+                if self.step == 3 {
+                    self.lo = data;
+                } else {
+                    self.hi = data;
                 }
             }
             _ => {}
