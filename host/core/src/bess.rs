@@ -10,7 +10,7 @@
 //! | memory | work RAM (0x2000; the CGB's 0x8000), VRAM (0x2000; the CGB's 0x4000), cartridge RAM (the cartridge's size; MBC2's 512 half-bytes one per byte), OAM (0xA0), HRAM (0x7F), and on the CGB the background and object colour palettes (0x40 each) |
 //! | `NAME` | `gbhost v` and the crate version |
 //! | `INFO` | the ROM's title (0x0134-0x0143) and global checksum (0x014E-0x014F) |
-//! | `CORE` | BESS 1.1, model `GDB ` (DMG, CPU revision B) or `CCC ` (CGB, CPU revision C), PC, AF, BC, DE, HL, SP, IME, IE, execution state, the I/O registers 0xFF00-0xFF7F, then the size and file offset of each memory above |
+//! | `CORE` | BESS 1.1, model `GDB ` (DMG, CPU revision B) or `CCC `/`CCD ` (CGB, CPU revision C or D), PC, AF, BC, DE, HL, SP, IME, IE, execution state, the I/O registers 0xFF00-0xFF7F, then the size and file offset of each memory above |
 //! | `MBC ` | the mapper register writes that rebuild the mapper's state, for MBC1, MBC2, MBC3 and MBC5 |
 //! | `XOAM` | CGB only: the RAM at 0xFEA0-0xFEFF (0x60 bytes, indexed by address - 0xFEA0) |
 //! | `RTC ` | MBC3 clock: live and latched registers, then a Unix timestamp ([`export`] writes 0: the core has no wall clock; see [`export_with_timestamp`]) |
@@ -73,7 +73,7 @@ use crate::timer::Timer;
 const VERSION: (u16, u16) = (1, 1);
 /// The model written for the DMG: DMG family, DMG, CPU revision B.
 const MODEL: [u8; 4] = *b"GDB ";
-/// The model written for the CGB: CGB family, CGB, CPU revision C.
+/// The model written for the CGB: CGB family, CGB, CPU revision C (`CCD ` for a CPU CGB D).
 const MODEL_CGB: [u8; 4] = *b"CCC ";
 /// Length of the `CORE` block's body.
 const CORE_LEN: usize = 0xD0;
@@ -251,7 +251,11 @@ fn core_body(cpu: &Cpu, hw: &Hardware, buffers: &[(u32, u32); 7]) -> [u8; CORE_L
     b[0..2].copy_from_slice(&VERSION.0.to_le_bytes());
     b[2..4].copy_from_slice(&VERSION.1.to_le_bytes());
     let cgb = hw.model() == Model::Cgb;
-    b[4..8].copy_from_slice(if cgb { &MODEL_CGB } else { &MODEL });
+    let mut cgb_model = MODEL_CGB;
+    if hw.revision() == crate::model::CgbRevision::D {
+        cgb_model[2] = b'D';
+    }
+    b[4..8].copy_from_slice(if cgb { &cgb_model } else { &MODEL });
     let r = cpu.regs;
     let (pc, ime, state) = match cpu.mode() {
         // Back on the illegal opcode, which locks the CPU up again.
@@ -731,6 +735,7 @@ fn build(gb: &Gb, p: &Parsed<'_>) -> Gb {
     ppu.restore_position(io[0x41], io[0x44], now);
 
     let mut hw = Hardware::with_model(old.model(), cart, ppu, timer, apu, now);
+    hw.set_revision(old.revision());
     let wram_len = hw.wram_len();
     fill(&mut hw.wram[..wram_len], p.ram);
     if old.model() == Model::Cgb {

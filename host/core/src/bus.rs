@@ -13,7 +13,7 @@ use crate::cgb::CgbRegs;
 use crate::cpu::Bus;
 use crate::hdma::{Hdma, Start};
 use crate::joypad::{Buttons, Joypad};
-use crate::model::Model;
+use crate::model::{CgbRevision, Model};
 use crate::ppu::Ppu;
 use crate::serial::Serial;
 use crate::timer::Timer;
@@ -117,13 +117,19 @@ fn dma_source(addr: u16, cgb: bool) -> u16 {
 
 /// Where 0xFEA0-0xFEFF lands in the CGB's extra OAM (Pan Docs "FEA0–FEFF range": "On CGB
 /// revisions 0-D, this area is a unique RAM area, but is masked with a revision-specific
-/// value"). The CPU CGB C, this core's revision, ignores address bits 3 and 4, so the 96
-/// addresses reach 24 bytes (0xFEA0-0xFEA7, 0xFEC0-0xFEC7, 0xFEE0-0xFEE7): cgb-acid-hell
-/// writes 0xFEA0 and 0xFEB8 and refuses to run unless they alias, as SameBoy has it for
-/// revisions 0 to C. (The CGB of gbc-hw-tests' `oam_echo_ram_read*` dumps folds 0xFEC0-0xFEFF
-/// onto 0xFEF0-0xFEFF instead, SameBoy's CPU CGB D; see `docs/conformance.md`.)
-fn extra_oam_index(addr: u16) -> usize {
-    usize::from(addr & 0xE7).saturating_sub(0xA0)
+/// value"). The CPU CGB C ignores address bits 3 and 4, so the 96 addresses reach 24 bytes
+/// (0xFEA0-0xFEA7, 0xFEC0-0xFEC7, 0xFEE0-0xFEE7): cgb-acid-hell writes 0xFEA0 and 0xFEB8 and
+/// refuses to run unless they alias, as SameBoy has it for revisions 0 to C. The CPU CGB D
+/// has 0xFEA0-0xFEBF as 32 bytes of their own and folds 0xFEC0-0xFEFF onto 0xFEF0-0xFEFF
+/// (address bits 4 and 5 set), as the CGB of gbc-hw-tests `oam_echo_ram_read*` reads back
+/// (SameBoy's CGB D).
+fn extra_oam_index(addr: u16, revision: CgbRevision) -> usize {
+    let low = match revision {
+        CgbRevision::C => addr & 0xE7,
+        CgbRevision::D if addr & 0xFF >= 0xC0 => addr | 0xF0,
+        CgbRevision::D => addr,
+    };
+    usize::from(low & 0xFF).saturating_sub(0xA0)
 }
 
 /// Which physical bus an address is on, for OAM DMA conflicts: 0 the external bus
@@ -158,6 +164,8 @@ pub struct Hardware {
     wram_offsets: [usize; 2],
     /// The model.
     model: Model,
+    /// The CGB's CPU revision (C on the DMG, where it means nothing).
+    revision: CgbRevision,
     /// CGB mode (false on the DMG and in the CGB's DMG compatibility mode).
     cgb_mode: bool,
     /// The CGB's KEY0, KEY1, SVBK, RP and FF72-FF75.
@@ -246,6 +254,7 @@ impl Hardware {
             wram: Box::new([0; WRAM_SIZE]),
             wram_offsets: [0, 0x1000],
             model,
+            revision: CgbRevision::C,
             cgb_mode: false,
             cgb: CgbRegs::default(),
             mcycle: 4,
@@ -284,6 +293,19 @@ impl Hardware {
     /// The model.
     pub fn model(&self) -> Model {
         self.model
+    }
+
+    /// The CGB's CPU revision.
+    pub fn revision(&self) -> CgbRevision {
+        self.revision
+    }
+
+    /// Make the CGB this revision (on the DMG the revision stays C).
+    pub(crate) fn set_revision(&mut self, revision: CgbRevision) {
+        if self.model == Model::Cgb {
+            self.revision = revision;
+            self.ppu.set_cgb_d(revision == CgbRevision::D);
+        }
     }
 
     /// Whether the machine runs in CGB mode (a CGB, not in DMG compatibility mode).
@@ -763,7 +785,7 @@ impl Hardware {
                 } else if addr < 0xFEA0 {
                     self.ppu.oam[usize::from(addr & 0xFF)]
                 } else if self.model == Model::Cgb {
-                    self.extra_oam[extra_oam_index(addr)]
+                    self.extra_oam[extra_oam_index(addr, self.revision)]
                 } else {
                     0x00
                 }
@@ -846,7 +868,7 @@ impl Hardware {
             }
             0xFEA0..=0xFEFF => {
                 if self.model == Model::Cgb && !self.dma.active && self.ppu.oam_writable() {
-                    self.extra_oam[extra_oam_index(addr)] = v;
+                    self.extra_oam[extra_oam_index(addr, self.revision)] = v;
                 }
             }
             0xFF80..=0xFFFE => self.hram[usize::from(addr & 0x7F)] = v,

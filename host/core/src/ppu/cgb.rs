@@ -21,6 +21,11 @@ impl Ppu {
         self.framebuffer.set_color(cgb);
     }
 
+    /// Set the CGB's revision: `d` for the CPU CGB D (see [`crate::CgbRevision`]).
+    pub(crate) fn set_cgb_d(&mut self, d: bool) {
+        self.cgb_d = d;
+    }
+
     /// Where the VRAM bank the CPU sees starts in [`Ppu::vram`].
     #[inline]
     pub(crate) fn vram_bank_offset(&self) -> usize {

@@ -79,7 +79,10 @@ impl Ppu {
                     self.line = if self.line >= 153 { 0 } else { self.line + 1 };
                     // The comparison is invalid for the M-cycle after LY changes; line 0
                     // keeps the LY 0 line 153 already shows (gbmicrotest `poweron_stat_006`).
-                    if self.ly != self.line {
+                    // The CPU CGB D keeps the flag as it was (gbc-hw-tests
+                    // `mode1_disable*`, `vbl_irq_delay_timer_*`: the flag still set an
+                    // M-cycle into line 144; SameBoy has it so for CGB D and later).
+                    if self.ly != self.line && !self.cgb_d {
                         self.lyc_equal = false;
                     }
                     self.ly = self.line;
@@ -120,9 +123,10 @@ impl Ppu {
                             self.blank_frame = false;
                             self.clear_line_scratch();
                         }
-                        // LY reads 0 from here (an M-cycle before LYC sees it); on the CGB
-                        // an M-cycle later (gbc-hw-tests `ly_timings_*_dmg_mode`'s CGB dumps).
-                        153 if !self.cgb => self.ly = 0,
+                        // LY reads 0 from here (an M-cycle before LYC sees it); on the CPU
+                        // CGB D an M-cycle later (gbc-hw-tests `ly_timings_*_dmg_mode`'s CGB
+                        // dumps; SameBoy has the CGB C as the DMG).
+                        153 if !self.cgb_d => self.ly = 0,
                         _ => {}
                     }
                     if self.line < 144 {
@@ -173,7 +177,7 @@ impl Ppu {
                     self.schedule(Event::LineStart, s + DOTS_PER_LINE);
                 }
                 Event::Line153Blank => {
-                    // (Already 0 on the DMG.)
+                    // (Already 0 but on the CPU CGB D.)
                     self.ly = 0;
                     self.lyc_equal = false;
                     self.schedule(Event::Line153Compare, s + COMPARE_DOT + 8);

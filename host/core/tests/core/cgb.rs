@@ -4,7 +4,9 @@
 
 use gb_core::asm::RomBuilder;
 use gb_core::watch::Access;
-use gb_core::{Boot, Cartridge, DmgPalette, Domain, Gb, GbError, Model, RamInit, StateError};
+use gb_core::{
+    Boot, Cartridge, CgbRevision, DmgPalette, Domain, Gb, GbError, Model, RamInit, StateError,
+};
 
 /// A cartridge with `src` and the CGB flag `flag` ($80: CGB mode on a CGB, $00: DMG
 /// compatibility mode).
@@ -22,6 +24,17 @@ fn cgb(flag: u8, src: &str) -> Gb {
     let boot = Boot {
         model: Model::Cgb,
         ram_init: RamInit::Zero,
+        ..Boot::default()
+    };
+    Gb::power_on(cart(flag, src), boot).expect("power on")
+}
+
+/// [`cgb`] on a CGB of `revision`.
+fn cgb_revision(flag: u8, src: &str, revision: CgbRevision) -> Gb {
+    let boot = Boot {
+        model: Model::Cgb,
+        ram_init: RamInit::Zero,
+        cgb_revision: revision,
         ..Boot::default()
     };
     Gb::power_on(cart(flag, src), boot).expect("power on")
@@ -299,6 +312,73 @@ fn state_images_carry_the_model() {
         other.load_state(&dmg_image),
         Err(StateError::Model { .. })
     ));
+}
+
+/// Each address of 0xFEA0-0xFEFF written with its low byte (LCD off), in increasing order,
+/// then read back into 0xC000-0xC05F.
+const EXTRA_OAM: &str = r#"
+    xor a
+    ldh [$40], a
+    ld hl, $FEA0
+fill:
+    ld a, l
+    ld [hl+], a
+    ld a, l
+    and a
+    jr nz, fill
+    ld hl, $FEA0
+    ld de, $C000
+copy:
+    ld a, [hl+]
+    ld [de], a
+    inc de
+    ld a, l
+    and a
+    jr nz, copy
+    ld b, b
+"#;
+
+#[test]
+fn the_ram_at_fea0_is_masked_as_each_revision_masks_it() {
+    // What each address reads: the last address written among those that reach its byte.
+    let c = |a: u8| (a & 0xE7) | 0x18; // address bits 3 and 4 ignored
+    let d = |a: u8| if a >= 0xC0 { a | 0xF0 } else { a }; // 0xFEC0-0xFEFF on 0xFEF0-0xFEFF
+    for (revision, reads) in [
+        (CgbRevision::C, &c as &dyn Fn(u8) -> u8),
+        (CgbRevision::D, &d),
+    ] {
+        let mut gb = cgb_revision(0x80, EXTRA_OAM, revision);
+        assert_eq!(gb.cgb_revision(), revision);
+        run(&mut gb);
+        for a in 0xA0..=0xFFu8 {
+            let got = gb.peek(0xC000 + u16::from(a - 0xA0));
+            assert_eq!(got, reads(a), "{revision}: 0xFE{a:02X}");
+        }
+    }
+}
+
+#[test]
+fn state_images_and_bess_files_carry_the_revision() {
+    let c = cgb(0x80, "ld b, b");
+    assert_eq!(c.cgb_revision(), CgbRevision::C, "the default");
+    let mut d = cgb_revision(0x80, "ld b, b", CgbRevision::D);
+    let mut image = Vec::new();
+    c.save_state(&mut image);
+    assert_eq!(
+        d.load_state(&image),
+        Err(StateError::Revision {
+            saved: CgbRevision::C,
+            running: CgbRevision::D
+        })
+    );
+    let file = gb_core::bess::export(&d);
+    assert!(file.windows(4).any(|w| w == b"CCD "), "BESS model CCD");
+    gb_core::bess::import(&mut d, &file).expect("own file");
+    assert_eq!(d.cgb_revision(), CgbRevision::D);
+    // A CGB file of another revision is a CGB file: it loads, the machine keeps its revision.
+    let mut c = c;
+    gb_core::bess::import(&mut c, &file).expect("a CGB D file on a CGB C");
+    assert_eq!(c.cgb_revision(), CgbRevision::C);
 }
 
 #[test]

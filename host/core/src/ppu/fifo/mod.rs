@@ -49,7 +49,7 @@ mod line;
 mod objects;
 mod shifter;
 
-use fetcher::Fetcher;
+use fetcher::{Fetcher, TileSel};
 pub use line::{LineInput, LineRegs, LineWrite};
 use objects::Objects;
 use shifter::{BgFifo, Palettes};
@@ -182,7 +182,11 @@ pub fn render(
                 sel_lcdc = w.value;
             }
         }
-        let tile_sel_cleared = tile_sel_cleared && input.cgb_hardware;
+        let tile_sel = match (tile_sel_cleared && input.cgb_hardware, input.cgb_d) {
+            (false, _) => TileSel::Steady,
+            (true, false) => TileSel::ClearedC,
+            (true, true) => TileSel::ClearedD,
+        };
         while let Some((w, _)) = fetch_writes.due(dot) {
             apply_fetch(&mut regs, w);
         }
@@ -252,7 +256,7 @@ pub fn render(
             fetcher.tick(
                 input.vram,
                 input.cgb,
-                tile_sel_cleared,
+                tile_sel,
                 &regs,
                 window_line,
                 count,
