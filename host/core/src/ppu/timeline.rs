@@ -89,7 +89,11 @@ impl Ppu {
                     // Every line reads mode 0 for its first M-cycle, line 0 after VBlank too
                     // (gbmicrotest `poweron_stat_006`); the OAM source pulses on lines 0-144,
                     // from dot 2 on line 0 (VBlank masks it until then).
-                    self.mode = 0;
+                    // The CGB's line 0 reads mode 1 until mode 2 (SameBoy; gbc-hw-tests
+                    // `mode1_disablestat_end_*`).
+                    if self.line != 0 || !self.cgb {
+                        self.mode = 0;
+                    }
                     self.sources = match self.line {
                         0 => SRC_VBLANK,
                         1..=144 => SRC_OAM,
@@ -179,7 +183,11 @@ impl Ppu {
                 Event::Line153Blank => {
                     // (Already 0 but on the CPU CGB D.)
                     self.ly = 0;
-                    self.lyc_equal = false;
+                    // The CPU CGB D still compares LY 153 until LYC sees LY 0 (SameBoy;
+                    // gbc-hw-tests `stat_timings_lyc_152_153_dmg_mode`).
+                    if !self.cgb_d {
+                        self.lyc_equal = false;
+                    }
                     self.schedule(Event::Line153Compare, s + COMPARE_DOT + 8);
                 }
                 Event::Line153Compare => {
