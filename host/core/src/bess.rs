@@ -7,11 +7,12 @@
 //!
 //! | part | content |
 //! |---|---|
-//! | memory | work RAM (0x2000), VRAM (0x2000), cartridge RAM (the cartridge's size; MBC2's 512 half-bytes one per byte), OAM (0xA0), HRAM (0x7F) |
+//! | memory | work RAM (0x2000; the CGB's 0x8000), VRAM (0x2000; the CGB's 0x4000), cartridge RAM (the cartridge's size; MBC2's 512 half-bytes one per byte), OAM (0xA0), HRAM (0x7F), and on the CGB the background and object colour palettes (0x40 each) |
 //! | `NAME` | `gbhost v` and the crate version |
 //! | `INFO` | the ROM's title (0x0134-0x0143) and global checksum (0x014E-0x014F) |
-//! | `CORE` | BESS 1.1, model `GDB ` (DMG, CPU revision B), PC, AF, BC, DE, HL, SP, IME, IE, execution state, the I/O registers 0xFF00-0xFF7F, then the size and file offset of each memory above (no CGB palettes) |
+//! | `CORE` | BESS 1.1, model `GDB ` (DMG, CPU revision B) or `CCC `/`CCD ` (CGB, CPU revision C or D), PC, AF, BC, DE, HL, SP, IME, IE, execution state, the I/O registers 0xFF00-0xFF7F, then the size and file offset of each memory above |
 //! | `MBC ` | the mapper register writes that rebuild the mapper's state, for MBC1, MBC2, MBC3 and MBC5 |
+//! | `XOAM` | CGB only: the RAM at 0xFEA0-0xFEFF (0x60 bytes, indexed by address - 0xFEA0) |
 //! | `RTC ` | MBC3 clock: live and latched registers, then a Unix timestamp ([`export`] writes 0: the core has no wall clock; see [`export_with_timestamp`]) |
 //! | `END ` | empty |
 //! | footer | offset of `NAME`, `BESS` |
@@ -20,7 +21,10 @@
 //! readable registers as they read, the sound registers as last written (NR52 as it reads,
 //! NRx4 without the trigger bit, the length bits of NRx1 holding the length counters as they
 //! are), wave RAM as stored, DIV as it reads, BANK (0xFF50) 0 while the boot ROM is mapped and
-//! 1 after. A CPU locked up by an illegal opcode has no BESS state: it is stored running, at
+//! 1 after. On the CGB: KEY0 as the boot ROM wrote it (bit 2: DMG compatibility mode), KEY1
+//! with the speed in bit 7, HDMA1-HDMA4 the transfer's current source and destination, HDMA5
+//! as it reads, VBK, SVBK, BCPS, OCPS, OPRI, RP and FF72-FF75 as they read in CGB mode,
+//! PCM12/PCM34 as 0 (outputs, not state). A CPU locked up by an illegal opcode has no BESS state: it is stored running, at
 //! the illegal opcode, with IME off, so it locks up again at once. An `EI` whose delay has not
 //! run out yet is stored as IME on.
 //!
@@ -31,11 +35,15 @@
 //! refused file changes nothing. Refused: a file without the footer, a structural error (a
 //! block or memory outside the file, no `CORE` or `END`, a known block before `CORE`, a bad
 //! block length, an MBC write outside 0x0000-0x7FFF and 0xA000-0xBFFF), another BESS major
-//! version, a model outside the Game Boy family (`G`), an `INFO` block naming another ROM, an
+//! version, a model of another family than the machine's (`G` on the DMG, `C` on the CGB: a
+//! state of the other model is [`BessError::WrongModel`]), an `INFO` block naming another ROM, an
 //! impossible value (IME or execution state out of range, LY above 153 with the LCD on), and a
 //! state saved while the boot ROM was mapped when this machine has none mapped. A file without
-//! `INFO` is taken as made for this ROM. `XOAM`, `HUC3`, `TPP1` and `MBC7` blocks are checked
-//! and ignored (nothing on a DMG or these mappers to restore); an `SGB ` block is refused. The
+//! `INFO` is taken as made for this ROM. An `XOAM` block is checked and restored on the CGB
+//! (ignored on the DMG, where 0xFEA0-0xFEFF reads 0); `HUC3`, `TPP1` and `MBC7` blocks are
+//! checked and ignored (nothing on these mappers to restore); an `SGB ` block is refused. A CGB file's KEY0 picks CGB mode or DMG compatibility mode, KEY1 bit 7 the
+//! speed, and its HDMA registers the transfer's addresses (no transfer starts, as the format
+//! asks); memories of another size (a CGB file without the second VRAM bank) are padded. The
 //! `RTC ` timestamp is ignored: the clock resumes from the saved registers at the machine's
 //! time, as with battery saves; without an `RTC ` block the clock is left as it is.
 //!
@@ -58,12 +66,15 @@
 use crate::Gb;
 use crate::bus::Hardware;
 use crate::cpu::{Cpu, CpuMode, Registers};
+use crate::model::Model;
 use crate::timer::Timer;
 
 /// The BESS major and minor version written.
 const VERSION: (u16, u16) = (1, 1);
-/// The model written: DMG family, DMG, CPU revision B.
+/// The model written for the DMG: DMG family, DMG, CPU revision B.
 const MODEL: [u8; 4] = *b"GDB ";
+/// The model written for the CGB: CGB family, CGB, CPU revision C (`CCD ` for a CPU CGB D).
+const MODEL_CGB: [u8; 4] = *b"CCC ";
 /// Length of the `CORE` block's body.
 const CORE_LEN: usize = 0xD0;
 /// Length of the `INFO` block's body.
@@ -113,13 +124,15 @@ pub enum BessError {
         /// The minor version in the file.
         minor: u16,
     },
-    /// A save state for another Game Boy family.
-    #[error("the save state is for a {family} (model '{model}'); this emulator is a DMG")]
+    /// A save state for another Game Boy family than this machine's model.
+    #[error("the save state is for a {family} (model '{model}'); this machine is a {running}")]
     WrongModel {
         /// The model identifier, printable characters only.
         model: String,
         /// The family it names.
         family: &'static str,
+        /// This machine's model.
+        running: crate::model::Model,
     },
     /// The `INFO` block names a ROM with another title.
     #[error("the save state was made with another ROM: '{saved}' (the loaded ROM is '{loaded}')")]
@@ -171,14 +184,16 @@ pub fn export_with_timestamp(gb: &Gb, unix_seconds: u64) -> Vec<u8> {
         out.extend_from_slice(data);
         (data.len() as u32, at as u32)
     };
+    let cgb = hw.model() == Model::Cgb;
+    let (bg, obj) = hw.ppu.palettes();
     let buffers = [
-        buffer(&mut out, &hw.wram[..]),
-        buffer(&mut out, &hw.ppu.vram[..]),
+        buffer(&mut out, &hw.wram[..hw.wram_len()]),
+        buffer(&mut out, &hw.ppu.vram[..hw.vram_len()]),
         buffer(&mut out, cart.ram()),
         buffer(&mut out, &hw.ppu.oam),
         buffer(&mut out, &hw.hram),
-        (0, 0),
-        (0, 0),
+        if cgb { buffer(&mut out, &bg) } else { (0, 0) },
+        if cgb { buffer(&mut out, &obj) } else { (0, 0) },
     ];
     let first_block = out.len() as u32;
 
@@ -211,6 +226,9 @@ pub fn export_with_timestamp(gb: &Gb, unix_seconds: u64) -> Vec<u8> {
         block(&mut out, b"MBC ", &body);
     }
 
+    if hw.model() == Model::Cgb {
+        block(&mut out, b"XOAM", &hw.extra_oam);
+    }
     if let Some(rtc) = cart.rtc() {
         let rtc = rtc.synced(hw.now);
         let mut body = [0u8; RTC_LEN];
@@ -232,7 +250,12 @@ fn core_body(cpu: &Cpu, hw: &Hardware, buffers: &[(u32, u32); 7]) -> [u8; CORE_L
     let mut b = [0u8; CORE_LEN];
     b[0..2].copy_from_slice(&VERSION.0.to_le_bytes());
     b[2..4].copy_from_slice(&VERSION.1.to_le_bytes());
-    b[4..8].copy_from_slice(&MODEL);
+    let cgb = hw.model() == Model::Cgb;
+    let mut cgb_model = MODEL_CGB;
+    if hw.revision() == crate::model::CgbRevision::D {
+        cgb_model[2] = b'D';
+    }
+    b[4..8].copy_from_slice(if cgb { &cgb_model } else { &MODEL });
     let r = cpu.regs;
     let (pc, ime, state) = match cpu.mode() {
         // Back on the illegal opcode, which locks the CPU up again.
@@ -264,6 +287,25 @@ fn core_body(cpu: &Cpu, hw: &Hardware, buffers: &[(u32, u32); 7]) -> [u8; CORE_L
     }
     io[0x10..0x40].copy_from_slice(&hw.apu.bess_registers());
     io[0x50] = u8::from(hw.boot_rom().is_none());
+    if cgb {
+        let c = &hw.cgb;
+        io[0x4C] = c.key0;
+        io[0x4D] = 0x7E | (u8::from(c.double_speed) << 7) | u8::from(c.key1_armed);
+        io[0x4F] = 0xFE | hw.ppu.vram_bank();
+        let (src, dst) = (hw.hdma.src, hw.hdma.dst);
+        io[0x51..0x55].copy_from_slice(&[(src >> 8) as u8, src as u8, (dst >> 8) as u8, dst as u8]);
+        io[0x55] = hw.hdma.read(0xFF55);
+        io[0x56] = 0x3E | (c.rp & 0xC1);
+        io[0x6C] = 0xFE | hw.ppu.opri();
+        io[0x70] = 0xF8 | c.svbk;
+        io[0x72] = c.ff72;
+        io[0x73] = c.ff73;
+        io[0x74] = c.ff74;
+        io[0x75] = 0x8F | c.ff75;
+        // PCM12/PCM34 are outputs (the channels as an import restarts them), not state.
+        io[0x76] = 0;
+        io[0x77] = 0;
+    }
     for (i, &(size, offset)) in buffers.iter().enumerate() {
         let at = CORE_BUFFERS + i * 8;
         b[at..at + 4].copy_from_slice(&size.to_le_bytes());
@@ -304,6 +346,11 @@ struct Parsed<'a> {
     mbc_ram: &'a [u8],
     oam: &'a [u8],
     hram: &'a [u8],
+    /// The CGB's background and object colour palettes (empty for a DMG file).
+    bg_palettes: &'a [u8],
+    obj_palettes: &'a [u8],
+    /// The `XOAM` block (0xFEA0-0xFEFF), restored on the CGB.
+    xoam: Option<&'a [u8]>,
     /// The `MBC ` blocks' writes, in order.
     mbc_writes: Vec<(u16, u8)>,
     /// The last `RTC ` block's live and latched registers.
@@ -400,7 +447,7 @@ fn parse<'a>(gb: &Gb, bytes: &'a [u8]) -> Result<Parsed<'a>, BessError> {
                         "the CORE block at 0x{at:X} is {len} bytes long, it needs {CORE_LEN}"
                     )));
                 }
-                parsed = Some(parse_core(bytes, body)?);
+                parsed = Some(parse_core(bytes, body, gb.model())?);
             }
             b"XOAM" => {
                 if parsed.is_none() {
@@ -409,7 +456,9 @@ fn parse<'a>(gb: &Gb, bytes: &'a [u8]) -> Result<Parsed<'a>, BessError> {
                 if len != XOAM_LEN {
                     return Err(bad_len("XOAM", XOAM_LEN));
                 }
-                // 0xFEA0-0xFEFF read 0 on the DMG: nothing to restore.
+                if let Some(p) = parsed.as_mut() {
+                    p.xoam = Some(body);
+                }
             }
             b"MBC " => {
                 let Some(p) = parsed.as_mut() else {
@@ -505,22 +554,23 @@ fn check_rom(gb: &Gb, info: &[u8]) -> Result<(), BessError> {
 }
 
 /// Read a `CORE` body (at least [`CORE_LEN`] bytes) of the file `file`.
-fn parse_core<'a>(file: &'a [u8], b: &[u8]) -> Result<Parsed<'a>, BessError> {
+fn parse_core<'a>(file: &'a [u8], b: &[u8], running: Model) -> Result<Parsed<'a>, BessError> {
     let (major, minor) = (u16_at(b, 0), u16_at(b, 2));
     if major != 1 {
         return Err(BessError::Version { major, minor });
     }
     let model = &b[4..8];
-    let family = match model[0] {
-        b'G' => None,
-        b'S' => Some("Super Game Boy"),
-        b'C' => Some("Game Boy Color or Game Boy Advance"),
-        _ => Some("model this emulator does not know"),
+    let (family, ok) = match model[0] {
+        b'G' => ("Game Boy (DMG family)", running == Model::Dmg),
+        b'S' => ("Super Game Boy", false),
+        b'C' => ("Game Boy Color or Game Boy Advance", running == Model::Cgb),
+        _ => ("model this emulator does not know", false),
     };
-    if let Some(family) = family {
+    if !ok {
         return Err(BessError::WrongModel {
             model: printable(model),
             family,
+            running,
         });
     }
     let word = |i: usize| u16_at(b, 8 + i * 2).to_be_bytes();
@@ -569,7 +619,7 @@ fn parse_core<'a>(file: &'a [u8], b: &[u8]) -> Result<Parsed<'a>, BessError> {
                 ))
             })?;
     }
-    let [ram, vram, mbc_ram, oam, hram, _, _] = buffers;
+    let [ram, vram, mbc_ram, oam, hram, bg_palettes, obj_palettes] = buffers;
     Ok(Parsed {
         regs: Registers {
             a,
@@ -592,6 +642,9 @@ fn parse_core<'a>(file: &'a [u8], b: &[u8]) -> Result<Parsed<'a>, BessError> {
         mbc_ram,
         oam,
         hram,
+        bg_palettes,
+        obj_palettes,
+        xoam: None,
         mbc_writes: Vec::new(),
         rtc: None,
     })
@@ -602,6 +655,38 @@ fn fill(dst: &mut [u8], src: &[u8]) {
     let n = src.len().min(dst.len());
     dst[..n].copy_from_slice(&src[..n]);
     dst[n..].fill(0);
+}
+
+/// The CGB's registers and palettes of `p` (see the module docs).
+fn restore_cgb(hw: &mut Hardware, p: &Parsed<'_>) {
+    let io = &p.io;
+    hw.cgb.key0 = io[0x4C];
+    hw.cgb.key1_armed = io[0x4D] & 1 != 0;
+    hw.cgb.svbk = io[0x70] & 7;
+    hw.cgb.rp = io[0x56] & 0xC1;
+    hw.cgb.ff72 = io[0x72];
+    hw.cgb.ff73 = io[0x73];
+    hw.cgb.ff74 = io[0x74];
+    hw.cgb.ff75 = io[0x75] & 0x70;
+    // While the boot ROM runs (BANK 0) the CGB is in CGB mode whatever KEY0 says.
+    hw.set_cgb_mode(io[0x50] == 0 || io[0x4C] & 0x04 == 0);
+    hw.set_speed(io[0x4D] & 0x80 != 0 && hw.cgb_mode());
+    let mut bg = [0u8; 64];
+    let mut obj = [0u8; 64];
+    fill(&mut bg, p.bg_palettes);
+    fill(&mut obj, p.obj_palettes);
+    hw.ppu.set_palettes(&bg, &obj);
+    hw.ppu.set_palette_specs(io[0x68], io[0x6A]);
+    hw.ppu.set_opri(io[0x6C]);
+    hw.ppu.set_vram_bank(io[0x4F]);
+    hw.hdma.src = u16::from_be_bytes([io[0x51], io[0x52] & 0xF0]);
+    hw.hdma.dst = u16::from_be_bytes([io[0x53] & 0x1F, io[0x54] & 0xF0]);
+    hw.hdma.blocks = io[0x55] & 0x7F;
+    hw.hdma.hblank = io[0x55] & 0x80 == 0;
+    if let Some(xoam) = p.xoam {
+        fill(&mut hw.extra_oam, xoam);
+    }
+    hw.update_banks();
 }
 
 /// The machine `p` describes, built beside `gb` (whose host settings it keeps).
@@ -636,7 +721,7 @@ fn build(gb: &Gb, p: &Parsed<'_>) -> Gb {
     apu.restore_registers(&sound, now);
 
     let mut ppu = old.ppu.clone();
-    fill(&mut ppu.vram[..], p.vram);
+    fill(&mut ppu.vram[..old.vram_len()], p.vram);
     fill(&mut ppu.oam, p.oam);
     ppu.lcdc = io[0x40];
     ppu.scy = io[0x42];
@@ -649,8 +734,13 @@ fn build(gb: &Gb, p: &Parsed<'_>) -> Gb {
     ppu.wx = io[0x4B];
     ppu.restore_position(io[0x41], io[0x44], now);
 
-    let mut hw = Hardware::new(cart, ppu, timer, apu, now);
-    fill(&mut hw.wram[..], p.ram);
+    let mut hw = Hardware::with_model(old.model(), cart, ppu, timer, apu, now);
+    hw.set_revision(old.revision());
+    let wram_len = hw.wram_len();
+    fill(&mut hw.wram[..wram_len], p.ram);
+    if old.model() == Model::Cgb {
+        restore_cgb(&mut hw, p);
+    }
     fill(&mut hw.hram, p.hram);
     hw.serial = old.serial.clone();
     hw.serial.restore(io[0x01], io[0x02], now, counter);

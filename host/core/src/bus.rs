@@ -13,7 +13,7 @@ use crate::cgb::CgbRegs;
 use crate::cpu::Bus;
 use crate::hdma::{Hdma, Start};
 use crate::joypad::{Buttons, Joypad};
-use crate::model::Model;
+use crate::model::{CgbRevision, Model};
 use crate::ppu::Ppu;
 use crate::serial::Serial;
 use crate::timer::Timer;
@@ -103,17 +103,44 @@ impl Dma {
     }
 }
 
-/// The address OAM DMA really reads for `addr`: sources from 0xE000 up reach work RAM (DMG).
-fn dma_source(addr: u16) -> u16 {
-    if addr >= 0xE000 { addr - 0x2000 } else { addr }
+/// The address OAM DMA really reads for `addr`: sources from 0xE000 up reach work RAM on the
+/// DMG, the cartridge's RAM at `addr - 0x4000` on the CGB (gbc-hw-tests
+/// `dma_valid_sources_gbc_mode`'s notes: "Copying from E000 or higher reads from SRAM at
+/// A000").
+fn dma_source(addr: u16, cgb: bool) -> u16 {
+    match addr {
+        0xE000.. if cgb => addr - 0x4000,
+        0xE000.. => addr - 0x2000,
+        _ => addr,
+    }
 }
 
-/// Which physical bus an address is on, for DMA conflicts on the DMG: 0 the external bus
-/// (cartridge and work RAM), 1 the video bus, 2 the CPU's internal one (OAM, I/O, HRAM).
-fn bus_of(addr: u16) -> u8 {
+/// Where 0xFEA0-0xFEFF lands in the CGB's extra OAM (Pan Docs "FEA0–FEFF range": "On CGB
+/// revisions 0-D, this area is a unique RAM area, but is masked with a revision-specific
+/// value"). The CPU CGB C ignores address bits 3 and 4, so the 96 addresses reach 24 bytes
+/// (0xFEA0-0xFEA7, 0xFEC0-0xFEC7, 0xFEE0-0xFEE7): cgb-acid-hell writes 0xFEA0 and 0xFEB8 and
+/// refuses to run unless they alias, as SameBoy has it for revisions 0 to C. The CPU CGB D
+/// has 0xFEA0-0xFEBF as 32 bytes of their own and folds 0xFEC0-0xFEFF onto 0xFEF0-0xFEFF
+/// (address bits 4 and 5 set), as the CGB of gbc-hw-tests `oam_echo_ram_read*` reads back
+/// (SameBoy's CGB D).
+fn extra_oam_index(addr: u16, revision: CgbRevision) -> usize {
+    let low = match revision {
+        CgbRevision::C => addr & 0xE7,
+        CgbRevision::D if addr & 0xFF >= 0xC0 => addr | 0xF0,
+        CgbRevision::D => addr,
+    };
+    usize::from(low & 0xFF).saturating_sub(0xA0)
+}
+
+/// Which physical bus an address is on, for OAM DMA conflicts: 0 the external bus
+/// (cartridge, and on the DMG work RAM), 1 the video bus, 2 the CPU's internal one (OAM, I/O,
+/// HRAM), 3 the CGB's work RAM bus (gbc-hw-tests `dma_timing_*`: on the CGB a DMA from work
+/// RAM hides work RAM from the CPU, not the cartridge's RAM).
+fn bus_of(addr: u16, cgb: bool) -> u8 {
     match addr {
         0x8000..=0x9FFF => 1,
         0xFE00..=0xFFFF => 2,
+        0xC000..=0xFDFF if cgb => 3,
         _ => 0,
     }
 }
@@ -137,6 +164,8 @@ pub struct Hardware {
     wram_offsets: [usize; 2],
     /// The model.
     model: Model,
+    /// The CGB's CPU revision (C on the DMG, where it means nothing).
+    revision: CgbRevision,
     /// CGB mode (false on the DMG and in the CGB's DMG compatibility mode).
     cgb_mode: bool,
     /// The CGB's KEY0, KEY1, SVBK, RP and FF72-FF75.
@@ -154,6 +183,8 @@ pub struct Hardware {
     dma_stall: u64,
     /// The CPU sleeps in HALT (HBlank DMA waits for it to wake).
     in_halt: bool,
+    /// A VRAM DMA stall is running (a block due meanwhile lengthens it).
+    in_stall: bool,
     /// Dots into an M-cycle at which HALT samples IE & IF: phase C (2) on the DMG; the CGB
     /// samples at the M-cycle's start (0: a request wakes it only if made by the end of the
     /// previous M-cycle; SameBoy checks before its HALT cycle on the CGB, after half of it on
@@ -161,6 +192,9 @@ pub struct Hardware {
     halt_lead: u64,
     /// High RAM, 0xFF80-0xFFFE.
     pub hram: [u8; 0x7F],
+    /// The CGB's RAM at 0xFEA0-0xFEFF (see [`extra_oam_index`]; unused on the DMG, where the
+    /// range reads 0).
+    pub(crate) extra_oam: [u8; 0x60],
     /// The PPU.
     pub ppu: Ppu,
     /// Timer and divider.
@@ -180,6 +214,8 @@ pub struct Hardware {
     /// No boot ROM overlay, no DMA, no read watchpoint, and work RAM bank 1 at 0xD000 (always
     /// on the DMG): ROM and work RAM reads take the fast path.
     plain_reads: bool,
+    /// `plain_reads` but for DMA (what changes rarely: boot ROM, read watchpoints, the bank).
+    plain_base: bool,
     /// The run loop should stop: a frame ended or `stop_at` passed. Hosts clear it.
     pub stop: bool,
     /// Time at which `stop` is raised even without a frame end.
@@ -218,6 +254,7 @@ impl Hardware {
             wram: Box::new([0; WRAM_SIZE]),
             wram_offsets: [0, 0x1000],
             model,
+            revision: CgbRevision::C,
             cgb_mode: false,
             cgb: CgbRegs::default(),
             mcycle: 4,
@@ -226,8 +263,10 @@ impl Hardware {
             hdma: Hdma::new(),
             dma_stall: 0,
             in_halt: false,
+            in_stall: false,
             halt_lead: if model == Model::Cgb { 0 } else { 2 },
             hram: [0; 0x7F],
+            extra_oam: [0; 0x60],
             ppu,
             timer,
             serial: Serial::default(),
@@ -237,6 +276,7 @@ impl Hardware {
             if_: 0,
             ie: 0,
             plain_reads: true,
+            plain_base: true,
             stop: false,
             stop_at: u64::MAX,
             apu_fs_next: 0,
@@ -253,6 +293,19 @@ impl Hardware {
     /// The model.
     pub fn model(&self) -> Model {
         self.model
+    }
+
+    /// The CGB's CPU revision.
+    pub fn revision(&self) -> CgbRevision {
+        self.revision
+    }
+
+    /// Make the CGB this revision (on the DMG the revision stays C).
+    pub(crate) fn set_revision(&mut self, revision: CgbRevision) {
+        if self.model == Model::Cgb {
+            self.revision = revision;
+            self.ppu.set_cgb_d(revision == CgbRevision::D);
+        }
     }
 
     /// Whether the machine runs in CGB mode (a CGB, not in DMG compatibility mode).
@@ -278,6 +331,8 @@ impl Hardware {
             1
         };
         self.wram_offsets = [0, bank * 0x1000];
+        self.plain_base =
+            self.boot_rom.is_none() && !self.watch.any_read && self.wram_offsets[1] == 0x1000;
         self.reschedule();
     }
 
@@ -328,6 +383,20 @@ impl Hardware {
         }
     }
 
+    /// The work RAM address the CPU reaches for `addr`: on the CGB, while OAM DMA reads the
+    /// cartridge's bus, work RAM's address line 12 follows the DMA's source address, so
+    /// 0xD000 reaches 0xC000 and the other way round (gbc-hw-tests
+    /// `dma_valid_sources_gbc_mode`: a DMA from 0x0000-0xAFFF or 0xE000-0xEFFF shows 0xC000's
+    /// bytes at 0xD000, one from 0xB000 or 0xF000 up 0xD000's at 0xC000).
+    #[inline]
+    fn wram_address(&self, addr: u16) -> u16 {
+        if self.dma.active && self.dma.source_bus == 0 && self.model == Model::Cgb {
+            (addr & !0x1000) | (self.dma.source & 0x1000)
+        } else {
+            addr
+        }
+    }
+
     /// How many bytes of [`Hardware::wram`] the model has: 8 KiB on the DMG, 32 KiB on the
     /// CGB.
     pub fn wram_len(&self) -> usize {
@@ -343,6 +412,18 @@ impl Hardware {
             Model::Dmg => 0x2000,
             Model::Cgb => 0x4000,
         }
+    }
+
+    /// Run the CPU, the timer, the serial clock and OAM DMA at double speed or at normal speed
+    /// from now on (the speed switch, a save state load).
+    pub(crate) fn set_speed(&mut self, double: bool) {
+        self.cgb.double_speed = double;
+        let rate: u16 = if double { 2 } else { 1 };
+        self.mcycle = 4 / u64::from(rate);
+        self.timer.set_rate(self.now, rate);
+        self.serial.set_cgb(self.cgb_mode, rate);
+        self.apu_fs_next = self.next_fs_edge();
+        self.reschedule();
     }
 
     /// The length of the model's boot ROM image: 0x100 bytes on the DMG, 0x900 on the CGB.
@@ -387,10 +468,7 @@ impl Hardware {
     /// Recompute the earliest pending event (and the read fast-path flag).
     #[inline]
     fn reschedule(&mut self) {
-        self.plain_reads = !self.dma.active
-            && self.boot_rom.is_none()
-            && !self.watch.any_read
-            && self.wram_offsets[1] == 0x1000;
+        self.plain_reads = self.plain_base && !self.dma.active;
         self.next_event = self
             .deadline
             .min(self.apu_fs_next)
@@ -412,12 +490,18 @@ impl Hardware {
     #[cold]
     fn run_events(&mut self) {
         self.process_events();
-        if self.dma_stall != 0 && !self.in_halt {
-            self.run_stall();
-        }
+    }
+
+    /// Whether OAM DMA holds the bus `addr` is on (the CPU sees its byte, its writes are
+    /// dropped); called only while a transfer runs.
+    #[cold]
+    #[inline(never)]
+    fn dma_conflict(&self, addr: u16) -> bool {
+        bus_of(addr, self.model == Model::Cgb) == self.dma.source_bus
     }
 
     /// Run the events due now.
+    #[inline(always)]
     fn process_events(&mut self) {
         let now = self.now;
         if self.timer.next_event() <= now && self.timer.run_events(now) {
@@ -439,16 +523,34 @@ impl Hardware {
             self.apu.frame_sequencer(self.apu_fs_next);
             self.apu_fs_next += FS_PERIOD;
         }
+        // One comparison for the rare things: the frame's deadline, a VRAM DMA stall due (the
+        // deadline is then now), the speed switch's end (`halt_wait` sees it).
+        if self.ppu.frame_ready || now >= self.deadline {
+            self.deadline_reached(now);
+        }
+        self.reschedule();
+    }
+
+    /// [`Hardware::deadline`] (or a frame's end) is reached: stop the run loop at the frame's
+    /// deadline, stall the CPU for a VRAM DMA (not while it sleeps in HALT, nor inside a stall
+    /// already running, which adds the new one to its own).
+    #[cold]
+    #[inline(never)]
+    fn deadline_reached(&mut self, now: u64) {
         if self.ppu.frame_ready || now >= self.stop_at {
             self.stop = true;
         }
-        self.reschedule();
+        if self.dma_stall != 0 && !self.in_halt && !self.in_stall {
+            self.run_stall();
+        }
     }
 
     /// The CPU stalls for a VRAM DMA: time runs, from event to event, for
     /// [`Hardware::dma_stall`] dots with no CPU access.
     #[cold]
+    #[inline(never)]
     fn run_stall(&mut self) {
+        self.in_stall = true;
         let mut end = self.now;
         loop {
             if self.dma_stall != 0 {
@@ -459,6 +561,7 @@ impl Hardware {
                 self.reschedule();
             }
             if self.now >= end {
+                self.in_stall = false;
                 return;
             }
             // Past the frame's deadline the next event is behind: one M-cycle at a time.
@@ -502,13 +605,15 @@ impl Hardware {
         self.update_deadline();
     }
 
-    /// What VRAM DMA reads at `addr`: ROM, cartridge RAM and work RAM; 0xFF elsewhere (VRAM
-    /// itself and 0xE000 up are no source, Pan Docs).
+    /// What VRAM DMA reads at `addr`: ROM, cartridge RAM and work RAM; from 0xE000 up the
+    /// cartridge's RAM at `addr - 0x4000` (gbc-hw-tests `hdma_valid_sources`: 0xE000, 0xFE00,
+    /// 0xFFE0 copy 0xA000, 0xBE00, 0xBFE0); VRAM is no source (what the bus held; 0xFF here).
     fn hdma_read(&self, addr: u16) -> u8 {
         match addr {
             0x0000..=0x7FFF => self.cart.read_rom(addr),
             0xA000..=0xBFFF => self.cart.read_ram(addr, self.now),
             0xC000..=0xDFFF => self.wram[self.wram_index(addr)],
+            0xE000..=0xFFFF => self.cart.read_ram(addr - 0x4000, self.now),
             _ => 0xFF,
         }
     }
@@ -561,7 +666,7 @@ impl Hardware {
 
     /// The watchpoints changed: the read fast path is on only without read watchpoints.
     pub(crate) fn watch_changed(&mut self) {
-        self.reschedule();
+        self.update_banks();
     }
 
     /// Map a boot ROM (0x100 bytes, or a CGB's 0x900) over 0x0000-0x00FF (and 0x0200-0x08FF)
@@ -569,7 +674,6 @@ impl Hardware {
     pub fn map_boot_rom(&mut self, image: &[u8]) {
         self.boot_rom = Some(image.into());
         self.update_banks();
-        self.reschedule();
     }
 
     /// The boot ROM image while it is mapped (BANK, 0xFF50, not written yet).
@@ -610,12 +714,14 @@ impl Hardware {
     /// OAM DMA timeline for a write at M-cycle 0: M1 setup (OAM still reachable, a previous
     /// transfer keeps running), M2 first byte copied and OAM blocked, M161 last byte, M162 OAM
     /// reachable again (Mooneye `oam_dma_start`, `oam_dma_timing`).
+    #[inline]
     fn run_dma(&mut self, now: u64) {
         while self.dma.next_event() <= now {
             let at = self.dma.next_event();
             if self.dma.start_at == at {
                 self.dma.source = self.dma.pending_source;
-                self.dma.source_bus = bus_of(dma_source(self.dma.source));
+                let cgb = self.model == Model::Cgb;
+                self.dma.source_bus = bus_of(dma_source(self.dma.source, cgb), cgb);
                 self.dma.start_at = u64::MAX;
                 self.dma.index = 0;
                 self.dma.active = true;
@@ -639,7 +745,7 @@ impl Hardware {
 
     /// What OAM DMA reads at `addr`: the bus without the PPU's access blocking.
     fn dma_read(&self, addr: u16) -> u8 {
-        match dma_source(addr) {
+        match dma_source(addr, self.model == Model::Cgb) {
             0x0000..=0x7FFF => self.cart.read_rom(addr),
             0x8000..=0x9FFF => {
                 self.ppu.vram[self.ppu.vram_bank_offset() + usize::from(addr & 0x1FFF)]
@@ -652,7 +758,7 @@ impl Hardware {
     /// Read `addr` as the CPU sees it now, without advancing time or side effects.
     #[inline]
     pub fn read_byte(&self, addr: u16) -> u8 {
-        if self.dma.active && bus_of(addr) == self.dma.source_bus {
+        if self.dma.active && self.dma_conflict(addr) {
             return self.dma.last_byte;
         }
         match addr {
@@ -672,12 +778,14 @@ impl Hardware {
                 }
             }
             0xA000..=0xBFFF => self.cart.read_ram(addr, self.now),
-            0xC000..=0xFDFF => self.wram[self.wram_index(addr)],
+            0xC000..=0xFDFF => self.wram[self.wram_index(self.wram_address(addr))],
             0xFE00..=0xFEFF => {
                 if self.dma.active || !self.ppu.oam_readable() {
                     0xFF
                 } else if addr < 0xFEA0 {
                     self.ppu.oam[usize::from(addr & 0xFF)]
+                } else if self.model == Model::Cgb {
+                    self.extra_oam[extra_oam_index(addr, self.revision)]
                 } else {
                     0x00
                 }
@@ -731,7 +839,7 @@ impl Hardware {
     /// Write `addr` as the CPU does now (time does not advance).
     #[inline]
     pub fn write_byte(&mut self, addr: u16, v: u8) {
-        if self.dma.active && bus_of(addr) == self.dma.source_bus {
+        if self.dma.active && self.dma_conflict(addr) {
             // The DMA owns this bus: the CPU's write does not land.
             return;
         }
@@ -745,7 +853,12 @@ impl Hardware {
             }
             0xA000..=0xBFFF => self.cart.write_ram(addr, v, self.now),
             0xC000..=0xFDFF => {
-                let i = self.wram_index(addr);
+                let i = if self.plain_reads {
+                    // Bank 1 at 0xD000 and no DMA: the index is the offset.
+                    usize::from(addr & 0x1FFF)
+                } else {
+                    self.wram_index(self.wram_address(addr))
+                };
                 self.wram[i] = v;
             }
             0xFE00..=0xFE9F => {
@@ -753,7 +866,11 @@ impl Hardware {
                     self.ppu.oam[usize::from(addr & 0xFF)] = v;
                 }
             }
-            0xFEA0..=0xFEFF => {}
+            0xFEA0..=0xFEFF => {
+                if self.model == Model::Cgb && !self.dma.active && self.ppu.oam_writable() {
+                    self.extra_oam[extra_oam_index(addr, self.revision)] = v;
+                }
+            }
             0xFF80..=0xFFFE => self.hram[usize::from(addr & 0x7F)] = v,
             0xFFFF => self.ie = v,
             _ => {
@@ -796,6 +913,7 @@ impl Hardware {
             0xFF40..=0xFF4B => self.if_ |= self.ppu.write_register(addr, v, now),
             0xFF50 if v & 1 != 0 && self.boot_rom.is_some() => {
                 self.boot_rom = None;
+                self.update_banks();
                 if self.model == Model::Cgb {
                     // BANK locks KEY0: bit 2 is DMG compatibility mode (Pan Docs "KEY0").
                     self.set_cgb_mode(self.cgb.key0 & 0x04 == 0);
@@ -993,21 +1111,17 @@ impl Bus for Hardware {
     /// The CGB's speed switch (Pan Docs "FF4D — KEY1", "Using the STOP Instruction"): DIV is
     /// reset, then the CPU, the timer, the serial clock and OAM DMA run at the other speed
     /// (the PPU, the APU and HDMA keep their pace in dots). Without an interrupt pending the
-    /// CPU then sits in HALT for [`SPEED_SWITCH_TICKS`] counter ticks unless an interrupt
+    /// CPU then sits in HALT for `SPEED_SWITCH_TICKS` (0x20000) counter ticks unless an interrupt
     /// wakes it earlier (`docs/timing.md`).
     fn switch_speed(&mut self, halt: bool) {
         let now = self.now;
         self.counter_reset(now);
         let double = !self.cgb.double_speed;
-        self.cgb.double_speed = double;
         self.cgb.key1_armed = false;
-        let rate: u16 = if double { 2 } else { 1 };
-        self.mcycle = 4 / u64::from(rate);
-        self.timer.set_rate(now, rate);
-        self.serial.set_cgb(self.cgb_mode, rate);
-        self.apu_fs_next = self.next_fs_edge();
+        self.set_speed(double);
+        let rate: u64 = if double { 2 } else { 1 };
         if halt {
-            self.set_speed_switch_end(now + SPEED_SWITCH_TICKS / u64::from(rate));
+            self.set_speed_switch_end(now + SPEED_SWITCH_TICKS / rate);
         }
         self.reschedule();
     }
@@ -1087,7 +1201,7 @@ impl Dma {
         self.start_at = r.u64()?;
         self.pending_source = r.u16()?;
         self.last_byte = r.u8()?;
-        self.source_bus = r.below(3, "OAM DMA source bus")?;
+        self.source_bus = r.below(4, "OAM DMA source bus")?;
         Ok(())
     }
 }
@@ -1113,6 +1227,7 @@ impl Hardware {
         w.bool(self.cgb_mode);
         self.cgb.save_state(w);
         w.u64(self.speed_switch_end);
+        w.bytes(&self.extra_oam);
         self.hdma.save_state(w);
         w.u64(self.dma_stall);
         let boot_len = self.boot_rom_len();
@@ -1154,6 +1269,7 @@ impl Hardware {
         let cgb_mode = r.bool()?;
         self.cgb.load_state(r)?;
         self.speed_switch_end = r.u64()?;
+        r.bytes(&mut self.extra_oam)?;
         self.hdma.load_state(r)?;
         self.dma_stall = r.u64()?;
         if self.dma_stall > 0x10000 {

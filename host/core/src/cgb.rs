@@ -11,7 +11,7 @@
 //! | KEY0 (FF4C) | written by the boot ROM only (locked by BANK), reads 0xFF | the same |
 //! | KEY1 (FF4D) | bit 7 the current speed, bit 0 the armed switch, the rest 1 | 0xFF, writes ignored |
 //! | SVBK (FF70) | bits 0-2 the bank (0 maps bank 1), the rest 1 | 0xFF, bank 1 |
-//! | RP (FF56) | bits 7-6 and 0 as written, bit 1 = 1 (no light is ever received), the rest 1 | 0xFF |
+//! | RP (FF56) | bits 7-6 and 0 as written, bit 1 = 1 (no light is ever received) except with bits 7-6 = 10, the rest 1 | 0xFF |
 //! | FF72, FF73 | read/write | read/write |
 //! | FF74 | read/write | 0xFF |
 //! | FF75 | bits 4-6 read/write, the rest read 1 | the same |
@@ -53,6 +53,10 @@ impl CgbRegs {
             0xFF4D if cgb_mode => {
                 0x7E | (u8::from(self.double_speed) << 7) | u8::from(self.key1_armed)
             }
+            // Bit 1 reads 0 ("receiving") with bits 7-6 = 10, whatever the light: the CGB of
+            // gbc-hw-tests `misc_rw_registers_gbc_mode` reads 0xBC/0xBD for writes of
+            // 0x80-0xBF (its GBA SP, which has no infrared port, 0xBE/0xBF).
+            0xFF56 if cgb_mode && self.rp & 0xC0 == 0x80 => 0x3C | (self.rp & 0xC1),
             0xFF56 if cgb_mode => 0x3E | (self.rp & 0xC1),
             0xFF70 if cgb_mode => 0xF8 | self.svbk,
             0xFF72 => self.ff72,

@@ -10,7 +10,7 @@
 //! | A F B C | 0x11 0x80 0x00 0x00 | 0x11 0x80, B the title checksum (0 if not a Nintendo game), C 0x00 |
 //! | D E H L | 0xFF 0x56 0x00 0x0D | 0x00 0x08, HL 0x991A for the two logo-map palettes, else 0x007C |
 //! | DIV | 0x1E at the first read (gbc-hw-tests `sys_clocks_init_gbc_mode`) | 0x26 (`sys_clocks_init_dmg_mode`'s CGB dump; Mooneye `misc/boot_div-cgbABCDE` pins the M-cycle) |
-//! | P1, SC | 0xFF (nothing selected), 0x7F | 0xFF, 0x7E (Mooneye `misc/boot_hwio-C`) |
+//! | P1, SC | 0xCF (both groups selected), 0x7F | 0xFF (neither), 0x7E (Mooneye `misc/boot_hwio-C`) |
 //! | palettes | background all white, BCPS 0xC0 | object 0 and 1 and background 0 from the table, BCPS 0xC8, OCPS 0xD0 |
 //! | VRAM | bank 0: the logo's tiles from the header (0x8010-0x819F) and ®; no tile map | the same, and the DMG's logo tile map for the two palettes that ask for it |
 //!
@@ -70,7 +70,6 @@ pub(crate) fn post_boot(
     let mut hw = Hardware::with_model(Model::Cgb, cart, ppu, timer, apu, now);
     hw.if_ = 0x01;
     power_on::fill_cgb(init, &mut hw.wram[..], &mut hw.hram);
-    hw.joypad.write(0x30);
     hw.set_dma_register(0x00);
     let white = [0xFF, 0x7F].repeat(32);
     let mut bg = [0u8; 64];
@@ -95,6 +94,10 @@ pub(crate) fn post_boot(
         }
     } else {
         hw.cgb.key0 = 0x04;
+        // The boot ROM deselects both button groups in compatibility mode only (P1 reads 0xFF,
+        // Mooneye `misc/boot_hwio-C`; 0xCF in CGB mode, gbc-hw-tests
+        // `dma_valid_sources_gbc_mode`).
+        hw.joypad.write(0x30);
         let mut obj = [0u8; 64];
         let put = |mem: &mut [u8; 64], at: usize, colors: &[u16; 4]| {
             for (i, c) in colors.iter().enumerate() {

@@ -7,7 +7,7 @@ use crate::compat::DmgPalette;
 use crate::cpu::{Cpu, CpuMode, Registers};
 use crate::frame::Frame;
 use crate::joypad::Buttons;
-use crate::model::Model;
+use crate::model::{CgbRevision, Model};
 use crate::power_on::{self, RamInit};
 use crate::ppu::{CYCLES_PER_FRAME, Ppu};
 use crate::state::StateError;
@@ -88,6 +88,8 @@ pub struct Boot<'a> {
     /// ROM's choice from the title, or a button combination held during its logo (ignored
     /// for CGB games, on the DMG, and with a boot ROM, which reads the buttons itself).
     pub dmg_palette: DmgPalette,
+    /// The CGB's CPU revision (ignored on the DMG; the default is the CPU CGB C).
+    pub cgb_revision: CgbRevision,
 }
 
 /// A DMG (DMG-CPU B) Game Boy: CPU, hardware and cartridge. Plain data, cheap to clone.
@@ -168,8 +170,16 @@ impl Gb {
         match (boot.model, boot.boot_rom) {
             (Model::Dmg, Some(image)) => Gb::with_boot_rom_and_ram_init(cart, image, boot.ram_init),
             (Model::Dmg, None) => Ok(Gb::with_ram_init(cart, boot.ram_init)),
-            (Model::Cgb, Some(image)) => Gb::cgb_with_boot_rom(cart, image, boot.ram_init),
-            (Model::Cgb, None) => Ok(Gb::cgb_post_boot(cart, boot.ram_init, boot.dmg_palette)),
+            (Model::Cgb, Some(image)) => {
+                let mut gb = Gb::cgb_with_boot_rom(cart, image, boot.ram_init)?;
+                gb.hw.set_revision(boot.cgb_revision);
+                Ok(gb)
+            }
+            (Model::Cgb, None) => {
+                let mut gb = Gb::cgb_post_boot(cart, boot.ram_init, boot.dmg_palette);
+                gb.hw.set_revision(boot.cgb_revision);
+                Ok(gb)
+            }
         }
     }
 
@@ -212,6 +222,11 @@ impl Gb {
     /// The emulated model.
     pub fn model(&self) -> Model {
         self.model
+    }
+
+    /// The CGB's CPU revision ([`CgbRevision::C`] on the DMG, where it means nothing).
+    pub fn cgb_revision(&self) -> CgbRevision {
+        self.hw.revision()
     }
 
     /// Whether the machine runs in CGB mode: a CGB running a CGB game (false on the DMG, and
@@ -480,6 +495,7 @@ impl Gb {
         w.bytes(&crate::state::MAGIC);
         w.u16(crate::state::VERSION);
         w.u8(self.model.id());
+        w.u8(self.hw.revision().id());
         w.u64(self.frame_deadline);
         w.u64(self.frames);
         w.u64(self.lag_frames);
@@ -497,7 +513,7 @@ impl Gb {
     }
 
     /// Load an image written by [`Gb::save_state`] for the same ROM and model (another
-    /// model's image is [`StateError::Model`]). Every field is checked; on error the machine
+    /// model's image is [`StateError::Model`], another CGB revision's [`StateError::Revision`]). Every field is checked; on error the machine
     /// is unchanged. The framebuffer is kept as it is (it is output, not
     /// state: the next completed frame is exact).
     pub fn load_state(&mut self, data: &[u8]) -> Result<(), StateError> {
@@ -515,6 +531,13 @@ impl Gb {
             return Err(StateError::Model {
                 saved,
                 running: self.model,
+            });
+        }
+        let saved = CgbRevision::from_id(r.u8()?).ok_or(StateError::Invalid("CGB revision"))?;
+        if saved != self.hw.revision() {
+            return Err(StateError::Revision {
+                saved,
+                running: self.hw.revision(),
             });
         }
         // Load into a copy, so that a bad image changes nothing.

@@ -47,6 +47,6 @@ pub use cpu::Registers;
 pub use frame::{ColorCorrection, Frame};
 pub use gb::{Boot, Domain, Gb, GbError};
 pub use joypad::Buttons;
-pub use model::{Model, ModelChoice};
+pub use model::{CgbRevision, Model, ModelChoice};
 pub use power_on::RamInit;
 pub use state::StateError;

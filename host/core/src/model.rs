@@ -56,6 +56,62 @@ impl std::fmt::Display for Model {
     }
 }
 
+/// Which CGB CPU revision the CGB model is. The revisions differ in details a few test ROMs
+/// see (SameBoy models them; the reference dumps and photos were taken on one revision each,
+/// see `docs/conformance.md`); the default is the CPU CGB C.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum CgbRevision {
+    /// CPU CGB C: Mealybug Tearoom's `CPU CGB C` photos, cgb-acid-hell.
+    #[default]
+    C,
+    /// CPU CGB D, as the CGB of AntonioND's gbc-hw-tests dumps behaves: 0xFEC0-0xFEFF fold onto
+    /// 0xFEF0-0xFEFF, the LY=LYC flag keeps its value while LY changes, LY reads 0 on line 153
+    /// an M-cycle later, and clearing LCDC.4 on a bitplane 1 read reads bitplane 0's address.
+    D,
+}
+
+impl CgbRevision {
+    /// `C` or `D`.
+    pub fn name(self) -> &'static str {
+        match self {
+            CgbRevision::C => "C",
+            CgbRevision::D => "D",
+        }
+    }
+
+    /// A revision from its name (case-insensitive: `c`, `d`).
+    pub fn from_name(s: &str) -> Option<CgbRevision> {
+        match s.to_ascii_lowercase().as_str() {
+            "c" => Some(CgbRevision::C),
+            "d" => Some(CgbRevision::D),
+            _ => None,
+        }
+    }
+
+    /// A stable id for files (0 C, 1 D).
+    pub fn id(self) -> u8 {
+        match self {
+            CgbRevision::C => 0,
+            CgbRevision::D => 1,
+        }
+    }
+
+    /// The revision of a stable id.
+    pub fn from_id(id: u8) -> Option<CgbRevision> {
+        match id {
+            0 => Some(CgbRevision::C),
+            1 => Some(CgbRevision::D),
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Display for CgbRevision {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "CPU CGB {}", self.name())
+    }
+}
+
 /// A model, or `auto`: the CGB for cartridges whose header asks for it, else the DMG.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum ModelChoice {

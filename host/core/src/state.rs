@@ -12,10 +12,12 @@
 //! scheduler's next event, fast-path flags), which are recomputed on load.
 //!
 //! Layout: a 4-byte magic `GBst`, a format version (u16, little-endian), the model (a stable
-//! id: 0 DMG, 1 CGB; an image is loaded only on its model), then the parts in order: CPU,
+//! id: 0 DMG, 1 CGB) and the CGB revision (0 C, 1 D; 0 on the DMG): an image is loaded only on
+//! its model and revision. Then the parts in order: CPU,
 //! clock and interrupt registers, work RAM (8 KiB on the DMG, 32 on the CGB), high RAM, PPU
 //! (VRAM 8 or 16 KiB, VBK, the colour palettes, OPRI), timer, serial, joypad, APU, OAM DMA,
-//! CGB mode and the CGB registers (KEY0, KEY1, SVBK, RP, FF72-FF75), HDMA, the boot ROM
+//! CGB mode and the CGB registers (KEY0, KEY1, SVBK, RP, FF72-FF75), the speed switch, the RAM
+//! at 0xFEA0-0xFEFF, HDMA, the boot ROM
 //! overlay (0x100 bytes on the DMG, 0x900 on the CGB), then the cartridge's own state
 //! ([`Cartridge::write_state`](crate::Cartridge::write_state)). Integers are little-endian;
 //! enums are written as stable one-byte ids.
@@ -46,12 +48,20 @@ pub enum StateError {
         /// This machine's model.
         running: crate::model::Model,
     },
+    /// The image was saved on another CGB revision.
+    #[error("the core state was saved on a {saved}; this machine is a {running}")]
+    Revision {
+        /// The revision in the image.
+        saved: crate::model::CgbRevision,
+        /// This machine's revision.
+        running: crate::model::CgbRevision,
+    },
 }
 
 /// Magic bytes at the start of an image.
 pub const MAGIC: [u8; 4] = *b"GBst";
 /// Format version of the image.
-pub const VERSION: u16 = 5;
+pub const VERSION: u16 = 6;
 
 /// Appends fields to an image.
 pub(crate) struct Writer<'a> {

@@ -21,6 +21,11 @@ impl Ppu {
         self.framebuffer.set_color(cgb);
     }
 
+    /// Set the CGB's revision: `d` for the CPU CGB D (see [`crate::CgbRevision`]).
+    pub(crate) fn set_cgb_d(&mut self, d: bool) {
+        self.cgb_d = d;
+    }
+
     /// Where the VRAM bank the CPU sees starts in [`Ppu::vram`].
     #[inline]
     pub(crate) fn vram_bank_offset(&self) -> usize {
@@ -89,6 +94,23 @@ impl Ppu {
             _ => return false,
         }
         true
+    }
+
+    /// The colour palettes (64 bytes of background, then 64 of object palettes).
+    pub(crate) fn palettes(&self) -> ([u8; 64], [u8; 64]) {
+        (self.cram.bg, self.cram.obj)
+    }
+
+    /// OPRI bit 0.
+    pub(crate) fn opri(&self) -> u8 {
+        self.opri
+    }
+
+    /// Set VBK without the CPU (a save state load; only in CGB mode).
+    pub(crate) fn set_vram_bank(&mut self, bank: u8) {
+        if self.cgb_mode {
+            self.vbk = bank & 1;
+        }
     }
 
     /// Set the colour palettes (a save state load, the boot ROM's compatibility palettes).

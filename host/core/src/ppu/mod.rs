@@ -66,6 +66,8 @@ pub struct Ppu {
     vbk: u8,
     /// The hardware is a CGB (no DMG STAT write glitch, colour output).
     cgb: bool,
+    /// The CGB is a CPU CGB D (see [`crate::CgbRevision`]).
+    cgb_d: bool,
     /// CGB mode: BG attributes, colour palettes, object priority by OAM index (false on the
     /// DMG and in the CGB's DMG compatibility mode).
     cgb_mode: bool,
@@ -166,6 +168,7 @@ impl Ppu {
             vram: Box::new([0; 0x4000]),
             vbk: 0,
             cgb: false,
+            cgb_d: false,
             cgb_mode: false,
             cram: cram::ColorRam::default(),
             opri: 0,

@@ -75,6 +75,7 @@ impl Ppu {
                 cgb: self.cgb_mode,
                 dmg_order: self.opri & 1 != 0,
                 cgb_hardware: self.cgb,
+                cgb_d: self.cgb_d,
                 bg_palettes: &self.cram.bg,
                 obj_palettes: &self.cram.obj,
             };

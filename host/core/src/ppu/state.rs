@@ -25,6 +25,7 @@ impl Ppu {
         std::mem::swap(&mut fresh.framebuffer, &mut self.framebuffer);
         fresh.rows_drawn = self.rows_drawn;
         fresh.cgb = self.cgb;
+        fresh.cgb_d = self.cgb_d;
         fresh.cgb_mode = self.cgb_mode;
         fresh.cram = self.cram.clone();
         fresh.vbk = self.vbk;

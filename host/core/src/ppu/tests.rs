@@ -82,6 +82,7 @@ fn fifo_replay_without_writes_matches_the_whole_line_path() {
             cgb: false,
             dmg_order: false,
             cgb_hardware: false,
+            cgb_d: false,
             bg_palettes: &[0; 64],
             obj_palettes: &[0; 64],
         };

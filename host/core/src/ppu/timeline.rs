@@ -79,14 +79,21 @@ impl Ppu {
                     self.line = if self.line >= 153 { 0 } else { self.line + 1 };
                     // The comparison is invalid for the M-cycle after LY changes; line 0
                     // keeps the LY 0 line 153 already shows (gbmicrotest `poweron_stat_006`).
-                    if self.ly != self.line {
+                    // The CPU CGB D keeps the flag as it was (gbc-hw-tests
+                    // `mode1_disable*`, `vbl_irq_delay_timer_*`: the flag still set an
+                    // M-cycle into line 144; SameBoy has it so for CGB D and later).
+                    if self.ly != self.line && !self.cgb_d {
                         self.lyc_equal = false;
                     }
                     self.ly = self.line;
                     // Every line reads mode 0 for its first M-cycle, line 0 after VBlank too
                     // (gbmicrotest `poweron_stat_006`); the OAM source pulses on lines 0-144,
                     // from dot 2 on line 0 (VBlank masks it until then).
-                    self.mode = 0;
+                    // The CGB's line 0 reads mode 1 until mode 2 (SameBoy; gbc-hw-tests
+                    // `mode1_disablestat_end_*`).
+                    if self.line != 0 || !self.cgb {
+                        self.mode = 0;
+                    }
                     self.sources = match self.line {
                         0 => SRC_VBLANK,
                         1..=144 => SRC_OAM,
@@ -120,9 +127,10 @@ impl Ppu {
                             self.blank_frame = false;
                             self.clear_line_scratch();
                         }
-                        // LY reads 0 from here (an M-cycle before LYC sees it); on the CGB
-                        // an M-cycle later (gbc-hw-tests `ly_timings_*_dmg_mode`'s CGB dumps).
-                        153 if !self.cgb => self.ly = 0,
+                        // LY reads 0 from here (an M-cycle before LYC sees it); on the CPU
+                        // CGB D an M-cycle later (gbc-hw-tests `ly_timings_*_dmg_mode`'s CGB
+                        // dumps; SameBoy has the CGB C as the DMG).
+                        153 if !self.cgb_d => self.ly = 0,
                         _ => {}
                     }
                     if self.line < 144 {
@@ -173,9 +181,13 @@ impl Ppu {
                     self.schedule(Event::LineStart, s + DOTS_PER_LINE);
                 }
                 Event::Line153Blank => {
-                    // (Already 0 on the DMG.)
+                    // (Already 0 but on the CPU CGB D.)
                     self.ly = 0;
-                    self.lyc_equal = false;
+                    // The CPU CGB D still compares LY 153 until LYC sees LY 0 (SameBoy;
+                    // gbc-hw-tests `stat_timings_lyc_152_153_dmg_mode`).
+                    if !self.cgb_d {
+                        self.lyc_equal = false;
+                    }
                     self.schedule(Event::Line153Compare, s + COMPARE_DOT + 8);
                 }
                 Event::Line153Compare => {

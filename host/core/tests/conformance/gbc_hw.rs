@@ -1,6 +1,8 @@
 //! AntonioND's gbc-hw-tests: results written to cartridge RAM, compared with the RAM dumped
 //! from a DMG after the same test (`real_gb.sav` beside each ROM) on the DMG model, and from a
-//! CGB (`real_gbc.sav`) on the CGB model. One trial per ROM and model.
+//! CGB (`real_gbc.sav`) on the CGB model. One trial per ROM and model. The dumps' CGB behaves
+//! as a CPU CGB D (its RAM at 0xFEC0-0xFEFF, its LY=LYC flag, its line 153): the CGB runs are
+//! made on that revision (`docs/conformance.md`, "The CGB revision").
 //!
 //! The tests are plain programs, not menus: each runs its measurements, writes the results
 //! from $A000 on (every one of them here on an MBC5 with 8 or 32 KiB of RAM), usually follows
@@ -26,17 +28,17 @@
 //! 128 KiB dumps of an 8 KiB cartridge: after the test's own bytes they hold what the SRAM
 //! held before (other tests' results, a ROM image), so only the bytes their sources write
 //! are compared ([`RAW_DUMPS`]). The tests that have no `real_gb.sav` are CGB-only (a
-//! `real_gbc.sav` only: not for this model until a CGB model exists) or have no dump at all
-//! (their result is on screen or by ear).
+//! `real_gbc.sav` only: run on the CGB model alone) or have no dump at all (their result is
+//! on screen or by ear).
 
 use crate::Kind;
 use crate::Outcome;
-use gb_core::{Buttons, Model};
+use gb_core::{Buttons, CgbRevision, Model};
 use std::path::Path;
 
-/// Why a ROM with only CGB dumps is not run.
+/// Why a ROM with only CGB dumps is not run on the DMG.
 const CGB_ONLY: &str =
-    "CGB only: dumps from CGB/GBA hardware only (no real_gb.sav); a CGB model comes later";
+    "CGB only: dumps from CGB/GBA hardware only (no real_gb.sav): run on the CGB model";
 /// Why a ROM without any dump is not run.
 const NO_DUMP: &str = "no hardware RAM dump to compare with (the result is on screen or by ear)";
 
@@ -1540,7 +1542,8 @@ fn run_test(root: &Path, path: &str, input: Input, model: Model) -> Result<Outco
     let dump_path = dir.join(dump_file);
     let dump = std::fs::read(&dump_path)
         .map_err(|e| format!("cannot read {}: {e}", dump_path.display()))?;
-    let mut gb = crate::load(root, path, model)?;
+    // The dumps' CGB behaves as a CPU CGB D (see the module docs).
+    let mut gb = crate::load_revision(root, path, model, CgbRevision::D)?;
 
     let len = compare_len(path, &dump, gb.cartridge().ram().len()).min(dump.len());
     let magic_at = len.checked_sub(MAGIC.len());

@@ -5,7 +5,7 @@
 
 use gb_core::asm::{self, RomBuilder};
 use gb_core::bess::{self, BessError};
-use gb_core::{Buttons, Cartridge, Gb};
+use gb_core::{Boot, Buttons, Cartridge, Gb, Model, RamInit};
 
 /// A ROM that keeps everything busy: VBlank and timer interrupts, HALT, serial transfers,
 /// joypad reads, a LY=LYC STAT source, all four sound channels (channel 2 retriggered every
@@ -93,6 +93,109 @@ fn busy_rom() -> Vec<u8> {
     asm::rom(BUSY).expect("assemble")
 }
 
+/// The CGB's busy ROM (CGB mode): double speed, colour palettes, VRAM bank 1 attributes, an
+/// HBlank DMA that keeps copying, and a main loop that cycles SVBK and VBK and writes the
+/// banked memories, then [`BUSY`]'s program.
+const CGB_BUSY: &str = r#"
+        ld sp, $CFF0
+        xor a
+        ldh [$FF], a
+        ld a, $30
+        ldh [$00], a
+        ld a, $01
+        ldh [$4D], a
+        stop                ; double speed
+        ld a, $80
+        ldh [$68], a
+        ld b, 64
+    bgpal:
+        ld a, b
+        ldh [$69], a
+        dec b
+        jr nz, bgpal
+        ld a, $80
+        ldh [$6A], a
+        ld b, 64
+    objpal:
+        ld a, b
+        add a, b
+        ldh [$6B], a
+        dec b
+        jr nz, objpal
+        ld a, $01
+        ldh [$4F], a
+        ld hl, $9800
+    attrs:
+        ld a, l
+        and $2F
+        ld [hl+], a
+        ld a, h
+        cp $9C
+        jr nz, attrs
+        ld a, $40
+        ldh [$51], a
+        xor a
+        ldh [$52], a
+        ld a, $08
+        ldh [$53], a
+        xor a
+        ldh [$54], a
+        ld a, $FF
+        ldh [$55], a        ; HBlank DMA, 128 blocks
+        ld a, 3
+        ldh [$70], a
+        ld a, $5A
+        ld [$D000], a
+        ld hl, $FEA0
+    xoam:
+        ld a, l
+        xor $C3
+        ld [hl+], a
+        ld a, l
+        and a
+        jr nz, xoam
+        ld a, $A5
+        ldh [$72], a
+        ldh [$74], a
+        ldh [$75], a
+        jp busy
+"#;
+
+/// A ROM running [`CGB_BUSY`] then [`BUSY`].
+fn cgb_busy_rom() -> Vec<u8> {
+    let src = format!("{CGB_BUSY}\n    busy:\n{BUSY}");
+    RomBuilder::new()
+        .cgb_flag(0x80)
+        .program(&src)
+        .build()
+        .expect("assemble")
+}
+
+/// A CGB running `rom` after `frames` frames of [`inputs`].
+fn cgb_machine(rom: &[u8], frames: u32) -> Gb {
+    let boot = Boot {
+        model: Model::Cgb,
+        ram_init: RamInit::default(),
+        ..Boot::default()
+    };
+    let cart = Cartridge::from_rom(rom.to_vec()).expect("cartridge");
+    let mut gb = Gb::power_on(cart, boot).expect("power on");
+    for f in 0..frames {
+        gb.set_buttons(inputs(f));
+        gb.run_frame();
+    }
+    gb
+}
+
+/// A fresh machine of `gb`'s model for the same ROM.
+fn fresh_like(gb: &Gb) -> Gb {
+    let boot = Boot {
+        model: gb.model(),
+        ..Boot::default()
+    };
+    Gb::power_on(gb.cartridge().clone_power_on(), boot).expect("power on")
+}
+
 /// The buttons on frame `f` of a scripted run.
 fn inputs(f: u32) -> Buttons {
     Buttons(((f * 37) % 256) as u8)
@@ -112,17 +215,21 @@ fn machine(rom: &[u8], frames: u32) -> Gb {
 /// exported again: the two files must be the same bytes. Returns the imported machine.
 fn round_trip(gb: &Gb, what: &str) -> Gb {
     let file = bess::export(gb);
-    let mut fresh = Gb::new(gb.cartridge().clone_power_on());
+    let mut fresh = fresh_like(gb);
     fresh.set_buttons(gb.buttons());
     bess::import(&mut fresh, &file).unwrap_or_else(|e| panic!("{what}: import: {e}"));
     let again = bess::export(&fresh);
     if again != file {
         let first = again.iter().zip(&file).position(|(a, b)| a != b);
+        let core = core_at(&file);
         panic!(
             "{what}: export(import(file)) differs from file: lengths {} and {}, first \
-             difference at {first:?}",
+             difference at {first:?} (CORE at {core}: I/O register {:?}), {:02X?} then {:02X?}",
             again.len(),
-            file.len()
+            file.len(),
+            first.map(|f| f.wrapping_sub(core + 0x18)),
+            first.map(|f| file[f]),
+            first.map(|f| again[f]),
         );
     }
     if !gb.is_locked() {
@@ -180,6 +287,50 @@ fn round_trip_is_byte_identical_at_any_instruction_boundary() {
         lines.len()
     );
     assert!(stats.iter().all(|&n| n > 10), "every PPU mode visited");
+}
+
+#[test]
+fn a_cgb_round_trips_at_any_instruction_boundary() {
+    let mut gb = cgb_machine(&cgb_busy_rom(), 20);
+    assert!(
+        gb.cgb_mode() && gb.double_speed(),
+        "the ROM got to double speed"
+    );
+    assert_eq!(gb.bank_of(0xD000), Some(3));
+    let imported = round_trip(&gb, "CGB frame end");
+    assert!(imported.double_speed());
+    assert_eq!(imported.peek(0xD000), 0x5A);
+    assert_eq!(imported.peek(0xFF72), 0xA5);
+    let xoam = |g: &Gb| (0xFEA0..=0xFEFFu16).map(|a| g.peek(a)).collect::<Vec<u8>>();
+    assert!(
+        xoam(&gb).iter().any(|&b| b != 0),
+        "the ROM wrote 0xFEA0-0xFEFF"
+    );
+    assert_eq!(xoam(&imported), xoam(&gb), "XOAM restored");
+    for (i, (a, b)) in gb
+        .domain(gb_core::Domain::Vram)
+        .iter()
+        .zip(imported.domain(gb_core::Domain::Vram))
+        .enumerate()
+    {
+        assert_eq!(a, b, "VRAM byte {i:04X}");
+    }
+    let mut rng = Rng(0x0CB6_0CB6_0CB6_0CB6);
+    for i in 0..600 {
+        for _ in 0..1 + rng.below(12) {
+            gb.step();
+        }
+        round_trip(&gb, &format!("CGB stop {i}"));
+    }
+    // A DMG game on the CGB (compatibility mode).
+    let dmg_game = cgb_machine(&busy_rom(), 20);
+    assert!(!dmg_game.cgb_mode());
+    let imported = round_trip(&dmg_game, "compatibility mode");
+    assert!(!imported.cgb_mode());
+    assert_eq!(
+        imported.framebuffer().is_color(),
+        dmg_game.framebuffer().is_color()
+    );
 }
 
 #[test]
@@ -689,7 +840,11 @@ fn hostile_files_never_panic_and_a_refused_one_changes_nothing() {
         0x03,
         "ld a, $0A\n ld [$0000], a\n ld a, 9\n ld [$2000], a\n ld a, $93\n ldh [$40], a",
     );
-    let bases = [machine(&busy_rom(), 30), machine(&rtc_rom, 30)];
+    let bases = [
+        machine(&busy_rom(), 30),
+        machine(&rtc_rom, 30),
+        cgb_machine(&cgb_busy_rom(), 30),
+    ];
     let mut rng = Rng(0x00C0_FFEE_D00D_F00D);
     let (mut runs, mut refused, mut accepted) = (0u32, 0u32, 0u32);
     let mut image = Vec::new();
@@ -746,7 +901,7 @@ fn hostile_files_never_panic_and_a_refused_one_changes_nothing() {
         }
     }
     eprintln!("{runs} imports of hostile input: {refused} refused, {accepted} accepted");
-    assert!(runs >= 20_000);
+    assert!(runs >= 30_000);
     assert!(
         refused > runs / 4 && accepted > 100,
         "both outcomes exercised"
@@ -759,11 +914,16 @@ fn hostile_files_never_panic_and_a_refused_one_changes_nothing() {
 /// the machine can hold).
 #[test]
 fn random_register_values_are_accepted_and_settle_after_one_round_trip() {
-    let base = machine(&busy_rom(), 20);
+    settle(machine(&busy_rom(), 20), 3000);
+    settle(cgb_machine(&cgb_busy_rom(), 20), 1500);
+}
+
+/// [`random_register_values_are_accepted_and_settle_after_one_round_trip`] from `base`.
+fn settle(base: Gb, files: u32) {
     let file = bess::export(&base);
     let core = core_at(&file);
     let mut rng = Rng(0x5EED_0000_BE55_0001);
-    for i in 0..3000 {
+    for i in 0..files {
         let mut f = file.clone();
         for b in &mut f[core + 0x08..core + 0x14] {
             *b = rng.next() as u8;
@@ -882,8 +1042,20 @@ fn errors_say_what_is_wrong() {
     assert_eq!(
         e.to_string(),
         "the save state is for a Game Boy Color or Game Boy Advance (model 'CCE '); this \
-         emulator is a DMG"
+         machine is a DMG"
     );
+    // The other way: a DMG file on a CGB, and a real CGB file on a DMG.
+    let mut on_cgb = cgb_machine(&rom, 1);
+    let e = refuse(&mut on_cgb, &file);
+    assert_eq!(
+        e.to_string(),
+        "the save state is for a Game Boy (DMG family) (model 'GDB '); this machine is a CGB"
+    );
+    let cgb_file = bess::export(&on_cgb);
+    assert!(matches!(
+        refuse(&mut target, &cgb_file),
+        BessError::WrongModel { .. }
+    ));
     let mut sgb = file.clone();
     sgb[core + 4..core + 8].copy_from_slice(b"SN  ");
     assert!(matches!(

@@ -4,7 +4,9 @@
 
 use gb_core::asm::RomBuilder;
 use gb_core::watch::Access;
-use gb_core::{Boot, Cartridge, DmgPalette, Domain, Gb, GbError, Model, RamInit, StateError};
+use gb_core::{
+    Boot, Cartridge, CgbRevision, DmgPalette, Domain, Gb, GbError, Model, RamInit, StateError,
+};
 
 /// A cartridge with `src` and the CGB flag `flag` ($80: CGB mode on a CGB, $00: DMG
 /// compatibility mode).
@@ -22,6 +24,17 @@ fn cgb(flag: u8, src: &str) -> Gb {
     let boot = Boot {
         model: Model::Cgb,
         ram_init: RamInit::Zero,
+        ..Boot::default()
+    };
+    Gb::power_on(cart(flag, src), boot).expect("power on")
+}
+
+/// [`cgb`] on a CGB of `revision`.
+fn cgb_revision(flag: u8, src: &str, revision: CgbRevision) -> Gb {
+    let boot = Boot {
+        model: Model::Cgb,
+        ram_init: RamInit::Zero,
+        cgb_revision: revision,
         ..Boot::default()
     };
     Gb::power_on(cart(flag, src), boot).expect("power on")
@@ -301,6 +314,73 @@ fn state_images_carry_the_model() {
     ));
 }
 
+/// Each address of 0xFEA0-0xFEFF written with its low byte (LCD off), in increasing order,
+/// then read back into 0xC000-0xC05F.
+const EXTRA_OAM: &str = r#"
+    xor a
+    ldh [$40], a
+    ld hl, $FEA0
+fill:
+    ld a, l
+    ld [hl+], a
+    ld a, l
+    and a
+    jr nz, fill
+    ld hl, $FEA0
+    ld de, $C000
+copy:
+    ld a, [hl+]
+    ld [de], a
+    inc de
+    ld a, l
+    and a
+    jr nz, copy
+    ld b, b
+"#;
+
+#[test]
+fn the_ram_at_fea0_is_masked_as_each_revision_masks_it() {
+    // What each address reads: the last address written among those that reach its byte.
+    let c = |a: u8| (a & 0xE7) | 0x18; // address bits 3 and 4 ignored
+    let d = |a: u8| if a >= 0xC0 { a | 0xF0 } else { a }; // 0xFEC0-0xFEFF on 0xFEF0-0xFEFF
+    for (revision, reads) in [
+        (CgbRevision::C, &c as &dyn Fn(u8) -> u8),
+        (CgbRevision::D, &d),
+    ] {
+        let mut gb = cgb_revision(0x80, EXTRA_OAM, revision);
+        assert_eq!(gb.cgb_revision(), revision);
+        run(&mut gb);
+        for a in 0xA0..=0xFFu8 {
+            let got = gb.peek(0xC000 + u16::from(a - 0xA0));
+            assert_eq!(got, reads(a), "{revision}: 0xFE{a:02X}");
+        }
+    }
+}
+
+#[test]
+fn state_images_and_bess_files_carry_the_revision() {
+    let c = cgb(0x80, "ld b, b");
+    assert_eq!(c.cgb_revision(), CgbRevision::C, "the default");
+    let mut d = cgb_revision(0x80, "ld b, b", CgbRevision::D);
+    let mut image = Vec::new();
+    c.save_state(&mut image);
+    assert_eq!(
+        d.load_state(&image),
+        Err(StateError::Revision {
+            saved: CgbRevision::C,
+            running: CgbRevision::D
+        })
+    );
+    let file = gb_core::bess::export(&d);
+    assert!(file.windows(4).any(|w| w == b"CCD "), "BESS model CCD");
+    gb_core::bess::import(&mut d, &file).expect("own file");
+    assert_eq!(d.cgb_revision(), CgbRevision::D);
+    // A CGB file of another revision is a CGB file: it loads, the machine keeps its revision.
+    let mut c = c;
+    gb_core::bess::import(&mut c, &file).expect("a CGB D file on a CGB C");
+    assert_eq!(c.cgb_revision(), CgbRevision::C);
+}
+
 #[test]
 fn watchpoint_hits_carry_the_bank() {
     let mut gb = cgb(
@@ -321,5 +401,138 @@ fn watchpoint_hits_carry_the_bank() {
     assert_eq!(
         (hits[0].addr, hits[0].value, hits[0].bank),
         (0xD010, 0x77, Some(6))
+    );
+}
+
+/// A DMG game (flag $00) titled `title`, licensed by Nintendo when `nintendo`, that sets BGP
+/// to shade 1 everywhere and loops.
+fn dmg_game(title: &str, nintendo: bool) -> Cartridge {
+    let rom = RomBuilder::new()
+        .title(title)
+        .licensee(if nintendo { 0x01 } else { 0x33 })
+        .program("ld a, $55\n ldh [$47], a\n loop:\n jr loop")
+        .build()
+        .expect("assemble");
+    Cartridge::from_rom(rom).expect("cartridge")
+}
+
+/// The colour of the screen's top-left pixel after two frames of `cart` on a CGB with
+/// `palette`.
+fn first_pixel(cart: Cartridge, palette: DmgPalette) -> u16 {
+    let boot = Boot {
+        model: Model::Cgb,
+        dmg_palette: palette,
+        ..Boot::default()
+    };
+    let mut gb = Gb::power_on(cart, boot).expect("power on");
+    gb.run_frame();
+    gb.run_frame();
+    assert!(gb.framebuffer().is_color(), "the CGB draws colours");
+    gb.framebuffer().pixels()[0]
+}
+
+#[test]
+fn a_dmg_game_gets_the_boot_roms_compatibility_palette() {
+    // BGP's shade 1 is colour 1 of background palette 0, which the boot ROM chose.
+    // TETRIS (Nintendo, checksum $DB): palette 24 everywhere.
+    assert_eq!(
+        first_pixel(dmg_game("TETRIS", true), DmgPalette::Auto),
+        0x03FF
+    );
+    // The same title from another licensee: the default (background palette 29).
+    assert_eq!(
+        first_pixel(dmg_game("TETRIS", false), DmgPalette::Auto),
+        0x1BEF
+    );
+    // Up held during the logo (combination 3): palette 0.
+    assert_eq!(
+        first_pixel(dmg_game("TETRIS", true), DmgPalette::Combo(3)),
+        0x32BF
+    );
+    // Down+B (combination 12): background palette 6.
+    assert_eq!(
+        first_pixel(dmg_game("TETRIS", false), DmgPalette::Combo(12)),
+        0x03FF
+    );
+    // B holds the title checksum for Nintendo games (Pan Docs).
+    let boot = Boot {
+        model: Model::Cgb,
+        ..Boot::default()
+    };
+    let gb = Gb::power_on(dmg_game("TETRIS", true), boot).expect("power on");
+    assert_eq!(gb.regs().b, 0xDB);
+    // On the DMG the shades stay shades.
+    let mut dmg = Gb::new(dmg_game("TETRIS", true));
+    dmg.run_frame();
+    dmg.run_frame();
+    assert!(!dmg.framebuffer().is_color());
+    assert_eq!(dmg.framebuffer().pixels()[0], 1);
+}
+
+/// A shared ROM, or `None` (said loudly; a failure under `CI=true`) when it is missing.
+fn shared(name: &str) -> Option<Cartridge> {
+    let path = gb_testkit::rom_root().join(name);
+    match std::fs::read(&path) {
+        Ok(rom) => Some(Cartridge::from_rom(rom).expect("cartridge")),
+        Err(_) => {
+            assert!(
+                !gb_testkit::ci(),
+                "CI=true but {} is missing",
+                path.display()
+            );
+            eprintln!("*** SKIPPED: {} not found ***", path.display());
+            None
+        }
+    }
+}
+
+#[test]
+fn tobu_tobu_girl_on_the_cgb_shows_its_compatibility_palette() {
+    let Some(cart) = shared("homebrew/tobutobugirl/tobutobugirl.gb") else {
+        return;
+    };
+    let boot = Boot {
+        model: Model::Cgb,
+        ..Boot::default()
+    };
+    let mut gb = Gb::power_on(cart, boot).expect("power on");
+    assert!(!gb.cgb_mode(), "a DMG game runs in compatibility mode");
+    for _ in 0..400 {
+        gb.run_frame();
+    }
+    // Licensed by Nintendo, title checksum $3A: not in the boot ROM's table, so palette ID 0
+    // (background palette 29: white, green, blue, black; objects palette 4).
+    let bg = [0x7FFF, 0x1BEF, 0x6180, 0x0000];
+    let obj = [0x7FFF, 0x421F, 0x1CF2, 0x0000];
+    let mut seen = std::collections::BTreeSet::new();
+    for &p in gb.framebuffer().pixels() {
+        assert!(bg.contains(&p) || obj.contains(&p), "colour {p:04X}");
+        seen.insert(p);
+    }
+    assert!(
+        seen.len() >= 3,
+        "the title screen uses the palette: {seen:04X?}"
+    );
+}
+
+#[test]
+fn ucity_shows_its_title_in_colour() {
+    let Some(cart) = shared("homebrew/ucity/ucity.gbc") else {
+        return;
+    };
+    let boot = Boot {
+        model: Model::Cgb,
+        ..Boot::default()
+    };
+    let mut gb = Gb::power_on(cart, boot).expect("power on");
+    for _ in 0..600 {
+        gb.run_frame();
+    }
+    assert!(gb.cgb_mode() && gb.double_speed());
+    let colours: std::collections::BTreeSet<u16> =
+        gb.framebuffer().pixels().iter().copied().collect();
+    assert!(
+        colours.len() >= 6,
+        "the title screen's colours: {colours:04X?}"
     );
 }

@@ -7,6 +7,18 @@
 use super::line::LineRegs;
 use super::shifter::BgFifo;
 
+/// Whether a write clearing LCDC.4 lands on this dot, on the CGB's hardware (see
+/// [`Fetcher::tick`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum TileSel {
+    /// No such write (or not a CGB).
+    Steady,
+    /// On the CPU CGB C (and earlier revisions).
+    ClearedC,
+    /// On the CPU CGB D.
+    ClearedD,
+}
+
 /// The fetcher's state.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Fetcher {
@@ -59,10 +71,21 @@ impl Fetcher {
 
     /// One dot: the reads of steps 1, 3 and 5, and from step 5 on the push into `bg` once it
     /// is empty. `count` is the shifter's pixel counter.
+    ///
+    /// `tile_sel`: on the CGB's hardware, a write clearing LCDC.4 lands on this dot. On a tile
+    /// data read that is the CGB's LCDC.4 glitch (Mealybug's PPU notes, "TILE_SEL (bit 4)"):
+    /// the read uses LCDC.4's old value, and "on all CGB revisions, excluding CPU CGB D,
+    /// resetting `TILE_SEL` on the same T-cycle as a bitplane data read will cause the tile
+    /// index to be instead used as the data for that bitplane" (tile numbers 0x00-0x7F here,
+    /// as SameBoy has it; Mealybug `m3_lcdc_tile_sel_change`, cgb-acid-hell), while "on CPU CGB
+    /// D, resetting `TILE_SEL` on the same T-cycle as the bitplane 1 data read will cause the
+    /// PPU to instead read the bitplane data from the address for bitplane 0".
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn tick(
         &mut self,
         vram: &[u8; 0x4000],
         cgb: bool,
+        tile_sel: TileSel,
         regs: &LineRegs,
         window_line: u8,
         count: usize,
@@ -110,7 +133,7 @@ impl Fetcher {
                 } else {
                     regs.ly.wrapping_add(regs.scy)
                 };
-                let base = if regs.lcdc & 0x10 != 0 {
+                let base = if regs.lcdc & 0x10 != 0 || tile_sel != TileSel::Steady {
                     usize::from(self.tile_no) * 16
                 } else {
                     0x1000usize.wrapping_add_signed(isize::from(self.tile_no as i8) * 16)
@@ -122,10 +145,15 @@ impl Fetcher {
                 };
                 let bank = usize::from(self.attr & 0x08) << 10;
                 let addr = bank + ((base + usize::from(row) * 2) & 0x1FFE);
+                let data = match tile_sel {
+                    TileSel::ClearedC if self.tile_no < 0x80 => self.tile_no,
+                    TileSel::ClearedD => vram[addr],
+                    _ => vram[addr + usize::from(self.step == 5)],
+                };
                 if self.step == 3 {
-                    self.lo = vram[addr];
+                    self.lo = data;
                 } else {
-                    self.hi = vram[addr + 1];
+                    self.hi = data;
                 }
             }
             _ => {}

@@ -54,6 +54,8 @@ pub struct LineInput<'a> {
     pub dmg_order: bool,
     /// The CGB's PPU (in either mode): its delays differ from the DMG's.
     pub cgb_hardware: bool,
+    /// The CPU CGB D's PPU (its LCDC.4 glitch differs).
+    pub cgb_d: bool,
     /// The background colour palettes (BCPD's memory).
     pub bg_palettes: &'a [u8; 64],
     /// The object colour palettes (OCPD's memory).

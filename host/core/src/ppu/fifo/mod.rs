@@ -35,15 +35,21 @@
 //!   one extra colour-0 pixel (Mealybug `m3_wx_4_change`, `m3_lcdc_win_en_change_multiple_wx`;
 //!   the second case is seen in that one ROM only).
 //!
+//! The CGB's hardware (either mode) differs in: the delays ([`FETCH_DELAY_CGB`],
+//! [`OUTPUT_DELAY_CGB`]), no old|new glitch, the map attributes read with the tile number
+//! (bank, flips, palette, priority), OAM-index object priority in CGB mode, and the LCDC.4
+//! glitch (a tile data read as LCDC.4 is cleared takes the tile number as its data).
+//!
 //! Status on Mealybug Tearoom (24 ROMs with a DMG reference image): 19 exact; the rest are
-//! off by 2 to 124 pixels, listed with what is wrong in `tests/expected-failures.tsv`.
+//! off by 2 to 124 pixels, listed with what is wrong in `tests/expected-failures.tsv`. On the
+//! CGB, 27 ROMs with a real CPU CGB C reference: 17 exact, the rest listed there too.
 
 mod fetcher;
 mod line;
 mod objects;
 mod shifter;
 
-use fetcher::Fetcher;
+use fetcher::{Fetcher, TileSel};
 pub use line::{LineInput, LineRegs, LineWrite};
 use objects::Objects;
 use shifter::{BgFifo, Palettes};
@@ -71,6 +77,10 @@ const FETCH_DELAY: u16 = 5;
 const FETCH_DELAY_CGB: u16 = 7;
 /// See [`FETCH_DELAY_CGB`].
 const OUTPUT_DELAY_CGB: u16 = 5;
+// The CGB's LCDC.4 glitch (see `Fetcher::tick`) strikes a tile data read on the dot before
+// the fetcher sees the write clearing LCDC.4, i.e. while it still reads the old value: with
+// that dot, cgb-acid-hell is exact and Mealybug `m3_lcdc_tile_sel_change` off by 8 pixels
+// (one object's first line), against 2 and 520 without the glitch.
 
 /// What a replayed line leaves behind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -140,6 +150,9 @@ pub fn render(
         (FETCH_DELAY, OUTPUT_DELAY)
     };
     let mut fetch_writes = Delayed::new(writes, fetch_delay);
+    // The CGB's LCDC.4 glitch: a write clearing LCDC.4 one dot before the fetcher sees it.
+    let mut tile_sel_writes = Delayed::new(writes, fetch_delay - 1);
+    let mut sel_lcdc = regs.lcdc;
     let mut output_writes = Delayed::new(writes, output_delay);
     let mut lcdc_writes = Delayed::new(writes, output_delay);
     let mut wx_writes = Delayed::new(writes, WX_DELAY);
@@ -162,6 +175,18 @@ pub fn render(
     let mut count = 0usize;
     let mut dot = START;
     while count < 168 && dot < 456 {
+        let mut tile_sel_cleared = false;
+        while let Some((w, _)) = tile_sel_writes.due(dot) {
+            tile_sel_cleared = w.addr == 0xFF40 && sel_lcdc & !w.value & 0x10 != 0;
+            if w.addr == 0xFF40 {
+                sel_lcdc = w.value;
+            }
+        }
+        let tile_sel = match (tile_sel_cleared && input.cgb_hardware, input.cgb_d) {
+            (false, _) => TileSel::Steady,
+            (true, false) => TileSel::ClearedC,
+            (true, true) => TileSel::ClearedD,
+        };
         while let Some((w, _)) = fetch_writes.due(dot) {
             apply_fetch(&mut regs, w);
         }
@@ -228,7 +253,15 @@ pub fn render(
         objects.drop_if_disabled(ready, out_lcdc);
         objects.fetch(&input, &regs, ready, count);
         if !(objects.fetching() && fetcher.has_tile_data()) {
-            fetcher.tick(input.vram, input.cgb, &regs, window_line, count, &mut bg);
+            fetcher.tick(
+                input.vram,
+                input.cgb,
+                tile_sel,
+                &regs,
+                window_line,
+                count,
+                &mut bg,
+            );
         }
         objects.drop_if_disabled(fetcher.has_tile_data(), out_lcdc);
         // Object match: the shifter stops at an object's X.
