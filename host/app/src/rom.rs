@@ -133,6 +133,7 @@ pub fn load(path: &Path, boot_rom: Option<&Path>, power: PowerArgs) -> Result<Gb
         ram_init: power.ram_init,
         boot_rom: image.as_deref(),
         dmg_palette: power.dmg_palette,
+        cgb_revision: gb_core::CgbRevision::default(),
     };
     Gb::power_on(cart, boot).with_context(|| format!("'{}' cannot be run", path.display()))
 }

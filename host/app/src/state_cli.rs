@@ -131,12 +131,11 @@ pub fn run(args: &Args) -> Result<()> {
         }
         Sub::ExportBess { rom, state, out } => {
             let f = StateFile::read(state)?;
-            // Checks the ROM and the image the way a load does.
-            session(rom, crate::rom::PowerArgs::default())?.load_state_file(&f)?;
-            let cart = gb_core::Cartridge::from_rom(crate::rom::read(rom, false)?)?;
-            let mut gb = gb_core::Gb::new(cart);
-            gb.load_state(&f.core)?;
-            let bytes = gb_core::bess::export_with_timestamp(&gb, f.meta.unix_time);
+            // The session the file starts checks the ROM, the model and the image, as a load does.
+            let bytes = crate::rom::read(rom, false)?;
+            let s = Session::from_state_file(bytes, None, SessionConfig::default(), &f)
+                .with_context(|| format!("{} cannot be loaded", state.display()))?;
+            let bytes = gb_core::bess::export_with_timestamp(s.gb(), f.meta.unix_time);
             gb_session::files::write_atomic(out, &bytes)
                 .with_context(|| format!("cannot write {}", out.display()))?;
             println!("wrote {} ({} bytes)", out.display(), bytes.len());
@@ -144,19 +143,15 @@ pub fn run(args: &Args) -> Result<()> {
         }
         Sub::ImportBess { rom, bess, out } => {
             let data = std::fs::read(bess).with_context(|| format!("{}", bess.display()))?;
-            let rom_bytes = crate::rom::read(rom, false)?;
-            let s = session(rom, crate::rom::PowerArgs::default())?;
-            let cart = gb_core::Cartridge::from_rom(rom_bytes)?;
-            let mut gb = gb_core::Gb::new(cart);
-            gb_core::bess::import(&mut gb, &data)
+            let (model, gb) = import_bess(rom, &data)
                 .with_context(|| format!("{} cannot be imported", bess.display()))?;
             let mut core = Vec::new();
             gb.save_state(&mut core);
             let file = StateFile {
                 meta: Meta {
-                    rom_hash: s.start_params().rom_hash,
+                    rom_hash: gb_session::fnv1a(gb.cartridge().rom()),
                     rom_title: gb.cartridge().header().title.clone(),
-                    model: "DMG".into(),
+                    model: model.name().into(),
                     frame: 0,
                     unix_time: now(),
                     build: concat!("gbhost ", env!("CARGO_PKG_VERSION"), " (from BESS)").into(),
@@ -168,9 +163,52 @@ pub fn run(args: &Args) -> Result<()> {
                 thumbnail: None,
                 arenas: None,
             };
+            // What was written is what a load accepts.
+            Session::from_state_file(
+                crate::rom::read(rom, false)?,
+                None,
+                SessionConfig::default(),
+                &file,
+            )
+            .with_context(|| {
+                format!("{} converts to a state gbhost cannot load", bess.display())
+            })?;
             file.write(out)?;
-            println!("wrote {} ({} bytes)", out.display(), file.encode().len());
+            println!(
+                "wrote {} ({} bytes, {})",
+                out.display(),
+                file.encode().len(),
+                model.name()
+            );
             Ok(())
         }
     }
+}
+
+/// `data` imported into a machine running `rom`, of the model the file is for: the one the
+/// ROM's header picks, or the other one when the file names it (a DMG game saved on a CGB).
+fn import_bess(rom: &std::path::Path, data: &[u8]) -> Result<(gb_core::Model, gb_core::Gb)> {
+    let auto = session(rom, crate::rom::PowerArgs::default())?
+        .start_params()
+        .model;
+    let other = match auto {
+        gb_core::Model::Dmg => gb_core::Model::Cgb,
+        gb_core::Model::Cgb => gb_core::Model::Dmg,
+    };
+    let machine = |model| -> Result<gb_core::Gb> {
+        let power = crate::rom::PowerArgs {
+            model: Some(gb_core::ModelChoice::Fixed(model)),
+            ..crate::rom::PowerArgs::default()
+        };
+        Ok(session(rom, power)?.gb().clone())
+    };
+    let mut gb = machine(auto)?;
+    match gb_core::bess::import(&mut gb, data) {
+        Ok(()) => return Ok((auto, gb)),
+        Err(gb_core::bess::BessError::WrongModel { .. }) => {}
+        Err(e) => return Err(e.into()),
+    }
+    let mut gb = machine(other)?;
+    gb_core::bess::import(&mut gb, data)?;
+    Ok((other, gb))
 }

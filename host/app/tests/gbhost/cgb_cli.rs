@@ -194,3 +194,71 @@ fn a_ucity_state_continues_frame_identically_in_another_process() {
         text(&dmg)
     );
 }
+
+#[test]
+fn a_ucity_state_round_trips_through_bess_and_runs_on() {
+    let Some(rom) = ucity() else { return };
+    let d = dir();
+    let state = s(&d.join("bess-src.gbs"));
+    let saved = gbhost(&["state", "save", &rom, "--frames", "1600", "--out", &state]);
+    assert!(saved.status.success(), "{}", text(&saved));
+    let bess = s(&d.join("city.bess"));
+    let out = gbhost(&["state", "export-bess", &rom, &state, &bess]);
+    assert!(out.status.success(), "{}", text(&out));
+    let back = s(&d.join("bess-back.gbs"));
+    let out = gbhost(&["state", "import-bess", &rom, &bess, &back]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(text(&out).contains("CGB"), "{}", text(&out));
+    let info = text(&gbhost(&["state", "info", &back]));
+    assert!(info.contains("model: CGB"), "{info}");
+    let again = s(&d.join("city-again.bess"));
+    let out = gbhost(&["state", "export-bess", &rom, &back, &again]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert_eq!(
+        std::fs::read(&bess).unwrap(),
+        std::fs::read(&again).unwrap()
+    );
+    // Both states run on to the same machine (the frame counter aside: a BESS file has none).
+    let run = |from: &str, png: &str| {
+        let o = gbhost(&[
+            "headless",
+            &rom,
+            "--from-state",
+            from,
+            "--frames",
+            "300",
+            "--print-regs",
+            "--peek",
+            "D000",
+            "--peek",
+            "FF4F",
+            "--screenshot",
+            png,
+        ]);
+        assert!(o.status.success(), "{}", text(&o));
+        let out = String::from_utf8_lossy(&o.stdout).into_owned();
+        let rest = out.split_once('\n').map(|(_, r)| r.to_owned());
+        (rest, std::fs::read(png).unwrap())
+    };
+    let a = run(&state, &s(&d.join("bess-a.png")));
+    let b = run(&back, &s(&d.join("bess-b.png")));
+    assert_eq!(a, b);
+    // A DMG game saved on the CGB imports as a CGB state even though its header picks the DMG.
+    if let Some(tobu) =
+        gb_testkit::shared_rom("homebrew/tobutobugirl/tobutobugirl.gb").map(|p| s(&p))
+    {
+        let st = s(&d.join("tobu-cgb.gbs"));
+        let o = gbhost(&[
+            "state", "save", &tobu, "--model", "cgb", "--frames", "200", "--out", &st,
+        ]);
+        assert!(o.status.success(), "{}", text(&o));
+        let bess = s(&d.join("tobu-cgb.bess"));
+        let o = gbhost(&["state", "export-bess", &tobu, &st, &bess]);
+        assert!(o.status.success(), "{}", text(&o));
+        let back = s(&d.join("tobu-cgb-back.gbs"));
+        let o = gbhost(&["state", "import-bess", &tobu, &bess, &back]);
+        assert!(o.status.success(), "{}", text(&o));
+        let info = text(&gbhost(&["state", "info", &back]));
+        assert!(info.contains("model: CGB"), "{info}");
+    }
+}

@@ -331,6 +331,8 @@ impl Session {
             ram_init: power.ram_init,
             boot_rom: power.boot_rom.as_deref(),
             dmg_palette: power.dmg_palette,
+            // Sessions run the default revision (CPU CGB C); the state image records it.
+            cgb_revision: gb_core::CgbRevision::default(),
         };
         let gb = Gb::power_on(cart, boot)?;
         let start = StartParams {
