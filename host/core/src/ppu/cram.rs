@@ -46,6 +46,18 @@ impl ColorRam {
         color(&self.obj, p * 4 + i)
     }
 
+    /// All 32 background colours as RGB555, palette `p`'s colour `i` at `p * 4 + i`.
+    #[inline]
+    pub(super) fn bg_table(&self) -> [u16; 32] {
+        table(&self.bg)
+    }
+
+    /// All 32 object colours as RGB555, as [`ColorRam::bg_table`].
+    #[inline]
+    pub(super) fn obj_table(&self) -> [u16; 32] {
+        table(&self.obj)
+    }
+
     /// Read 0xFF68-0xFF6B. `data_ok`: the data registers are reachable (CGB mode, not mode 3).
     pub(super) fn read(&self, addr: u16, data_ok: bool) -> u8 {
         match addr {
@@ -86,4 +98,10 @@ impl ColorRam {
 #[inline]
 fn color(mem: &[u8; 64], n: usize) -> u16 {
     u16::from_le_bytes([mem[n * 2], mem[n * 2 + 1]]) & 0x7FFF
+}
+
+/// Every colour of a palette memory as RGB555.
+#[inline]
+fn table(mem: &[u8; 64]) -> [u16; 32] {
+    std::array::from_fn(|n| color(mem, n))
 }

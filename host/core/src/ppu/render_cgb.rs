@@ -15,10 +15,15 @@
 //!   OBJ-to-BG bit is set.
 //!
 //! Tile rows are decoded 8 pixels at a time as byte lanes of a `u64` (as the DMG renderer
-//! does); colours are looked up once per pixel.
+//! does); colours come from a table of the 32 palette colours taken once per line.
 
 use super::render::spread;
 use super::{Ppu, WIDTH};
+
+/// Pixels of the line buffers left of the screen's first.
+const LEAD: usize = 8;
+/// The line buffers' length: the lead, the screen, and a tile's spill past its right edge.
+const BUF: usize = LEAD + WIDTH + 16;
 
 /// The colour index (0-3) of 8 pixels from a tile row's two bit planes, as bytes (leftmost
 /// first).
@@ -53,12 +58,26 @@ impl Ppu {
 
     /// Draw the current line in CGB mode from the registers as they are now (see the module
     /// docs).
+    ///
+    /// Tiles are written at their place in line buffers that start [`LEAD`] pixels before the
+    /// screen's left edge (the fine scroll and a window left of x = 0 land there), colours
+    /// looked up per tile from the palettes as they are at the line's start.
     pub(super) fn render_cgb_line(&mut self, row_start: usize) {
         let lcdc = self.lcdc;
-        // Colour index and attributes of each background/window pixel (16 spare for the fine
-        // scroll and the window's clipped pixels).
-        let mut index = [0u8; WIDTH + 16];
-        let mut attrs = [0u8; WIDTH + 16];
+        let pal = self.cram.bg_table();
+        // Colour index, attributes and colour of each background/window pixel.
+        let mut index = [0u8; BUF];
+        let mut attrs = [0u8; BUF];
+        let mut line = [0u16; BUF];
+        let mut put = |at: usize, (lo, hi, attr): (u8, u8, u8)| {
+            let px = indices(lo, hi);
+            index[at..at + 8].copy_from_slice(&px);
+            attrs[at..at + 8].fill(attr);
+            let p = &pal[usize::from(attr & 7) * 4..][..4];
+            for (c, &i) in line[at..at + 8].iter_mut().zip(&px) {
+                *c = p[usize::from(i & 3)];
+            }
+        };
         let fine = usize::from(self.scx & 7);
         let window_visible = self.window_on_line();
         let start = if window_visible {
@@ -66,60 +85,40 @@ impl Ppu {
         } else {
             WIDTH
         };
-        let bg_tiles = (start + fine).div_ceil(8);
         let map = if lcdc & 0x08 != 0 { 0x1C00 } else { 0x1800 };
         let py = self.line.wrapping_add(self.scy);
         let first = self.scx / 8;
         let row = usize::from(py / 8) * 32;
-        for t in 0..bg_tiles {
+        for t in 0..(start + fine).div_ceil(8) {
             let col = usize::from(first.wrapping_add(t as u8) & 31);
-            let (lo, hi, attr) = self.cgb_tile_row(map + row + col, py);
-            let at = t * 8;
-            index[at..at + 8].copy_from_slice(&indices(lo, hi));
-            attrs[at..at + 8].fill(attr);
-        }
-        if fine != 0 {
-            index.copy_within(fine..fine + WIDTH, 0);
-            attrs.copy_within(fine..fine + WIDTH, 0);
+            put(LEAD - fine + t * 8, self.cgb_tile_row(map + row + col, py));
         }
         if window_visible {
             let map = if lcdc & 0x40 != 0 { 0x1C00 } else { 0x1800 };
             let wy = self.window_line;
             let row = usize::from(wy / 8) * 32;
+            // WX < 7 puts the window's first pixels left of the screen (`start` is 0 then).
             let skip = 7usize.saturating_sub(usize::from(self.wx));
-            let n = WIDTH - start;
-            let mut windex = [0u8; WIDTH + 16];
-            let mut wattrs = [0u8; WIDTH + 16];
-            for t in 0..(skip + n).div_ceil(8) {
-                let (lo, hi, attr) = self.cgb_tile_row(map + row + (t & 31), wy);
-                let at = t * 8;
-                windex[at..at + 8].copy_from_slice(&indices(lo, hi));
-                wattrs[at..at + 8].fill(attr);
+            for t in 0..(skip + WIDTH - start).div_ceil(8) {
+                put(
+                    LEAD + start - skip + t * 8,
+                    self.cgb_tile_row(map + row + (t & 31), wy),
+                );
             }
-            index[start..WIDTH].copy_from_slice(&windex[skip..skip + n]);
-            attrs[start..WIDTH].copy_from_slice(&wattrs[skip..skip + n]);
             self.window_drawn = true;
         }
+        let screen = LEAD..LEAD + WIDTH;
         let mut colors = [0u16; WIDTH];
-        for (x, c) in colors.iter_mut().enumerate() {
-            *c = self
-                .cram
-                .bg_color(usize::from(attrs[x] & 7), usize::from(index[x]));
-        }
+        colors.copy_from_slice(&line[screen.clone()]);
         if lcdc & 0x02 != 0 {
-            self.cgb_objects(&index, &attrs, &mut colors);
+            self.cgb_objects(&index[screen.clone()], &attrs[screen], &mut colors);
         }
         self.framebuffer.pixels_mut()[row_start..row_start + WIDTH].copy_from_slice(&colors);
     }
 
     /// Draw the line's objects over `colors` (the background and window, whose colour indices
     /// and attributes are `index` and `attrs`).
-    fn cgb_objects(
-        &self,
-        index: &[u8; WIDTH + 16],
-        attrs: &[u8; WIDTH + 16],
-        colors: &mut [u16; WIDTH],
-    ) {
+    fn cgb_objects(&self, index: &[u8], attrs: &[u8], colors: &mut [u16; WIDTH]) {
         let height = if self.lcdc & 0x04 != 0 { 16 } else { 8 };
         let master = self.lcdc & 0x01 != 0;
         let n = self.line_objects().len();
@@ -128,6 +127,7 @@ impl Ppu {
         if self.opri & 1 != 0 {
             order.sort_by_key(|&i| (self.oam[usize::from(i) * 4 + 1], i));
         }
+        let pal = self.cram.obj_table();
         let mut claimed = [false; WIDTH];
         for &i in order.iter() {
             let o = usize::from(i) * 4;
@@ -152,7 +152,7 @@ impl Ppu {
                 hi = hi.reverse_bits();
             }
             let px = indices(lo, hi);
-            let palette = usize::from(attr & 7);
+            let palette = &pal[usize::from(attr & 7) * 4..][..4];
             for (k, &idx) in px.iter().enumerate() {
                 let x = i16::from(sx) - 8 + k as i16;
                 if !(0..WIDTH as i16).contains(&x) || idx == 0 {
@@ -165,7 +165,7 @@ impl Ppu {
                 claimed[x] = true;
                 let bg_wins = master && index[x] != 0 && (attrs[x] & 0x80 != 0 || attr & 0x80 != 0);
                 if !bg_wins {
-                    colors[x] = self.cram.obj_color(palette, usize::from(idx));
+                    colors[x] = palette[usize::from(idx & 3)];
                 }
             }
         }
