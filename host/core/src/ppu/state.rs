@@ -2,7 +2,7 @@
 //! placement from a save state that keeps no dot (BESS's LY and STAT, `restore_position`).
 
 use super::event::{Event, SRC_HBLANK, SRC_OAM, SRC_VBLANK};
-use super::timeline::{COMPARE_DOT, MODE0_START, MODE3_START, VRAM_BLOCK};
+use super::timeline::{COMPARE_DOT, MODE0_START, VRAM_BLOCK};
 use super::{DOTS_PER_LINE, HEIGHT, MAX_LINE_WRITES, Ppu};
 
 impl Ppu {
@@ -96,7 +96,7 @@ impl Ppu {
                 self.oam_scan(self.lcdc);
                 self.line_regs = self.line_regs_now();
                 self.event = Event::HBlank;
-                MODE3_START
+                self.mode3_start()
             }
             _ => {
                 self.oam_scan(self.lcdc);

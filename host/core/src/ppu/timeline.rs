@@ -34,7 +34,37 @@ const HBLANK_IRQ_DELAY: u64 = 1;
 /// (GateBoy: its OAM scan ends at dot 83, not 81), so mode 0 comes 2 dots later too: the
 /// interrupt groups SCX 0, 1-4 and 5-7 there (gbmicrotest `int_hblank_nops_scx*`).
 const FIRST_LINE_DELAY: u64 = 2;
+/// The CGB's dot (from S) at which STAT reads mode 2 (see [`Ppu::mode2_start`]).
+const CGB_MODE2_START: u64 = 2;
+/// The CGB's dot (from S) at which STAT reads mode 3 (see [`Ppu::mode3_start`]).
+const CGB_MODE3_START: u64 = 82;
+
 impl Ppu {
+    /// Dot (from S) of mode 2 on lines 0-143: [`MODE2_START`] on the DMG, [`CGB_MODE2_START`]
+    /// on the CGB, where a read 2 dots into the line already sees mode 2 (at double speed,
+    /// gbc-hw-tests `stat_timings_*_gbc_mode`; at normal speed reads fall on S and S+4 and
+    /// cannot tell the two apart, unless a speed switch moved the CPU's M-cycles).
+    #[inline]
+    pub(super) fn mode2_start(&self) -> u64 {
+        if self.cgb {
+            CGB_MODE2_START
+        } else {
+            MODE2_START
+        }
+    }
+
+    /// Dot (from S) of mode 3: [`MODE3_START`] on the DMG, [`CGB_MODE3_START`] on the CGB
+    /// (gbc-hw-tests `stat_timings_*_gbc_mode`, `mode2_stat_timing_*_gbc_mode` at double
+    /// speed).
+    #[inline]
+    pub(super) fn mode3_start(&self) -> u64 {
+        if self.cgb {
+            CGB_MODE3_START
+        } else {
+            MODE3_START
+        }
+    }
+
     /// When VBlank started (line 144, dot 2), while the PPU is on line 144 in VBlank.
     pub(crate) fn vblank_started(&self) -> Option<u64> {
         (self.lcd_on() && self.line == 144 && self.mode == 1)
@@ -134,7 +164,7 @@ impl Ppu {
                         _ => {}
                     }
                     if self.line < 144 {
-                        self.schedule(Event::Mode2, s + MODE2_START);
+                        self.schedule(Event::Mode2, s + self.mode2_start());
                     } else if self.line == 153 {
                         self.schedule(Event::Line153Blank, s + COMPARE_DOT + 4);
                     } else {
@@ -151,7 +181,7 @@ impl Ppu {
                     // For one M-cycle OAM takes writes again (Mooneye lcdon_write_timing-GS).
                     self.vram_read_blocked = true;
                     self.oam_write_blocked = false;
-                    self.schedule(Event::Mode3, s + MODE3_START);
+                    self.schedule(Event::Mode3, s + self.mode3_start());
                 }
                 Event::Mode3 => {
                     self.mode = 3;
