@@ -252,8 +252,12 @@ impl Ppu {
         self.next = r.u64()?;
         self.event = Event::from_id(r.u8()?).ok_or(Invalid("PPU event"))?;
         let on = self.event != Event::Off;
-        // The timeline only ever looks a line and a bit ahead of and behind `now`.
-        if on && (self.line_start > now || now - self.line_start > 2 * DOTS_PER_LINE) {
+        // The timeline only ever looks a line and a bit ahead of and behind `now` (S may be
+        // a dot ahead of it after `Ppu::delay`).
+        if on
+            && (self.line_start > now + 1
+                || now.saturating_sub(self.line_start) > 2 * DOTS_PER_LINE)
+        {
             return Err(Invalid("PPU line start"));
         }
         if on && (self.next < self.line_start || self.next - self.line_start > 2 * DOTS_PER_LINE) {

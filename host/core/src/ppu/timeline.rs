@@ -168,7 +168,7 @@ impl Ppu {
                     } else if self.line == 153 {
                         self.schedule(Event::Line153Blank, s + COMPARE_DOT + 4);
                     } else {
-                        self.schedule(Event::LineStart, s + DOTS_PER_LINE);
+                        self.schedule_line_end(s);
                     }
                 }
                 Event::Mode2 => {
@@ -208,6 +208,11 @@ impl Ppu {
                 Event::HBlankIrq => self.hblank_source(at - HBLANK_IRQ_DELAY),
                 Event::Draw => {
                     self.render_line();
+                    self.schedule_line_end(s);
+                }
+                Event::LyGlitch => {
+                    let next = if self.line >= 153 { 0 } else { self.line + 1 };
+                    self.ly &= next;
                     self.schedule(Event::LineStart, s + DOTS_PER_LINE);
                 }
                 Event::Line153Blank => {
@@ -222,7 +227,7 @@ impl Ppu {
                 }
                 Event::Line153Compare => {
                     self.compare_lyc();
-                    self.schedule(Event::LineStart, s + DOTS_PER_LINE);
+                    self.schedule_line_end(s);
                 }
             }
             irq |= self.update_stat();
@@ -239,7 +244,7 @@ impl Ppu {
             // event per mode. A write in the next DRAW_DELAY dots would have reached the
             // replay's last pixels; it is not seen.
             self.render_line();
-            self.schedule(Event::LineStart, self.line_start + DOTS_PER_LINE);
+            self.schedule_line_end(self.line_start);
         } else {
             self.schedule(Event::Draw, mode0 + DRAW_DELAY);
         }
@@ -268,6 +273,16 @@ impl Ppu {
         self.vram_write_blocked = blocked;
     }
 
+    /// Schedule the end of the line that started at `s`: the next line's S, on the CGB
+    /// after [`Event::LyGlitch`] the dot before.
+    fn schedule_line_end(&mut self, s: u64) {
+        if self.cgb {
+            self.schedule(Event::LyGlitch, s + DOTS_PER_LINE - 1);
+        } else {
+            self.schedule(Event::LineStart, s + DOTS_PER_LINE);
+        }
+    }
+
     pub(super) fn schedule(&mut self, event: Event, at: u64) {
         self.event = event;
         self.next = at;
@@ -289,6 +304,7 @@ impl Event {
             Event::Off => 8,
             Event::Draw => 9,
             Event::HBlankIrq => 10,
+            Event::LyGlitch => 11,
         }
     }
 
@@ -305,6 +321,7 @@ impl Event {
             8 => Event::Off,
             9 => Event::Draw,
             10 => Event::HBlankIrq,
+            11 => Event::LyGlitch,
             _ => return None,
         })
     }
