@@ -250,7 +250,13 @@ pub fn render(
         // An object fetch runs while the fetcher has its tile data in hand; the fetcher waits
         // for it.
         let ready = fetcher.has_tile_data();
-        objects.drop_if_disabled(ready, out_lcdc);
+        // The CGB fetches objects with LCDC.1 clear too (it only hides them).
+        let fetch_lcdc = if input.cgb_hardware {
+            out_lcdc | 0x02
+        } else {
+            out_lcdc
+        };
+        objects.drop_if_disabled(ready, fetch_lcdc);
         objects.fetch(&input, &regs, ready, count);
         if !(objects.fetching() && fetcher.has_tile_data()) {
             fetcher.tick(
@@ -263,10 +269,10 @@ pub fn render(
                 &mut bg,
             );
         }
-        objects.drop_if_disabled(fetcher.has_tile_data(), out_lcdc);
+        objects.drop_if_disabled(fetcher.has_tile_data(), fetch_lcdc);
         // Object match: the shifter stops at an object's X.
         if !objects.fetching() && discard == 0 && bg.has_pixels() {
-            objects.match_at(input.oam, count, out_lcdc);
+            objects.match_at(input.oam, count, fetch_lcdc);
         }
         if objects.fetching() {
             dot += 1;
