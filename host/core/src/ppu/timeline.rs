@@ -132,6 +132,9 @@ impl Ppu {
                     if self.line < 144 {
                         self.wy_triggered |= self.wy == self.line;
                         self.oam_read_blocked = true;
+                        // The CGB blocks OAM writes from S as well (gbc-hw-tests
+                        // `oam_echo_ram_lcd_on`: a write at S is dropped).
+                        self.oam_write_blocked |= self.cgb;
                         if self.line == 0 {
                             self.window_line = 0;
                             self.wy_triggered = self.wy == 0;
