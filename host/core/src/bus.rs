@@ -420,6 +420,7 @@ impl Hardware {
     /// from now on (the speed switch, a save state load).
     pub(crate) fn set_speed(&mut self, double: bool) {
         self.cgb.double_speed = double;
+        self.ppu.set_double_speed(double);
         let rate: u16 = if double { 2 } else { 1 };
         self.mcycle = 4 / u64::from(rate);
         self.timer.set_rate(self.now, rate);
@@ -1292,6 +1293,7 @@ impl Hardware {
             .map_err(|e| crate::state::StateError::Cartridge(e.to_string()))?;
         self.set_cgb_mode(cgb_mode);
         self.mcycle = if self.cgb.double_speed { 2 } else { 4 };
+        self.ppu.set_double_speed(self.cgb.double_speed);
         self.reschedule();
         Ok(())
     }

@@ -26,6 +26,11 @@ impl Ppu {
         self.cgb_d = d;
     }
 
+    /// Tell the PPU whether the CPU runs at double speed.
+    pub(crate) fn set_double_speed(&mut self, double: bool) {
+        self.double_speed = double;
+    }
+
     /// Hold the PPU for `dots` dots: every later edge of its timeline comes that much later
     /// (the speed switch, see [`crate::bus`]).
     pub(crate) fn delay(&mut self, dots: u64) {

@@ -68,6 +68,9 @@ pub struct Ppu {
     cgb: bool,
     /// The CGB is a CPU CGB D (see [`crate::CgbRevision`]).
     cgb_d: bool,
+    /// The CPU runs at the CGB's double speed (set by the bus): STAT's reads then see mode 0 a
+    /// dot later (see `timeline.rs`).
+    double_speed: bool,
     /// CGB mode: BG attributes, colour palettes, object priority by OAM index (false on the
     /// DMG and in the CGB's DMG compatibility mode).
     cgb_mode: bool,
@@ -169,6 +172,7 @@ impl Ppu {
             vbk: 0,
             cgb: false,
             cgb_d: false,
+            double_speed: false,
             cgb_mode: false,
             cram: cram::ColorRam::default(),
             opri: 0,

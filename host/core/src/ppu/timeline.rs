@@ -193,7 +193,11 @@ impl Ppu {
                     self.line_write_count = 0;
                     self.line_regs = self.line_regs_now();
                     let first = if self.first_line { FIRST_LINE_DELAY } else { 0 };
-                    let end = s + MODE0_START + first + self.mode3_penalty();
+                    // At double speed STAT's reads see mode 0 a dot later: a read at an
+                    // even dot catches it from dot 254 (+ p), not 253 (gbc-hw-tests
+                    // `mode3_stat_timing_spr_en_gbc_mode_8x16`, double-speed half).
+                    let late = u64::from(self.double_speed);
+                    let end = s + MODE0_START + first + self.mode3_penalty() + late;
                     self.schedule(Event::HBlank, end);
                 }
                 Event::HBlank => {
