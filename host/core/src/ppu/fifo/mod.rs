@@ -36,13 +36,14 @@
 //!   the second case is seen in that one ROM only).
 //!
 //! The CGB's hardware (either mode) differs in: the delays ([`FETCH_DELAY_CGB`],
-//! [`OUTPUT_DELAY_CGB`]), no old|new glitch, the map attributes read with the tile number
+//! [`OUTPUT_DELAY_CGB`], [`LCDC_OUTPUT_DELAY_CGB`]), no old|new glitch, objects fetched with
+//! LCDC.1 clear too, the map attributes read with the tile number
 //! (bank, flips, palette, priority), OAM-index object priority in CGB mode, and the LCDC.4
 //! glitch (a tile data read as LCDC.4 is cleared takes the tile number as its data).
 //!
 //! Status on Mealybug Tearoom (24 ROMs with a DMG reference image): 19 exact; the rest are
 //! off by 2 to 124 pixels, listed with what is wrong in `tests/expected-failures.tsv`. On the
-//! CGB, 27 ROMs with a real CPU CGB C reference: 17 exact, the rest listed there too.
+//! CGB, 27 ROMs with a real CPU CGB C reference: 21 exact, the rest listed there too.
 
 mod fetcher;
 mod line;
@@ -77,6 +78,11 @@ const FETCH_DELAY: u16 = 5;
 const FETCH_DELAY_CGB: u16 = 7;
 /// See [`FETCH_DELAY_CGB`].
 const OUTPUT_DELAY_CGB: u16 = 5;
+/// The CGB's shifter sees an LCDC write (BG/window enable LCDC.0, object enable LCDC.1, window
+/// enable LCDC.5) a dot later than a palette write: 6 dots (Mealybug's CPU CGB C
+/// `m3_lcdc_bg_en_change`, `m3_lcdc_bg_en_change2`, `m3_lcdc_obj_en_change`,
+/// `m3_lcdc_obj_en_change_variant`: with 5 their edges land a pixel left of the hardware's).
+const LCDC_OUTPUT_DELAY_CGB: u16 = 6;
 // The CGB's LCDC.4 glitch (see `Fetcher::tick`) strikes a tile data read on the dot before
 // the fetcher sees the write clearing LCDC.4, i.e. while it still reads the old value: with
 // that dot, cgb-acid-hell is exact and Mealybug `m3_lcdc_tile_sel_change` off by 8 pixels
@@ -154,7 +160,12 @@ pub fn render(
     let mut tile_sel_writes = Delayed::new(writes, fetch_delay - 1);
     let mut sel_lcdc = regs.lcdc;
     let mut output_writes = Delayed::new(writes, output_delay);
-    let mut lcdc_writes = Delayed::new(writes, output_delay);
+    let lcdc_delay = if input.cgb_hardware {
+        LCDC_OUTPUT_DELAY_CGB
+    } else {
+        output_delay
+    };
+    let mut lcdc_writes = Delayed::new(writes, lcdc_delay);
     let mut wx_writes = Delayed::new(writes, WX_DELAY);
     let mut wx = regs.wx;
     let mut out_lcdc = regs.lcdc;
