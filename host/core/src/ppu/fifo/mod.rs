@@ -36,14 +36,14 @@
 //!   the second case is seen in that one ROM only).
 //!
 //! The CGB's hardware (either mode) differs in: the delays ([`FETCH_DELAY_CGB`],
-//! [`OUTPUT_DELAY_CGB`], [`LCDC_OUTPUT_DELAY_CGB`]), no old|new glitch, objects fetched with
+//! [`OUTPUT_DELAY_CGB`], [`LCDC_OUTPUT_DELAY_CGB`], [`OBJ_SIZE_DELAY_CGB`]), no old|new glitch, objects fetched with
 //! LCDC.1 clear too, the map attributes read with the tile number
 //! (bank, flips, palette, priority), OAM-index object priority in CGB mode, and the LCDC.4
 //! glitch (a tile data read as LCDC.4 is cleared takes the tile number as its data).
 //!
 //! Status on Mealybug Tearoom (24 ROMs with a DMG reference image): 19 exact; the rest are
 //! off by 2 to 124 pixels, listed with what is wrong in `tests/expected-failures.tsv`. On the
-//! CGB, 27 ROMs with a real CPU CGB C reference: 21 exact, the rest listed there too.
+//! CGB, 27 ROMs with a real CPU CGB C reference: 22 exact, the rest listed there too.
 
 mod fetcher;
 mod line;
@@ -78,6 +78,11 @@ const FETCH_DELAY: u16 = 5;
 const FETCH_DELAY_CGB: u16 = 7;
 /// See [`FETCH_DELAY_CGB`].
 const OUTPUT_DELAY_CGB: u16 = 5;
+/// The CGB's object fetches see a write to LCDC.2 (object size) 8 dots late, a dot after the
+/// fetcher's other LCDC bits (Mealybug's CPU CGB C `m3_lcdc_obj_size_change_scx`: with 7 a
+/// row of one object is fetched at the new height where the hardware still uses the old;
+/// `m3_lcdc_obj_size_change` matches with either).
+const OBJ_SIZE_DELAY_CGB: u16 = 8;
 /// The CGB's shifter sees an LCDC write (BG/window enable LCDC.0, object enable LCDC.1, window
 /// enable LCDC.5) a dot later than a palette write: 6 dots (Mealybug's CPU CGB C
 /// `m3_lcdc_bg_en_change`, `m3_lcdc_bg_en_change2`, `m3_lcdc_obj_en_change`,
@@ -156,6 +161,9 @@ pub fn render(
         (FETCH_DELAY, OUTPUT_DELAY)
     };
     let mut fetch_writes = Delayed::new(writes, fetch_delay);
+    // The CGB's object fetch sees LCDC.2 (object size) a dot after the rest of the fetcher.
+    let late_mask: u8 = if input.cgb_hardware { 0x04 } else { 0 };
+    let mut late_writes = Delayed::new(writes, OBJ_SIZE_DELAY_CGB);
     // The CGB's LCDC.4 glitch: a write clearing LCDC.4 one dot before the fetcher sees it.
     let mut tile_sel_writes = Delayed::new(writes, fetch_delay - 1);
     let mut sel_lcdc = regs.lcdc;
@@ -199,7 +207,16 @@ pub fn render(
             (true, true) => TileSel::ClearedD,
         };
         while let Some((w, _)) = fetch_writes.due(dot) {
-            apply_fetch(&mut regs, w);
+            if w.addr == 0xFF40 {
+                regs.lcdc = (regs.lcdc & late_mask) | (w.value & !late_mask);
+            } else {
+                apply_fetch(&mut regs, w);
+            }
+        }
+        while let Some((w, _)) = late_writes.due(dot) {
+            if w.addr == 0xFF40 {
+                regs.lcdc = (regs.lcdc & !late_mask) | (w.value & late_mask);
+            }
         }
         let mut glitch = pal;
         let mut glitched = false;
