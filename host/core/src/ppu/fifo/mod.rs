@@ -213,7 +213,10 @@ pub fn render(
                 apply_fetch(&mut regs, w);
             }
         }
-        while let Some((w, _)) = late_writes.due(dot) {
+        // (Nothing is late on the DMG.)
+        while late_mask != 0
+            && let Some((w, _)) = late_writes.due(dot)
+        {
             if w.addr == 0xFF40 {
                 regs.lcdc = (regs.lcdc & !late_mask) | (w.value & late_mask);
             }
