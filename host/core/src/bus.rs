@@ -34,6 +34,8 @@ const FS_PERIOD: u64 = 1 << 13;
 /// `speed_change_timing_coarse` (TIMA counts 0x80 4,096 Hz ticks across the switch, both ways)
 /// and `speed_change_timing_fine` (the phase).
 const SPEED_SWITCH_TICKS: u64 = 0x20000;
+/// Dots the PPU is held by a switch back to normal speed with the LCD on (`Ppu::delay`).
+const SPEED_SWITCH_PPU_DELAY: u64 = 1;
 /// Dots the CPU stalls per 16-byte block of VRAM DMA, at either speed (Pan Docs "Transfer
 /// Timings": 8 M-cycles at normal speed, 16 at double speed).
 const HDMA_BLOCK_DOTS: u64 = 32;
@@ -418,6 +420,7 @@ impl Hardware {
     /// from now on (the speed switch, a save state load).
     pub(crate) fn set_speed(&mut self, double: bool) {
         self.cgb.double_speed = double;
+        self.ppu.set_double_speed(double);
         let rate: u16 = if double { 2 } else { 1 };
         self.mcycle = 4 / u64::from(rate);
         self.timer.set_rate(self.now, rate);
@@ -1119,6 +1122,9 @@ impl Bus for Hardware {
         let double = !self.cgb.double_speed;
         self.cgb.key1_armed = false;
         self.set_speed(double);
+        if !double {
+            self.ppu.delay(SPEED_SWITCH_PPU_DELAY);
+        }
         let rate: u64 = if double { 2 } else { 1 };
         if halt {
             self.set_speed_switch_end(now + SPEED_SWITCH_TICKS / rate);
@@ -1287,6 +1293,7 @@ impl Hardware {
             .map_err(|e| crate::state::StateError::Cartridge(e.to_string()))?;
         self.set_cgb_mode(cgb_mode);
         self.mcycle = if self.cgb.double_speed { 2 } else { 4 };
+        self.ppu.set_double_speed(self.cgb.double_speed);
         self.reschedule();
         Ok(())
     }

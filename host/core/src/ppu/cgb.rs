@@ -26,6 +26,20 @@ impl Ppu {
         self.cgb_d = d;
     }
 
+    /// Tell the PPU whether the CPU runs at double speed.
+    pub(crate) fn set_double_speed(&mut self, double: bool) {
+        self.double_speed = double;
+    }
+
+    /// Hold the PPU for `dots` dots: every later edge of its timeline comes that much later
+    /// (the speed switch, see [`crate::bus`]).
+    pub(crate) fn delay(&mut self, dots: u64) {
+        if self.lcd_on() && self.next != u64::MAX {
+            self.line_start += dots;
+            self.next += dots;
+        }
+    }
+
     /// Where the VRAM bank the CPU sees starts in [`Ppu::vram`].
     #[inline]
     pub(crate) fn vram_bank_offset(&self) -> usize {

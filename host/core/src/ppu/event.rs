@@ -37,6 +37,11 @@ pub(super) enum Event {
     Line153Blank,
     /// S+10 on line 153: LY (now 0) is compared with LYC.
     Line153Compare,
+    /// On the CGB, the dot before the next line's S: LY reads the old and the new line ANDed
+    /// (its bits fall before they rise). Only a CPU whose M-cycles are out of step with the
+    /// PPU by an odd number of dots reads there (after a switch back to normal speed: see
+    /// [`Ppu::delay`](super::Ppu::delay)).
+    LyGlitch,
     /// The LCD is off: nothing is scheduled.
     Off,
 }

@@ -17,6 +17,10 @@
 //! | S+258+p | else the line is replayed (its last pixel in the replay's time) |
 //!
 //! Lines 145-153 are mode 1; on line 153 LY reads 0 from S+4, compared with LYC from S+12.
+//! The CGB differs in a few edges (mode 2 from S+2, mode 3 from S+82, OAM writes blocked from
+//! S, LY's AND in the dot before S, objects fetched with LCDC.1 clear, mode 0 a dot later at
+//! double speed, a 1-dot hold at the switch back to normal speed): `docs/timing.md`, "The
+//! CGB".
 //! The first line after the LCD is switched on starts as if S had been 4 dots before the LCDC
 //! write, with no OAM scan and no interrupt source: mode 0 until mode 3.
 //!
@@ -68,6 +72,9 @@ pub struct Ppu {
     cgb: bool,
     /// The CGB is a CPU CGB D (see [`crate::CgbRevision`]).
     cgb_d: bool,
+    /// The CPU runs at the CGB's double speed (set by the bus): STAT's reads then see mode 0 a
+    /// dot later (see `timeline.rs`).
+    double_speed: bool,
     /// CGB mode: BG attributes, colour palettes, object priority by OAM index (false on the
     /// DMG and in the CGB's DMG compatibility mode).
     cgb_mode: bool,
@@ -169,6 +176,7 @@ impl Ppu {
             vbk: 0,
             cgb: false,
             cgb_d: false,
+            double_speed: false,
             cgb_mode: false,
             cram: cram::ColorRam::default(),
             opri: 0,

@@ -22,7 +22,10 @@ impl Ppu {
             0
         };
         let fine = u64::from(self.scx & 7) + window;
-        if self.lcdc & 0x02 == 0 {
+        // The CGB fetches the line's objects with LCDC.1 clear too (it only hides them):
+        // gbc-hw-tests `mode2_read_oam_spr_dis_*` (OAM stays blocked 16 dots longer on a line
+        // with two objects); SameBoy has it so.
+        if self.lcdc & 0x02 == 0 && !self.cgb {
             return fine;
         }
         let mut dots = 0;
@@ -70,10 +73,11 @@ impl Ppu {
     }
 
     /// The OAM scan's result for this line: up to 10 objects, kept for mode 3 and drawing.
-    /// With LCDC.1 clear it is skipped (no objects) until a write sets the bit during mode 3
-    /// ([`Ppu::record_write`] scans then: OAM is locked, so the result is the same).
+    /// With LCDC.1 clear the DMG skips it (no objects) until a write sets the bit during mode 3
+    /// ([`Ppu::record_write`] scans then: OAM is locked, so the result is the same); the CGB
+    /// scans anyway (see [`Ppu::mode3_penalty`]).
     pub(super) fn oam_scan(&mut self, lcdc: u8) {
-        if lcdc & 0x02 == 0 {
+        if lcdc & 0x02 == 0 && !self.cgb {
             self.line_sprite_count = 0;
             return;
         }

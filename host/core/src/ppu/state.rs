@@ -2,7 +2,7 @@
 //! placement from a save state that keeps no dot (BESS's LY and STAT, `restore_position`).
 
 use super::event::{Event, SRC_HBLANK, SRC_OAM, SRC_VBLANK};
-use super::timeline::{COMPARE_DOT, MODE0_START, MODE3_START, VRAM_BLOCK};
+use super::timeline::{COMPARE_DOT, MODE0_START, VRAM_BLOCK};
 use super::{DOTS_PER_LINE, HEIGHT, MAX_LINE_WRITES, Ppu};
 
 impl Ppu {
@@ -96,7 +96,7 @@ impl Ppu {
                 self.oam_scan(self.lcdc);
                 self.line_regs = self.line_regs_now();
                 self.event = Event::HBlank;
-                MODE3_START
+                self.mode3_start()
             }
             _ => {
                 self.oam_scan(self.lcdc);
@@ -252,8 +252,12 @@ impl Ppu {
         self.next = r.u64()?;
         self.event = Event::from_id(r.u8()?).ok_or(Invalid("PPU event"))?;
         let on = self.event != Event::Off;
-        // The timeline only ever looks a line and a bit ahead of and behind `now`.
-        if on && (self.line_start > now || now - self.line_start > 2 * DOTS_PER_LINE) {
+        // The timeline only ever looks a line and a bit ahead of and behind `now` (S may be
+        // a dot ahead of it after `Ppu::delay`).
+        if on
+            && (self.line_start > now + 1
+                || now.saturating_sub(self.line_start) > 2 * DOTS_PER_LINE)
+        {
             return Err(Invalid("PPU line start"));
         }
         if on && (self.next < self.line_start || self.next - self.line_start > 2 * DOTS_PER_LINE) {

@@ -123,3 +123,80 @@ fn palette_maps_each_index() {
     let hi = spread(0b0011_0011);
     assert_eq!(pal.apply(lo, hi).to_le_bytes(), [0, 1, 2, 3, 0, 1, 2, 3]);
 }
+
+/// A PPU on `line` with the LCD on, S at time 1000 (its line start just processed), on the
+/// CGB (CGB mode) or the DMG.
+fn ppu_at_line(line: u8, cgb: bool) -> Ppu {
+    let mut ppu = Ppu::post_boot(1000, line, 0);
+    ppu.set_model(cgb, cgb);
+    ppu
+}
+
+/// STAT's mode as the CPU reads it at `t`.
+fn stat_mode(ppu: &mut Ppu, t: u64) -> u8 {
+    ppu.run_events(t);
+    ppu.read_register(0xFF41) & 3
+}
+
+/// The CGB's STAT reads mode 2 from S+2 and mode 3 from S+82; the DMG's from S+4 and S+84.
+#[test]
+fn cgb_mode2_and_mode3_start_two_dots_early() {
+    let mut cgb = ppu_at_line(10, true);
+    assert_eq!(stat_mode(&mut cgb, 1001), 0);
+    assert_eq!(stat_mode(&mut cgb, 1002), 2);
+    assert_eq!(stat_mode(&mut cgb, 1081), 2);
+    assert_eq!(stat_mode(&mut cgb, 1082), 3);
+    let mut dmg = ppu_at_line(10, false);
+    assert_eq!(stat_mode(&mut dmg, 1002), 0);
+    assert_eq!(stat_mode(&mut dmg, 1004), 2);
+    assert_eq!(stat_mode(&mut dmg, 1082), 2);
+    assert_eq!(stat_mode(&mut dmg, 1084), 3);
+}
+
+/// On the CGB, LY reads the old and the new line ANDed in the dot before S (only a CPU out of
+/// step with the PPU by an odd number of dots reads there); `delay` moves every edge.
+#[test]
+fn cgb_ly_reads_old_and_new_in_the_dot_before_s() {
+    let mut cgb = ppu_at_line(11, true);
+    cgb.run_events(1000 + 454);
+    assert_eq!(cgb.read_register(0xFF44), 11);
+    cgb.run_events(1000 + 455);
+    assert_eq!(cgb.read_register(0xFF44), 11 & 12);
+    cgb.run_events(1000 + 456);
+    assert_eq!(cgb.read_register(0xFF44), 12);
+    // Held a dot: the next line's edges come a dot later.
+    cgb.delay(1);
+    assert_eq!(stat_mode(&mut cgb, 1456 + 2), 0);
+    assert_eq!(stat_mode(&mut cgb, 1456 + 3), 2);
+    let mut dmg = ppu_at_line(11, false);
+    dmg.run_events(1000 + 455);
+    assert_eq!(dmg.read_register(0xFF44), 11);
+}
+
+/// The CGB fetches the line's objects with LCDC.1 clear too: mode 3 is as long as with it set.
+#[test]
+fn cgb_objects_lengthen_mode3_with_lcdc1_clear() {
+    for cgb in [false, true] {
+        let mut ppu = ppu_at_line(20, cgb);
+        // One object on line 20 at X 50.
+        ppu.oam[0] = 20 + 16;
+        ppu.oam[1] = 50;
+        ppu.lcdc = 0x81;
+        ppu.scx = 0;
+        ppu.oam_scan(ppu.lcdc);
+        let penalty = ppu.mode3_penalty();
+        assert_eq!(penalty, if cgb { 3 + 6 } else { 0 }, "cgb {cgb}");
+    }
+}
+
+/// At double speed STAT reads mode 0 a dot later (S+254 with no penalty, not S+253).
+#[test]
+fn cgb_double_speed_reads_mode0_a_dot_later() {
+    for double in [false, true] {
+        let mut ppu = ppu_at_line(10, true);
+        ppu.set_double_speed(double);
+        let first = 1000 + MODE0_START + u64::from(double);
+        assert_eq!(stat_mode(&mut ppu, first - 1), 3, "double {double}");
+        assert_eq!(stat_mode(&mut ppu, first), 0, "double {double}");
+    }
+}

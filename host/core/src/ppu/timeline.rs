@@ -34,7 +34,37 @@ const HBLANK_IRQ_DELAY: u64 = 1;
 /// (GateBoy: its OAM scan ends at dot 83, not 81), so mode 0 comes 2 dots later too: the
 /// interrupt groups SCX 0, 1-4 and 5-7 there (gbmicrotest `int_hblank_nops_scx*`).
 const FIRST_LINE_DELAY: u64 = 2;
+/// The CGB's dot (from S) at which STAT reads mode 2 (see [`Ppu::mode2_start`]).
+const CGB_MODE2_START: u64 = 2;
+/// The CGB's dot (from S) at which STAT reads mode 3 (see [`Ppu::mode3_start`]).
+const CGB_MODE3_START: u64 = 82;
+
 impl Ppu {
+    /// Dot (from S) of mode 2 on lines 0-143: [`MODE2_START`] on the DMG, [`CGB_MODE2_START`]
+    /// on the CGB, where a read 2 dots into the line already sees mode 2 (at double speed,
+    /// gbc-hw-tests `stat_timings_*_gbc_mode`; at normal speed reads fall on S and S+4 and
+    /// cannot tell the two apart, unless a speed switch moved the CPU's M-cycles).
+    #[inline]
+    pub(super) fn mode2_start(&self) -> u64 {
+        if self.cgb {
+            CGB_MODE2_START
+        } else {
+            MODE2_START
+        }
+    }
+
+    /// Dot (from S) of mode 3: [`MODE3_START`] on the DMG, [`CGB_MODE3_START`] on the CGB
+    /// (gbc-hw-tests `stat_timings_*_gbc_mode`, `mode2_stat_timing_*_gbc_mode` at double
+    /// speed).
+    #[inline]
+    pub(super) fn mode3_start(&self) -> u64 {
+        if self.cgb {
+            CGB_MODE3_START
+        } else {
+            MODE3_START
+        }
+    }
+
     /// When VBlank started (line 144, dot 2), while the PPU is on line 144 in VBlank.
     pub(crate) fn vblank_started(&self) -> Option<u64> {
         (self.lcd_on() && self.line == 144 && self.mode == 1)
@@ -102,6 +132,9 @@ impl Ppu {
                     if self.line < 144 {
                         self.wy_triggered |= self.wy == self.line;
                         self.oam_read_blocked = true;
+                        // The CGB blocks OAM writes from S as well (gbc-hw-tests
+                        // `oam_echo_ram_lcd_on`: a write at S is dropped).
+                        self.oam_write_blocked |= self.cgb;
                         if self.line == 0 {
                             self.window_line = 0;
                             self.wy_triggered = self.wy == 0;
@@ -134,11 +167,11 @@ impl Ppu {
                         _ => {}
                     }
                     if self.line < 144 {
-                        self.schedule(Event::Mode2, s + MODE2_START);
+                        self.schedule(Event::Mode2, s + self.mode2_start());
                     } else if self.line == 153 {
                         self.schedule(Event::Line153Blank, s + COMPARE_DOT + 4);
                     } else {
-                        self.schedule(Event::LineStart, s + DOTS_PER_LINE);
+                        self.schedule_line_end(s);
                     }
                 }
                 Event::Mode2 => {
@@ -151,7 +184,7 @@ impl Ppu {
                     // For one M-cycle OAM takes writes again (Mooneye lcdon_write_timing-GS).
                     self.vram_read_blocked = true;
                     self.oam_write_blocked = false;
-                    self.schedule(Event::Mode3, s + MODE3_START);
+                    self.schedule(Event::Mode3, s + self.mode3_start());
                 }
                 Event::Mode3 => {
                     self.mode = 3;
@@ -160,7 +193,11 @@ impl Ppu {
                     self.line_write_count = 0;
                     self.line_regs = self.line_regs_now();
                     let first = if self.first_line { FIRST_LINE_DELAY } else { 0 };
-                    let end = s + MODE0_START + first + self.mode3_penalty();
+                    // At double speed STAT's reads see mode 0 a dot later: a read at an
+                    // even dot catches it from dot 254 (+ p), not 253 (gbc-hw-tests
+                    // `mode3_stat_timing_spr_en_gbc_mode_8x16`, double-speed half).
+                    let late = u64::from(self.double_speed);
+                    let end = s + MODE0_START + first + self.mode3_penalty() + late;
                     self.schedule(Event::HBlank, end);
                 }
                 Event::HBlank => {
@@ -178,6 +215,11 @@ impl Ppu {
                 Event::HBlankIrq => self.hblank_source(at - HBLANK_IRQ_DELAY),
                 Event::Draw => {
                     self.render_line();
+                    self.schedule_line_end(s);
+                }
+                Event::LyGlitch => {
+                    let next = if self.line >= 153 { 0 } else { self.line + 1 };
+                    self.ly &= next;
                     self.schedule(Event::LineStart, s + DOTS_PER_LINE);
                 }
                 Event::Line153Blank => {
@@ -192,7 +234,7 @@ impl Ppu {
                 }
                 Event::Line153Compare => {
                     self.compare_lyc();
-                    self.schedule(Event::LineStart, s + DOTS_PER_LINE);
+                    self.schedule_line_end(s);
                 }
             }
             irq |= self.update_stat();
@@ -209,7 +251,7 @@ impl Ppu {
             // event per mode. A write in the next DRAW_DELAY dots would have reached the
             // replay's last pixels; it is not seen.
             self.render_line();
-            self.schedule(Event::LineStart, self.line_start + DOTS_PER_LINE);
+            self.schedule_line_end(self.line_start);
         } else {
             self.schedule(Event::Draw, mode0 + DRAW_DELAY);
         }
@@ -238,6 +280,16 @@ impl Ppu {
         self.vram_write_blocked = blocked;
     }
 
+    /// Schedule the end of the line that started at `s`: the next line's S, on the CGB
+    /// after [`Event::LyGlitch`] the dot before.
+    fn schedule_line_end(&mut self, s: u64) {
+        if self.cgb {
+            self.schedule(Event::LyGlitch, s + DOTS_PER_LINE - 1);
+        } else {
+            self.schedule(Event::LineStart, s + DOTS_PER_LINE);
+        }
+    }
+
     pub(super) fn schedule(&mut self, event: Event, at: u64) {
         self.event = event;
         self.next = at;
@@ -259,6 +311,7 @@ impl Event {
             Event::Off => 8,
             Event::Draw => 9,
             Event::HBlankIrq => 10,
+            Event::LyGlitch => 11,
         }
     }
 
@@ -275,6 +328,7 @@ impl Event {
             8 => Event::Off,
             9 => Event::Draw,
             10 => Event::HBlankIrq,
+            11 => Event::LyGlitch,
             _ => return None,
         })
     }

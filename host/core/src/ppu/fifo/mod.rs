@@ -36,13 +36,14 @@
 //!   the second case is seen in that one ROM only).
 //!
 //! The CGB's hardware (either mode) differs in: the delays ([`FETCH_DELAY_CGB`],
-//! [`OUTPUT_DELAY_CGB`]), no old|new glitch, the map attributes read with the tile number
+//! [`OUTPUT_DELAY_CGB`], [`LCDC_OUTPUT_DELAY_CGB`], [`OBJ_SIZE_DELAY_CGB`]), no old|new glitch, objects fetched with
+//! LCDC.1 clear too, the map attributes read with the tile number
 //! (bank, flips, palette, priority), OAM-index object priority in CGB mode, and the LCDC.4
 //! glitch (a tile data read as LCDC.4 is cleared takes the tile number as its data).
 //!
 //! Status on Mealybug Tearoom (24 ROMs with a DMG reference image): 19 exact; the rest are
 //! off by 2 to 124 pixels, listed with what is wrong in `tests/expected-failures.tsv`. On the
-//! CGB, 27 ROMs with a real CPU CGB C reference: 17 exact, the rest listed there too.
+//! CGB, 27 ROMs with a real CPU CGB C reference: 22 exact, the rest listed there too.
 
 mod fetcher;
 mod line;
@@ -77,6 +78,16 @@ const FETCH_DELAY: u16 = 5;
 const FETCH_DELAY_CGB: u16 = 7;
 /// See [`FETCH_DELAY_CGB`].
 const OUTPUT_DELAY_CGB: u16 = 5;
+/// The CGB's object fetches see a write to LCDC.2 (object size) 8 dots late, a dot after the
+/// fetcher's other LCDC bits (Mealybug's CPU CGB C `m3_lcdc_obj_size_change_scx`: with 7 a
+/// row of one object is fetched at the new height where the hardware still uses the old;
+/// `m3_lcdc_obj_size_change` matches with either).
+const OBJ_SIZE_DELAY_CGB: u16 = 8;
+/// The CGB's shifter sees an LCDC write (BG/window enable LCDC.0, object enable LCDC.1, window
+/// enable LCDC.5) a dot later than a palette write: 6 dots (Mealybug's CPU CGB C
+/// `m3_lcdc_bg_en_change`, `m3_lcdc_bg_en_change2`, `m3_lcdc_obj_en_change`,
+/// `m3_lcdc_obj_en_change_variant`: with 5 their edges land a pixel left of the hardware's).
+const LCDC_OUTPUT_DELAY_CGB: u16 = 6;
 // The CGB's LCDC.4 glitch (see `Fetcher::tick`) strikes a tile data read on the dot before
 // the fetcher sees the write clearing LCDC.4, i.e. while it still reads the old value: with
 // that dot, cgb-acid-hell is exact and Mealybug `m3_lcdc_tile_sel_change` off by 8 pixels
@@ -150,11 +161,19 @@ pub fn render(
         (FETCH_DELAY, OUTPUT_DELAY)
     };
     let mut fetch_writes = Delayed::new(writes, fetch_delay);
+    // The CGB's object fetch sees LCDC.2 (object size) a dot after the rest of the fetcher.
+    let late_mask: u8 = if input.cgb_hardware { 0x04 } else { 0 };
+    let mut late_writes = Delayed::new(writes, OBJ_SIZE_DELAY_CGB);
     // The CGB's LCDC.4 glitch: a write clearing LCDC.4 one dot before the fetcher sees it.
     let mut tile_sel_writes = Delayed::new(writes, fetch_delay - 1);
     let mut sel_lcdc = regs.lcdc;
     let mut output_writes = Delayed::new(writes, output_delay);
-    let mut lcdc_writes = Delayed::new(writes, output_delay);
+    let lcdc_delay = if input.cgb_hardware {
+        LCDC_OUTPUT_DELAY_CGB
+    } else {
+        output_delay
+    };
+    let mut lcdc_writes = Delayed::new(writes, lcdc_delay);
     let mut wx_writes = Delayed::new(writes, WX_DELAY);
     let mut wx = regs.wx;
     let mut out_lcdc = regs.lcdc;
@@ -188,7 +207,19 @@ pub fn render(
             (true, true) => TileSel::ClearedD,
         };
         while let Some((w, _)) = fetch_writes.due(dot) {
-            apply_fetch(&mut regs, w);
+            if w.addr == 0xFF40 {
+                regs.lcdc = (regs.lcdc & late_mask) | (w.value & !late_mask);
+            } else {
+                apply_fetch(&mut regs, w);
+            }
+        }
+        // (Nothing is late on the DMG.)
+        while late_mask != 0
+            && let Some((w, _)) = late_writes.due(dot)
+        {
+            if w.addr == 0xFF40 {
+                regs.lcdc = (regs.lcdc & !late_mask) | (w.value & late_mask);
+            }
         }
         let mut glitch = pal;
         let mut glitched = false;
@@ -250,7 +281,13 @@ pub fn render(
         // An object fetch runs while the fetcher has its tile data in hand; the fetcher waits
         // for it.
         let ready = fetcher.has_tile_data();
-        objects.drop_if_disabled(ready, out_lcdc);
+        // The CGB fetches objects with LCDC.1 clear too (it only hides them).
+        let fetch_lcdc = if input.cgb_hardware {
+            out_lcdc | 0x02
+        } else {
+            out_lcdc
+        };
+        objects.drop_if_disabled(ready, fetch_lcdc);
         objects.fetch(&input, &regs, ready, count);
         if !(objects.fetching() && fetcher.has_tile_data()) {
             fetcher.tick(
@@ -263,10 +300,10 @@ pub fn render(
                 &mut bg,
             );
         }
-        objects.drop_if_disabled(fetcher.has_tile_data(), out_lcdc);
+        objects.drop_if_disabled(fetcher.has_tile_data(), fetch_lcdc);
         // Object match: the shifter stops at an object's X.
         if !objects.fetching() && discard == 0 && bg.has_pixels() {
-            objects.match_at(input.oam, count, out_lcdc);
+            objects.match_at(input.oam, count, fetch_lcdc);
         }
         if objects.fetching() {
             dot += 1;
