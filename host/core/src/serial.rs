@@ -98,7 +98,7 @@ impl Serial {
 
     /// Whether the counter bit the clock select picks (7, or 2 for the fast clock) is 1.
     fn selected_bit(&self, counter: u16) -> bool {
-        u64::from(counter) & self.periods().1 / 2 != 0
+        u64::from(counter) & (self.periods().1 / 2) != 0
     }
 
     /// SB write.
