@@ -910,6 +910,15 @@ impl Hardware {
                 self.dma.pending_source = u16::from(v) << 8;
                 self.dma.start_at = now + 2 * self.mcycle;
             }
+            0xFF40 if self.hdma.hblank && self.cgb_mode => {
+                // Switching the LCD off outside HBlank drops the PPU into mode 0: an HBlank
+                // DMA sees an HBlank start and copies a block (gbc-hw-tests `hdma_start_3`).
+                let outside_hblank = self.ppu.lcd_is_on() && self.ppu.mode() != 0;
+                self.if_ |= self.ppu.write_register(addr, v, now);
+                if outside_hblank && !self.ppu.lcd_is_on() {
+                    self.hdma_block();
+                }
+            }
             0xFF40..=0xFF4B => self.if_ |= self.ppu.write_register(addr, v, now),
             0xFF50 if v & 1 != 0 && self.boot_rom.is_some() => {
                 self.boot_rom = None;

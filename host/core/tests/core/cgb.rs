@@ -536,3 +536,45 @@ fn ucity_shows_its_title_in_colour() {
         "the title screen's colours: {colours:04X?}"
     );
 }
+
+#[test]
+fn hblank_dma_gets_a_block_when_the_lcd_goes_off_and_a_stop_sets_the_length() {
+    // An HBlank DMA of 4 blocks started in VBlank copies nothing until the LCD is switched
+    // off there (the PPU drops into mode 0: one block); a stop with $05 reads $85.
+    let mut gb = cgb(
+        0x80,
+        r#"
+        wait:
+            ldh a, [$44]
+            cp 150
+            jr nz, wait
+            xor a
+            ldh [$51], a
+            ldh [$52], a
+            ldh [$54], a
+            ld a, $80
+            ldh [$53], a
+            ld a, $83
+            ldh [$55], a
+            ldh a, [$55]
+            ldh [$80], a
+            xor a
+            ldh [$40], a
+            ldh a, [$55]
+            ldh [$81], a
+            ld a, $05
+            ldh [$55], a
+            ldh a, [$55]
+            ldh [$82], a
+            ld b, b
+        "#,
+    );
+    run(&mut gb);
+    assert_eq!(gb.peek(0xFF80), 0x03, "VBlank: no block yet");
+    assert_eq!(gb.peek(0xFF81), 0x02, "LCD off: one block copied");
+    assert_eq!(
+        gb.peek(0xFF82),
+        0x85,
+        "stopped: bit 7 over the written length"
+    );
+}
