@@ -22,7 +22,9 @@ impl Ppu {
             0
         };
         let fine = u64::from(self.scx & 7) + window;
-        if self.lcdc & 0x02 == 0 {
+        // The CGB fetches objects with LCDC.1 clear too (the bit only hides their pixels:
+        // SameBoy; gbc-hw-tests `dma_timing_lcd_on`, OAM read back in mode 3's tail).
+        if self.lcdc & 0x02 == 0 && !self.cgb {
             return fine;
         }
         let mut dots = 0;
@@ -73,7 +75,7 @@ impl Ppu {
     /// With LCDC.1 clear it is skipped (no objects) until a write sets the bit during mode 3
     /// ([`Ppu::record_write`] scans then: OAM is locked, so the result is the same).
     pub(super) fn oam_scan(&mut self, lcdc: u8) {
-        if lcdc & 0x02 == 0 {
+        if lcdc & 0x02 == 0 && !self.cgb {
             self.line_sprite_count = 0;
             return;
         }

@@ -578,3 +578,68 @@ fn hblank_dma_gets_a_block_when_the_lcd_goes_off_and_a_stop_sets_the_length() {
         "stopped: bit 7 over the written length"
     );
 }
+
+/// Count STAT polls from LY 21's start to mode 0 with ten objects on line 21 (`$80`) and with
+/// none (`$81`), LCDC.1 clear both times.
+const MODE3_WITH_OBJECTS_HIDDEN: &str = r#"
+        ld a, $91           ; LCD on, objects off
+        ldh [$40], a
+        ld c, $80
+        ld e, 36            ; first pass: objects at Y 36 cover lines 20-27
+    pass:
+    vbl:
+        ldh a, [$44]
+        cp 144
+        jr nz, vbl
+        ld hl, $FE00
+        ld d, 10
+        ld a, 8
+    fill:
+        ld [hl], e
+        inc l
+        ld [hl+], a
+        inc l
+        inc l
+        add a, 16
+        dec d
+        jr nz, fill
+    line:
+        ldh a, [$44]
+        cp 21
+        jr nz, line
+        ld b, 0
+    poll:
+        ldh a, [$41]
+        and 3
+        jr z, done
+        inc b
+        jr poll
+    done:
+        ld a, b
+        ld [c], a
+        inc c
+        ld e, 0             ; second pass: no object on screen
+        ld a, c
+        cp $82
+        jr nz, pass
+        ld b, b
+"#;
+
+#[test]
+fn the_cgb_fetches_objects_with_lcdc1_clear() {
+    let mut gb = cgb(0x80, MODE3_WITH_OBJECTS_HIDDEN);
+    run(&mut gb);
+    let (with, without) = (gb.peek(0xFF80), gb.peek(0xFF81));
+    assert!(
+        with > without,
+        "mode 3 is longer with hidden objects: {with} vs {without} polls"
+    );
+    let boot = Boot {
+        model: Model::Dmg,
+        ram_init: RamInit::Zero,
+        ..Boot::default()
+    };
+    let mut dmg = Gb::power_on(cart(0x00, MODE3_WITH_OBJECTS_HIDDEN), boot).expect("power on");
+    run(&mut dmg);
+    assert_eq!(dmg.peek(0xFF80), dmg.peek(0xFF81), "the DMG skips them");
+}
