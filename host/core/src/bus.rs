@@ -81,6 +81,9 @@ pub struct Dma {
     last_byte: u8,
     /// The bus the running transfer reads from (see [`bus_of`]).
     source_bus: u8,
+    /// From when to when the running transfer (restarts included) holds OAM, as the PPU's
+    /// OAM scan sees it ([`Ppu::oam_dma_busy`]); `(0, 0)` before any transfer.
+    busy: (u64, u64),
 }
 
 impl Dma {
@@ -95,6 +98,7 @@ impl Dma {
             pending_source: 0,
             last_byte: 0xFF,
             source_bus: 0,
+            busy: (0, 0),
         }
     }
 
@@ -724,6 +728,11 @@ impl Hardware {
                 self.dma.source_bus = bus_of(dma_source(self.dma.source, cgb), cgb);
                 self.dma.start_at = u64::MAX;
                 self.dma.index = 0;
+                // OAM is the DMA's from its first byte to the M-cycle after its last; a
+                // restart keeps it.
+                let from = if self.dma.active { self.dma.busy.0 } else { at };
+                self.dma.busy = (from, at + 0xA0 * self.mcycle + self.mcycle);
+                self.ppu.oam_dma_busy = self.dma.busy;
                 self.dma.active = true;
                 self.dma.next = at;
             }
@@ -1196,6 +1205,8 @@ impl Dma {
         w.u16(self.pending_source);
         w.u8(self.last_byte);
         w.u8(self.source_bus);
+        w.u64(self.busy.0);
+        w.u64(self.busy.1);
     }
 
     fn load_state(
@@ -1211,6 +1222,7 @@ impl Dma {
         self.pending_source = r.u16()?;
         self.last_byte = r.u8()?;
         self.source_bus = r.below(4, "OAM DMA source bus")?;
+        self.busy = (r.u64()?, r.u64()?);
         Ok(())
     }
 }
@@ -1275,6 +1287,7 @@ impl Hardware {
         self.joypad.load_state(r)?;
         self.apu.load_state(r, self.now)?;
         self.dma.load_state(r)?;
+        self.ppu.oam_dma_busy = self.dma.busy;
         let cgb_mode = r.bool()?;
         self.cgb.load_state(r)?;
         self.speed_switch_end = r.u64()?;

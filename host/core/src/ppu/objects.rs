@@ -92,8 +92,11 @@ impl Ppu {
         // An object covers the line when Y <= LY + 16 < Y + height; LY + 16 is at least 16,
         // so one wrapping subtraction tests both sides.
         let y = self.line.wrapping_add(16);
+        // Entry i is read at dot 2i; while an OAM DMA holds OAM the scan reads no object.
+        let (from, until) = self.oam_dma_busy;
+        let held = |i: usize| (from..until).contains(&(self.line_start + 2 * i as u64));
         for (i, entry) in self.oam.chunks_exact(4).enumerate() {
-            if y.wrapping_sub(entry[0]) < height {
+            if y.wrapping_sub(entry[0]) < height && !held(i) {
                 found[n] = i as u8;
                 n += 1;
                 if n == 10 {

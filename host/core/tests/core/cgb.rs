@@ -643,3 +643,117 @@ fn the_cgb_fetches_objects_with_lcdc1_clear() {
     run(&mut dmg);
     assert_eq!(dmg.peek(0xFF80), dmg.peek(0xFF81), "the DMG skips them");
 }
+
+/// STAT polls from LY 21's start to mode 0 with ten objects on line 21 (`$FFC0`), and again with
+/// an OAM DMA of the same objects running over line 21's OAM scan (`$FFC1`); the measuring loop
+/// runs from HRAM (`hram_code`), as code must during a DMA.
+const SCAN_DURING_DMA: &str = r#"
+        ld a, $93           ; LCD and objects on
+        ldh [$40], a
+    vbl:
+        ldh a, [$44]
+        cp 144
+        jr nz, vbl
+        ld hl, $C000        ; the objects at $C000 and in OAM: Y 37 (lines 21-28)
+        ld de, $FE00
+        ld b, 40
+        ld c, 8
+    fill:
+        ld a, b
+        cp 31
+        ld a, 37
+        jr nc, shown
+        xor a
+    shown:
+        ld [hl+], a
+        ld [de], a
+        inc e
+        ld a, c
+        ld [hl+], a
+        ld [de], a
+        inc e
+        add a, 16
+        ld c, a
+        xor a
+        ld [hl+], a
+        ld [de], a
+        inc e
+        ld [hl+], a
+        ld [de], a
+        inc e
+        dec b
+        jr nz, fill
+        ld hl, hram_code    ; copy the measuring code to $FF80
+        ld de, $FF80
+        ld b, hram_end - hram_code
+    copy:
+        ld a, [hl+]
+        ld [de], a
+        inc e
+        dec b
+        jr nz, copy
+        ld a, $FF           ; pass 1: DMA from $FF00 is not started (writes to $FF46 only
+        ld e, a             ; when E is $C0)
+        call wait20
+        call $FF80
+        ldh [$C0], a
+        ld e, $C0           ; pass 2: the DMA starts in line 20's HBlank
+        call wait20
+        call $FF80
+        ldh [$C1], a
+        ld b, b
+    wait20:
+        ldh a, [$44]
+        cp 20
+        jr nz, wait20
+    m3:
+        ldh a, [$41]
+        and 3
+        cp 3
+        jr nz, m3
+    hb:
+        ldh a, [$41]
+        and 3
+        jr nz, hb
+        ret
+    hram_code:
+        db $7B              ; ld a, e
+        db $FE, $C0         ; cp $C0
+        db $20, $02         ; jr nz, +2
+        db $E0, $46         ; ldh [$46], a
+        db $06, $00         ; ld b, 0
+        db $F0, $44         ; .line: ldh a, [$44]
+        db $FE, $15         ; cp 21
+        db $20, $FA         ; jr nz, .line
+        db $F0, $41         ; .poll: ldh a, [$41]
+        db $E6, $03         ; and 3
+        db $28, $03         ; jr z, .done
+        db $04              ; inc b
+        db $18, $F7         ; jr .poll
+        db $3E, $40         ; .done: ld a, 64
+        db $3D              ; .wait: dec a
+        db $20, $FD         ; jr nz, .wait
+        db $78              ; ld a, b
+        db $C9              ; ret
+    hram_end:
+"#;
+
+#[test]
+fn the_oam_scan_finds_no_object_while_an_oam_dma_runs() {
+    for model in [Model::Cgb, Model::Dmg] {
+        let boot = Boot {
+            model,
+            ram_init: RamInit::Zero,
+            ..Boot::default()
+        };
+        let flag = if model == Model::Cgb { 0x80 } else { 0x00 };
+        let mut gb = Gb::power_on(cart(flag, SCAN_DURING_DMA), boot).expect("power on");
+        run(&mut gb);
+        let (scanned, hidden) = (gb.peek(0xFFC0), gb.peek(0xFFC1));
+        // Ten objects cost about 110 dots, 2.5 polls; the poll loop's phase moves one.
+        assert!(
+            hidden + 2 <= scanned,
+            "{model:?}: mode 3 is shorter when the DMA hides the objects: {hidden} vs {scanned}"
+        );
+    }
+}
