@@ -423,7 +423,24 @@ impl Hardware {
     pub(crate) fn set_speed(&mut self, double: bool) {
         self.cgb.double_speed = double;
         let rate: u16 = if double { 2 } else { 1 };
+        let old = self.mcycle;
         self.mcycle = 4 / u64::from(rate);
+        // OAM DMA counts CPU M-cycles: what it still waits for is as many at the new speed.
+        let now = self.now;
+        let rescale = |t: u64| {
+            if t == u64::MAX || t <= now {
+                t
+            } else {
+                now + (t - now) / old * (4 / u64::from(rate))
+            }
+        };
+        self.dma.next = rescale(self.dma.next);
+        self.dma.start_at = rescale(self.dma.start_at);
+        if self.dma.active && self.dma.next != u64::MAX {
+            let left = u64::from(0xA0 - self.dma.index.min(0xA0));
+            self.dma.busy.1 = self.dma.next + left * self.mcycle;
+            self.ppu.oam_dma_busy = self.dma.busy;
+        }
         self.timer.set_rate(self.now, rate);
         self.serial.set_cgb(self.cgb_mode, rate);
         self.apu_fs_next = self.next_fs_edge();
@@ -1089,7 +1106,11 @@ impl Bus for Hardware {
     /// M-cycles without events are skipped.
     fn halt_wait(&mut self) -> bool {
         self.in_halt = true;
+        let frozen = self.freeze_dma();
         let wake = self.halt_wait_inner();
+        if let Some(frozen) = frozen {
+            self.thaw_dma(frozen, wake);
+        }
         self.in_halt = false;
         if wake && self.hdma.missed {
             // HBlank DMA resumes with the CPU: the HBlank it slept through gets its block if
@@ -1145,7 +1166,62 @@ impl Bus for Hardware {
     }
 }
 
+/// An OAM DMA paused while the CPU halts: when the pause began and the transfer's times.
+#[derive(Clone, Copy)]
+struct FrozenDma {
+    since: u64,
+    next: u64,
+    start_at: u64,
+}
+
 impl Hardware {
+    /// OAM DMA does not advance while the CPU is in HALT (the speed switch's pause included):
+    /// its next byte and any pending start wait for the wake-up (SameBoy; gbc-hw-tests
+    /// `dma_copy_during_halt_speed`: a CPU woken from HALT reads the byte after the ones it
+    /// saw before halting, on the DMG and the CGB). `None` when no transfer runs or waits.
+    fn freeze_dma(&mut self) -> Option<FrozenDma> {
+        if self.dma.next_event() == u64::MAX {
+            return None;
+        }
+        let frozen = FrozenDma {
+            since: self.now,
+            next: self.dma.next,
+            start_at: self.dma.start_at,
+        };
+        self.dma.next = u64::MAX;
+        self.dma.start_at = u64::MAX;
+        self.reschedule();
+        Some(frozen)
+    }
+
+    /// Resume a transfer [`Hardware::freeze_dma`] paused, its times moved by the pause. When
+    /// the CPU wakes, the M-cycle that ends now is its opcode fetch: the transfer runs in it,
+    /// so the pause ends an M-cycle earlier (when this call slept no longer than that, because
+    /// an earlier call for the same HALT returned at a frame's end, the pause is negative:
+    /// the byte is caught up now). Splitting a HALT over calls gives the same times.
+    fn thaw_dma(&mut self, frozen: FrozenDma, wake: bool) {
+        let slept = (self.now - frozen.since) as i64;
+        let pause = if wake {
+            slept - self.mcycle as i64
+        } else {
+            slept
+        };
+        let later = |t: u64| {
+            if t == u64::MAX {
+                t
+            } else {
+                t.saturating_add_signed(pause)
+            }
+        };
+        self.dma.next = later(frozen.next);
+        self.dma.start_at = later(frozen.start_at);
+        if self.dma.active {
+            self.dma.busy.1 = later(self.dma.busy.1);
+            self.ppu.oam_dma_busy = self.dma.busy;
+        }
+        self.reschedule();
+    }
+
     /// [`Bus::halt_wait`] proper.
     fn halt_wait_inner(&mut self) -> bool {
         loop {

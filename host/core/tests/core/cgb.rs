@@ -757,3 +757,45 @@ fn the_oam_scan_finds_no_object_while_an_oam_dma_runs() {
         );
     }
 }
+
+#[test]
+fn oam_dma_waits_while_the_cpu_halts() {
+    // An OAM DMA from work RAM ($C000: 0, 1, 2 ...) started just before a HALT that lasts
+    // about 64 M-cycles (the timer): after the wake-up the CPU, reading work RAM, sees the
+    // byte the DMA moves now: a few bytes on, not 64.
+    let mut gb = cgb(
+        0x80,
+        r#"
+            ld hl, $C000
+            xor a
+        fill:
+            ld [hl+], a
+            inc a
+            cp $A0
+            jr nz, fill
+            xor a
+            ldh [$0F], a
+            ld a, $04           ; IE: timer
+            ldh [$FF], a
+            ld a, $FC
+            ldh [$05], a        ; TIMA: 4 ticks to overflow
+            ld a, $06
+            ldh [$07], a        ; TAC: on, 64 T-cycles a tick
+            ldh [$04], a        ; DIV reset: the ticks start now
+            ld a, $C0
+            ldh [$46], a
+            halt                ; IME 0: the timer request only wakes the CPU
+            nop
+            ld a, [$C000]
+            ldh [$80], a
+            ld b, 60
+        wait:
+            dec b
+            jr nz, wait
+            ld b, b
+        "#,
+    );
+    run(&mut gb);
+    let seen = gb.peek(0xFF80);
+    assert!(seen < 12, "the DMA moved byte {seen} at the wake-up");
+}
