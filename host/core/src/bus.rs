@@ -12,7 +12,7 @@ use crate::cartridge::Cartridge;
 use crate::cgb::CgbRegs;
 use crate::cpu::Bus;
 use crate::hdma::{Hdma, Start};
-use crate::joypad::{Buttons, Joypad};
+use crate::joypad::{Buttons, FILTER_MCYCLES, Joypad};
 use crate::model::{CgbRevision, Model};
 use crate::ppu::Ppu;
 use crate::serial::Serial;
@@ -496,7 +496,8 @@ impl Hardware {
             .min(self.timer.next_event())
             .min(self.ppu.next_event())
             .min(self.serial.next_event())
-            .min(self.dma.next_event());
+            .min(self.dma.next_event())
+            .min(self.joypad.next_event());
     }
 
     /// Advance the clock one M-cycle and run the events due.
@@ -539,6 +540,9 @@ impl Hardware {
         }
         if self.dma.next_event() <= now {
             self.run_dma(now);
+        }
+        if self.joypad.next_event() <= now && self.joypad.run_events(now) {
+            self.if_ |= irq::JOYPAD;
         }
         while self.apu_fs_next <= now {
             self.apu.frame_sequencer(self.apu_fs_next);
@@ -911,8 +915,8 @@ impl Hardware {
         let now = self.now;
         match addr {
             0xFF00 => {
-                let fell = self.joypad.write(v);
-                self.if_ |= if fell { irq::JOYPAD } else { 0 };
+                self.joypad.write(v, now, FILTER_MCYCLES * self.mcycle);
+                self.reschedule();
             }
             0xFF01 => self.serial.write_sb(v),
             0xFF02 => {
@@ -1037,9 +1041,9 @@ impl Hardware {
 
     /// Change the buttons held, requesting the joypad interrupt when a line falls.
     pub fn set_buttons(&mut self, buttons: Buttons) {
-        if self.joypad.set_buttons(buttons) {
-            self.if_ |= irq::JOYPAD;
-        }
+        self.joypad
+            .set_buttons(buttons, self.now, FILTER_MCYCLES * self.mcycle);
+        self.reschedule();
     }
 }
 

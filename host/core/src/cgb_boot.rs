@@ -101,7 +101,7 @@ pub(crate) fn post_boot(
         // The boot ROM deselects both button groups in compatibility mode only (P1 reads 0xFF,
         // Mooneye `misc/boot_hwio-C`; 0xCF in CGB mode, gbc-hw-tests
         // `dma_valid_sources_gbc_mode`).
-        hw.joypad.write(0x30);
+        hw.joypad.restore_select(0x30);
         let mut obj = [0u8; 64];
         let put = |mem: &mut [u8; 64], at: usize, colors: &[u16; 4]| {
             for (i, c) in colors.iter().enumerate() {
