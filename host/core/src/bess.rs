@@ -745,7 +745,7 @@ fn build(gb: &Gb, p: &Parsed<'_>) -> Gb {
     hw.serial = old.serial.clone();
     hw.serial.restore(io[0x01], io[0x02], now, counter);
     hw.joypad = old.joypad.clone();
-    hw.joypad.write(io[0x00]);
+    hw.joypad.restore_select(io[0x00]);
     hw.set_dma_register(io[0x46]);
     if io[0x50] == 0
         && let Some(image) = old.boot_rom()

@@ -12,7 +12,7 @@ use crate::cartridge::Cartridge;
 use crate::cgb::CgbRegs;
 use crate::cpu::Bus;
 use crate::hdma::{Hdma, Start};
-use crate::joypad::{Buttons, Joypad};
+use crate::joypad::{Buttons, FILTER_MCYCLES, Joypad};
 use crate::model::{CgbRevision, Model};
 use crate::ppu::Ppu;
 use crate::serial::Serial;
@@ -83,6 +83,9 @@ pub struct Dma {
     last_byte: u8,
     /// The bus the running transfer reads from (see [`bus_of`]).
     source_bus: u8,
+    /// From when to when the running transfer (restarts included) holds OAM, as the PPU's
+    /// OAM scan sees it ([`Ppu::oam_dma_busy`]); `(0, 0)` before any transfer.
+    busy: (u64, u64),
 }
 
 impl Dma {
@@ -97,6 +100,7 @@ impl Dma {
             pending_source: 0,
             last_byte: 0xFF,
             source_bus: 0,
+            busy: (0, 0),
         }
     }
 
@@ -422,7 +426,24 @@ impl Hardware {
         self.cgb.double_speed = double;
         self.ppu.set_double_speed(double);
         let rate: u16 = if double { 2 } else { 1 };
+        let old = self.mcycle;
         self.mcycle = 4 / u64::from(rate);
+        // OAM DMA counts CPU M-cycles: what it still waits for is as many at the new speed.
+        let now = self.now;
+        let rescale = |t: u64| {
+            if t == u64::MAX || t <= now {
+                t
+            } else {
+                now + (t - now) / old * (4 / u64::from(rate))
+            }
+        };
+        self.dma.next = rescale(self.dma.next);
+        self.dma.start_at = rescale(self.dma.start_at);
+        if self.dma.active && self.dma.next != u64::MAX {
+            let left = u64::from(0xA0 - self.dma.index.min(0xA0));
+            self.dma.busy.1 = self.dma.next + left * self.mcycle;
+            self.ppu.oam_dma_busy = self.dma.busy;
+        }
         self.timer.set_rate(self.now, rate);
         self.serial.set_cgb(self.cgb_mode, rate);
         self.apu_fs_next = self.next_fs_edge();
@@ -478,7 +499,8 @@ impl Hardware {
             .min(self.timer.next_event())
             .min(self.ppu.next_event())
             .min(self.serial.next_event())
-            .min(self.dma.next_event());
+            .min(self.dma.next_event())
+            .min(self.joypad.next_event());
     }
 
     /// Advance the clock one M-cycle and run the events due.
@@ -521,6 +543,9 @@ impl Hardware {
         }
         if self.dma.next_event() <= now {
             self.run_dma(now);
+        }
+        if self.joypad.next_event() <= now && self.joypad.run_events(now) {
+            self.if_ |= irq::JOYPAD;
         }
         while self.apu_fs_next <= now {
             self.apu.frame_sequencer(self.apu_fs_next);
@@ -727,6 +752,11 @@ impl Hardware {
                 self.dma.source_bus = bus_of(dma_source(self.dma.source, cgb), cgb);
                 self.dma.start_at = u64::MAX;
                 self.dma.index = 0;
+                // OAM is the DMA's from its first byte to the M-cycle after its last; a
+                // restart keeps it.
+                let from = if self.dma.active { self.dma.busy.0 } else { at };
+                self.dma.busy = (from, at + 0xA0 * self.mcycle + self.mcycle);
+                self.ppu.oam_dma_busy = self.dma.busy;
                 self.dma.active = true;
                 self.dma.next = at;
             }
@@ -888,8 +918,8 @@ impl Hardware {
         let now = self.now;
         match addr {
             0xFF00 => {
-                let fell = self.joypad.write(v);
-                self.if_ |= if fell { irq::JOYPAD } else { 0 };
+                self.joypad.write(v, now, FILTER_MCYCLES * self.mcycle);
+                self.reschedule();
             }
             0xFF01 => self.serial.write_sb(v),
             0xFF02 => {
@@ -912,6 +942,15 @@ impl Hardware {
                 self.dma.reg = v;
                 self.dma.pending_source = u16::from(v) << 8;
                 self.dma.start_at = now + 2 * self.mcycle;
+            }
+            0xFF40 if self.hdma.hblank && self.cgb_mode => {
+                // Switching the LCD off outside HBlank drops the PPU into mode 0: an HBlank
+                // DMA sees an HBlank start and copies a block (gbc-hw-tests `hdma_start_3`).
+                let outside_hblank = self.ppu.lcd_is_on() && self.ppu.mode() != 0;
+                self.if_ |= self.ppu.write_register(addr, v, now);
+                if outside_hblank && !self.ppu.lcd_is_on() {
+                    self.hdma_block();
+                }
             }
             0xFF40..=0xFF4B => self.if_ |= self.ppu.write_register(addr, v, now),
             0xFF50 if v & 1 != 0 && self.boot_rom.is_some() => {
@@ -1005,9 +1044,9 @@ impl Hardware {
 
     /// Change the buttons held, requesting the joypad interrupt when a line falls.
     pub fn set_buttons(&mut self, buttons: Buttons) {
-        if self.joypad.set_buttons(buttons) {
-            self.if_ |= irq::JOYPAD;
-        }
+        self.joypad
+            .set_buttons(buttons, self.now, FILTER_MCYCLES * self.mcycle);
+        self.reschedule();
     }
 }
 
@@ -1074,7 +1113,11 @@ impl Bus for Hardware {
     /// M-cycles without events are skipped.
     fn halt_wait(&mut self) -> bool {
         self.in_halt = true;
+        let frozen = self.freeze_dma();
         let wake = self.halt_wait_inner();
+        if let Some(frozen) = frozen {
+            self.thaw_dma(frozen, wake);
+        }
         self.in_halt = false;
         if wake && self.hdma.missed {
             // HBlank DMA resumes with the CPU: the HBlank it slept through gets its block if
@@ -1133,7 +1176,62 @@ impl Bus for Hardware {
     }
 }
 
+/// An OAM DMA paused while the CPU halts: when the pause began and the transfer's times.
+#[derive(Clone, Copy)]
+struct FrozenDma {
+    since: u64,
+    next: u64,
+    start_at: u64,
+}
+
 impl Hardware {
+    /// OAM DMA does not advance while the CPU is in HALT (the speed switch's pause included):
+    /// its next byte and any pending start wait for the wake-up (SameBoy; gbc-hw-tests
+    /// `dma_copy_during_halt_speed`: a CPU woken from HALT reads the byte after the ones it
+    /// saw before halting, on the DMG and the CGB). `None` when no transfer runs or waits.
+    fn freeze_dma(&mut self) -> Option<FrozenDma> {
+        if self.dma.next_event() == u64::MAX {
+            return None;
+        }
+        let frozen = FrozenDma {
+            since: self.now,
+            next: self.dma.next,
+            start_at: self.dma.start_at,
+        };
+        self.dma.next = u64::MAX;
+        self.dma.start_at = u64::MAX;
+        self.reschedule();
+        Some(frozen)
+    }
+
+    /// Resume a transfer [`Hardware::freeze_dma`] paused, its times moved by the pause. When
+    /// the CPU wakes, the M-cycle that ends now is its opcode fetch: the transfer runs in it,
+    /// so the pause ends an M-cycle earlier (when this call slept no longer than that, because
+    /// an earlier call for the same HALT returned at a frame's end, the pause is negative:
+    /// the byte is caught up now). Splitting a HALT over calls gives the same times.
+    fn thaw_dma(&mut self, frozen: FrozenDma, wake: bool) {
+        let slept = (self.now - frozen.since) as i64;
+        let pause = if wake {
+            slept - self.mcycle as i64
+        } else {
+            slept
+        };
+        let later = |t: u64| {
+            if t == u64::MAX {
+                t
+            } else {
+                t.saturating_add_signed(pause)
+            }
+        };
+        self.dma.next = later(frozen.next);
+        self.dma.start_at = later(frozen.start_at);
+        if self.dma.active {
+            self.dma.busy.1 = later(self.dma.busy.1);
+            self.ppu.oam_dma_busy = self.dma.busy;
+        }
+        self.reschedule();
+    }
+
     /// [`Bus::halt_wait`] proper.
     fn halt_wait_inner(&mut self) -> bool {
         loop {
@@ -1193,6 +1291,8 @@ impl Dma {
         w.u16(self.pending_source);
         w.u8(self.last_byte);
         w.u8(self.source_bus);
+        w.u64(self.busy.0);
+        w.u64(self.busy.1);
     }
 
     fn load_state(
@@ -1208,6 +1308,7 @@ impl Dma {
         self.pending_source = r.u16()?;
         self.last_byte = r.u8()?;
         self.source_bus = r.below(4, "OAM DMA source bus")?;
+        self.busy = (r.u64()?, r.u64()?);
         Ok(())
     }
 }
@@ -1272,6 +1373,7 @@ impl Hardware {
         self.joypad.load_state(r)?;
         self.apu.load_state(r, self.now)?;
         self.dma.load_state(r)?;
+        self.ppu.oam_dma_busy = self.dma.busy;
         let cgb_mode = r.bool()?;
         self.cgb.load_state(r)?;
         self.speed_switch_end = r.u64()?;

@@ -9,15 +9,16 @@
 //! |---|---|---|
 //! | A F B C | 0x11 0x80 0x00 0x00 | 0x11 0x80, B the title checksum (0 if not a Nintendo game), C 0x00 |
 //! | D E H L | 0xFF 0x56 0x00 0x0D | 0x00 0x08, HL 0x991A for the two logo-map palettes, else 0x007C |
-//! | DIV | 0x1E at the first read (gbc-hw-tests `sys_clocks_init_gbc_mode`) | 0x26 (`sys_clocks_init_dmg_mode`'s CGB dump; Mooneye `misc/boot_div-cgbABCDE` pins the M-cycle) |
+//! | DIV | 0x1E at the first read, the counter pinned to the M-cycle by gbc-hw-tests `sys_clocks_init_gbc_mode` | 0x26; the M-cycle depends on the header's licensee code (`sys_clocks_init_dmg_mode`'s CGB dump, Mooneye `misc/boot_div-cgbABCDE`) |
 //! | P1, SC | 0xCF (both groups selected), 0x7F | 0xFF (neither), 0x7E (Mooneye `misc/boot_hwio-C`) |
 //! | palettes | background all white, BCPS 0xC0 | object 0 and 1 and background 0 from the table, BCPS 0xC8, OCPS 0xD0 |
 //! | VRAM | bank 0: the logo's tiles from the header (0x8010-0x819F) and ®; no tile map | the same, and the DMG's logo tile map for the two palettes that ask for it |
 //!
 //! Everything else as on the DMG (LCDC 0x91, BGP 0xFC, the sound registers, IF 0x01), the DMA
 //! register 0x00, wave RAM 00 FF 00 FF …, OAM cleared, work RAM bank 2 cleared (the boot ROM
-//! uses it). The boot ROM's duration depends on the header in compatibility mode (the
-//! checksum search, a held button): the counter values are those of the test ROMs' headers.
+//! uses it). The boot ROM's duration depends on the header in compatibility mode: the licensee
+//! check is modelled to the M-cycle, a Nintendo game's title checksum search and a held button
+//! are not.
 
 use crate::apu::Apu;
 use crate::bus::Hardware;
@@ -29,12 +30,15 @@ use crate::power_on::{self, RamInit};
 use crate::ppu::Ppu;
 use crate::timer::Timer;
 
-/// The system counter at 0x0100 in CGB mode (DIV 0x1E at gbc-hw-tests
-/// `sys_clocks_init_gbc_mode`'s first read).
-const COUNTER_CGB_MODE: u16 = 0x1EA0;
-/// The system counter at 0x0100 in DMG compatibility mode (Mooneye `misc/boot_div-cgbABCDE`:
-/// DIV becomes 0x27 on the M-cycle of its first read, 140 T-cycles after 0x0100).
-const COUNTER_DMG_MODE: u16 = 0x2674;
+/// The system counter at 0x0100 in CGB mode (gbc-hw-tests `sys_clocks_init_gbc_mode`: DIV
+/// 0x1E at the first read, and the first 4 KiHz timer interrupt after the TAC write 0x25
+/// `inc b` later).
+const COUNTER_CGB_MODE: u16 = 0x1E9C;
+/// The system counter at 0x0100 in DMG compatibility mode for a header whose licensee check
+/// takes the old-licensee path to "not Nintendo" (old licensee code neither 0x33 nor 0x01:
+/// gbc-hw-tests `sys_clocks_init_dmg_mode`, the timer interrupt 0x2E `inc b` after its TAC
+/// write). Other headers shift it by [`licensee_check_cycles`].
+const COUNTER_DMG_MODE: u16 = 0x2678;
 /// Where the PPU is at 0x0100 (line, dot), as on the DMG.
 const PPU_LINE: u8 = 153;
 /// See [`PPU_LINE`].
@@ -54,7 +58,7 @@ pub(crate) fn post_boot(
     let counter = if cgb_mode {
         COUNTER_CGB_MODE
     } else {
-        COUNTER_DMG_MODE
+        COUNTER_DMG_MODE.wrapping_add_signed(licensee_check_cycles(&cart))
     };
     let mut ppu = Ppu::post_boot(now, PPU_LINE, PPU_DOT);
     let logo: [u8; 48] = std::array::from_fn(|i| cart.read_rom(0x0104 + i as u16));
@@ -97,7 +101,7 @@ pub(crate) fn post_boot(
         // The boot ROM deselects both button groups in compatibility mode only (P1 reads 0xFF,
         // Mooneye `misc/boot_hwio-C`; 0xCF in CGB mode, gbc-hw-tests
         // `dma_valid_sources_gbc_mode`).
-        hw.joypad.write(0x30);
+        hw.joypad.restore_select(0x30);
         let mut obj = [0u8; 64];
         let put = |mem: &mut [u8; 64], at: usize, colors: &[u16; 4]| {
             for (i, c) in colors.iter().enumerate() {
@@ -128,9 +132,65 @@ pub(crate) fn post_boot(
     (Cpu::restored(regs, false, CpuMode::Running), hw)
 }
 
+/// How many T-cycles longer (or shorter, negative) than the old-licensee path the boot ROM's
+/// licensee check runs in DMG compatibility mode, for `cart`'s header (the CGB boot ROM's
+/// code, as ISSOtm's `gb-bootroms` disassembly lists it, counted in M-cycles).
+///
+/// The check reads the old licensee code (0x014B): not 0x33, it compares it with 0x01 (13
+/// M-cycles from the `cp $33` to the branch that decides); 0x33, it compares the new
+/// licensee code's first byte (0x0144) with `'0'` (12 M-cycles when that differs: Mooneye's
+/// headers, `"ZZ"`) and then the second with `'1'` (21). A Nintendo game goes on to the title
+/// checksum and its table search, whose length depends on where the checksum is found: not
+/// modelled (taken as the old-licensee path).
+fn licensee_check_cycles(cart: &Cartridge) -> i16 {
+    let old = cart.read_rom(0x014B);
+    let new = [cart.read_rom(0x0144), cart.read_rom(0x0145)];
+    let mcycles: i16 = match (old, new) {
+        (0x33, [b'0', b'1']) => 0,
+        (0x33, [b'0', _]) => 21 - 13,
+        (0x33, _) => 12 - 13,
+        _ => 0,
+    };
+    mcycles * 4
+}
+
 impl Hardware {
     /// The cartridge header's CGB flag (0x0143).
     fn cartridge_cgb_flag(&self) -> u8 {
         self.cart.header().cgb_flag
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A 32 KiB ROM-only cartridge with the given licensee codes (forced: no header checks).
+    fn cart(old: u8, new: [u8; 2]) -> Cartridge {
+        let mut rom = vec![0u8; 0x8000];
+        rom[0x0144..0x0146].copy_from_slice(&new);
+        rom[0x014B] = old;
+        Cartridge::from_rom_forced(rom).expect("ROM-only cartridge")
+    }
+
+    #[test]
+    fn licensee_check_length_follows_the_boot_rom_path() {
+        // Old licensee path (gbc-hw-tests' headers): the reference.
+        assert_eq!(licensee_check_cycles(&cart(0x00, *b"\0\0")), 0);
+        // 0x33 with a new code not starting with '0' (Mooneye's "ZZ"): one M-cycle shorter.
+        assert_eq!(licensee_check_cycles(&cart(0x33, *b"ZZ")), -4);
+        // 0x33 with "0x" other than "01": the second byte is compared too.
+        assert_eq!(licensee_check_cycles(&cart(0x33, *b"08")), 32);
+    }
+
+    #[test]
+    fn post_boot_div_phase_depends_on_the_licensee_path() {
+        let at = |c: Cartridge| {
+            let now = 0x1_0000;
+            let (_, hw) = post_boot(c, RamInit::Zero, DmgPalette::Auto, now);
+            hw.timer.counter(now)
+        };
+        assert_eq!(at(cart(0x00, *b"\0\0")), COUNTER_DMG_MODE);
+        assert_eq!(at(cart(0x33, *b"ZZ")), COUNTER_DMG_MODE - 4);
     }
 }

@@ -8,7 +8,11 @@
 //!   each HBlank of lines 0-143 (at once if the PPU is in HBlank, or the LCD is off, when the
 //!   write lands). Writing it with bit 7 clear while an HBlank DMA runs stops that instead.
 //! - HDMA5 reads the blocks left minus one in bits 0-6, bit 7 clear while an HBlank DMA runs;
-//!   0xFF once done; after a stop, bit 7 set over the blocks that were left.
+//!   0xFF once done; after a stop, bit 7 set over the length bits of the stopping write (the
+//!   CGB's dumps of gbc-hw-tests `hdma_start`, `hdma_start_3`: a stop with 0x00 reads 0x80,
+//!   with 0x0F 0x8F, whatever was left; Pan Docs and SameBoy keep the blocks left instead).
+//! - Switching the LCD off while an HBlank DMA runs and the PPU is not in HBlank copies a
+//!   block: the PPU drops into mode 0 (`hdma_start_3`; SameBoy does the same).
 //! - A transfer ends early when the destination passes 0xFFFF (Pan Docs: "If the transfer's
 //!   destination address overflows, the transfer stops prematurely").
 //!
@@ -75,12 +79,12 @@ impl Hdma {
             0xFF53 => self.dst = (self.dst & 0x00F0) | u16::from(v & 0x1F) << 8,
             0xFF54 => self.dst = (self.dst & 0x1F00) | u16::from(v & 0xF0),
             0xFF55 => {
+                self.blocks = v & 0x7F;
                 if v & 0x80 == 0 && self.hblank {
-                    // Stopped: bit 7 reads 1 over the blocks that were left.
+                    // Stopped: bit 7 reads 1 over the length just written.
                     self.hblank = false;
                     return Start::Nothing;
                 }
-                self.blocks = v & 0x7F;
                 if v & 0x80 == 0 {
                     return Start::General;
                 }
@@ -123,5 +127,26 @@ impl Hdma {
         self.hblank = r.bool()?;
         self.missed = r.bool()?;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_stop_reads_back_the_written_length() {
+        let mut h = Hdma::new();
+        assert_eq!(h.write(0xFF55, 0x93), Start::HBlank);
+        assert_eq!(h.read(0xFF55), 0x13);
+        h.block_done(false);
+        assert_eq!(h.read(0xFF55), 0x12);
+        assert_eq!(h.write(0xFF55, 0x0F), Start::Nothing);
+        assert_eq!(h.read(0xFF55), 0x8F);
+        assert_eq!(
+            h.write(0xFF55, 0x00),
+            Start::General,
+            "no HBlank DMA to stop now"
+        );
     }
 }

@@ -1,4 +1,11 @@
 //! The joypad register P1 (0xFF00) and its interrupt (Pan Docs: "Joypad Input").
+//!
+//! The interrupt goes through a filter against contact bounce: the "a selected line is low"
+//! signal is shifted through four flip-flops, one per M-cycle, and the request is the AND of
+//! the first and the last (GateBoy's BATU, ACEF, AGEM, APUG and ASOK): a line that falls is
+//! requested [`FILTER_MCYCLES`] M-cycles later if a line is still low then (gbc-hw-tests
+//! `joy_interrupt_manual_delay`: selecting a held button and deselecting it 5 M-cycles later
+//! requests the interrupt after the instruction that follows the selecting write).
 
 /// The eight buttons, as a bit set (1 = pressed).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -35,14 +42,30 @@ impl std::ops::BitOr for Buttons {
     }
 }
 
+/// M-cycles from a line's fall to the joypad interrupt request (the filter's length).
+pub(crate) const FILTER_MCYCLES: u64 = 3;
+
 /// P1 state: the selection bits written by the game and the buttons held. At power-on both
 /// selection lines are low (P1 reads 0xCF).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Joypad {
     /// Bits 4 (direction keys) and 5 (action keys) as written; 0 selects.
     select: u8,
     /// Buttons held.
     buttons: Buttons,
+    /// When a fallen line reaches the filter's end (the interrupt is requested if a line is
+    /// still low then), `u64::MAX` when none is on its way.
+    irq_at: u64,
+}
+
+impl Default for Joypad {
+    fn default() -> Self {
+        Joypad {
+            select: 0,
+            buttons: Buttons::default(),
+            irq_at: u64::MAX,
+        }
+    }
 }
 
 impl Joypad {
@@ -63,18 +86,46 @@ impl Joypad {
         0xC0 | self.select | self.lines()
     }
 
-    /// P1 write; returns true when a line falls (joypad interrupt).
-    pub fn write(&mut self, v: u8) -> bool {
+    /// P1 write at `now`; a line that falls reaches the interrupt filter's end `delay` dots
+    /// later.
+    pub fn write(&mut self, v: u8, now: u64, delay: u64) {
         let before = self.lines();
         self.select = v & 0x30;
-        before & !self.lines() != 0
+        self.line_fell(before, now + delay);
     }
 
-    /// Change the buttons held; returns true when a line falls (joypad interrupt).
-    pub fn set_buttons(&mut self, buttons: Buttons) -> bool {
+    /// Set the selection bits without an interrupt (a boot ROM's state, a save state).
+    pub(crate) fn restore_select(&mut self, v: u8) {
+        self.select = v & 0x30;
+    }
+
+    /// Change the buttons held at `now`, as [`Joypad::write`] does the selection.
+    pub fn set_buttons(&mut self, buttons: Buttons, now: u64, delay: u64) {
         let before = self.lines();
         self.buttons = buttons;
-        before & !self.lines() != 0
+        self.line_fell(before, now + delay);
+    }
+
+    fn line_fell(&mut self, before: u8, at: u64) {
+        if before & !self.lines() != 0 && self.irq_at == u64::MAX {
+            self.irq_at = at;
+        }
+    }
+
+    /// Time of the next event (a fallen line at the filter's end).
+    #[inline]
+    pub fn next_event(&self) -> u64 {
+        self.irq_at
+    }
+
+    /// The filter's end at or before `now`: true when the interrupt is requested (a line is
+    /// still low).
+    pub fn run_events(&mut self, now: u64) -> bool {
+        if self.irq_at > now {
+            return false;
+        }
+        self.irq_at = u64::MAX;
+        self.any_line_low()
     }
 
     /// The buttons held.
@@ -92,6 +143,7 @@ impl Joypad {
     /// Append the joypad's part of the state image.
     pub(crate) fn save_state(&self, w: &mut crate::state::Writer<'_>) {
         w.bytes(&[self.select, self.buttons.0]);
+        w.u64(self.irq_at);
     }
 
     /// Read the joypad's part of the state image.
@@ -101,6 +153,30 @@ impl Joypad {
     ) -> Result<(), crate::state::StateError> {
         self.select = r.u8()? & 0x30;
         self.buttons = Buttons(r.u8()?);
+        self.irq_at = r.u64()?;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_fallen_line_is_requested_after_the_filter_if_still_low() {
+        let mut j = Joypad::default();
+        j.restore_select(0x30);
+        j.set_buttons(Buttons::A, 0, 12);
+        assert_eq!(j.next_event(), u64::MAX, "A is not selected: no line falls");
+        // Selecting the action keys at t = 100: the request 12 dots later.
+        j.write(0x10, 100, 12);
+        assert!(!j.run_events(111));
+        assert!(j.run_events(112));
+        assert_eq!(j.next_event(), u64::MAX);
+        // A line low for less than the filter: deselected before its end, no request.
+        j.write(0x30, 120, 12);
+        j.write(0x10, 200, 12);
+        j.write(0x30, 204, 12);
+        assert!(!j.run_events(212));
     }
 }

@@ -96,13 +96,26 @@ impl Serial {
         }
     }
 
+    /// Whether the counter bit the clock select picks (7, or 2 for the fast clock) is 1.
+    fn selected_bit(&self, counter: u16) -> bool {
+        u64::from(counter) & (self.periods().1 / 2) != 0
+    }
+
     /// SB write.
     pub fn write_sb(&mut self, v: u8) {
         self.sb = v;
     }
 
     /// SC write; `counter` is the system counter now.
+    ///
+    /// A write that starts a transfer, or rewrites SC while one runs, restarts it: 8 bits to
+    /// shift, the clock's divide-by-two stage cleared. When the write moves the clock select
+    /// (SC bit 1, CGB mode) from a counter bit that reads 1 to one that reads 0, the selector's
+    /// output falls: that edge clocks the divide-by-two stage, so the first shift comes one
+    /// edge of the new clock early (gbc-hw-tests `sc_change_freq_gbc`: bit 7 to bit 2 and
+    /// bit 2 to bit 7, each at every counter phase).
     pub fn write_sc(&mut self, v: u8, now: u64, counter: u16) {
+        let old_bit = self.selected_bit(counter);
         self.sc = v & if self.cgb_mode { 0x83 } else { 0x81 };
         if v & 0x81 == 0x81 {
             if self.output.len() >= OUTPUT_CAP {
@@ -111,6 +124,9 @@ impl Serial {
             self.output.push(self.sb);
             self.bits_left = 8;
             self.next_shift = self.first_shift(now, counter);
+            if old_bit && !self.selected_bit(counter) {
+                self.next_shift -= self.periods().1 / self.rate;
+            }
         } else {
             // External clock with no partner: the transfer never progresses.
             self.bits_left = 0;
@@ -184,5 +200,45 @@ impl Serial {
         self.bits_left = r.below(9, "serial bit count")?;
         self.next_shift = r.u64()?;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A CGB-mode port at normal speed.
+    fn cgb_port() -> Serial {
+        let mut s = Serial::default();
+        s.set_cgb(true, 1);
+        s
+    }
+
+    #[test]
+    fn transfer_starts_on_the_second_edge() {
+        let mut s = cgb_port();
+        // Counter 0x100 + 8 at t = 8: bit 7 falls at counter 0x200 and 0x300.
+        s.write_sc(0x81, 8, 0x108);
+        assert_eq!(s.next_event(), 8 + 0x1F8);
+    }
+
+    #[test]
+    fn switching_from_a_high_to_a_low_clock_bit_counts_an_edge() {
+        // Slow to fast with counter bit 7 = 1 and bit 2 = 0: the selector's output falls, so
+        // the first shift is on the first edge of bit 2, not the second.
+        let mut s = cgb_port();
+        s.write_sc(0x81, 0, 0x80);
+        s.write_sc(0x83, 8, 0x88);
+        assert_eq!(s.next_event(), 8 + 8);
+        // The same switch with bit 2 = 1: no edge, the second edge of bit 2.
+        let mut s = cgb_port();
+        s.write_sc(0x81, 0, 0x80);
+        s.write_sc(0x83, 4, 0x84);
+        assert_eq!(s.next_event(), 4 + 4 + 8);
+        // Fast to slow with bit 2 = 1 and bit 7 = 0: the first edge of bit 7.
+        let mut s = cgb_port();
+        s.write_sc(0x83, 0, 0x00);
+        s.write_sc(0x81, 4, 0x04);
+        assert_eq!(s.next_event(), 4 + 0xFC);
     }
 }

@@ -61,7 +61,7 @@ pub enum StateError {
 /// Magic bytes at the start of an image.
 pub const MAGIC: [u8; 4] = *b"GBst";
 /// Format version of the image.
-pub const VERSION: u16 = 6;
+pub const VERSION: u16 = 7;
 
 /// Appends fields to an image.
 pub(crate) struct Writer<'a> {

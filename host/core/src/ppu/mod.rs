@@ -120,6 +120,9 @@ pub struct Ppu {
     stat_line: bool,
     /// Time of dot 0 of the current line.
     line_start: u64,
+    /// From when to when an OAM DMA holds OAM (`[from, until)`): the OAM scan reads no object
+    /// then. Set by the bus, which keeps it in the state image.
+    pub(crate) oam_dma_busy: (u64, u64),
     /// Time of the next event.
     next: u64,
     /// The next event.
@@ -198,6 +201,7 @@ impl Ppu {
             lyc_equal: false,
             stat_line: false,
             line_start: 0,
+            oam_dma_busy: (0, 0),
             next: u64::MAX,
             event: Event::Off,
             first_line: false,

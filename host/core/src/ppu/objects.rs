@@ -22,9 +22,10 @@ impl Ppu {
             0
         };
         let fine = u64::from(self.scx & 7) + window;
-        // The CGB fetches the line's objects with LCDC.1 clear too (it only hides them):
-        // gbc-hw-tests `mode2_read_oam_spr_dis_*` (OAM stays blocked 16 dots longer on a line
-        // with two objects); SameBoy has it so.
+        // The CGB fetches the line's objects with LCDC.1 clear too (the bit only hides their
+        // pixels; SameBoy has it so): gbc-hw-tests `mode2_read_oam_spr_dis_*` (OAM stays blocked
+        // 16 dots longer on a line with two objects) and `dma_timing_lcd_on` (OAM read back in
+        // mode 3's tail).
         if self.lcdc & 0x02 == 0 && !self.cgb {
             return fine;
         }
@@ -94,8 +95,11 @@ impl Ppu {
         // An object covers the line when Y <= LY + 16 < Y + height; LY + 16 is at least 16,
         // so one wrapping subtraction tests both sides.
         let y = self.line.wrapping_add(16);
+        // Entry i is read at dot 2i; while an OAM DMA holds OAM the scan reads no object.
+        let (from, until) = self.oam_dma_busy;
+        let held = |i: usize| (from..until).contains(&(self.line_start + 2 * i as u64));
         for (i, entry) in self.oam.chunks_exact(4).enumerate() {
-            if y.wrapping_sub(entry[0]) < height {
+            if y.wrapping_sub(entry[0]) < height && !held(i) {
                 found[n] = i as u8;
                 n += 1;
                 if n == 10 {

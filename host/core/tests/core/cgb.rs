@@ -536,3 +536,266 @@ fn ucity_shows_its_title_in_colour() {
         "the title screen's colours: {colours:04X?}"
     );
 }
+
+#[test]
+fn hblank_dma_gets_a_block_when_the_lcd_goes_off_and_a_stop_sets_the_length() {
+    // An HBlank DMA of 4 blocks started in VBlank copies nothing until the LCD is switched
+    // off there (the PPU drops into mode 0: one block); a stop with $05 reads $85.
+    let mut gb = cgb(
+        0x80,
+        r#"
+        wait:
+            ldh a, [$44]
+            cp 150
+            jr nz, wait
+            xor a
+            ldh [$51], a
+            ldh [$52], a
+            ldh [$54], a
+            ld a, $80
+            ldh [$53], a
+            ld a, $83
+            ldh [$55], a
+            ldh a, [$55]
+            ldh [$80], a
+            xor a
+            ldh [$40], a
+            ldh a, [$55]
+            ldh [$81], a
+            ld a, $05
+            ldh [$55], a
+            ldh a, [$55]
+            ldh [$82], a
+            ld b, b
+        "#,
+    );
+    run(&mut gb);
+    assert_eq!(gb.peek(0xFF80), 0x03, "VBlank: no block yet");
+    assert_eq!(gb.peek(0xFF81), 0x02, "LCD off: one block copied");
+    assert_eq!(
+        gb.peek(0xFF82),
+        0x85,
+        "stopped: bit 7 over the written length"
+    );
+}
+
+/// Count STAT polls from LY 21's start to mode 0 with ten objects on line 21 (`$80`) and with
+/// none (`$81`), LCDC.1 clear both times.
+const MODE3_WITH_OBJECTS_HIDDEN: &str = r#"
+        ld a, $91           ; LCD on, objects off
+        ldh [$40], a
+        ld c, $80
+        ld e, 36            ; first pass: objects at Y 36 cover lines 20-27
+    pass:
+    vbl:
+        ldh a, [$44]
+        cp 144
+        jr nz, vbl
+        ld hl, $FE00
+        ld d, 10
+        ld a, 8
+    fill:
+        ld [hl], e
+        inc l
+        ld [hl+], a
+        inc l
+        inc l
+        add a, 16
+        dec d
+        jr nz, fill
+    line:
+        ldh a, [$44]
+        cp 21
+        jr nz, line
+        ld b, 0
+    poll:
+        ldh a, [$41]
+        and 3
+        jr z, done
+        inc b
+        jr poll
+    done:
+        ld a, b
+        ld [c], a
+        inc c
+        ld e, 0             ; second pass: no object on screen
+        ld a, c
+        cp $82
+        jr nz, pass
+        ld b, b
+"#;
+
+#[test]
+fn the_cgb_fetches_objects_with_lcdc1_clear() {
+    let mut gb = cgb(0x80, MODE3_WITH_OBJECTS_HIDDEN);
+    run(&mut gb);
+    let (with, without) = (gb.peek(0xFF80), gb.peek(0xFF81));
+    assert!(
+        with > without,
+        "mode 3 is longer with hidden objects: {with} vs {without} polls"
+    );
+    let boot = Boot {
+        model: Model::Dmg,
+        ram_init: RamInit::Zero,
+        ..Boot::default()
+    };
+    let mut dmg = Gb::power_on(cart(0x00, MODE3_WITH_OBJECTS_HIDDEN), boot).expect("power on");
+    run(&mut dmg);
+    assert_eq!(dmg.peek(0xFF80), dmg.peek(0xFF81), "the DMG skips them");
+}
+
+/// STAT polls from LY 21's start to mode 0 with ten objects on line 21 (`$FFC0`), and again with
+/// an OAM DMA of the same objects running over line 21's OAM scan (`$FFC1`); the measuring loop
+/// runs from HRAM (`hram_code`), as code must during a DMA.
+const SCAN_DURING_DMA: &str = r#"
+        ld a, $93           ; LCD and objects on
+        ldh [$40], a
+    vbl:
+        ldh a, [$44]
+        cp 144
+        jr nz, vbl
+        ld hl, $C000        ; the objects at $C000 and in OAM: Y 37 (lines 21-28)
+        ld de, $FE00
+        ld b, 40
+        ld c, 8
+    fill:
+        ld a, b
+        cp 31
+        ld a, 37
+        jr nc, shown
+        xor a
+    shown:
+        ld [hl+], a
+        ld [de], a
+        inc e
+        ld a, c
+        ld [hl+], a
+        ld [de], a
+        inc e
+        add a, 16
+        ld c, a
+        xor a
+        ld [hl+], a
+        ld [de], a
+        inc e
+        ld [hl+], a
+        ld [de], a
+        inc e
+        dec b
+        jr nz, fill
+        ld hl, hram_code    ; copy the measuring code to $FF80
+        ld de, $FF80
+        ld b, hram_end - hram_code
+    copy:
+        ld a, [hl+]
+        ld [de], a
+        inc e
+        dec b
+        jr nz, copy
+        ld a, $FF           ; pass 1: DMA from $FF00 is not started (writes to $FF46 only
+        ld e, a             ; when E is $C0)
+        call wait20
+        call $FF80
+        ldh [$C0], a
+        ld e, $C0           ; pass 2: the DMA starts in line 20's HBlank
+        call wait20
+        call $FF80
+        ldh [$C1], a
+        ld b, b
+    wait20:
+        ldh a, [$44]
+        cp 20
+        jr nz, wait20
+    m3:
+        ldh a, [$41]
+        and 3
+        cp 3
+        jr nz, m3
+    hb:
+        ldh a, [$41]
+        and 3
+        jr nz, hb
+        ret
+    hram_code:
+        db $7B              ; ld a, e
+        db $FE, $C0         ; cp $C0
+        db $20, $02         ; jr nz, +2
+        db $E0, $46         ; ldh [$46], a
+        db $06, $00         ; ld b, 0
+        db $F0, $44         ; .line: ldh a, [$44]
+        db $FE, $15         ; cp 21
+        db $20, $FA         ; jr nz, .line
+        db $F0, $41         ; .poll: ldh a, [$41]
+        db $E6, $03         ; and 3
+        db $28, $03         ; jr z, .done
+        db $04              ; inc b
+        db $18, $F7         ; jr .poll
+        db $3E, $40         ; .done: ld a, 64
+        db $3D              ; .wait: dec a
+        db $20, $FD         ; jr nz, .wait
+        db $78              ; ld a, b
+        db $C9              ; ret
+    hram_end:
+"#;
+
+#[test]
+fn the_oam_scan_finds_no_object_while_an_oam_dma_runs() {
+    for model in [Model::Cgb, Model::Dmg] {
+        let boot = Boot {
+            model,
+            ram_init: RamInit::Zero,
+            ..Boot::default()
+        };
+        let flag = if model == Model::Cgb { 0x80 } else { 0x00 };
+        let mut gb = Gb::power_on(cart(flag, SCAN_DURING_DMA), boot).expect("power on");
+        run(&mut gb);
+        let (scanned, hidden) = (gb.peek(0xFFC0), gb.peek(0xFFC1));
+        // Ten objects cost about 110 dots, 2.5 polls; the poll loop's phase moves one.
+        assert!(
+            hidden + 2 <= scanned,
+            "{model:?}: mode 3 is shorter when the DMA hides the objects: {hidden} vs {scanned}"
+        );
+    }
+}
+
+#[test]
+fn oam_dma_waits_while_the_cpu_halts() {
+    // An OAM DMA from work RAM ($C000: 0, 1, 2 ...) started just before a HALT that lasts
+    // about 64 M-cycles (the timer): after the wake-up the CPU, reading work RAM, sees the
+    // byte the DMA moves now: a few bytes on, not 64.
+    let mut gb = cgb(
+        0x80,
+        r#"
+            ld hl, $C000
+            xor a
+        fill:
+            ld [hl+], a
+            inc a
+            cp $A0
+            jr nz, fill
+            xor a
+            ldh [$0F], a
+            ld a, $04           ; IE: timer
+            ldh [$FF], a
+            ld a, $FC
+            ldh [$05], a        ; TIMA: 4 ticks to overflow
+            ld a, $06
+            ldh [$07], a        ; TAC: on, 64 T-cycles a tick
+            ldh [$04], a        ; DIV reset: the ticks start now
+            ld a, $C0
+            ldh [$46], a
+            halt                ; IME 0: the timer request only wakes the CPU
+            nop
+            ld a, [$C000]
+            ldh [$80], a
+            ld b, 60
+        wait:
+            dec b
+            jr nz, wait
+            ld b, b
+        "#,
+    );
+    run(&mut gb);
+    let seen = gb.peek(0xFF80);
+    assert!(seen < 12, "the DMA moved byte {seen} at the wake-up");
+}
