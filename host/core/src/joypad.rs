@@ -3,7 +3,7 @@
 //! The interrupt goes through a filter against contact bounce: the "a selected line is low"
 //! signal is shifted through four flip-flops, one per M-cycle, and the request is the AND of
 //! the first and the last (GateBoy's BATU, ACEF, AGEM, APUG and ASOK): a line that falls is
-//! requested [`FILTER_MCYCLES`] M-cycles later if a line is still low then (gbc-hw-tests
+//! requested `FILTER_MCYCLES` M-cycles later if a line is still low then (gbc-hw-tests
 //! `joy_interrupt_manual_delay`: selecting a held button and deselecting it 5 M-cycles later
 //! requests the interrupt after the instruction that follows the selecting write).
 
