@@ -106,7 +106,8 @@
 //!   values across the stack; `rollback.rs` snapshots, diffs and restore.
 //! * Safe code: `vm.rs` ([`Vm`], [`VmBuilder`], [`VmConfig`]), `host.rs` ([`Host`]),
 //!   `value.rs`, `snapshot.rs` ([`Snapshot`] and its encodings), `codec.rs` ([`codec`]),
-//!   `error.rs`.
+//!   `census.rs` ([`census`]: which regions and objects of an arena a diff's words fall in, a
+//!   diagnostic), `error.rs`.
 //! * Tests: unit tests beside the code (`arena/tests.rs`, `codec.rs`); the integration tests
 //!   are one binary, `tests/it/` (API, codec chains, determinism across processes, failure
 //!   injection, host functions, sandbox, sync test, page tracking), with the fake host in
@@ -123,6 +124,7 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 
 mod arena;
+pub mod census;
 pub mod codec;
 mod error;
 mod ffi;

@@ -34,7 +34,7 @@
 mod alloc;
 mod check;
 mod ctl;
-mod layout;
+pub(crate) mod layout;
 mod slab;
 #[cfg(test)]
 mod tests;

@@ -7,3 +7,6 @@ pub mod ring;
 
 pub use history::History;
 pub use ring::{Method, Ring, RingError};
+
+#[cfg(test)]
+mod census;
