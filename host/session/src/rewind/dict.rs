@@ -7,7 +7,8 @@
 //! *dictionary* of a keyframe group is the concatenation of that part's diffs in the group's
 //! first [`SAMPLES`] records (the keyframe record's diffs, when it has any, and the records
 //! after it). Those records store their diffs as the session's method says; every later
-//! record of the group compresses its zstd parts with the dictionary (zstd's raw-content
+//! record of the group (at least [`SAMPLES`] records after its keyframe) compresses its zstd
+//! parts with the dictionary (zstd's raw-content
 //! dictionaries). Measured on the benchmark HUD: 340 → ~180 bytes a frame.
 //!
 //! Invariants: a dictionary is a function of ring bytes only (the group's first records),
@@ -62,13 +63,6 @@ impl Dicts {
     pub fn clear(&mut self) {
         self.built.clear();
         self.keys.clear();
-    }
-
-    /// Whether record position `i` of `ring` compresses with its group's dictionary: it lies
-    /// at least [`SAMPLES`] records after its group's keyframe. Returns the keyframe's position.
-    pub fn group_of(ring: &Ring, i: usize) -> Option<usize> {
-        let ki = ring.keyframe_at_or_before(i)?;
-        (i >= ki + SAMPLES).then_some(ki)
     }
 
     /// The dictionary of `part` in the group whose keyframe is at position `ki`, built from

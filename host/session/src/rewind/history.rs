@@ -19,7 +19,7 @@ use lua_rollback::{Snapshot, codec};
 use zstd::zstd_safe::DCtx;
 
 use super::bases::Bases;
-use super::dict::Dicts;
+use super::dict::{Dicts, SAMPLES};
 use super::ring::{Method, PartIn, PartOut, Ring, RingError};
 use crate::script::Script;
 
@@ -283,8 +283,21 @@ impl History {
             self.last_key = frame;
         }
         // Diff records far enough into their group compress against its dictionaries.
-        let group = if contiguous && !key {
-            Dicts::group_of(&self.ring, self.ring.len())
+        let zstd = self.config.core_method == Method::Zstd
+            || (n > 1 && self.config.script_method == Method::Zstd);
+        let group = if contiguous && !key && zstd {
+            // The newest keyframe, found by frame (a walk back would cost a step per record).
+            let ki = self
+                .ring
+                .find(self.last_key)
+                .filter(|&k| self.ring.entry(k).is_some_and(|e| e.keyframe))
+                .or_else(|| {
+                    self.ring
+                        .len()
+                        .checked_sub(1)
+                        .and_then(|i| self.ring.keyframe_at_or_before(i))
+                });
+            ki.filter(|&ki| self.ring.len() >= ki + SAMPLES)
         } else {
             None
         };
@@ -359,12 +372,16 @@ impl History {
         if rec.diff.len() != rec.slots.len() + 1 {
             return Err(corrupt("a record without diffs in a diff walk"));
         }
-        let ki = self.ring.keyframe_at_or_before(i);
+        // The group's keyframe, looked for only when a part needs the group's dictionary.
+        let mut ki = None;
         let mut decode = |part: &PartOut<'_>, p: usize, out: &mut Vec<u8>| {
-            let dict = match (part.needs_dict(), ki) {
-                (false, _) => None,
-                (true, Some(ki)) => self.dicts.get(&self.ring, ki, p)?.map(|d| &d.ddict),
-                (true, None) => None,
+            let dict = if part.needs_dict() {
+                match *ki.get_or_insert_with(|| self.ring.keyframe_at_or_before(i)) {
+                    Some(k) => self.dicts.get(&self.ring, k, p)?.map(|d| &d.ddict),
+                    None => None,
+                }
+            } else {
+                None
             };
             part.decode_in(out, &mut self.dctx, dict)
         };
