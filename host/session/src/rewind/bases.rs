@@ -105,3 +105,74 @@ impl Bases {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use lua_rollback::{Vm, VmConfig};
+
+    fn vm() -> Vm {
+        let mut vm = Vm::new(VmConfig::default()).expect("vm");
+        vm.exec(
+            "=init",
+            "t = {} for i = 1, 2000 do t[i] = ('x'):rep(i % 50) end",
+        )
+        .expect("init");
+        vm
+    }
+
+    #[test]
+    fn keyframes_against_a_base_decode_exactly_and_are_small() {
+        let mut vm = vm();
+        let mut bases = Bases::default();
+        let (mut out, mut scratch) = (Vec::new(), Vec::new());
+        let first = vm.snapshot();
+        bases.encode(1, 0, &first, &mut out, &mut scratch);
+        let whole = out.len();
+        assert_eq!(bases.decode(1, &out).expect("whole"), first);
+        vm.exec("=step", "for i = 1, 20 do t[i] = i end n = 1")
+            .expect("step");
+        let later = vm.snapshot();
+        out.clear();
+        bases.encode(1, 600, &later, &mut out, &mut scratch);
+        assert!(out.len() * WORTH <= whole, "{} vs {whole}", out.len());
+        assert_eq!(bases.decode(1, &out).expect("against the base"), later);
+        assert_eq!(bases.by_slot[&1].len(), 1, "no new base for a small change");
+        // Another slot, or no base: refused, never a wrong snapshot.
+        assert!(bases.decode(2, &out).is_err());
+    }
+
+    #[test]
+    fn at_most_two_bases_and_stale_ones_dropped() {
+        let mut vm = vm();
+        let mut bases = Bases::default();
+        let (mut out, mut scratch) = (Vec::new(), Vec::new());
+        let mut encoded = Vec::new();
+        for k in 0..4u64 {
+            // Rewrite everything: each keyframe differs from the previous one throughout.
+            vm.exec(
+                "=all",
+                &format!("for i = 1, 2000 do t[i] = {{ {k}, i }} end"),
+            )
+            .expect("rewrite");
+            let snap = vm.snapshot();
+            out.clear();
+            bases.encode(1, k * 600, &snap, &mut out, &mut scratch);
+            encoded.push((out.clone(), snap));
+            assert!(bases.by_slot[&1].len() <= MAX_BASES);
+        }
+        for (enc, snap) in &encoded {
+            assert_eq!(&bases.decode(1, enc).expect("decodes"), snap);
+        }
+        bases.retain(600);
+        assert_eq!(
+            bases.by_slot[&1].len(),
+            1,
+            "the ring starts at the second base"
+        );
+        assert_eq!(bases.by_slot[&1][0].0, 600);
+        for (enc, snap) in &encoded[1..] {
+            assert_eq!(&bases.decode(1, enc).expect("still decodes"), snap);
+        }
+    }
+}
