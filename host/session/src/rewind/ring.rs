@@ -15,11 +15,12 @@
 //! it; a zstd diff part may be compressed against its keyframe group's dictionary (chosen by
 //! the history, see `dict.rs`), and then needs it to decode ([`PartOut::decode_with`]).
 //!
-//! Record layout: `flags u8` (bit 0 keyframe, bit 1 has diffs), `slots u8`, `slot ids u32 ×
-//! slots`, then the keyframe parts (if any) and the diff parts (if any), each as `method u8`
-//! (0 stored, 1 zstd, 2 lz4, 3 zstd with the group's dictionary), `raw length u32, stored
-//! length u32, bytes`. Little-endian. Decoding checks every length, so corrupt bytes give an
-//! error, never a panic.
+//! Record layout: `flags u8` (bit 0 keyframe, bit 1 has diffs), `slots u8`, the slot ids
+//! (varints), then the keyframe parts (if any) and the diff parts (if any), each as `method u8`
+//! (0 stored, 1 zstd, 2 lz4, 3 zstd with the group's dictionary), `raw length` (varint), the
+//! stored length (varint; absent for a stored part, whose length is its raw length), bytes.
+//! Varints are LEB128 of at most 32 bits. Decoding checks every length, so corrupt bytes give
+//! an error, never a panic.
 
 use std::collections::VecDeque;
 
@@ -203,25 +204,48 @@ pub struct Record<'a> {
     pub diff: Vec<PartOut<'a>>,
 }
 
+/// The first `n` bytes of `r`, which moves past them.
+fn take<'a>(r: &mut &'a [u8], n: usize) -> Result<&'a [u8], RingError> {
+    let (head, rest) = r
+        .split_at_checked(n)
+        .ok_or(RingError::Corrupt("record ends early"))?;
+    *r = rest;
+    Ok(head)
+}
+
+/// A LEB128 number of at most 32 bits at the start of `r`, which moves past it.
+fn take_varint(r: &mut &[u8]) -> Result<u32, RingError> {
+    let mut v = 0u64;
+    for shift in (0..35).step_by(7) {
+        let b = take(r, 1)?[0];
+        v |= u64::from(b & 0x7f) << shift;
+        if b < 0x80 {
+            return u32::try_from(v).map_err(|_| RingError::Corrupt("number too big"));
+        }
+    }
+    Err(RingError::Corrupt("number too long"))
+}
+
+/// Append `v` as LEB128.
+fn put_varint(out: &mut Vec<u8>, mut v: u32) {
+    while v >= 0x80 {
+        out.push(v as u8 | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
 /// Parse a record's bytes.
 pub fn parse_record(bytes: &[u8]) -> Result<Record<'_>, RingError> {
     let mut r = bytes;
-    let mut take = |n: usize| -> Result<&[u8], RingError> {
-        let (head, rest) = r
-            .split_at_checked(n)
-            .ok_or(RingError::Corrupt("record ends early"))?;
-        r = rest;
-        Ok(head)
-    };
-    let head = take(2)?;
+    let head = take(&mut r, 2)?;
     let (flags, count) = (head[0], usize::from(head[1]));
     if flags & !3 != 0 || flags == 0 {
         return Err(RingError::Corrupt("record flags"));
     }
     let mut slots = Vec::with_capacity(count);
     for _ in 0..count {
-        let b = take(4)?;
-        slots.push(u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+        slots.push(take_varint(&mut r)?);
     }
     let mut read_parts = |present: bool| -> Result<Vec<PartOut<'_>>, RingError> {
         let mut parts = Vec::new();
@@ -229,15 +253,19 @@ pub fn parse_record(bytes: &[u8]) -> Result<Record<'_>, RingError> {
             return Ok(parts);
         }
         for _ in 0..=count {
-            let h = take(9)?;
-            let dict = h[0] == ZSTD_DICT_ID;
+            let id = take(&mut r, 1)?[0];
+            let dict = id == ZSTD_DICT_ID;
             let method = if dict {
                 Method::Zstd
             } else {
-                Method::from_id(h[0]).ok_or(RingError::Corrupt("part method"))?
+                Method::from_id(id).ok_or(RingError::Corrupt("part method"))?
             };
-            let raw_len = u32::from_le_bytes([h[1], h[2], h[3], h[4]]) as usize;
-            let len = u32::from_le_bytes([h[5], h[6], h[7], h[8]]) as usize;
+            let raw_len = take_varint(&mut r)? as usize;
+            let len = match method {
+                // A stored part's length is its raw length.
+                Method::Stored => raw_len,
+                _ => take_varint(&mut r)? as usize,
+            };
             if raw_len > MAX_PART {
                 return Err(RingError::Corrupt("part length"));
             }
@@ -245,7 +273,7 @@ pub fn parse_record(bytes: &[u8]) -> Result<Record<'_>, RingError> {
                 method,
                 dict,
                 raw_len,
-                stored: take(len)?,
+                stored: take(&mut r, len)?,
             });
         }
         Ok(parts)
@@ -407,8 +435,8 @@ impl Ring {
         let flags = u8::from(!key.is_empty()) | (u8::from(!diff.is_empty()) << 1);
         rec.push(flags);
         rec.push(slots.len().min(255) as u8);
-        for s in slots.iter().take(255) {
-            rec.extend_from_slice(&s.to_le_bytes());
+        for &s in slots.iter().take(255) {
+            put_varint(&mut rec, s);
         }
         self.last_parts.clear();
         for part in key.iter().chain(diff) {
@@ -494,8 +522,10 @@ impl Ring {
             (id.unwrap_or(method.id()), stored)
         };
         rec.push(id);
-        rec.extend_from_slice(&(raw.len() as u32).to_le_bytes());
-        rec.extend_from_slice(&(stored.len() as u32).to_le_bytes());
+        put_varint(rec, raw.len() as u32);
+        if id != Method::Stored.id() {
+            put_varint(rec, stored.len() as u32);
+        }
         rec.extend_from_slice(stored);
     }
 
