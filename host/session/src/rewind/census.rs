@@ -3,7 +3,8 @@
 //! `cargo test --release -p gb-session census -- --ignored --nocapture`
 //! (`CENSUS_FRAMES` sets the frames; 3,600 by default). It prints the ring bytes of keyframe
 //! and diff records, then the words that change per frame in the HUD's arena by region and
-//! object kind ([`lua_rollback::census`]), and the blocks where most of them fall.
+//! object kind ([`lua_rollback::census`]), and the blocks where most of them fall. A second
+//! measurement, `step_back_parts`, times the parts of one step back.
 
 use lua_rollback::census::{self, Census};
 
@@ -191,4 +192,62 @@ fn compression(raw: &[Vec<u8>]) {
             );
         }
     }
+}
+
+/// Median of `v` (microseconds).
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v.get(v.len() / 2).copied().unwrap_or(0.0)
+}
+
+#[test]
+#[ignore = "a measurement: prints what one step back spends its time on"]
+fn step_back_parts() {
+    let Some(rom) = gb_testkit::shared_rom_bytes("homebrew/tobutobugirl/tobutobugirl.gb") else {
+        return;
+    };
+    let config = SessionConfig {
+        desync_check: false,
+        ..SessionConfig::default()
+    };
+    let mut s = Session::new(rom, None, config).expect("session");
+    s.load_script(
+        "bench_hud.lua",
+        include_str!("../../../../examples/bench_hud.lua"),
+    );
+    for f in 0..3000 {
+        s.set_buttons(input(f));
+        s.run_frame();
+    }
+    let (mut mv, mut core, mut vm, mut watches, mut vm2) = (vec![], vec![], vec![], vec![], vec![]);
+    let us = |t: std::time::Instant| t.elapsed().as_secs_f64() * 1e6;
+    for _ in 0..200 {
+        let t = s.frame() - 1;
+        let at = std::time::Instant::now();
+        let slots = s.history.move_to(t).expect("move");
+        mv.push(us(at));
+        assert_eq!(slots.len(), 1);
+        let at = std::time::Instant::now();
+        s.history.load_core(&mut s.gb).expect("core");
+        core.push(us(at));
+        let at = std::time::Instant::now();
+        s.history.load_vm(&mut s.scripts[0]).expect("vm");
+        vm.push(us(at));
+        s.frame = t;
+        let at = std::time::Instant::now();
+        s.rebuild_watches();
+        watches.push(us(at));
+        let at = std::time::Instant::now();
+        s.history.load_vm(&mut s.scripts[0]).expect("vm");
+        vm2.push(us(at));
+    }
+    println!(
+        "step back, medians in us: cursor move {:.1}, core load {:.1}, arena restore {:.1}, \
+         watch list (Lua) {:.1}, arena restore again {:.1}",
+        median(mv),
+        median(core),
+        median(vm),
+        median(watches),
+        median(vm2)
+    );
 }
