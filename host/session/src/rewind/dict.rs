@@ -26,9 +26,10 @@ use super::ring::{Ring, RingError};
 /// Records whose diffs make a group's dictionary.
 pub const SAMPLES: usize = 16;
 
-/// Dictionaries kept built (every part of the live group's, and of a few groups a walk passes
-/// through). A capture whose parts do not all fit compresses the rest without one.
-const CACHED: usize = 32;
+/// Dictionaries kept built (every part of the live group's, and of a group a walk passes
+/// through), about 90 KB each (zstd's prepared forms for both directions). A capture whose
+/// parts do not all fit compresses the rest without one.
+const CACHED: usize = 8;
 
 /// zstd's level for compressing with a dictionary (as for plain parts, its fast level).
 const LEVEL: i32 = -1;
