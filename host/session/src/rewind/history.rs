@@ -7,6 +7,8 @@
 //! through the ring: backward by applying each record's diffs (XOR undoes itself), forward by
 //! applying the next records' diffs, or from the nearest keyframe at or before the target,
 //! whichever touches fewer records; the live core and VMs are then loaded from the cursor.
+//! Zstd-stored diffs deep enough into their keyframe group compress against the group's
+//! dictionary (`dict.rs`), and script keyframes are stored against a base image (`bases.rs`).
 //!
 //! Invariants: the cursor is always a state the ring holds, or the live state after
 //! [`History::resync`] (then the next capture is a keyframe); a capture never runs Lua; a
