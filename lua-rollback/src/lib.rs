@@ -41,7 +41,9 @@
 //!   them back and zeroes what lies above. [`codec`] is the diff machinery of a rewind ring:
 //!   word-wise XOR with zero-run coding, decodable forward from a keyframe and backward from
 //!   the live state; [`Vm::snapshot_diff`] produces a frame's sealed diff while updating the
-//!   previous snapshot in place ([`codec::encode_and_update`]). With
+//!   previous snapshot in place ([`codec::encode_and_update`]), comparing only the 256-byte
+//!   spans found different from it by the scrub that zeroes stale host stack addresses
+//!   before every snapshot (`ffi/rollback.rs`). With
 //!   [`VmConfig::track_writes`] (Linux 6.7+, opt-in) it compares only the pages written since
 //!   the previous diff (userfaultfd write protection in asynchronous mode, read back with
 //!   `PAGEMAP_SCAN`: no signal handler), giving the same bytes.
@@ -106,7 +108,8 @@
 //!   values across the stack; `rollback.rs` snapshots, diffs and restore.
 //! * Safe code: `vm.rs` ([`Vm`], [`VmBuilder`], [`VmConfig`]), `host.rs` ([`Host`]),
 //!   `value.rs`, `snapshot.rs` ([`Snapshot`] and its encodings), `codec.rs` ([`codec`]),
-//!   `error.rs`.
+//!   `census.rs` ([`census`]: which regions and objects of an arena a diff's words fall in, a
+//!   diagnostic), `error.rs`.
 //! * Tests: unit tests beside the code (`arena/tests.rs`, `codec.rs`); the integration tests
 //!   are one binary, `tests/it/` (API, codec chains, determinism across processes, failure
 //!   injection, host functions, sandbox, sync test, page tracking), with the fake host in
@@ -123,6 +126,7 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 
 mod arena;
+pub mod census;
 pub mod codec;
 mod error;
 mod ffi;

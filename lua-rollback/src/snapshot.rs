@@ -234,7 +234,8 @@ impl Snapshot {
     }
 
     /// [`Snapshot::advance_to`] when `self` and `live` can differ only in the byte ranges
-    /// `dirty` (sorted, page-aligned): only those are compared, and the encoding is the same.
+    /// `dirty` (sorted, each starting at a multiple of 64): only those are compared, and the
+    /// encoding is the same.
     pub(crate) fn advance_dirty(
         &mut self,
         live: &[u8],

@@ -156,11 +156,13 @@ pub fn run(opts: &Options<'_>) -> Result<()> {
     println!("seek-ms: {:.2}", median(seek));
     println!("history-seconds: {history:.0}");
     eprintln!(
-        "ring: {} frames held ({:.1} s), {:.1} MiB of {:.0} MiB used; {}",
+        "ring: {} frames held ({:.1} s), {:.1} MiB of {:.0} MiB used, {} KiB of script base \
+         images beside it; {}",
         held + 1,
         held as f64 / FPS,
         s.history().used_bytes() as f64 / (1 << 20) as f64,
         ring_capacity as f64 / (1 << 20) as f64,
+        s.history().base_bytes() / 1024,
         if first > 0 {
             "the ring filled: history-seconds is what it held"
         } else {

@@ -28,7 +28,7 @@ pub(super) const MAGIC: u64 = 0x4c55_4152_454e_4132;
 /// Block granularity and payload alignment.
 pub(super) const ALIGN: usize = 8;
 /// Size of a block header.
-pub(super) const BLOCK_HEADER: usize = 8;
+pub(crate) const BLOCK_HEADER: usize = 8;
 /// Smallest block: header plus the two free-list links.
 pub(super) const MIN_BLOCK: usize = 16;
 /// log2 of the number of second-level classes per first-level class.
@@ -39,11 +39,11 @@ pub(super) const LINEAR_LIMIT: usize = 1 << (SL_LOG2 + 3);
 /// First-level classes: class 0 is linear, class `k >= 1` holds sizes in `[2^(k+6), 2^(k+7))`.
 pub(super) const FL_COUNT: usize = 26;
 /// Flag bits in a block's size word.
-pub(super) const FREE: u32 = 1;
+pub(crate) const FREE: u32 = 1;
 pub(super) const PREV_FREE: u32 = 2;
 /// On a block header: the block is a slab container. On a slot header: the slot is in a slab.
-pub(super) const SLAB: u32 = 4;
-pub(super) const SIZE_MASK: u32 = !7;
+pub(crate) const SLAB: u32 = 4;
+pub(crate) const SIZE_MASK: u32 = !7;
 /// Requests up to this many bytes are served by slabs.
 pub(super) const SMALL_MAX: usize = 256;
 /// Slab classes: class `c` serves payloads of `(c + 1) * 8` bytes.
@@ -52,7 +52,7 @@ pub(super) const SMALL_CLASSES: usize = SMALL_MAX / ALIGN;
 /// prev u32.
 pub(super) const SLAB_HEADER: usize = 24;
 /// Offset of the first slot from the container block.
-pub(super) const SLAB_SLOTS: usize = BLOCK_HEADER + SLAB_HEADER;
+pub(crate) const SLAB_SLOTS: usize = BLOCK_HEADER + SLAB_HEADER;
 
 /// Largest arena: offsets and sizes are `u32`.
 pub(super) const MAX_CAPACITY: usize = (u32::MAX as usize + 1) - 4096;
@@ -80,7 +80,7 @@ pub(super) struct Header {
 }
 
 /// Offset of the first block (the header rounded up to the block granularity).
-pub(super) const HEADER_SIZE: usize = (std::mem::size_of::<Header>() + ALIGN - 1) & !(ALIGN - 1);
+pub(crate) const HEADER_SIZE: usize = (std::mem::size_of::<Header>() + ALIGN - 1) & !(ALIGN - 1);
 
 #[inline]
 pub(super) unsafe fn rd(base: *mut u8, off: usize) -> u32 {

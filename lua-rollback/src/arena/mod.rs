@@ -34,7 +34,7 @@
 mod alloc;
 mod check;
 mod ctl;
-mod layout;
+pub(crate) mod layout;
 mod slab;
 #[cfg(test)]
 mod tests;
@@ -210,7 +210,9 @@ impl Arena {
 
     /// [`Arena::scrub`], looking only at the 256-byte spans that differ from `prev` (an earlier
     /// snapshot of this arena that was scrubbed itself, so unchanged blocks hold no such word):
-    /// comparing is much cheaper than testing every word.
+    /// comparing is much cheaper than testing every word. Puts into `changed` (cleared first)
+    /// the byte ranges, sorted and starting at multiples of 256, outside which the scrubbed
+    /// arena and `prev` (both zero-extended) agree: what the frame's diff needs to compare.
     ///
     /// # Safety
     /// As [`Arena::scrub`].
@@ -218,7 +220,9 @@ impl Arena {
         &mut self,
         prev: &[u8],
         host: std::ops::Range<u64>,
+        changed: &mut Vec<std::ops::Range<usize>>,
     ) -> usize {
+        changed.clear();
         let len = self.high_water();
         // SAFETY: as in `scrub`.
         let arena = unsafe { std::slice::from_raw_parts_mut(self.base(), len) };
@@ -230,6 +234,11 @@ impl Arena {
             if prev.get(i * 256..i * 256 + span.len()) == Some(&*span) {
                 continue;
             }
+            let at = i * 256;
+            match changed.last_mut() {
+                Some(r) if r.end == at => r.end = at + span.len(),
+                _ => changed.push(at..at + span.len()),
+            }
             for word in span.chunks_exact_mut(8) {
                 let w = u64::from_le_bytes([
                     word[0], word[1], word[2], word[3], word[4], word[5], word[6], word[7],
@@ -238,6 +247,14 @@ impl Arena {
                     word.fill(0);
                     zeroed += 1;
                 }
+            }
+        }
+        if prev.len() > len {
+            // Past the live mark the arena is zero: where `prev` is longer, it may differ.
+            let from = len / 256 * 256;
+            match changed.last_mut() {
+                Some(r) if r.end >= from => r.end = prev.len(),
+                _ => changed.push(from..prev.len()),
             }
         }
         zeroed

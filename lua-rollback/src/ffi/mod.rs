@@ -111,6 +111,7 @@ impl RawVm {
             next_seq: 1,
             tracked_seq: None,
             written: Vec::new(),
+            changed: Vec::new(),
             arena,
         };
         if l.is_null() {

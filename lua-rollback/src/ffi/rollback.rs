@@ -81,12 +81,21 @@ impl RawVm {
         if snap.arena_id != self.arena.id() {
             return Err(Error::ForeignSnapshot);
         }
-        if let Some(stack) = thread_stack() {
-            // SAFETY: as in `scrub_host_addresses`; `snap` is this arena's snapshot from the
-            // previous capture, scrubbed then, so only the blocks that changed can hold stale
-            // host addresses.
-            unsafe { self.arena.scrub_changed(&snap.bytes, stack) };
-        }
+        // The scrub compares the arena with the snapshot span by span anyway: the spans it
+        // finds changed are all the diff has to look at (unless tracking narrows it further).
+        let scrubbed = match thread_stack() {
+            Some(stack) => {
+                // SAFETY: as in `scrub_host_addresses`; `snap` is this arena's snapshot from
+                // the previous capture, scrubbed then, so only the blocks that changed can
+                // hold stale host addresses.
+                unsafe {
+                    self.arena
+                        .scrub_changed(&snap.bytes, stack, &mut self.changed)
+                };
+                true
+            }
+            None => false,
+        };
         let seq = self.next_seq;
         self.next_seq += 1;
         // With tracking, the pages written since the last scan are the only ones that can
@@ -96,6 +105,8 @@ impl RawVm {
         let scanned = self.arena.tracking() && self.arena.take_written(len, &mut self.written);
         if scanned && self.tracked_seq == Some(snap.seq) {
             snap.advance_dirty(self.arena.bytes(), seq, &self.written, out);
+        } else if scrubbed {
+            snap.advance_dirty(self.arena.bytes(), seq, &self.changed, out);
         } else {
             snap.advance_to(self.arena.bytes(), seq, out);
         }

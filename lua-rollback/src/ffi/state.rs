@@ -60,6 +60,8 @@ pub(crate) struct RawVm {
     pub(super) tracked_seq: Option<u64>,
     /// Scratch list of written pages.
     pub(super) written: Vec<std::ops::Range<usize>>,
+    /// Scratch list of the spans that differ from the previous snapshot.
+    pub(super) changed: Vec<std::ops::Range<usize>>,
     pub(super) arena: Arena,
 }
 

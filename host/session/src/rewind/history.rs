@@ -7,6 +7,8 @@
 //! through the ring: backward by applying each record's diffs (XOR undoes itself), forward by
 //! applying the next records' diffs, or from the nearest keyframe at or before the target,
 //! whichever touches fewer records; the live core and VMs are then loaded from the cursor.
+//! Zstd-stored diffs deep enough into their keyframe group compress against the group's
+//! dictionary (`dict.rs`), and script keyframes are stored against a base image (`bases.rs`).
 //!
 //! Invariants: the cursor is always a state the ring holds, or the live state after
 //! [`History::resync`] (then the next capture is a keyframe); a capture never runs Lua; a
@@ -16,8 +18,11 @@ use std::collections::BTreeMap;
 
 use gb_core::Gb;
 use lua_rollback::{Snapshot, codec};
+use zstd::zstd_safe::DCtx;
 
-use super::ring::{Method, PartIn, Ring, RingError};
+use super::bases::Bases;
+use super::dict::{Dicts, SAMPLES};
+use super::ring::{Method, PartIn, PartOut, Ring, RingError};
 use crate::script::Script;
 
 /// Why the history cannot move to a frame.
@@ -98,6 +103,12 @@ pub struct History {
     key_bufs: Vec<Vec<u8>>,
     diff_bufs: Vec<Vec<u8>>,
     dec: Vec<u8>,
+    /// Built group dictionaries (a cache: rebuilt from the ring when missing).
+    dicts: Dicts,
+    /// The scripts' base images, which their keyframes are stored against.
+    bases: Bases,
+    /// zstd's decompression context, reused.
+    dctx: DCtx<'static>,
 }
 
 impl std::fmt::Debug for History {
@@ -164,6 +175,9 @@ impl History {
             key_bufs: Vec::new(),
             diff_bufs: Vec::new(),
             dec: Vec::new(),
+            dicts: Dicts::default(),
+            bases: Bases::default(),
+            dctx: DCtx::create(),
         }
     }
 
@@ -187,14 +201,22 @@ impl History {
         self.ring.used_bytes()
     }
 
+    /// Bytes kept beside the ring: the scripts' base images (see `bases.rs`).
+    pub fn base_bytes(&self) -> usize {
+        self.bases.bytes()
+    }
+
     /// Forget every record after frame `t` (the future, when play resumes at `t`).
     pub fn truncate_after(&mut self, t: u64) {
         self.ring.truncate_after(t);
+        self.dicts.clear();
     }
 
     /// Forget every record (the next capture starts a new history).
     pub fn clear(&mut self) {
         self.ring.clear();
+        self.dicts.clear();
+        self.bases.clear();
     }
 
     /// The error for a frame the ring does not hold.
@@ -256,12 +278,56 @@ impl History {
             for (k, slot) in slots.iter().enumerate() {
                 self.key_bufs[k + 1].clear();
                 if let Some(snap) = self.vms.get(slot) {
-                    snap.encode_keyframe(&mut self.key_bufs[k + 1]);
+                    let out = &mut self.key_bufs[k + 1];
+                    self.bases.encode(*slot, frame, snap, out, &mut self.dec);
                 }
             }
             self.last_key = frame;
         }
-        let part = |bytes, method| PartIn { bytes, method };
+        // Diff records far enough into their group compress against its dictionaries.
+        let zstd = self.config.core_method == Method::Zstd
+            || (n > 1 && self.config.script_method == Method::Zstd);
+        let group = if contiguous && !key && zstd {
+            // The newest keyframe, found by frame (a walk back would cost a step per record).
+            let ki = self
+                .ring
+                .find(self.last_key)
+                .filter(|&k| self.ring.entry(k).is_some_and(|e| e.keyframe))
+                .or_else(|| {
+                    self.ring
+                        .len()
+                        .checked_sub(1)
+                        .and_then(|i| self.ring.keyframe_at_or_before(i))
+                });
+            ki.filter(|&ki| self.ring.len() >= ki + SAMPLES)
+        } else {
+            None
+        };
+        if let Some(ki) = group {
+            for p in 0..n {
+                let method = if p == 0 {
+                    self.config.core_method
+                } else {
+                    self.config.script_method
+                };
+                if method == Method::Zstd {
+                    // A damaged sample record only costs the dictionary.
+                    let _ = self.dicts.prepare(&self.ring, ki, p);
+                }
+            }
+        }
+        let dicts = &self.dicts;
+        let ring = &self.ring;
+        let dict = |p: usize| {
+            group
+                .and_then(|ki| dicts.find(ring, ki, p))
+                .map(|d| &d.cdict)
+        };
+        let part = |bytes, method| PartIn {
+            bytes,
+            method,
+            dict: None,
+        };
         let keys: Vec<PartIn<'_>> = if key {
             let m = self.config.keyframe_method;
             self.key_bufs[..n].iter().map(|b| part(b, m)).collect()
@@ -272,11 +338,19 @@ impl History {
             let (c, s) = (self.config.core_method, self.config.script_method);
             let method = |i| if i == 0 { c } else { s };
             let bufs = self.diff_bufs[..n].iter().enumerate();
-            bufs.map(|(i, b)| part(b, method(i))).collect()
+            bufs.map(|(i, b)| PartIn {
+                bytes: b,
+                method: method(i),
+                dict: dict(i),
+            })
+            .collect()
         } else {
             Vec::new()
         };
         let bytes = self.ring.push(frame, &slots, &keys, &diffs);
+        if let Some((oldest, _)) = self.ring.frames() {
+            self.bases.retain(oldest);
+        }
         let parts = self.ring.last_part_sizes();
         // The core is the first keyframe part and the first diff part.
         let core_bytes = parts.first().copied().unwrap_or(0)
@@ -300,17 +374,30 @@ impl History {
         if rec.diff.len() != rec.slots.len() + 1 {
             return Err(corrupt("a record without diffs in a diff walk"));
         }
-        rec.diff[0].decode(&mut self.dec)?;
+        // The group's keyframe, looked for only when a part needs the group's dictionary.
+        let mut ki = None;
+        let mut decode = |part: &PartOut<'_>, p: usize, out: &mut Vec<u8>| {
+            let dict = if part.needs_dict() {
+                match *ki.get_or_insert_with(|| self.ring.keyframe_at_or_before(i)) {
+                    Some(k) => self.dicts.get(&self.ring, k, p)?.map(|d| &d.ddict),
+                    None => None,
+                }
+            } else {
+                None
+            };
+            part.decode_in(out, &mut self.dctx, dict)
+        };
+        decode(&rec.diff[0], 0, &mut self.dec)?;
         match codec::apply(&mut self.core, &self.dec) {
             Ok(n) if n == self.dec.len() => {}
             _ => return Err(corrupt("core diff")),
         }
-        for (slot, part) in rec.slots.iter().zip(&rec.diff[1..]) {
+        for (k, (slot, part)) in rec.slots.iter().zip(&rec.diff[1..]).enumerate() {
             let snap = self
                 .vms
                 .get_mut(slot)
                 .ok_or_else(|| script_error(*slot, "no snapshot to apply a diff to"))?;
-            part.decode(&mut self.dec)?;
+            decode(part, k + 1, &mut self.dec)?;
             snap.apply_diff(&self.dec)
                 .map_err(|e| script_error(*slot, e))?;
         }
@@ -323,10 +410,13 @@ impl History {
         if rec.key.len() != rec.slots.len() + 1 {
             return Err(corrupt("a keyframe without its parts"));
         }
-        rec.key[0].decode(&mut self.core)?;
+        rec.key[0].decode_in(&mut self.core, &mut self.dctx, None)?;
         for (slot, part) in rec.slots.iter().zip(&rec.key[1..]) {
-            part.decode(&mut self.dec)?;
-            let snap = Snapshot::decode_keyframe(&self.dec).map_err(|e| script_error(*slot, e))?;
+            part.decode_in(&mut self.dec, &mut self.dctx, None)?;
+            let snap = self
+                .bases
+                .decode(*slot, &self.dec)
+                .map_err(|e| script_error(*slot, e))?;
             self.vms.insert(*slot, snap);
         }
         Ok(())

@@ -11,14 +11,20 @@
 //! ([`lua_rollback::codec`], also used for the core image). A keyframe record also carries
 //! the diffs when the previous frame had the same scripts, so a walk backward from the live
 //! frame never has to stop at a keyframe. Each part's bytes are then stored as they are, or
-//! compressed with zstd (level 1) or lz4, whichever [`Method`] the session chose for it.
+//! compressed with zstd (its fast level -1) or lz4, whichever [`Method`] the session chose for
+//! it; a zstd diff part may be compressed against its keyframe group's dictionary (chosen by
+//! the history, see `dict.rs`), and then needs it to decode ([`PartOut::decode_with`]).
 //!
-//! Record layout: `flags u8` (bit 0 keyframe, bit 1 has diffs), `slots u8`, `slot ids u32 ×
-//! slots`, then the keyframe parts (if any) and the diff parts (if any), each as `method u8,
-//! raw length u32, stored length u32, bytes`. Little-endian. Decoding checks every length, so
-//! corrupt bytes give an error, never a panic.
+//! Record layout: `flags u8` (bit 0 keyframe, bit 1 has diffs), `slots u8`, the slot ids
+//! (varints), then the keyframe parts (if any) and the diff parts (if any), each as `method u8`
+//! (0 stored, 1 zstd, 2 lz4, 3 zstd with the group's dictionary), `raw length` (varint), the
+//! stored length (varint; absent for a stored part, whose length is its raw length), bytes.
+//! Varints are LEB128 of at most 32 bits. Decoding checks every length, so corrupt bytes give
+//! an error, never a panic.
 
 use std::collections::VecDeque;
+
+use zstd::zstd_safe::{CDict, DCtx, DDict};
 
 /// How a part's bytes are stored.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -92,19 +98,53 @@ pub struct PartIn<'a> {
     pub bytes: &'a [u8],
     /// How to store them.
     pub method: Method,
+    /// With [`Method::Zstd`]: compress against this dictionary (the group's, see
+    /// [`super::dict`]); the part is then stored as "zstd with the group's dictionary".
+    pub dict: Option<&'a CDict<'static>>,
 }
+
+/// Stored method id of a part compressed with zstd against its group's dictionary.
+const ZSTD_DICT_ID: u8 = 3;
 
 /// One part of a record read back.
 #[derive(Clone, Copy, Debug)]
 pub struct PartOut<'a> {
     method: Method,
+    /// Compressed against the group's dictionary (with [`Method::Zstd`]).
+    dict: bool,
     raw_len: usize,
     stored: &'a [u8],
 }
 
 impl PartOut<'_> {
-    /// Decompress into `out` (cleared first).
+    /// Whether decoding needs the group's dictionary ([`PartOut::decode_with`]).
+    pub fn needs_dict(&self) -> bool {
+        self.dict
+    }
+
+    /// Decompress into `out` (cleared first); a part that needs its group's dictionary is
+    /// refused.
     pub fn decode(&self, out: &mut Vec<u8>) -> Result<(), RingError> {
+        self.decode_with(out, None)
+    }
+
+    /// Decompress into `out` (cleared first), with the group's dictionary when the part
+    /// needs it.
+    pub fn decode_with(
+        &self,
+        out: &mut Vec<u8>,
+        dict: Option<&DDict<'_>>,
+    ) -> Result<(), RingError> {
+        self.decode_in(out, &mut DCtx::create(), dict)
+    }
+
+    /// [`PartOut::decode_with`] with a reusable decompression context.
+    pub fn decode_in(
+        &self,
+        out: &mut Vec<u8>,
+        dctx: &mut DCtx<'_>,
+        dict: Option<&DDict<'_>>,
+    ) -> Result<(), RingError> {
         out.clear();
         match self.method {
             Method::Stored => {
@@ -120,8 +160,13 @@ impl PartOut<'_> {
                     _ => return Err(RingError::Corrupt("zstd part length")),
                 }
                 out.resize(self.raw_len, 0);
-                let n = zstd::bulk::decompress_to_buffer(self.stored, &mut out[..])
-                    .map_err(|_| RingError::Corrupt("zstd part"))?;
+                let n = if self.dict {
+                    let dict = dict.ok_or(RingError::Corrupt("a part without its dictionary"))?;
+                    dctx.decompress_using_ddict(&mut out[..], self.stored, dict)
+                } else {
+                    dctx.decompress(&mut out[..], self.stored)
+                }
+                .map_err(|_| RingError::Corrupt("zstd part"))?;
                 if n != self.raw_len {
                     return Err(RingError::Corrupt("zstd part length"));
                 }
@@ -159,25 +204,48 @@ pub struct Record<'a> {
     pub diff: Vec<PartOut<'a>>,
 }
 
+/// The first `n` bytes of `r`, which moves past them.
+fn take<'a>(r: &mut &'a [u8], n: usize) -> Result<&'a [u8], RingError> {
+    let (head, rest) = r
+        .split_at_checked(n)
+        .ok_or(RingError::Corrupt("record ends early"))?;
+    *r = rest;
+    Ok(head)
+}
+
+/// A LEB128 number of at most 32 bits at the start of `r`, which moves past it.
+fn take_varint(r: &mut &[u8]) -> Result<u32, RingError> {
+    let mut v = 0u64;
+    for shift in (0..35).step_by(7) {
+        let b = take(r, 1)?[0];
+        v |= u64::from(b & 0x7f) << shift;
+        if b < 0x80 {
+            return u32::try_from(v).map_err(|_| RingError::Corrupt("number too big"));
+        }
+    }
+    Err(RingError::Corrupt("number too long"))
+}
+
+/// Append `v` as LEB128.
+fn put_varint(out: &mut Vec<u8>, mut v: u32) {
+    while v >= 0x80 {
+        out.push(v as u8 | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
 /// Parse a record's bytes.
 pub fn parse_record(bytes: &[u8]) -> Result<Record<'_>, RingError> {
     let mut r = bytes;
-    let mut take = |n: usize| -> Result<&[u8], RingError> {
-        let (head, rest) = r
-            .split_at_checked(n)
-            .ok_or(RingError::Corrupt("record ends early"))?;
-        r = rest;
-        Ok(head)
-    };
-    let head = take(2)?;
+    let head = take(&mut r, 2)?;
     let (flags, count) = (head[0], usize::from(head[1]));
     if flags & !3 != 0 || flags == 0 {
         return Err(RingError::Corrupt("record flags"));
     }
     let mut slots = Vec::with_capacity(count);
     for _ in 0..count {
-        let b = take(4)?;
-        slots.push(u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+        slots.push(take_varint(&mut r)?);
     }
     let mut read_parts = |present: bool| -> Result<Vec<PartOut<'_>>, RingError> {
         let mut parts = Vec::new();
@@ -185,17 +253,27 @@ pub fn parse_record(bytes: &[u8]) -> Result<Record<'_>, RingError> {
             return Ok(parts);
         }
         for _ in 0..=count {
-            let h = take(9)?;
-            let method = Method::from_id(h[0]).ok_or(RingError::Corrupt("part method"))?;
-            let raw_len = u32::from_le_bytes([h[1], h[2], h[3], h[4]]) as usize;
-            let len = u32::from_le_bytes([h[5], h[6], h[7], h[8]]) as usize;
+            let id = take(&mut r, 1)?[0];
+            let dict = id == ZSTD_DICT_ID;
+            let method = if dict {
+                Method::Zstd
+            } else {
+                Method::from_id(id).ok_or(RingError::Corrupt("part method"))?
+            };
+            let raw_len = take_varint(&mut r)? as usize;
+            let len = match method {
+                // A stored part's length is its raw length.
+                Method::Stored => raw_len,
+                _ => take_varint(&mut r)? as usize,
+            };
             if raw_len > MAX_PART {
                 return Err(RingError::Corrupt("part length"));
             }
             parts.push(PartOut {
                 method,
+                dict,
                 raw_len,
-                stored: take(len)?,
+                stored: take(&mut r, len)?,
             });
         }
         Ok(parts)
@@ -357,8 +435,8 @@ impl Ring {
         let flags = u8::from(!key.is_empty()) | (u8::from(!diff.is_empty()) << 1);
         rec.push(flags);
         rec.push(slots.len().min(255) as u8);
-        for s in slots.iter().take(255) {
-            rec.extend_from_slice(&s.to_le_bytes());
+        for &s in slots.iter().take(255) {
+            put_varint(&mut rec, s);
         }
         self.last_parts.clear();
         for part in key.iter().chain(diff) {
@@ -390,9 +468,29 @@ impl Ring {
     fn put_part(&mut self, rec: &mut Vec<u8>, part: &PartIn<'_>) {
         let raw = part.bytes;
         let mut method = part.method;
-        let stored: &[u8] = match method {
-            Method::Stored => raw,
-            Method::Zstd => {
+        let mut id = None;
+        let stored: &[u8] = match (method, part.dict) {
+            (Method::Stored, _) => raw,
+            (Method::Zstd, Some(dict)) => {
+                self.scratch.clear();
+                self.scratch
+                    .reserve(zstd::zstd_safe::compress_bound(raw.len()));
+                match self
+                    .zstd
+                    .context_mut()
+                    .compress_using_cdict(&mut self.scratch, raw, dict)
+                {
+                    Ok(_) => {
+                        id = Some(ZSTD_DICT_ID);
+                        &self.scratch
+                    }
+                    Err(_) => {
+                        method = Method::Stored;
+                        raw
+                    }
+                }
+            }
+            (Method::Zstd, None) => {
                 self.scratch.clear();
                 self.scratch
                     .reserve(zstd::zstd_safe::compress_bound(raw.len()));
@@ -404,7 +502,7 @@ impl Ring {
                     }
                 }
             }
-            Method::Lz4 => {
+            (Method::Lz4, _) => {
                 self.scratch.clear();
                 self.scratch
                     .resize(lz4_flex::block::get_maximum_output_size(raw.len()), 0);
@@ -418,14 +516,16 @@ impl Ring {
             }
         };
         // Keep whichever is smaller: compression can lose on tiny diffs.
-        let (method, stored) = if stored.len() >= raw.len() {
-            (Method::Stored, raw)
+        let (id, stored) = if stored.len() >= raw.len() {
+            (Method::Stored.id(), raw)
         } else {
-            (method, stored)
+            (id.unwrap_or(method.id()), stored)
         };
-        rec.push(method.id());
-        rec.extend_from_slice(&(raw.len() as u32).to_le_bytes());
-        rec.extend_from_slice(&(stored.len() as u32).to_le_bytes());
+        rec.push(id);
+        put_varint(rec, raw.len() as u32);
+        if id != Method::Stored.id() {
+            put_varint(rec, stored.len() as u32);
+        }
         rec.extend_from_slice(stored);
     }
 
@@ -475,6 +575,7 @@ mod tests {
         let parts = [PartIn {
             bytes: &bytes,
             method: Method::Stored,
+            dict: None,
         }];
         if key {
             ring.push(frame, &[], &parts, &[])
@@ -495,10 +596,12 @@ mod tests {
                 PartIn {
                     bytes: &data,
                     method: m,
+                    dict: None,
                 },
                 PartIn {
                     bytes: b"x",
                     method: m,
+                    dict: None,
                 },
             ];
             ring.push(f as u64, &[7], &parts, &parts);
@@ -597,10 +700,12 @@ mod fuzz {
                 PartIn {
                     bytes: &data,
                     method: m,
+                    dict: None,
                 },
                 PartIn {
                     bytes: &data[..100],
                     method: m,
+                    dict: None,
                 },
             ];
             ring.push(f, &[1], &parts, &parts);
