@@ -1,6 +1,7 @@
 //! A measurement, not a check: where the script part of the rewind ring's bytes comes from,
-//! with the benchmark HUD (`examples/bench_hud.lua`) on Tobu Tobu Girl. Run with
-//! `cargo test --release -p gb-session census -- --ignored --nocapture`
+//! with the benchmark HUD (`examples/bench_hud.lua`) on Tobu Tobu Girl. Built only with the
+//! `census` feature, so the test suite never runs it:
+//! `cargo test --release -p gb-session --features census census -- --nocapture`
 //! (`CENSUS_FRAMES` sets the frames; 3,600 by default). It prints the ring bytes of keyframe
 //! and diff records, then the words that change per frame in the HUD's arena by region and
 //! object kind ([`lua_rollback::census`]), and the blocks where most of them fall. A second
@@ -24,7 +25,6 @@ fn input(frame: u64) -> gb_core::Buttons {
 }
 
 #[test]
-#[ignore = "a measurement: prints where the HUD's rewind bytes come from"]
 fn census_of_the_bench_hud() {
     let Some(rom) = gb_testkit::shared_rom_bytes("homebrew/tobutobugirl/tobutobugirl.gb") else {
         return;
@@ -201,7 +201,6 @@ fn median(mut v: Vec<f64>) -> f64 {
 }
 
 #[test]
-#[ignore = "a measurement: prints what one step back spends its time on"]
 fn step_back_parts() {
     let Some(rom) = gb_testkit::shared_rom_bytes("homebrew/tobutobugirl/tobutobugirl.gb") else {
         return;

@@ -10,5 +10,5 @@ pub mod ring;
 pub use history::History;
 pub use ring::{Method, Ring, RingError};
 
-#[cfg(test)]
+#[cfg(all(test, feature = "census"))]
 mod census;
