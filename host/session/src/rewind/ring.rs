@@ -99,7 +99,7 @@ pub struct PartIn<'a> {
     /// How to store them.
     pub method: Method,
     /// With [`Method::Zstd`]: compress against this dictionary (the group's, see
-    /// [`super::dict`]); the part is then stored as "zstd with the group's dictionary".
+    /// `rewind::dict`); the part is then stored as "zstd with the group's dictionary".
     pub dict: Option<&'a CDict<'static>>,
 }
 
