@@ -74,7 +74,7 @@ pub struct HistoryConfig {
 pub struct Capture {
     /// Bytes the record took in the ring.
     pub bytes: usize,
-    /// Of those, the core's parts.
+    /// Of those, the core's parts and the record's framing (all but the scripts' parts).
     pub core_bytes: usize,
     /// The record is a keyframe.
     pub keyframe: bool,
@@ -352,13 +352,16 @@ impl History {
             self.bases.retain(oldest);
         }
         let parts = self.ring.last_part_sizes();
-        // The core is the first keyframe part and the first diff part.
-        let core_bytes = parts.first().copied().unwrap_or(0)
+        // The core is the first keyframe part and the first diff part; the record's framing
+        // counts with the core, so a history without scripts is all core.
+        let core_parts = parts.first().copied().unwrap_or(0)
             + if key && contiguous {
                 parts.get(n).copied().unwrap_or(0)
             } else {
                 0
             };
+        let script_parts = parts.iter().sum::<usize>().saturating_sub(core_parts);
+        let core_bytes = bytes.saturating_sub(script_parts);
         self.slots = slots;
         self.at = frame;
         Capture {

@@ -221,7 +221,7 @@ pub struct Stats {
     pub capture_ns: u64,
     /// Bytes the last record took in the ring.
     pub record_bytes: usize,
-    /// Of those, the core's parts.
+    /// Of those, the core's parts and the record's framing (all but the scripts' parts).
     pub record_core_bytes: usize,
     /// Whether the last record was a keyframe.
     pub record_keyframe: bool,
