@@ -64,6 +64,11 @@ pub struct Script {
     /// last whole frame (a statistic: it never affects emulation).
     pub(crate) time_ns: u64,
     pub(crate) last_frame_ns: u64,
+    /// The VM has changed its bus hooks at least once (it asked for `gbhost.watch_changed`).
+    /// Never cleared: every arena restored into this VM is a snapshot of this VM, so one
+    /// without it set holds no bus hooks at any frame, and a restore need not ask it for its
+    /// watches.
+    pub(crate) may_watch: bool,
 }
 
 impl std::fmt::Debug for Script {
@@ -130,6 +135,7 @@ impl Script {
             persist: BTreeMap::new(),
             time_ns: 0,
             last_frame_ns: 0,
+            may_watch: false,
         })
     }
 

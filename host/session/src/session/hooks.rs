@@ -59,6 +59,9 @@ impl Session {
             f(script, &mut api)
         };
         script.time_ns += t0.elapsed().as_nanos() as u64;
+        if self.requests.iter().any(|r| matches!(r, Request::Watches)) {
+            script.may_watch = true;
+        }
         script.draw = draw;
         script.persist = persist;
         // A reload during the call installed its own images; keep them.
@@ -72,7 +75,7 @@ impl Session {
     pub(crate) fn rebuild_watches(&mut self) {
         self.gb.clear_watches();
         for i in 0..self.scripts.len() {
-            if self.scripts[i].active {
+            if self.scripts[i].active && self.scripts[i].may_watch {
                 for (kind, addr, len) in self.with_script(i, |s, api| s.watches(api)) {
                     let access = match kind {
                         0 => Access::Read,

@@ -47,9 +47,10 @@ impl Session {
         self.frame = t;
         self.user_buttons = self.log.buttons_before(t);
         // Asking the scripts for their watches runs Lua, which leaves traces in the arenas; a
-        // restore is not part of the timeline, so put the arenas back as recorded afterwards.
+        // restore is not part of the timeline, so put the arenas back as recorded afterwards
+        // (only those asked: a script that never changed its bus hooks has none).
         self.rebuild_watches();
-        for s in self.scripts.iter_mut().filter(|s| s.active) {
+        for s in self.scripts.iter_mut().filter(|s| s.active && s.may_watch) {
             self.history.load_vm(s)?;
         }
         Ok(())

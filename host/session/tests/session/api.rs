@@ -528,6 +528,39 @@ fn bus_hooks_see_reads_writes_and_instructions() {
 }
 
 #[test]
+fn bus_hooks_registered_later_follow_the_timeline() {
+    let mut s = session();
+    s.load_script(
+        "late.lua",
+        r#"
+        while true do
+          emu.frameadvance()
+          if emu.framecount() == 5 then
+            event.on_bus_write(function(addr, v) print("write", v) end, 0xC000)
+          end
+        end
+        "#,
+    );
+    for _ in 0..10 {
+        s.run_frame();
+    }
+    let writes =
+        |s: &mut gb_session::Session| console(s).iter().filter(|l| l.starts_with("write")).count();
+    assert!(writes(&mut s) > 0);
+    // After the hook was registered, a restored frame watches $C000 again...
+    s.seek(8).expect("seek");
+    let _ = console(&mut s);
+    s.run_frame();
+    assert_eq!(writes(&mut s), 1);
+    // ...and before it, nothing is watched.
+    s.seek(2).expect("seek");
+    let _ = console(&mut s);
+    s.run_frame();
+    assert_eq!(writes(&mut s), 0);
+    assert_eq!(s.verify_replay(0).expect("replay"), 0);
+}
+
+#[test]
 fn compat_layers_reach_the_bus_hooks() {
     let mut s = session();
     s.load_script_as(
