@@ -2,9 +2,9 @@
 //! for, run on the DMG (DMG-CPU B) and on the CGB (CPU CGB C).
 //!
 //! ROMs come from `../shared/roms` beside the repository (override: `GBHOST_TEST_ROMS`). Which
-//! ROMs run on the DMG is `table.rs` and the modules' `ROMS`; on the CGB, `table_cgb.rs` and
-//! the modules' `ROMS_CGB`, plus every Mooneye test whose file name's suffix names the CGB (or
-//! no model). A DMG trial is named by the ROM's path, a CGB trial by `cgb/` and the path. Known
+//! ROMs run on the DMG is `table.rs` and the modules' `ROMS`; on the CGB, `table_cgb.rs`,
+//! rtc3test's `ROMS_CGB` and gbc-hw-tests' `roms_cgb()` (its DMG rows with the CGB-only ones
+//! run), plus every Mooneye test whose file name's suffix names the CGB (or no model). A DMG trial is named by the ROM's path, a CGB trial by `cgb/` and the path. Known
 //! failures are listed per model, with their reason, in `tests/expected-failures.tsv`: a
 //! listed ROM that fails passes the run, and a listed ROM that passes fails it until the list
 //! is updated. A full run (no name filter) rewrites `docs/conformance.md` with every ROM's
@@ -92,7 +92,7 @@ fn all_roms() -> Vec<(&'static str, Model, Kind)> {
         .copied()
         .chain(mooneye)
         .chain(rtc3test::ROMS_CGB.iter().copied())
-        .chain(gbc_hw::ROMS_CGB.iter().copied());
+        .chain(gbc_hw::roms_cgb());
     let mut all: Vec<_> = dmg.map(|(p, k)| (p, Model::Dmg, k)).collect();
     all.extend(cgb.map(|(p, k)| (p, Model::Cgb, k)));
     all
