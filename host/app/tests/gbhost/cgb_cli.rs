@@ -4,27 +4,12 @@
 //! frame-identically in another; a state or movie of the other model is refused.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
-fn gbhost(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gbhost"))
-        .args(args)
-        .output()
-        .expect("run gbhost")
-}
+use crate::common::{gbhost, text};
 
 fn dir() -> PathBuf {
-    let d = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cgb-cli");
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "{}\n{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
+    crate::common::tmp_dir("cgb-cli")
 }
 
 fn s(p: &Path) -> String {

@@ -4,12 +4,7 @@ use gb_core::asm;
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
-fn gbhost(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gbhost"))
-        .args(args)
-        .output()
-        .expect("run gbhost")
-}
+use crate::common::gbhost;
 
 fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()

@@ -5,5 +5,6 @@
 mod app_cli;
 mod cgb_cli;
 mod cli;
+mod common;
 mod movie_cli;
 mod session_cli;

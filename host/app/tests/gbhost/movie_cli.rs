@@ -5,27 +5,12 @@
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 
-fn gbhost(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gbhost"))
-        .args(args)
-        .output()
-        .expect("run gbhost")
-}
+use crate::common::{gbhost, text};
 
 fn dir() -> PathBuf {
-    let d = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("movie-cli");
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "{}\n{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
+    crate::common::tmp_dir("movie-cli")
 }
 
 /// Tobu Tobu Girl from the shared ROM folder (`GBHOST_TEST_ROMS` overrides), or `None`,

@@ -3,14 +3,9 @@
 
 use gb_core::asm;
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Output;
 
-fn gbhost(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gbhost"))
-        .args(args)
-        .output()
-        .expect("run gbhost")
-}
+use crate::common::gbhost;
 
 fn file(name: &str, bytes: &[u8]) -> String {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("session-cli");
