@@ -188,27 +188,26 @@ pub fn run(args: &Args) -> Result<()> {
 /// `data` imported into a machine running `rom`, of the model the file is for: the one the
 /// ROM's header picks, or the other one when the file names it (a DMG game saved on a CGB).
 fn import_bess(rom: &std::path::Path, data: &[u8]) -> Result<(gb_core::Model, gb_core::Gb)> {
-    let auto = session(rom, crate::rom::PowerArgs::default())?
-        .start_params()
-        .model;
-    let other = match auto {
-        gb_core::Model::Dmg => gb_core::Model::Cgb,
-        gb_core::Model::Cgb => gb_core::Model::Dmg,
-    };
-    let machine = |model| -> Result<gb_core::Gb> {
+    // The machine of a model (`None`: the one the header picks), as a session powers it on.
+    let machine = |model: Option<gb_core::Model>| -> Result<(gb_core::Model, gb_core::Gb)> {
         let power = crate::rom::PowerArgs {
-            model: Some(gb_core::ModelChoice::Fixed(model)),
+            model: model.map(gb_core::ModelChoice::Fixed),
             ..crate::rom::PowerArgs::default()
         };
-        Ok(session(rom, power)?.gb().clone())
+        let s = session(rom, power)?;
+        Ok((s.start_params().model, s.gb().clone()))
     };
-    let mut gb = machine(auto)?;
+    let (auto, mut gb) = machine(None)?;
     match gb_core::bess::import(&mut gb, data) {
         Ok(()) => return Ok((auto, gb)),
         Err(gb_core::bess::BessError::WrongModel { .. }) => {}
         Err(e) => return Err(e.into()),
     }
-    let mut gb = machine(other)?;
+    let other = match auto {
+        gb_core::Model::Dmg => gb_core::Model::Cgb,
+        gb_core::Model::Cgb => gb_core::Model::Dmg,
+    };
+    let (_, mut gb) = machine(Some(other))?;
     gb_core::bess::import(&mut gb, data)?;
     Ok((other, gb))
 }
