@@ -24,15 +24,8 @@ fn input(frame: u64) -> gb_core::Buttons {
     }
 }
 
-#[test]
-fn census_of_the_bench_hud() {
-    let Some(rom) = gb_testkit::shared_rom_bytes("homebrew/tobutobugirl/tobutobugirl.gb") else {
-        return;
-    };
-    let frames: u64 = std::env::var("CENSUS_FRAMES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(3600);
+/// Tobu Tobu Girl with the benchmark HUD loaded, as the rewind bench runs it.
+fn hud_session(rom: Vec<u8>) -> Session {
     let config = SessionConfig {
         desync_check: false,
         ..SessionConfig::default()
@@ -42,6 +35,19 @@ fn census_of_the_bench_hud() {
         "bench_hud.lua",
         include_str!("../../../../examples/bench_hud.lua"),
     );
+    s
+}
+
+#[test]
+fn census_of_the_bench_hud() {
+    let Some(rom) = gb_testkit::shared_rom_bytes("homebrew/tobutobugirl/tobutobugirl.gb") else {
+        return;
+    };
+    let frames: u64 = std::env::var("CENSUS_FRAMES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(3600);
+    let mut s = hud_session(rom);
     let mut prev: Option<Vec<u8>> = None;
     let mut all = Census::default();
     let (mut key_bytes, mut diff_bytes, mut keys, mut counted) = (0usize, 0usize, 0, 0u64);
@@ -205,15 +211,7 @@ fn step_back_parts() {
     let Some(rom) = gb_testkit::shared_rom_bytes("homebrew/tobutobugirl/tobutobugirl.gb") else {
         return;
     };
-    let config = SessionConfig {
-        desync_check: false,
-        ..SessionConfig::default()
-    };
-    let mut s = Session::new(rom, None, config).expect("session");
-    s.load_script(
-        "bench_hud.lua",
-        include_str!("../../../../examples/bench_hud.lua"),
-    );
+    let mut s = hud_session(rom);
     for f in 0..3000 {
         s.set_buttons(input(f));
         s.run_frame();
