@@ -83,9 +83,6 @@ pub struct Dma {
     last_byte: u8,
     /// The bus the running transfer reads from (see [`bus_of`]).
     source_bus: u8,
-    /// From when to when the running transfer (restarts included) holds OAM, as the PPU's
-    /// OAM scan sees it ([`Ppu::oam_dma_busy`]); `(0, 0)` before any transfer.
-    busy: (u64, u64),
 }
 
 impl Dma {
@@ -100,7 +97,6 @@ impl Dma {
             pending_source: 0,
             last_byte: 0xFF,
             source_bus: 0,
-            busy: (0, 0),
         }
     }
 
@@ -441,8 +437,7 @@ impl Hardware {
         self.dma.start_at = rescale(self.dma.start_at);
         if self.dma.active && self.dma.next != u64::MAX {
             let left = u64::from(0xA0 - self.dma.index.min(0xA0));
-            self.dma.busy.1 = self.dma.next + left * self.mcycle;
-            self.ppu.oam_dma_busy = self.dma.busy;
+            self.ppu.oam_dma_busy.1 = self.dma.next + left * self.mcycle;
         }
         self.timer.set_rate(self.now, rate);
         self.serial.set_cgb(self.cgb_mode, rate);
@@ -754,9 +749,12 @@ impl Hardware {
                 self.dma.index = 0;
                 // OAM is the DMA's from its first byte to the M-cycle after its last; a
                 // restart keeps it.
-                let from = if self.dma.active { self.dma.busy.0 } else { at };
-                self.dma.busy = (from, at + 0xA0 * self.mcycle + self.mcycle);
-                self.ppu.oam_dma_busy = self.dma.busy;
+                let from = if self.dma.active {
+                    self.ppu.oam_dma_busy.0
+                } else {
+                    at
+                };
+                self.ppu.oam_dma_busy = (from, at + 0xA0 * self.mcycle + self.mcycle);
                 self.dma.active = true;
                 self.dma.next = at;
             }
@@ -1226,8 +1224,7 @@ impl Hardware {
         self.dma.next = later(frozen.next);
         self.dma.start_at = later(frozen.start_at);
         if self.dma.active {
-            self.dma.busy.1 = later(self.dma.busy.1);
-            self.ppu.oam_dma_busy = self.dma.busy;
+            self.ppu.oam_dma_busy.1 = later(self.ppu.oam_dma_busy.1);
         }
         self.reschedule();
     }
@@ -1291,8 +1288,6 @@ impl Dma {
         w.u16(self.pending_source);
         w.u8(self.last_byte);
         w.u8(self.source_bus);
-        w.u64(self.busy.0);
-        w.u64(self.busy.1);
     }
 
     fn load_state(
@@ -1308,7 +1303,6 @@ impl Dma {
         self.pending_source = r.u16()?;
         self.last_byte = r.u8()?;
         self.source_bus = r.below(4, "OAM DMA source bus")?;
-        self.busy = (r.u64()?, r.u64()?);
         Ok(())
     }
 }
@@ -1331,6 +1325,9 @@ impl Hardware {
         self.joypad.save_state(w);
         self.apu.save_state(w);
         self.dma.save_state(w);
+        // When the transfer holds OAM: the PPU's OAM scan keeps it (the DMA's part of the image).
+        w.u64(self.ppu.oam_dma_busy.0);
+        w.u64(self.ppu.oam_dma_busy.1);
         w.bool(self.cgb_mode);
         self.cgb.save_state(w);
         w.u64(self.speed_switch_end);
@@ -1373,7 +1370,7 @@ impl Hardware {
         self.joypad.load_state(r)?;
         self.apu.load_state(r, self.now)?;
         self.dma.load_state(r)?;
-        self.ppu.oam_dma_busy = self.dma.busy;
+        self.ppu.oam_dma_busy = (r.u64()?, r.u64()?);
         let cgb_mode = r.bool()?;
         self.cgb.load_state(r)?;
         self.speed_switch_end = r.u64()?;

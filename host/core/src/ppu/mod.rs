@@ -120,8 +120,9 @@ pub struct Ppu {
     stat_line: bool,
     /// Time of dot 0 of the current line.
     line_start: u64,
-    /// From when to when an OAM DMA holds OAM (`[from, until)`): the OAM scan reads no object
-    /// then. Set by the bus, which keeps it in the state image.
+    /// From when to when the running OAM DMA (restarts included) holds OAM (`[from, until)`):
+    /// the OAM scan reads no object then; `(0, 0)` before any transfer. The bus's DMA keeps it
+    /// here, its only copy, and saves it in the state image after the DMA's own fields.
     pub(crate) oam_dma_busy: (u64, u64),
     /// Time of the next event.
     next: u64,
