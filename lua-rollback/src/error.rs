@@ -55,6 +55,9 @@ pub enum Error {
     /// The snapshot was taken from another VM.
     #[error("snapshot belongs to another VM")]
     ForeignSnapshot,
+    /// A portable image could not be made or restored.
+    #[error(transparent)]
+    Image(#[from] crate::portable::ImageError),
 }
 
 /// Errors decoding a snapshot diff or keyframe.

@@ -51,6 +51,10 @@
 //!   collection in generational mode), then [`Vm::snapshot_diff`]. Collecting the frame's
 //!   garbage before the snapshot, with freed memory zeroed, keeps a HUD script's per-frame
 //!   diff under 1 KB (a few hundred bytes after zstd); without it, several KB.
+//! * **Portable images** (`portable`): a VM's state that another process (another build of
+//!   the same image format, with ASLR) restores exactly: [`Vm::export_image`],
+//!   [`VmBuilder::build_from_image`], [`Vm::load_image`], [`Vm::image_hash`]. The design and
+//!   its invariants are in the `portable` module and `docs/arena.md`.
 //! * **Sandbox**: only `base` (without `dofile`, `loadfile`), `string` (without `dump`),
 //!   `table`, `math`, `utf8` and `coroutine`; `load` takes text only; `print` goes to a host
 //!   buffer ([`Vm::take_output`]); `math.random` is seeded at creation and `math.randomseed`
@@ -90,9 +94,13 @@
 //!    (`tostring(table)`, `%p`, `pairs()` over table keys) agree across processes only with
 //!    [`VmConfig::fixed_address`].
 //! 7. Raw arena bytes — and [`Snapshot`]s and their encodings — are valid only in the process
-//!    and the VM that made them (they hold addresses of code). Files on disk carry what can be
-//!    replayed, never arena bytes. Encodings are sealed with a per-process key and decoding
-//!    refuses anything else, so a restore can only ever put back bytes the arena really had.
+//!    and the VM that made them (they hold addresses of code). Encodings are sealed with a
+//!    per-process key and decoding refuses anything else, so a restore can only ever put back
+//!    bytes the arena really had. What goes to disk is a *portable image*
+//!    ([`Vm::export_image`]): the arena with every pointer out of it replaced by a name,
+//!    canonical (the same state gives the same bytes in any process), and sealed with a key
+//!    the host keeps per user ([`ImageKey`]); only an image whose seal verifies is restored,
+//!    into a VM mapped at the image's address ([`VmConfig::window_slot`]).
 //!
 //! # Source files
 //! Each file opens with a doc saying its one job and its invariants.
@@ -105,7 +113,11 @@
 //!   chunks, calls and named coroutines; `host_call.rs` the host-function trampoline and the
 //!   raw host-function API; `sandbox.rs` the state's setup and replaced library functions;
 //!   `budget.rs` the instruction hook; `gc.rs` collector modes and collections; `stack.rs`
-//!   values across the stack; `rollback.rs` snapshots, diffs and restore.
+//!   values across the stack; `rollback.rs` snapshots, diffs and restore; `image.rs` the FFI
+//!   side of portable images.
+//! * `portable/` (safe code over byte copies of an arena): `mod.rs` the image format, seal and
+//!   export/import; `heap.rs` Lua 5.4.9's object layout and the walk that finds and
+//!   canonicalises every pointer leaving the arena; `catalog.rs` the names of code.
 //! * Safe code: `vm.rs` ([`Vm`], [`VmBuilder`], [`VmConfig`]), `host.rs` ([`Host`]),
 //!   `value.rs`, `snapshot.rs` ([`Snapshot`] and its encodings), `codec.rs` ([`codec`]),
 //!   `census.rs` ([`census`]: which regions and objects of an arena a diff's words fall in, a
@@ -131,17 +143,19 @@ pub mod codec;
 mod error;
 mod ffi;
 mod host;
+mod portable;
 mod snapshot;
 mod value;
 mod vm;
 
-pub use arena::{AllocFailure, ArenaStats};
+pub use arena::{AllocFailure, ArenaStats, WINDOW_SLOTS, window_address};
 pub use error::{ArenaError, CodecError, Error};
 pub use ffi::{GcMode, HostFn, host_context, yield_frame};
 pub use host::{Host, HostReturn};
+pub use portable::{IMAGE_VERSION, ImageError, ImageInfo, ImageKey};
 pub use snapshot::Snapshot;
 pub use value::{Resume, Value};
-pub use vm::{Vm, VmBuilder, VmConfig};
+pub use vm::{Vm, VmBuilder, VmConfig, image_info};
 
 /// Lua's C API (`mlua::ffi`), for writing host functions.
 pub use mlua::ffi as lua;

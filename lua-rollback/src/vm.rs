@@ -7,6 +7,7 @@ use crate::arena::{AllocFailure, ArenaStats};
 use crate::error::Error;
 use crate::ffi::{GC_FRAME, GcMode, HostBinding, HostCall, HostFn, RawConfig, RawVm};
 use crate::host::Host;
+use crate::portable::{self, ImageInfo, ImageKey};
 use crate::snapshot::Snapshot;
 use crate::value::{Resume, Value};
 
@@ -19,6 +20,11 @@ pub struct VmConfig {
     /// Map the arena at this page-aligned address (or fail), so that addresses — and with them
     /// `tostring(table)`, `%p` and `pairs()` over table keys — are the same in every process.
     pub fixed_address: Option<usize>,
+    /// Without `fixed_address`: map the arena at this slot of the portable window
+    /// ([`window_address`](crate::window_address)), or at the first free slot after it, so
+    /// that its images ([`Vm::export_image`]) can be restored in another process (which maps
+    /// its VM at the image's address). `None`: anywhere.
+    pub window_slot: Option<usize>,
     /// Lua instructions one host call (exec, call, resume, gc) may run; `None` for no limit.
     pub instruction_budget: Option<u64>,
     /// Garbage-collector mode.
@@ -43,6 +49,7 @@ impl Default for VmConfig {
         VmConfig {
             arena_capacity: 16 << 20,
             fixed_address: None,
+            window_slot: None,
             instruction_budget: Some(10_000_000),
             gc: GcMode::Generational {
                 minor_multiplier: 0,
@@ -119,6 +126,7 @@ impl VmBuilder {
         let raw = RawVm::new(&RawConfig {
             capacity: c.arena_capacity,
             fixed_address: c.fixed_address,
+            window_slot: c.window_slot,
             budget: c.instruction_budget,
             gc: c.gc,
             random_seed: c.random_seed,
@@ -130,6 +138,20 @@ impl VmBuilder {
         })?;
         let mut vm = Vm { raw };
         vm.raw.set_failure(AllocFailure::Off);
+        Ok(vm)
+    }
+
+    /// Create the VM a portable image was made from, in its state: the arena is mapped at the
+    /// image's address with its capacity (overriding the configuration's placement and
+    /// capacity; [`ArenaError::BadAddress`](crate::ArenaError::BadAddress) when that range is
+    /// taken), built as [`VmBuilder::build`] does, then restored from the image (see
+    /// [`Vm::load_image`]). Register the same host functions as the exporting VM had.
+    pub fn build_from_image(mut self, key: &ImageKey, image: &[u8]) -> Result<Vm, Error> {
+        let info = portable::info(image)?;
+        self.config.fixed_address = Some(info.address);
+        self.config.arena_capacity = info.capacity;
+        let mut vm = self.build()?;
+        vm.load_image(key, image)?;
         Ok(vm)
     }
 }
@@ -353,6 +375,51 @@ impl Vm {
     pub fn arena_address(&self) -> usize {
         self.raw.base_address()
     }
+
+    /// Address of the main thread (`lua_State`), for diagnostics.
+    pub fn main_thread_address(&self) -> usize {
+        self.raw.main_thread() as usize
+    }
+
+    /// The VM's state as a portable image sealed with `key` (see the `portable` module docs):
+    /// another process restores it exactly with [`VmBuilder::build_from_image`] or
+    /// [`Vm::load_image`]. Fails ([`ImageError::Unportable`]) for a VM holding something no
+    /// other process could restore (a light userdata, a table keyed by a C function). Only a
+    /// VM mapped at a fixed address ([`VmConfig::window_slot`], [`VmConfig::fixed_address`])
+    /// can be restored elsewhere: another process must map its VM at the same address.
+    pub fn export_image(&mut self, key: &ImageKey) -> Result<Vec<u8>, Error> {
+        let snap = self.snapshot();
+        Ok(portable::export(&self.raw.image_parts(), snap.bytes, key)?)
+    }
+
+    /// A hash of the VM's canonical image: equal in two processes exactly when the VMs are
+    /// in the same state (addresses of code, dead stack slots and stale bytes do not count).
+    pub fn image_hash(&mut self) -> Result<u64, Error> {
+        let snap = self.snapshot();
+        Ok(portable::hash(&self.raw.image_parts(), snap.bytes)?)
+    }
+
+    /// A snapshot of this VM holding the state of a portable image sealed with `key`, for
+    /// [`Vm::restore`] (e.g. in a logged load). The image must come from a VM at this VM's
+    /// address, with its capacity and the same host functions.
+    pub fn image_snapshot(&mut self, key: &ImageKey, image: &[u8]) -> Result<Snapshot, Error> {
+        let bytes = portable::import(&self.raw.image_parts(), image, key)?;
+        let mut s = self.snapshot();
+        s.bytes = bytes;
+        Ok(s)
+    }
+
+    /// Restore a portable image sealed with `key` into this VM (see [`Vm::image_snapshot`]).
+    pub fn load_image(&mut self, key: &ImageKey, image: &[u8]) -> Result<(), Error> {
+        let bytes = portable::import(&self.raw.image_parts(), image, key)?;
+        self.raw.restore_image_bytes(&bytes)
+    }
+}
+
+/// The header of a portable image (where and how large its arena was), read without checking
+/// its seal: to choose where to build the VM that will load it.
+pub fn image_info(image: &[u8]) -> Result<ImageInfo, Error> {
+    Ok(portable::info(image)?)
 }
 
 fn refuse_binary(source: &[u8]) -> Result<(), Error> {

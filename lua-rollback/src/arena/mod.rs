@@ -68,6 +68,20 @@ pub struct ArenaStats {
     pub frees: u64,
 }
 
+/// Start of the portable window: arenas meant to move between processes (portable images)
+/// are mapped at fixed addresses from here, where a Linux process has nothing mapped (16 TiB,
+/// far from the program, its heap, its libraries and its stacks).
+pub const WINDOW_BASE: usize = 0x1000_0000_0000;
+/// Distance between two slots of the window: the largest arena.
+pub const WINDOW_STRIDE: usize = 1 << 32;
+/// Slots in the window.
+pub const WINDOW_SLOTS: usize = 1024;
+
+/// The address of slot `slot` (modulo [`WINDOW_SLOTS`]) of the portable window.
+pub fn window_address(slot: usize) -> usize {
+    WINDOW_BASE + (slot % WINDOW_SLOTS) * WINDOW_STRIDE
+}
+
 /// Source of arena ids: a snapshot restores only into the arena that made it.
 static NEXT_ARENA_ID: AtomicU64 = AtomicU64::new(1);
 
@@ -80,6 +94,20 @@ pub(crate) struct Arena {
 }
 
 impl Arena {
+    /// Reserve `capacity` bytes at slot `slot` of the portable window ([`window_address`]), or
+    /// at the first free slot after it.
+    pub(crate) fn new_in_window(capacity: usize, slot: usize) -> Result<Arena, ArenaError> {
+        let mut last = ArenaError::BadAddress(window_address(slot));
+        for i in 0..WINDOW_SLOTS {
+            match Arena::new(capacity, Some(window_address(slot + i))) {
+                Ok(a) => return Ok(a),
+                Err(e @ ArenaError::BadCapacity(_)) => return Err(e),
+                Err(e) => last = e,
+            }
+        }
+        Err(last)
+    }
+
     /// Reserve `capacity` bytes (rounded up to pages). Pages are committed as they are touched.
     /// With `fixed_address`, map exactly there or fail.
     pub(crate) fn new(capacity: usize, fixed_address: Option<usize>) -> Result<Arena, ArenaError> {

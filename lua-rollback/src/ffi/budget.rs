@@ -20,7 +20,10 @@ const HOOK_CHUNK: u64 = 1000;
 
 /// The instruction-count hook: charges the budget, and once it is spent raises an error on
 /// every instruction until the host call ends.
-unsafe extern "C-unwind" fn budget_hook(l: *mut lua::lua_State, _ar: *mut lua::lua_Debug) {
+pub(super) unsafe extern "C-unwind" fn budget_hook(
+    l: *mut lua::lua_State,
+    _ar: *mut lua::lua_Debug,
+) {
     // SAFETY: called by Lua on a thread of a live VM; lua_gethookcount/lua_sethook do not
     // allocate; luaL_error raises into the running protected call.
     unsafe {

@@ -25,7 +25,7 @@ use crate::value::{Resume, Value};
 pub(super) const COROUTINES: &CStr = c"lua_rollback.coroutines";
 
 /// Message handler: append a traceback to string errors.
-unsafe extern "C-unwind" fn msg_handler(l: *mut lua::lua_State) -> c_int {
+pub(super) unsafe extern "C-unwind" fn msg_handler(l: *mut lua::lua_State) -> c_int {
     // SAFETY: called by Lua with the error object at index 1; luaL_traceback allocates inside
     // the running protected call.
     unsafe {

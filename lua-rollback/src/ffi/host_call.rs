@@ -92,7 +92,7 @@ enum Outcome {
 /// Phase 1 ([`dispatch`]) calls nothing in Lua that can raise and leaves no Rust value alive;
 /// phase 2 pushes results or raises, touching only plain data and the control block's
 /// buffers (see the `host` module's soundness notes).
-unsafe extern "C-unwind" fn host_trampoline(l: *mut lua::lua_State) -> c_int {
+pub(super) unsafe extern "C-unwind" fn host_trampoline(l: *mut lua::lua_State) -> c_int {
     // SAFETY: called by Lua on a thread of a live VM, inside a protected call. After
     // `dispatch` returns no Rust value with a destructor is alive in this frame (`ctl` and the
     // message slice are references into the control block, which outlives the state), so the

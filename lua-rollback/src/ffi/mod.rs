@@ -39,12 +39,15 @@
 //! * `gc`: garbage-collector modes and collections.
 //! * `stack`: values, names and paths across the Lua stack.
 //! * `rollback`: snapshots, diffs and restore of the arena.
+//! * `image`: the FFI side of portable images (our code's names, a VM's parts, restoring an
+//!   imported image).
 #![expect(unsafe_code, reason = "creates and drives the Lua state")]
 
 mod budget;
 mod calls;
 mod gc;
 mod host_call;
+mod image;
 mod rollback;
 mod sandbox;
 mod stack;
@@ -64,6 +67,7 @@ pub(crate) use gc::GC_FRAME;
 pub use gc::GcMode;
 pub(crate) use host_call::{HostBinding, HostCall};
 pub use host_call::{HostFn, host_context, yield_frame};
+pub(crate) use image::known_code;
 
 use sandbox::{InitArgs, p_init};
 use stack::{read_error, read_value};
@@ -74,6 +78,7 @@ pub(crate) use state::{Control, RawVm};
 pub(crate) struct RawConfig<'a> {
     pub(crate) capacity: usize,
     pub(crate) fixed_address: Option<usize>,
+    pub(crate) window_slot: Option<usize>,
     pub(crate) budget: Option<u64>,
     pub(crate) gc: GcMode,
     pub(crate) random_seed: i64,
@@ -87,7 +92,10 @@ pub(crate) struct RawConfig<'a> {
 impl RawVm {
     /// Create a state in a fresh arena and set it up.
     pub(crate) fn new(cfg: &RawConfig<'_>) -> Result<RawVm, Error> {
-        let arena = Arena::new(cfg.capacity, cfg.fixed_address)?;
+        let arena = match (cfg.fixed_address, cfg.window_slot) {
+            (None, Some(slot)) => Arena::new_in_window(cfg.capacity, slot)?,
+            (fixed, _) => Arena::new(cfg.capacity, fixed)?,
+        };
         arena.set_failure(cfg.failure);
         let ctl = NonNull::from(Box::leak(Box::new(Control {
             host: cfg.host,
@@ -112,6 +120,21 @@ impl RawVm {
             tracked_seq: None,
             written: Vec::new(),
             changed: Vec::new(),
+            raw_functions: cfg
+                .functions
+                .iter()
+                .filter_map(|b| match b.f {
+                    HostCall::Raw(f) => {
+                        let name = b.name.to_string_lossy();
+                        let path = match &b.table {
+                            Some(t) => format!("{}.{name}", t.to_string_lossy()),
+                            None => name.into_owned(),
+                        };
+                        Some((path, f as usize as u64))
+                    }
+                    HostCall::Id(_) => None,
+                })
+                .collect(),
             arena,
         };
         if l.is_null() {

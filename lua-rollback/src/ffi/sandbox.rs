@@ -111,7 +111,7 @@ unsafe extern "C-unwind" fn lua_setmetatable_checked(l: *mut lua::lua_State) -> 
 }
 
 /// Continuation of [`lua_xpcall_guarded`]: the results of the original `xpcall`.
-unsafe extern "C-unwind" fn xpcall_cont(
+pub(super) unsafe extern "C-unwind" fn xpcall_cont(
     l: *mut lua::lua_State,
     _status: c_int,
     _ctx: lua::lua_KContext,
@@ -122,7 +122,7 @@ unsafe extern "C-unwind" fn xpcall_cont(
 
 /// Message handler wrapper: once the budget is spent, return the error untouched instead of
 /// running the script's handler (which Lua may call with hooks disabled, from inside the hook).
-unsafe extern "C-unwind" fn guarded_handler(l: *mut lua::lua_State) -> c_int {
+pub(super) unsafe extern "C-unwind" fn guarded_handler(l: *mut lua::lua_State) -> c_int {
     // SAFETY: called by Lua as a message handler with the error object at index 1; the
     // script's handler is upvalue 1.
     unsafe {

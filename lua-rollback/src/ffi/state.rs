@@ -62,6 +62,8 @@ pub(crate) struct RawVm {
     pub(super) written: Vec<std::ops::Range<usize>>,
     /// Scratch list of the spans that differ from the previous snapshot.
     pub(super) changed: Vec<std::ops::Range<usize>>,
+    /// Raw host functions registered at build time (path, address), named in portable images.
+    pub(super) raw_functions: Vec<(String, u64)>,
     pub(super) arena: Arena,
 }
 

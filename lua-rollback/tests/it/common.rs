@@ -10,7 +10,7 @@ use std::cell::{Cell, RefCell};
 use std::ffi::c_int;
 
 use lua_rollback::{
-    GcMode, HostReturn, Resume, Value, Vm, VmConfig, host_context, lua, yield_frame,
+    GcMode, HostReturn, Resume, Value, Vm, VmBuilder, VmConfig, host_context, lua, yield_frame,
 };
 
 /// The HUD script of the sync test and the benchmark.
@@ -241,18 +241,21 @@ pub fn hud_vm(config: VmConfig) -> (Vm, Box<Host>) {
 /// `source` spawned as coroutine "main".
 pub fn script_vm(config: VmConfig, chunkname: &str, source: &str) -> (Vm, Box<Host>) {
     let host = Host::new();
-    let mut vm = Vm::builder(config)
+    let mut vm = hud_builder(config).build().expect("build VM");
+    vm.spawn_chunk("main", chunkname, source)
+        .expect("load script");
+    (vm, host)
+}
+
+/// A builder with the HUD's safe host functions (answered by [`Calls`]).
+pub fn hud_builder(config: VmConfig) -> VmBuilder {
+    Vm::builder(config)
         .host_function("memory.read_u8", READ_U8)
         .host_function("memory.read_u16_le", READ_U16_LE)
         .host_function("emu.framecount", FRAMECOUNT)
         .host_function("emu.frameadvance", FRAMEADVANCE)
         .host_function("gui.text", GUI_TEXT)
         .host_function("joypad.set", JOYPAD_SET)
-        .build()
-        .expect("build VM");
-    vm.spawn_chunk("main", chunkname, source)
-        .expect("load script");
-    (vm, host)
 }
 
 /// [`script_vm`] with the host functions as raw C functions reaching the host through
@@ -260,19 +263,22 @@ pub fn script_vm(config: VmConfig, chunkname: &str, source: &str) -> (Vm, Box<Ho
 pub fn raw_script_vm(config: VmConfig, chunkname: &str, source: &str) -> (Vm, Box<Host>) {
     let host = Host::new();
     let ptr = std::ptr::from_ref::<Host>(&host).cast_mut().cast();
-    let mut vm = Vm::builder(config)
-        .host_context(ptr)
+    let mut vm = raw_builder(config, ptr).build().expect("build VM");
+    vm.spawn_chunk("main", chunkname, source)
+        .expect("load script");
+    (vm, host)
+}
+
+/// A builder with the HUD's host functions as raw C functions reaching `host` (a `Host`).
+pub fn raw_builder(config: VmConfig, host: *mut std::ffi::c_void) -> VmBuilder {
+    Vm::builder(config)
+        .host_context(host)
         .function("memory.read_u8", read_u8)
         .function("memory.read_u16_le", read_u16_le)
         .function("emu.framecount", framecount)
         .function("emu.frameadvance", yield_frame)
         .function("gui.text", gui_text)
         .function("joypad.set", joypad_set)
-        .build()
-        .expect("build VM");
-    vm.spawn_chunk("main", chunkname, source)
-        .expect("load script");
-    (vm, host)
 }
 
 /// Run one frame: resume the script, end the emulated frame; returns a hash of everything the

@@ -13,6 +13,7 @@ mod common;
 mod determinism;
 mod failure;
 mod host;
+mod image;
 mod sandbox;
 mod sync;
 mod tracking;
