@@ -155,7 +155,7 @@ pub use host::{Host, HostReturn};
 pub use portable::{IMAGE_VERSION, ImageError, ImageInfo, ImageKey};
 pub use snapshot::Snapshot;
 pub use value::{Resume, Value};
-pub use vm::{Vm, VmBuilder, VmConfig, image_info};
+pub use vm::{Vm, VmBuilder, VmConfig, image_info, verify_image};
 
 /// Lua's C API (`mlua::ffi`), for writing host functions.
 pub use mlua::ffi as lua;

@@ -422,6 +422,12 @@ pub fn image_info(image: &[u8]) -> Result<ImageInfo, Error> {
     Ok(portable::info(image)?)
 }
 
+/// Whether `image` is sealed with `key` and of this build's image format (its header, if so):
+/// what a restore checks first, without a VM.
+pub fn verify_image(key: &ImageKey, image: &[u8]) -> Result<ImageInfo, Error> {
+    Ok(portable::verify(image, key)?)
+}
+
 fn refuse_binary(source: &[u8]) -> Result<(), Error> {
     if source.first() == mlua::ffi::LUA_SIGNATURE.first() {
         Err(Error::BinaryChunk)

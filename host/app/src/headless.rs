@@ -72,6 +72,15 @@ pub struct Args {
         conflicts_with = "boot_rom"
     )]
     from_state: Option<PathBuf>,
+    /// Save the session's state to this file after the last frame (scripts included: their
+    /// portable images, sealed with your state key).
+    #[arg(long, value_name = "FILE.gbs")]
+    save_state: Option<PathBuf>,
+    /// Write one line per frame to this file: the frame, a hash of the core's state, of each
+    /// script's draw list and of each script VM's canonical image, and the console lines
+    /// (`frame N core=… draw=… vm=…`, then `log: …` lines): two runs that agree agree here.
+    #[arg(long, value_name = "FILE")]
+    trace: Option<PathBuf>,
 }
 
 fn parse_api(s: &str) -> Result<gb_session::Flavor, String> {
@@ -108,6 +117,8 @@ pub fn run(args: &Args) -> Result<()> {
         || args.sync_test.is_some()
         || args.overlay
         || args.from_state.is_some()
+        || args.save_state.is_some()
+        || args.trace.is_some()
     {
         return run_session(args);
     }
@@ -196,6 +207,8 @@ fn run_session(args: &Args) -> Result<()> {
         sync_test: args.sync_test,
         wav: args.wav.as_deref(),
         from_state: args.from_state.as_deref(),
+        save_state: args.save_state.as_deref(),
+        trace: args.trace.as_deref(),
     })?;
     let gb = session.gb();
     if let Some(path) = &args.screenshot {

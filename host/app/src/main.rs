@@ -25,6 +25,7 @@ mod rom;
 mod screenshot;
 mod scripted;
 mod state_cli;
+mod state_key;
 mod ui;
 mod watcher;
 

@@ -174,6 +174,7 @@ fn record(a: &RecordArgs) -> Result<()> {
     let config = SessionConfig {
         desync_check: false,
         ring_bytes: 16 << 20,
+        image_key: crate::state_key::get(),
         force_unsupported: a.power.force,
         ..SessionConfig::default()
     };
@@ -247,6 +248,7 @@ fn play(a: &PlayArgs) -> Result<()> {
     let config = SessionConfig {
         desync_check: false,
         ring_bytes: 16 << 20,
+        image_key: crate::state_key::get(),
         force_unsupported: a.force,
         ..SessionConfig::default()
     };
@@ -402,6 +404,7 @@ fn convert(input: &Path, output: &Path, rom: Option<&Path>, force: bool) -> Resu
             let config = SessionConfig {
                 desync_check: false,
                 ring_bytes: 16 << 20,
+                image_key: crate::state_key::get(),
                 force_unsupported: force,
                 ..SessionConfig::default()
             };

@@ -39,6 +39,10 @@ pub struct Run<'a> {
     pub wav: Option<&'a Path>,
     /// Start from this state file instead of power-on.
     pub from_state: Option<&'a Path>,
+    /// Save a state file here after the last frame.
+    pub save_state: Option<&'a Path>,
+    /// Write a per-frame trace here (see `gbhost headless --trace`).
+    pub trace: Option<&'a Path>,
 }
 
 /// Read a script file: UTF-8 text, with a clear error otherwise.
@@ -199,14 +203,54 @@ pub fn load_scripts(
     Ok(())
 }
 
-/// Print the session's console lines as `log: TEXT`.
-fn print_console(session: &mut Session) {
+/// Print the session's console lines as `log: TEXT` (and return them).
+fn print_console(session: &mut Session) -> Vec<String> {
+    let mut out = Vec::new();
     for line in session.take_console() {
         // A multi-line text (an error with its traceback) gives one `log:` line each.
         for text in line.text.lines() {
             println!("log: {text}");
+            out.push(text.to_owned());
         }
     }
+    out
+}
+
+/// One line of `--trace`: the frame, the core's state hash, each script's draw list and VM
+/// image hashes, then the frame's console lines.
+fn trace_line(session: &mut Session, logs: &[String]) -> String {
+    let mut core = Vec::new();
+    session.gb().save_state(&mut core);
+    let draw: Vec<String> = session
+        .draw_lists()
+        .map(|(slot, list)| {
+            format!(
+                "{slot}:{:016x}",
+                gb_session::fnv1a(format!("{list:?}").as_bytes())
+            )
+        })
+        .collect();
+    let vm: Vec<String> = session
+        .script_image_hashes()
+        .into_iter()
+        .map(|(slot, h)| match h {
+            Ok(h) => format!("{slot}:{h:016x}"),
+            Err(e) => format!("{slot}:({e})"),
+        })
+        .collect();
+    let mut line = format!(
+        "frame {} core={:016x} draw={} vm={}\n",
+        session.frame(),
+        gb_session::fnv1a(&core),
+        draw.join(","),
+        vm.join(",")
+    );
+    for l in logs {
+        line.push_str("log: ");
+        line.push_str(l);
+        line.push('\n');
+    }
+    line
 }
 
 /// Run the session; returns it for the caller's other output.
@@ -216,6 +260,7 @@ pub fn run(run: &Run<'_>) -> Result<Session> {
     let mut config = SessionConfig {
         force_unsupported: run.power.force,
         desync_check: run.sync_test.is_some(),
+        image_key: crate::state_key::get(),
         ..SessionConfig::default()
     };
     if let Some(k) = run.sync_test {
@@ -247,9 +292,13 @@ pub fn run(run: &Run<'_>) -> Result<Session> {
     load_scripts(&mut session, run.scripts, run.api)?;
     let mut wav = run.wav.map(crate::audio::WavOut::create).transpose()?;
     let mut mismatches = 0;
+    let mut trace = String::new();
     for _ in 0..run.frames {
         session.run_frame();
-        print_console(&mut session);
+        let logs = print_console(&mut session);
+        if run.trace.is_some() {
+            trace.push_str(&trace_line(&mut session, &logs));
+        }
         if let Some(w) = &mut wav
             && let Err(e) = w.drain(|buf| session.drain_audio(buf))
         {
@@ -273,6 +322,19 @@ pub fn run(run: &Run<'_>) -> Result<Session> {
     }
     if let Some(w) = wav {
         w.finish()?;
+    }
+    if let Some(path) = run.trace {
+        gb_session::files::write_atomic(path, trace.as_bytes())
+            .with_context(|| format!("cannot write the trace '{}'", path.display()))?;
+    }
+    if let Some(path) = run.save_state {
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        session
+            .state_file(now, false)
+            .write(path)
+            .with_context(|| format!("cannot save the state '{}'", path.display()))?;
     }
     if let Some(_k) = run.sync_test {
         println!("sync-test: {} frames, {mismatches} mismatches", run.frames);

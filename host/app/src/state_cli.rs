@@ -72,6 +72,7 @@ fn session(rom: &std::path::Path, power: crate::rom::PowerArgs) -> Result<Sessio
         force_unsupported: power.force,
         desync_check: false,
         ring_bytes: 4 << 20,
+        image_key: crate::state_key::get(),
         ..SessionConfig::default()
     };
     Session::power_on(bytes, power.power_on(None), config)
@@ -127,6 +128,7 @@ pub fn run(args: &Args) -> Result<()> {
                     "no"
                 }
             );
+            println!("scripts restore: {}", scripts_restore(&f));
             Ok(())
         }
         Sub::ExportBess { rom, state, out } => {
@@ -162,6 +164,7 @@ pub fn run(args: &Args) -> Result<()> {
                 log: Vec::new(),
                 thumbnail: None,
                 arenas: None,
+                images: Vec::new(),
             };
             // What was written is what a load accepts.
             Session::from_state_file(
@@ -210,4 +213,39 @@ fn import_bess(rom: &std::path::Path, data: &[u8]) -> Result<(gb_core::Model, gb
     let (_, mut gb) = machine(Some(other))?;
     gb_core::bess::import(&mut gb, data)?;
     Ok((other, gb))
+}
+
+/// Whether a load restores `f`'s scripts exactly here, and if not, why.
+fn scripts_restore(f: &StateFile) -> String {
+    if f.scripts.is_empty() {
+        return "no scripts".into();
+    }
+    let key = crate::state_key::get();
+    let mut why = Vec::new();
+    for s in &f.scripts {
+        let verdict = match (f.images.iter().find(|i| i.slot == s.slot), &key) {
+            (None, _) => Err("no portable image".to_owned()),
+            (Some(i), _) if i.image.is_err() => {
+                Err(i.image.as_ref().err().cloned().unwrap_or_default())
+            }
+            (Some(_), None) => Err("no state key here".to_owned()),
+            (Some(i), Some(k)) => {
+                gb_session::keys::verify_image(k, i.image.as_deref().unwrap_or(&[]))
+                    .map(|_| ())
+                    .map_err(|e| e.to_string())
+            }
+        };
+        if let Err(e) = verdict {
+            why.push(format!("'{}': {e}", s.name));
+        }
+    }
+    if why.is_empty() {
+        format!(
+            "exactly ({} script{}: portable images sealed with your key)",
+            f.scripts.len(),
+            if f.scripts.len() == 1 { "" } else { "s" }
+        )
+    } else {
+        format!("restart from persist data ({})", why.join("; "))
+    }
 }

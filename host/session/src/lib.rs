@@ -28,6 +28,7 @@ pub mod codec;
 pub mod data;
 pub mod events;
 pub mod files;
+pub mod keys;
 pub mod movie;
 pub mod rewind;
 pub mod script;
@@ -42,4 +43,4 @@ pub use script::{ScriptConfig, Status};
 pub use session::{
     ConsoleLine, PowerOn, ScriptRestore, Session, SessionConfig, SessionError, StartParams, Stats,
 };
-pub use state::{StateFile, StateFileError};
+pub use state::{ScriptImage, StateFile, StateFileError};

@@ -89,6 +89,10 @@ pub struct ScriptConfig {
     pub arena_bytes: usize,
     /// Lua instructions one call (a hook, a resume) may run.
     pub instruction_budget: u64,
+    /// Where in the portable window (`lua_rollback::window_address`) script VMs go: slot `s`
+    /// prefers window slot `window_offset + s`. Processes that exchange state files must agree
+    /// on it (0, the default); tests running many sessions in one process give each its own.
+    pub window_offset: usize,
 }
 
 impl Default for ScriptConfig {
@@ -96,6 +100,7 @@ impl Default for ScriptConfig {
         ScriptConfig {
             arena_bytes: 16 << 20,
             instruction_budget: 20_000_000,
+            window_offset: 0,
         }
     }
 }
@@ -107,18 +112,67 @@ fn message(e: &LuaError) -> String {
 
 impl Script {
     /// Build a fresh VM for `slot` (nothing runs yet).
+    ///
+    /// The arena is mapped in the portable window at the slot's own place (or the first free
+    /// one after it), so that its portable images restore in another process whose script of
+    /// the same slot sits at the same address; when the window is full, anywhere.
     pub(crate) fn new(slot: u32, name: &str, config: &ScriptConfig) -> Result<Script, String> {
+        let vm_config = Script::vm_config(slot, config);
+        let vm = api::register(Vm::builder(vm_config.clone()))
+            .build()
+            .or_else(|_| {
+                api::register(Vm::builder(VmConfig {
+                    window_slot: None,
+                    ..vm_config
+                }))
+                .build()
+            })
+            .map_err(|e| format!("cannot create a Lua VM: {e}"))?;
+        Ok(Script::with_vm(slot, name, vm))
+    }
+
+    /// A script for `slot` whose VM is built where the portable image `image` (sealed with
+    /// `key`) was made, and holds its state; nothing runs. The caller sets the rest (name,
+    /// hash, flavor, status, persist, images) from the state file.
+    pub(crate) fn from_image(
+        slot: u32,
+        name: &str,
+        config: &ScriptConfig,
+        key: &lua_rollback::ImageKey,
+        image: &[u8],
+    ) -> Result<Script, String> {
+        // The seal first: nothing of an image is trusted, not even where it wants its arena.
+        let info = lua_rollback::verify_image(key, image).map_err(|e| e.to_string())?;
         let vm_config = VmConfig {
+            fixed_address: Some(info.address),
+            arena_capacity: info.capacity,
+            ..Script::vm_config(slot, config)
+        };
+        let vm = api::register(Vm::builder(vm_config))
+            .build()
+            .map_err(|e| format!("cannot create its Lua VM where the image needs it: {e}"))?;
+        let mut script = Script::with_vm(slot, name, vm);
+        script
+            .vm
+            .load_image(key, image)
+            .map_err(|e| e.to_string())?;
+        script.may_watch = true;
+        Ok(script)
+    }
+
+    fn vm_config(slot: u32, config: &ScriptConfig) -> VmConfig {
+        VmConfig {
             arena_capacity: config.arena_bytes,
             instruction_budget: Some(config.instruction_budget),
             random_seed: 0x5eed ^ i64::from(slot),
+            window_slot: Some(config.window_offset + slot as usize),
             ..VmConfig::default()
-        };
-        let mut vm = api::register(Vm::builder(vm_config))
-            .build()
-            .map_err(|e| format!("cannot create a Lua VM: {e}"))?;
+        }
+    }
+
+    fn with_vm(slot: u32, name: &str, mut vm: Vm) -> Script {
         let initial = vm.snapshot();
-        Ok(Script {
+        Script {
             slot,
             name: name.to_owned(),
             hash: 0,
@@ -136,7 +190,18 @@ impl Script {
             time_ns: 0,
             last_frame_ns: 0,
             may_watch: false,
-        })
+        }
+    }
+
+    /// Set the status a state file recorded (with a portable image restored in place).
+    pub(crate) fn set_status(&mut self, status: Status, since: u64) {
+        self.status = status;
+        self.status_since = since;
+    }
+
+    /// The status and the frame it began.
+    pub(crate) fn status_and_since(&self) -> (Status, u64) {
+        (self.status.clone(), self.status_since)
     }
 
     /// The script's status.

@@ -314,9 +314,8 @@ pub(crate) fn info(image: &[u8]) -> Result<ImageInfo, ImageError> {
     header(&mut Reader { b: image, at: 0 }).map(|h| h.info)
 }
 
-/// Check `image`'s seal under `key`, decode it for the VM `vm`, and return the arena bytes to
-/// restore (this process's addresses in place of names).
-pub(crate) fn import(vm: &VmParts, image: &[u8], key: &ImageKey) -> Result<Vec<u8>, ImageError> {
+/// The body of `image` (without its MAC) if its seal verifies under `key`.
+fn open<'a>(image: &'a [u8], key: &ImageKey) -> Result<&'a [u8], ImageError> {
     let body_len = image
         .len()
         .checked_sub(MAC_LEN)
@@ -328,6 +327,22 @@ pub(crate) fn import(vm: &VmParts, image: &[u8], key: &ImageKey) -> Result<Vec<u
     if blake3::keyed_hash(&key.0, body) != blake3::Hash::from_bytes(expected) {
         return Err(ImageError::Foreign);
     }
+    Ok(body)
+}
+
+/// The header of `image` if its seal verifies under `key` and its format is this build's.
+pub(crate) fn verify(image: &[u8], key: &ImageKey) -> Result<ImageInfo, ImageError> {
+    header(&mut Reader {
+        b: open(image, key)?,
+        at: 0,
+    })
+    .map(|h| h.info)
+}
+
+/// Check `image`'s seal under `key`, decode it for the VM `vm`, and return the arena bytes to
+/// restore (this process's addresses in place of names).
+pub(crate) fn import(vm: &VmParts, image: &[u8], key: &ImageKey) -> Result<Vec<u8>, ImageError> {
+    let body = open(image, key)?;
     let mut r = Reader { b: body, at: 0 };
     let h = header(&mut r)?;
     if h.info.address as u64 != vm.base

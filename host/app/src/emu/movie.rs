@@ -40,6 +40,7 @@ impl Emu {
         SessionConfig {
             ring_bytes: self.ring_bytes,
             force_unsupported: self.power.force,
+            image_key: crate::state_key::get(),
             ..SessionConfig::default()
         }
     }
@@ -313,9 +314,17 @@ impl Emu {
                 path.display(),
                 file.meta.frame
             ),
-            ScriptRestore::Restarted => format!(
+            ScriptRestore::Restarted(why) if file.scripts.is_empty() => {
+                let _ = why;
+                format!(
+                    "loaded {} (frame {} of that timeline); it has no scripts",
+                    path.display(),
+                    file.meta.frame
+                )
+            }
+            ScriptRestore::Restarted(why) => format!(
                 "loaded {} (frame {} of that timeline); scripts restarted with their persist \
-                 data (their memory is only restored for states this session saved)",
+                 data, not restored exactly: {why}",
                 path.display(),
                 file.meta.frame
             ),

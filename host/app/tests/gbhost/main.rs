@@ -7,4 +7,5 @@ mod cgb_cli;
 mod cli;
 mod common;
 mod movie_cli;
+mod portable_cli;
 mod session_cli;

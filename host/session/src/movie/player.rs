@@ -192,6 +192,7 @@ impl Movie {
                     }],
                     thumbnail: None,
                     arenas: None,
+                    images: Vec::new(),
                 };
                 Session::from_state_file(rom, None, config, &file)?
             }

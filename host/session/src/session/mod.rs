@@ -78,14 +78,15 @@ pub enum SessionError {
 }
 
 /// How a state file's scripts came back (see [`Session::load_state_file`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ScriptRestore {
-    /// The VMs were restored exactly (the file was saved by this session).
+    /// The VMs were restored exactly: from this session's own arenas, or from the file's
+    /// portable images, sealed with this user's key.
     Exact,
     /// The scripts restarted at the loaded frame with their `persist` data, and their
-    /// `on_load_state` hooks ran (a file of another session or process: arenas hold raw
-    /// pointers valid only where they were made).
-    Restarted,
+    /// `on_load_state` hooks ran; the text says why they were not restored exactly (another
+    /// user's file, no images, scripts that differ from the running ones…).
+    Restarted(String),
 }
 
 /// A number made once per process, so a state file's arenas are recognised only by the
@@ -126,6 +127,10 @@ pub struct SessionConfig {
     /// It applies to every way a session starts (a ROM, a state file, a movie), so a run made
     /// with it replays with it; without it such a cartridge is a clear error.
     pub force_unsupported: bool,
+    /// The user's state key ([`crate::keys::user_key`]): state files and movie keyframes carry
+    /// the scripts' portable VM images sealed with it, and images sealed with it are restored
+    /// exactly. `None`: no images are written, and every load restarts the scripts.
+    pub image_key: Option<lua_rollback::ImageKey>,
 }
 
 impl Default for SessionConfig {
@@ -145,6 +150,7 @@ impl Default for SessionConfig {
             scripts: ScriptConfig::default(),
             desync_check: cfg!(debug_assertions),
             force_unsupported: false,
+            image_key: None,
         }
     }
 }

@@ -14,7 +14,9 @@ use crate::data::{EventKind, SourceHash};
 use crate::events::EventLog;
 use crate::script::Script;
 use crate::state::SavedState;
-use crate::state::file::{Arenas, Meta, SavedScript, StateFile, StateFileError, Thumbnail};
+use crate::state::file::{
+    Arenas, Meta, SavedScript, ScriptImage, StateFile, StateFileError, Thumbnail,
+};
 use gb_core::{Model, ModelChoice};
 
 impl Session {
@@ -64,9 +66,41 @@ impl Session {
         self.gb.set_buttons(self.effective_buttons());
     }
 
+    /// Each active script's portable image (sealed with the session's key), or why it has
+    /// none; nothing without a key.
+    fn script_images(&mut self) -> Vec<ScriptImage> {
+        let Some(key) = self.config.image_key.clone() else {
+            return Vec::new();
+        };
+        self.scripts
+            .iter_mut()
+            .filter(|s| s.active)
+            .map(|s| {
+                let (status, since) = s.status_and_since();
+                ScriptImage {
+                    slot: s.slot,
+                    status,
+                    since,
+                    image: s.vm.export_image(&key).map_err(|e| e.to_string()),
+                }
+            })
+            .collect()
+    }
+
+    /// The hash of each active script VM's canonical image (`lua_rollback::Vm::image_hash`):
+    /// equal across processes exactly when the scripts are in the same state.
+    pub fn script_image_hashes(&mut self) -> Vec<(u32, Result<u64, String>)> {
+        self.scripts
+            .iter_mut()
+            .filter(|s| s.active)
+            .map(|s| (s.slot, s.vm.image_hash().map_err(|e| e.to_string())))
+            .collect()
+    }
+
     /// The state at the current frame as a state file. `unix_time` is stored as the time it
     /// was saved; `with_arenas` adds the script arenas, which only this session can restore
-    /// exactly (without them every load restarts the scripts).
+    /// exactly. With a state key ([`SessionConfig::image_key`]) the file also carries the
+    /// scripts' portable images, which any process of the same user restores exactly.
     pub fn state_file(&mut self, unix_time: u64, with_arenas: bool) -> StateFile {
         let mut core = Vec::new();
         self.gb.save_state(&mut core);
@@ -114,6 +148,7 @@ impl Session {
                 })
                 .collect(),
         });
+        let images = self.script_images();
         StateFile {
             meta: Meta {
                 rom_hash: self.start.rom_hash,
@@ -133,6 +168,7 @@ impl Session {
                 Thumbnail::Shades(self.picture.shades().collect())
             }),
             arenas,
+            images,
         }
     }
 
@@ -198,10 +234,51 @@ impl Session {
         Some(out)
     }
 
+    /// The exact restore of `file`'s scripts from its portable images into the running
+    /// scripts: every script of the file must be running here in the same slot, with the same
+    /// source and status, its VM where the image was made, and every running script must be in
+    /// the file. Otherwise why not.
+    fn portable_scripts(
+        &mut self,
+        file: &StateFile,
+    ) -> Result<Vec<(u32, lua_rollback::Snapshot)>, String> {
+        let key = self.config.image_key.clone().ok_or("no state key")?;
+        let running = self.scripts.iter().filter(|s| s.active).count();
+        if running != file.scripts.len() {
+            return Err(format!(
+                "the state has {} scripts, {running} are running",
+                file.scripts.len()
+            ));
+        }
+        let mut out = Vec::new();
+        for saved in &file.scripts {
+            let image = file_image(file, saved.slot)?;
+            let s = self
+                .scripts
+                .iter_mut()
+                .find(|s| s.slot == saved.slot && s.active)
+                .ok_or_else(|| format!("'{}' is not running in slot {}", saved.name, saved.slot))?;
+            if s.hash != saved.hash || s.name != saved.name {
+                return Err(format!("'{}' runs another version", saved.name));
+            }
+            if s.status_and_since().0 != image.status {
+                return Err(format!("'{}' is not in the saved status", saved.name));
+            }
+            let img = image.image.as_ref().map_err(Clone::clone)?;
+            out.push((
+                saved.slot,
+                s.vm.image_snapshot(&key, img).map_err(|e| e.to_string())?,
+            ));
+        }
+        Ok(out)
+    }
+
     /// Load a state file into this session before the next frame, as logged events (a replay
-    /// loads the same state). A file this session saved restores its script VMs exactly; any
-    /// other file unloads the running scripts and restarts the file's scripts with their
-    /// `persist` data, then runs their `on_load_state` hooks. A file that cannot be loaded
+    /// loads the same state). The script VMs are restored exactly from a file this session
+    /// saved, or from the file's portable images when the same scripts are running here
+    /// (same slots, sources and status; images sealed with this user's key). Otherwise the
+    /// running scripts are unloaded and the file's scripts restart with their `persist` data,
+    /// then run their `on_load_state` hooks; the result says why. A file that cannot be loaded
     /// (another ROM, a bad core image, a missing source) changes nothing.
     pub fn load_state_file(&mut self, file: &StateFile) -> Result<ScriptRestore, SessionError> {
         self.check_state_file(file)?;
@@ -212,6 +289,16 @@ impl Session {
             });
             return Ok(ScriptRestore::Exact);
         }
+        let why = match self.portable_scripts(file) {
+            Ok(scripts) => {
+                self.log_load(SavedState {
+                    core: file.core.clone(),
+                    scripts,
+                });
+                return Ok(ScriptRestore::Exact);
+            }
+            Err(why) => why,
+        };
         for (hash, bundle) in &file.sources {
             self.sources.insert(*hash, bundle.clone());
         }
@@ -238,7 +325,7 @@ impl Session {
             core: file.core.clone(),
             scripts: Vec::new(),
         });
-        Ok(ScriptRestore::Restarted)
+        Ok(ScriptRestore::Restarted(why))
     }
 
     /// Load a bare core image (e.g. converted from another emulator's state) before the next
@@ -264,10 +351,23 @@ impl Session {
         self.load_core_image(core)
     }
 
+    /// Script `saved` of `file` restored exactly from its portable image, or why not.
+    fn script_from_image(&self, file: &StateFile, saved: &SavedScript) -> Result<Script, String> {
+        let key = self.config.image_key.as_ref().ok_or("no state key")?;
+        let image = file_image(file, saved.slot)?;
+        let bytes = image.image.as_ref().map_err(Clone::clone)?;
+        let mut script =
+            Script::from_image(saved.slot, &saved.name, &self.config.scripts, key, bytes)?;
+        script.set_status(image.status.clone(), image.since);
+        Ok(script)
+    }
+
     /// A new session that starts from `file`: the core as saved, the file's event log as the
     /// history before it (so a movie or a later state file continues it), the scripts
-    /// restarted at that frame with their `persist` data (their `on_load_state` hooks run),
-    /// and the saved picture on screen until the first frame runs.
+    /// restored exactly from the file's portable images when they are sealed with this
+    /// user's key ([`SessionConfig::image_key`]), otherwise restarted at that frame with their
+    /// `persist` data (their `on_load_state` hooks run, and the console says why), and the
+    /// saved picture on screen until the first frame runs.
     pub fn from_state_file(
         rom: Vec<u8>,
         boot_rom: Option<&[u8]>,
@@ -307,8 +407,29 @@ impl Session {
             }
             None => {}
         }
+        let mut restarted = Vec::new();
         for saved in &file.scripts {
             let bundle = s.sources.get(&saved.hash).cloned().unwrap_or_default();
+            match s.script_from_image(file, saved) {
+                Ok(mut script) => {
+                    script.hash = saved.hash;
+                    script.flavor = saved.flavor;
+                    script.active = true;
+                    script.persist = saved.persist.clone();
+                    script.images = bundle.images.iter().cloned().collect();
+                    s.scripts.push(script);
+                    s.current.insert(saved.slot, saved.hash);
+                    s.next_slot = s.next_slot.max(saved.slot.saturating_add(1));
+                    continue;
+                }
+                Err(why) => s.console.push(ConsoleLine {
+                    slot: saved.slot,
+                    text: format!(
+                        "{}: restarted from its persist data (not restored exactly: {why})",
+                        saved.name
+                    ),
+                }),
+            }
             let mut script = match Script::new(saved.slot, &saved.name, &s.config.scripts) {
                 Ok(x) => x,
                 Err(text) => {
@@ -329,13 +450,40 @@ impl Session {
             s.after_script_call(i);
             s.current.insert(saved.slot, saved.hash);
             s.next_slot = s.next_slot.max(saved.slot.saturating_add(1));
+            restarted.push(saved.slot);
         }
         s.scripts.sort_by_key(|x| x.slot);
-        s.fire_all("load_state");
+        // Only restarted scripts see a load: the exact ones go on as if nothing happened.
+        for i in 0..s.scripts.len() {
+            if restarted.contains(&s.scripts[i].slot) {
+                s.with_script(i, |sc, api| sc.fire(api, "load_state"));
+                s.after_script_call(i);
+            }
+        }
+        // Asking a VM for its bus hooks runs Lua in it; the exact ones must go on from the
+        // very bytes of their image, so they are put back after the question.
+        let mut exact = Vec::new();
+        for (i, script) in s.scripts.iter_mut().enumerate() {
+            if !restarted.contains(&script.slot) {
+                exact.push((i, script.vm.snapshot()));
+            }
+        }
         s.rebuild_watches();
+        for (i, snap) in &exact {
+            // A snapshot of this very VM: restoring it cannot fail.
+            let _ = s.scripts[*i].vm.restore(snap);
+        }
         s.gb.set_buttons(s.effective_buttons());
         s.history.clear();
         s.capture();
         Ok(s)
     }
+}
+
+/// The portable image of the script in `slot`, or why the file has none.
+fn file_image(file: &StateFile, slot: u32) -> Result<&ScriptImage, String> {
+    file.images
+        .iter()
+        .find(|i| i.slot == slot)
+        .ok_or_else(|| "the state has no script images".to_owned())
 }

@@ -22,11 +22,17 @@
 //! | `THMB` | the picture of a DMG: 160×144 shades, 4 pixels a byte (optional) | 5,760 bytes |
 //! | `THMC` | the picture of a CGB: 160×144 RGB555 colours, u16 each (optional) | 46,080 bytes |
 //! | `ARNA` | the scripts' arenas, valid only in the session that wrote them (optional) | token, (slot, arena address, keyframe)* |
+//! | `PIMG` | the scripts' portable VM images, sealed with the saving user's key (optional) | count, (slot, status, since, zstd(image) or why none)* |
 //!
-//! A script VM's arena holds raw pointers into itself and into this process's code, so it is
-//! restored only by the session (in the same process) that saved it, into the very VM it came
-//! from; everywhere else the scripts restart at the loaded frame with their `persist` data and
-//! their `on_load_state` hooks run (`Session::load_state_file` says which happened).
+//! A script VM's arena holds raw pointers into itself and into this process's code, so `ARNA`
+//! is restored only by the session (in the same process) that saved it, into the very VM it
+//! came from. `PIMG` holds each script's *portable image* (`lua_rollback::Vm::export_image`,
+//! see docs/arena.md): the arena with the pointers to code named, sealed with a key kept per
+//! user, restored exactly by any process of that user into a VM mapped at the image's address.
+//! Without a usable image (another user's file, a damaged one, a VM that could not be saved
+//! portably, another image format) the scripts restart at the loaded frame with their
+//! `persist` data and their `on_load_state` hooks run (`Session::load_state_file` says which
+//! happened, and why).
 
 use std::collections::BTreeMap;
 
@@ -159,6 +165,22 @@ pub struct Arenas {
     pub slots: Vec<(u32, u64, Vec<u8>)>,
 }
 
+/// A script's exact state: its portable VM image and the status the session keeps beside it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScriptImage {
+    /// The script's slot.
+    pub slot: u32,
+    /// Running, finished or failed at the saved frame.
+    pub status: crate::script::Status,
+    /// The frame its status began.
+    pub since: u64,
+    /// The image (`lua_rollback::Vm::export_image`), or why there is none.
+    pub image: Result<Vec<u8>, String>,
+}
+
+/// Largest portable image a state file may hold once decompressed.
+const MAX_IMAGE: usize = 256 << 20;
+
 /// A decoded state file.
 #[derive(Clone, Debug, PartialEq)]
 pub struct StateFile {
@@ -176,6 +198,8 @@ pub struct StateFile {
     pub thumbnail: Option<Thumbnail>,
     /// The arenas, if saved.
     pub arenas: Option<Arenas>,
+    /// The scripts' portable images (empty when the file has none).
+    pub images: Vec<ScriptImage>,
 }
 
 fn section(out: &mut Vec<u8>, tag: &[u8; 4], payload: &[u8]) {
@@ -258,6 +282,34 @@ impl StateFile {
             section(&mut out, b"ARNA", &e.buf);
         }
 
+        if !self.images.is_empty() {
+            let mut e = Enc::default();
+            e.var(self.images.len() as u64);
+            for i in &self.images {
+                e.var(u64::from(i.slot));
+                match &i.status {
+                    crate::script::Status::Running => e.u8(0),
+                    crate::script::Status::Finished => e.u8(1),
+                    crate::script::Status::Failed(m) => {
+                        e.u8(2);
+                        e.str(m);
+                    }
+                }
+                e.var(i.since);
+                match &i.image {
+                    Ok(image) => {
+                        e.u8(1);
+                        e.bytes(&zstd::bulk::compress(image, 3).unwrap_or_default());
+                    }
+                    Err(why) => {
+                        e.u8(0);
+                        e.str(why);
+                    }
+                }
+            }
+            section(&mut out, b"PIMG", &e.buf);
+        }
+
         let sum = crate::data::fnv1a(&out);
         section(&mut out, b"END ", &sum.to_le_bytes());
         out
@@ -300,6 +352,12 @@ impl StateFile {
             .map(|p| decode_arenas(&mut Dec::new(p)))
             .transpose()
             .map_err(bad("ARNA"))?;
+        let images = sections
+            .get(b"PIMG")
+            .map(|p| decode_images(&mut Dec::new(p)))
+            .transpose()
+            .map_err(bad("PIMG"))?
+            .unwrap_or_default();
         Ok(StateFile {
             meta,
             core,
@@ -308,6 +366,7 @@ impl StateFile {
             log,
             thumbnail,
             arenas,
+            images,
         })
     }
 
@@ -451,6 +510,38 @@ fn decode_arenas(d: &mut Dec<'_>) -> Result<Arenas, DecodeError> {
         slots.push((d.var32()?, d.u64()?, d.bytes()?.to_vec()));
     }
     Ok(Arenas { token, slots })
+}
+
+fn decode_images(d: &mut Dec<'_>) -> Result<Vec<ScriptImage>, DecodeError> {
+    let n = d.count(4)?;
+    let mut v = Vec::with_capacity(n);
+    for _ in 0..n {
+        let slot = d.var32()?;
+        let status = match d.u8()? {
+            0 => crate::script::Status::Running,
+            1 => crate::script::Status::Finished,
+            2 => crate::script::Status::Failed(d.str()?),
+            k => return Err(invalid(format!("unknown script status {k}"))),
+        };
+        let since = d.var()?;
+        let image = match d.u8()? {
+            1 => zstd::bulk::decompress(d.bytes()?, MAX_IMAGE)
+                .map_err(|e| invalid(format!("an image does not decompress: {e}")))
+                .map(Ok)?,
+            0 => Err(d.str()?),
+            k => return Err(invalid(format!("unknown image kind {k}"))),
+        };
+        if v.iter().any(|i: &ScriptImage| i.slot == slot) {
+            return Err(invalid(format!("script slot {slot} has two images")));
+        }
+        v.push(ScriptImage {
+            slot,
+            status,
+            since,
+            image,
+        });
+    }
+    Ok(v)
 }
 
 fn tag_name(tag: &[u8; 4]) -> String {

@@ -4,5 +4,5 @@
 pub mod file;
 pub mod saved;
 
-pub use file::{StateFile, StateFileError, Thumbnail};
+pub use file::{ScriptImage, StateFile, StateFileError, Thumbnail};
 pub use saved::SavedState;

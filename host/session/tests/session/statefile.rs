@@ -74,7 +74,11 @@ fn a_file_from_elsewhere_restarts_scripts_with_persist() {
     );
     b.run_frame();
     let outcome = b.load_state_file(&file).unwrap();
-    assert_eq!(outcome, ScriptRestore::Restarted);
+    assert_eq!(
+        outcome,
+        ScriptRestore::Restarted("no state key".into()),
+        "without a key there are no images"
+    );
     b.run_frame();
     assert_eq!(b.gb().peek(0xC000), a.gb().peek(0xC000).wrapping_add(1));
     let t = texts(&b);
@@ -290,4 +294,87 @@ fn thumbnails_of_both_models_round_trip() {
         StateFile::decode(&bytes).is_err(),
         "a short colour picture is refused"
     );
+}
+
+/// A session with the state key `key` whose script VMs sit at window slots from `offset`.
+fn keyed(key: u8, offset: usize) -> Session {
+    let config = SessionConfig {
+        desync_check: true,
+        image_key: Some(lua_rollback::ImageKey::from_bytes([key; 32])),
+        scripts: gb_session::ScriptConfig {
+            window_offset: offset,
+            ..gb_session::ScriptConfig::default()
+        },
+        ..SessionConfig::default()
+    };
+    Session::new(counter_rom(), None, config).expect("session")
+}
+
+fn load_both(s: &mut Session) {
+    s.load_script("hud.lua", SCRIPT);
+    s.load_script(
+        "keeper.lua",
+        "if not persist.loads then persist.loads = 7 end \
+         event.on_load_state(function() console.log('keeper: persist loads=' .. persist.loads) end)",
+    );
+}
+
+#[test]
+fn a_state_of_the_same_scripts_loads_exactly_from_its_images_in_another_session() {
+    // Session A saves at frame 100 (no in-process arenas: only the portable images), then is
+    // gone, as a process would be; session B runs the same scripts, where A's were.
+    let file = {
+        let mut a = keyed(1, 300);
+        load_both(&mut a);
+        for _ in 0..100 {
+            a.run_frame();
+        }
+        StateFile::decode(&a.state_file(0, false).encode()).unwrap()
+    };
+    assert_eq!(file.images.len(), 2);
+    assert!(file.images.iter().all(|i| i.image.is_ok()));
+    let mut b = keyed(1, 300);
+    load_both(&mut b);
+    for _ in 0..20 {
+        b.run_frame();
+    }
+    assert_eq!(b.load_state_file(&file).unwrap(), ScriptRestore::Exact);
+    b.run_frame();
+    assert!(
+        texts(&b).iter().any(|x| x.starts_with("n=101 ")),
+        "the script's own counter came back: {:?}",
+        texts(&b)
+    );
+    // A load into a running session is a user's load: the hooks see it (the script's own
+    // memory, not its persist table, says where it is).
+    let lines = crate::common::console(&mut b);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("loaded; persist loads=nil")),
+        "{lines:?}"
+    );
+    // The load is a logged event: rewinding over it and replaying gives the same frame.
+    let now = b.frame();
+    let pic = b.picture().clone();
+    b.seek(now - 3).unwrap();
+    b.seek(now).unwrap();
+    assert_eq!(b.picture(), &pic);
+
+    // Another user's key: the scripts restart, and the reason says why.
+    let mut c = keyed(2, 310);
+    load_both(&mut c);
+    c.run_frame();
+    match c.load_state_file(&file).unwrap() {
+        ScriptRestore::Restarted(why) => assert!(why.contains("not sealed"), "{why}"),
+        ScriptRestore::Exact => panic!("another user's images must not load"),
+    }
+    // Other scripts running: restart too.
+    let mut d = keyed(1, 300 + 20);
+    d.load_script("hud.lua", SCRIPT);
+    d.run_frame();
+    assert!(matches!(
+        d.load_state_file(&file).unwrap(),
+        ScriptRestore::Restarted(_)
+    ));
 }
