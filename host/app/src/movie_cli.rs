@@ -121,6 +121,9 @@ struct PlayArgs {
     /// with `--force` plays with it).
     #[arg(long)]
     force: bool,
+    /// With --to: write one line per frame played (see `gbhost headless --trace`).
+    #[arg(long, value_name = "FILE", requires = "to")]
+    trace: Option<PathBuf>,
 }
 
 /// Run `gbhost movie …`.
@@ -255,9 +258,35 @@ fn play(a: &PlayArgs) -> Result<()> {
     let total = movie.end_frame();
     let (report_frames, checks, desync, session) = match a.to {
         Some(to) => {
+            let t0 = std::time::Instant::now();
+            let mut trace = String::new();
             let (session, feeder) = movie.session_at(rom, config, to, |s| {
-                eprintln!("frame {}/{to}", s.frame());
+                if a.trace.is_some() {
+                    let logs: Vec<String> = s
+                        .take_console()
+                        .iter()
+                        .flat_map(|l| l.text.lines().map(str::to_owned))
+                        .collect();
+                    trace.push_str(&crate::scripted::trace_line(s, &logs));
+                }
+                if s.frame() % 600 == 0 {
+                    eprintln!("frame {}/{to}", s.frame());
+                }
             })?;
+            println!(
+                "seek: from frame {} ({}) in {:.1} ms",
+                feeder.start,
+                if feeder.start > movie.header.start_frame {
+                    "a keyframe"
+                } else {
+                    "the start"
+                },
+                t0.elapsed().as_secs_f64() * 1000.0
+            );
+            if let Some(p) = &a.trace {
+                gb_session::files::write_atomic(p, trace.as_bytes())
+                    .with_context(|| format!("cannot write the trace '{}'", p.display()))?;
+            }
             (session.frame(), feeder.checks, feeder.desync, session)
         }
         None => {

@@ -218,7 +218,7 @@ fn print_console(session: &mut Session) -> Vec<String> {
 
 /// One line of `--trace`: the frame, the core's state hash, each script's draw list and VM
 /// image hashes, then the frame's console lines.
-fn trace_line(session: &mut Session, logs: &[String]) -> String {
+pub(crate) fn trace_line(session: &mut Session, logs: &[String]) -> String {
     let mut core = Vec::new();
     session.gb().save_state(&mut core);
     let draw: Vec<String> = session

@@ -305,3 +305,81 @@ fn a_damaged_image_is_refused_and_the_scripts_restart() {
         assert_eq!(session.scripts().filter(|s| s.active).count(), 2, "{what}");
     }
 }
+
+#[test]
+fn a_movie_with_scripts_seeks_from_a_keyframe_in_a_new_process() {
+    let Some(s) = setup("movie") else { return };
+    let movie = s.dir.join("m.gbm");
+    let movie = movie.to_str().unwrap();
+    let rec = gbhost_with_key(
+        &s.key,
+        &[
+            "movie",
+            "record",
+            &s.rom,
+            "--out",
+            movie,
+            "--frames",
+            "1300",
+            "--script",
+            &s.hud,
+            "--script",
+            &s.input,
+            "--random-input",
+            "5",
+        ],
+    );
+    assert!(rec.status.success(), "{}", text(&rec));
+    // A new process seeks to frame 1250: from the keyframe at 1080, with the scripts' memory.
+    let seek_trace = s.dir.join("seek.txt");
+    let seek = gbhost_with_key(
+        &s.key,
+        &[
+            "movie",
+            "play",
+            &s.rom,
+            movie,
+            "--to",
+            "1250",
+            "--trace",
+            seek_trace.to_str().unwrap(),
+        ],
+    );
+    assert!(seek.status.success(), "{}", text(&seek));
+    assert!(
+        text(&seek).contains("seek: from frame 1080 (a keyframe)"),
+        "{}",
+        text(&seek)
+    );
+    assert!(text(&seek).contains("desync: none"), "{}", text(&seek));
+    // The reference: another user's process cannot use the images, and replays from the start.
+    let full_trace = s.dir.join("full.txt");
+    let other_key = s.dir.join("other.key").display().to_string();
+    let full = gbhost_with_key(
+        &other_key,
+        &[
+            "movie",
+            "play",
+            &s.rom,
+            movie,
+            "--to",
+            "1250",
+            "--trace",
+            full_trace.to_str().unwrap(),
+        ],
+    );
+    assert!(full.status.success(), "{}", text(&full));
+    assert!(
+        text(&full).contains("seek: from frame 0 (the start)"),
+        "{}",
+        text(&full)
+    );
+    let want = trace(&full_trace, 1080);
+    let got = trace(&seek_trace, 1080);
+    assert_eq!(got.len(), 170);
+    assert!(want.iter().any(|(_, l)| l.contains("log: input frame")));
+    assert_eq!(
+        want, got,
+        "frames 1081-1250: the same from a keyframe as from the start"
+    );
+}

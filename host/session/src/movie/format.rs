@@ -7,14 +7,14 @@ use super::container::ChunkMeta;
 use super::error::MovieError;
 use crate::codec::{self, Dec, DecodeError, Enc};
 use crate::data::limits::MAX_FRAME;
-use crate::data::{Bundle, Event, fnv1a};
+use crate::data::{Bundle, Event, EventKind, fnv1a};
 use crate::session::Session;
 use gb_core::{DmgPalette, RamInit};
 use std::collections::BTreeMap;
 
 /// Frames per chunk: one emulated second (the most a crash can lose).
 pub const CHUNK_FRAMES: u32 = 60;
-/// Chunks between two keyframes (a keyframe every 10 seconds).
+/// Chunks between two keyframes of a movie without scripts (a keyframe every 10 seconds).
 pub const KEYFRAME_CHUNKS: u64 = 10;
 /// Chunk flag: the chunk holds a keyframe.
 pub const FLAG_KEYFRAME: u32 = 1;
@@ -262,4 +262,52 @@ pub(crate) fn core_image(session: &Session) -> Vec<u8> {
     let mut v = Vec::new();
     session.gb().save_state(&mut v);
     v
+}
+
+/// Chunks between two keyframes once scripts are in play (every 3 seconds): replaying the
+/// frames from a keyframe with scripts costs more, and a seek must land in ≤ 50 ms.
+pub const SCRIPTED_KEYFRAME_CHUNKS: u64 = 3;
+
+/// The keyframe of chunk `index`, if it gets one: the core image, every
+/// [`KEYFRAME_CHUNKS`] chunks, while only the joypad and pokes have acted on the session; once
+/// scripts are in play and the session has a state key, every [`SCRIPTED_KEYFRAME_CHUNKS`]
+/// chunks, a whole state file (`GBHSTATE…`: the core and the scripts' portable VM images,
+/// sealed with the key, their sources, and the buttons held as its log), so that a seek can
+/// start there. Without a key it stays the core image, usable only before the first script
+/// event.
+pub(crate) fn keyframe(session: &mut Session, index: u64) -> Option<Vec<u8>> {
+    let scripted = session.config.image_key.is_some()
+        && session.log().events().iter().any(|e| {
+            !matches!(
+                e.kind,
+                EventKind::Joypad(_) | EventKind::Poke { .. } | EventKind::PokeMemory { .. }
+            )
+        });
+    if !scripted {
+        return index
+            .is_multiple_of(KEYFRAME_CHUNKS)
+            .then(|| core_image(session));
+    }
+    if !index.is_multiple_of(SCRIPTED_KEYFRAME_CHUNKS) {
+        return None;
+    }
+    let frame = session.frame();
+    let held = session.log().buttons_before(frame);
+    let mut file = session.state_file(0, false);
+    file.thumbnail = None;
+    file.log = if frame > 0 {
+        vec![Event {
+            frame: frame - 1,
+            cycle: 0,
+            kind: EventKind::Joypad(held),
+        }]
+    } else {
+        Vec::new()
+    };
+    Some(file.encode())
+}
+
+/// Whether a keyframe is a whole state file (see [`keyframe`]) rather than a core image.
+pub(crate) fn is_state_keyframe(key: &[u8]) -> bool {
+    key.starts_with(&crate::state::file::MAGIC)
 }

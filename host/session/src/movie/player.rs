@@ -2,7 +2,7 @@
 //! state at every chunk start (the desync detector); [`play`] runs a whole movie headless.
 
 use super::error::MovieError;
-use super::format::{Chunk, Start, state_hash};
+use super::format::{Chunk, FLAG_KEYFRAME, Start, is_state_keyframe, state_hash};
 use super::reader::Movie;
 use crate::data::{Event, EventKind};
 use crate::session::{Session, SessionConfig};
@@ -37,6 +37,9 @@ pub struct Feeder {
     pub desync: Option<Desync>,
     /// Checks made.
     pub checks: u64,
+    /// The frame [`Movie::session_at`] started playing from (a keyframe's, or the movie's
+    /// start).
+    pub start: u64,
 }
 
 impl Default for Feeder {
@@ -49,6 +52,7 @@ impl Feeder {
     /// A feeder with nothing read yet.
     pub fn new() -> Feeder {
         Feeder {
+            start: 0,
             cached: None,
             desync: None,
             checks: 0,
@@ -136,41 +140,67 @@ pub fn play(
 }
 
 impl Movie {
-    /// A session at `frame` of the movie: from the nearest keyframe at or before it when no
-    /// script or poke came before that keyframe (the core image is then the whole state),
-    /// otherwise from the movie's start; then played forward to `frame` (`progress` is called
-    /// every 600 frames). Returns the session and a feeder to go on playing.
+    /// A session at `frame` of the movie: from the nearest keyframe at or before it that holds
+    /// the whole state — a core image while no script or other event came before it, or a
+    /// state file with the scripts' portable images (sealed with this user's key, see
+    /// `format::keyframe`) — otherwise from the movie's start; then played forward to `frame`
+    /// (`progress` is called after every frame). A keyframe whose scripts cannot be restored
+    /// exactly here (another user's movie) is passed over for an earlier one. Returns the
+    /// session and a feeder to go on playing.
     pub fn session_at(
         &self,
         rom: Vec<u8>,
         config: SessionConfig,
         frame: u64,
-        mut progress: impl FnMut(&Session),
+        mut progress: impl FnMut(&mut Session),
     ) -> Result<(Session, Feeder), MovieError> {
         let frame = frame.clamp(self.header.start_frame, self.end_frame());
-        let mut from_key = None;
+        let power_on = matches!(self.header.start, Start::PowerOn { .. });
+        // The last keyframe at or before `frame`, found from the index alone: a state file
+        // there starts the seek without reading the chunks before it.
+        let last_key = self
+            .chunks()
+            .iter()
+            .rposition(|c| c.meta.start_frame <= frame && c.meta.flags & FLAG_KEYFRAME != 0);
+        let from_state = match last_key {
+            Some(i) if power_on && self.chunks()[i].meta.start_frame > 0 => self
+                .chunk(i)?
+                .keyframe
+                .filter(|k| is_state_keyframe(k))
+                .and_then(|key| {
+                    let file = StateFile::decode(&key).ok()?;
+                    self.check_rom(&rom).ok()?;
+                    Session::from_state_file_exact(rom.clone(), config.clone(), &file).ok()
+                }),
+            _ => None,
+        };
+        // Otherwise: the last core keyframe no script or other event came before.
+        let mut from_core = None;
         let mut held = gb_core::Buttons::default();
-        if matches!(self.header.start, Start::PowerOn { .. }) {
+        if power_on && from_state.is_none() {
             'scan: for (i, c) in self.chunks().iter().enumerate() {
                 if c.meta.start_frame > frame {
                     break;
                 }
                 let chunk = self.chunk(i)?;
-                if let Some(key) = &chunk.keyframe {
-                    from_key = Some((c.meta.start_frame, key.clone(), held));
+                if let Some(key) = chunk.keyframe
+                    && !is_state_keyframe(&key)
+                {
+                    from_core = Some((c.meta.start_frame, key, held));
                 }
                 for e in &chunk.events {
                     match e.kind {
                         EventKind::Joypad(b) => held = b,
                         EventKind::Poke { .. } | EventKind::PokeMemory { .. } => {}
-                        // A later keyframe would lack this script's state.
+                        // A later core keyframe would lack this script's state.
                         _ => break 'scan,
                     }
                 }
             }
         }
-        let mut session = match from_key {
-            Some((at, core, held)) if at > 0 => {
+        let mut session = match (from_state, from_core) {
+            (Some(s), _) => s,
+            (None, Some((at, core, held))) if at > 0 => {
                 self.check_rom(&rom)?;
                 let file = StateFile {
                     meta: crate::state::file::Meta {
@@ -199,11 +229,10 @@ impl Movie {
             _ => self.session(rom, config)?,
         };
         let mut feeder = Feeder::new();
+        feeder.start = session.frame();
         while session.frame() < frame && feeder.feed(self, &mut session)? == Feed::Playing {
             session.run_frame();
-            if session.frame() % 600 == 0 {
-                progress(&session);
-            }
+            progress(&mut session);
         }
         Ok((session, feeder))
     }

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use super::container::{self, ChunkMeta};
 use super::error::MovieError;
 use super::format::{
-    CHUNK_FRAMES, Chunk, FLAG_KEYFRAME, KEYFRAME_CHUNKS, MovieHeader, Start, core_image, state_hash,
+    CHUNK_FRAMES, Chunk, FLAG_KEYFRAME, MovieHeader, Start, core_image, keyframe, state_hash,
 };
 use super::reader::Movie;
 use crate::data::EventKind;
@@ -201,14 +201,12 @@ impl Recorder {
     }
 
     /// Write the pending chunk and start the next one at the session's frame.
-    fn flush(&mut self, session: &Session) -> Result<(), MovieError> {
+    fn flush(&mut self, session: &mut Session) -> Result<(), MovieError> {
         self.write_pending()?;
         let index = self.writer.chunks().len() as u64;
         self.pending = Chunk {
             state_hash: state_hash(session),
-            keyframe: index
-                .is_multiple_of(KEYFRAME_CHUNKS)
-                .then(|| core_image(session)),
+            keyframe: keyframe(session, index),
             ..Chunk::default()
         };
         self.pending_start = self.end;

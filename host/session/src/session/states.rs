@@ -374,6 +374,27 @@ impl Session {
         config: SessionConfig,
         file: &StateFile,
     ) -> Result<Session, SessionError> {
+        Session::start_from_file(rom, boot_rom, config, file, false)
+    }
+
+    /// [`Session::from_state_file`] that restores every script exactly or fails
+    /// ([`StateFileError::Inexact`]): for movie keyframes, where a restarted script would
+    /// desync the movie.
+    pub fn from_state_file_exact(
+        rom: Vec<u8>,
+        config: SessionConfig,
+        file: &StateFile,
+    ) -> Result<Session, SessionError> {
+        Session::start_from_file(rom, None, config, file, true)
+    }
+
+    fn start_from_file(
+        rom: Vec<u8>,
+        boot_rom: Option<&[u8]>,
+        config: SessionConfig,
+        file: &StateFile,
+        exact: bool,
+    ) -> Result<Session, SessionError> {
         let model = Model::from_name(&file.meta.model)
             .ok_or_else(|| StateFileError::UnknownModel(file.meta.model.clone()))?;
         let power = PowerOn {
@@ -421,6 +442,9 @@ impl Session {
                     s.current.insert(saved.slot, saved.hash);
                     s.next_slot = s.next_slot.max(saved.slot.saturating_add(1));
                     continue;
+                }
+                Err(why) if exact => {
+                    return Err(StateFileError::Inexact(format!("'{}': {why}", saved.name)).into());
                 }
                 Err(why) => s.console.push(ConsoleLine {
                     slot: saved.slot,
@@ -473,7 +497,11 @@ impl Session {
             // A snapshot of this very VM: restoring it cannot fail.
             let _ = s.scripts[*i].vm.restore(snap);
         }
-        s.gb.set_buttons(s.effective_buttons());
+        if !restarted.is_empty() {
+            // The core image holds the buttons of its last frame, the scripts' presses
+            // included: an exact restore keeps them, a restart has no presses yet.
+            s.gb.set_buttons(s.effective_buttons());
+        }
         s.history.clear();
         s.capture();
         Ok(s)

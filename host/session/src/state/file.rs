@@ -114,6 +114,9 @@ pub enum StateFileError {
     /// The core refused the image.
     #[error("the state's core image is invalid: {0}")]
     Core(#[from] gb_core::StateError),
+    /// A script of the state cannot be restored exactly (where that is required).
+    #[error("the state's scripts cannot be restored exactly: {0}")]
+    Inexact(String),
     /// Reading or writing the file failed.
     #[error("{path}: {source}")]
     Io {

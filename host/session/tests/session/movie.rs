@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use crate::common::{counter_rom, session};
+use crate::common::{counter_rom, session, texts};
 use gb_core::Buttons;
 use gb_session::movie::{self, Movie, Recorder};
 use gb_session::{Session, SessionConfig};
@@ -376,4 +376,66 @@ fn the_power_on_state_travels_with_the_movie() {
     other.run_frame();
     s.seek(1).unwrap();
     assert_ne!(other.gb().peek(0xC000), s.gb().peek(0xC000));
+}
+
+/// Scripts in play: with a state key the movie's keyframes (every three chunks) are state
+/// files with the scripts' portable images, and a seek starts from the nearest one in a new
+/// session, the scripts' memory included; without the key the seek replays from the start.
+#[test]
+fn seeking_a_movie_with_scripts_starts_from_a_keyframe_with_their_images() {
+    let path = temp("seek-scripts.gbm");
+    let keyed = |offset: usize| SessionConfig {
+        image_key: Some(lua_rollback::ImageKey::from_bytes([3; 32])),
+        scripts: gb_session::ScriptConfig {
+            window_offset: offset,
+            ..gb_session::ScriptConfig::default()
+        },
+        ..config()
+    };
+    let reference = {
+        let mut s = Session::new(counter_rom(), None, keyed(400)).unwrap();
+        s.load_script("hud.lua", HUD);
+        s.load_script(
+            "count.lua",
+            "local n = 0 while true do n = n + 1 gui.text(0, 8, 'count ' .. n) emu.frameadvance() end",
+        );
+        let mut rec = Recorder::create(&path, &mut s, vec![], BTreeMap::new()).unwrap();
+        drive(&mut s, &mut rec, 500, 4);
+        rec.finish().unwrap();
+        s.seek(430).unwrap();
+        (core_hash(&s), s.script_image_hashes())
+    };
+    let m = Movie::open(&path).unwrap();
+    let state_keys = m
+        .chunks()
+        .iter()
+        .filter(|c| c.meta.flags & movie::FLAG_KEYFRAME != 0 && c.meta.start_frame > 0)
+        .count();
+    assert_eq!(state_keys, 2, "frames 180 and 360");
+    // The recording session is gone (as another process would start): its VMs' addresses are
+    // free for the seek's.
+    let (mut at, feeder) = m
+        .session_at(counter_rom(), keyed(400), 430, |_| {})
+        .unwrap();
+    assert_eq!(feeder.start, 360, "from the keyframe at 360");
+    assert_eq!(feeder.desync, None);
+    assert_eq!(at.frame(), 430);
+    assert_eq!((core_hash(&at), at.script_image_hashes()), reference);
+    assert!(
+        texts(&at).iter().any(|t| t == "count 431"),
+        "the counter lives on: {:?}",
+        texts(&at)
+    );
+    drop(at);
+    // Another user: the images do not verify, so the seek replays from the start, exactly.
+    let other = SessionConfig {
+        image_key: Some(lua_rollback::ImageKey::from_bytes([4; 32])),
+        ..keyed(400)
+    };
+    let (mut from_start, feeder) = m.session_at(counter_rom(), other, 430, |_| {}).unwrap();
+    assert_eq!(feeder.start, 0);
+    assert_eq!(
+        (core_hash(&from_start), from_start.script_image_hashes()),
+        reference
+    );
 }
