@@ -122,6 +122,8 @@ pub enum StateCmd {
     Save(StateTarget),
     /// Load a state.
     Load(StateTarget),
+    /// Open a state file as a new session (its scripts restored exactly when they can be).
+    Open(PathBuf),
     /// Write the machine as a BESS file (SameBoy's format).
     ExportBess(PathBuf),
     /// Load a BESS file.
@@ -421,12 +423,13 @@ pub fn parse(line: &str) -> Result<Command, String> {
 }
 
 fn parse_state(args: &[String]) -> Result<StateCmd, String> {
-    const USAGE: &str = "state save|load SLOT | state export-bess|import-bess FILE";
+    const USAGE: &str = "state save|load SLOT | state open|export-bess|import-bess FILE";
     at_most(args, 2, USAGE)?;
     let what = args.get(1).ok_or(format!("usage: {USAGE}"))?;
     Ok(match args[0].as_str() {
         "save" => StateCmd::Save(target(what)),
         "load" => StateCmd::Load(target(what)),
+        "open" => StateCmd::Open(what.into()),
         "export-bess" => StateCmd::ExportBess(what.into()),
         "import-bess" => StateCmd::ImportBess(what.into()),
         _ => return Err(format!("usage: {USAGE}")),
@@ -497,6 +500,7 @@ impl fmt::Display for Command {
             Command::Scripts => write!(f, "scripts"),
             Command::State(StateCmd::Save(t)) => write!(f, "state save {t}"),
             Command::State(StateCmd::Load(t)) => write!(f, "state load {t}"),
+            Command::State(StateCmd::Open(p)) => write!(f, "state open {}", path(p)),
             Command::State(StateCmd::ExportBess(p)) => write!(f, "state export-bess {}", path(p)),
             Command::State(StateCmd::ImportBess(p)) => write!(f, "state import-bess {}", path(p)),
             Command::Movie(m) => match m {

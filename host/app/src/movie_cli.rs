@@ -183,7 +183,9 @@ fn record(a: &RecordArgs) -> Result<()> {
     };
     let mut session = match &a.from_state {
         Some(p) => {
-            let file = StateFile::read(p)?;
+            // A movie's start state restarts its scripts on playback: so does the recording.
+            let mut file = StateFile::read(p)?;
+            file.images.clear();
             Session::from_state_file(rom, None, config, &file)?
         }
         None => Session::power_on(rom, a.power.power_on(None), config)

@@ -219,6 +219,7 @@ impl Emu {
         let err = |e: anyhow::Error| format!("{e:#}");
         match cmd {
             StateCmd::ExportBess(p) => self.bess_export(&p).map_err(err),
+            StateCmd::Open(p) => self.state_open(&p).map_err(err),
             StateCmd::ImportBess(p) => self.bess_import(&p).map_err(err),
             StateCmd::Save(StateTarget::Memory(name)) => {
                 self.session.save_state(&name);

@@ -345,7 +345,7 @@ impl Emu {
 }
 
 /// A placeholder session, replaced by [`Emu::open`] at once.
-fn blank_session() -> Result<Session> {
+pub(crate) fn blank_session() -> Result<Session> {
     let rom = crate::demo::rom()?;
     let config = SessionConfig {
         ring_bytes: 1 << 20,

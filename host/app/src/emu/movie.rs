@@ -155,7 +155,8 @@ impl Emu {
         } else if self.session.frame() > 0 {
             // The movie starts from a state of this frame, and its playback restarts the
             // scripts there: so does the recording, so that both run the same.
-            let file = self.session.state_file(unix_now(), false);
+            let mut file = self.session.state_file(unix_now(), false);
+            file.images.clear();
             let session = Session::from_state_file(
                 self.rom_bytes.clone(),
                 None,
@@ -329,6 +330,58 @@ impl Emu {
                 file.meta.frame
             ),
         })
+    }
+
+    /// Open a state file as a new session of the loaded ROM (File → Open state…, `state open
+    /// FILE`): the machine, its frame and its scripts as saved — their VMs restored exactly
+    /// when the file carries images sealed with this user's key, otherwise restarted from
+    /// their `persist` data (the console says why). A state of another ROM is refused and
+    /// nothing changes.
+    pub fn state_open(&mut self, path: &Path) -> Result<String> {
+        let file = StateFile::read(path)?;
+        let ours = gb_session::fnv1a(&self.rom_bytes);
+        if file.meta.rom_hash != ours {
+            bail!(
+                "{} is a state of '{}' (ROM hash {:016x}); open that ROM first",
+                path.display(),
+                file.meta.rom_title,
+                file.meta.rom_hash
+            );
+        }
+        if self.tas.is_some() {
+            let msg = self.movie_stop()?;
+            self.say(msg);
+        }
+        // The file's script VMs go where they were made: free those places first (the
+        // running session comes back if the file cannot be opened).
+        let old = std::mem::replace(&mut self.session, super::machine::blank_session()?);
+        let session = match Session::from_state_file(
+            self.rom_bytes.clone(),
+            None,
+            self.session_config(),
+            &file,
+        ) {
+            Ok(s) => s,
+            Err(e) => {
+                self.session = old;
+                return Err(e.into());
+            }
+        };
+        drop(old);
+        let restarted = session.scripts_restarted_at_start();
+        self.replace_session(session);
+        let scripts = if file.scripts.is_empty() {
+            "no scripts".to_owned()
+        } else if restarted == 0 {
+            "scripts restored exactly".to_owned()
+        } else {
+            "scripts restarted from their persist data (the console says why)".to_owned()
+        };
+        Ok(format!(
+            "opened {} at frame {}; {scripts}",
+            path.display(),
+            file.meta.frame
+        ))
     }
 
     fn state_load_in_movie(&mut self, file: &StateFile) -> Result<String> {

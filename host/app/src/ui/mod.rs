@@ -29,6 +29,7 @@ enum Dialog {
     PlayMovie,
     SaveStateFile,
     LoadStateFile,
+    OpenStateFile,
 }
 
 /// The desktop app.
@@ -237,6 +238,10 @@ impl GbApp {
     fn menu_file(&mut self, ui: &mut egui::Ui) {
         if ui.button("Open ROM…").clicked() {
             self.dialog = Some(Dialog::OpenRom);
+            self.path_input.clear();
+        }
+        if ui.button("Open state…").clicked() {
+            self.dialog = Some(Dialog::OpenStateFile);
             self.path_input.clear();
         }
         if ui.button("Open the demo").clicked() {
@@ -477,6 +482,7 @@ impl GbApp {
             Dialog::PlayMovie => "Play a movie (.gbm)",
             Dialog::SaveStateFile => "Save a state file (.gbs)",
             Dialog::LoadStateFile => "Load a state file (.gbs)",
+            Dialog::OpenStateFile => "Open a state file (.gbs) of this ROM",
         };
         let mut open = true;
         let mut done = None;
@@ -512,6 +518,7 @@ impl GbApp {
                 Dialog::LoadStateFile => {
                     self.run(Command::State(StateCmd::Load(StateTarget::File(p))));
                 }
+                Dialog::OpenStateFile => self.run(Command::State(StateCmd::Open(p))),
             }
             self.dialog = None;
         } else if !open {

@@ -65,7 +65,14 @@ impl Recorder {
                 dmg_palette: p.dmg_palette,
             }
         } else {
-            Start::State(session.state_file(0, false).encode())
+            // A movie's start state restarts its scripts from their `persist` data on every
+            // playback, for every user: it carries no VM images (and the recording session
+            // must have restarted them too, see `Recorder::create`).
+            Start::State({
+                let mut f = session.state_file(0, false);
+                f.images.clear();
+                f.encode()
+            })
         };
         let header = MovieHeader {
             rom_hash: p.rom_hash,

@@ -242,6 +242,9 @@ pub struct Session {
     pub(crate) gb: Gb,
     pub(crate) start: StartParams,
     pub(crate) config: SessionConfig,
+    /// Scripts [`Session::from_state_file`] restarted from their `persist` data instead of
+    /// restoring them exactly.
+    pub(crate) restarted_at_start: usize,
     /// Frames completed: the position on the timeline.
     pub(crate) frame: u64,
     pub(crate) log: EventLog,
@@ -355,6 +358,7 @@ impl Session {
             start,
             history: History::new(config.history()),
             config,
+            restarted_at_start: 0,
             frame: 0,
             log: EventLog::default(),
             sources: HashMap::new(),
@@ -377,6 +381,12 @@ impl Session {
         };
         s.capture();
         Ok(s)
+    }
+
+    /// How many scripts the state file this session started from restarted from their
+    /// `persist` data instead of being restored exactly (0 for other sessions).
+    pub fn scripts_restarted_at_start(&self) -> usize {
+        self.restarted_at_start
     }
 
     /// Frames completed: the position on the timeline.

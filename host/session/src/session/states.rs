@@ -477,6 +477,7 @@ impl Session {
             restarted.push(saved.slot);
         }
         s.scripts.sort_by_key(|x| x.slot);
+        s.restarted_at_start = restarted.len();
         // Only restarted scripts see a load: the exact ones go on as if nothing happened.
         for i in 0..s.scripts.len() {
             if restarted.contains(&s.scripts[i].slot) {
