@@ -57,7 +57,7 @@ pub enum Error {
     ForeignSnapshot,
     /// A portable image could not be made or restored.
     #[error(transparent)]
-    Image(#[from] crate::portable::ImageError),
+    Image(#[from] ImageError),
 }
 
 /// Errors decoding a snapshot diff or keyframe.
@@ -76,4 +76,50 @@ pub enum CodecError {
     /// The two snapshots come from different VMs.
     #[error("snapshots belong to different VMs")]
     ForeignSnapshot,
+}
+
+/// Why a portable image cannot be made or restored.
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum ImageError {
+    /// The MAC does not verify: the image was sealed with another key, or altered.
+    #[error("the script image is not sealed with this user's key (made elsewhere, or altered)")]
+    Foreign,
+    /// Malformed bytes (only reachable for images sealed with the key, or while checking).
+    #[error("the script image is corrupt: {0}")]
+    Corrupt(&'static str),
+    /// Another image format or object layout.
+    #[error(
+        "the script image has format {found} (layout {layout:#x}), which this build does not \
+         read (another version of gbhost made it)"
+    )]
+    Version {
+        /// The image's format version.
+        found: u16,
+        /// The image's layout id.
+        layout: u64,
+    },
+    /// The VM holds something no other process could restore.
+    #[error("the VM cannot be saved portably: {0}")]
+    Unportable(String),
+    /// The importing VM is not mapped where the image's was, or not with the same capacity.
+    #[error(
+        "the script image needs an arena at {address:#x} of {capacity} bytes; this VM's is at \
+         {have_address:#x} with {have_capacity} bytes"
+    )]
+    Placement {
+        /// The image's arena address.
+        address: u64,
+        /// The image's arena capacity.
+        capacity: u64,
+        /// The VM's arena address.
+        have_address: u64,
+        /// The VM's arena capacity.
+        have_capacity: u64,
+    },
+    /// The image names code this build does not have.
+    #[error("the script image refers to `{0}`, which this build does not have")]
+    UnknownCode(String),
+    /// The catalog of this process's code could not be built.
+    #[error("cannot list this build's Lua functions: {0}")]
+    Catalog(String),
 }

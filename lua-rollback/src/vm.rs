@@ -7,7 +7,7 @@ use crate::arena::{AllocFailure, ArenaStats};
 use crate::error::Error;
 use crate::ffi::{GC_FRAME, GcMode, HostBinding, HostCall, HostFn, RawConfig, RawVm};
 use crate::host::Host;
-use crate::portable::{self, ImageInfo, ImageKey};
+use crate::portable::{self, Catalog, ImageError, ImageInfo, ImageKey};
 use crate::snapshot::Snapshot;
 use crate::value::{Resume, Value};
 
@@ -389,21 +389,30 @@ impl Vm {
     /// can be restored elsewhere: another process must map its VM at the same address.
     pub fn export_image(&mut self, key: &ImageKey) -> Result<Vec<u8>, Error> {
         let snap = self.snapshot();
-        Ok(portable::export(&self.raw.image_parts(), snap.bytes, key)?)
+        Ok(portable::export(
+            catalog()?,
+            &self.raw.image_parts(),
+            snap.bytes,
+            key,
+        )?)
     }
 
     /// A hash of the VM's canonical image: equal in two processes exactly when the VMs are
     /// in the same state (addresses of code, dead stack slots and stale bytes do not count).
     pub fn image_hash(&mut self) -> Result<u64, Error> {
         let snap = self.snapshot();
-        Ok(portable::hash(&self.raw.image_parts(), snap.bytes)?)
+        Ok(portable::hash(
+            catalog()?,
+            &self.raw.image_parts(),
+            snap.bytes,
+        )?)
     }
 
     /// A snapshot of this VM holding the state of a portable image sealed with `key`, for
     /// [`Vm::restore`] (e.g. in a logged load). The image must come from a VM at this VM's
     /// address, with its capacity and the same host functions.
     pub fn image_snapshot(&mut self, key: &ImageKey, image: &[u8]) -> Result<Snapshot, Error> {
-        let bytes = portable::import(&self.raw.image_parts(), image, key)?;
+        let bytes = portable::import(catalog()?, &self.raw.image_parts(), image, key)?;
         let mut s = self.snapshot();
         s.bytes = bytes;
         Ok(s)
@@ -411,9 +420,34 @@ impl Vm {
 
     /// Restore a portable image sealed with `key` into this VM (see [`Vm::image_snapshot`]).
     pub fn load_image(&mut self, key: &ImageKey, image: &[u8]) -> Result<(), Error> {
-        let bytes = portable::import(&self.raw.image_parts(), image, key)?;
+        let bytes = portable::import(catalog()?, &self.raw.image_parts(), image, key)?;
         self.raw.restore_image_bytes(&bytes)
     }
+}
+
+/// This process's catalog of code names (`portable::catalog`), built once: this crate's own
+/// C functions, and every C function a scratch VM that ran the catalog's recipes can reach.
+fn catalog() -> Result<&'static Catalog, ImageError> {
+    static CATALOG: std::sync::OnceLock<Result<Catalog, String>> = std::sync::OnceLock::new();
+    CATALOG
+        .get_or_init(|| {
+            let mut vm = Vm::new(VmConfig {
+                instruction_budget: None,
+                ..VmConfig::default()
+            })
+            .map_err(|e| e.to_string())?;
+            vm.exec("=catalog", portable::catalog::RECIPES)
+                .map_err(|e| e.to_string())?;
+            let main = vm.main_thread_address() as u64;
+            let mut snap = vm.snapshot();
+            let heap = portable::heap::Heap {
+                base: vm.arena_address() as u64,
+                bytes: &mut snap.bytes,
+            };
+            Catalog::build(crate::ffi::known_code(), &heap, main).map_err(|e| e.to_string())
+        })
+        .as_ref()
+        .map_err(|e| ImageError::Catalog(e.clone()))
 }
 
 /// The header of a portable image (where and how large its arena was), read without checking
@@ -433,5 +467,71 @@ fn refuse_binary(source: &[u8]) -> Result<(), Error> {
         Err(Error::BinaryChunk)
     } else {
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::portable::heap::{Heap, gco, global, thread};
+    use crate::{Vm, VmConfig};
+
+    /// The offsets of `heap.rs` against a live state: every field read here has a value known
+    /// from the C API's side.
+    #[test]
+    fn the_layout_matches_lua() {
+        let mut vm = Vm::new(VmConfig::default()).unwrap();
+        vm.exec("=t", "t = {1, 2, x = 3}").unwrap();
+        let main = vm.main_thread_address() as u64;
+        let mut snap = vm.snapshot();
+        let heap = Heap {
+            base: vm.arena_address() as u64,
+            bytes: &mut snap.bytes,
+        };
+        let g = heap.global(main).unwrap();
+        let alloc = crate::ffi::known_code()
+            .into_iter()
+            .find(|(n, _)| *n == "rb:alloc")
+            .unwrap()
+            .1 as u64;
+        assert_eq!(heap.u64(g + global::FREALLOC).unwrap(), alloc);
+        assert_eq!(heap.u8(main + gco::TT).unwrap(), 0x08, "a thread");
+        assert_eq!(heap.u64(main + thread::CI).unwrap(), main + thread::BASE_CI);
+        let string = |at: u64| {
+            String::from_utf8_lossy(heap.string(heap.u64(at).unwrap()).unwrap()).into_owned()
+        };
+        assert_eq!(string(g + global::MEMERRMSG), "not enough memory");
+        assert_eq!(string(g + global::TMNAME), "__index");
+        assert_eq!(string(g + global::TMNAME + 8 * 24), "__close");
+        assert_ne!(
+            heap.u64(g + global::MT + 8 * 4).unwrap(),
+            0,
+            "strings' metatable"
+        );
+        assert_eq!(
+            heap.u8(g + global::L_REGISTRY + 8).unwrap(),
+            0x45,
+            "a table"
+        );
+        for i in 0..global::STRCACHE_LEN {
+            let s = heap.u64(g + global::STRCACHE + 8 * i).unwrap();
+            assert!(matches!(heap.u8(s + gco::TT).unwrap(), 0x04 | 0x14));
+        }
+        assert_eq!(heap.u64(g + global::WARNF).unwrap(), 0);
+        assert_eq!(heap.u64(g + global::UD_WARN).unwrap(), 0);
+        // The catalog names the standard library.
+        let cat = super::catalog().unwrap();
+        // (BFS order: the strings' metatable reaches the string library first.)
+        for f in [
+            "mt4.__index.format",
+            "reg._LOADED.table.sort",
+            "reg._LOADED.coroutine.wrap",
+            "reg[2].print",
+            "reg[2].pairs",
+            "reg[2].__catalog.pcall#k2",
+        ] {
+            assert!(cat.address(f).is_some(), "{f} is not in the catalog");
+        }
+        assert!(cat.address("lua:dummynode").is_some());
+        assert!(cat.address("reg[2].__catalog.gmatch#f").is_some());
     }
 }

@@ -20,17 +20,7 @@ use crate::data::{Bundle, Flavor, Image, SourceHash};
 /// Name of the coroutine running the script's main chunk.
 const MAIN: &str = "main";
 
-/// What a script is doing.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Status {
-    /// Running: its hooks and coroutine are called every frame.
-    Running,
-    /// Its main chunk returned; its hooks still run.
-    Finished,
-    /// It raised an error (message with the script position); nothing of it runs until a
-    /// rewind to before the error, or a reload.
-    Failed(String),
-}
+pub use crate::data::Status;
 
 /// A loaded (or parked) script.
 pub struct Script {

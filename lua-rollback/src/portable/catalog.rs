@@ -16,14 +16,12 @@
 //! to the same functions.
 
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
-use std::sync::OnceLock;
 
-use super::ImageError;
 use super::heap::{Heap, closure, gco, global, table, thread, udata, upval};
-use crate::vm::{Vm, VmConfig};
+use crate::error::ImageError;
 
 /// Lua run in the scratch VM so that every static helper function exists somewhere reachable.
-const RECIPES: &str = r#"
+pub(crate) const RECIPES: &str = r#"
 local pco = coroutine.create(function() pcall(coroutine.yield) end)
 coroutine.resume(pco)
 local xco = coroutine.create(function() xpcall(coroutine.yield, print) end)
@@ -66,44 +64,31 @@ impl Catalog {
     }
 }
 
-/// This process's catalog (built once).
-pub(crate) fn catalog() -> Result<&'static Catalog, ImageError> {
-    static CATALOG: OnceLock<Result<Catalog, String>> = OnceLock::new();
-    CATALOG
-        .get_or_init(|| build().map_err(|e| e.to_string()))
-        .as_ref()
-        .map_err(|e| ImageError::Catalog(e.clone()))
-}
-
-fn build() -> Result<Catalog, ImageError> {
-    let mut cat = Catalog {
-        names: HashMap::new(),
-        addresses: HashMap::new(),
-    };
-    for (name, addr) in crate::ffi::known_code() {
-        cat.add(name.to_owned(), addr as u64);
+impl Catalog {
+    /// The catalog of `known` (this crate's code, by name) and of every C function reachable
+    /// in a scratch VM's heap (a snapshot's bytes, mapped at `heap.base`, main thread at
+    /// `main`) that ran [`RECIPES`].
+    pub(crate) fn build(
+        known: Vec<(&'static str, usize)>,
+        heap: &Heap<'_>,
+        main: u64,
+    ) -> Result<Catalog, ImageError> {
+        let mut cat = Catalog {
+            names: HashMap::new(),
+            addresses: HashMap::new(),
+        };
+        for (name, addr) in known {
+            cat.add(name.to_owned(), addr as u64);
+        }
+        Walker {
+            heap,
+            cat: &mut cat,
+            seen: HashSet::new(),
+            queue: VecDeque::new(),
+        }
+        .run(main)?;
+        Ok(cat)
     }
-    let mut vm = Vm::new(VmConfig {
-        instruction_budget: None,
-        ..VmConfig::default()
-    })
-    .map_err(|e| ImageError::Catalog(e.to_string()))?;
-    vm.exec("=catalog", RECIPES)
-        .map_err(|e| ImageError::Catalog(e.to_string()))?;
-    let main = vm.main_thread_address() as u64;
-    let mut snap = vm.snapshot();
-    let heap = Heap {
-        base: vm.arena_address() as u64,
-        bytes: &mut snap.bytes,
-    };
-    Walker {
-        heap: &heap,
-        cat: &mut cat,
-        seen: HashSet::new(),
-        queue: VecDeque::new(),
-    }
-    .run(main)?;
-    Ok(cat)
 }
 
 /// Something to visit, with the path that reached it.

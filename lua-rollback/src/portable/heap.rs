@@ -24,7 +24,7 @@
 //! pointer); `LAYOUT_ID` in the image header changes whenever they do. `tests/it/image.rs`
 //! checks them against a live state.
 
-use super::ImageError;
+use crate::error::ImageError;
 
 /// Bytes of a `TValue` (and of a stack slot).
 const TVALUE: u64 = 16;
@@ -47,20 +47,20 @@ const VUPVAL: u8 = 0x09;
 const VPROTO: u8 = 0x0a;
 
 /// Common header of a collectable object: `next`, `tt`.
-pub(super) mod gco {
+pub(crate) mod gco {
     pub const NEXT: u64 = 0;
     pub const TT: u64 = 8;
 }
 
 /// `TString`.
-pub(super) mod tstring {
+pub(crate) mod tstring {
     pub const SHRLEN: u64 = 11;
     pub const LNGLEN: u64 = 16;
     pub const CONTENTS: u64 = 24;
 }
 
 /// `Table` and its `Node`s.
-pub(super) mod table {
+pub(crate) mod table {
     pub const FLAGS: u64 = 10;
     pub const LSIZENODE: u64 = 11;
     pub const ALIMIT: u64 = 12;
@@ -78,7 +78,7 @@ pub(super) mod table {
 }
 
 /// `CClosure` and `LClosure`.
-pub(super) mod closure {
+pub(crate) mod closure {
     pub const NUPVALUES: u64 = 10;
     pub const F: u64 = 24;
     pub const C_UPVALUES: u64 = 32;
@@ -86,26 +86,26 @@ pub(super) mod closure {
 }
 
 /// `UpVal`.
-pub(super) mod upval {
+pub(crate) mod upval {
     pub const V: u64 = 16;
     pub const VALUE: u64 = 24;
 }
 
 /// `Udata`.
-pub(super) mod udata {
+pub(crate) mod udata {
     pub const NUVALUE: u64 = 10;
     pub const METATABLE: u64 = 24;
     pub const UV: u64 = 40;
 }
 
 /// `Proto`.
-pub(super) mod proto {
+pub(crate) mod proto {
     pub const SIZEK: u64 = 20;
     pub const K: u64 = 56;
 }
 
 /// `lua_State` (a thread) and its `CallInfo`s.
-pub(super) mod thread {
+pub(crate) mod thread {
     /// The extra space (`LUA_EXTRASPACE`) lies just before the state.
     pub const EXTRA: u64 = 8;
     pub const STATUS: u64 = 10;
@@ -130,7 +130,7 @@ pub(super) mod thread {
 }
 
 /// `global_State`.
-pub(super) mod global {
+pub(crate) mod global {
     pub const FREALLOC: u64 = 0;
     pub const UD: u64 = 8;
     pub const L_REGISTRY: u64 = 64;

@@ -33,12 +33,14 @@
 //!
 //! The payload is the canonical arena bytes, zero-run coded ([`crate::codec`]).
 
-mod catalog;
+pub(crate) mod catalog;
 pub(crate) mod heap;
 
 use std::collections::HashMap;
 
 use crate::codec;
+pub use crate::error::ImageError;
+pub(crate) use catalog::Catalog;
 use heap::{Ext, Heap};
 
 /// Format version of portable images: bumped when the byte format or anything it depends on
@@ -68,49 +70,6 @@ impl std::fmt::Debug for ImageKey {
     }
 }
 
-/// Why a portable image cannot be made or restored.
-#[derive(Debug, thiserror::Error, PartialEq, Eq)]
-pub enum ImageError {
-    /// The MAC does not verify: the image was sealed with another key, or altered.
-    #[error("the script image is not sealed with this user's key (made elsewhere, or altered)")]
-    Foreign,
-    /// Malformed bytes (only reachable for images sealed with the key, or while checking).
-    #[error("the script image is corrupt: {0}")]
-    Corrupt(&'static str),
-    /// Another image format or object layout.
-    #[error("the script image has format {found}/{layout:#x}; this build reads {IMAGE_VERSION}")]
-    Version {
-        /// The image's format version.
-        found: u16,
-        /// The image's layout id.
-        layout: u64,
-    },
-    /// The VM holds something no other process could restore.
-    #[error("the VM cannot be saved portably: {0}")]
-    Unportable(String),
-    /// The importing VM is not mapped where the image's was, or not with the same capacity.
-    #[error(
-        "the script image needs an arena at {address:#x} of {capacity} bytes; this VM's is at \
-         {have_address:#x} with {have_capacity} bytes"
-    )]
-    Placement {
-        /// The image's arena address.
-        address: u64,
-        /// The image's arena capacity.
-        capacity: u64,
-        /// The VM's arena address.
-        have_address: u64,
-        /// The VM's arena capacity.
-        have_capacity: u64,
-    },
-    /// The image names code this build does not have.
-    #[error("the script image refers to `{0}`, which this build does not have")]
-    UnknownCode(String),
-    /// The catalog of this process's code could not be built.
-    #[error("cannot list this build's Lua functions: {0}")]
-    Catalog(String),
-}
-
 /// What an image's header says (readable without the key).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ImageInfo {
@@ -134,22 +93,21 @@ pub(crate) struct VmParts {
 }
 
 impl VmParts {
-    fn code_name(&self, addr: u64) -> Result<String, ImageError> {
+    fn code_name(&self, cat: &Catalog, addr: u64) -> Result<String, ImageError> {
         if let Some((n, _)) = self.raw.iter().find(|(_, a)| *a == addr) {
             return Ok(format!("raw:{n}"));
         }
-        catalog::catalog()?
-            .name(addr)
+        cat.name(addr)
             .map(str::to_owned)
             .ok_or_else(|| ImageError::Unportable(format!("code at {addr:#x} that has no name")))
     }
 
-    fn code_address(&self, name: &str) -> Result<u64, ImageError> {
+    fn code_address(&self, cat: &Catalog, name: &str) -> Result<u64, ImageError> {
         if let Some(raw) = name.strip_prefix("raw:") {
             if let Some((_, a)) = self.raw.iter().find(|(n, _)| n == raw) {
                 return Ok(*a);
             }
-        } else if let Some(a) = catalog::catalog()?.address(name) {
+        } else if let Some(a) = cat.address(name) {
             return Ok(a);
         }
         Err(ImageError::UnknownCode(name.to_owned()))
@@ -158,7 +116,11 @@ impl VmParts {
 
 /// Canonicalise `bytes` (a snapshot of the VM `vm`) in place; returns the names of the code it
 /// refers to, in order of first reference.
-pub(crate) fn canonicalise(vm: &VmParts, bytes: &mut [u8]) -> Result<Vec<String>, ImageError> {
+pub(crate) fn canonicalise(
+    cat: &Catalog,
+    vm: &VmParts,
+    bytes: &mut [u8],
+) -> Result<Vec<String>, ImageError> {
     let mut names: Vec<String> = Vec::new();
     let mut index: HashMap<u64, u64> = HashMap::new();
     let mut heap = Heap {
@@ -178,7 +140,7 @@ pub(crate) fn canonicalise(vm: &VmParts, bytes: &mut [u8]) -> Result<Vec<String>
                     if heap.contains(addr) {
                         return Err(ImageError::Unportable("code pointer into the arena".into()));
                     }
-                    names.push(vm.code_name(addr).map_err(|e| {
+                    names.push(vm.code_name(cat, addr).map_err(|e| {
                         ImageError::Unportable(format!(
                             "{e} (field at arena offset {:#x}, {ext:?}; main {:#x})",
                             at - vm.base,
@@ -197,11 +159,12 @@ pub(crate) fn canonicalise(vm: &VmParts, bytes: &mut [u8]) -> Result<Vec<String>
 
 /// The portable image of a snapshot of `vm`, sealed with `key`.
 pub(crate) fn export(
+    cat: &Catalog,
     vm: &VmParts,
     mut bytes: Vec<u8>,
     key: &ImageKey,
 ) -> Result<Vec<u8>, ImageError> {
-    let names = canonicalise(vm, &mut bytes)?;
+    let names = canonicalise(cat, vm, &mut bytes)?;
     let mut out = Vec::with_capacity(bytes.len() / 4);
     out.extend_from_slice(&MAGIC);
     out.extend_from_slice(&IMAGE_VERSION.to_le_bytes());
@@ -226,8 +189,8 @@ pub(crate) fn export(
 
 /// The hash of the canonical image of a snapshot of `vm` (the same in every process where the
 /// VM is in the same state).
-pub(crate) fn hash(vm: &VmParts, mut bytes: Vec<u8>) -> Result<u64, ImageError> {
-    let names = canonicalise(vm, &mut bytes)?;
+pub(crate) fn hash(cat: &Catalog, vm: &VmParts, mut bytes: Vec<u8>) -> Result<u64, ImageError> {
+    let names = canonicalise(cat, vm, &mut bytes)?;
     let mut h = blake3::Hasher::new();
     for n in &names {
         h.update(&(n.len() as u64).to_le_bytes());
@@ -341,7 +304,12 @@ pub(crate) fn verify(image: &[u8], key: &ImageKey) -> Result<ImageInfo, ImageErr
 
 /// Check `image`'s seal under `key`, decode it for the VM `vm`, and return the arena bytes to
 /// restore (this process's addresses in place of names).
-pub(crate) fn import(vm: &VmParts, image: &[u8], key: &ImageKey) -> Result<Vec<u8>, ImageError> {
+pub(crate) fn import(
+    cat: &Catalog,
+    vm: &VmParts,
+    image: &[u8],
+    key: &ImageKey,
+) -> Result<Vec<u8>, ImageError> {
     let body = open(image, key)?;
     let mut r = Reader { b: body, at: 0 };
     let h = header(&mut r)?;
@@ -361,7 +329,7 @@ pub(crate) fn import(vm: &VmParts, image: &[u8], key: &ImageKey) -> Result<Vec<u
     for _ in 0..count {
         let n = r.u16()? as usize;
         let name = String::from_utf8_lossy(r.take(n)?).into_owned();
-        addresses.push(vm.code_address(&name)?);
+        addresses.push(vm.code_address(cat, &name)?);
     }
     let plen = usize::try_from(r.u64()?).map_err(|_| ImageError::Corrupt("payload"))?;
     let payload = r.take(plen)?;
@@ -393,70 +361,4 @@ pub(crate) fn import(vm: &VmParts, image: &[u8], key: &ImageKey) -> Result<Vec<u
         heap.set_u64(at, v)
     })?;
     Ok(bytes)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::heap::{Heap, gco, global, thread};
-    use crate::{Vm, VmConfig};
-
-    /// The offsets of `heap.rs` against a live state: every field read here has a value known
-    /// from the C API's side.
-    #[test]
-    fn the_layout_matches_lua() {
-        let mut vm = Vm::new(VmConfig::default()).unwrap();
-        vm.exec("=t", "t = {1, 2, x = 3}").unwrap();
-        let main = vm.main_thread_address() as u64;
-        let mut snap = vm.snapshot();
-        let heap = Heap {
-            base: vm.arena_address() as u64,
-            bytes: &mut snap.bytes,
-        };
-        let g = heap.global(main).unwrap();
-        let alloc = crate::ffi::known_code()
-            .into_iter()
-            .find(|(n, _)| *n == "rb:alloc")
-            .unwrap()
-            .1 as u64;
-        assert_eq!(heap.u64(g + global::FREALLOC).unwrap(), alloc);
-        assert_eq!(heap.u8(main + gco::TT).unwrap(), 0x08, "a thread");
-        assert_eq!(heap.u64(main + thread::CI).unwrap(), main + thread::BASE_CI);
-        let string = |at: u64| {
-            String::from_utf8_lossy(heap.string(heap.u64(at).unwrap()).unwrap()).into_owned()
-        };
-        assert_eq!(string(g + global::MEMERRMSG), "not enough memory");
-        assert_eq!(string(g + global::TMNAME), "__index");
-        assert_eq!(string(g + global::TMNAME + 8 * 24), "__close");
-        assert_ne!(
-            heap.u64(g + global::MT + 8 * 4).unwrap(),
-            0,
-            "strings' metatable"
-        );
-        assert_eq!(
-            heap.u8(g + global::L_REGISTRY + 8).unwrap(),
-            0x45,
-            "a table"
-        );
-        for i in 0..global::STRCACHE_LEN {
-            let s = heap.u64(g + global::STRCACHE + 8 * i).unwrap();
-            assert!(matches!(heap.u8(s + gco::TT).unwrap(), 0x04 | 0x14));
-        }
-        assert_eq!(heap.u64(g + global::WARNF).unwrap(), 0);
-        assert_eq!(heap.u64(g + global::UD_WARN).unwrap(), 0);
-        // The catalog names the standard library.
-        let cat = super::catalog::catalog().unwrap();
-        // (BFS order: the strings' metatable reaches the string library first.)
-        for f in [
-            "mt4.__index.format",
-            "reg._LOADED.table.sort",
-            "reg._LOADED.coroutine.wrap",
-            "reg[2].print",
-            "reg[2].pairs",
-            "reg[2].__catalog.pcall#k2",
-        ] {
-            assert!(cat.address(f).is_some(), "{f} is not in the catalog");
-        }
-        assert!(cat.address("lua:dummynode").is_some());
-        assert!(cat.address("reg[2].__catalog.gmatch#f").is_some());
-    }
 }

@@ -6,15 +6,18 @@
 //! - [`flavor`]: which Lua API a script is written for;
 //! - [`bundle`]: a script's source, modules and images;
 //! - [`event`]: one outside input and when it happens;
-//! - [`limits`]: the bounds hostile files are held to.
+//! - [`limits`]: the bounds hostile files are held to;
+//! - [`status`]: what a script is doing (running, finished, failed).
 
 pub mod bundle;
 pub mod event;
 pub mod flavor;
 pub mod hash;
 pub mod limits;
+pub mod status;
 
 pub use bundle::{Bundle, Image};
 pub use event::{Event, EventKind};
 pub use flavor::Flavor;
 pub use hash::{SourceHash, fnv1a, source_hash};
+pub use status::Status;

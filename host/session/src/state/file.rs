@@ -174,7 +174,7 @@ pub struct ScriptImage {
     /// The script's slot.
     pub slot: u32,
     /// Running, finished or failed at the saved frame.
-    pub status: crate::script::Status,
+    pub status: crate::data::Status,
     /// The frame its status began.
     pub since: u64,
     /// The image (`lua_rollback::Vm::export_image`), or why there is none.
@@ -291,9 +291,9 @@ impl StateFile {
             for i in &self.images {
                 e.var(u64::from(i.slot));
                 match &i.status {
-                    crate::script::Status::Running => e.u8(0),
-                    crate::script::Status::Finished => e.u8(1),
-                    crate::script::Status::Failed(m) => {
+                    crate::data::Status::Running => e.u8(0),
+                    crate::data::Status::Finished => e.u8(1),
+                    crate::data::Status::Failed(m) => {
                         e.u8(2);
                         e.str(m);
                     }
@@ -521,9 +521,9 @@ fn decode_images(d: &mut Dec<'_>) -> Result<Vec<ScriptImage>, DecodeError> {
     for _ in 0..n {
         let slot = d.var32()?;
         let status = match d.u8()? {
-            0 => crate::script::Status::Running,
-            1 => crate::script::Status::Finished,
-            2 => crate::script::Status::Failed(d.str()?),
+            0 => crate::data::Status::Running,
+            1 => crate::data::Status::Finished,
+            2 => crate::data::Status::Failed(d.str()?),
             k => return Err(invalid(format!("unknown script status {k}"))),
         };
         let since = d.var()?;
