@@ -383,7 +383,7 @@ impl Vm {
 
     /// The VM's state as a portable image sealed with `key` (see the `portable` module docs):
     /// another process restores it exactly with [`VmBuilder::build_from_image`] or
-    /// [`Vm::load_image`]. Fails ([`ImageError::Unportable`](crate::ImageError::Unportable)) for a VM holding something no
+    /// [`Vm::load_image`]. Fails ([`ImageError::Unportable`]) for a VM holding something no
     /// other process could restore (a light userdata, a table keyed by a C function). Only a
     /// VM mapped at a fixed address ([`VmConfig::window_slot`], [`VmConfig::fixed_address`])
     /// can be restored elsewhere: another process must map its VM at the same address.
