@@ -7,14 +7,24 @@ use std::sync::OnceLock;
 /// The key every session of this process seals and checks script images with.
 pub fn get() -> Option<gb_session::keys::ImageKey> {
     static KEY: OnceLock<Option<gb_session::keys::ImageKey>> = OnceLock::new();
-    KEY.get_or_init(|| match gb_session::keys::user_key() {
-        Ok(k) => Some(k),
-        Err(e) => {
-            eprintln!(
-                "warning: {e}; state files will not restore scripts exactly (they restart \
-                 from their persist data)"
-            );
-            None
+    KEY.get_or_init(|| {
+        // The app's own unit tests (the window driven in-process) keep theirs in the temporary
+        // directory, never in the user's home.
+        #[cfg(test)]
+        let key = gb_session::keys::load_or_create(
+            &std::env::temp_dir().join(format!("gbhost-test-{}.key", std::process::id())),
+        );
+        #[cfg(not(test))]
+        let key = gb_session::keys::user_key();
+        match key {
+            Ok(k) => Some(k),
+            Err(e) => {
+                eprintln!(
+                    "warning: {e}; state files will not restore scripts exactly (they restart \
+                     from their persist data)"
+                );
+                None
+            }
         }
     })
     .clone()

@@ -352,9 +352,14 @@ impl Emu {
             let msg = self.movie_stop()?;
             self.say(msg);
         }
-        // The file's script VMs go where they were made: free those places first (the
-        // running session comes back if the file cannot be opened).
-        let old = std::mem::replace(&mut self.session, super::machine::blank_session()?);
+        // Everything but the scripts is checked first (ROM, model, core image), so that a file
+        // that cannot be opened changes nothing.
+        let mut bare = file.clone();
+        bare.scripts.clear();
+        bare.images.clear();
+        Session::from_state_file(self.rom_bytes.clone(), None, self.session_config(), &bare)?;
+        // The file's script VMs go where they were made: free those places first.
+        self.session = super::machine::blank_session()?;
         let session = match Session::from_state_file(
             self.rom_bytes.clone(),
             None,
@@ -363,11 +368,10 @@ impl Emu {
         ) {
             Ok(s) => s,
             Err(e) => {
-                self.session = old;
+                self.restart()?;
                 return Err(e.into());
             }
         };
-        drop(old);
         let restarted = session.scripts_restarted_at_start();
         self.replace_session(session);
         let scripts = if file.scripts.is_empty() {

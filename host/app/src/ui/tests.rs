@@ -279,3 +279,52 @@ fn state_files_with_spaces_in_their_paths() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// File → Open state…: a state saved with a script opens as a new session whose script goes
+/// on from its own memory (its VM restored exactly from the file's image), not from the start.
+#[test]
+fn open_a_state_file_and_the_script_goes_on_exactly() {
+    let dir = std::env::temp_dir().join(format!("gbhost-ui-open-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = dir.join("counter.lua");
+    std::fs::write(
+        &script,
+        "local n = 0\nwhile true do n = n + 1 gui.text(0, 0, 'count ' .. n) emu.frameadvance() end\n",
+    )
+    .unwrap();
+    let state = dir.join("counter.gbs");
+    let mut h = harness_with(vec![script]);
+    settle(&mut h);
+    for _ in 0..6 {
+        h.get_by_label("Frame advance").click();
+        settle(&mut h);
+    }
+    let count = |h: &Harness<'static, GbApp>| {
+        overlay_texts(h)
+            .iter()
+            .find_map(|t| t.strip_prefix("count ")?.parse::<u64>().ok())
+            .expect("the counter is drawn")
+    };
+    let saved = count(&h);
+    assert!(saved > 3, "{saved}");
+    console(&mut h, &format!("state save {}", state.display()));
+    for _ in 0..4 {
+        h.get_by_label("Frame advance").click();
+        settle(&mut h);
+    }
+    assert_eq!(count(&h), saved + 4);
+    menu_path(&mut h, "File", "Open state…", &state);
+    h.get_by_label("Frame advance").click();
+    settle(&mut h);
+    let said = h.state().view().console.clone();
+    assert!(
+        said.iter().any(|l| l.contains("scripts restored exactly")),
+        "{said:?}"
+    );
+    assert_eq!(
+        count(&h),
+        saved + 1,
+        "the script's local went on from the file"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

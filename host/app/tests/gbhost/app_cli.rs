@@ -23,6 +23,7 @@ fn temp_dir(name: &str) -> PathBuf {
 /// `gbhost` with a private config file, fed `input` on stdin.
 fn gbhost_with_input(args: &[&str], input: &str, config_dir: &Path) -> Output {
     let mut child = Command::new(bin())
+        .env("GBHOST_STATE_KEY", crate::common::state_key())
         .args(args)
         .env("GBHOST_CONFIG", config_dir.join("config.toml"))
         .stdin(Stdio::piped())
@@ -47,6 +48,7 @@ fn text(b: &[u8]) -> String {
 fn no_display_is_one_line_and_exit_2() {
     let dir = temp_dir("nodisplay");
     let out = Command::new(bin())
+        .env("GBHOST_STATE_KEY", crate::common::state_key())
         .env_remove("DISPLAY")
         .env_remove("WAYLAND_DISPLAY")
         .env("GBHOST_CONFIG", dir.join("config.toml"))
@@ -176,6 +178,7 @@ fn battery_save_survives_kill_9_and_loads_again() {
     let sav = dir.join("game.sav");
     let rom_s = rom.to_str().unwrap();
     let mut child = Command::new(bin())
+        .env("GBHOST_STATE_KEY", crate::common::state_key())
         .args(["run", rom_s, "--no-window"])
         .env("GBHOST_CONFIG", dir.join("config.toml"))
         .stdin(Stdio::null())
@@ -271,8 +274,9 @@ fn repl_in_tmux() {
     let dir = temp_dir("tmux");
     let session = format!("gbhost-test-{}", std::process::id());
     let cmd = format!(
-        "GBHOST_CONFIG={} {} run --repl --no-window --paused; sleep 30",
+        "GBHOST_CONFIG={} GBHOST_STATE_KEY={} {} run --repl --no-window --paused; sleep 30",
         dir.join("config.toml").display(),
+        crate::common::state_key().display(),
         bin()
     );
     let tmux = |args: &[&str]| Command::new("tmux").args(args).output().expect("tmux");
@@ -339,6 +343,7 @@ fn sigterm_saves_and_exits_cleanly() {
     let rom = dir.join("game.gb");
     std::fs::write(&rom, battery_rom()).unwrap();
     let child = Command::new(bin())
+        .env("GBHOST_STATE_KEY", crate::common::state_key())
         .args(["run", rom.to_str().unwrap(), "--no-window", "--mute"])
         .env("GBHOST_CONFIG", dir.join("config.toml"))
         .stdin(Stdio::null())

@@ -3,10 +3,17 @@
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
+/// The state key the tests' `gbhost` processes use (`GBHOST_STATE_KEY`), under Cargo's
+/// temporary directory: tests never create one in the user's home.
+pub fn state_key() -> PathBuf {
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("state.key")
+}
+
 /// Run `gbhost` with `args` to its end.
 pub fn gbhost(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_gbhost"))
         .args(args)
+        .env("GBHOST_STATE_KEY", state_key())
         .output()
         .expect("run gbhost")
 }

@@ -78,6 +78,7 @@ fn a_killed_recorder_loses_at_most_one_second() {
     let rom = rom.display().to_string();
     let movie = dir().join("killed.gbm");
     let mut child = Command::new(env!("CARGO_BIN_EXE_gbhost"))
+        .env("GBHOST_STATE_KEY", crate::common::state_key())
         .args([
             "movie",
             "record",
