@@ -220,32 +220,16 @@ fn scripts_restore(f: &StateFile) -> String {
     if f.scripts.is_empty() {
         return "no scripts".into();
     }
-    let key = crate::state_key::get();
-    let mut why = Vec::new();
-    for s in &f.scripts {
-        let verdict = match (f.images.iter().find(|i| i.slot == s.slot), &key) {
-            (None, _) => Err("no portable image".to_owned()),
-            (Some(i), _) if i.image.is_err() => {
-                Err(i.image.as_ref().err().cloned().unwrap_or_default())
-            }
-            (Some(_), None) => Err("no state key here".to_owned()),
-            (Some(i), Some(k)) => {
-                gb_session::keys::verify_image(k, i.image.as_deref().unwrap_or(&[]))
-                    .map(|_| ())
-                    .map_err(|e| e.to_string())
-            }
-        };
-        if let Err(e) = verdict {
-            why.push(format!("'{}': {e}", s.name));
-        }
-    }
-    if why.is_empty() {
-        format!(
+    let verdict = match crate::state_key::get() {
+        Some(k) => f.images_sealed_with(&k),
+        None => Err("no state key here".to_owned()),
+    };
+    match verdict {
+        Ok(()) => format!(
             "exactly ({} script{}: portable images sealed with your key)",
             f.scripts.len(),
             if f.scripts.len() == 1 { "" } else { "s" }
-        )
-    } else {
-        format!("restart from persist data ({})", why.join("; "))
+        ),
+        Err(why) => format!("restart from persist data ({why})"),
     }
 }

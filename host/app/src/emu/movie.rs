@@ -305,6 +305,19 @@ impl Emu {
         if self.tas.is_some() {
             return self.state_load_in_movie(&file);
         }
+        // A state whose scripts cannot be restored into the running ones (other scripts run,
+        // or none: a slot saved yesterday) but whose images are the user's own opens as a new
+        // session instead, so that the scripts come back exactly.
+        if !file.scripts.is_empty()
+            && !self.session.loads_exactly(&file)
+            && crate::state_key::get().is_some_and(|k| file.images_sealed_with(&k).is_ok())
+        {
+            let msg = self.state_open(&path)?;
+            return Ok(format!(
+                "{msg} (as a new session, so that its scripts come back exactly: the rewind \
+                 history starts here)"
+            ));
+        }
         let how = self.session.load_state_file(&file)?;
         if self.paused {
             self.live_frame();

@@ -383,3 +383,49 @@ fn a_movie_with_scripts_seeks_from_a_keyframe_in_a_new_process() {
         "frames 1081-1250: the same from a keyframe as from the start"
     );
 }
+
+/// The player's day: slot 3 saved with an input script running; tomorrow gbhost starts with
+/// no script, `state load 3`, and the script comes back exactly (its next console line is the
+/// one the first process printed after the save).
+#[test]
+fn a_slot_saved_yesterday_loads_its_scripts_exactly_today() {
+    use std::io::Write;
+    let Some(s) = setup("slot") else { return };
+    let repl = |args: &[&str], input: &str| {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_gbhost"))
+            .args(args)
+            .env("GBHOST_STATE_KEY", &s.key)
+            .env("GBHOST_STATE_DIR", s.dir.join("states"))
+            .env("GBHOST_CONFIG", s.dir.join("config.toml"))
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.as_bytes())
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success(), "{}", text(&out));
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let flags = ["--repl", "--no-window", "--paused", "--mute"];
+    let yesterday = repl(
+        &[&[&s.rom[..], "--script", &s.input][..], &flags[..]].concat(),
+        "step 120\nstate save 3\nstep 30\nquit\n",
+    );
+    let line_150 = yesterday
+        .lines()
+        .find(|l| l.contains("input frame 150 "))
+        .unwrap_or_else(|| panic!("{yesterday}"))
+        .to_owned();
+    let today = repl(
+        &[&[&s.rom[..]][..], &flags[..]].concat(),
+        "state load 3\nstep 30\nquit\n",
+    );
+    assert!(today.contains("scripts restored exactly"), "{today}");
+    assert!(today.contains(&line_150), "{today}");
+}

@@ -273,6 +273,12 @@ impl Session {
         Ok(out)
     }
 
+    /// Whether [`Session::load_state_file`] would restore `file`'s scripts exactly here (from
+    /// this session's own arenas, or from its images into the same running scripts).
+    pub fn loads_exactly(&mut self, file: &StateFile) -> bool {
+        self.exact_scripts(file).is_some() || self.portable_scripts(file).is_ok()
+    }
+
     /// Load a state file into this session before the next frame, as logged events (a replay
     /// loads the same state). The script VMs are restored exactly from a file this session
     /// saved, or from the file's portable images when the same scripts are running here

@@ -373,6 +373,31 @@ impl StateFile {
         })
     }
 
+    /// Whether every script of the file has a portable image sealed with `key` in a format
+    /// this build reads (what an exact restore needs first); otherwise why not, per script.
+    pub fn images_sealed_with(&self, key: &lua_rollback::ImageKey) -> Result<(), String> {
+        let mut why = Vec::new();
+        for s in &self.scripts {
+            let verdict = match self.images.iter().find(|i| i.slot == s.slot) {
+                None => Err("no portable image".to_owned()),
+                Some(i) => match &i.image {
+                    Err(e) => Err(e.clone()),
+                    Ok(image) => lua_rollback::verify_image(key, image)
+                        .map(|_| ())
+                        .map_err(|e| e.to_string()),
+                },
+            };
+            if let Err(e) = verdict {
+                why.push(format!("'{}': {e}", s.name));
+            }
+        }
+        if why.is_empty() {
+            Ok(())
+        } else {
+            Err(why.join("; "))
+        }
+    }
+
     /// Read and decode a state file.
     pub fn read(path: &std::path::Path) -> Result<StateFile, StateFileError> {
         let bytes = std::fs::read(path).map_err(|source| StateFileError::Io {
