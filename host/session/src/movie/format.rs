@@ -276,13 +276,16 @@ pub const SCRIPTED_KEYFRAME_CHUNKS: u64 = 3;
 /// start there. Without a key it stays the core image, usable only before the first script
 /// event.
 pub(crate) fn keyframe(session: &mut Session, index: u64) -> Option<Vec<u8>> {
+    // Scripts are in play when one runs (a session started from a state keyframe has them
+    // without their load events), or when the log has anything else than the joypad and pokes.
     let scripted = session.config.image_key.is_some()
-        && session.log().events().iter().any(|e| {
-            !matches!(
-                e.kind,
-                EventKind::Joypad(_) | EventKind::Poke { .. } | EventKind::PokeMemory { .. }
-            )
-        });
+        && (session.scripts().any(|s| s.active)
+            || session.log().events().iter().any(|e| {
+                !matches!(
+                    e.kind,
+                    EventKind::Joypad(_) | EventKind::Poke { .. } | EventKind::PokeMemory { .. }
+                )
+            }));
     if !scripted {
         return index
             .is_multiple_of(KEYFRAME_CHUNKS)
