@@ -152,7 +152,7 @@ pub use arena::{AllocFailure, ArenaStats, WINDOW_SLOTS, window_address};
 pub use error::{ArenaError, CodecError, Error, ImageError};
 pub use ffi::{GcMode, HostFn, host_context, yield_frame};
 pub use host::{Host, HostReturn};
-pub use portable::{IMAGE_VERSION, ImageInfo, ImageKey};
+pub use portable::{IMAGE_VERSION, ImageInfo, ImageKey, image_delta, image_from_delta};
 pub use snapshot::Snapshot;
 pub use value::{Resume, Value};
 pub use vm::{Vm, VmBuilder, VmConfig, image_info, verify_image};

@@ -362,3 +362,91 @@ pub(crate) fn import(
     })?;
     Ok(bytes)
 }
+
+/// An image cut into its parts: everything before the payload, the canonical arena bytes, and
+/// the MAC.
+struct Parts<'a> {
+    head: &'a [u8],
+    arena: Vec<u8>,
+    mac: &'a [u8],
+}
+
+/// Cut `image` into its parts (its seal is not checked here).
+fn parts(image: &[u8]) -> Result<Parts<'_>, ImageError> {
+    let body_len = image
+        .len()
+        .checked_sub(MAC_LEN)
+        .ok_or(ImageError::Corrupt("truncated"))?;
+    let body = &image[..body_len];
+    let mut r = Reader { b: body, at: 0 };
+    let h = header(&mut r)?;
+    let count = r.u32()? as usize;
+    for _ in 0..count {
+        let n = r.u16()? as usize;
+        r.take(n)?;
+    }
+    let head_len = r.at;
+    let plen = usize::try_from(r.u64()?).map_err(|_| ImageError::Corrupt("payload"))?;
+    let payload = r.take(plen)?;
+    if r.at != body.len()
+        || codec::encoded_words(payload).map_err(|_| ImageError::Corrupt("payload"))?
+            != codec::total_words(0, h.info.len)
+    {
+        return Err(ImageError::Corrupt("payload"));
+    }
+    let mut arena = vec![0; h.info.len];
+    codec::apply(&mut arena, payload).map_err(|_| ImageError::Corrupt("payload"))?;
+    Ok(Parts {
+        head: &body[..head_len],
+        arena,
+        mac: &image[body_len..],
+    })
+}
+
+/// `image` as a difference from `base` (another image, e.g. of the same VM some seconds
+/// earlier): most of an arena does not change, so this is much smaller than the image.
+/// [`image_from_delta`] with the same base gives `image` back, byte for byte.
+pub fn image_delta(base: &[u8], image: &[u8]) -> Result<Vec<u8>, ImageError> {
+    let b = parts(base)?;
+    let i = parts(image)?;
+    let mut out = Vec::new();
+    out.extend_from_slice(&(i.head.len() as u64).to_le_bytes());
+    out.extend_from_slice(i.head);
+    codec::encode(&b.arena, &i.arena, &mut out);
+    out.extend_from_slice(i.mac);
+    Ok(out)
+}
+
+/// The image [`image_delta`] made `delta` from, given the same `base`. Nothing is trusted:
+/// the result must still pass the seal check of a restore.
+pub fn image_from_delta(base: &[u8], delta: &[u8]) -> Result<Vec<u8>, ImageError> {
+    let b = parts(base)?;
+    let mut r = Reader { b: delta, at: 0 };
+    let head_len = usize::try_from(r.u64()?).map_err(|_| ImageError::Corrupt("delta"))?;
+    let head = r.take(head_len)?;
+    let info = header(&mut Reader { b: head, at: 0 })?.info;
+    let rest = &delta[r.at..];
+    let enc_len = rest
+        .len()
+        .checked_sub(MAC_LEN)
+        .ok_or(ImageError::Corrupt("delta"))?;
+    let (enc, mac) = rest.split_at(enc_len);
+    let words = codec::encoded_words(enc).map_err(|_| ImageError::Corrupt("delta"))?;
+    if words != codec::total_words(b.arena.len(), info.len) {
+        return Err(ImageError::Corrupt("delta"));
+    }
+    let mut arena = b.arena;
+    arena.resize(words * 8, 0);
+    codec::apply(&mut arena, enc).map_err(|_| ImageError::Corrupt("delta"))?;
+    if arena[info.len..].iter().any(|&x| x != 0) {
+        return Err(ImageError::Corrupt("delta"));
+    }
+    arena.truncate(info.len);
+    let mut out = head.to_vec();
+    let mut payload = Vec::new();
+    codec::encode(&[], &arena, &mut payload);
+    out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+    out.extend_from_slice(&payload);
+    out.extend_from_slice(mac);
+    Ok(out)
+}

@@ -160,6 +160,28 @@ fn the_decoder_survives_damaged_images_sealed_with_the_key() {
 }
 
 #[test]
+fn an_image_round_trips_through_a_delta_from_an_earlier_one() {
+    let (mut a, host) = script_vm(config(58), "@hud.lua", crate::common::HUD);
+    run(&mut a, &host, 60);
+    let base = a.export_image(&key(8)).unwrap();
+    run(&mut a, &host, 180);
+    let image = a.export_image(&key(8)).unwrap();
+    let delta = lua_rollback::image_delta(&base, &image).unwrap();
+    let z = |b: &[u8]| zstd::bulk::compress(b, 3).unwrap().len();
+    assert!(
+        z(&delta) * 2 < z(&image),
+        "a delta is much smaller than its image"
+    );
+    assert_eq!(
+        lua_rollback::image_from_delta(&base, &delta).unwrap(),
+        image
+    );
+    // From another base: an image whose seal does not verify.
+    let wrong = lua_rollback::image_from_delta(&image, &delta).unwrap_or_default();
+    assert!(a.image_snapshot(&key(8), &wrong).is_err());
+}
+
+#[test]
 fn a_table_keyed_by_a_c_function_is_not_portable() {
     let mut vm = Vm::new(config(54)).unwrap();
     vm.exec("=t", "names = {} names[print] = 'print'").unwrap();

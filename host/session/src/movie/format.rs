@@ -273,9 +273,14 @@ pub const SCRIPTED_KEYFRAME_CHUNKS: u64 = 3;
 /// scripts are in play and the session has a state key, every [`SCRIPTED_KEYFRAME_CHUNKS`]
 /// chunks, a whole state file (`GBHSTATE…`: the core and the scripts' portable VM images,
 /// sealed with the key, their sources, and the buttons held as its log), so that a seek can
-/// start there. Without a key it stays the core image, usable only before the first script
+/// start there; its images are deltas from those of `base`, the last keyframe with whole
+/// ones, except every [`BASE_USES`] + 1-th, which becomes the next base. Without a key it stays the core image, usable only before the first script
 /// event.
-pub(crate) fn keyframe(session: &mut Session, index: u64) -> Option<Vec<u8>> {
+pub(crate) fn keyframe(
+    session: &mut Session,
+    index: u64,
+    base: &mut Option<KeyBase>,
+) -> Option<Vec<u8>> {
     // Scripts are in play when one runs (a session started from a state keyframe has them
     // without their load events), or when the log has anything else than the joypad and pokes.
     let scripted = session.config.image_key.is_some()
@@ -298,6 +303,32 @@ pub(crate) fn keyframe(session: &mut Session, index: u64) -> Option<Vec<u8>> {
     let held = session.log().buttons_before(frame);
     let mut file = session.state_file(0, false);
     file.thumbnail = None;
+    match base {
+        Some(b) if b.uses < BASE_USES => {
+            b.uses += 1;
+            for i in &mut file.images {
+                let delta = match (&i.image, b.images.get(&i.slot)) {
+                    (Ok(image), Some(from)) => lua_rollback::image_delta(from, image).ok(),
+                    _ => None,
+                };
+                if let Some(d) = delta {
+                    i.image = Ok(d);
+                    i.base = Some(b.frame);
+                }
+            }
+        }
+        _ => {
+            *base = Some(KeyBase {
+                frame,
+                images: file
+                    .images
+                    .iter()
+                    .filter_map(|i| Some((i.slot, i.image.clone().ok()?)))
+                    .collect(),
+                uses: 0,
+            });
+        }
+    }
     file.log = if frame > 0 {
         vec![Event {
             frame: frame - 1,
@@ -308,6 +339,22 @@ pub(crate) fn keyframe(session: &mut Session, index: u64) -> Option<Vec<u8>> {
         Vec::new()
     };
     Some(file.encode())
+}
+
+/// State keyframes stored against one with whole images before the next has whole images
+/// again (a base every 30 seconds): a delta is a fraction of an image, and a seek reads at
+/// most two keyframes.
+const BASE_USES: u32 = 9;
+
+/// A state keyframe with whole images, that the next ones store their images against.
+#[derive(Debug)]
+pub(crate) struct KeyBase {
+    /// Its frame (the chunk's first).
+    frame: u64,
+    /// Its images, by script slot.
+    images: BTreeMap<u32, Vec<u8>>,
+    /// Keyframes stored against it so far.
+    uses: u32,
 }
 
 /// Whether a keyframe is a whole state file (see [`keyframe`]) rather than a core image.

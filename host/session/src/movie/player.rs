@@ -140,6 +140,36 @@ pub fn play(
 }
 
 impl Movie {
+    /// Make the delta images of a keyframe's state file whole again, from the images of the
+    /// keyframes they are stored against (see `format::keyframe`); `None` if one cannot be.
+    fn resolve_deltas(&self, file: &mut StateFile) -> Option<()> {
+        let mut bases: Vec<(u64, StateFile)> = Vec::new();
+        for image in &mut file.images {
+            let Some(at) = image.base else { continue };
+            if !bases.iter().any(|(f, _)| *f == at) {
+                let i = self
+                    .chunks()
+                    .iter()
+                    .position(|c| c.meta.start_frame == at && c.meta.flags & FLAG_KEYFRAME != 0)?;
+                let key = self.chunk(i).ok()?.keyframe?;
+                bases.push((at, StateFile::decode(&key).ok()?));
+            }
+            let (_, base) = bases.iter().find(|(f, _)| *f == at)?;
+            let from = base
+                .images
+                .iter()
+                .find(|b| b.slot == image.slot && b.base.is_none())?;
+            let whole = lua_rollback::image_from_delta(
+                from.image.as_ref().ok()?,
+                image.image.as_ref().ok()?,
+            )
+            .ok()?;
+            image.image = Ok(whole);
+            image.base = None;
+        }
+        Some(())
+    }
+
     /// A session at `frame` of the movie: from the nearest keyframe at or before it that holds
     /// the whole state — a core image while no script or other event came before it, or a
     /// state file with the scripts' portable images (sealed with this user's key, see
@@ -168,7 +198,8 @@ impl Movie {
                 .keyframe
                 .filter(|k| is_state_keyframe(k))
                 .and_then(|key| {
-                    let file = StateFile::decode(&key).ok()?;
+                    let mut file = StateFile::decode(&key).ok()?;
+                    self.resolve_deltas(&mut file)?;
                     self.check_rom(&rom).ok()?;
                     Session::from_state_file_exact(rom.clone(), config.clone(), &file).ok()
                 }),

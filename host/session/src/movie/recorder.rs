@@ -11,7 +11,8 @@ use std::path::{Path, PathBuf};
 use super::container::{self, ChunkMeta};
 use super::error::MovieError;
 use super::format::{
-    CHUNK_FRAMES, Chunk, FLAG_KEYFRAME, MovieHeader, Start, core_image, keyframe, state_hash,
+    CHUNK_FRAMES, Chunk, FLAG_KEYFRAME, KeyBase, MovieHeader, Start, core_image, keyframe,
+    state_hash,
 };
 use super::reader::Movie;
 use crate::data::EventKind;
@@ -42,6 +43,9 @@ pub struct Recorder {
     end: u64,
     /// The future cut by the last rerecord (chunks' metas and payloads), for undo.
     undo: Option<Undo>,
+    /// The last state keyframe with whole images, which the next ones store theirs against
+    /// (forgotten at every cut, so a base is always in the movie before what uses it).
+    key_base: Option<KeyBase>,
 }
 
 impl Recorder {
@@ -99,6 +103,7 @@ impl Recorder {
             pending_start: start_frame,
             end: start_frame,
             undo: None,
+            key_base: None,
         })
     }
 
@@ -116,6 +121,7 @@ impl Recorder {
             pending_start: movie.header.start_frame,
             end: movie.end_frame(),
             undo: None,
+            key_base: None,
         };
         r.reopen_last_chunk()?;
         let f = session.frame();
@@ -213,7 +219,7 @@ impl Recorder {
         let index = self.writer.chunks().len() as u64;
         self.pending = Chunk {
             state_hash: state_hash(session),
-            keyframe: keyframe(session, index),
+            keyframe: keyframe(session, index, &mut self.key_base),
             ..Chunk::default()
         };
         self.pending_start = self.end;
@@ -242,6 +248,7 @@ impl Recorder {
     /// Cut the movie so that frame `f` is the next to record (its events and later ones are
     /// dropped), count a rerecord and keep the cut future for [`Recorder::undo_rerecord`].
     fn cut(&mut self, f: u64) -> Result<(), MovieError> {
+        self.key_base = None;
         let kept_pending = (self.pending.clone(), self.pending_start);
         let mut future = Vec::new();
         if f < self.pending_start {
@@ -299,6 +306,7 @@ impl Recorder {
         let Some(undo) = self.undo.take() else {
             return Ok(None);
         };
+        self.key_base = None;
         // Drop what was written since the cut: everything from the first cut chunk's start.
         let from = undo
             .chunks

@@ -82,6 +82,7 @@ impl Session {
                     status,
                     since,
                     image: s.vm.export_image(&key).map_err(|e| e.to_string()),
+                    base: None,
                 }
             })
             .collect()
@@ -517,8 +518,13 @@ impl Session {
 
 /// The portable image of the script in `slot`, or why the file has none.
 fn file_image(file: &StateFile, slot: u32) -> Result<&ScriptImage, String> {
-    file.images
+    let image = file
+        .images
         .iter()
         .find(|i| i.slot == slot)
-        .ok_or_else(|| "the state has no script images".to_owned())
+        .ok_or_else(|| "the state has no script images".to_owned())?;
+    if image.base.is_some() {
+        return Err("its image is a delta from another movie keyframe".to_owned());
+    }
+    Ok(image)
 }

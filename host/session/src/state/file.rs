@@ -179,6 +179,9 @@ pub struct ScriptImage {
     pub since: u64,
     /// The image (`lua_rollback::Vm::export_image`), or why there is none.
     pub image: Result<Vec<u8>, String>,
+    /// Only in movie keyframes: `image` is a delta (`lua_rollback::image_delta`) from the
+    /// image of the same slot in the movie's keyframe at this frame.
+    pub base: Option<u64>,
 }
 
 /// Largest portable image a state file may hold once decompressed.
@@ -299,12 +302,17 @@ impl StateFile {
                     }
                 }
                 e.var(i.since);
-                match &i.image {
-                    Ok(image) => {
+                match (&i.image, i.base) {
+                    (Ok(image), None) => {
                         e.u8(1);
                         e.bytes(&zstd::bulk::compress(image, 3).unwrap_or_default());
                     }
-                    Err(why) => {
+                    (Ok(delta), Some(base)) => {
+                        e.u8(2);
+                        e.var(base);
+                        e.bytes(&zstd::bulk::compress(delta, 3).unwrap_or_default());
+                    }
+                    (Err(why), _) => {
                         e.u8(0);
                         e.str(why);
                     }
@@ -380,6 +388,7 @@ impl StateFile {
         for s in &self.scripts {
             let verdict = match self.images.iter().find(|i| i.slot == s.slot) {
                 None => Err("no portable image".to_owned()),
+                Some(i) if i.base.is_some() => Err("a movie keyframe's delta image".to_owned()),
                 Some(i) => match &i.image {
                     Err(e) => Err(e.clone()),
                     Ok(image) => lua_rollback::verify_image(key, image)
@@ -552,10 +561,17 @@ fn decode_images(d: &mut Dec<'_>) -> Result<Vec<ScriptImage>, DecodeError> {
             k => return Err(invalid(format!("unknown script status {k}"))),
         };
         let since = d.var()?;
-        let image = match d.u8()? {
-            1 => zstd::bulk::decompress(d.bytes()?, MAX_IMAGE)
+        let mut base = None;
+        let unpack = |b: &[u8]| {
+            zstd::bulk::decompress(b, MAX_IMAGE)
                 .map_err(|e| invalid(format!("an image does not decompress: {e}")))
-                .map(Ok)?,
+        };
+        let image = match d.u8()? {
+            1 => Ok(unpack(d.bytes()?)?),
+            2 => {
+                base = Some(d.var()?);
+                Ok(unpack(d.bytes()?)?)
+            }
             0 => Err(d.str()?),
             k => return Err(invalid(format!("unknown image kind {k}"))),
         };
@@ -567,6 +583,7 @@ fn decode_images(d: &mut Dec<'_>) -> Result<Vec<ScriptImage>, DecodeError> {
             status,
             since,
             image,
+            base,
         });
     }
     Ok(v)

@@ -412,6 +412,16 @@ fn seeking_a_movie_with_scripts_starts_from_a_keyframe_with_their_images() {
         .filter(|c| c.meta.flags & movie::FLAG_KEYFRAME != 0 && c.meta.start_frame > 0)
         .count();
     assert_eq!(state_keys, 2, "frames 180 and 360");
+    // The second stores its images as deltas from the first's.
+    let i = m
+        .chunks()
+        .iter()
+        .position(|c| c.meta.start_frame == 360)
+        .unwrap();
+    let key = m.chunk(i).unwrap().keyframe.unwrap();
+    let file = gb_session::StateFile::decode(&key).unwrap();
+    assert_eq!(file.images.len(), 2);
+    assert!(file.images.iter().all(|i| i.base == Some(180)));
     // The recording session is gone (as another process would start): its VMs' addresses are
     // free for the seek's.
     let (mut at, feeder) = m
