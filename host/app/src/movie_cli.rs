@@ -269,7 +269,7 @@ fn play(a: &PlayArgs) -> Result<()> {
                         .iter()
                         .flat_map(|l| l.text.lines().map(str::to_owned))
                         .collect();
-                    trace.push_str(&crate::scripted::trace_line(s, &logs));
+                    trace.push_str(&s.trace_line(&logs));
                 }
                 if s.frame() % 600 == 0 {
                     eprintln!("frame {}/{to}", s.frame());

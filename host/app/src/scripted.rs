@@ -216,43 +216,6 @@ fn print_console(session: &mut Session) -> Vec<String> {
     out
 }
 
-/// One line of `--trace`: the frame, the core's state hash, each script's draw list and VM
-/// image hashes, then the frame's console lines.
-pub(crate) fn trace_line(session: &mut Session, logs: &[String]) -> String {
-    let mut core = Vec::new();
-    session.gb().save_state(&mut core);
-    let draw: Vec<String> = session
-        .draw_lists()
-        .map(|(slot, list)| {
-            format!(
-                "{slot}:{:016x}",
-                gb_session::fnv1a(format!("{list:?}").as_bytes())
-            )
-        })
-        .collect();
-    let vm: Vec<String> = session
-        .script_image_hashes()
-        .into_iter()
-        .map(|(slot, h)| match h {
-            Ok(h) => format!("{slot}:{h:016x}"),
-            Err(e) => format!("{slot}:({e})"),
-        })
-        .collect();
-    let mut line = format!(
-        "frame {} core={:016x} draw={} vm={}\n",
-        session.frame(),
-        gb_session::fnv1a(&core),
-        draw.join(","),
-        vm.join(",")
-    );
-    for l in logs {
-        line.push_str("log: ");
-        line.push_str(l);
-        line.push('\n');
-    }
-    line
-}
-
 /// Run the session; returns it for the caller's other output.
 pub fn run(run: &Run<'_>) -> Result<Session> {
     let rom = crate::rom::read(run.rom, run.power.force)?;
@@ -297,7 +260,7 @@ pub fn run(run: &Run<'_>) -> Result<Session> {
         session.run_frame();
         let logs = print_console(&mut session);
         if run.trace.is_some() {
-            trace.push_str(&trace_line(&mut session, &logs));
+            trace.push_str(&session.trace_line(&logs));
         }
         if let Some(w) = &mut wav
             && let Err(e) = w.drain(|buf| session.drain_audio(buf))

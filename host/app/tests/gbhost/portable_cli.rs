@@ -77,6 +77,13 @@ fn gbhost_with_key(key: &str, args: &[&str]) -> std::process::Output {
         .expect("run gbhost")
 }
 
+/// `gbhost ARGS... --trace TRACE` with the state key `key`, which must succeed; its output.
+fn traced(key: &str, args: &[&str], trace: &Path) -> String {
+    let out = gbhost_with_key(key, &[args, &["--trace", trace.to_str().unwrap()]].concat());
+    assert!(out.status.success(), "{}", text(&out));
+    text(&out)
+}
+
 /// The trace lines of frames after `from`, keyed by frame.
 fn trace(path: &Path, from: u64) -> Vec<(u64, String)> {
     let text = std::fs::read_to_string(path).unwrap();
@@ -134,21 +141,13 @@ fn a_state_with_scripts_continues_exactly_in_another_process() {
     );
     // Process B: the gbhost binary, 600 more frames from the file.
     let b_trace = s.dir.join("b.txt");
-    let b = gbhost_with_key(
+    let from = ["headless", &s.rom, "--from-state", state.to_str().unwrap()];
+    let b = traced(
         &s.key,
-        &[
-            "headless",
-            &s.rom,
-            "--from-state",
-            state.to_str().unwrap(),
-            "--frames",
-            "600",
-            "--trace",
-            b_trace.to_str().unwrap(),
-        ],
+        &[&from[..], &["--frames", "600"]].concat(),
+        &b_trace,
     );
-    assert!(b.status.success(), "{}", text(&b));
-    assert!(!text(&b).contains("restarted"), "{}", text(&b));
+    assert!(!b.contains("restarted"), "{b}");
     let want = trace(&reference, 600);
     let got = trace(&b_trace, 600);
     assert_eq!(want.len(), 600);
@@ -188,34 +187,8 @@ fn a_state_with_scripts_continues_exactly_in_another_process() {
             .into_iter()
             .flat_map(|l| l.text.lines().map(str::to_owned).collect::<Vec<_>>())
             .collect();
-        let mut core = Vec::new();
-        session.gb().save_state(&mut core);
-        let draw: Vec<String> = session
-            .draw_lists()
-            .map(|(slot, list)| {
-                format!(
-                    "{slot}:{:016x}",
-                    gb_session::fnv1a(format!("{list:?}").as_bytes())
-                )
-            })
-            .collect();
-        let vm: Vec<String> = session
-            .script_image_hashes()
-            .into_iter()
-            .map(|(slot, h)| format!("{slot}:{:016x}", h.unwrap()))
-            .collect();
-        let mut line = format!(
-            "frame {} core={:016x} draw={} vm={}",
-            session.frame(),
-            gb_session::fnv1a(&core),
-            draw.join(","),
-            vm.join(",")
-        );
-        for l in logs {
-            line.push_str("\nlog: ");
-            line.push_str(&l);
-        }
-        lines.push((session.frame(), line));
+        let line = session.trace_line(&logs);
+        lines.push((session.frame(), line.trim_end().to_owned()));
     }
     assert_eq!(
         lines, want,
@@ -236,24 +209,18 @@ fn another_users_state_restarts_its_scripts_and_says_so() {
         text(&info)
     );
     let c_trace = s.dir.join("c.txt");
-    let c = gbhost_with_key(
+    let from = ["headless", &s.rom, "--from-state", state.to_str().unwrap()];
+    let c = traced(
         &other_key,
-        &[
-            "headless",
-            &s.rom,
-            "--from-state",
-            state.to_str().unwrap(),
-            "--frames",
-            "60",
-            "--trace",
-            c_trace.to_str().unwrap(),
-        ],
+        &[&from[..], &["--frames", "60"]].concat(),
+        &c_trace,
     );
-    assert!(c.status.success(), "{}", text(&c));
     assert!(
-        text(&c).contains("restarted from its persist data (not restored exactly: the script image is not sealed with this user's key"),
-        "{}",
-        text(&c)
+        c.contains(
+            "restarted from its persist data (not restored exactly: the script image is not \
+             sealed with this user's key"
+        ),
+        "{c}"
     );
     // The scripts started over: their VMs are not the reference's.
     let want = trace(&reference, 600);
@@ -332,48 +299,18 @@ fn a_movie_with_scripts_seeks_from_a_keyframe_in_a_new_process() {
     assert!(rec.status.success(), "{}", text(&rec));
     // A new process seeks to frame 1250: from the keyframe at 1080, with the scripts' memory.
     let seek_trace = s.dir.join("seek.txt");
-    let seek = gbhost_with_key(
-        &s.key,
-        &[
-            "movie",
-            "play",
-            &s.rom,
-            movie,
-            "--to",
-            "1250",
-            "--trace",
-            seek_trace.to_str().unwrap(),
-        ],
-    );
-    assert!(seek.status.success(), "{}", text(&seek));
+    let play = ["movie", "play", &s.rom, movie, "--to", "1250"];
+    let seek = traced(&s.key, &play, &seek_trace);
     assert!(
-        text(&seek).contains("seek: from frame 1080 (a keyframe)"),
-        "{}",
-        text(&seek)
+        seek.contains("seek: from frame 1080 (a keyframe)"),
+        "{seek}"
     );
-    assert!(text(&seek).contains("desync: none"), "{}", text(&seek));
+    assert!(seek.contains("desync: none"), "{seek}");
     // The reference: another user's process cannot use the images, and replays from the start.
     let full_trace = s.dir.join("full.txt");
     let other_key = s.dir.join("other.key").display().to_string();
-    let full = gbhost_with_key(
-        &other_key,
-        &[
-            "movie",
-            "play",
-            &s.rom,
-            movie,
-            "--to",
-            "1250",
-            "--trace",
-            full_trace.to_str().unwrap(),
-        ],
-    );
-    assert!(full.status.success(), "{}", text(&full));
-    assert!(
-        text(&full).contains("seek: from frame 0 (the start)"),
-        "{}",
-        text(&full)
-    );
+    let full = traced(&other_key, &play, &full_trace);
+    assert!(full.contains("seek: from frame 0 (the start)"), "{full}");
     let want = trace(&full_trace, 1080);
     let got = trace(&seek_trace, 1080);
     assert_eq!(got.len(), 170);

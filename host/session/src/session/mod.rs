@@ -31,6 +31,7 @@ mod hooks;
 mod input;
 mod states;
 mod timeline;
+mod trace;
 
 use std::collections::{BTreeMap, HashMap};
 use std::time::Instant;
