@@ -1,7 +1,11 @@
 -- BizHawk compatibility layer (run after prelude.lua for scripts written for BizHawk's Game Boy
 -- cores): memory domains by BizHawk's names, mainmemory on WRAM, gui.draw*, joypad with
--- BizHawk's button names and controller argument, event.on*, userdata, savestate slots. What
--- BizHawk offers and gbhost does not raises one clear "not supported by gbhost" error.
+-- BizHawk's button names and controller argument, event.on*, userdata, savestate slots, the
+-- `bit` library. What BizHawk offers and gbhost does not is a function that raises one clear
+-- "not supported by gbhost" error when called: looking a name up never fails (scripts take
+-- aliases of whole libraries at load), and a library gbhost lacks is nil, so probes work.
+
+gbhost.lua51()
 
 local native = {
   memory = {}, gui = gui, joypad = joypad, event = event, emu = emu, savestate = savestate,
@@ -27,6 +31,45 @@ local function dom(d)
   return n
 end
 
+-- SHA-256 (FIPS 180-4) of a byte string, as upper-case hex.
+local K256 = {
+  0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+  0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+  0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+  0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+  0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+  0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+  0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+  0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+}
+local function sha256(msg)
+  local M = 0xFFFFFFFF
+  local function rotr(x, n) return ((x >> n) | (x << (32 - n))) & M end
+  local h = { 0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab,
+              0x5be0cd19 }
+  local len = #msg
+  msg = msg .. "\128" .. string.rep("\0", (55 - len) % 64) .. string.pack(">I8", len * 8)
+  local w = {}
+  for chunk = 1, #msg, 64 do
+    for i = 1, 16 do w[i] = string.unpack(">I4", msg, chunk + (i - 1) * 4) end
+    for i = 17, 64 do
+      local a, b = w[i - 15], w[i - 2]
+      local s0 = rotr(a, 7) ~ rotr(a, 18) ~ (a >> 3)
+      local s1 = rotr(b, 17) ~ rotr(b, 19) ~ (b >> 10)
+      w[i] = (w[i - 16] + s0 + w[i - 7] + s1) & M
+    end
+    local a, b, c, d, e, f, g, hh = h[1], h[2], h[3], h[4], h[5], h[6], h[7], h[8]
+    for i = 1, 64 do
+      local t1 = (hh + (rotr(e, 6) ~ rotr(e, 11) ~ rotr(e, 25)) + ((e & f) ~ (~e & g)) + K256[i]
+                  + w[i]) & M
+      local t2 = ((rotr(a, 2) ~ rotr(a, 13) ~ rotr(a, 22)) + ((a & b) ~ (a & c) ~ (b & c))) & M
+      hh, g, f, e, d, c, b, a = g, f, e, (d + t1) & M, c, b, a, (t1 + t2) & M
+    end
+    for i, v in ipairs({ a, b, c, d, e, f, g, hh }) do h[i] = (h[i] + v) & M end
+  end
+  return string.format(string.rep("%08X", 8), table.unpack(h))
+end
+
 local function accessors(t, fixed)
   local function pick(d) if fixed then return fixed end return dom(d) end
   for _, w in ipairs({ "u8", "s8", "u16_le", "u16_be", "s16_le", "s16_be", "u32_le", "u32_be",
@@ -38,6 +81,16 @@ local function accessors(t, fixed)
   -- BizHawk's 24-bit accessors.
   t.read_u24_le = function(a, d) return t.read_u16_le(a, d) | (t.read_u8(a + 2, d) << 16) end
   t.read_u24_be = function(a, d) return (t.read_u16_be(a, d) << 8) | t.read_u8(a + 2, d) end
+  local function s24(v) if v >= 0x800000 then return v - 0x1000000 end return v end
+  t.read_s24_le = function(a, d) return s24(t.read_u24_le(a, d)) end
+  t.read_s24_be = function(a, d) return s24(t.read_u24_be(a, d)) end
+  t.write_u24_le = function(a, v, d)
+    t.write_u16_le(a, v & 0xFFFF, d) t.write_u8(a + 2, (v >> 16) & 0xFF, d)
+  end
+  t.write_u24_be = function(a, v, d)
+    t.write_u16_be(a, (v >> 8) & 0xFFFF, d) t.write_u8(a + 2, v & 0xFF, d)
+  end
+  t.write_s24_le, t.write_s24_be = t.write_u24_le, t.write_u24_be
   t.readbyte = t.read_u8
   t.writebyte = t.write_u8
   t.read_bytes_as_array = function(a, n, d)
@@ -58,6 +111,15 @@ local function accessors(t, fixed)
     return dict
   end
   t.readbyterange = t.read_bytes_as_dict
+  -- A table of address = byte pairs, written in address order.
+  t.writebyterange = function(bytes, d)
+    local addrs = {}
+    for a in pairs(bytes) do addrs[#addrs + 1] = a end
+    table.sort(addrs)
+    for _, a in ipairs(addrs) do t.write_u8(a, bytes[a] & 0xFF, d) end
+  end
+  -- SHA-256 of a region, upper-case hex (BizHawk's hash_region).
+  t.hash_region = function(a, n, d) return sha256(native.memory.read_bytes(a, n, pick(d))) end
   t.getcurrentmemorydomainsize = function() return native.memory.size(pick(nil)) end
   return t
 end
@@ -74,7 +136,6 @@ memory.getmemorydomainlist = function()
   return t
 end
 memory.getmemorydomainsize = function(name) return native.memory.size(dom(name)) end
-memory.hash_region = unsupported("memory.hash_region")
 
 mainmemory = accessors({}, "wram")
 mainmemory.getname = function() return "WRAM" end
@@ -205,7 +266,34 @@ console.writeline = console.log
 console.clear = function() end
 console.getluafunctionslist = unsupported("console.getluafunctionslist")
 
--- BizHawk libraries gbhost does not have: every use is a clear error.
+-- BizHawk's `bit` library: 32-bit unsigned operations (BizHawk's BitLuaLibrary).
+local U32 = 0xFFFFFFFF
+bit = {
+  band = function(a, ...) a = a & U32 for _, b in ipairs({ ... }) do a = a & b end return a end,
+  bor = function(a, ...) a = a & U32 for _, b in ipairs({ ... }) do a = a | (b & U32) end return a end,
+  bxor = function(a, ...) a = a & U32 for _, b in ipairs({ ... }) do a = a ~ (b & U32) end return a end,
+  bnot = function(a) return ~a & U32 end,
+  lshift = function(a, n) return (a << n) & U32 end,
+  rshift = function(a, n) return (a & U32) >> n end,
+  -- Signed, as BizHawk's (an int shifted right).
+  arshift = function(a, n)
+    a = a & U32
+    if a >= 0x80000000 then a = a - 0x100000000 end
+    return a // (1 << n)
+  end,
+  rol = function(a, n) a = a & U32 n = n % 32 return ((a << n) | (a >> (32 - n))) & U32 end,
+  ror = function(a, n) a = a & U32 n = n % 32 return ((a >> n) | (a << (32 - n))) & U32 end,
+  check = function(a, pos) return (a >> pos) & 1 == 1 end,
+  set = function(a, pos) return (a | (1 << pos)) & U32 end,
+  clear = function(a, pos) return a & ~(1 << pos) end,
+  byteswap_16 = function(a) return ((a & 0xFF) << 8) | ((a >> 8) & 0xFF) end,
+  byteswap_32 = function(a)
+    return ((a & 0xFF) << 24) | ((a & 0xFF00) << 8) | ((a >> 8) & 0xFF00) | ((a >> 24) & 0xFF)
+  end,
+}
+
+-- BizHawk libraries gbhost does not have: looking a function up gives one that raises the
+-- clear error when called.
 for _, lib in ipairs({ "client", "forms", "comm", "movie", "tastudio", "bizstring", "nes", "snes",
                        "genesis", "memorysavestate", "sql", "gameinfo" }) do
   _G[lib] = setmetatable({}, {
@@ -213,10 +301,8 @@ for _, lib in ipairs({ "client", "forms", "comm", "movie", "tastudio", "bizstrin
   })
 end
 for _, t in ipairs({ "memory", "mainmemory", "gui", "joypad", "event", "emu", "savestate",
-                     "userdata" }) do
+                     "userdata", "bit" }) do
   setmetatable(_G[t], {
-    __index = function(_, k)
-      error(t .. "." .. tostring(k) .. " is not supported by gbhost", 2)
-    end,
+    __index = function(_, k) return unsupported(t .. "." .. tostring(k)) end,
   })
 end

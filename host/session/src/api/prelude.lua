@@ -201,15 +201,50 @@ for _, name in ipairs({ "memory", "emu", "joypad", "event", "gui", "console", "s
 end
 gbhost.strict = strict
 
--- The sandbox has no files, processes, debug library or native code: using them is a clear
--- error naming what was tried, not an "attempt to index a nil value".
-for _, lib in ipairs({ "io", "os", "debug", "package", "ffi", "jit" }) do
+-- Lua 5.1 names that BizHawk and VBA-rr scripts still use, for the compatibility layers.
+function gbhost.lua51()
+  unpack = unpack or table.unpack
+  loadstring = loadstring or function(text, name) return load(text, name, "t") end
+  table.getn = table.getn or function(t) return #t end
+  table.maxn = table.maxn or function(t)
+    local n = 0
+    for k in pairs(t) do if math.type(k) and k > n then n = k end end
+    return n
+  end
+  math.mod = math.mod or math.fmod
+  math.pow = math.pow or function(a, b) return a ^ b end
+  math.log10 = math.log10 or function(x) return math.log(x, 10) end
+  string.gfind = string.gfind or string.gmatch
+end
+
+-- The sandbox has no files, processes, debug library or native code: calling one of their
+-- functions is a clear error naming what was tried. Looking one up is not an error (scripts
+-- take aliases at load), and `debug`'s names are nil, so that probes such as
+-- `debug and debug.getmetatable` see them missing, except the ones that would reach past the
+-- script's own values, which raise when called; `debug.traceback` returns the message.
+for _, lib in ipairs({ "io", "os", "package", "ffi", "jit" }) do
   _G[lib] = setmetatable({}, {
     __index = function(_, k)
-      error(string.format("%s.%s is not available: gbhost scripts run in a sandbox (no files, " ..
-        "processes or native code)", lib, tostring(k)), 2)
+      return function()
+        error(string.format("%s.%s is not available: gbhost scripts run in a sandbox (no " ..
+          "files, processes or native code)", lib, tostring(k)), 2)
+      end
     end,
   })
+end
+debug = {
+  traceback = function(msg)
+    if type(msg) ~= "string" and msg ~= nil then return msg end
+    return msg or ""
+  end,
+}
+for _, name in ipairs({ "debug", "gethook", "getinfo", "getlocal", "getregistry", "getupvalue",
+                        "getuservalue", "sethook", "setlocal", "setmetatable", "setupvalue",
+                        "setuservalue", "upvalueid", "upvaluejoin" }) do
+  debug[name] = function()
+    error("debug." .. name .. " is not available: gbhost scripts run in a sandbox (no " ..
+      "files, processes or native code)", 2)
+  end
 end
 string.dump = function()
   error("string.dump is not available: gbhost loads text chunks only", 2)

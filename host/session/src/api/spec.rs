@@ -266,8 +266,14 @@ pub fn markdown() -> String {
          its domain names, `gui.draw*`, `joypad.set(t, controller)`, `event.on*`, `userdata`, \
          `savestate.saveslot`; VBA-rr's `memory.readbyte`/`readword`/`readbyterange`/\
          `writebyte`, `joypad.set(port, t)`, `gui` with 0xRRGGBBAA colours, `gui.register`, \
-         `vba.*`, `savestate.create/save/load`, `bit`. What they offer and gbhost does not \
-         (e.g. BizHawk's `forms`, memory callbacks) raises one error saying so.\n\n\
+         `vba.*`, `savestate.create/save/load`, `bit`; BizHawk's 24-bit accessors, \
+         `writebyterange`, `hash_region` (SHA-256) and `bit` library (`rol`, `ror`, `check`, \
+         `set`, `clear`, `byteswap_16/32`, …); and the Lua 5.1 names such scripts use \
+         (`unpack`, `loadstring`, `table.getn`, `math.mod`, …). What they offer and gbhost does \
+         not (e.g. BizHawk's `forms`) can be looked up — scripts take aliases at load — and \
+         raises one error saying so when called; a sandboxed library's names are nil in \
+         `debug` (so `debug and debug.getmetatable` probes work) and raise when called in \
+         `io`, `os` and `package`.\n\n\
          ## Domains\n\n",
     );
     out.push_str(DOMAIN_DOC);

@@ -3,6 +3,8 @@
 -- vba.* (and emu.*), savestate objects, gui.register. What VBA-rr offers and gbhost does not
 -- raises one clear "not supported by gbhost" error.
 
+gbhost.lua51()
+
 local native = {
   memory = {}, gui = gui, joypad = joypad, emu = emu, savestate = savestate, event = event,
 }
@@ -124,11 +126,11 @@ savestate = {
   load = function(st) s.load(type(st) == "table" and st.name or tostring(st)) end,
 }
 
+-- What VBA-rr has and gbhost does not: looking it up gives a function that raises the clear
+-- error when called (scripts alias functions at load).
 for _, t in ipairs({ "memory", "gui", "joypad", "vba", "savestate" }) do
   setmetatable(_G[t], {
-    __index = function(_, k)
-      error(t .. "." .. tostring(k) .. " is not supported by gbhost", 2)
-    end,
+    __index = function(_, k) return unsupported(t .. "." .. tostring(k)) end,
   })
 end
 -- LuaBitOp, which VBA-rr scripts use for bit twiddling, on Lua 5.4's operators.

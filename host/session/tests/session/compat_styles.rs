@@ -70,3 +70,48 @@ fn a_vba_style_bot_runs_unmodified() {
     assert!(lines[12].starts_with("best: "), "{}", lines[12]);
     assert!(texts(&s)[0].starts_with("best "));
 }
+
+/// Issue 18's "no death by lookup": a BizHawk script as they are written in the wild takes
+/// aliases of functions gbhost lacks at load, probes optional libraries, and uses the Lua 5.1
+/// names and BizHawk's `bit` library and wider accessors; only calling a missing function
+/// fails, with the clear error. Every frame replays exactly.
+#[test]
+fn a_bizhawk_script_aliasing_missing_functions_loads_and_runs() {
+    let source = r#"
+local read24, pad, float = memory.read_s24_le, client.SetGameExtraPadding, memory.read_float
+local has_debug_meta = debug and debug.getmetatable
+local n = table.getn({1, 2, 3}) + select('#', unpack({1, 2}))
+local f = loadstring("return 40 + 2")
+mainmemory.write_u24_be(0x40, 0x123456)
+console.log(string.format("probe %s n %d f %d u24 %X s24 %d sha %s", tostring(has_debug_meta), n,
+  f(), mainmemory.read_u24_be(0x40), read24(0xC040),
+  memory.hash_region(0xC040, 3):sub(1, 8)))
+console.log("bit " .. bit.rol(0x80000000, 1) .. " " .. bit.byteswap_16(0xABCD) .. " " ..
+  tostring(bit.check(4, 2)))
+console.log("call " .. select(2, pcall(pad, 10, 10)))
+console.log("call " .. select(2, pcall(float, 0)))
+while true do
+  if emu.framecount() % 100 == 0 then
+    console.log("frame " .. emu.framecount() .. " " .. mainmemory.read_u24_le(0x00))
+  end
+  emu.frameadvance()
+end
+"#;
+    let (_s, lines) = run_synced("wild_bizhawk.lua", source);
+    assert_eq!(
+        lines[0], "probe nil n 5 f 42 u24 123456 s24 5649426 sha BF7CBE09",
+        "{lines:?}"
+    );
+    assert_eq!(lines[1], "bit 1 52651 true");
+    assert!(
+        lines[2].ends_with("client.SetGameExtraPadding is not supported by gbhost"),
+        "{}",
+        lines[2]
+    );
+    assert!(
+        lines[3].ends_with("memory.read_float is not supported by gbhost"),
+        "{}",
+        lines[3]
+    );
+    assert_eq!(lines.iter().filter(|l| l.starts_with("frame ")).count(), 11);
+}
