@@ -32,7 +32,7 @@ pub const SAMPLES: usize = 16;
 const CACHED: usize = 8;
 
 /// zstd's level for compressing with a dictionary (as for plain parts, its fast level).
-const LEVEL: i32 = -1;
+const LEVEL: i32 = 3;
 
 /// One part's dictionary of one group, prepared for both directions.
 pub struct Dict {
@@ -104,6 +104,8 @@ fn build(ring: &Ring, ki: usize, part: usize) -> Result<Option<Dict>, RingError>
     // dictionary magic number, whatever the first diff holds.
     let mut content = vec![0u8; 8];
     let mut dec = Vec::new();
+    // The batch record decoded last (its offset), whose frames are samples one after another.
+    let mut batch = None;
     for i in ki..ki + SAMPLES {
         let Some(entry) = ring.entry(i) else {
             return Ok(None);
@@ -118,8 +120,20 @@ fn build(ring: &Ring, ki: usize, part: usize) -> Result<Option<Dict>, RingError>
         let Some(p) = rec.diff.get(part) else {
             return Ok(None);
         };
-        p.decode(&mut dec)?;
-        content.extend_from_slice(&dec);
+        if rec.batch > 0 {
+            if batch != Some(entry.offset) {
+                p.decode(&mut dec)?;
+                batch = Some(entry.offset);
+            }
+            let span = rec
+                .span(part, usize::from(entry.sub))
+                .ok_or(RingError::Corrupt("batch frame"))?;
+            content.extend_from_slice(dec.get(span).ok_or(RingError::Corrupt("batch frame"))?);
+        } else {
+            p.decode(&mut dec)?;
+            batch = None;
+            content.extend_from_slice(&dec);
+        }
     }
     let (Some(cdict), Some(ddict)) = (
         CDict::try_create(&content, LEVEL),

@@ -83,13 +83,16 @@ pub struct Entry {
     /// The frame the record is the state at the end of (frames completed).
     pub frame: u64,
     /// Where the record starts in the buffer.
-    offset: u32,
+    pub(crate) offset: u32,
     /// Its length in bytes.
     len: u32,
     /// Whether it holds every part whole.
     pub keyframe: bool,
     /// Whether it holds diffs against the previous record.
     pub has_diffs: bool,
+    /// Its position in a batch record (the record every frame of the batch shares); 0 for a
+    /// record of its own.
+    pub sub: u16,
 }
 
 /// One part of a record being written.
@@ -200,8 +203,22 @@ pub struct Record<'a> {
     pub slots: Vec<u32>,
     /// Whole parts (core first), if a keyframe.
     pub key: Vec<PartOut<'a>>,
-    /// Diff parts (core first), if it has diffs.
+    /// Diff parts (core first), if it has diffs; in a batch record, each part is the
+    /// concatenation of the batch's frames' diffs of that part.
     pub diff: Vec<PartOut<'a>>,
+    /// Frames in a batch record (0 for a record of one frame).
+    pub batch: usize,
+    /// In a batch record: each part's diff lengths, frame by frame (`lens[p * batch + j]`).
+    pub lens: Vec<usize>,
+}
+
+impl Record<'_> {
+    /// Where frame `sub` of a batch record lies in part `p`'s decoded concatenation.
+    pub fn span(&self, p: usize, sub: usize) -> Option<std::ops::Range<usize>> {
+        let lens = self.lens.get(p * self.batch..(p + 1) * self.batch)?;
+        let start: usize = lens.get(..sub)?.iter().sum();
+        Some(start..start + lens.get(sub)?)
+    }
 }
 
 /// The first `n` bytes of `r`, which moves past them.
@@ -226,6 +243,17 @@ fn take_varint(r: &mut &[u8]) -> Result<u32, RingError> {
     Err(RingError::Corrupt("number too long"))
 }
 
+/// Bytes `v` takes as LEB128.
+fn varint_len(v: usize) -> usize {
+    let mut n = 1;
+    let mut v = v >> 7;
+    while v > 0 {
+        n += 1;
+        v >>= 7;
+    }
+    n
+}
+
 /// Append `v` as LEB128.
 fn put_varint(out: &mut Vec<u8>, mut v: u32) {
     while v >= 0x80 {
@@ -240,13 +268,23 @@ pub fn parse_record(bytes: &[u8]) -> Result<Record<'_>, RingError> {
     let mut r = bytes;
     let head = take(&mut r, 2)?;
     let (flags, count) = (head[0], usize::from(head[1]));
-    if flags & !3 != 0 || flags == 0 {
+    if flags & !7 != 0 || flags & 3 == 0 || (flags & 4 != 0 && flags != 6) {
         return Err(RingError::Corrupt("record flags"));
     }
     let mut slots = Vec::with_capacity(count);
     for _ in 0..count {
         slots.push(take_varint(&mut r)?);
     }
+    let batch = if flags & 4 != 0 {
+        let n = take_varint(&mut r)? as usize;
+        if !(1..=MAX_BATCH).contains(&n) {
+            return Err(RingError::Corrupt("batch length"));
+        }
+        n
+    } else {
+        0
+    };
+    let mut lens = Vec::new();
     let mut read_parts = |present: bool| -> Result<Vec<PartOut<'_>>, RingError> {
         let mut parts = Vec::new();
         if !present {
@@ -260,7 +298,17 @@ pub fn parse_record(bytes: &[u8]) -> Result<Record<'_>, RingError> {
             } else {
                 Method::from_id(id).ok_or(RingError::Corrupt("part method"))?
             };
-            let raw_len = take_varint(&mut r)? as usize;
+            let raw_len = if batch > 0 {
+                let mut sum = 0usize;
+                for _ in 0..batch {
+                    let n = take_varint(&mut r)? as usize;
+                    lens.push(n);
+                    sum += n;
+                }
+                sum
+            } else {
+                take_varint(&mut r)? as usize
+            };
             let len = match method {
                 // A stored part's length is its raw length.
                 Method::Stored => raw_len,
@@ -283,15 +331,35 @@ pub fn parse_record(bytes: &[u8]) -> Result<Record<'_>, RingError> {
     if !r.is_empty() {
         return Err(RingError::Corrupt("bytes after the last part"));
     }
-    Ok(Record { slots, key, diff })
+    Ok(Record {
+        slots,
+        key,
+        diff,
+        batch,
+        lens,
+    })
 }
 
 /// zstd's level for the parts stored with [`Method::Zstd`]: its fast mode, measured against
 /// level 1 (25 % smaller arena diffs than lz4 but 13 µs a frame) and lz4 (17 %, 2 µs).
-const ZSTD_LEVEL: i32 = -1;
+const ZSTD_LEVEL: i32 = 3;
 
 /// Largest part a record may claim to hold when decompressed (a 4 GiB arena is the limit).
 const MAX_PART: usize = u32::MAX as usize;
+
+/// Most frames a batch record holds (its entries number their place in it with a `u16`).
+pub const MAX_BATCH: usize = 1 << 12;
+
+/// What sealing the open records into a batch did ([`Ring::seal`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Sealed {
+    /// Frames the batch holds.
+    pub frames: usize,
+    /// Bytes the batch record takes.
+    pub bytes: usize,
+    /// Of those, the core's part and the record's framing (all but the scripts' parts).
+    pub core_bytes: usize,
+}
 
 /// The ring: buffer, index and compression scratch.
 pub struct Ring {
@@ -304,6 +372,15 @@ pub struct Ring {
     record: Vec<u8>,
     /// Bytes each part of the last record took (keyframe parts, then diff parts).
     last_parts: Vec<usize>,
+    /// How many of the newest records are *open*: diff records of one frame, stored as they
+    /// are, that [`Ring::seal`] will turn into one batch record.
+    open: usize,
+    /// Frames of the keyframe records held, oldest first (finds a record's keyframe by
+    /// binary search instead of a walk back through its group).
+    keys: VecDeque<u64>,
+    /// Scratch of [`Ring::seal`]: each part's concatenated diffs and their lengths.
+    batch_parts: Vec<Vec<u8>>,
+    batch_lens: Vec<Vec<usize>>,
 }
 
 impl std::fmt::Debug for Ring {
@@ -331,7 +408,16 @@ impl Ring {
             scratch: Vec::new(),
             record: Vec::new(),
             last_parts: Vec::new(),
+            open: 0,
+            keys: VecDeque::new(),
+            batch_parts: Vec::new(),
+            batch_lens: Vec::new(),
         }
+    }
+
+    /// How many of the newest records are open (see [`Ring::push_open`]).
+    pub fn open_records(&self) -> usize {
+        self.open
     }
 
     /// Bytes each part of the last record took, headers included: the keyframe parts (if
@@ -345,9 +431,34 @@ impl Ring {
         self.buf.len()
     }
 
-    /// Bytes the live records take.
+    /// Bytes the live records take (a batch record once, though every frame of it has an
+    /// entry).
     pub fn used_bytes(&self) -> usize {
-        self.entries.iter().map(|e| e.len as usize).sum()
+        self.entries
+            .iter()
+            .filter(|e| e.sub == 0)
+            .map(|e| e.len as usize)
+            .sum()
+    }
+
+    /// Bytes the open records take (see [`Ring::push_open`]), and of those the core's parts
+    /// and the records' framing.
+    pub fn open_bytes(&self) -> (usize, usize) {
+        let n = self.entries.len();
+        let (mut total, mut core) = (0, 0);
+        for i in n - self.open..n {
+            let len = self.entries[i].len as usize;
+            total += len;
+            let scripts: usize = self.record(i).map_or(0, |r| {
+                r.diff
+                    .iter()
+                    .skip(1)
+                    .map(|p| p.stored_len() + 1 + varint_len(p.raw_len))
+                    .sum()
+            });
+            core += len - scripts.min(len);
+        }
+        (total, core)
     }
 
     /// Number of records.
@@ -378,9 +489,12 @@ impl Ring {
 
     /// The position of the newest keyframe at or before position `i`.
     pub fn keyframe_at_or_before(&self, i: usize) -> Option<usize> {
-        (0..=i.min(self.entries.len().checked_sub(1)?))
-            .rev()
-            .find(|&j| self.entries[j].keyframe)
+        let frame = self
+            .entries
+            .get(i.min(self.entries.len().checked_sub(1)?))?
+            .frame;
+        let k = self.keys.partition_point(|&f| f <= frame).checked_sub(1)?;
+        self.find(self.keys[k])
     }
 
     /// The bytes of the record at position `i`.
@@ -405,7 +519,13 @@ impl Ring {
     /// Forget every record after `frame` (resuming from a seek forks the timeline).
     pub fn truncate_after(&mut self, frame: u64) {
         let keep = self.entries.partition_point(|e| e.frame <= frame);
+        self.open = self
+            .open
+            .saturating_sub(self.entries.len().saturating_sub(keep));
         self.entries.truncate(keep);
+        while self.keys.back().is_some_and(|&f| f > frame) {
+            self.keys.pop_back();
+        }
         self.head = match self.entries.back() {
             Some(e) => (e.offset + e.len) as usize,
             None => 0,
@@ -415,14 +535,145 @@ impl Ring {
     /// Forget everything.
     pub fn clear(&mut self) {
         self.entries.clear();
+        self.keys.clear();
         self.head = 0;
+        self.open = 0;
     }
 
     /// Append the record of `frame` (later than every record held). `key` holds the whole
     /// parts of a keyframe (empty for a diff record), `diff` the diffs against the previous
     /// record (empty when there are none). Returns the bytes it took; 0 when the record does
-    /// not fit in the ring at all (the history is then empty).
+    /// not fit in the ring at all (the history is then empty). Records before it that were
+    /// open stay as they are (call [`Ring::seal`] first to batch them).
     pub fn push(
+        &mut self,
+        frame: u64,
+        slots: &[u32],
+        key: &[PartIn<'_>],
+        diff: &[PartIn<'_>],
+    ) -> usize {
+        self.open = 0;
+        self.push_record(frame, slots, key, diff)
+    }
+
+    /// Append the diff record of `frame`, its parts (`diff`, core first) stored as they are,
+    /// and leave it *open*: [`Ring::seal`] later replaces the open records by one batch record
+    /// that compresses them together. Returns the bytes it took (0 when it does not fit).
+    pub fn push_open(&mut self, frame: u64, slots: &[u32], diff: &[&[u8]]) -> usize {
+        let parts: Vec<PartIn<'_>> = diff
+            .iter()
+            .map(|b| PartIn {
+                bytes: b,
+                method: Method::Stored,
+                dict: None,
+            })
+            .collect();
+        let n = self.push_record(frame, slots, &[], &parts);
+        self.open = if n > 0 { self.open + 1 } else { 0 };
+        n
+    }
+
+    /// Replace the open records (see [`Ring::push_open`]) by one batch record: each part's
+    /// diffs of every frame, concatenated and stored with `methods[p]` (against `dicts[p]`
+    /// with zstd, when given). Every frame keeps its index entry, pointing at the batch
+    /// record. `None` when no record is open or the batch does not fit (the ring is then
+    /// empty).
+    pub fn seal(
+        &mut self,
+        methods: &[Method],
+        dicts: &[Option<&CDict<'static>>],
+    ) -> Option<Sealed> {
+        let n = std::mem::take(&mut self.open).min(MAX_BATCH);
+        if n == 0 {
+            return None;
+        }
+        let first = self.entries.len() - n;
+        let mut parts = std::mem::take(&mut self.batch_parts);
+        let mut lens = std::mem::take(&mut self.batch_lens);
+        parts.iter_mut().for_each(Vec::clear);
+        lens.iter_mut().for_each(Vec::clear);
+        let mut slots = Vec::new();
+        for i in first..self.entries.len() {
+            let Ok(rec) = self.record(i) else {
+                // Open records are written by this ring: never corrupt; keep them as they are.
+                self.batch_parts = parts;
+                self.batch_lens = lens;
+                return None;
+            };
+            if i == first {
+                slots = rec.slots.clone();
+                parts.resize_with(rec.diff.len(), Vec::new);
+                lens.resize_with(rec.diff.len(), Vec::new);
+            }
+            if rec.slots != slots || rec.diff.len() != parts.len() {
+                self.batch_parts = parts;
+                self.batch_lens = lens;
+                return None;
+            }
+            for (p, part) in rec.diff.iter().enumerate() {
+                // Open records are stored as they are: their bytes are the diff.
+                parts[p].extend_from_slice(part.stored);
+                lens[p].push(part.raw_len);
+            }
+        }
+        let frames: Vec<u64> = self.entries.range(first..).map(|e| e.frame).collect();
+        // Drop the open records; the batch is written in their place.
+        self.entries.truncate(first);
+        self.head = match self.entries.back() {
+            Some(e) => (e.offset + e.len) as usize,
+            None => 0,
+        };
+        let mut rec = std::mem::take(&mut self.record);
+        rec.clear();
+        rec.push(6);
+        rec.push(slots.len().min(255) as u8);
+        for &s in slots.iter().take(255) {
+            put_varint(&mut rec, s);
+        }
+        put_varint(&mut rec, n as u32);
+        self.last_parts.clear();
+        for (p, bytes) in parts.iter().enumerate() {
+            let before = rec.len();
+            let part = PartIn {
+                bytes,
+                method: methods.get(p).copied().unwrap_or(Method::Stored),
+                dict: dicts.get(p).copied().flatten(),
+            };
+            self.put_part(&mut rec, &part, &lens[p]);
+            self.last_parts.push(rec.len() - before);
+        }
+        let len = rec.len();
+        let sealed = if self.make_room(len) {
+            let start = self.head;
+            self.buf[start..start + len].copy_from_slice(&rec);
+            for (j, &frame) in frames.iter().enumerate() {
+                self.entries.push_back(Entry {
+                    frame,
+                    offset: start as u32,
+                    len: len as u32,
+                    keyframe: false,
+                    has_diffs: true,
+                    sub: j as u16,
+                });
+            }
+            self.head = start + len;
+            let scripts: usize = self.last_parts.iter().skip(1).sum();
+            Some(Sealed {
+                frames: n,
+                bytes: len,
+                core_bytes: len - scripts,
+            })
+        } else {
+            self.clear();
+            None
+        };
+        self.record = rec;
+        self.batch_parts = parts;
+        self.batch_lens = lens;
+        sealed
+    }
+
+    fn push_record(
         &mut self,
         frame: u64,
         slots: &[u32],
@@ -441,7 +692,7 @@ impl Ring {
         self.last_parts.clear();
         for part in key.iter().chain(diff) {
             let before = rec.len();
-            self.put_part(&mut rec, part);
+            self.put_part(&mut rec, part, &[]);
             self.last_parts.push(rec.len() - before);
         }
         let len = rec.len();
@@ -454,7 +705,11 @@ impl Ring {
                 len: len as u32,
                 keyframe: !key.is_empty(),
                 has_diffs: !diff.is_empty(),
+                sub: 0,
             });
+            if !key.is_empty() {
+                self.keys.push_back(frame);
+            }
             self.head = start + len;
             len
         } else {
@@ -465,7 +720,9 @@ impl Ring {
         stored
     }
 
-    fn put_part(&mut self, rec: &mut Vec<u8>, part: &PartIn<'_>) {
+    /// Append one part; `lens` are a batch part's frame lengths (empty for a record of one
+    /// frame, whose raw length is written instead).
+    fn put_part(&mut self, rec: &mut Vec<u8>, part: &PartIn<'_>, lens: &[usize]) {
         let raw = part.bytes;
         let mut method = part.method;
         let mut id = None;
@@ -522,7 +779,13 @@ impl Ring {
             (id.unwrap_or(method.id()), stored)
         };
         rec.push(id);
-        put_varint(rec, raw.len() as u32);
+        if lens.is_empty() {
+            put_varint(rec, raw.len() as u32);
+        } else {
+            for &n in lens {
+                put_varint(rec, n as u32);
+            }
+        }
         if id != Method::Stored.id() {
             put_varint(rec, stored.len() as u32);
         }
@@ -562,6 +825,11 @@ impl Ring {
         self.entries.pop_front();
         while self.entries.front().is_some_and(|e| !e.keyframe) {
             self.entries.pop_front();
+        }
+        self.open = self.open.min(self.entries.len());
+        let oldest = self.entries.front().map_or(u64::MAX, |e| e.frame);
+        while self.keys.front().is_some_and(|&f| f < oldest) {
+            self.keys.pop_front();
         }
     }
 }
