@@ -31,8 +31,8 @@ pub const SAMPLES: usize = 16;
 /// parts do not all fit compresses the rest without one.
 const CACHED: usize = 8;
 
-/// zstd's level for compressing with a dictionary (as for plain parts, its fast level).
-const LEVEL: i32 = 3;
+/// zstd's level for compressing with a dictionary (batch records', see `ring.rs`).
+const LEVEL: i32 = super::ring::BATCH_LEVEL;
 
 /// One part's dictionary of one group, prepared for both directions.
 pub struct Dict {

@@ -96,6 +96,7 @@ pub struct Entry {
 }
 
 /// One part of a record being written.
+#[derive(Clone, Copy)]
 pub struct PartIn<'a> {
     /// Bytes (a whole image / keyframe encoding, or a diff).
     pub bytes: &'a [u8],
@@ -340,9 +341,14 @@ pub fn parse_record(bytes: &[u8]) -> Result<Record<'_>, RingError> {
     })
 }
 
-/// zstd's level for the parts stored with [`Method::Zstd`]: its fast mode, measured against
-/// level 1 (25 % smaller arena diffs than lz4 but 13 µs a frame) and lz4 (17 %, 2 µs).
-const ZSTD_LEVEL: i32 = 3;
+/// zstd's level for the parts of records of their own (keyframes, and the diffs a keyframe
+/// record carries) stored with [`Method::Zstd`]: its fast mode (a keyframe takes ~0.45 ms at
+/// -1, ~1.2 ms at 3 for 3 % fewer bytes, once every 600 frames).
+const ZSTD_LEVEL: i32 = -1;
+
+/// zstd's level for batch records ([`Ring::seal`]), once every 16 frames: the HUD's script
+/// diffs take ~10 % fewer bytes than at level -1 for ~100 µs a batch (see `docs/rewind.md`).
+pub const BATCH_LEVEL: i32 = 3;
 
 /// Largest part a record may claim to hold when decompressed (a 4 GiB arena is the limit).
 const MAX_PART: usize = u32::MAX as usize;
@@ -368,6 +374,8 @@ pub struct Ring {
     /// Where the next record is written.
     head: usize,
     zstd: zstd::bulk::Compressor<'static>,
+    /// The compressor of batch records, at [`BATCH_LEVEL`].
+    zstd_batch: zstd::bulk::Compressor<'static>,
     scratch: Vec<u8>,
     record: Vec<u8>,
     /// Bytes each part of the last record took (keyframe parts, then diff parts).
@@ -405,6 +413,8 @@ impl Ring {
                 // Level 1 is always valid; fall back to the default level if not.
                 zstd::bulk::Compressor::default()
             }),
+            zstd_batch: zstd::bulk::Compressor::new(BATCH_LEVEL)
+                .unwrap_or_else(|_| zstd::bulk::Compressor::default()),
             scratch: Vec::new(),
             record: Vec::new(),
             last_parts: Vec::new(),
@@ -732,8 +742,13 @@ impl Ring {
                 self.scratch.clear();
                 self.scratch
                     .reserve(zstd::zstd_safe::compress_bound(raw.len()));
-                match self
-                    .zstd
+                // A dictionary carries its own level (the group's, see `dict.rs`).
+                let z = if lens.is_empty() {
+                    &mut self.zstd
+                } else {
+                    &mut self.zstd_batch
+                };
+                match z
                     .context_mut()
                     .compress_using_cdict(&mut self.scratch, raw, dict)
                 {
@@ -751,7 +766,12 @@ impl Ring {
                 self.scratch.clear();
                 self.scratch
                     .reserve(zstd::zstd_safe::compress_bound(raw.len()));
-                match self.zstd.compress_to_buffer(raw, &mut self.scratch) {
+                let z = if lens.is_empty() {
+                    &mut self.zstd
+                } else {
+                    &mut self.zstd_batch
+                };
+                match z.compress_to_buffer(raw, &mut self.scratch) {
                     Ok(_) => &self.scratch,
                     Err(_) => {
                         method = Method::Stored;
@@ -934,6 +954,160 @@ mod tests {
         );
     }
 
+    /// Part `p` of frame `f`'s diff in the batch tests: lengths and bytes vary by frame.
+    fn frame_diff(f: u64, p: usize) -> Vec<u8> {
+        (0..(50 + (f as usize * 7 + p * 13) % 90))
+            .map(|i| (i as u64 * 3 + f * (p as u64 + 1)) as u8 % 11)
+            .collect()
+    }
+
+    /// Decode frame `f`'s diff part `p` from whatever record holds it.
+    fn read_diff(ring: &Ring, f: u64, p: usize) -> Vec<u8> {
+        let i = ring.find(f).expect("held");
+        let e = ring.entry(i).expect("entry");
+        let rec = ring.record(i).expect("parses");
+        let mut out = Vec::new();
+        rec.diff[p].decode(&mut out).expect("decodes");
+        if rec.batch > 0 {
+            out[rec.span(p, usize::from(e.sub)).expect("span")].to_vec()
+        } else {
+            out
+        }
+    }
+
+    fn push_frame(ring: &mut Ring, f: u64) {
+        let (a, b) = (frame_diff(f, 0), frame_diff(f, 1));
+        ring.push_open(f, &[3], &[&a, &b]);
+    }
+
+    fn seal(ring: &mut Ring) -> Option<Sealed> {
+        ring.seal(&[Method::Zstd, Method::Lz4], &[None, None])
+    }
+
+    #[test]
+    fn batch_records_hold_every_frame_of_their_open_records() {
+        let mut ring = Ring::new(1 << 20);
+        let key = frame_diff(0, 0);
+        let parts = [PartIn {
+            bytes: &key,
+            method: Method::Zstd,
+            dict: None,
+        }];
+        ring.push(0, &[3], &[parts[0], parts[0]], &[]);
+        let mut open_bytes = 0;
+        for f in 1..=40u64 {
+            push_frame(&mut ring, f);
+            open_bytes += ring.entry(ring.len() - 1).expect("pushed").len as usize;
+            if f % 16 == 0 {
+                assert_eq!(ring.open_records(), 16);
+                let sealed = seal(&mut ring).expect("sealed");
+                assert_eq!(sealed.frames, 16);
+                assert!(
+                    sealed.bytes < open_bytes,
+                    "{} vs {open_bytes}",
+                    sealed.bytes
+                );
+                assert!(sealed.core_bytes < sealed.bytes);
+                open_bytes = 0;
+                assert_eq!(ring.open_records(), 0);
+            }
+        }
+        assert_eq!(ring.open_records(), 8);
+        assert_eq!(ring.open_bytes().0, open_bytes);
+        for f in 1..=40u64 {
+            for p in 0..2 {
+                assert_eq!(
+                    read_diff(&ring, f, p),
+                    frame_diff(f, p),
+                    "frame {f} part {p}"
+                );
+            }
+            let e = ring.entry(ring.find(f).expect("held")).expect("entry");
+            assert!(e.has_diffs && !e.keyframe);
+            assert_eq!(
+                usize::from(e.sub),
+                if f <= 32 { (f as usize - 1) % 16 } else { 0 }
+            );
+            assert_eq!(
+                ring.keyframe_at_or_before(ring.find(f).expect("held")),
+                Some(0)
+            );
+        }
+        // A batch record counts once.
+        let records: usize = [0u64, 1, 17]
+            .iter()
+            .map(|&f| ring.entry(ring.find(f).expect("held")).expect("entry").len as usize)
+            .sum::<usize>()
+            + open_bytes;
+        assert_eq!(ring.used_bytes(), records);
+        // A record of its own closes the open ones without batching them.
+        ring.push(41, &[3], &[], &[parts[0], parts[0]]);
+        assert_eq!(ring.open_records(), 0);
+        assert_eq!(seal(&mut ring), None);
+    }
+
+    #[test]
+    fn a_fork_inside_a_batch_keeps_its_first_frames() {
+        let mut ring = Ring::new(1 << 20);
+        push(&mut ring, 0, true, 1, 100);
+        for f in 1..=16u64 {
+            push_frame(&mut ring, f);
+        }
+        seal(&mut ring).expect("sealed");
+        for f in 17..=20u64 {
+            push_frame(&mut ring, f);
+        }
+        // Fork inside the open records, then inside the batch.
+        ring.truncate_after(18);
+        assert_eq!(ring.open_records(), 2);
+        ring.truncate_after(9);
+        assert_eq!(ring.open_records(), 0);
+        assert_eq!(ring.frames(), Some((0, 9)));
+        for f in 10..=30u64 {
+            // The new timeline's diffs differ from the old one's.
+            let (a, b) = (frame_diff(f + 100, 0), frame_diff(f + 100, 1));
+            ring.push_open(f, &[3], &[&a, &b]);
+        }
+        seal(&mut ring).expect("sealed");
+        for f in 1..=30u64 {
+            let from = if f <= 9 { f } else { f + 100 };
+            for p in 0..2 {
+                assert_eq!(read_diff(&ring, f, p), frame_diff(from, p), "frame {f}");
+            }
+        }
+    }
+
+    #[test]
+    fn eviction_drops_batches_with_their_group() {
+        let mut ring = Ring::new(1 << 16);
+        for f in 0..3000u64 {
+            if f % 40 == 0 {
+                seal(&mut ring);
+                push(&mut ring, f, true, f as u8, 600);
+            } else {
+                push_frame(&mut ring, f);
+                if ring.open_records() == 8 {
+                    seal(&mut ring).expect("fits");
+                }
+            }
+            assert!(ring.entry(0).expect("not empty").keyframe, "frame {f}");
+            assert!(ring.used_bytes() <= ring.capacity());
+        }
+        let (first, last) = ring.frames().expect("records");
+        assert!(first > 0 && first % 40 == 0, "{first}");
+        for f in first..=last {
+            let i = ring.find(f).expect("contiguous frames");
+            assert_eq!(
+                ring.keyframe_at_or_before(i),
+                ring.find(f / 40 * 40),
+                "frame {f}"
+            );
+            if f % 40 != 0 {
+                assert_eq!(read_diff(&ring, f, 1), frame_diff(f, 1), "frame {f}");
+            }
+        }
+    }
+
     #[test]
     fn a_record_too_big_for_the_ring_empties_it() {
         let mut ring = Ring::new(1 << 16);
@@ -978,10 +1152,15 @@ mod fuzz {
             ];
             ring.push(f, &[1], &parts, &parts);
         }
+        for f in 3..6u64 {
+            ring.push_open(f, &[1], &[&data[..200 + f as usize], &data[..50]]);
+        }
+        ring.seal(&[Method::Zstd, Method::Lz4], &[None, None])
+            .expect("sealed");
         let mut out = Vec::new();
         let mut decoded = 0;
         for round in 0..20_000 {
-            let i = round % 3;
+            let i = round % 4;
             let mut bad = ring.record_bytes(i).expect("record").to_vec();
             match xorshift(&mut seed) % 4 {
                 0 => bad.truncate((xorshift(&mut seed) % bad.len() as u64) as usize),
@@ -1004,6 +1183,11 @@ mod fuzz {
                 for part in rec.key.iter().chain(&rec.diff) {
                     if part.decode(&mut out).is_ok() {
                         decoded += 1;
+                    }
+                }
+                for p in 0..rec.diff.len() {
+                    for sub in 0..rec.batch + 1 {
+                        let _ = rec.span(p, sub);
                     }
                 }
             }
