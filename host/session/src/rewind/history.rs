@@ -7,8 +7,10 @@
 //! through the ring: backward by applying each record's diffs (XOR undoes itself), forward by
 //! applying the next records' diffs, or from the nearest keyframe at or before the target,
 //! whichever touches fewer records; the live core and VMs are then loaded from the cursor.
-//! Zstd-stored diffs deep enough into their keyframe group compress against the group's
-//! dictionary (`dict.rs`), and script keyframes are stored against a base image (`bases.rs`).
+//! Diff records are written open and sealed [`BATCH`] at a time into a batch record that
+//! compresses them together (`ring.rs`; a walk decodes a batch once for all its frames), deep
+//! enough into their keyframe group against the group's dictionary (`dict.rs`); script
+//! keyframes are stored against a base image (`bases.rs`).
 //!
 //! Invariants: the cursor is always a state the ring holds, or the live state after
 //! [`History::resync`] (then the next capture is a keyframe); a capture never runs Lua; a
@@ -76,7 +78,9 @@ pub struct HistoryConfig {
 /// What the last capture cost.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Capture {
-    /// Bytes the record took in the ring.
+    /// Bytes the capture made final in the ring: a record of its own (a keyframe), and the
+    /// batch record it sealed, if any. An open diff record counts when its batch is sealed
+    /// (until then, [`History::open_bytes`]), so the sum over captures is what the ring holds.
     pub bytes: usize,
     /// Of those, the core's parts and the record's framing (all but the scripts' parts).
     pub core_bytes: usize,

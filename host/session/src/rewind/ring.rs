@@ -3,7 +3,8 @@
 //! binjgb's layout: records are written one after another into a single buffer and wrap to its
 //! start when the end is reached; the oldest records are evicted to make room, a whole
 //! keyframe group at a time, so the oldest record left is always a keyframe. The index (one
-//! [`Entry`] per record, in frame order) is searched by binary search.
+//! [`Entry`] per frame, in frame order) is searched by binary search, and so is the list of
+//! keyframes held (a record's keyframe is found without a walk back through its group).
 //!
 //! A record holds *parts*: the core's state image first, then each script VM's arena, in slot
 //! order. A keyframe record holds every part whole (so decoding can start there); a diff
@@ -11,16 +12,26 @@
 //! ([`lua_rollback::codec`], also used for the core image). A keyframe record also carries
 //! the diffs when the previous frame had the same scripts, so a walk backward from the live
 //! frame never has to stop at a keyframe. Each part's bytes are then stored as they are, or
-//! compressed with zstd (its fast level -1) or lz4, whichever [`Method`] the session chose for
-//! it; a zstd diff part may be compressed against its keyframe group's dictionary (chosen by
-//! the history, see `dict.rs`), and then needs it to decode ([`PartOut::decode_with`]).
+//! compressed with zstd or lz4, whichever [`Method`] the session chose for it.
 //!
-//! Record layout: `flags u8` (bit 0 keyframe, bit 1 has diffs), `slots u8`, the slot ids
-//! (varints), then the keyframe parts (if any) and the diff parts (if any), each as `method u8`
-//! (0 stored, 1 zstd, 2 lz4, 3 zstd with the group's dictionary), `raw length` (varint), the
-//! stored length (varint; absent for a stored part, whose length is its raw length), bytes.
-//! Varints are LEB128 of at most 32 bits. Decoding checks every length, so corrupt bytes give
-//! an error, never a panic.
+//! *Batches*: a frame's diff alone is a few hundred bytes, too little for a compressor to find
+//! much to reuse, but consecutive frames change the same words. So a diff record is first
+//! written *open* ([`Ring::push_open`]: its parts stored as they are, nothing compressed), and
+//! [`Ring::seal`] later replaces the open records (16 of them, see `history.rs`) by one *batch
+//! record*: per part, the frames' diffs concatenated and compressed together (zstd at
+//! [`BATCH_LEVEL`], against the keyframe group's dictionary when the history gives one, see
+//! `dict.rs`; such a part needs it to decode, [`PartOut::decode_with`]). Every frame of a
+//! batch keeps its own index entry, pointing at the shared record with its place in it
+//! ([`Entry::sub`]); [`Record::span`] says where its diff lies in each decoded part.
+//! Records of their own (keyframes, with their diffs) compress at zstd's fast level -1.
+//!
+//! Record layout: `flags u8` (bit 0 keyframe, bit 1 has diffs, bit 2 batch: a batch record's
+//! flags are exactly 6), `slots u8`, the slot ids (varints), for a batch the number of frames
+//! (varint), then the keyframe parts (if any) and the diff parts (if any), each as `method u8`
+//! (0 stored, 1 zstd, 2 lz4, 3 zstd with the group's dictionary), the `raw length` (varint; in
+//! a batch, one per frame), the stored length (varint; absent for a stored part, whose length
+//! is its raw length), bytes. Varints are LEB128 of at most 32 bits. Decoding checks every
+//! length, so corrupt bytes give an error, never a panic.
 
 use std::collections::VecDeque;
 

@@ -218,7 +218,9 @@ pub struct ConsoleLine {
 pub struct Stats {
     /// Time the last capture took, in nanoseconds.
     pub capture_ns: u64,
-    /// Bytes the last record took in the ring.
+    /// Bytes the last capture made final in the ring (a keyframe record, the batch of diff
+    /// records it sealed; see `History`'s `Capture::bytes`: an open diff record counts when
+    /// its batch is sealed).
     pub record_bytes: usize,
     /// Of those, the core's parts and the record's framing (all but the scripts' parts).
     pub record_core_bytes: usize,
