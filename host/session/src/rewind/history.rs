@@ -124,9 +124,10 @@ pub struct History {
 /// The decoded parts of one batch record, kept while a walk goes through its frames.
 #[derive(Default)]
 struct BatchCache {
-    /// The record's place: its offset in the ring and the frame of its first entry (`None`:
-    /// nothing cached).
-    key: Option<(u32, u64)>,
+    /// The record's place: its offset and length in the ring and the frame of its first entry
+    /// (`None`: nothing cached). Records are never rewritten in place: a fork (the only way
+    /// back to an earlier frame) empties the cache.
+    key: Option<(u32, u32, u64)>,
     /// Each part's decoded concatenation.
     parts: Vec<Vec<u8>>,
 }
@@ -437,7 +438,8 @@ impl History {
         };
         if rec.batch > 0 {
             // A batch record: its parts are decoded once for every frame of it.
-            let key = (entry.offset, entry.frame - u64::from(entry.sub));
+            let first = entry.frame.saturating_sub(u64::from(entry.sub));
+            let key = (entry.offset, entry.len, first);
             if self.batch.key != Some(key) {
                 self.batch.key = None;
                 self.batch.parts.resize_with(rec.diff.len(), Vec::new);

@@ -96,7 +96,7 @@ pub struct Entry {
     /// Where the record starts in the buffer.
     pub(crate) offset: u32,
     /// Its length in bytes.
-    len: u32,
+    pub(crate) len: u32,
     /// Whether it holds every part whole.
     pub keyframe: bool,
     /// Whether it holds diffs against the previous record.
