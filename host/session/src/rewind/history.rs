@@ -25,11 +25,11 @@ use zstd::zstd_safe::DCtx;
 use super::bases::Bases;
 use super::dict::{Dicts, SAMPLES};
 use super::ring::{Method, PartIn, PartOut, Ring, RingError};
+use crate::script::Script;
 
 /// Diff records sealed into one batch record: zstd finds more to reuse in 16 frames' diffs
 /// together than in each alone (see `docs/rewind.md`).
 pub const BATCH: usize = 16;
-use crate::script::Script;
 
 /// Why the history cannot move to a frame.
 #[derive(Debug, thiserror::Error)]
