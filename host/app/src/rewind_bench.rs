@@ -5,7 +5,9 @@
 //! fixed seeded input sequence. Prints, one per line:
 //! `fps` (frames per second of the whole loop: emulation, scripts, capture),
 //! `rewind-bytes-per-sec` (ring bytes per emulated second; also split into core and scripts),
-//! `capture-us` (median capture time per frame), `step-back-us` (median time to put core and
+//! `capture-us` (median capture time per frame), `capture-mean-us` (its mean: the frames that
+//! seal a batch of diff records compress it, the others store their diffs as they are, so the
+//! median alone hides that cost), `step-back-us` (median time to put core and
 //! scripts one frame back), `step-back-shown-us` (the same plus re-running the frame for its
 //! picture and overlays, what the app does), `seek-ms` (median time to show the oldest frames of
 //! the history) and `history-seconds` (how much gameplay the default ring holds; extrapolated
@@ -92,6 +94,11 @@ pub fn run(opts: &Options<'_>) -> Result<()> {
         core += st.record_core_bytes as u64;
     }
     let secs = t.elapsed().as_secs_f64().max(1e-9);
+    // The newest records, not yet sealed into a batch, reported nothing yet: count them as
+    // they are stored now.
+    let (open, open_core) = s.history().open_bytes();
+    total += open as u64;
+    core += open_core as u64;
     for line in s.take_console() {
         if line.text.starts_with("error") {
             eprintln!("script {}: {}", line.slot, line.text);
@@ -150,7 +157,9 @@ pub fn run(opts: &Options<'_>) -> Result<()> {
         "rewind-script-bytes-per-sec: {:.0}",
         (total - core) as f64 / emulated
     );
+    let capture_mean = capture.iter().sum::<f64>() / capture.len().max(1) as f64;
     println!("capture-us: {:.1}", median(capture));
+    println!("capture-mean-us: {capture_mean:.1}");
     println!("step-back-us: {:.1}", median(back));
     println!("step-back-shown-us: {:.1}", median(back_shown));
     println!("seek-ms: {:.2}", median(seek));

@@ -15,6 +15,9 @@ pub use crate::data::{Event, EventKind};
 #[derive(Clone, Debug, Default)]
 pub struct EventLog {
     events: Vec<Event>,
+    /// Where the script loads and reloads are in `events` (a step back looks up the source
+    /// version of each script without a walk through every joypad event).
+    script_events: Vec<usize>,
 }
 
 impl EventLog {
@@ -37,7 +40,18 @@ impl EventLog {
             event.frame = last.frame;
             event.cycle = event.cycle.max(last.cycle);
         }
+        if matches!(
+            event.kind,
+            EventKind::ScriptLoad { .. } | EventKind::ScriptReload { .. }
+        ) {
+            self.script_events.push(self.events.len());
+        }
         self.events.push(event);
+    }
+
+    /// The events that load or reload a script, in order.
+    pub fn script_events(&self) -> impl DoubleEndedIterator<Item = &Event> {
+        self.script_events.iter().map(|&i| &self.events[i])
     }
 
     /// The events of frame `frame`, in order.
@@ -51,6 +65,9 @@ impl EventLog {
     pub fn truncate_from(&mut self, frame: u64) {
         let start = self.events.partition_point(|e| e.frame < frame);
         self.events.truncate(start);
+        while self.script_events.last().is_some_and(|&i| i >= start) {
+            self.script_events.pop();
+        }
     }
 
     /// The buttons the user held at the start of frame `frame` (the last joypad event before it).
@@ -108,6 +125,31 @@ mod tests {
         log.truncate_from(3);
         assert_eq!(log.len(), 2);
         assert_eq!(log.buttons_before(100), Buttons(1));
+    }
+
+    #[test]
+    fn script_events_follow_pushes_and_truncation() {
+        let load = |frame, slot| Event {
+            frame,
+            cycle: 0,
+            kind: EventKind::ScriptReload {
+                slot,
+                hash: Default::default(),
+            },
+        };
+        let mut log = EventLog::default();
+        for f in 0..10 {
+            log.push(joy(f, 1));
+            if f % 3 == 0 {
+                log.push(load(f, f as u32));
+            }
+        }
+        let slots = |log: &EventLog| -> Vec<u64> { log.script_events().map(|e| e.frame).collect() };
+        assert_eq!(slots(&log), [0, 3, 6, 9]);
+        log.truncate_from(6);
+        assert_eq!(slots(&log), [0, 3]);
+        log.push(load(7, 1));
+        assert_eq!(slots(&log), [0, 3, 7]);
     }
 
     #[test]

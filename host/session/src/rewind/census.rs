@@ -151,6 +151,27 @@ fn compression(raw: &[Vec<u8>]) {
                 .sum();
             println!("  batches of {batch}: {:.1} B/frame", b as f64 / n);
         }
+        for batch in [16, 32] {
+            // What the ring does: batches, from a group's second one on against a dictionary
+            // of the group's first 16 diffs (600-frame groups).
+            let mut total = 0usize;
+            for group in raw.chunks(600) {
+                let dict = group[..16.min(group.len())].concat();
+                let mut d = zstd::bulk::Compressor::with_dictionary(level, &dict).expect("dict");
+                for (i, ch) in group.chunks(batch).enumerate() {
+                    let z = if i * batch >= 16 {
+                        d.compress(&ch.concat())
+                    } else {
+                        c.compress(&ch.concat())
+                    };
+                    total += z.expect("zstd").len();
+                }
+            }
+            println!(
+                "  batches of {batch}, with the group's dictionary: {:.1} B/frame",
+                total as f64 / n
+            );
+        }
         for k in [16, 32, 64] {
             // A dictionary per group of 600 frames: its own first k diffs.
             let mut total = 0usize;

@@ -7,8 +7,10 @@
 //! through the ring: backward by applying each record's diffs (XOR undoes itself), forward by
 //! applying the next records' diffs, or from the nearest keyframe at or before the target,
 //! whichever touches fewer records; the live core and VMs are then loaded from the cursor.
-//! Zstd-stored diffs deep enough into their keyframe group compress against the group's
-//! dictionary (`dict.rs`), and script keyframes are stored against a base image (`bases.rs`).
+//! Diff records are written open and sealed [`BATCH`] at a time into a batch record that
+//! compresses them together (`ring.rs`; a walk decodes a batch once for all its frames), deep
+//! enough into their keyframe group against the group's dictionary (`dict.rs`); script
+//! keyframes are stored against a base image (`bases.rs`).
 //!
 //! Invariants: the cursor is always a state the ring holds, or the live state after
 //! [`History::resync`] (then the next capture is a keyframe); a capture never runs Lua; a
@@ -24,6 +26,10 @@ use super::bases::Bases;
 use super::dict::{Dicts, SAMPLES};
 use super::ring::{Method, PartIn, PartOut, Ring, RingError};
 use crate::script::Script;
+
+/// Diff records sealed into one batch record: zstd finds more to reuse in 16 frames' diffs
+/// together than in each alone (see `docs/rewind.md`).
+pub const BATCH: usize = 16;
 
 /// Why the history cannot move to a frame.
 #[derive(Debug, thiserror::Error)]
@@ -72,7 +78,9 @@ pub struct HistoryConfig {
 /// What the last capture cost.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Capture {
-    /// Bytes the record took in the ring.
+    /// Bytes the capture made final in the ring: a record of its own (a keyframe), and the
+    /// batch record it sealed, if any. An open diff record counts when its batch is sealed
+    /// (until then, [`History::open_bytes`]), so the sum over captures is what the ring holds.
     pub bytes: usize,
     /// Of those, the core's parts and the record's framing (all but the scripts' parts).
     pub core_bytes: usize,
@@ -109,6 +117,19 @@ pub struct History {
     bases: Bases,
     /// zstd's decompression context, reused.
     dctx: DCtx<'static>,
+    /// The batch record a walk decoded last: each part's diffs, concatenated.
+    batch: BatchCache,
+}
+
+/// The decoded parts of one batch record, kept while a walk goes through its frames.
+#[derive(Default)]
+struct BatchCache {
+    /// The record's place: its offset and length in the ring and the frame of its first entry
+    /// (`None`: nothing cached). Records are never rewritten in place: a fork (the only way
+    /// back to an earlier frame) empties the cache.
+    key: Option<(u32, u32, u64)>,
+    /// Each part's decoded concatenation.
+    parts: Vec<Vec<u8>>,
 }
 
 impl std::fmt::Debug for History {
@@ -178,6 +199,7 @@ impl History {
             dicts: Dicts::default(),
             bases: Bases::default(),
             dctx: DCtx::create(),
+            batch: BatchCache::default(),
         }
     }
 
@@ -210,6 +232,7 @@ impl History {
     pub fn truncate_after(&mut self, t: u64) {
         self.ring.truncate_after(t);
         self.dicts.clear();
+        self.batch.key = None;
     }
 
     /// Forget every record (the next capture starts a new history).
@@ -217,6 +240,59 @@ impl History {
         self.ring.clear();
         self.dicts.clear();
         self.bases.clear();
+        self.batch.key = None;
+    }
+
+    /// Bytes of the newest records not yet sealed into a batch (their captures reported
+    /// nothing yet, see [`Capture::bytes`]), and of those the core's parts and the records'
+    /// framing.
+    pub fn open_bytes(&self) -> (usize, usize) {
+        self.ring.open_bytes()
+    }
+
+    /// Seal the open records into one batch record, compressing each part of it with the
+    /// session's method, against its group's dictionary when the batch starts at least
+    /// [`SAMPLES`] records after the group's keyframe. Returns (bytes, core bytes) of the
+    /// batch, or zeros when nothing was open.
+    fn seal(&mut self) -> (usize, usize) {
+        let open = self.ring.open_records();
+        if open == 0 {
+            return (0, 0);
+        }
+        let first = self.ring.len() - open;
+        let n = self.ring.record(first).map_or(1, |r| r.diff.len());
+        let methods: Vec<Method> = (0..n)
+            .map(|p| {
+                if p == 0 {
+                    self.config.core_method
+                } else {
+                    self.config.script_method
+                }
+            })
+            .collect();
+        let group = self
+            .ring
+            .keyframe_at_or_before(first)
+            .filter(|&ki| first >= ki + SAMPLES);
+        if let Some(ki) = group {
+            for (p, m) in methods.iter().enumerate() {
+                if *m == Method::Zstd {
+                    // A damaged sample record only costs the dictionary.
+                    let _ = self.dicts.prepare(&self.ring, ki, p);
+                }
+            }
+        }
+        let dicts: Vec<_> = (0..n)
+            .map(|p| {
+                group
+                    .and_then(|ki| self.dicts.find(&self.ring, ki, p))
+                    .map(|d| &d.cdict)
+            })
+            .collect();
+        match self.ring.seal(&methods, &dicts) {
+            Some(s) => (s.bytes, s.core_bytes),
+            None => (0, 0),
+        }
     }
 
     /// The error for a frame the ring does not hold.
@@ -246,6 +322,8 @@ impl History {
             && self.core.len() == self.live.len()
             && !std::mem::take(&mut self.fresh);
         let key = !contiguous || frame >= self.last_key + self.config.keyframe_interval.max(1);
+        // A record of its own comes next: the open records before it are sealed first.
+        let (sealed, sealed_core) = if key { self.seal() } else { (0, 0) };
         let n = slots.len() + 1;
         self.key_bufs.resize_with(n, Vec::new);
         self.diff_bufs.resize_with(n, Vec::new);
@@ -284,95 +362,63 @@ impl History {
             }
             self.last_key = frame;
         }
-        // Diff records far enough into their group compress against its dictionaries.
-        let zstd = self.config.core_method == Method::Zstd
-            || (n > 1 && self.config.script_method == Method::Zstd);
-        let group = if contiguous && !key && zstd {
-            // The newest keyframe, found by frame (a walk back would cost a step per record).
-            let ki = self
-                .ring
-                .find(self.last_key)
-                .filter(|&k| self.ring.entry(k).is_some_and(|e| e.keyframe))
-                .or_else(|| {
-                    self.ring
-                        .len()
-                        .checked_sub(1)
-                        .and_then(|i| self.ring.keyframe_at_or_before(i))
-                });
-            ki.filter(|&ki| self.ring.len() >= ki + SAMPLES)
-        } else {
-            None
-        };
-        if let Some(ki) = group {
-            for p in 0..n {
-                let method = if p == 0 {
-                    self.config.core_method
-                } else {
-                    self.config.script_method
-                };
-                if method == Method::Zstd {
-                    // A damaged sample record only costs the dictionary.
-                    let _ = self.dicts.prepare(&self.ring, ki, p);
-                }
-            }
-        }
-        let dicts = &self.dicts;
-        let ring = &self.ring;
-        let dict = |p: usize| {
-            group
-                .and_then(|ki| dicts.find(ring, ki, p))
-                .map(|d| &d.cdict)
-        };
         let part = |bytes, method| PartIn {
             bytes,
             method,
             dict: None,
         };
-        let keys: Vec<PartIn<'_>> = if key {
-            let m = self.config.keyframe_method;
-            self.key_bufs[..n].iter().map(|b| part(b, m)).collect()
+        let (mut bytes, mut core_bytes) = (0, 0);
+        if contiguous && !key {
+            // A diff record: open (stored as it is) until its batch is sealed.
+            let diffs: Vec<&[u8]> = self.diff_bufs[..n].iter().map(Vec::as_slice).collect();
+            self.ring.push_open(frame, &slots, &diffs);
+            if self.ring.open_records() >= BATCH {
+                (bytes, core_bytes) = self.seal();
+            }
         } else {
-            Vec::new()
-        };
-        let diffs: Vec<PartIn<'_>> = if contiguous {
-            let (c, s) = (self.config.core_method, self.config.script_method);
-            let method = |i| if i == 0 { c } else { s };
-            let bufs = self.diff_bufs[..n].iter().enumerate();
-            bufs.map(|(i, b)| PartIn {
-                bytes: b,
-                method: method(i),
-                dict: dict(i),
-            })
-            .collect()
-        } else {
-            Vec::new()
-        };
-        let bytes = self.ring.push(frame, &slots, &keys, &diffs);
+            let keys: Vec<PartIn<'_>> = if key {
+                let m = self.config.keyframe_method;
+                self.key_bufs[..n].iter().map(|b| part(b, m)).collect()
+            } else {
+                Vec::new()
+            };
+            let diffs: Vec<PartIn<'_>> = if contiguous {
+                let (c, s) = (self.config.core_method, self.config.script_method);
+                let bufs = self.diff_bufs[..n].iter().enumerate();
+                bufs.map(|(i, b)| part(b, if i == 0 { c } else { s }))
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            let rec = self.ring.push(frame, &slots, &keys, &diffs);
+            let parts = self.ring.last_part_sizes();
+            // The core is the first keyframe part and the first diff part; the record's
+            // framing counts with the core, so a history without scripts is all core.
+            let core_parts = parts.first().copied().unwrap_or(0)
+                + if key && contiguous {
+                    parts.get(n).copied().unwrap_or(0)
+                } else {
+                    0
+                };
+            let script_parts = parts.iter().sum::<usize>().saturating_sub(core_parts);
+            bytes += rec;
+            core_bytes += rec.saturating_sub(script_parts);
+        }
         if let Some((oldest, _)) = self.ring.frames() {
             self.bases.retain(oldest);
         }
-        let parts = self.ring.last_part_sizes();
-        // The core is the first keyframe part and the first diff part; the record's framing
-        // counts with the core, so a history without scripts is all core.
-        let core_parts = parts.first().copied().unwrap_or(0)
-            + if key && contiguous {
-                parts.get(n).copied().unwrap_or(0)
-            } else {
-                0
-            };
-        let script_parts = parts.iter().sum::<usize>().saturating_sub(core_parts);
-        let core_bytes = bytes.saturating_sub(script_parts);
         self.slots = slots;
         self.at = frame;
         Capture {
-            bytes,
-            core_bytes,
+            bytes: bytes + sealed,
+            core_bytes: core_bytes + sealed_core,
             keyframe: key,
         }
     }
 
     /// Apply the diffs of record `i` to the cursor (forward or backward: XOR undoes itself).
     fn apply_diffs(&mut self, i: usize) -> Result<(), HistoryError> {
+        let entry = self.ring.entry(i).ok_or(RingError::NoFrame(0))?;
         let rec = self.ring.record(i)?;
         if rec.diff.len() != rec.slots.len() + 1 {
             return Err(corrupt("a record without diffs in a diff walk"));
@@ -390,6 +436,35 @@ impl History {
             };
             part.decode_in(out, &mut self.dctx, dict)
         };
+        if rec.batch > 0 {
+            // A batch record: its parts are decoded once for every frame of it.
+            let first = entry.frame.saturating_sub(u64::from(entry.sub));
+            let key = (entry.offset, entry.len, first);
+            if self.batch.key != Some(key) {
+                self.batch.key = None;
+                self.batch.parts.resize_with(rec.diff.len(), Vec::new);
+                for (p, part) in rec.diff.iter().enumerate() {
+                    decode(part, p, &mut self.batch.parts[p])?;
+                }
+                self.batch.key = Some(key);
+            }
+            let sub = usize::from(entry.sub);
+            let span = |p| rec.span(p, sub).ok_or_else(|| corrupt("batch frame"));
+            let core = &self.batch.parts[0][span(0)?];
+            match codec::apply(&mut self.core, core) {
+                Ok(n) if n == core.len() => {}
+                _ => return Err(corrupt("core diff")),
+            }
+            for (k, slot) in rec.slots.iter().enumerate() {
+                let snap = self
+                    .vms
+                    .get_mut(slot)
+                    .ok_or_else(|| script_error(*slot, "no snapshot to apply a diff to"))?;
+                snap.apply_diff(&self.batch.parts[k + 1][span(k + 1)?])
+                    .map_err(|e| script_error(*slot, e))?;
+            }
+            return Ok(());
+        }
         decode(&rec.diff[0], 0, &mut self.dec)?;
         match codec::apply(&mut self.core, &self.dec) {
             Ok(n) if n == self.dec.len() => {}

@@ -140,12 +140,11 @@ impl Default for SessionConfig {
             ring_bytes: 64 << 20,
             keyframe_interval: 600,
             // Measured on Tobu Tobu Girl gameplay with the ~230-line HUD script (`gbhost bench
-            // --rewind`): the core's per-frame diffs are as small stored as compressed (the
-            // zero-run coding leaves nothing for zstd or lz4), so they are stored; the arena
-            // diffs shrink by 17 % with lz4, by 20 % with zstd at its fast level -1 (+2-3 µs a
-            // frame) and by 25 % at level 1 (+13 µs): zstd at level -1 keeps both the bytes and
-            // the capture time within their goals. Keyframes: zstd too.
-            core_method: Method::Stored,
+            // --rewind`): diff records are sealed 16 at a time into one batch record whose
+            // parts zstd compresses together (see `rewind/history.rs`); the core's diffs,
+            // which zstd could not shrink one frame at a time, lose ~40 % that way, the arena
+            // diffs ~55 %. Keyframes: zstd too.
+            core_method: Method::Zstd,
             script_method: Method::Zstd,
             keyframe_method: Method::Zstd,
             scripts: ScriptConfig::default(),
@@ -226,7 +225,9 @@ pub struct ConsoleLine {
 pub struct Stats {
     /// Time the last capture took, in nanoseconds.
     pub capture_ns: u64,
-    /// Bytes the last record took in the ring.
+    /// Bytes the last capture made final in the ring (a keyframe record, the batch of diff
+    /// records it sealed; see `History`'s `Capture::bytes`: an open diff record counts when
+    /// its batch is sealed).
     pub record_bytes: usize,
     /// Of those, the core's parts and the record's framing (all but the scripts' parts).
     pub record_core_bytes: usize,

@@ -13,8 +13,7 @@ impl Session {
     /// The source version script `slot` ran at the start of frame `t` (from the log).
     fn version_at(&self, slot: u32, t: u64) -> Option<SourceHash> {
         self.log
-            .events()
-            .iter()
+            .script_events()
             .take_while(|e| e.frame < t)
             .filter_map(|e| match e.kind {
                 EventKind::ScriptLoad { slot: s, hash, .. }
