@@ -62,6 +62,16 @@ impl ImageKey {
     pub fn from_bytes(bytes: [u8; 32]) -> ImageKey {
         ImageKey(bytes)
     }
+
+    /// This key bound to `context` (what the image is of, e.g. a game and a script): an image
+    /// sealed with the bound key verifies only under the same key bound to the same context,
+    /// so an image cannot be passed off as another game's or another script's.
+    pub fn bind(&self, context: &[u8]) -> ImageKey {
+        let mut h = blake3::Hasher::new_keyed(&self.0);
+        h.update(b"lua-rollback image context\0");
+        h.update(context);
+        ImageKey(*h.finalize().as_bytes())
+    }
 }
 
 impl std::fmt::Debug for ImageKey {

@@ -124,6 +124,22 @@ fn tampered_foreign_and_misplaced_images_are_refused() {
     }
     assert_eq!(a.image_hash().unwrap(), before);
     assert_eq!(frame(&mut a, &host).map(|_| ()).ok(), Some(()));
+    // A key bound to a context seals images only for that context.
+    let bound = a.export_image(&key(3).bind(b"game A, script 1")).unwrap();
+    assert!(
+        a.image_snapshot(&key(3).bind(b"game A, script 1"), &bound)
+            .is_ok()
+    );
+    for other in [
+        key(3),
+        key(3).bind(b"game A, script 2"),
+        key(4).bind(b"game A, script 1"),
+    ] {
+        assert!(matches!(
+            a.image_snapshot(&other, &bound),
+            Err(Error::Image(ImageError::Foreign))
+        ));
+    }
     // The right image, but for a VM at another address.
     let (mut other, _) = script_vm(config(49), "@hud.lua", crate::common::HUD);
     assert!(matches!(

@@ -15,7 +15,7 @@ use crate::events::EventLog;
 use crate::script::Script;
 use crate::state::SavedState;
 use crate::state::file::{
-    Arenas, Meta, SavedScript, ScriptImage, StateFile, StateFileError, Thumbnail,
+    Arenas, Meta, SavedScript, ScriptImage, StateFile, StateFileError, Thumbnail, script_key,
 };
 use gb_core::{Model, ModelChoice};
 
@@ -72,6 +72,7 @@ impl Session {
         let Some(key) = self.config.image_key.clone() else {
             return Vec::new();
         };
+        let rom = self.start.rom_hash;
         self.scripts
             .iter_mut()
             .filter(|s| s.active)
@@ -81,7 +82,10 @@ impl Session {
                     slot: s.slot,
                     status,
                     since,
-                    image: s.vm.export_image(&key).map_err(|e| e.to_string()),
+                    image: s
+                        .vm
+                        .export_image(&script_key(&key, rom, s.slot, s.hash))
+                        .map_err(|e| e.to_string()),
                     base: None,
                 }
             })
@@ -244,6 +248,7 @@ impl Session {
         file: &StateFile,
     ) -> Result<Vec<(u32, lua_rollback::Snapshot)>, String> {
         let key = self.config.image_key.clone().ok_or("no state key")?;
+        let rom = self.start.rom_hash;
         let running = self.scripts.iter().filter(|s| s.active).count();
         if running != file.scripts.len() {
             return Err(format!(
@@ -268,7 +273,8 @@ impl Session {
             let img = image.image.as_ref().map_err(Clone::clone)?;
             out.push((
                 saved.slot,
-                s.vm.image_snapshot(&key, img).map_err(|e| e.to_string())?,
+                s.vm.image_snapshot(&script_key(&key, rom, saved.slot, saved.hash), img)
+                    .map_err(|e| e.to_string())?,
             ));
         }
         Ok(out)
@@ -361,10 +367,11 @@ impl Session {
     /// Script `saved` of `file` restored exactly from its portable image, or why not.
     fn script_from_image(&self, file: &StateFile, saved: &SavedScript) -> Result<Script, String> {
         let key = self.config.image_key.as_ref().ok_or("no state key")?;
+        let key = script_key(key, file.meta.rom_hash, saved.slot, saved.hash);
         let image = file_image(file, saved.slot)?;
         let bytes = image.image.as_ref().map_err(Clone::clone)?;
         let mut script =
-            Script::from_image(saved.slot, &saved.name, &self.config.scripts, key, bytes)?;
+            Script::from_image(saved.slot, &saved.name, &self.config.scripts, &key, bytes)?;
         script.set_status(image.status.clone(), image.since);
         Ok(script)
     }

@@ -184,6 +184,20 @@ pub struct ScriptImage {
     pub base: Option<u64>,
 }
 
+/// The key a script's image is sealed with: the user's key bound to the game, the script's
+/// slot and its source version, so that an image moved to another game's file or to another
+/// script is refused.
+pub fn script_key(
+    key: &lua_rollback::ImageKey,
+    rom_hash: u64,
+    slot: u32,
+    source: SourceHash,
+) -> lua_rollback::ImageKey {
+    key.bind(
+        format!("gbhost script: rom {rom_hash:016x} slot {slot} source {source:016x}").as_bytes(),
+    )
+}
+
 /// Largest portable image a state file may hold once decompressed.
 const MAX_IMAGE: usize = 256 << 20;
 
@@ -391,9 +405,12 @@ impl StateFile {
                 Some(i) if i.base.is_some() => Err("a movie keyframe's delta image".to_owned()),
                 Some(i) => match &i.image {
                     Err(e) => Err(e.clone()),
-                    Ok(image) => lua_rollback::verify_image(key, image)
-                        .map(|_| ())
-                        .map_err(|e| e.to_string()),
+                    Ok(image) => lua_rollback::verify_image(
+                        &script_key(key, self.meta.rom_hash, s.slot, s.hash),
+                        image,
+                    )
+                    .map(|_| ())
+                    .map_err(|e| e.to_string()),
                 },
             };
             if let Err(e) = verdict {

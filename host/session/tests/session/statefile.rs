@@ -378,3 +378,65 @@ fn a_state_of_the_same_scripts_loads_exactly_from_its_images_in_another_session(
         ScriptRestore::Restarted(_)
     ));
 }
+
+/// Images are bound to their game and script: one moved to another script's entry, or into a
+/// state of another game, is refused (the scripts restart and say why), though the same user
+/// sealed it.
+#[test]
+fn an_image_moved_to_another_script_or_game_is_refused() {
+    let file = {
+        let mut a = keyed(5, 330);
+        load_both(&mut a);
+        for _ in 0..30 {
+            a.run_frame();
+        }
+        StateFile::decode(&a.state_file(0, false).encode()).unwrap()
+    };
+    let restarts = |file: &StateFile, rom: Vec<u8>| {
+        let config = SessionConfig {
+            image_key: Some(lua_rollback::ImageKey::from_bytes([5; 32])),
+            scripts: gb_session::ScriptConfig {
+                window_offset: 330,
+                ..gb_session::ScriptConfig::default()
+            },
+            ..SessionConfig::default()
+        };
+        let mut s = Session::from_state_file(rom, None, config, file).unwrap();
+        s.scripts_restarted_at_start()
+    };
+    assert_eq!(restarts(&file, counter_rom()), 0, "as saved: exact");
+    // Swapped between the two scripts.
+    let mut swapped = file.clone();
+    let (a, b) = (
+        swapped.images[0].image.clone(),
+        swapped.images[1].image.clone(),
+    );
+    swapped.images[0].image = b;
+    swapped.images[1].image = a;
+    assert_eq!(restarts(&swapped, counter_rom()), 2);
+    // Into a state of another game (the same scripts, another ROM).
+    let mut other_rom = counter_rom();
+    other_rom[0x7FFF] ^= 0xA5;
+    let mut foreign = {
+        let mut b = Session::new(
+            other_rom.clone(),
+            None,
+            SessionConfig {
+                image_key: Some(lua_rollback::ImageKey::from_bytes([5; 32])),
+                scripts: gb_session::ScriptConfig {
+                    window_offset: 340,
+                    ..gb_session::ScriptConfig::default()
+                },
+                ..SessionConfig::default()
+            },
+        )
+        .unwrap();
+        load_both(&mut b);
+        for _ in 0..30 {
+            b.run_frame();
+        }
+        StateFile::decode(&b.state_file(0, false).encode()).unwrap()
+    };
+    foreign.images = file.images.clone();
+    assert_eq!(restarts(&foreign, other_rom), 2);
+}
