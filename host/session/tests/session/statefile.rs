@@ -401,7 +401,7 @@ fn an_image_moved_to_another_script_or_game_is_refused() {
             },
             ..SessionConfig::default()
         };
-        let mut s = Session::from_state_file(rom, None, config, file).unwrap();
+        let s = Session::from_state_file(rom, None, config, file).unwrap();
         s.scripts_restarted_at_start()
     };
     assert_eq!(restarts(&file, counter_rom()), 0, "as saved: exact");
