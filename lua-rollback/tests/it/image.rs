@@ -124,6 +124,15 @@ fn tampered_foreign_and_misplaced_images_are_refused() {
     }
     assert_eq!(a.image_hash().unwrap(), before);
     assert_eq!(frame(&mut a, &host).map(|_| ()).ok(), Some(()));
+    // Another format version, sealed with the right key: refused for its version.
+    let mut other_version = image[..image.len() - 32].to_vec();
+    other_version[4] ^= 0x7f;
+    let mac = blake3::keyed_hash(&[3; 32], &other_version);
+    other_version.extend_from_slice(mac.as_bytes());
+    assert!(matches!(
+        a.image_snapshot(&key(3), &other_version),
+        Err(Error::Image(ImageError::Version { .. }))
+    ));
     // A key bound to a context seals images only for that context.
     let bound = a.export_image(&key(3).bind(b"game A, script 1")).unwrap();
     assert!(
