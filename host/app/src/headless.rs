@@ -7,6 +7,8 @@
 //! `peek FF82=01`. `--screenshot FILE.png` writes the final frame; `--wav FILE.wav` the run's
 //! audio (48 kHz stereo 16-bit PCM, resampled and high-passed as the app plays it; written to a
 //! temporary file and renamed, so it appears whole or not at all). Exit 0 when the run completed,
+//! 1 when a script failed (the run ends after that frame and prints its output; with
+//! `--keep-going` every frame runs, and the exit is still 1) or the sync test found a mismatch,
 //! 2 on a bad ROM or argument or a screenshot or WAV that cannot be written.
 
 use crate::audio::WavOut;
@@ -76,6 +78,10 @@ pub struct Args {
     /// portable images, sealed with your state key).
     #[arg(long, value_name = "FILE.gbs")]
     save_state: Option<PathBuf>,
+    /// Run every frame even after a script failed (the exit status is still 1); without it the
+    /// run ends after the frame where a script failed.
+    #[arg(long)]
+    keep_going: bool,
     /// Write one line per frame to this file: the frame, a hash of the core's state, of each
     /// script's draw list and of each script VM's canonical image, and the console lines
     /// (`frame N core=… draw=… vm=…`, then `log: …` lines): two runs that agree agree here.
@@ -209,6 +215,7 @@ fn run_session(args: &Args) -> Result<()> {
         from_state: args.from_state.as_deref(),
         save_state: args.save_state.as_deref(),
         trace: args.trace.as_deref(),
+        keep_going: args.keep_going,
     })?;
     let gb = session.gb();
     if let Some(path) = &args.screenshot {
@@ -222,6 +229,9 @@ fn run_session(args: &Args) -> Result<()> {
     }
     println!("frames: {}", session.frame());
     print_machine(gb, args);
+    if crate::scripted::script_failed(&session) {
+        return Err(crate::scripted::ScriptFailed.into());
+    }
     Ok(())
 }
 

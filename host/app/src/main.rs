@@ -79,6 +79,10 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) if e.downcast_ref::<scripted::SyncMismatch>().is_some() => ExitCode::from(1),
+        Err(e) if e.downcast_ref::<scripted::ScriptFailed>().is_some() => {
+            eprintln!("gbhost: {e}");
+            ExitCode::from(1)
+        }
         Err(e) => {
             eprintln!("gbhost: {e:#}");
             ExitCode::from(2)

@@ -19,6 +19,27 @@ impl std::fmt::Display for SyncMismatch {
 
 impl std::error::Error for SyncMismatch {}
 
+/// A script failed during a headless run (its error is in the `log:` lines): exit status 1.
+#[derive(Debug)]
+pub struct ScriptFailed;
+
+impl std::fmt::Display for ScriptFailed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(
+            "a script failed (its error is in the log above); --keep-going runs every frame anyway",
+        )
+    }
+}
+
+impl std::error::Error for ScriptFailed {}
+
+/// Whether a loaded script has failed.
+pub fn script_failed(session: &Session) -> bool {
+    session
+        .scripts()
+        .any(|s| s.active && matches!(s.status(), gb_session::Status::Failed(_)))
+}
+
 /// What a scripted run needs from the command line.
 pub struct Run<'a> {
     /// The ROM.
@@ -43,6 +64,8 @@ pub struct Run<'a> {
     pub save_state: Option<&'a Path>,
     /// Write a per-frame trace here (see `gbhost headless --trace`).
     pub trace: Option<&'a Path>,
+    /// Run every frame even after a script failed (otherwise the run ends after that frame).
+    pub keep_going: bool,
 }
 
 /// Read a script file: UTF-8 text, with a clear error otherwise.
@@ -261,6 +284,9 @@ pub fn run(run: &Run<'_>) -> Result<Session> {
         let logs = print_console(&mut session);
         if run.trace.is_some() {
             trace.push_str(&session.trace_line(&logs));
+        }
+        if !run.keep_going && script_failed(&session) {
+            break;
         }
         if let Some(w) = &mut wav
             && let Err(e) = w.drain(|buf| session.drain_audio(buf))

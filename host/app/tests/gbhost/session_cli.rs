@@ -80,17 +80,54 @@ fn script_output_is_printed_as_log_lines_before_the_summary() {
     );
 }
 
+/// A script error ends a headless run after its frame, with the run's output and exit 1 (so
+/// CI users see it).
 #[test]
-fn a_failing_script_is_reported_and_the_run_goes_on() {
+fn a_failing_script_ends_the_run_with_exit_1() {
+    let rom = counter_rom();
+    let bad = file("bad_stop.lua", b"emu.frameadvance()\nerror('boom')\n");
+    let out = gbhost(&[
+        "headless", &rom, "--frames", "50", "--script", &bad, "--peek", "C000",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let l = lines(&out);
+    assert!(
+        l.iter()
+            .any(|x| x.starts_with("log: error: bad_stop.lua:2: boom")),
+        "{l:?}"
+    );
+    assert!(
+        l.ends_with(&["frames: 1".to_owned(), "peek C000=01".to_owned()]),
+        "stopped after the failing frame: {l:?}"
+    );
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("a script failed"),
+        "{out:?}"
+    );
+}
+
+#[test]
+fn with_keep_going_a_failing_script_is_reported_and_the_run_goes_on() {
     let rom = counter_rom();
     let bad = file("bad.lua", b"emu.frameadvance()\nerror('boom')\n");
     let endless = file("endless.lua", b"while true do end");
     let syntax = file("syntax.lua", b"this is not lua");
     let out = gbhost(&[
-        "headless", &rom, "--frames", "4", "--script", &bad, "--script", &endless, "--script",
-        &syntax, "--peek", "C000",
+        "headless",
+        &rom,
+        "--frames",
+        "4",
+        "--script",
+        &bad,
+        "--script",
+        &endless,
+        "--script",
+        &syntax,
+        "--peek",
+        "C000",
+        "--keep-going",
     ]);
-    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
     let l = lines(&out);
     assert!(
         l.iter()
