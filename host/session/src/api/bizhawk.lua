@@ -141,19 +141,63 @@ mainmemory = accessors({}, "wram")
 mainmemory.getname = function() return "WRAM" end
 mainmemory.getcurrentmemorydomainsize = function() return native.memory.size("wram") end
 
--- gui: BizHawk colours are 0xAARRGGBB or names, as gbhost's.
+-- gui: BizHawk colours are 0xAARRGGBB integers, "#RRGGBB"/"#AARRGGBB" strings, or .NET colour
+-- names (case-insensitive), with .NET's meanings: "green" is #008000, "purple" #800080, "lime"
+-- #00FF00, "transparent" clear white.
+local NET = { transparent = 0x00FFFFFF }
+do
+  local words = {}
+  for w in ([[
+aliceblue F0F8FF antiquewhite FAEBD7 aqua 00FFFF aquamarine 7FFFD4 azure F0FFFF beige F5F5DC
+bisque FFE4C4 black 000000 blanchedalmond FFEBCD blue 0000FF blueviolet 8A2BE2 brown A52A2A
+burlywood DEB887 cadetblue 5F9EA0 chartreuse 7FFF00 chocolate D2691E coral FF7F50
+cornflowerblue 6495ED cornsilk FFF8DC crimson DC143C cyan 00FFFF darkblue 00008B darkcyan 008B8B
+darkgoldenrod B8860B darkgray A9A9A9 darkgreen 006400 darkkhaki BDB76B darkmagenta 8B008B
+darkolivegreen 556B2F darkorange FF8C00 darkorchid 9932CC darkred 8B0000 darksalmon E9967A
+darkseagreen 8FBC8B darkslateblue 483D8B darkslategray 2F4F4F darkturquoise 00CED1
+darkviolet 9400D3 deeppink FF1493 deepskyblue 00BFFF dimgray 696969 dodgerblue 1E90FF
+firebrick B22222 floralwhite FFFAF0 forestgreen 228B22 fuchsia FF00FF gainsboro DCDCDC
+ghostwhite F8F8FF gold FFD700 goldenrod DAA520 gray 808080 green 008000 greenyellow ADFF2F
+honeydew F0FFF0 hotpink FF69B4 indianred CD5C5C indigo 4B0082 ivory FFFFF0 khaki F0E68C
+lavender E6E6FA lavenderblush FFF0F5 lawngreen 7CFC00 lemonchiffon FFFACD lightblue ADD8E6
+lightcoral F08080 lightcyan E0FFFF lightgoldenrodyellow FAFAD2 lightgray D3D3D3 lightgreen 90EE90
+lightpink FFB6C1 lightsalmon FFA07A lightseagreen 20B2AA lightskyblue 87CEFA
+lightslategray 778899 lightsteelblue B0C4DE lightyellow FFFFE0 lime 00FF00 limegreen 32CD32
+linen FAF0E6 magenta FF00FF maroon 800000 mediumaquamarine 66CDAA mediumblue 0000CD
+mediumorchid BA55D3 mediumpurple 9370DB mediumseagreen 3CB371 mediumslateblue 7B68EE
+mediumspringgreen 00FA9A mediumturquoise 48D1CC mediumvioletred C71585 midnightblue 191970
+mintcream F5FFFA mistyrose FFE4E1 moccasin FFE4B5 navajowhite FFDEAD navy 000080 oldlace FDF5E6
+olive 808000 olivedrab 6B8E23 orange FFA500 orangered FF4500 orchid DA70D6 palegoldenrod EEE8AA
+palegreen 98FB98 paleturquoise AFEEEE palevioletred DB7093 papayawhip FFEFD5 peachpuff FFDAB9
+peru CD853F pink FFC0CB plum DDA0DD powderblue B0E0E6 purple 800080 red FF0000 rosybrown BC8F8F
+royalblue 4169E1 saddlebrown 8B4513 salmon FA8072 sandybrown F4A460 seagreen 2E8B57
+seashell FFF5EE sienna A0522D silver C0C0C0 skyblue 87CEEB slateblue 6A5ACD slategray 708090
+snow FFFAFA springgreen 00FF7F steelblue 4682B4 tan D2B48C teal 008080 thistle D8BFD8
+tomato FF6347 turquoise 40E0D0 violet EE82EE wheat F5DEB3 white FFFFFF whitesmoke F5F5F5
+yellow FFFF00 yellowgreen 9ACD32
+  ]]):gmatch("%S+") do words[#words + 1] = w end
+  for i = 1, #words, 2 do NET[words[i]] = 0xFF000000 | tonumber(words[i + 1], 16) end
+end
+local function color(c)
+  if type(c) == "string" and c:sub(1, 1) ~= "#" then return NET[c:lower()] or c end
+  return c
+end
 local g = native.gui
 gui = {
-  text = function(x, y, msg, fg) g.text(x, y, tostring(msg), fg) end,
+  text = function(x, y, msg, fg) g.text(x, y, tostring(msg), color(fg)) end,
   drawText = function(x, y, msg, fg, bg)
-    if bg then g.box(x, y, x + 6 * #tostring(msg), y + 9, bg, bg) end
-    g.text(x, y, tostring(msg), fg)
+    if bg then g.box(x, y, x + 6 * #tostring(msg), y + 9, color(bg), color(bg)) end
+    g.text(x, y, tostring(msg), color(fg))
   end,
-  pixelText = function(x, y, msg, fg, bg) g.pixel_text(x, y, tostring(msg), fg, bg) end,
-  drawBox = function(x1, y1, x2, y2, line, fill) g.box(x1, y1, x2, y2, line, fill) end,
-  drawRectangle = function(x, y, w, h, line, fill) g.box(x, y, x + w, y + h, line, fill) end,
-  drawLine = function(x1, y1, x2, y2, color) g.line(x1, y1, x2, y2, color) end,
-  drawPixel = function(x, y, color) g.pixel(x, y, color) end,
+  pixelText = function(x, y, msg, fg, bg)
+    g.pixel_text(x, y, tostring(msg), color(fg), color(bg))
+  end,
+  drawBox = function(x1, y1, x2, y2, line, fill) g.box(x1, y1, x2, y2, color(line), color(fill)) end,
+  drawRectangle = function(x, y, w, h, line, fill)
+    g.box(x, y, x + w, y + h, color(line), color(fill))
+  end,
+  drawLine = function(x1, y1, x2, y2, c) g.line(x1, y1, x2, y2, color(c)) end,
+  drawPixel = function(x, y, c) g.pixel(x, y, color(c)) end,
   clearGraphics = function() g.clear() end,
   cleartext = function() g.clear() end,
   drawImage = unsupported("gui.drawImage"),
@@ -292,16 +336,28 @@ bit = {
   end,
 }
 
+-- client: what makes sense without BizHawk's window. Overlays are drawn in game pixels, so the
+-- drawing area is the game's 160x144 screen with no border.
+client = {
+  screenwidth = function() return 160 end,
+  screenheight = function() return 144 end,
+  bufferwidth = function() return 160 end,
+  bufferheight = function() return 144 end,
+  borderwidth = function() return 0 end,
+  borderheight = function() return 0 end,
+  setscreenshotosd = function(_) end,
+}
+
 -- BizHawk libraries gbhost does not have: looking a function up gives one that raises the
 -- clear error when called.
-for _, lib in ipairs({ "client", "forms", "comm", "movie", "tastudio", "bizstring", "nes", "snes",
+for _, lib in ipairs({ "forms", "comm", "movie", "tastudio", "bizstring", "nes", "snes",
                        "genesis", "memorysavestate", "sql", "gameinfo" }) do
   _G[lib] = setmetatable({}, {
     __index = function(_, k) return unsupported(lib .. "." .. tostring(k)) end,
   })
 end
 for _, t in ipairs({ "memory", "mainmemory", "gui", "joypad", "event", "emu", "savestate",
-                     "userdata", "bit" }) do
+                     "userdata", "bit", "client" }) do
   setmetatable(_G[t], {
     __index = function(_, k) return unsupported(t .. "." .. tostring(k)) end,
   })

@@ -268,7 +268,9 @@ pub fn markdown() -> String {
          `writebyte`, `joypad.set(port, t)`, `gui` with 0xRRGGBBAA colours, `gui.register`, \
          `vba.*`, `savestate.create/save/load`, `bit`; BizHawk's 24-bit accessors, \
          `writebyterange`, `hash_region` (SHA-256) and `bit` library (`rol`, `ror`, `check`, \
-         `set`, `clear`, `byteswap_16/32`, …); and the Lua 5.1 names such scripts use \
+         `set`, `clear`, `byteswap_16/32`, …), .NET colour names with .NET's meanings (`green` \
+         is #008000) and `client`'s screen and buffer sizes (the game's 160×144: overlays are \
+         drawn in game pixels); and the Lua 5.1 names such scripts use \
          (`unpack`, `loadstring`, `table.getn`, `math.mod`, …). What they offer and gbhost does \
          not (e.g. BizHawk's `forms`) can be looked up — scripts take aliases at load — and \
          raises one error saying so when called; a sandboxed library's names are nil in \

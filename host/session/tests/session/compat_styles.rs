@@ -77,7 +77,7 @@ fn a_vba_style_bot_runs_unmodified() {
 /// fails, with the clear error. Every frame replays exactly.
 #[test]
 fn a_bizhawk_script_aliasing_missing_functions_loads_and_runs() {
-    let source = r#"
+    let source = r##"
 local read24, pad, float = memory.read_s24_le, client.SetGameExtraPadding, memory.read_float
 local has_debug_meta = debug and debug.getmetatable
 local n = table.getn({1, 2, 3}) + select('#', unpack({1, 2}))
@@ -89,15 +89,23 @@ console.log(string.format("probe %s n %d f %d u24 %X s24 %d sha %s", tostring(ha
 console.log("bit " .. bit.rol(0x80000000, 1) .. " " .. bit.byteswap_16(0xABCD) .. " " ..
   tostring(bit.check(4, 2)))
 console.log("call " .. select(2, pcall(pad, 10, 10)))
+console.log("client " .. client.bufferwidth() .. "x" .. client.bufferheight() .. " " ..
+  client.borderwidth())
 console.log("call " .. select(2, pcall(float, 0)))
 while true do
+  gui.drawText(0, 0, "g", "green") gui.drawPixel(1, 1, "Purple") gui.drawLine(0, 0, 1, 1, "#123456")
   if emu.framecount() % 100 == 0 then
     console.log("frame " .. emu.framecount() .. " " .. mainmemory.read_u24_le(0x00))
   end
   emu.frameadvance()
 end
-"#;
-    let (_s, lines) = run_synced("wild_bizhawk.lua", source);
+"##;
+    let (s, lines) = run_synced("wild_bizhawk.lua", source);
+    // .NET's colour names: green is #008000, purple #800080 (opaque).
+    let drawn = format!("{:?}", s.draw_lists().collect::<Vec<_>>());
+    for c in [0xFF00_8000u32, 0xFF80_0080, 0xFF12_3456] {
+        assert!(drawn.contains(&c.to_string()), "{c:#x} in {drawn}");
+    }
     assert_eq!(
         lines[0], "probe nil n 5 f 42 u24 123456 s24 5649426 sha BF7CBE09",
         "{lines:?}"
@@ -108,10 +116,11 @@ end
         "{}",
         lines[2]
     );
+    assert_eq!(lines[3], "client 160x144 0");
     assert!(
-        lines[3].ends_with("memory.read_float is not supported by gbhost"),
+        lines[4].ends_with("memory.read_float is not supported by gbhost"),
         "{}",
-        lines[3]
+        lines[4]
     );
     assert_eq!(lines.iter().filter(|l| l.starts_with("frame ")).count(), 11);
 }
