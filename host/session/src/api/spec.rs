@@ -265,6 +265,7 @@ pub fn markdown() -> String {
          the source, or with `--api bizhawk|vba|native`): BizHawk's `memory`/`mainmemory` with \
          its domain names, `gui.draw*`, `joypad.set(t, controller)`, `event.on*`, `userdata`, \
          `savestate.saveslot`; VBA-rr's `memory.readbyte`/`readword`/`readbyterange`/\
+         `read{byte,word,short,dword,long}{unsigned,signed}`/\
          `writebyte`, `joypad.set(port, t)`, `gui` with 0xRRGGBBAA colours, `gui.register`, \
          `vba.*`, `savestate.create/save/load`, `bit`; BizHawk's 24-bit accessors, \
          `writebyterange`, `hash_region` (SHA-256) and `bit` library (`rol`, `ror`, `check`, \

@@ -53,6 +53,19 @@ memory.readshort = memory.readword
 memory.writeshort = memory.writeword
 memory.readlong = memory.readdword
 memory.writelong = memory.writedword
+-- Every width by its unsigned and signed names, as VBA-rr and FCEUX spell them.
+for _, w in ipairs({ { "byte", "u8", "s8" }, { "word", "u16_le", "s16_le" },
+                     { "short", "u16_le", "s16_le" }, { "dword", "u32_le", "s32_le" },
+                     { "long", "u32_le", "s32_le" } }) do
+  local unsigned, signed = m["read_" .. w[2]], m["read_" .. w[3]]
+  memory["read" .. w[1] .. "unsigned"] = function(a) return unsigned(a) end
+  memory["read" .. w[1] .. "signed"] = function(a) return signed(a) end
+end
+memory.readbyterangesigned = function(a, n)
+  local t = memory.readbyterange(a, n)
+  for i, v in ipairs(t) do if v >= 0x80 then t[i] = v - 0x100 end end
+  return t
+end
 
 -- 0xRRGGBBAA to gbhost's 0xAARRGGBB; names and "#RRGGBB" strings pass through.
 local function col(c)

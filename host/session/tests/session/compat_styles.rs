@@ -124,3 +124,22 @@ end
     );
     assert_eq!(lines.iter().filter(|l| l.starts_with("frame ")).count(), 11);
 }
+
+/// VBA-rr's memory reads by every width, unsigned and signed, as its scripts spell them.
+#[test]
+fn vba_memory_reads_by_every_width_and_sign() {
+    let source = r#"
+memory.writedword(0xC050, 0x89ABCDEF)
+print(memory.readbyteunsigned(0xC050), memory.readbytesigned(0xC050),
+      memory.readwordunsigned(0xC050), memory.readwordsigned(0xC050),
+      memory.readshortsigned(0xC052), memory.readdwordunsigned(0xC050),
+      memory.readdwordsigned(0xC050), memory.readlongsigned(0xC050),
+      table.concat(memory.readbyterangesigned(0xC050, 2), ","))
+while true do vba.frameadvance() end
+"#;
+    let (_s, lines) = run_synced("widths.lua", source);
+    assert_eq!(
+        lines[0],
+        "239\t-17\t52719\t-12817\t-30293\t2309737967\t-1985229329\t-1985229329\t-17,-51"
+    );
+}
