@@ -60,7 +60,7 @@ pub struct Args {
     /// With --screenshot and scripts: draw the scripts' overlays over the frame.
     #[arg(long, requires = "screenshot")]
     overlay: bool,
-    /// The API the scripts are written for: native, bizhawk or vba (default: guessed from each
+    /// The API the scripts are written for: native, bizhawk, vba or mgba (default: guessed from each
     /// script's source).
     #[arg(long, value_name = "API", value_parser = parse_api)]
     api: Option<gb_session::Flavor>,
@@ -91,7 +91,7 @@ pub struct Args {
 
 fn parse_api(s: &str) -> Result<gb_session::Flavor, String> {
     gb_session::Flavor::parse(s)
-        .ok_or_else(|| format!("'{s}' is not an API: native, bizhawk or vba"))
+        .ok_or_else(|| format!("'{s}' is not an API: native, bizhawk, vba or mgba"))
 }
 
 /// Parse a 16-bit hex address, with or without `0x` / `$`.

@@ -207,6 +207,7 @@ pub fn encode_flavor(e: &mut Enc, f: Flavor) {
         Flavor::Native => 0,
         Flavor::BizHawk => 1,
         Flavor::Vba => 2,
+        Flavor::Mgba => 3,
     });
 }
 
@@ -217,6 +218,7 @@ pub fn decode_flavor(d: &mut Dec<'_>) -> Result<Flavor, DecodeError> {
         0 => Flavor::Native,
         1 => Flavor::BizHawk,
         2 => Flavor::Vba,
+        3 => Flavor::Mgba,
         _ => return Err(d.error(format!("unknown script API id {id}"))),
     })
 }

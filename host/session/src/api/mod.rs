@@ -35,6 +35,7 @@ pub fn layer(flavor: Flavor) -> Option<&'static str> {
         Flavor::Native => None,
         Flavor::BizHawk => Some(include_str!("bizhawk.lua")),
         Flavor::Vba => Some(include_str!("vba.lua")),
+        Flavor::Mgba => Some(include_str!("mgba.lua")),
     }
 }
 

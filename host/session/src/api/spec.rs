@@ -261,8 +261,12 @@ pub fn markdown() -> String {
          `a/b.lua` from the script's own folder (and nothing else: no other files, `io`, `os`, \
          `debug`, `package` or binary chunks). Calling a function the API does not have is an \
          error naming it.\n\n\
-         Scripts written for BizHawk or VBA-rr run through compatibility layers (chosen from \
-         the source, or with `--api bizhawk|vba|native`): BizHawk's `memory`/`mainmemory` with \
+         Scripts written for BizHawk, VBA-rr or mGBA run through compatibility layers (chosen \
+         from the source, or with `--api bizhawk|vba|mgba|native`): mGBA's `emu` object \
+         (`emu:read8/16/32`, `write*`, `readRange`, `setKeys`/`addKey`/`clearKey`/`getKeys`, \
+         `currentFrame`, `getGameTitle`, `saveStateSlot`/`loadStateSlot`, `emu.memory.<domain>`), \
+         `callbacks:add(\"frame\"|\"keysRead\", fn)`, `console:log/warn/error/createBuffer` (a \
+         buffer prints named lines on the console), `C.GB_KEY`, `util`; BizHawk's `memory`/`mainmemory` with \
          its domain names, `gui.draw*`, `joypad.set(t, controller)`, `event.on*`, `userdata`, \
          `savestate.saveslot`; VBA-rr's `memory.readbyte`/`readword`/`readbyterange`/\
          `read{byte,word,short,dword,long}{unsigned,signed}`/\

@@ -1,5 +1,5 @@
-//! [`Flavor`]: which Lua API a script is written for (gbhost's, BizHawk's or VBA-rr's), and
-//! the guess from its source. Plain data: the layers themselves are `api`'s.
+//! [`Flavor`]: which Lua API a script is written for (gbhost's, BizHawk's, VBA-rr's or
+//! mGBA's), and the guess from its source. Plain data: the layers themselves are `api`'s.
 
 /// Which API a script is written for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -10,15 +10,18 @@ pub enum Flavor {
     BizHawk,
     /// VBA-rr's (and FCEUX's) Lua API.
     Vba,
+    /// mGBA's scripting API (0.10: `emu:read8`, `callbacks:add`, `console:log`).
+    Mgba,
 }
 
 impl Flavor {
-    /// Parse `native`, `bizhawk` or `vba`.
+    /// Parse `native`, `bizhawk`, `vba` or `mgba`.
     pub fn parse(name: &str) -> Option<Flavor> {
         match name.to_ascii_lowercase().as_str() {
             "native" | "gbhost" => Some(Flavor::Native),
             "bizhawk" => Some(Flavor::BizHawk),
             "vba" | "vba-rr" | "fceux" => Some(Flavor::Vba),
+            "mgba" => Some(Flavor::Mgba),
             _ => None,
         }
     }
@@ -47,9 +50,21 @@ impl Flavor {
             "memory.register",
             "joypad.set(1",
         ];
+        const MGBA: [&str; 8] = [
+            "callbacks:add",
+            "emu:read",
+            "emu:write",
+            "console:log",
+            "emu:setKeys",
+            "emu:addKey",
+            "C.GB_KEY",
+            "emu.memory.",
+        ];
         let count = |names: &[&str]| names.iter().filter(|n| source.contains(*n)).count();
-        let (b, v) = (count(&BIZHAWK), count(&VBA));
-        if b == 0 && v == 0 {
+        let (b, v, m) = (count(&BIZHAWK), count(&VBA), count(&MGBA));
+        if m > 0 && m >= b && m >= v {
+            Flavor::Mgba
+        } else if b == 0 && v == 0 {
             Flavor::Native
         } else if b >= v {
             Flavor::BizHawk

@@ -143,3 +143,46 @@ while true do vba.frameadvance() end
         "239\t-17\t52719\t-12817\t-30293\t2309737967\t-1985229329\t-1985229329\t-17,-51"
     );
 }
+
+/// An mGBA script (callbacks, the `emu` object, memory domains, keys, a console buffer) runs
+/// unmodified, guessed from its source, and every frame replays exactly.
+#[test]
+fn an_mgba_script_runs_unmodified() {
+    let source = r#"
+local buf = console:createBuffer("counter")
+local frames = 0
+callbacks:add("keysRead", function()
+  if emu:currentFrame() % 2 == 0 then emu:setKeys(1 << C.GB_KEY.A) else emu:setKeys(0) end
+end)
+callbacks:add("frame", function()
+  frames = frames + 1
+  if frames % 100 == 0 then
+    buf:print(string.format("frame %d C000=%d wram=%d keys=%d\n", emu:currentFrame(),
+      emu:read8(0xC000), emu.memory.wram:read8(0), emu:getKeys()))
+  end
+end)
+console:log("loaded " .. emu:platform() .. " " .. #util.expandBitmask(util.makeBitmask({0, 3})))
+console:error(select(2, pcall(emu.screenshot, emu)))
+"#;
+    assert_eq!(gb_session::Flavor::detect(source), gb_session::Flavor::Mgba);
+    let (s, lines) = run_synced("mgba.lua", source);
+    assert_eq!(lines[0], "loaded 1 2");
+    assert!(
+        lines[1].starts_with("error: ")
+            && lines[1].ends_with("emu:screenshot is not supported by gbhost"),
+        "{}",
+        lines[1]
+    );
+    let counter: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("[counter]"))
+        .collect();
+    assert_eq!(counter.len(), 10, "{lines:?}");
+    // The counter ROM counts VBlanks at $C000 (mod 256); A is held every other frame.
+    assert!(
+        counter[0].starts_with("[counter] frame 100 C000=100 wram=100 "),
+        "{}",
+        counter[0]
+    );
+    assert_eq!(s.gb().peek(0xC000), (1000 % 256) as u8);
+}
