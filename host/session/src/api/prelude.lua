@@ -259,13 +259,20 @@ end
 local modules, loaded = {}, {}
 function gbhost.add_module(name, text) modules[name] = text end
 function gbhost.clear_modules() modules, loaded = {}, {} end
-require = function(name)
-  if type(name) ~= "string" then error("require: expected a module name", 2) end
+-- The standard libraries by their names (`local bit = require("bit")` in BizHawk scripts).
+local STANDARD = { string = true, table = true, math = true, utf8 = true, coroutine = true,
+                   bit = true, bit32 = true }
+require = function(asked)
+  if type(asked) ~= "string" then error("require: expected a module name", 2) end
+  if STANDARD[asked] and _G[asked] ~= nil then return _G[asked] end
+  -- "a/b" and "a/b.lua" name the same file as "a.b" (never anything outside the folder: the
+  -- names are keys of the script's own modules).
+  local name = asked:gsub("%.lua$", ""):gsub("[/\\]", ".")
   if loaded[name] ~= nil then return loaded[name] end
   local text = modules[name]
   if not text then
     error(string.format("module '%s' not found: require loads .lua files from the script's " ..
-      "own folder only", name), 2)
+      "own folder only", asked), 2)
   end
   local fn, err = load(text, "@" .. name:gsub("%.", "/") .. ".lua", "t")
   if not fn then error(err, 2) end

@@ -257,8 +257,9 @@ pub fn markdown() -> String {
          gb-session --test api_docs` rewrites it). LuaLS definitions for editor completion: \
          `scripts/types/gbhost.d.lua`. What rolls back and when: [rewind.md](rewind.md).\n\n\
          Also: `persist`, a per-script table kept across rollbacks (nil, booleans, numbers, \
-         strings); `print` goes to the console like `console.log`; `require(\"a.b\")` loads \
-         `a/b.lua` from the script's own folder (and nothing else: no other files, `io`, `os`, \
+         strings); `print` goes to the console like `console.log`; `require(\"a.b\")` (or \
+         `\"a/b\"`) loads `a/b.lua` from the script's own folder (`require(\"math\")` and the \
+         other standard libraries' names give the library) (and nothing else: no other files, `io`, `os`, \
          `debug`, `package` or binary chunks). Calling a function the API does not have is an \
          error naming it.\n\n\
          Scripts written for BizHawk, VBA-rr or mGBA run through compatibility layers (chosen \

@@ -445,7 +445,10 @@ fn require_loads_modules_of_the_scripts_folder_only() {
     let bundle = gb_session::Bundle {
         main: "local v = require('lib.vec') local u = require('util') \
                print(v.add(1, 2), u.twice(4), require('util') == u) \
-               print(pcall(require, 'missing')) emu.frameadvance()"
+               print(pcall(require, 'missing')) \
+               print(require('lib/vec') == v, require('lib/vec.lua') == v, \
+                     require('math') == math, require('string') == string) \
+               emu.frameadvance()"
             .into(),
         modules: vec![
             (
@@ -465,6 +468,10 @@ fn require_loads_modules_of_the_scripts_folder_only() {
     assert_eq!(lines[0], "util loaded", "a module runs once");
     assert_eq!(lines[1], "3\t8\ttrue");
     assert!(lines[2].contains("module 'missing' not found"), "{lines:?}");
+    assert_eq!(
+        lines[3], "true\ttrue\ttrue\ttrue",
+        "slash paths and standard-library names"
+    );
     // A changed module is a reload: the new text runs.
     let mut changed = bundle;
     changed.modules[1].1 = "return { twice = function(x) return 20 * x end }".into();
