@@ -75,8 +75,20 @@ local function accessors(t, fixed)
   for _, w in ipairs({ "u8", "s8", "u16_le", "u16_be", "s16_le", "s16_be", "u32_le", "u32_be",
                        "s32_le", "s32_be" }) do
     local r, wr = native.memory["read_" .. w], native.memory["write_" .. w]
-    t["read_" .. w] = function(a, d) return r(a, pick(d)) end
-    t["write_" .. w] = function(a, v, d) return wr(a, v, pick(d)) end
+    -- One Lua call in front of the host function (these are the hot paths of HUDs).
+    if fixed then
+      t["read_" .. w] = function(a) return r(a, fixed) end
+      t["write_" .. w] = function(a, v) return wr(a, v, fixed) end
+    else
+      t["read_" .. w] = function(a, d)
+        if d == nil then return r(a, DOMAINS[current]) end
+        return r(a, DOMAINS[d] or dom(d))
+      end
+      t["write_" .. w] = function(a, v, d)
+        if d == nil then return wr(a, v, DOMAINS[current]) end
+        return wr(a, v, DOMAINS[d] or dom(d))
+      end
+    end
   end
   -- BizHawk's 24-bit accessors.
   t.read_u24_le = function(a, d) return t.read_u16_le(a, d) | (t.read_u8(a + 2, d) << 16) end
