@@ -52,10 +52,14 @@ struct Setup {
 }
 
 fn setup(name: &str) -> Option<Setup> {
-    let rom = tobu()?.display().to_string();
+    let shared = tobu()?;
     let dir = dir().join(name);
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
+    // A copy: the app keeps a battery save beside its ROM, never in the shared folder.
+    let rom = dir.join("tobutobugirl.gb");
+    std::fs::copy(&shared, &rom).unwrap();
+    let rom = rom.display().to_string();
     let input = dir.join("input.lua");
     std::fs::write(&input, INPUT).unwrap();
     let hud = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/bench_hud.lua");
