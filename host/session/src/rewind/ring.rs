@@ -749,42 +749,33 @@ impl Ring {
         let mut id = None;
         let stored: &[u8] = match (method, part.dict) {
             (Method::Stored, _) => raw,
-            (Method::Zstd, Some(dict)) => {
+            (Method::Zstd, dict) => {
                 self.scratch.clear();
                 self.scratch
                     .reserve(zstd::zstd_safe::compress_bound(raw.len()));
-                // A dictionary carries its own level (the group's, see `dict.rs`).
                 let z = if lens.is_empty() {
                     &mut self.zstd
                 } else {
                     &mut self.zstd_batch
                 };
-                match z
-                    .context_mut()
-                    .compress_using_cdict(&mut self.scratch, raw, dict)
-                {
-                    Ok(_) => {
-                        id = Some(ZSTD_DICT_ID);
+                // A dictionary carries its own level (the group's, see `dict.rs`).
+                let done = match dict {
+                    Some(d) => z
+                        .context_mut()
+                        .compress_using_cdict(&mut self.scratch, raw, d)
+                        .map(|_| ())
+                        .map_err(|_| ()),
+                    None => z
+                        .compress_to_buffer(raw, &mut self.scratch)
+                        .map(|_| ())
+                        .map_err(|_| ()),
+                };
+                match done {
+                    Ok(()) => {
+                        id = dict.map(|_| ZSTD_DICT_ID);
                         &self.scratch
                     }
-                    Err(_) => {
-                        method = Method::Stored;
-                        raw
-                    }
-                }
-            }
-            (Method::Zstd, None) => {
-                self.scratch.clear();
-                self.scratch
-                    .reserve(zstd::zstd_safe::compress_bound(raw.len()));
-                let z = if lens.is_empty() {
-                    &mut self.zstd
-                } else {
-                    &mut self.zstd_batch
-                };
-                match z.compress_to_buffer(raw, &mut self.scratch) {
-                    Ok(_) => &self.scratch,
-                    Err(_) => {
+                    Err(()) => {
                         method = Method::Stored;
                         raw
                     }
