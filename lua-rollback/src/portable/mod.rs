@@ -282,6 +282,46 @@ fn header(r: &mut Reader<'_>) -> Result<Header, ImageError> {
     })
 }
 
+/// An image's body (without its MAC) taken apart.
+struct Body<'a> {
+    header: Header,
+    /// The bytes before the payload: fixed header and names.
+    head: &'a [u8],
+    names: Vec<String>,
+    /// The canonical arena bytes.
+    arena: Vec<u8>,
+}
+
+/// Take an image's body apart, checking every length.
+fn parse(body: &[u8]) -> Result<Body<'_>, ImageError> {
+    let mut r = Reader { b: body, at: 0 };
+    let header = header(&mut r)?;
+    let count = r.u32()? as usize;
+    let mut names = Vec::with_capacity(count.min(4096));
+    for _ in 0..count {
+        let n = r.u16()? as usize;
+        names.push(String::from_utf8_lossy(r.take(n)?).into_owned());
+    }
+    let head = &body[..r.at];
+    let plen = usize::try_from(r.u64()?).map_err(|_| ImageError::Corrupt("payload"))?;
+    let payload = r.take(plen)?;
+    if r.at != body.len() {
+        return Err(ImageError::Corrupt("trailing bytes"));
+    }
+    let words = codec::encoded_words(payload).map_err(|_| ImageError::Corrupt("payload"))?;
+    if words != codec::total_words(0, header.info.len) {
+        return Err(ImageError::Corrupt("payload length"));
+    }
+    let mut arena = vec![0; header.info.len];
+    codec::apply(&mut arena, payload).map_err(|_| ImageError::Corrupt("payload"))?;
+    Ok(Body {
+        header,
+        head,
+        names,
+        arena,
+    })
+}
+
 /// The header of an image, without checking its seal.
 pub(crate) fn info(image: &[u8]) -> Result<ImageInfo, ImageError> {
     header(&mut Reader { b: image, at: 0 }).map(|h| h.info)
@@ -320,9 +360,8 @@ pub(crate) fn import(
     image: &[u8],
     key: &ImageKey,
 ) -> Result<Vec<u8>, ImageError> {
-    let body = open(image, key)?;
-    let mut r = Reader { b: body, at: 0 };
-    let h = header(&mut r)?;
+    let body = parse(open(image, key)?)?;
+    let h = &body.header;
     if h.info.address as u64 != vm.base
         || h.info.capacity as u64 != vm.capacity
         || h.main != vm.main
@@ -334,24 +373,12 @@ pub(crate) fn import(
             have_capacity: vm.capacity,
         });
     }
-    let count = r.u32()? as usize;
-    let mut addresses = Vec::with_capacity(count.min(4096));
-    for _ in 0..count {
-        let n = r.u16()? as usize;
-        let name = String::from_utf8_lossy(r.take(n)?).into_owned();
-        addresses.push(vm.code_address(cat, &name)?);
-    }
-    let plen = usize::try_from(r.u64()?).map_err(|_| ImageError::Corrupt("payload"))?;
-    let payload = r.take(plen)?;
-    if r.at != body.len() {
-        return Err(ImageError::Corrupt("trailing bytes"));
-    }
-    let words = codec::encoded_words(payload).map_err(|_| ImageError::Corrupt("payload"))?;
-    if words != codec::total_words(0, h.info.len) {
-        return Err(ImageError::Corrupt("payload length"));
-    }
-    let mut bytes = vec![0; h.info.len];
-    codec::apply(&mut bytes, payload).map_err(|_| ImageError::Corrupt("payload"))?;
+    let addresses = body
+        .names
+        .iter()
+        .map(|name| vm.code_address(cat, name))
+        .collect::<Result<Vec<u64>, _>>()?;
+    let mut bytes = body.arena;
     let mut heap = Heap {
         bytes: &mut bytes,
         base: vm.base,
@@ -387,28 +414,10 @@ fn parts(image: &[u8]) -> Result<Parts<'_>, ImageError> {
         .len()
         .checked_sub(MAC_LEN)
         .ok_or(ImageError::Corrupt("truncated"))?;
-    let body = &image[..body_len];
-    let mut r = Reader { b: body, at: 0 };
-    let h = header(&mut r)?;
-    let count = r.u32()? as usize;
-    for _ in 0..count {
-        let n = r.u16()? as usize;
-        r.take(n)?;
-    }
-    let head_len = r.at;
-    let plen = usize::try_from(r.u64()?).map_err(|_| ImageError::Corrupt("payload"))?;
-    let payload = r.take(plen)?;
-    if r.at != body.len()
-        || codec::encoded_words(payload).map_err(|_| ImageError::Corrupt("payload"))?
-            != codec::total_words(0, h.info.len)
-    {
-        return Err(ImageError::Corrupt("payload"));
-    }
-    let mut arena = vec![0; h.info.len];
-    codec::apply(&mut arena, payload).map_err(|_| ImageError::Corrupt("payload"))?;
+    let body = parse(&image[..body_len])?;
     Ok(Parts {
-        head: &body[..head_len],
-        arena,
+        head: body.head,
+        arena: body.arena,
         mac: &image[body_len..],
     })
 }
