@@ -221,34 +221,42 @@ impl Session {
         Ok(())
     }
 
+    /// Whether `file` carries this session's own arenas for the scripts running here.
+    fn own_arenas(&self, file: &StateFile) -> bool {
+        let Some(arenas) = &file.arenas else {
+            return false;
+        };
+        arenas.token == (process_nonce(), self.id)
+            && arenas.slots.len() == file.scripts.len()
+            && arenas.slots.iter().all(|(slot, addr, _)| {
+                self.scripts
+                    .iter()
+                    .any(|s| s.slot == *slot && s.active && s.vm.arena_address() as u64 == *addr)
+            })
+    }
+
     /// The exact restore of `file`'s scripts, if this session saved it and each of its
     /// scripts is still loaded in the very VM it was saved from.
     fn exact_scripts(&self, file: &StateFile) -> Option<Vec<(u32, lua_rollback::Snapshot)>> {
-        let arenas = file.arenas.as_ref()?;
-        if arenas.token != (process_nonce(), self.id) || arenas.slots.len() != file.scripts.len() {
+        if !self.own_arenas(file) {
             return None;
         }
-        let mut out = Vec::new();
-        for (slot, addr, key) in &arenas.slots {
-            let s = self.scripts.iter().find(|s| s.slot == *slot && s.active)?;
-            if s.vm.arena_address() as u64 != *addr {
-                return None;
-            }
-            out.push((*slot, lua_rollback::Snapshot::decode_keyframe(key).ok()?));
-        }
-        Some(out)
+        let arenas = file.arenas.as_ref()?;
+        arenas
+            .slots
+            .iter()
+            .map(|(slot, _, key)| Some((*slot, lua_rollback::Snapshot::decode_keyframe(key).ok()?)))
+            .collect()
     }
 
-    /// The exact restore of `file`'s scripts from its portable images into the running
-    /// scripts: every script of the file must be running here in the same slot, with the same
-    /// source and status, its VM where the image was made, and every running script must be in
-    /// the file. Otherwise why not.
-    fn portable_scripts(
-        &mut self,
-        file: &StateFile,
-    ) -> Result<Vec<(u32, lua_rollback::Snapshot)>, String> {
-        let key = self.config.image_key.clone().ok_or("no state key")?;
-        let rom = self.start.rom_hash;
+    /// Whether `file`'s portable images can go into the running scripts: every script of the
+    /// file must be running here in the same slot, with the same source and status, its VM
+    /// where the image was made, and every running script must be in the file. Otherwise why
+    /// not. (The images' seals are checked when they are restored.)
+    fn images_fit(&self, file: &StateFile) -> Result<(), String> {
+        if self.config.image_key.is_none() {
+            return Err("no state key".into());
+        }
         let running = self.scripts.iter().filter(|s| s.active).count();
         if running != file.scripts.len() {
             return Err(format!(
@@ -256,12 +264,11 @@ impl Session {
                 file.scripts.len()
             ));
         }
-        let mut out = Vec::new();
         for saved in &file.scripts {
             let image = file_image(file, saved.slot)?;
             let s = self
                 .scripts
-                .iter_mut()
+                .iter()
                 .find(|s| s.slot == saved.slot && s.active)
                 .ok_or_else(|| format!("'{}' is not running in slot {}", saved.name, saved.slot))?;
             if s.hash != saved.hash || s.name != saved.name {
@@ -271,6 +278,34 @@ impl Session {
                 return Err(format!("'{}' is not in the saved status", saved.name));
             }
             let img = image.image.as_ref().map_err(Clone::clone)?;
+            let info = lua_rollback::image_info(img).map_err(|e| e.to_string())?;
+            if info.address != s.vm.arena_address() {
+                return Err(format!("'{}' runs in a VM at another address", saved.name));
+            }
+        }
+        Ok(())
+    }
+
+    /// The exact restore of `file`'s scripts from its portable images into the running
+    /// scripts (see [`Session::images_fit`]), or why not.
+    fn portable_scripts(
+        &mut self,
+        file: &StateFile,
+    ) -> Result<Vec<(u32, lua_rollback::Snapshot)>, String> {
+        self.images_fit(file)?;
+        let key = self.config.image_key.clone().ok_or("no state key")?;
+        let rom = self.start.rom_hash;
+        let mut out = Vec::new();
+        for saved in &file.scripts {
+            let img = file_image(file, saved.slot)?
+                .image
+                .as_ref()
+                .map_err(Clone::clone)?;
+            let s = self
+                .scripts
+                .iter_mut()
+                .find(|s| s.slot == saved.slot && s.active)
+                .ok_or("a script is gone")?;
             out.push((
                 saved.slot,
                 s.vm.image_snapshot(&script_key(&key, rom, saved.slot, saved.hash), img)
@@ -281,9 +316,10 @@ impl Session {
     }
 
     /// Whether [`Session::load_state_file`] would restore `file`'s scripts exactly here (from
-    /// this session's own arenas, or from its images into the same running scripts).
-    pub fn loads_exactly(&mut self, file: &StateFile) -> bool {
-        self.exact_scripts(file).is_some() || self.portable_scripts(file).is_ok()
+    /// this session's own arenas, or from its images into the same running scripts), without
+    /// restoring anything: the images' seals are checked by the load itself.
+    pub fn loads_exactly(&self, file: &StateFile) -> bool {
+        self.own_arenas(file) || self.images_fit(file).is_ok()
     }
 
     /// Load a state file into this session before the next frame, as logged events (a replay
