@@ -252,11 +252,9 @@ impl Session {
     /// Whether `file`'s portable images can go into the running scripts: every script of the
     /// file must be running here in the same slot, with the same source and status, its VM
     /// where the image was made, and every running script must be in the file. Otherwise why
-    /// not. (The images' seals are checked when they are restored.)
+    /// not. Checks the images' seals, without restoring them.
     fn images_fit(&self, file: &StateFile) -> Result<(), String> {
-        if self.config.image_key.is_none() {
-            return Err("no state key".into());
-        }
+        let key = self.config.image_key.as_ref().ok_or("no state key")?;
         let running = self.scripts.iter().filter(|s| s.active).count();
         if running != file.scripts.len() {
             return Err(format!(
@@ -278,7 +276,8 @@ impl Session {
                 return Err(format!("'{}' is not in the saved status", saved.name));
             }
             let img = image.image.as_ref().map_err(Clone::clone)?;
-            let info = lua_rollback::image_info(img).map_err(|e| e.to_string())?;
+            let key = script_key(key, self.start.rom_hash, saved.slot, saved.hash);
+            let info = lua_rollback::verify_image(&key, img).map_err(|e| e.to_string())?;
             if info.address != s.vm.arena_address() {
                 return Err(format!("'{}' runs in a VM at another address", saved.name));
             }
@@ -317,7 +316,7 @@ impl Session {
 
     /// Whether [`Session::load_state_file`] would restore `file`'s scripts exactly here (from
     /// this session's own arenas, or from its images into the same running scripts), without
-    /// restoring anything: the images' seals are checked by the load itself.
+    /// restoring anything.
     pub fn loads_exactly(&self, file: &StateFile) -> bool {
         self.own_arenas(file) || self.images_fit(file).is_ok()
     }
