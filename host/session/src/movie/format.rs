@@ -7,7 +7,7 @@ use super::container::ChunkMeta;
 use super::error::MovieError;
 use crate::codec::{self, Dec, DecodeError, Enc};
 use crate::data::limits::MAX_FRAME;
-use crate::data::{Bundle, Event, EventKind, fnv1a};
+use crate::data::{Bundle, Event, fnv1a};
 use crate::session::Session;
 use gb_core::{DmgPalette, RamInit};
 use std::collections::BTreeMap;
@@ -282,15 +282,9 @@ pub(crate) fn keyframe(
     base: &mut Option<KeyBase>,
 ) -> Option<Vec<u8>> {
     // Scripts are in play when one runs (a session started from a state keyframe has them
-    // without their load events), or when the log has anything else than the joypad and pokes.
+    // without their load events), or when one was ever loaded (a movie records no state loads).
     let scripted = session.config.image_key.is_some()
-        && (session.scripts().any(|s| s.active)
-            || session.log().events().iter().any(|e| {
-                !matches!(
-                    e.kind,
-                    EventKind::Joypad(_) | EventKind::Poke { .. } | EventKind::PokeMemory { .. }
-                )
-            }));
+        && (session.scripts().any(|s| s.active) || session.log().script_events().next().is_some());
     if !scripted {
         return index
             .is_multiple_of(KEYFRAME_CHUNKS)
@@ -300,9 +294,7 @@ pub(crate) fn keyframe(
         return None;
     }
     let frame = session.frame();
-    let held = session.log().buttons_before(frame);
-    let mut file = session.state_file(0, false);
-    file.thumbnail = None;
+    let mut file = session.keyframe_state();
     match base {
         Some(b) if b.uses < BASE_USES => {
             b.uses += 1;
@@ -329,15 +321,6 @@ pub(crate) fn keyframe(
             });
         }
     }
-    file.log = if frame > 0 {
-        vec![Event {
-            frame: frame - 1,
-            cycle: 0,
-            kind: EventKind::Joypad(held),
-        }]
-    } else {
-        Vec::new()
-    };
     Some(file.encode())
 }
 

@@ -10,7 +10,7 @@ use super::{
     ConsoleLine, PowerOn, ScriptRestore, Session, SessionConfig, SessionError, process_nonce,
 };
 use crate::codec;
-use crate::data::{EventKind, SourceHash};
+use crate::data::{Event, EventKind, SourceHash};
 use crate::events::EventLog;
 use crate::script::Script;
 use crate::state::SavedState;
@@ -107,6 +107,44 @@ impl Session {
     /// exactly. With a state key ([`SessionConfig::image_key`]) the file also carries the
     /// scripts' portable images, which any process of the same user restores exactly.
     pub fn state_file(&mut self, unix_time: u64, with_arenas: bool) -> StateFile {
+        let log: Vec<_> = self
+            .log
+            .events()
+            .iter()
+            .filter(|e| e.frame < self.frame)
+            .cloned()
+            .collect();
+        let thumbnail = Some(if self.picture.is_color() {
+            Thumbnail::Colors(self.picture.pixels().to_vec())
+        } else {
+            Thumbnail::Shades(self.picture.shades().collect())
+        });
+        self.state_with(unix_time, with_arenas, log, thumbnail)
+    }
+
+    /// The state at the current frame for a movie keyframe: no picture, no arenas, and as its
+    /// log only the buttons held (the movie has the rest).
+    pub(crate) fn keyframe_state(&mut self) -> StateFile {
+        let log = match self.frame {
+            0 => Vec::new(),
+            f => vec![Event {
+                frame: f - 1,
+                cycle: 0,
+                kind: EventKind::Joypad(self.log.buttons_before(f)),
+            }],
+        };
+        self.state_with(0, false, log, None)
+    }
+
+    /// The state file of the current frame with `log` as its history: the sources it carries
+    /// are those of the running scripts and of the log's script events.
+    fn state_with(
+        &mut self,
+        unix_time: u64,
+        with_arenas: bool,
+        log: Vec<Event>,
+        thumbnail: Option<Thumbnail>,
+    ) -> StateFile {
         let mut core = Vec::new();
         self.gb.save_state(&mut core);
         let scripts: Vec<SavedScript> = self
@@ -120,13 +158,6 @@ impl Session {
                 hash: s.hash,
                 persist: s.persist.clone(),
             })
-            .collect();
-        let log: Vec<_> = self
-            .log
-            .events()
-            .iter()
-            .filter(|e| e.frame < self.frame)
-            .cloned()
             .collect();
         let mut hashes: BTreeSet<SourceHash> = scripts.iter().map(|s| s.hash).collect();
         for e in &log {
@@ -167,11 +198,7 @@ impl Session {
             scripts,
             sources,
             log,
-            thumbnail: Some(if self.picture.is_color() {
-                Thumbnail::Colors(self.picture.pixels().to_vec())
-            } else {
-                Thumbnail::Shades(self.picture.shades().collect())
-            }),
+            thumbnail,
             arenas,
             images,
         }
