@@ -67,16 +67,23 @@ for name, domain in pairs(DOMAINS) do
   memory_domains[name] = object("memory." .. name, d)
 end
 
--- Keys the script holds (mGBA's key bits), pressed again at every frame's start.
+-- Keys the script holds (mGBA's key bits), pressed again at every frame's start by a hook
+-- installed when the script first sets one (scripts that never do cost nothing per frame).
 local KEY_NAMES = { [0] = "A", "B", "Select", "Start", "Right", "Left", "Up", "Down" }
 local keys = 0
-native.event.on_frame_start(function()
-  if keys ~= 0 then
-    local t = {}
-    for bit, name in pairs(KEY_NAMES) do if keys & (1 << bit) ~= 0 then t[name] = true end end
-    native.joypad.set(t)
-  end
-end)
+local hooked = false
+local function hold(mask)
+  keys = mask & 0xFF
+  if hooked then return end
+  hooked = true
+  native.event.on_frame_start(function()
+    if keys ~= 0 then
+      local t = {}
+      for bit, name in pairs(KEY_NAMES) do if keys & (1 << bit) ~= 0 then t[name] = true end end
+      native.joypad.set(t)
+    end
+  end)
+end
 
 local n = native.emu
 emu = accessors({}, "bus")
@@ -87,9 +94,9 @@ emu.frameCycles = function() return 70224 end
 emu.frequency = function() return 4194304 end
 emu.platform = function() return C.PLATFORM.GB end
 emu.romSize = function() return m.size("rom") end
-emu.setKeys = function(_, mask) keys = mask & 0xFF end
-emu.addKey = function(_, key) keys = keys | (1 << key) end
-emu.clearKey = function(_, key) keys = keys & ~(1 << key) end
+emu.setKeys = function(_, mask) hold(mask) end
+emu.addKey = function(_, key) hold(keys | (1 << key)) end
+emu.clearKey = function(_, key) hold(keys & ~(1 << key)) end
 emu.getKeys = function()
   local held = native.joypad.get()
   local mask = keys
