@@ -296,9 +296,10 @@ fn thumbnails_of_both_models_round_trip() {
     );
 }
 
-/// A session with the state key `key` whose script VMs sit at window slots from `offset`.
-fn keyed(key: u8, offset: usize) -> Session {
-    let config = SessionConfig {
+/// A configuration with the state key `key` whose script VMs sit at window slots from
+/// `offset`.
+fn keyed_config(key: u8, offset: usize) -> SessionConfig {
+    SessionConfig {
         desync_check: true,
         image_key: Some(lua_rollback::ImageKey::from_bytes([key; 32])),
         scripts: gb_session::ScriptConfig {
@@ -306,8 +307,12 @@ fn keyed(key: u8, offset: usize) -> Session {
             ..gb_session::ScriptConfig::default()
         },
         ..SessionConfig::default()
-    };
-    Session::new(counter_rom(), None, config).expect("session")
+    }
+}
+
+/// A session of the counter ROM with [`keyed_config`].
+fn keyed(key: u8, offset: usize) -> Session {
+    Session::new(counter_rom(), None, keyed_config(key, offset)).expect("session")
 }
 
 fn load_both(s: &mut Session) {
@@ -393,15 +398,7 @@ fn an_image_moved_to_another_script_or_game_is_refused() {
         StateFile::decode(&a.state_file(0, false).encode()).unwrap()
     };
     let restarts = |file: &StateFile, rom: Vec<u8>| {
-        let config = SessionConfig {
-            image_key: Some(lua_rollback::ImageKey::from_bytes([5; 32])),
-            scripts: gb_session::ScriptConfig {
-                window_offset: 330,
-                ..gb_session::ScriptConfig::default()
-            },
-            ..SessionConfig::default()
-        };
-        let s = Session::from_state_file(rom, None, config, file).unwrap();
+        let s = Session::from_state_file(rom, None, keyed_config(5, 330), file).unwrap();
         s.scripts_restarted_at_start()
     };
     assert_eq!(restarts(&file, counter_rom()), 0, "as saved: exact");
@@ -418,19 +415,7 @@ fn an_image_moved_to_another_script_or_game_is_refused() {
     let mut other_rom = counter_rom();
     other_rom[0x7FFF] ^= 0xA5;
     let mut foreign = {
-        let mut b = Session::new(
-            other_rom.clone(),
-            None,
-            SessionConfig {
-                image_key: Some(lua_rollback::ImageKey::from_bytes([5; 32])),
-                scripts: gb_session::ScriptConfig {
-                    window_offset: 340,
-                    ..gb_session::ScriptConfig::default()
-                },
-                ..SessionConfig::default()
-            },
-        )
-        .unwrap();
+        let mut b = Session::new(other_rom.clone(), None, keyed_config(5, 340)).unwrap();
         load_both(&mut b);
         for _ in 0..30 {
             b.run_frame();
