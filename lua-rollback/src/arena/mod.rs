@@ -17,8 +17,9 @@
 //! # Invariants
 //!
 //! * The mapping is reserved once, never moves and never grows; pages are committed as they
-//!   are touched. All allocator state lives in its bytes, so copying them back restores the
-//!   allocator too.
+//!   are touched. It lies anywhere, at a given address, or at a slot of the portable window
+//!   ([`window_address`]: fixed addresses that portable images can be restored at). All
+//!   allocator state lives in its bytes, so copying them back restores the allocator too.
 //! * Deterministic: the same requests from the same arena bytes give the same addresses.
 //! * Everything above the high-water mark is zero; [`Arena::restore`] zeroes what lies above
 //!   the snapshot's mark, so a restored arena is byte-identical to the snapshot.

@@ -1,6 +1,8 @@
 //! The movie's own bytes inside the container: the header ([`MovieHeader`], with how the
 //! movie starts) and each chunk's payload ([`Chunk`]: the state hash the desync detector
-//! checks, a keyframe every [`KEYFRAME_CHUNKS`] chunks, the sources its script events need,
+//! checks, a keyframe — the core image every [`KEYFRAME_CHUNKS`] chunks, or once scripts are
+//! in play a state file with their portable images every [`SCRIPTED_KEYFRAME_CHUNKS`] chunks,
+//! most storing their images as deltas (`keyframe`) —, the sources its script events need,
 //! its events). Every field is decoded with bounds (`crate::codec`); the header is versioned.
 
 use super::container::ChunkMeta;

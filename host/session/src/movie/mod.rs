@@ -5,13 +5,15 @@
 //! script loads and reloads with their sources), cut into chunks of [`CHUNK_FRAMES`] frames.
 //! Each chunk starts with the hash of the core image at its first frame (the desync detector:
 //! playback compares it at every chunk) and, every [`KEYFRAME_CHUNKS`] chunks, the image itself
-//! (a keyframe, for seeking); then the source bundles its events name; then its events.
+//! (a keyframe, for seeking; once scripts are in play, a state file with their portable VM
+//! images every `SCRIPTED_KEYFRAME_CHUNKS` chunks: [`format`](mod@format)); then the source
+//! bundles its events name; then its events.
 //!
 //! Chunk payload (`codec.rs` encodings):
 //!
 //! ```text
 //! u64 state hash (FNV-1a of the core image at start_frame)
-//! bytes keyframe (the image, or empty)
+//! bytes keyframe (the core image, a state file "GBHSTATE…", or empty)
 //! count, (u64 hash, bundle)*     sources of the chunk's script loads and reloads
 //! events                          encode_events from (start_frame, 0)
 //! ```

@@ -22,7 +22,7 @@
 //! | `THMB` | the picture of a DMG: 160×144 shades, 4 pixels a byte (optional) | 5,760 bytes |
 //! | `THMC` | the picture of a CGB: 160×144 RGB555 colours, u16 each (optional) | 46,080 bytes |
 //! | `ARNA` | the scripts' arenas, valid only in the session that wrote them (optional) | token, (slot, arena address, keyframe)* |
-//! | `PIMG` | the scripts' portable VM images, sealed with the saving user's key (optional) | count, (slot, status, since, zstd(image) or why none)* |
+//! | `PIMG` | the scripts' portable VM images, sealed with the saving user's key (optional) | count, (slot, status, since, zstd(image), zstd(delta from a movie keyframe's image) or why none)* |
 //!
 //! A script VM's arena holds raw pointers into itself and into this process's code, so `ARNA`
 //! is restored only by the session (in the same process) that saved it, into the very VM it
