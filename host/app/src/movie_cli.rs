@@ -188,8 +188,12 @@ fn record(a: &RecordArgs) -> Result<()> {
             file.images.clear();
             Session::from_state_file(rom, None, config, &file)?
         }
-        None => Session::power_on(rom, a.power.power_on(None), config)
-            .with_context(|| format!("'{}' cannot be run", a.rom.display()))?,
+        None => {
+            let mut s = Session::power_on(rom, a.power.power_on(None), config)
+                .with_context(|| format!("'{}' cannot be run", a.rom.display()))?;
+            s.log_wall_clock();
+            s
+        }
     };
     crate::scripted::load_scripts(&mut session, &a.script, None)?;
     if a.overwrite {

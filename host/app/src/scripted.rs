@@ -208,6 +208,14 @@ fn collect_modules(
     }
 }
 
+/// The folder of the script file `path` (its files are the ones its `io` calls may use).
+pub fn script_folder(path: &Path) -> PathBuf {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
 /// Load script files into a session, in order (the API guessed from each source unless given).
 pub fn load_scripts(
     session: &mut Session,
@@ -221,7 +229,8 @@ pub fn load_scripts(
             |n| n.to_string_lossy().into_owned(),
         );
         let flavor = api.unwrap_or_else(|| gb_session::Flavor::detect(&bundle.main));
-        session.load_bundle(&name, bundle, flavor);
+        let folder = script_folder(path);
+        session.load_bundle_in(&name, bundle, flavor, &folder);
     }
     Ok(())
 }
@@ -272,8 +281,12 @@ pub fn run(run: &Run<'_>) -> Result<Session> {
             Session::from_state_file(rom, boot.as_deref(), config, &file)
                 .with_context(|| format!("cannot load state '{}'", path.display()))?
         }
-        None => Session::power_on(rom, run.power.power_on(boot), config)
-            .with_context(|| format!("'{}' cannot be run", run.rom.display()))?,
+        None => {
+            let mut s = Session::power_on(rom, run.power.power_on(boot), config)
+                .with_context(|| format!("'{}' cannot be run", run.rom.display()))?;
+            s.log_wall_clock();
+            s
+        }
     };
     load_scripts(&mut session, run.scripts, run.api)?;
     let mut wav = run.wav.map(crate::audio::WavOut::create).transpose()?;

@@ -225,7 +225,8 @@ pub fn decode_flavor(d: &mut Dec<'_>) -> Result<Flavor, DecodeError> {
 
 /// Encode one event's kind. Ids: 0 joypad, 1 poke, 2 script load, 3 script reload, 4 script
 /// unload, 5 resumed, 6 load state, 7 persist, 8 poke into a memory (domain ids: 0 WRAM,
-/// 1 VRAM, 2 OAM, 3 HRAM, 4 cartridge RAM, 5 ROM: read-only, applied as nothing).
+/// 1 VRAM, 2 OAM, 3 HRAM, 4 cartridge RAM, 5 ROM: read-only, applied as nothing), 11 a
+/// script's file read, 12 the start time.
 pub fn encode_kind(e: &mut Enc, kind: &EventKind) {
     match kind {
         EventKind::Joypad(b) => {
@@ -285,6 +286,16 @@ pub fn encode_kind(e: &mut Enc, kind: &EventKind) {
             e.var(u64::from(*offset));
             e.u8(*value);
         }
+        EventKind::FileRead { slot, path, hash } => {
+            e.u8(11);
+            e.var(u64::from(*slot));
+            e.str(path);
+            e.u64(*hash);
+        }
+        EventKind::Clock { unix } => {
+            e.u8(12);
+            e.var(*unix);
+        }
     }
 }
 
@@ -329,6 +340,12 @@ pub fn decode_kind(d: &mut Dec<'_>) -> Result<EventKind, DecodeError> {
             offset: d.var32()?,
             value: d.u8()?,
         },
+        11 => EventKind::FileRead {
+            slot: d.var32()?,
+            path: d.str()?,
+            hash: d.u64()?,
+        },
+        12 => EventKind::Clock { unix: d.var()? },
         _ => return Err(d.error(format!("unknown event id {id}"))),
     })
 }
@@ -480,6 +497,13 @@ mod tests {
             Event {
                 frame: 0,
                 cycle: 65_536,
+                kind: EventKind::Clock {
+                    unix: 1_795_000_000,
+                },
+            },
+            Event {
+                frame: 0,
+                cycle: 65_536,
                 kind: EventKind::ScriptLoad {
                     slot: 1,
                     name: "hud.lua".into(),
@@ -507,6 +531,15 @@ mod tests {
                     domain: gb_core::Domain::Vram,
                     offset: 0x2ABC,
                     value: 9,
+                },
+            },
+            Event {
+                frame: 4,
+                cycle: 80_000,
+                kind: EventKind::FileRead {
+                    slot: 1,
+                    path: "data/route.txt".into(),
+                    hash: 0x1234_5678_9ABC_DEF0,
                 },
             },
             Event {

@@ -485,6 +485,9 @@ mod tests {
                 rom_hash: 0,
                 images: &images,
                 pokes: None,
+                slot: 1,
+                clock: Default::default(),
+                files: None,
             };
             if steps & 1 != 0 {
                 s.frame_start(&mut api);
@@ -519,6 +522,9 @@ mod tests {
                 rom_hash: 0,
                 images: &images,
                 pokes: None,
+                slot: 1,
+                clock: Default::default(),
+                files: None,
             };
             s.start(
                 &mut api,

@@ -139,8 +139,9 @@ impl Emu {
             battery: opened.data,
             ..self.power.power_on(None)
         };
-        let session =
+        let mut session =
             Session::power_on(bytes.clone(), power, config).context("cannot run the ROM")?;
+        session.log_wall_clock();
         if let Some(note) = opened.note {
             self.say(note);
         }

@@ -19,7 +19,10 @@ impl Emu {
             |n| n.to_string_lossy().into_owned(),
         );
         let flavor = Flavor::detect(&bundle.main);
-        let slot = self.session.load_bundle(&name, bundle.clone(), flavor);
+        let folder = crate::scripted::script_folder(path);
+        let slot = self
+            .session
+            .load_bundle_in(&name, bundle.clone(), flavor, &folder);
         if let Some(w) = &mut self.watcher {
             w.watch(path);
         }
@@ -92,11 +95,17 @@ impl Emu {
                     entry.bundle = crate::scripted::read_bundle(path)?;
                 }
                 let flavor = Flavor::detect(&entry.bundle.main);
-                entry.slot = Some(self.session.load_bundle(
-                    &entry.name,
-                    entry.bundle.clone(),
-                    flavor,
-                ));
+                entry.slot = Some(match &entry.path {
+                    Some(path) => self.session.load_bundle_in(
+                        &entry.name,
+                        entry.bundle.clone(),
+                        flavor,
+                        &crate::scripted::script_folder(path),
+                    ),
+                    None => self
+                        .session
+                        .load_bundle(&entry.name, entry.bundle.clone(), flavor),
+                });
             }
             (false, Some(slot)) => {
                 entry.slot = None;

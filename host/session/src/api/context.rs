@@ -6,6 +6,7 @@ use std::collections::{BTreeMap, HashMap};
 use gb_core::{Buttons, Gb};
 use lua_rollback::Value;
 
+use super::io::{Clock, FileIo};
 use crate::data::{EventKind, Image};
 use crate::state::SavedState;
 
@@ -120,4 +121,10 @@ pub struct Api<'a> {
     /// session logs them) instead of made, and calls that would change the machine outside
     /// the log (registers, state loads) are refused. `None` for scripts.
     pub pokes: Option<&'a mut Vec<EventKind>>,
+    /// The calling script's slot (0 for the console).
+    pub slot: u32,
+    /// The session's clock, for `os.time` and `os.clock`.
+    pub clock: Clock,
+    /// Files: `Some` for scripts, `None` for the console (which has none).
+    pub files: Option<&'a mut FileIo>,
 }

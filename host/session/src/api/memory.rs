@@ -7,7 +7,7 @@ use lua_rollback::Value;
 
 use super::args::{address, bytes_arg, int, type_name};
 use super::context::Api;
-use super::spec::{READ, WIDTHS, WRITE, id};
+use super::spec::{FIXED, FIXED_DOMAINS, READ, WIDTHS, WRITE, id};
 use crate::data::EventKind;
 
 /// Where a memory access goes: the bus (side-effect-free reads, CPU-like writes) or a flat
@@ -19,10 +19,25 @@ pub(super) enum Space {
     Flat(Domain),
 }
 
+/// The domains by name (matched without regard to case: BizHawk's "WRAM" and "System Bus" are
+/// these too).
+const SPACES: [(&str, Space); 10] = [
+    ("bus", Space::Bus),
+    ("system bus", Space::Bus),
+    ("wram", Space::Flat(Domain::Wram)),
+    ("io", Space::Io),
+    ("rom", Space::Flat(Domain::Rom)),
+    ("vram", Space::Flat(Domain::Vram)),
+    ("oam", Space::Flat(Domain::Oam)),
+    ("hram", Space::Flat(Domain::Hram)),
+    ("cartram", Space::Flat(Domain::CartRam)),
+    ("sram", Space::Flat(Domain::CartRam)),
+];
+
 fn space(args: &[Value], i: usize, default: Space, what: &str) -> Result<Space, String> {
     let name = match args.get(i) {
         None | Some(Value::Nil) => return Ok(default),
-        Some(Value::String(s)) => String::from_utf8_lossy(s).to_ascii_lowercase(),
+        Some(Value::String(s)) => s,
         other => {
             return Err(format!(
                 "bad argument #{} to '{what}' (domain name expected, got {})",
@@ -31,21 +46,17 @@ fn space(args: &[Value], i: usize, default: Space, what: &str) -> Result<Space, 
             ));
         }
     };
-    Ok(match name.as_str() {
-        "bus" | "system bus" => Space::Bus,
-        "io" => Space::Io,
-        "rom" => Space::Flat(Domain::Rom),
-        "wram" => Space::Flat(Domain::Wram),
-        "vram" => Space::Flat(Domain::Vram),
-        "oam" => Space::Flat(Domain::Oam),
-        "hram" => Space::Flat(Domain::Hram),
-        "cartram" | "sram" => Space::Flat(Domain::CartRam),
-        _ => {
-            return Err(format!(
-                "{what}: unknown memory domain '{name}' (bus, rom, wram, vram, oam, hram, io, cartram)"
-            ));
-        }
-    })
+    // No allocation on the way to a known name: scripts pass one on every call.
+    SPACES
+        .iter()
+        .find(|(n, _)| n.as_bytes().eq_ignore_ascii_case(name))
+        .map(|&(_, sp)| sp)
+        .ok_or_else(|| {
+            format!(
+                "{what}: unknown memory domain '{}' (bus, rom, wram, vram, oam, hram, io, cartram)",
+                String::from_utf8_lossy(name)
+            )
+        })
 }
 
 fn space_len(gb: &Gb, sp: Space) -> usize {
@@ -119,19 +130,30 @@ const WRITE_NAMES: [&str; 10] = [
 
 impl Api<'_> {
     fn read(&self, id: u32, args: &[Value]) -> Result<i64, String> {
-        let (_, n, signed, big) = WIDTHS[(id - READ) as usize];
-        let what = READ_NAMES[(id - READ) as usize];
-        let a = address(args, 0, what)?;
+        let wi = (id - READ) as usize;
+        let (_, n, signed, _) = WIDTHS[wi];
         // The common case first: one byte on the bus.
-        if n == 1 && args.len() < 2 && a <= 0xFFFF {
-            let v = self.gb.peek(a as u16);
+        if n == 1
+            && args.len() < 2
+            && let Some(Value::Integer(a)) = args.first()
+            && let Ok(a) = u16::try_from(*a)
+        {
+            let v = self.gb.peek(a);
             return Ok(if signed {
                 i64::from(v as i8)
             } else {
                 i64::from(v)
             });
         }
-        let sp = space(args, 1, Space::Bus, what)?;
+        self.read_in(wi, Space::Bus, args)
+    }
+
+    /// Read width `wi` at `args[0]` in `args[1]`'s domain, or in `default`.
+    fn read_in(&self, wi: usize, default: Space, args: &[Value]) -> Result<i64, String> {
+        let (_, n, signed, big) = WIDTHS[wi];
+        let what = READ_NAMES[wi];
+        let a = address(args, 0, what)?;
+        let sp = space(args, 1, default, what)?;
         let mut v: u32 = 0;
         for k in 0..n {
             // The bus wraps at 0x10000; other domains end.
@@ -153,12 +175,13 @@ impl Api<'_> {
         })
     }
 
-    fn write(&mut self, id: u32, args: &[Value]) -> Result<(), String> {
-        let (_, n, _, big) = WIDTHS[(id - WRITE) as usize];
-        let what = WRITE_NAMES[(id - WRITE) as usize];
+    /// Write width `wi` of `args[1]` at `args[0]` in `args[2]`'s domain, or in `default`.
+    fn write_in(&mut self, wi: usize, default: Space, args: &[Value]) -> Result<(), String> {
+        let (_, n, _, big) = WIDTHS[wi];
+        let what = WRITE_NAMES[wi];
         let a = address(args, 0, what)?;
         let v = int(args, 1, what)?;
-        let sp = space(args, 2, Space::Bus, what)?;
+        let sp = space(args, 2, default, what)?;
         for k in 0..n {
             let at = if sp == Space::Bus {
                 (a + k) & 0xFFFF
@@ -169,6 +192,54 @@ impl Api<'_> {
             self.store(sp, at, (v >> shift) as u8, what)?;
         }
         Ok(())
+    }
+
+    /// A [`FIXED`] accessor: its domain is the default, a method skips its object.
+    pub(super) fn call_fixed(
+        &mut self,
+        id: u32,
+        args: &[Value],
+        ret: &mut Vec<Value>,
+    ) -> Result<(), String> {
+        let x = id - FIXED;
+        let args = if x & 512 != 0 {
+            args.get(1..).unwrap_or(&[])
+        } else {
+            args
+        };
+        let wi = (x & 15) as usize;
+        let default = match FIXED_DOMAINS.get(((x >> 5) & 15) as usize) {
+            Some(&"bus") => Space::Bus,
+            Some(&"io") => Space::Io,
+            Some(&"rom") => Space::Flat(Domain::Rom),
+            Some(&"wram") => Space::Flat(Domain::Wram),
+            Some(&"vram") => Space::Flat(Domain::Vram),
+            Some(&"oam") => Space::Flat(Domain::Oam),
+            Some(&"hram") => Space::Flat(Domain::Hram),
+            Some(&"cartram") => Space::Flat(Domain::CartRam),
+            _ => return Err(format!("unknown host function {id}")),
+        };
+        if wi >= WIDTHS.len() {
+            return Err(format!("unknown host function {id}"));
+        }
+        if x & 16 != 0 {
+            self.write_in(wi, default, args)
+        } else {
+            // One byte of a flat domain: the HUDs' hot path.
+            if wi == 0
+                && args.len() < 2
+                && let Space::Flat(d) = default
+                && let Some(Value::Integer(a)) = args.first()
+                && let Some(&b) = usize::try_from(*a)
+                    .ok()
+                    .and_then(|a| self.gb.domain(d).get(a))
+            {
+                ret.push(Value::Integer(i64::from(b)));
+                return Ok(());
+            }
+            ret.push(Value::Integer(self.read_in(wi, default, args)?));
+            Ok(())
+        }
     }
 
     /// Write one byte: into the machine for scripts, as a poke to log for the console.
@@ -211,7 +282,9 @@ impl Api<'_> {
             _ if (READ..READ + WIDTHS.len() as u32).contains(&id) => {
                 ret.push(Value::Integer(self.read(id, args)?));
             }
-            _ if (WRITE..WRITE + WIDTHS.len() as u32).contains(&id) => self.write(id, args)?,
+            _ if (WRITE..WRITE + WIDTHS.len() as u32).contains(&id) => {
+                self.write_in((id - WRITE) as usize, Space::Bus, args)?
+            }
             id::READ_BYTES => {
                 let what = "memory.read_bytes";
                 let a = address(args, 0, what)?;

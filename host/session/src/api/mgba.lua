@@ -44,17 +44,14 @@ util = {
 
 -- Memory: the bus through `emu`, and mGBA's Game Boy domains by its names.
 local m = native.memory
-local read8, read16, read32 = m.read_u8, m.read_u16_le, m.read_u32_le
-local write8, write16, write32, read_bytes = m.write_u8, m.write_u16_le, m.write_u32_le,
-  m.read_bytes
+local read_bytes = m.read_bytes
+-- The accessors are the host functions bound to the domain, as methods (`emu:read8(a)` is one
+-- host call, no Lua in front of it); values written are cut to the width, as mGBA does.
 local function accessors(t, domain)
-  t.read8 = function(_, a) return read8(a, domain) end
-  t.read16 = function(_, a) return read16(a, domain) end
-  t.read32 = function(_, a) return read32(a, domain) end
-  t.write8 = function(_, a, v) write8(a, v & 0xFF, domain) end
-  t.write16 = function(_, a, v) write16(a, v & 0xFFFF, domain) end
-  t.write32 = function(_, a, v) write32(a, v & 0xFFFFFFFF, domain) end
-  t.readRange = function(_, a, n) return read_bytes(a, n, domain) end
+  local a = gbhost.accessors(domain, true)
+  t.read8, t.read16, t.read32 = a.read_u8, a.read_u16_le, a.read_u32_le
+  t.write8, t.write16, t.write32 = a.write_u8, a.write_u16_le, a.write_u32_le
+  t.readRange = function(_, addr, n) return read_bytes(addr, n, domain) end
   return t
 end
 local DOMAINS = { cart0 = "rom", wram = "wram", sram = "cartram", vram = "vram", oam = "oam",

@@ -2,8 +2,8 @@
 //! that borrows the parts of the session a call may touch, for the duration of one VM call.
 //! The API itself is described in [`spec`]; the Lua side is `prelude.lua` (native API) and the
 //! compatibility layers `bizhawk.lua` and `vba.lua`. The host side: [`context`] (what a call may
-//! reach), [`args`] (reading arguments), [`memory`], [`draw`] and [`machine`] (the calls, by
-//! family; this module only dispatches), [`console`] (the REPL's VM).
+//! reach), [`args`] (reading arguments), [`memory`], [`draw`], [`machine`] and [`io`] (the
+//! calls, by family; this module only dispatches), [`console`] (the REPL's VM).
 //!
 //! Nothing here remembers anything about Lua between calls: hooks, pending input and the
 //! coroutine live in the script's arena (see `prelude.lua`), so they roll back with it. The
@@ -16,6 +16,7 @@ pub mod args;
 pub mod console;
 pub mod context;
 pub mod draw;
+pub mod io;
 pub mod machine;
 pub mod memory;
 pub mod spec;
@@ -55,9 +56,14 @@ impl Host for Api<'_> {
             ret.push(Value::Integer(i64::from(self.gb.peek(a))));
             return Ok(HostReturn::Values);
         }
+        if id >= spec::FIXED {
+            self.call_fixed(id, args, ret)?;
+            return Ok(HostReturn::Values);
+        }
         if self.call_memory(id, args, ret)?
             || self.call_draw(id, args, ret)?
             || self.call_machine(id, args, ret)?
+            || self.call_io(id, args, ret)?
         {
             Ok(HostReturn::Values)
         } else {

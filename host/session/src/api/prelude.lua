@@ -2,6 +2,21 @@
 -- it wraps are registered from host/session/src/api/spec.rs; everything here lives in the
 -- script's arena and so rolls back with it.
 
+-- The accessors bound to one domain in Rust (`_gbmem`, see spec.rs's FIXED), handed out to the
+-- compatibility layers: `gbhost.accessors("wram")` gives `read_u8(addr)` & co. reading WRAM,
+-- `gbhost.accessors("bus", true)` the same as methods (`obj:read_u8(addr)`), each one host
+-- call with no Lua in front of it.
+local fixed_accessors = _gbmem
+_gbmem = nil
+function gbhost.accessors(domain, method)
+  local t, prefix = {}, (method and "m_" or "") .. domain .. "_"
+  for k, v in pairs(fixed_accessors) do
+    if k:sub(1, #prefix) == prefix then t[k:sub(#prefix + 1)] = v end
+  end
+  if next(t) == nil then error("gbhost.accessors: unknown domain '" .. tostring(domain) .. "'", 2) end
+  return t
+end
+
 local hooks = {
   frame_start = {}, frame_end = {}, input_poll = {}, load_state = {}, rewind = {}, exit = {},
 }
@@ -217,21 +232,297 @@ function gbhost.lua51()
   string.gfind = string.gfind or string.gmatch
 end
 
--- The sandbox has no files, processes, debug library or native code: calling one of their
--- functions is a clear error naming what was tried. Looking one up is not an error (scripts
--- take aliases at load), and `debug`'s names are nil, so that probes such as
--- `debug and debug.getmetatable` see them missing, except the ones that would reach past the
--- script's own values, which raise when called; `debug.traceback` returns the message.
-for _, lib in ipairs({ "io", "os", "package", "ffi", "jit" }) do
-  _G[lib] = setmetatable({}, {
+-- The sandbox has no processes, debug library or native code, and no files but those of the
+-- script's own folder (`io` below): calling one of their functions is a clear error naming
+-- what was tried. Looking one up is not an error (scripts take aliases at load), and
+-- `debug`'s names are nil, so that probes such as `debug and debug.getmetatable` see them
+-- missing, except the ones that would reach past the script's own values, which raise when
+-- called; `debug.traceback` returns the message.
+local function sandboxed(lib, t)
+  return setmetatable(t or {}, {
     __index = function(_, k)
       return function()
         error(string.format("%s.%s is not available: gbhost scripts run in a sandbox (no " ..
-          "files, processes or native code)", lib, tostring(k)), 2)
+          "processes or native code; files only inside the script's folder)", lib, tostring(k)), 2)
       end
     end,
   })
 end
+for _, lib in ipairs({ "package", "ffi", "jit" }) do _G[lib] = sandboxed(lib) end
+
+-- Time on the emulated clock (see api/io.rs): os.time counts from the session's logged start
+-- time, os.clock from power-on, both in emulated seconds, so a rewind replays the same values.
+-- Dates are UTC (a replay on another machine must see the same text).
+local clock = gbhost.clock
+local HZ = 4194304
+local function days_from_civil(y, m, d)
+  if m <= 2 then y = y - 1 end
+  local era = y // 400
+  local yoe = y - era * 400
+  local doy = (153 * ((m + 9) % 12) + 2) // 5 + d - 1
+  return era * 146097 + yoe * 365 + yoe // 4 - yoe // 100 + doy - 719468
+end
+local function civil_from_days(z)
+  z = z + 719468
+  local era = z // 146097
+  local doe = z - era * 146097
+  local yoe = (doe - doe // 1460 + doe // 36524 - doe // 146096) // 365
+  local doy = doe - (365 * yoe + yoe // 4 - yoe // 100)
+  local mp = (5 * doy + 2) // 153
+  local d = doy - (153 * mp + 2) // 5 + 1
+  local m = mp < 10 and mp + 3 or mp - 9
+  local y = yoe + era * 400
+  if m <= 2 then y = y + 1 end
+  return y, m, d
+end
+local function now()
+  local start, cycles = clock()
+  return start + cycles // HZ
+end
+local function date_table(t)
+  local days, secs = t // 86400, t % 86400
+  local y, m, d = civil_from_days(days)
+  return { year = y, month = m, day = d, hour = secs // 3600, min = secs % 3600 // 60,
+           sec = secs % 60, wday = (days + 4) % 7 + 1,
+           yday = days - days_from_civil(y, 1, 1) + 1, isdst = false }
+end
+local DAYS = { "Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday" }
+local MONTHS = { "January", "February", "March", "April", "May", "June", "July", "August",
+                 "September", "October", "November", "December" }
+local function strftime(fmt, t)
+  local function conv(c)
+    if c == "a" then return DAYS[t.wday]:sub(1, 3)
+    elseif c == "A" then return DAYS[t.wday]
+    elseif c == "b" or c == "h" then return MONTHS[t.month]:sub(1, 3)
+    elseif c == "B" then return MONTHS[t.month]
+    elseif c == "c" then return strftime("%a %b %e %H:%M:%S %Y", t)
+    elseif c == "C" then return string.format("%02d", t.year // 100)
+    elseif c == "d" then return string.format("%02d", t.day)
+    elseif c == "D" or c == "x" then return strftime("%m/%d/%y", t)
+    elseif c == "e" then return string.format("%2d", t.day)
+    elseif c == "F" then return strftime("%Y-%m-%d", t)
+    elseif c == "H" then return string.format("%02d", t.hour)
+    elseif c == "I" then return string.format("%02d", (t.hour + 11) % 12 + 1)
+    elseif c == "j" then return string.format("%03d", t.yday)
+    elseif c == "m" then return string.format("%02d", t.month)
+    elseif c == "M" then return string.format("%02d", t.min)
+    elseif c == "n" then return "\n"
+    elseif c == "p" then return t.hour < 12 and "AM" or "PM"
+    elseif c == "r" then return strftime("%I:%M:%S %p", t)
+    elseif c == "R" then return strftime("%H:%M", t)
+    elseif c == "S" then return string.format("%02d", t.sec)
+    elseif c == "t" then return "\t"
+    elseif c == "T" or c == "X" then return strftime("%H:%M:%S", t)
+    elseif c == "u" then return tostring((t.wday + 5) % 7 + 1)
+    elseif c == "w" then return tostring(t.wday - 1)
+    elseif c == "y" then return string.format("%02d", t.year % 100)
+    elseif c == "Y" then return tostring(t.year)
+    elseif c == "z" then return "+0000"
+    elseif c == "Z" then return "UTC"
+    elseif c == "%" then return "%"
+    end
+    error("bad argument #1 to 'date' (invalid conversion specifier '%" .. c .. "')", 4)
+  end
+  return (fmt:gsub("%%(.)", conv))
+end
+os = sandboxed("os", {
+  time = function(t)
+    if t == nil then return now() end
+    if type(t) ~= "table" then error("bad argument #1 to 'time' (table expected)", 2) end
+    local function field(k, default)
+      local v = t[k]
+      if v == nil then
+        if default == nil then error("field '" .. k .. "' missing in date table", 3) end
+        return default
+      end
+      return math.tointeger(v) or error("field '" .. k .. "' is not an integer", 3)
+    end
+    local y, m = field("year"), field("month")
+    y, m = y + (m - 1) // 12, (m - 1) % 12 + 1
+    return days_from_civil(y, m, 1) * 86400 + (field("day") - 1) * 86400 + field("hour", 12) * 3600
+      + field("min", 0) * 60 + field("sec", 0)
+  end,
+  clock = function()
+    local _, cycles = clock()
+    return cycles / HZ
+  end,
+  date = function(fmt, t)
+    fmt = fmt or "%c"
+    t = t or now()
+    if fmt:sub(1, 1) == "!" then fmt = fmt:sub(2) end
+    local tt = date_table(math.tointeger(t) or math.floor(t))
+    if fmt:sub(1, 2) == "*t" then return tt end
+    return strftime(fmt, tt)
+  end,
+  difftime = function(a, b) return (a - (b or 0)) * 1.0 end,
+  getenv = function() return nil end,
+  setlocale = function(l) if l == nil or l == "" or l == "C" then return "C" end return nil end,
+})
+
+-- Files of the script's own folder (see api/io.rs): a read is logged and checked on replays; a
+-- write is made live and skipped on replays. Writes go to the file at once (no buffering), so
+-- a crash loses nothing; "+" modes keep the file in memory and write it whole.
+local file_read, file_write = gbhost.file_read, gbhost.file_write
+local File = {}
+File.__index = File
+File.__name = "FILE*"
+local function check_open(f, who)
+  if getmetatable(f) ~= File then error("bad argument #1 to '" .. who .. "' (FILE* expected)", 3) end
+  if f.closed then error("attempt to use a closed file", 3) end
+end
+local function read_one(f, fmt)
+  local data, pos = f.data, f.pos
+  if math.type(fmt) == "integer" then
+    if pos > #data and fmt > 0 then return nil end
+    f.pos = pos + fmt
+    return data:sub(pos, pos + fmt - 1)
+  end
+  fmt = tostring(fmt):gsub("^%*", ""):sub(1, 1)
+  if fmt == "a" then f.pos = #data + 1 return data:sub(pos) end
+  if pos > #data then return nil end
+  if fmt == "l" or fmt == "L" then
+    local e = data:find("\n", pos, true)
+    local line = data:sub(pos, (e or #data + 1) - 1)
+    f.pos = (e or #data) + 1
+    if fmt == "L" and e then line = line .. "\n" end
+    return line
+  end
+  if fmt == "n" then
+    local s, e = data:find("^%s*[-+]?[%w%.]+", pos)
+    if not s then return nil end
+    f.pos = e + 1
+    return tonumber(data:sub(s, e))
+  end
+  error("bad argument #1 to 'read' (invalid format)", 3)
+end
+function File:read(...)
+  check_open(self, "read")
+  if not self.readable then return nil, self.path .. ": not open for reading" end
+  local fmts, out = table.pack(...), {}
+  if fmts.n == 0 then fmts = { "l", n = 1 } end
+  for i = 1, fmts.n do
+    out[i] = read_one(self, fmts[i])
+    if out[i] == nil then return table.unpack(out, 1, i) end
+  end
+  return table.unpack(out, 1, fmts.n)
+end
+function File:lines(...)
+  check_open(self, "lines")
+  local fmts = table.pack(...)
+  return function() return self:read(table.unpack(fmts, 1, fmts.n)) end
+end
+function File:write(...)
+  check_open(self, "write")
+  if not self.writable then return nil, self.path .. ": not open for writing" end
+  local parts = {}
+  for i, v in ipairs({ ... }) do
+    if type(v) ~= "string" and type(v) ~= "number" then
+      error("bad argument #" .. i .. " to 'write' (string expected, got " .. type(v) .. ")", 2)
+    end
+    parts[i] = tostring(v)
+  end
+  local s = table.concat(parts)
+  local err
+  if self.whole then
+    self.data = self.data:sub(1, self.pos - 1) .. s .. self.data:sub(self.pos + #s)
+    self.pos = self.pos + #s
+    err = file_write(self.path, self.data, false)
+  else
+    err = file_write(self.path, s, true)
+  end
+  if err then return nil, err end
+  return self
+end
+function File:seek(whence, offset)
+  check_open(self, "seek")
+  whence, offset = whence or "cur", offset or 0
+  local base = ({ set = 0, cur = self.pos - 1, ["end"] = #self.data })[whence]
+  if not base then error("bad argument #1 to 'seek' (invalid option '" .. tostring(whence) .. "')", 2) end
+  local at = base + offset
+  if at < 0 then return nil, "Invalid argument", 22 end
+  self.pos = at + 1
+  return at
+end
+function File:close() check_open(self, "close") self.closed = true return true end
+function File:flush() check_open(self, "flush") return self end
+function File:setvbuf() return true end
+File.__tostring = function(f)
+  return f.closed and "file (closed)" or "file (" .. f.path .. ")"
+end
+
+local function open(path, mode)
+  if type(path) ~= "string" then
+    error("bad argument #1 to 'open' (string expected, got " .. type(path) .. ")", 3)
+  end
+  mode = mode or "r"
+  local kind, plus = mode:match("^([rwa])(%+?)b?$")
+  if not kind then error("bad argument #2 to 'open' (invalid mode '" .. tostring(mode) .. "')", 3) end
+  local f = setmetatable({ path = path, pos = 1, data = "", closed = false,
+                           readable = kind == "r" or plus == "+", writable = kind ~= "r" or plus == "+",
+                           whole = plus == "+" }, File)
+  if kind == "r" or (kind == "a" and plus == "+") then
+    local data, err = file_read(path)
+    if not data then
+      if kind == "r" then return nil, err, 2 end
+      data = ""
+    end
+    f.data = data
+    if kind == "a" then f.pos = #data + 1 end
+  end
+  if kind == "w" then
+    local err = file_write(path, "", false)
+    if err then return nil, err, 2 end
+  end
+  return f
+end
+
+-- The console as standard output: io.write's text goes to it line by line.
+local pending = ""
+local stdout = setmetatable({ path = "stdout", pos = 1, data = "", closed = false,
+                              readable = false, writable = true }, File)
+function stdout:write(...)
+  local parts = {}
+  for i, v in ipairs({ ... }) do parts[i] = tostring(v) end
+  pending = pending .. table.concat(parts)
+  while true do
+    local e = pending:find("\n", 1, true)
+    if not e then break end
+    console.log(pending:sub(1, e - 1))
+    pending = pending:sub(e + 1)
+  end
+  return self
+end
+function stdout:flush() if pending ~= "" then console.log(pending) pending = "" end return self end
+local output = stdout
+io = sandboxed("io", {
+  open = function(path, mode) return open(path, mode) end,
+  lines = function(path, ...)
+    if path == nil then error("io.lines: gbhost scripts have no standard input", 2) end
+    local f, err = open(path, "r")
+    if not f then error(err, 2) end
+    local fmts = table.pack(...)
+    return function()
+      local v = f:read(table.unpack(fmts, 1, fmts.n))
+      if v == nil then f:close() end
+      return v
+    end
+  end,
+  close = function(f) return (f or output):close() end,
+  read = function() return nil end,
+  write = function(...) return output:write(...) end,
+  output = function(f)
+    if type(f) == "string" then output = assert(open(f, "w"))
+    elseif f ~= nil then output = f end
+    return output
+  end,
+  input = function() error("io.input: gbhost scripts have no standard input", 2) end,
+  type = function(f)
+    if getmetatable(f) ~= File then return nil end
+    return f.closed and "closed file" or "file"
+  end,
+  stdout = stdout,
+  stderr = stdout,
+})
 debug = {
   traceback = function(msg)
     if type(msg) ~= "string" and msg ~= nil then return msg end
@@ -249,16 +540,34 @@ end
 string.dump = function()
   error("string.dump is not available: gbhost loads text chunks only", 2)
 end
-for _, name in ipairs({ "dofile", "loadfile" }) do
-  _G[name] = function()
-    error(name .. " is not available: gbhost scripts run in a sandbox (no files)", 2)
-  end
-end
 -- `require` loads modules from the script's own folder only: the host hands their texts over
 -- when the script is loaded or reloaded (`gbhost.add_module`); nothing else can be read.
 local modules, loaded = {}, {}
 function gbhost.add_module(name, text) modules[name] = text end
 function gbhost.clear_modules() modules, loaded = {}, {} end
+-- `loadfile` and `dofile` of a .lua file beside the script: the module texts, as `require`
+-- sees them (so a replay runs the same code).
+local function module_of(path)
+  if type(path) ~= "string" then return nil end
+  local name = path:gsub("^%./", ""):gsub("%.lua$", ""):gsub("[/\\]", ".")
+  return name, modules[name]
+end
+loadfile = function(path, mode, env)
+  local name, text = module_of(path)
+  if not text then
+    return nil, string.format("cannot open %s: loadfile reads .lua files of the script's own " ..
+      "folder only", tostring(path))
+  end
+  if mode ~= nil and not tostring(mode):find("t", 1, true) then
+    return nil, "attempt to load a text chunk (mode is '" .. tostring(mode) .. "')"
+  end
+  return load(text, "@" .. name:gsub("%.", "/") .. ".lua", "t", env or _ENV)
+end
+dofile = function(path)
+  local fn, err = loadfile(path)
+  if not fn then error(err, 2) end
+  return fn()
+end
 -- The standard libraries by their names (`local bit = require("bit")` in BizHawk scripts).
 local STANDARD = { string = true, table = true, math = true, utf8 = true, coroutine = true,
                    bit = true, bit32 = true }

@@ -42,6 +42,27 @@ pub const READ: u32 = 100;
 /// Host ids of the memory writes: `WRITE + index in WIDTHS`.
 pub const WRITE: u32 = 200;
 
+/// Host ids of the accessors bound to one domain (what the compatibility layers call, so a
+/// call through them costs what the native call costs): `FIXED + method * 512 + domain * 32 +
+/// write * 16 + index in WIDTHS`, `domain` an index in [`FIXED_DOMAINS`]. A method variant
+/// skips its first argument (the object of `emu:read8(addr)`); the domain is the default, an
+/// explicit domain argument still wins.
+pub const FIXED: u32 = 1000;
+/// The domains of the [`FIXED`] accessors, by index.
+pub const FIXED_DOMAINS: [&str; 8] = ["bus", "io", "rom", "wram", "vram", "oam", "hram", "cartram"];
+
+/// The name a [`FIXED`] accessor is registered under: `_gbmem.<m_><domain>_<read|write>_<w>`
+/// (the prelude takes the table away from scripts and hands it out by `gbhost.accessors`).
+pub fn fixed_name(method: bool, domain: usize, write: bool, width: usize) -> String {
+    format!(
+        "_gbmem.{}{}_{}_{}",
+        if method { "m_" } else { "" },
+        FIXED_DOMAINS[domain],
+        if write { "write" } else { "read" },
+        WIDTHS[width].0
+    )
+}
+
 /// Host function ids (the memory accessors excepted), named after their functions.
 #[allow(missing_docs)]
 pub mod id {
@@ -71,6 +92,9 @@ pub mod id {
     pub const ISLAGGED: u32 = 24;
     pub const WATCH_CHANGED: u32 = 25;
     pub const IMAGE: u32 = 26;
+    pub const FILE_READ: u32 = 27;
+    pub const FILE_WRITE: u32 = 28;
+    pub const CLOCK: u32 = 29;
 }
 
 const DOMAIN_DOC: &str = "`domain` is one of `bus` (the default: the CPU's view, read without side effects), \
@@ -235,6 +259,12 @@ pub fn functions() -> Vec<Function> {
           "Internal: a script's bus hooks changed.", Some(id::WATCH_CHANGED)),
         f("gbhost.joypad_user", &[], "integer",
           "Internal: `joypad.getimmediate`'s native part.", Some(id::JOYPAD_IMMEDIATE)),
+        f("gbhost.file_read", &[("path", "string")], "string?, string?",
+          "Internal: `io`'s reads (a file of the script's folder; logged, checked on replays).", Some(id::FILE_READ)),
+        f("gbhost.file_write", &[("path", "string"), ("bytes", "string"), ("append", "boolean")], "string?",
+          "Internal: `io`'s writes (made live, skipped on replays); nil or why it failed.", Some(id::FILE_WRITE)),
+        f("gbhost.clock", &[], "integer, integer",
+          "Internal: the logged start time (Unix seconds) and the cycles since power-on.", Some(id::CLOCK)),
     ]);
     v
 }
@@ -244,6 +274,20 @@ pub fn register(mut builder: VmBuilder) -> VmBuilder {
     for func in functions() {
         if let Some(id) = func.host {
             builder = builder.host_function(&func.name, id);
+        }
+    }
+    for method in [false, true] {
+        for domain in 0..FIXED_DOMAINS.len() {
+            for write in [false, true] {
+                for width in 0..WIDTHS.len() {
+                    let id = FIXED
+                        + u32::from(method) * 512
+                        + domain as u32 * 32
+                        + u32::from(write) * 16
+                        + width as u32;
+                    builder = builder.host_function(&fixed_name(method, domain, write, width), id);
+                }
+            }
         }
     }
     builder

@@ -68,6 +68,22 @@ pub enum EventKind {
         /// The encoded table.
         data: Vec<u8>,
     },
+    /// The script in `slot` read the file `path` of its folder, whose bytes had hash `hash`
+    /// (FNV-1a). A replay reads the file again and reports a difference.
+    FileRead {
+        /// The script's slot.
+        slot: u32,
+        /// The path, relative to the script's folder, as the script gave it.
+        path: String,
+        /// FNV-1a of the bytes read (of nothing: the file was missing).
+        hash: u64,
+    },
+    /// The wall-clock time the session started at (Unix seconds): scripts' `os.time` and
+    /// `os.date` count on from it in emulated time. Logged once, before the first frame.
+    Clock {
+        /// Unix seconds.
+        unix: u64,
+    },
 }
 
 /// An event and when it happens.

@@ -59,6 +59,9 @@ impl Session {
             images: &images,
             rom_hash: self.start.rom_hash,
             pokes: Some(pokes),
+            slot: 0,
+            clock: self.clock,
+            files: None,
         };
         f(&mut api)
     }

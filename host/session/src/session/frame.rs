@@ -84,6 +84,9 @@ impl Session {
                 }
             }
             EventKind::Resumed => self.fire_all("rewind"),
+            // Checked by the reads themselves (step_frame hands them over).
+            EventKind::FileRead { .. } => {}
+            EventKind::Clock { unix } => self.clock.start_unix = *unix,
             EventKind::Persist { slot, data } => {
                 let table = crate::codec::decode_persist(&mut crate::codec::Dec::new(data))
                     .unwrap_or_default();
@@ -112,7 +115,24 @@ impl Session {
             s.draw.clear();
             s.last_frame_ns = std::mem::take(&mut s.time_ns);
         }
-        let events: Vec<Event> = self.log.frame(self.frame).to_vec();
+        let mut events: Vec<Event> = self.log.frame(self.frame).to_vec();
+        // A replay's file reads are checked against the ones the run logged in this frame;
+        // they are no input to the core.
+        self.files.expected.clear();
+        self.files.stepping = Some(self.frame);
+        events.retain(|e| match &e.kind {
+            EventKind::FileRead { slot, path, hash } => {
+                if self.replaying {
+                    self.files
+                        .expected
+                        .entry(*slot)
+                        .or_default()
+                        .push_back((path.clone(), *hash));
+                }
+                false
+            }
+            _ => true,
+        });
         let mut next = 0;
         let start = self.gb.cycles();
         while next < events.len() && events[next].cycle <= start {
@@ -161,5 +181,6 @@ impl Session {
             self.after_script_call(i);
             self.scripts[i].collect();
         }
+        self.files.stepping = None;
     }
 }

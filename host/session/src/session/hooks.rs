@@ -38,6 +38,7 @@ impl Session {
         f: impl FnOnce(&mut Script, &mut Api<'_>) -> R,
     ) -> R {
         let (frame, user_buttons, rom_hash) = (self.frame, self.user_buttons, self.start.rom_hash);
+        self.files.replaying = self.replaying;
         let script = &mut self.scripts[i];
         let mut draw = std::mem::take(&mut script.draw);
         let mut persist = std::mem::take(&mut script.persist);
@@ -55,6 +56,9 @@ impl Session {
                 user_buttons,
                 rom_hash,
                 pokes: None,
+                slot: script.slot,
+                clock: self.clock,
+                files: Some(&mut self.files),
             };
             f(script, &mut api)
         };
@@ -123,6 +127,20 @@ impl Session {
 
     /// After a call into script `i`: route its output and carry out its state requests.
     pub(crate) fn after_script_call(&mut self, i: usize) {
+        // Live file reads are outside input: logged. A replay's differences are reported
+        // even though a replay's console output is otherwise dropped.
+        // They belong to the frame being run (frame-end hooks run after the count moved on).
+        for (slot, path, hash) in std::mem::take(&mut self.files.reads) {
+            self.fork();
+            self.log.push(crate::data::Event {
+                frame: self.files.stepping.unwrap_or(self.frame),
+                cycle: self.gb.cycles(),
+                kind: crate::data::EventKind::FileRead { slot, path, hash },
+            });
+        }
+        for (slot, text) in std::mem::take(&mut self.files.warnings) {
+            self.console.push(ConsoleLine { slot, text });
+        }
         let out = self.scripts[i].take_output();
         if !self.replaying && !out.is_empty() {
             let slot = self.scripts[i].slot;

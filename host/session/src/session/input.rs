@@ -133,6 +133,42 @@ impl Session {
         Ok(())
     }
 
+    /// [`Session::load_bundle`] for a script read from `folder`: its `io` calls use the files
+    /// of that folder (and nothing else).
+    pub fn load_bundle_in(
+        &mut self,
+        name: &str,
+        bundle: Bundle,
+        flavor: Flavor,
+        folder: &std::path::Path,
+    ) -> u32 {
+        let slot = self.next_slot;
+        self.files.folders.insert(slot, folder.to_path_buf());
+        self.load_bundle(name, bundle, flavor)
+    }
+
+    /// Give the script in `slot` the files of `folder` (a script a state file or movie brought
+    /// back, found again beside its file).
+    pub fn set_script_folder(&mut self, slot: u32, folder: &std::path::Path) {
+        self.files.folders.insert(slot, folder.to_path_buf());
+    }
+
+    /// Log the wall-clock time the session starts at (Unix seconds), before its first frame:
+    /// scripts' `os.time` and `os.date` count on from it in emulated time, the same on every
+    /// replay. A session with none logged starts its scripts' clock at 1970-01-01.
+    pub fn log_clock(&mut self, unix: u64) {
+        self.log_now(EventKind::Clock { unix });
+        self.clock.start_unix = unix;
+    }
+
+    /// [`Session::log_clock`] with the time now (a live session's start).
+    pub fn log_wall_clock(&mut self) {
+        let unix = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        self.log_clock(unix);
+    }
+
     /// Unload a script (before the next frame).
     pub fn unload_script(&mut self, slot: u32) -> Result<(), SessionError> {
         if self.current.remove(&slot).is_none() {

@@ -271,6 +271,10 @@ pub struct Session {
     pub(crate) picture: Frame,
     /// A replay is running: its console output is dropped.
     pub(crate) replaying: bool,
+    /// The clock scripts see (`os.time`, `os.clock`).
+    pub(crate) clock: crate::api::io::Clock,
+    /// Scripts' folders and file reads (see [`crate::api::io`]).
+    pub(crate) files: crate::api::io::FileIo,
     /// `on_load_state` hooks are running.
     pub(crate) firing_load: bool,
     /// Scratch list of watchpoint hits.
@@ -375,12 +379,15 @@ impl Session {
             console_vm: None,
             picture: Frame::default(),
             replaying: false,
+            clock: crate::api::io::Clock::default(),
+            files: crate::api::io::FileIo::default(),
             firing_load: false,
             hits: Vec::new(),
             stats: Stats::default(),
             id: NEXT_SESSION.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             pending_persist: BTreeMap::new(),
         };
+        s.clock.power_on_cycles = s.gb.cycles();
         s.capture();
         Ok(s)
     }

@@ -13,5 +13,6 @@ mod movie;
 mod parser_props;
 mod rewind;
 mod sandbox;
+mod script_files;
 mod shipped_scripts;
 mod statefile;
