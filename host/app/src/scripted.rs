@@ -68,12 +68,22 @@ pub struct Run<'a> {
     pub keep_going: bool,
 }
 
-/// Read a script file: UTF-8 text, with a clear error otherwise.
+/// Read a script file: UTF-8 text, or (older scripts, saved by Windows editors) Latin-1,
+/// each byte the character of that number.
 pub fn read_script(path: &Path) -> Result<String> {
     let bytes =
         std::fs::read(path).with_context(|| format!("cannot read script '{}'", path.display()))?;
-    String::from_utf8(bytes)
-        .with_context(|| format!("script '{}' is not UTF-8 text", path.display()))
+    Ok(script_text(bytes))
+}
+
+/// A script file's bytes as text: UTF-8 as it is; anything else read as Latin-1 (the
+/// characters show right on the console and in overlays; a non-ASCII string literal is then
+/// its UTF-8 bytes, not the file's single bytes).
+pub fn script_text(bytes: Vec<u8>) -> String {
+    match String::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(e) => e.into_bytes().iter().map(|&b| char::from(b)).collect(),
+    }
 }
 
 /// Most modules a script's folder may offer to `require`, and the largest one.
@@ -103,7 +113,7 @@ pub fn read_bundle(path: &Path) -> Result<gb_session::Bundle> {
         } else {
             dir
         };
-        collect_images(dir, &mut images);
+        collect_images(dir, "", 0, &mut images);
     }
     images.sort_by(|a, b| a.0.cmp(&b.0));
     Ok(gb_session::Bundle {
@@ -117,9 +127,15 @@ pub fn read_bundle(path: &Path) -> Result<gb_session::Bundle> {
 const MAX_IMAGES: usize = 64;
 const MAX_IMAGE_PIXELS: u64 = 1 << 20;
 
-/// The PNG files of the script's folder (not subfolders), decoded; a file that does not
-/// decode is left out (`gui.image` then says it is missing).
-fn collect_images(dir: &Path, out: &mut Vec<(String, gb_session::Image)>) {
+/// The PNG files of the script's folder and its subfolders (two deep), decoded, by path
+/// (`img/a.png`); a file that does not decode is left out (`gui.image` then says it is
+/// missing).
+fn collect_images(
+    dir: &Path,
+    prefix: &str,
+    depth: u32,
+    out: &mut Vec<(String, gb_session::Image)>,
+) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };
@@ -128,17 +144,22 @@ fn collect_images(dir: &Path, out: &mut Vec<(String, gb_session::Image)>) {
             return;
         }
         let path = entry.path();
+        let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
+            continue;
+        };
+        let Ok(meta) = entry.metadata() else { continue };
+        if meta.is_dir() && depth < 2 && !name.starts_with('.') {
+            collect_images(&path, &format!("{prefix}{name}/"), depth + 1, out);
+            continue;
+        }
         if !path
             .extension()
             .is_some_and(|e| e.eq_ignore_ascii_case("png"))
         {
             continue;
         }
-        let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
-            continue;
-        };
         if let Some(image) = decode_png(&path) {
-            out.push((name.to_owned(), image));
+            out.push((format!("{prefix}{name}"), image));
         }
     }
 }
@@ -201,9 +222,9 @@ fn collect_modules(
             && meta.len() <= MAX_MODULE_BYTES
             && path.extension().is_some_and(|e| e == "lua")
             && path != main
-            && let Ok(text) = std::fs::read_to_string(&path)
+            && let Ok(bytes) = std::fs::read(&path)
         {
-            out.push((format!("{prefix}{stem}"), text));
+            out.push((format!("{prefix}{stem}"), script_text(bytes)));
         }
     }
 }

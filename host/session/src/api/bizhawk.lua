@@ -190,6 +190,15 @@ local function color(c)
   return c
 end
 local g = native.gui
+local function arc(x, y, w, h, start, sweep)
+  local pts, steps = {}, math.max(2, math.ceil(math.abs(sweep) / 8))
+  for k = 0, steps do
+    local a = math.rad(start + sweep * k / steps)
+    pts[k + 1] = { math.floor(x + w / 2 + w / 2 * math.cos(a) + 0.5),
+                   math.floor(y + h / 2 + h / 2 * math.sin(a) + 0.5) }
+  end
+  return pts
+end
 gui = {
   text = function(x, y, msg, fg) g.text(x, y, tostring(msg), color(fg)) end,
   drawText = function(x, y, msg, fg, bg)
@@ -207,13 +216,50 @@ gui = {
   drawPixel = function(x, y, c) g.pixel(x, y, color(c)) end,
   clearGraphics = function() g.clear() end,
   cleartext = function() g.clear() end,
-  drawImage = unsupported("gui.drawImage"),
-  drawEllipse = unsupported("gui.drawEllipse"),
-  drawPolygon = unsupported("gui.drawPolygon"),
-  drawBezier = unsupported("gui.drawBezier"),
-  drawPie = unsupported("gui.drawPie"),
-  drawArc = unsupported("gui.drawArc"),
+  -- Images of the script's folder (PNG), by the path the script gives ("img/a.png").
+  drawImage = function(path, x, y, w, h) g.image(x, y, path, w, h) end,
+  drawImageRegion = function(path, sx, sy, sw, sh, x, y, w, h)
+    g.image_region(path, sx, sy, sw, sh, x, y, w, h)
+  end,
+  clearImageCache = function() end,
+  drawEllipse = function(x, y, w, h, line, fill) g.ellipse(x, y, w, h, color(line), color(fill)) end,
+  drawPolygon = function(points, ox, oy, line, fill)
+    ox, oy = ox or 0, oy or 0
+    local pts = {}
+    for i, p in ipairs(points) do pts[i] = { (p[1] or p.x) + ox, (p[2] or p.y) + oy } end
+    g.polygon(pts, color(line), color(fill))
+  end,
+  drawAxis = function(x, y, size, c)
+    g.line(x - size, y, x + size, y, color(c))
+    g.line(x, y - size, x, y + size, color(c))
+  end,
+  -- A cubic Bézier through four points, as 24 segments.
+  drawBezier = function(points, c)
+    local p = {}
+    for i = 1, 4 do p[i] = { points[i][1] or points[i].x, points[i][2] or points[i].y } end
+    local pts = {}
+    for k = 0, 24 do
+      local t = k / 24
+      local a, b, cc, d = (1 - t) ^ 3, 3 * (1 - t) ^ 2 * t, 3 * (1 - t) * t ^ 2, t ^ 3
+      pts[k + 1] = { math.floor(a * p[1][1] + b * p[2][1] + cc * p[3][1] + d * p[4][1] + 0.5),
+                     math.floor(a * p[1][2] + b * p[2][2] + cc * p[3][2] + d * p[4][2] + 0.5) }
+    end
+    g.polyline(pts, color(c))
+  end,
+  -- .NET's arcs: degrees, clockwise from the x axis, on the ellipse in the box.
+  drawArc = function(x, y, w, h, start, sweep, line)
+    g.polyline(arc(x, y, w, h, start, sweep), color(line))
+  end,
+  drawPie = function(x, y, w, h, start, sweep, line, fill)
+    local pts = arc(x, y, w, h, start, sweep)
+    table.insert(pts, 1, { math.floor(x + w / 2 + 0.5), math.floor(y + h / 2 + 0.5) })
+    g.polygon(pts, color(line), color(fill))
+  end,
   addmessage = function(msg) console.log(tostring(msg)) end,
+  -- One drawing surface here (the game's): the surface calls are accepted.
+  DrawNew = function() end,
+  DrawFinish = function() end,
+  use_surface = function() end,
 }
 gui.drawString = gui.drawText
 

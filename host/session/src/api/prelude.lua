@@ -202,6 +202,80 @@ function gbhost.bus(kind, addr, value, bank)
   end
 end
 
+-- Shapes, drawn as lines (so every renderer draws them alike): outlines connect row to row,
+-- fills are horizontal spans.
+local line = gui.line
+function gui.ellipse(x, y, w, h, stroke, fill)
+  if w < 0 then x, w = x + w, -w end
+  if h < 0 then y, h = y + h, -h end
+  local rx, ry = w / 2, h / 2
+  local cx, cy = x + rx, y + ry
+  local pl, pr
+  for row = 0, h do
+    local dy = ry > 0 and (y + row - cy) / ry or 0
+    local hw = rx * math.sqrt(math.max(0, 1 - dy * dy))
+    local l, r = math.floor(cx - hw + 0.5), math.floor(cx + hw + 0.5)
+    if r > x + w then r = x + w end
+    if fill and r - l >= 2 then line(l + 1, y + row, r - 1, y + row, fill) end
+    if stroke ~= false then
+      if pl then
+        line(pl, y + row - 1, l, y + row, stroke)
+        line(pr, y + row - 1, r, y + row, stroke)
+      else
+        line(l, y, r, y, stroke)
+      end
+    end
+    pl, pr = l, r
+  end
+  if stroke ~= false and pl then line(pl, y + h, pr, y + h, stroke) end
+end
+local function points_of(points, who)
+  if type(points) ~= "table" then error(who .. ": expected a table of {x, y} points", 3) end
+  local pts = {}
+  for i, p in ipairs(points) do
+    local px, py = p[1] or p.x, p[2] or p.y
+    if math.type(px) == nil or math.type(py) == nil then
+      error(who .. ": point " .. i .. " is not {x, y}", 3)
+    end
+    pts[i] = { math.floor(px), math.floor(py) }
+  end
+  return pts
+end
+function gui.polyline(points, color)
+  local pts = points_of(points, "gui.polyline")
+  for i = 2, #pts do line(pts[i - 1][1], pts[i - 1][2], pts[i][1], pts[i][2], color) end
+end
+function gui.polygon(points, stroke, fill)
+  local pts = points_of(points, "gui.polygon")
+  local n = #pts
+  if n == 0 then return end
+  if fill then
+    local miny, maxy = math.huge, -math.huge
+    for _, p in ipairs(pts) do miny, maxy = math.min(miny, p[2]), math.max(maxy, p[2]) end
+    for yy = miny, maxy do
+      -- Crossings of the row's centre line, even-odd.
+      local xs, c = {}, yy + 0.5
+      for i = 1, n do
+        local a, b = pts[i], pts[i % n + 1]
+        if (a[2] <= c) ~= (b[2] <= c) then
+          xs[#xs + 1] = a[1] + (c - a[2]) * (b[1] - a[1]) / (b[2] - a[2])
+        end
+      end
+      table.sort(xs)
+      for k = 1, #xs - 1, 2 do
+        local l, r = math.ceil(xs[k] - 0.5), math.floor(xs[k + 1] - 0.5)
+        if r >= l then line(l, yy, r, yy, fill) end
+      end
+    end
+  end
+  if stroke ~= false then
+    for i = 1, n do
+      local a, b = pts[i], pts[i % n + 1]
+      line(a[1], a[2], b[1], b[2], stroke)
+    end
+  end
+end
+
 -- Unknown functions of the API's tables are a clear error, not a call of nil.
 local function strict(name, t)
   return setmetatable(t, {

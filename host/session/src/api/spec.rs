@@ -95,6 +95,7 @@ pub mod id {
     pub const FILE_READ: u32 = 27;
     pub const FILE_WRITE: u32 = 28;
     pub const CLOCK: u32 = 29;
+    pub const IMAGE_REGION: u32 = 30;
 }
 
 const DOMAIN_DOC: &str = "`domain` is one of `bus` (the default: the CPU's view, read without side effects), \
@@ -233,9 +234,19 @@ pub fn functions() -> Vec<Function> {
           "A line.", Some(id::LINE)),
         f("gui.pixel", &[("x", "integer"), ("y", "integer"), ("color", "integer|string?")], "",
           "One pixel.", Some(id::PIXEL)),
-        f("gui.image", &[("x", "integer"), ("y", "integer"), ("file", "string")], "",
-          "A PNG image from the script's own folder (`\"logo.png\"`), its top-left corner at \
-           (x, y), with its alpha.", Some(id::IMAGE)),
+        f("gui.image", &[("x", "integer"), ("y", "integer"), ("file", "string"), ("width", "integer?"), ("height", "integer?")], "",
+          "A PNG image from the script's own folder or its subfolders (`\"logo.png\"`, \
+           `\"img/a.png\"`), its top-left corner at (x, y), with its alpha; scaled (nearest \
+           pixel) to `width` × `height` when given.", Some(id::IMAGE)),
+        f("gui.image_region", &[("file", "string"), ("sx", "integer"), ("sy", "integer"), ("sw", "integer"), ("sh", "integer"), ("x", "integer"), ("y", "integer"), ("width", "integer?"), ("height", "integer?")], "",
+          "The part `sx, sy, sw × sh` of an image (see `gui.image`) at (x, y), scaled to `width` × \
+           `height` when given (a sprite from a sheet).", Some(id::IMAGE_REGION)),
+        f("gui.ellipse", &[("x", "integer"), ("y", "integer"), ("width", "integer"), ("height", "integer"), ("line", "integer|string?"), ("fill", "integer|string?")], "",
+          "An ellipse in the box (x, y, width × height), outlined and optionally filled.", None),
+        f("gui.polygon", &[("points", "integer[][]"), ("line", "integer|string?"), ("fill", "integer|string?")], "",
+          "A closed polygon through `{{x, y}, …}`, outlined and optionally filled (even-odd).", None),
+        f("gui.polyline", &[("points", "integer[][]"), ("color", "integer|string?")], "",
+          "Lines through `{{x, y}, …}`, not closed.", None),
         f("gui.clear", &[], "", "Forget what this script drew this frame.", Some(id::CLEAR)),
         f("console.log", &[("...", "any")], "",
           "Print the values, separated by tabs, as one console line.", None),

@@ -186,3 +186,100 @@ console:error(select(2, pcall(emu.screenshot, emu)))
     );
     assert_eq!(s.gb().peek(0xC000), (1000 % 256) as u8);
 }
+
+#[test]
+fn bizhawk_shapes_and_images_from_the_folder_draw_and_replay_exactly() {
+    use gb_session::{Bundle, DrawCmd, Flavor, Image};
+    // A 4 × 2 sheet: left half red, right half blue.
+    let mut rgba = Vec::new();
+    for _row in 0..2 {
+        for col in 0..4 {
+            rgba.extend_from_slice(if col < 2 {
+                &[255, 0, 0, 255]
+            } else {
+                &[0, 0, 255, 255]
+            });
+        }
+    }
+    let sheet = Image {
+        width: 4,
+        height: 2,
+        rgba: rgba.into(),
+    };
+    let mut bundle = Bundle::new(
+        r#"
+        local drawImageRegion = gui.drawImageRegion
+        while true do
+          gui.drawImage("./img/sheet.png", 0, 0, 8, 4)
+          drawImageRegion("img\\sheet.png", 2, 0, 2, 2, 10, 10, 6, 6)
+          gui.drawEllipse(20, 20, 30, 10, "red", "yellow")
+          gui.drawPolygon({{0, 0}, {10, 0}, {5, 8}}, 100, 100, "white", 0xFF00FF00)
+          gui.drawAxis(80, 80, 5)
+          gui.drawPie(40, 40, 20, 20, 0, 90, "white", "green")
+          emu.frameadvance()
+        end"#,
+    );
+    bundle.images.push(("img/sheet.png".into(), sheet));
+    let mut s = session();
+    s.load_bundle("shapes.lua", bundle, Flavor::BizHawk);
+    let mut mismatches = 0;
+    for _ in 0..30 {
+        s.run_frame();
+        if s.frame() > 8 {
+            mismatches += s.verify_replay(s.frame() - 8).expect("replay");
+        }
+    }
+    assert_eq!(mismatches, 0);
+    assert!(console(&mut s).is_empty());
+    let cmds: Vec<DrawCmd> = s
+        .draw_lists()
+        .flat_map(|(_, d)| d.iter().cloned())
+        .collect();
+    let images: Vec<&Image> = cmds
+        .iter()
+        .filter_map(|c| match c {
+            DrawCmd::Image { image, .. } => Some(image),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(images.len(), 2);
+    // Scaled 2×: 8 × 4, red then blue.
+    assert_eq!((images[0].width, images[0].height), (8, 4));
+    assert_eq!(&images[0].rgba[..4], &[255, 0, 0, 255]);
+    assert_eq!(&images[0].rgba[7 * 4..8 * 4], &[0, 0, 255, 255]);
+    // The blue half, 3×.
+    assert_eq!((images[1].width, images[1].height), (6, 6));
+    assert!(images[1].rgba.chunks(4).all(|p| p == [0, 0, 255, 255]));
+    // The ellipse's fill is yellow spans inside its box; the polygon's green spans are in
+    // the triangle moved by (100, 100).
+    let spans = |color: u32| -> Vec<(i32, i32, i32)> {
+        cmds.iter()
+            .filter_map(|c| match *c {
+                DrawCmd::Line {
+                    x1,
+                    y1,
+                    x2,
+                    y2,
+                    color: k,
+                } if k == color && y1 == y2 => Some((x1, x2, y1)),
+                _ => None,
+            })
+            .collect()
+    };
+    let yellow = spans(0xFFFF_FF00);
+    assert!(yellow.len() >= 8, "{yellow:?}");
+    assert!(
+        yellow
+            .iter()
+            .all(|&(a, b, y)| (20..=50).contains(&a) && b <= 50 && (20..=30).contains(&y))
+    );
+    let widest = yellow.iter().map(|&(a, b, _)| b - a).max().unwrap();
+    assert!(widest >= 26, "the middle row spans the box: {yellow:?}");
+    let green = spans(0xFF00_FF00);
+    assert!(!green.is_empty());
+    assert!(
+        green
+            .iter()
+            .all(|&(a, b, y)| a >= 100 && b <= 110 && (100..=108).contains(&y))
+    );
+}
