@@ -488,6 +488,8 @@ mod tests {
                 slot: 1,
                 clock: Default::default(),
                 files: None,
+                movie: None,
+                log: None,
             };
             if steps & 1 != 0 {
                 s.frame_start(&mut api);
@@ -525,6 +527,8 @@ mod tests {
                 slot: 1,
                 clock: Default::default(),
                 files: None,
+                movie: None,
+                log: None,
             };
             s.start(
                 &mut api,

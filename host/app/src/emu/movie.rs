@@ -49,6 +49,7 @@ impl Emu {
     /// the session. Returns false when the frame must not run (the movie ended and pauses).
     pub(crate) fn movie_before_frame(&mut self) -> bool {
         let Some(tas) = &mut self.tas else {
+            self.session.set_movie(None);
             self.session.set_buttons(self.held);
             return true;
         };

@@ -401,16 +401,78 @@ client = {
   setscreenshotosd = function(_) end,
 }
 
+-- movie: the movie the app is recording or playing (its Movie menu; scripts do not start or
+-- stop one). Inputs are the ones held in the session's past frames.
+local MOVIE_BUTTONS = { "Up", "Down", "Left", "Right", "Start", "Select", "B", "A" }
+local MNEMONIC = { Up = "U", Down = "D", Left = "L", Right = "R", Start = "S", Select = "s",
+                   B = "B", A = "A" }
+local BIT = { Right = 1, Left = 2, Up = 4, Down = 8, A = 16, B = 32, Select = 64, Start = 128 }
+local function movie_input(frame)
+  local b = gbhost.movie_input(frame)
+  if b == nil then return nil end
+  local t = {}
+  for _, name in ipairs(MOVIE_BUTTONS) do t[name] = b & BIT[name] ~= 0 end
+  t.Power = false
+  return t
+end
+movie = {
+  isloaded = function() return (gbhost.movie()) ~= "INACTIVE" end,
+  mode = function() return (gbhost.movie()) end,
+  filename = function() return select(2, gbhost.movie()) end,
+  length = function() return select(3, gbhost.movie()) end,
+  getrerecordcount = function() return select(4, gbhost.movie()) end,
+  getreadonly = function() return select(5, gbhost.movie()) end,
+  startsfromsavestate = function() return select(6, gbhost.movie()) > 0 end,
+  startsfromsaveram = function() return false end,
+  rerecordcounting = function() return true end,
+  getfps = function() return 4194304 / 70224 end,
+  getinput = function(frame) return movie_input(frame) or {} end,
+  -- BizHawk's Game Boy log line: |UDLRSsBAP| with "." for a button not held.
+  getinputasmnemonic = function(frame)
+    local t = movie_input(frame)
+    if not t then return "" end
+    local out = {}
+    for _, name in ipairs(MOVIE_BUTTONS) do out[#out + 1] = t[name] and MNEMONIC[name] or "." end
+    return "|" .. table.concat(out) .. ".|"
+  end,
+  getheader = function()
+    local _, name, _, rerecords = gbhost.movie()
+    return { Core = "gbhost", GameName = native.emu.rom_title(),
+             rerecordCount = tostring(rerecords), MovieFile = name }
+  end,
+  getcomments = function() return {} end,
+  getsubtitles = function() return {} end,
+  getsubtitlesasstring = function() return "" end,
+  setreadonly = unsupported("movie.setreadonly (use the Movie menu)"),
+  setrerecordcount = unsupported("movie.setrerecordcount (use the Movie menu)"),
+  setrerecordcounting = function() end,
+  save = unsupported("movie.save (gbhost writes the movie as it records)"),
+  stop = unsupported("movie.stop (use the Movie menu)"),
+  play_from_start = unsupported("movie.play_from_start (use the Movie menu)"),
+}
+
+-- gameinfo: the ROM's header title and gbhost's hash of it (FNV-1a, not BizHawk's SHA-1: no
+-- game database here).
+gameinfo = {
+  getromname = function() return native.emu.rom_title() end,
+  getromhash = function() return native.emu.rom_hash() end,
+  indatabase = function() return false end,
+  getstatus = function() return "Unknown" end,
+  isstatusbad = function() return false end,
+  getboardtype = function() return "" end,
+  getoptions = function() return {} end,
+}
+
 -- BizHawk libraries gbhost does not have: looking a function up gives one that raises the
 -- clear error when called.
-for _, lib in ipairs({ "forms", "comm", "movie", "tastudio", "bizstring", "nes", "snes",
-                       "genesis", "memorysavestate", "sql", "gameinfo" }) do
+for _, lib in ipairs({ "forms", "comm", "tastudio", "bizstring", "nes", "snes",
+                       "genesis", "memorysavestate", "sql" }) do
   _G[lib] = setmetatable({}, {
     __index = function(_, k) return unsupported(lib .. "." .. tostring(k)) end,
   })
 end
 for _, t in ipairs({ "memory", "mainmemory", "gui", "joypad", "event", "emu", "savestate",
-                     "userdata", "bit", "client" }) do
+                     "userdata", "bit", "client", "movie", "gameinfo" }) do
   setmetatable(_G[t], {
     __index = function(_, k) return unsupported(t .. "." .. tostring(k)) end,
   })

@@ -127,4 +127,8 @@ pub struct Api<'a> {
     pub clock: Clock,
     /// Files: `Some` for scripts, `None` for the console (which has none).
     pub files: Option<&'a mut FileIo>,
+    /// The movie being recorded or played, if any.
+    pub movie: Option<&'a crate::movie::MovieView>,
+    /// The session's event log (the input of past frames).
+    pub log: Option<&'a crate::events::EventLog>,
 }

@@ -40,11 +40,12 @@ pub struct Clock {
 pub struct FileIo {
     /// Each script's folder, by slot (scripts loaded from no file have none: no files).
     pub folders: HashMap<u32, PathBuf>,
-    /// A replay: reads are checked against `expected` and writes are skipped.
+    /// A replay: writes are skipped.
     pub replaying: bool,
     /// The frame being run, while one is (file reads are logged in it).
     pub stepping: Option<u64>,
-    /// On a replay, the reads the run logged in this frame, by slot, in order.
+    /// The reads the log holds for this frame (a replay's, a movie's), by slot, in order:
+    /// the reads are checked against them instead of logged again.
     pub expected: HashMap<u32, VecDeque<(String, u64)>>,
     /// Live reads made during a call, for the session to log: slot, path, hash.
     pub reads: Vec<(u32, String, u64)>,
@@ -131,25 +132,26 @@ impl Api<'_> {
             std::fs::read(&p).map_err(|e| format!("{path}: {e}"))
         });
         let hash = read.as_deref().map_or(0, fnv1a);
-        if files.replaying {
-            let expected = files.expected.get_mut(&slot).and_then(VecDeque::pop_front);
-            let same = expected
-                .as_ref()
-                .is_some_and(|(p, h)| p == path && *h == hash);
-            if !same {
-                let what = match expected {
-                    Some((p, _)) if p == path => "different bytes from",
-                    Some(_) | None => "a file it did not read in",
-                };
-                files.warnings.push((
-                    slot,
-                    format!(
-                        "replay: io read {path} and found {what} the run it replays; it may go another way"
-                    ),
-                ));
+        // A read the log already holds (a replay, a movie's playback) is checked against it;
+        // a new one is logged.
+        let expected = files.expected.get_mut(&slot).and_then(VecDeque::pop_front);
+        let what = match expected {
+            Some((p, h)) if p == path && h == hash => None,
+            Some((p, _)) if p == path => Some("different bytes from"),
+            Some(_) => Some("a file it did not read in"),
+            None if files.replaying => Some("a file it did not read in"),
+            None => {
+                files.reads.push((slot, path.to_owned(), hash));
+                None
             }
-        } else {
-            files.reads.push((slot, path.to_owned(), hash));
+        };
+        if let Some(what) = what {
+            files.warnings.push((
+                slot,
+                format!(
+                    "replay: io read {path} and found {what} the run it replays; it may go another way"
+                ),
+            ));
         }
         match read {
             Ok(bytes) => ret.push(Value::String(bytes)),

@@ -64,6 +64,40 @@ impl Api<'_> {
         match id {
             id::FRAMECOUNT => ret.push(Value::Integer(self.frame as i64)),
             id::LAGCOUNT => ret.push(Value::Integer(self.gb.lag_frames() as i64)),
+            id::MOVIE => match self.movie {
+                None => ret.extend([
+                    Value::String(b"INACTIVE".to_vec()),
+                    Value::String(Vec::new()),
+                    Value::Integer(0),
+                    Value::Integer(0),
+                    Value::Boolean(false),
+                    Value::Integer(0),
+                ]),
+                Some(m) => {
+                    let mode: &[u8] = match (m.read_only, m.ended) {
+                        (true, true) => b"FINISHED",
+                        (true, false) => b"PLAY",
+                        (false, _) => b"RECORD",
+                    };
+                    ret.extend([
+                        Value::String(mode.to_vec()),
+                        Value::String(m.name.clone().into_bytes()),
+                        Value::Integer(m.length as i64),
+                        Value::Integer(m.rerecords as i64),
+                        Value::Boolean(m.read_only),
+                        Value::Integer(m.start as i64),
+                    ]);
+                }
+            },
+            id::MOVIE_INPUT => {
+                let f = int(args, 0, "movie.getinput")?;
+                match (u64::try_from(f), self.log) {
+                    (Ok(f), Some(log)) if f < self.frame => {
+                        ret.push(Value::Integer(i64::from(log.buttons_before(f + 1).0)));
+                    }
+                    _ => ret.push(Value::Nil),
+                }
+            }
             id::ISLAGGED => ret.push(Value::Boolean(self.gb.lagged())),
             id::GETREGISTER => {
                 let name = text_arg(args, 0, "emu.getregister")?.to_ascii_lowercase();

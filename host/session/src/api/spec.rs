@@ -96,6 +96,8 @@ pub mod id {
     pub const FILE_WRITE: u32 = 28;
     pub const CLOCK: u32 = 29;
     pub const IMAGE_REGION: u32 = 30;
+    pub const MOVIE: u32 = 31;
+    pub const MOVIE_INPUT: u32 = 32;
 }
 
 const DOMAIN_DOC: &str = "`domain` is one of `bus` (the default: the CPU's view, read without side effects), \
@@ -274,6 +276,12 @@ pub fn functions() -> Vec<Function> {
           "Internal: `io`'s reads (a file of the script's folder; logged, checked on replays).", Some(id::FILE_READ)),
         f("gbhost.file_write", &[("path", "string"), ("bytes", "string"), ("append", "boolean")], "string?",
           "Internal: `io`'s writes (made live, skipped on replays); nil or why it failed.", Some(id::FILE_WRITE)),
+        f("gbhost.movie", &[], "string, string, integer, integer, boolean, integer",
+          "Internal: the open movie (mode INACTIVE, PLAY, RECORD or FINISHED; file name; \
+           length; rerecords; read-only; start frame).", Some(id::MOVIE)),
+        f("gbhost.movie_input", &[("frame", "integer")], "integer?",
+          "Internal: the buttons held in a past frame (bit 0 Right … bit 7 Start), nil for a \
+           frame not run yet.", Some(id::MOVIE_INPUT)),
         f("gbhost.clock", &[], "integer, integer",
           "Internal: the logged start time (Unix seconds) and the cycles since power-on.", Some(id::CLOCK)),
     ]);

@@ -221,6 +221,8 @@ impl Tas {
 
     /// Before a live frame: a playing movie hands the session its input for the frame.
     pub fn before_frame(&mut self, session: &mut Session) -> Result<Before, MovieError> {
+        // What scripts' `movie.*` see.
+        session.set_movie(Some(self.view()));
         let Mode::Playing {
             movie,
             feeder,

@@ -62,6 +62,8 @@ impl Session {
             slot: 0,
             clock: self.clock,
             files: None,
+            movie: self.movie.as_ref(),
+            log: Some(&self.log),
         };
         f(&mut api)
     }

@@ -116,19 +116,17 @@ impl Session {
             s.last_frame_ns = std::mem::take(&mut s.time_ns);
         }
         let mut events: Vec<Event> = self.log.frame(self.frame).to_vec();
-        // A replay's file reads are checked against the ones the run logged in this frame;
-        // they are no input to the core.
+        // File reads the log holds for this frame (a replay's, a movie's) are checked against
+        // the ones the scripts make; they are no input to the core.
         self.files.expected.clear();
         self.files.stepping = Some(self.frame);
         events.retain(|e| match &e.kind {
             EventKind::FileRead { slot, path, hash } => {
-                if self.replaying {
-                    self.files
-                        .expected
-                        .entry(*slot)
-                        .or_default()
-                        .push_back((path.clone(), *hash));
-                }
+                self.files
+                    .expected
+                    .entry(*slot)
+                    .or_default()
+                    .push_back((path.clone(), *hash));
                 false
             }
             _ => true,

@@ -59,6 +59,8 @@ impl Session {
                 slot: script.slot,
                 clock: self.clock,
                 files: Some(&mut self.files),
+                movie: self.movie.as_ref(),
+                log: Some(&self.log),
             };
             f(script, &mut api)
         };

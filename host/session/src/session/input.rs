@@ -161,6 +161,12 @@ impl Session {
         self.clock.start_unix = unix;
     }
 
+    /// Tell scripts about the movie being recorded or played (`None`: none), for BizHawk's
+    /// `movie.*`. [`crate::movie::Tas`] does it before every frame.
+    pub fn set_movie(&mut self, view: Option<crate::movie::MovieView>) {
+        self.movie = view;
+    }
+
     /// [`Session::log_clock`] with the time now (a live session's start).
     pub fn log_wall_clock(&mut self) {
         let unix = std::time::SystemTime::now()

@@ -271,6 +271,9 @@ pub struct Session {
     pub(crate) picture: Frame,
     /// A replay is running: its console output is dropped.
     pub(crate) replaying: bool,
+    /// The movie open over the session, as scripts' `movie.*` see it (set by its owner before
+    /// every frame; not part of the log: see `docs/lua-api.md`).
+    pub(crate) movie: Option<crate::movie::MovieView>,
     /// The clock scripts see (`os.time`, `os.clock`).
     pub(crate) clock: crate::api::io::Clock,
     /// Scripts' folders and file reads (see [`crate::api::io`]).
@@ -379,6 +382,7 @@ impl Session {
             console_vm: None,
             picture: Frame::default(),
             replaying: false,
+            movie: None,
             clock: crate::api::io::Clock::default(),
             files: crate::api::io::FileIo::default(),
             firing_load: false,

@@ -283,3 +283,50 @@ fn bizhawk_shapes_and_images_from_the_folder_draw_and_replay_exactly() {
             .all(|&(a, b, y)| a >= 100 && b <= 110 && (100..=108).contains(&y))
     );
 }
+
+#[test]
+fn bizhawk_movie_functions_describe_the_recording_and_its_input() {
+    use gb_core::Buttons;
+    use gb_session::Flavor;
+    let dir = std::env::temp_dir().join(format!("gbhost-movie-lua-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut s = session();
+    s.load_script_as(
+        "movie.lua",
+        r#"
+        print("before", movie.isloaded(), movie.mode())
+        while true do
+          local f = emu.framecount()
+          if f == 5 then
+            print(movie.mode(), movie.filename(), movie.length(), movie.getreadonly(),
+              movie.getrerecordcount(), movie.getinputasmnemonic(3), movie.getinput(3).A,
+              movie.getinputasmnemonic(99))
+          end
+          emu.frameadvance()
+        end
+        "#,
+        Flavor::BizHawk,
+    );
+    s.run_frame();
+    let mut tas = gb_session::movie::Tas::record(&dir.join("run.gbm"), &mut s).expect("record");
+    for f in 1..6 {
+        tas.before_frame(&mut s).expect("before");
+        s.set_buttons(if f == 3 {
+            Buttons::A | Buttons::UP
+        } else {
+            Buttons::default()
+        });
+        s.run_frame();
+        tas.after_frame(&mut s).expect("after");
+    }
+    let lines = console(&mut s);
+    assert_eq!(lines[0], "before\tfalse\tINACTIVE");
+    // The length is what was recorded before the frame that asks.
+    assert_eq!(
+        lines[1],
+        "RECORD\trun.gbm\t3\tfalse\t0\t|U......A.|\ttrue\t"
+    );
+    tas.stop().expect("stop");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
