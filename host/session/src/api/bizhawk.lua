@@ -19,9 +19,7 @@ local DOMAINS = {
 local DOMAIN_LIST = { "WRAM", "ROM", "VRAM", "OAM", "HRAM", "System Bus", "CartRAM" }
 local current = "System Bus"
 
-local function unsupported(name)
-  return function() error(name .. " is not supported by gbhost", 2) end
-end
+local unsupported = gbhost.unsupported
 
 local function dom(d)
   if d == nil then return DOMAINS[current] end
@@ -274,7 +272,7 @@ local function bizhawk_buttons(t)
 end
 joypad = {
   set = function(t, _controller) native.joypad.set(bizhawk_buttons(t)) end,
-  setanalog = unsupported("joypad.setanalog"),
+  setanalog = unsupported("joypad.setanalog", "the Game Boy has no analog input"),
   get = function(_controller) return native.joypad.get() end,
   getimmediate = function(_controller) return native.joypad.getimmediate() end,
   getwithmovie = function(_controller) return native.joypad.get() end,
@@ -330,8 +328,8 @@ emu = {
   setregister = function(name, v) n.setregister(REG[name] or name, v) end,
   lagcount = n.lagcount,
   islagged = n.islagged,
-  setislagged = unsupported("emu.setislagged"),
-  totalexecutedcycles = unsupported("emu.totalexecutedcycles"),
+  setislagged = unsupported("emu.setislagged", "lag frames are measured by the core (no joypad read)"),
+  totalexecutedcycles = function() return select(2, gbhost.clock()) end,
   getboardname = function() return "DMG" end,
   getdisplaytype = function() return "NTSC" end,
 }
@@ -443,12 +441,12 @@ movie = {
   getcomments = function() return {} end,
   getsubtitles = function() return {} end,
   getsubtitlesasstring = function() return "" end,
-  setreadonly = unsupported("movie.setreadonly (use the Movie menu)"),
-  setrerecordcount = unsupported("movie.setrerecordcount (use the Movie menu)"),
+  setreadonly = unsupported("movie.setreadonly", "the app's Movie menu switches read-only"),
+  setrerecordcount = unsupported("movie.setrerecordcount", "the recorder counts rerecords"),
   setrerecordcounting = function() end,
-  save = unsupported("movie.save (gbhost writes the movie as it records)"),
-  stop = unsupported("movie.stop (use the Movie menu)"),
-  play_from_start = unsupported("movie.play_from_start (use the Movie menu)"),
+  save = unsupported("movie.save", "gbhost writes the movie as it records"),
+  stop = unsupported("movie.stop", "the app's Movie menu stops movies"),
+  play_from_start = unsupported("movie.play_from_start", "the app's Movie menu plays movies"),
 }
 
 -- gameinfo: the ROM's header title and gbhost's hash of it (FNV-1a, not BizHawk's SHA-1: no
@@ -463,16 +461,83 @@ gameinfo = {
   getoptions = function() return {} end,
 }
 
+-- bizstring: BizHawk's string helpers.
+local function plain(str) return tostring(str) end
+bizstring = {
+  contains = function(str, sub) return plain(str):find(plain(sub), 1, true) ~= nil end,
+  startswith = function(str, sub) return plain(str):sub(1, #plain(sub)) == plain(sub) end,
+  endswith = function(str, sub) return sub == "" or plain(str):sub(-#plain(sub)) == plain(sub) end,
+  hex = function(n) return string.format("%X", n) end,
+  octal = function(n) return string.format("%o", n) end,
+  binary = function(n)
+    if n == 0 then return "0" end
+    local out = {}
+    while n > 0 do out[#out + 1] = tostring(n & 1) n = n >> 1 end
+    return string.reverse(table.concat(out))
+  end,
+  pad_start = function(str, len, c) str = plain(str) return string.rep(c or " ", len - #str) .. str end,
+  pad_end = function(str, len, c) str = plain(str) return str .. string.rep(c or " ", len - #str) end,
+  remove = function(str, pos, count) str = plain(str) return str:sub(1, pos) .. str:sub(pos + count + 1) end,
+  replace = function(str, old, new)
+    str, old = plain(str), plain(old)
+    if old == "" then return str end
+    local out, i = {}, 1
+    while true do
+      local a, b = str:find(old, i, true)
+      if not a then break end
+      out[#out + 1] = str:sub(i, a - 1) .. new
+      i = b + 1
+    end
+    return table.concat(out) .. str:sub(i)
+  end,
+  split = function(str, sep)
+    local out = {}
+    for part in (plain(str) .. sep):gmatch("(.-)" .. sep:gsub("%p", "%%%0")) do out[#out + 1] = part end
+    return out
+  end,
+  substring = function(str, pos, len) return plain(str):sub(pos + 1, pos + len) end,
+  tolower = function(str) return plain(str):lower() end,
+  toupper = function(str) return plain(str):upper() end,
+  trim = function(str) return (plain(str):gsub("^%s+", ""):gsub("%s+$", "")) end,
+}
+
+-- memorysavestate: states kept in memory by id, on gbhost's savestate slots.
+local next_state = 0
+local kept = {}
+memorysavestate = {
+  savecorestate = function()
+    next_state = next_state + 1
+    local id = string.format("memorysavestate-%d", next_state)
+    s.save(id)
+    kept[id] = true
+    return id
+  end,
+  loadcorestate = function(id) if kept[id] then s.load(id) end end,
+  removestate = function(id) kept[id] = nil end,
+  clearstatesfromram = function() kept = {} end,
+}
+
 -- BizHawk libraries gbhost does not have: looking a function up gives one that raises the
--- clear error when called.
-for _, lib in ipairs({ "forms", "comm", "tastudio", "bizstring", "nes", "snes",
-                       "genesis", "memorysavestate", "sql" }) do
-  _G[lib] = setmetatable({}, {
-    __index = function(_, k) return unsupported(lib .. "." .. tostring(k)) end,
-  })
+-- clear error, with the reason, when called.
+local MISSING = {
+  forms = "forms are not built yet",
+  comm = "no network, sockets or shared memory in the sandbox",
+  tastudio = "the TAS editor is not built yet",
+  nes = "the NES core's library",
+  snes = "the SNES core's library",
+  genesis = "the Genesis core's library",
+  sql = "no database in the sandbox",
+}
+for lib, why in pairs(MISSING) do
+  if _G[lib] == nil then
+    _G[lib] = setmetatable({}, {
+      __index = function(_, k) return unsupported(lib .. "." .. tostring(k), why) end,
+    })
+  end
 end
 for _, t in ipairs({ "memory", "mainmemory", "gui", "joypad", "event", "emu", "savestate",
-                     "userdata", "bit", "client", "movie", "gameinfo" }) do
+                     "userdata", "bit", "client", "movie", "gameinfo", "bizstring",
+                     "memorysavestate" }) do
   setmetatable(_G[t], {
     __index = function(_, k) return unsupported(t .. "." .. tostring(k)) end,
   })

@@ -12,9 +12,7 @@ local native = {
   console = console,
 }
 
-local function unsupported(name)
-  return function() error(name .. " is not supported by gbhost", 2) end
-end
+local unsupported = gbhost.unsupported
 
 -- An object whose missing methods raise when called, not when looked up.
 local function object(name, t)

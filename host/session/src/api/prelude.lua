@@ -290,6 +290,18 @@ for _, name in ipairs({ "memory", "emu", "joypad", "event", "gui", "console", "s
 end
 gbhost.strict = strict
 
+-- What a compatibility layer's emulator offers and gbhost does not: a function that raises one
+-- clear error when called ("X is not supported by gbhost: why"). Looking it up never fails.
+-- `gbhost.stubs` maps each such function to its reason (the API docs' status column).
+gbhost.stubs = setmetatable({}, { __mode = "k" })
+function gbhost.unsupported(name, why)
+  local fn = function()
+    error(name .. " is not supported by gbhost" .. (why and (": " .. why) or ""), 2)
+  end
+  gbhost.stubs[fn] = why or ""
+  return fn
+end
+
 -- Lua 5.1 names that BizHawk and VBA-rr scripts still use, for the compatibility layers.
 function gbhost.lua51()
   unpack = unpack or table.unpack

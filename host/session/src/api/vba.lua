@@ -11,9 +11,7 @@ local native = {
 for k, v in pairs(memory) do native.memory[k] = v end
 local m = native.memory
 
-local function unsupported(name)
-  return function() error(name .. " is not supported by gbhost", 2) end
-end
+local unsupported = gbhost.unsupported
 
 memory = {
   -- The host functions themselves (the bus is their default domain): native speed.

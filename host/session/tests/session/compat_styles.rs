@@ -330,3 +330,48 @@ fn bizhawk_movie_functions_describe_the_recording_and_its_input() {
     tas.stop().expect("stop");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn bizhawk_bizstring_memorysavestate_and_reasons() {
+    let mut s = session();
+    s.load_script_as(
+        "misc.lua",
+        r#"
+        print(bizstring.contains("Hello", "ell"), bizstring.startswith("Hello", "He"),
+          bizstring.endswith("Hello", "lo"), bizstring.hex(255), bizstring.binary(5),
+          bizstring.pad_start("7", 3, "0"), bizstring.replace("a.b.c", ".", "-"),
+          table.concat(bizstring.split("a,b,,c", ","), "|"), bizstring.substring("Hello", 1, 3),
+          bizstring.trim("  x  "))
+        for _ = 1, 5 do emu.frameadvance() end
+        local id = memorysavestate.savecorestate()
+        local at = memory.read_u8(0xC000)
+        emu.frameadvance() emu.frameadvance()
+        memorysavestate.loadcorestate(id)
+        emu.frameadvance()
+        -- The machine went back two frames and ran one.
+        print("back", memory.read_u8(0xC000) - at)
+        print(pcall(comm.socketServerSend, "x"))
+        print(pcall(joypad.setanalog, {}))
+        print(emu.totalexecutedcycles() > 0)
+        while true do emu.frameadvance() end
+        "#,
+        gb_session::Flavor::BizHawk,
+    );
+    for _ in 0..12 {
+        s.run_frame();
+    }
+    let lines = console(&mut s);
+    assert_eq!(
+        lines[0],
+        "true\ttrue\ttrue\tFF\t101\t007\ta-b-c\ta|b||c\tell\tx"
+    );
+    assert_eq!(lines[1], "back\t1", "{lines:?}");
+    assert!(
+        lines[2].contains(
+            "comm.socketServerSend is not supported by gbhost: no network, sockets or shared memory"
+        ),
+        "{lines:?}"
+    );
+    assert!(lines[3].contains("the Game Boy has no analog input"));
+    assert_eq!(lines[4], "true");
+}
