@@ -65,9 +65,14 @@ memory.readbyterangesigned = function(a, n)
   return t
 end
 
--- 0xRRGGBBAA to gbhost's 0xAARRGGBB; names and "#RRGGBB" strings pass through.
+-- 0xRRGGBBAA to gbhost's 0xAARRGGBB, its alpha scaled by gui.opacity; names and "#RRGGBB"
+-- strings pass through.
+local opacity = 1.0
 local function col(c)
-  if math.type(c) == "integer" then return ((c & 0xFF) << 24) | ((c >> 8) & 0xFFFFFF) end
+  if math.type(c) == "integer" then
+    local a = math.floor((c & 0xFF) * opacity + 0.5)
+    return (a << 24) | ((c >> 8) & 0xFFFFFF)
+  end
   return c
 end
 
@@ -82,11 +87,14 @@ gui = {
     if registered then native.event.unregister(registered) registered = nil end
     if fn then registered = native.event.on_frame_end(fn) end
   end,
-  gdoverlay = unsupported("gui.gdoverlay"),
-  gdscreenshot = unsupported("gui.gdscreenshot"),
-  popup = unsupported("gui.popup"),
-  transparency = unsupported("gui.transparency"),
-  opacity = unsupported("gui.opacity"),
+  gdoverlay = unsupported("gui.gdoverlay", "gd images: draw PNG files with gui.image"),
+  gdscreenshot = unsupported("gui.gdscreenshot", "gd images: draw PNG files with gui.image"),
+  -- No modal dialog may stop emulation: the message goes to the console, the answer is "ok".
+  popup = function(msg) console.log(tostring(msg)) return "ok" end,
+  -- Opacity of what is drawn next, 0 to 1; transparency 0 (opaque) to 4 (invisible).
+  opacity = function(a) opacity = math.max(0, math.min(1, a)) end,
+  transparency = function(t) opacity = math.max(0, math.min(1, 1 - t / 4)) end,
+  clearuncommitted = function() g.clear() end,
 }
 gui.drawtext = gui.text
 gui.drawbox = gui.box
@@ -105,6 +113,18 @@ joypad = {
 }
 joypad.read = joypad.get
 joypad.write = joypad.set
+-- The buttons held (getdown) or not held (getup), as true entries.
+joypad.getdown = function(port)
+  local t = {}
+  for k, v in pairs(joypad.get(port)) do if v then t[k] = true end end
+  return t
+end
+joypad.getup = function(port)
+  local t = {}
+  for k, v in pairs(joypad.get(port)) do if not v then t[k] = true end end
+  return t
+end
+joypad.readdown, joypad.readup = joypad.getdown, joypad.getup
 
 local e = native.emu
 vba = {
@@ -158,8 +178,45 @@ bit = {
 AND, OR, XOR = bit.band, bit.bor, bit.bxor
 SHIFT = function(a, n) if n >= 0 then return a >> n end return a << -n end
 
-for _, lib in ipairs({ "input", "movie", "sound", "avi" }) do
+-- movie: the movie the app records or plays (see gbhost.movie).
+local function mv(i) return (select(i, gbhost.movie())) end
+movie = {
+  active = function() return mv(1) ~= "INACTIVE" end,
+  recording = function() return mv(1) == "RECORD" end,
+  playing = function() return mv(1) == "PLAY" end,
+  mode = function()
+    local m = mv(1)
+    if m == "INACTIVE" then return nil end
+    return ({ RECORD = "record", PLAY = "playback", FINISHED = "finished" })[m]
+  end,
+  length = function() return mv(3) end,
+  name = function() return mv(2) end,
+  rerecordcount = function() return mv(4) end,
+  readonly = function() return mv(5) end,
+  framecount = function() return e.framecount() end,
+  rerecordcounting = function() return true end,
+  setreadonly = unsupported("movie.setreadonly", "the app's Movie menu switches read-only"),
+  setrerecordcount = unsupported("movie.setrerecordcount", "the recorder counts rerecords"),
+  stop = unsupported("movie.stop", "the app's Movie menu stops movies"),
+}
+movie.getname, movie.getreadonly, movie.close = movie.name, movie.readonly, movie.stop
+
+local MISSING = {
+  sound = "sound channel state is not exposed yet",
+  avi = "video dumping belongs to the app, not scripts",
+}
+for lib, why in pairs(MISSING) do
   _G[lib] = setmetatable({}, {
-    __index = function(_, k) return unsupported(lib .. "." .. tostring(k)) end,
+    __index = function(_, k) return unsupported(lib .. "." .. tostring(k), why) end,
+  })
+end
+if input == nil then
+  input = setmetatable({}, {
+    __index = function(_, k) return unsupported("input." .. tostring(k), "host keys are not logged yet") end,
+  })
+end
+for _, t in ipairs({ "movie" }) do
+  setmetatable(_G[t], {
+    __index = function(_, k) return unsupported(t .. "." .. tostring(k)) end,
   })
 end
