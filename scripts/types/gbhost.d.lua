@@ -342,11 +342,45 @@ function gui.line(x1, y1, x2, y2, color) end
 ---@param color? integer|string
 function gui.pixel(x, y, color) end
 
----A PNG image from the script's own folder (`"logo.png"`), its top-left corner at (x, y), with its alpha
+---A PNG image from the script's own folder or its subfolders (`"logo.png"`, `"img/a.png"`), its top-left corner at (x, y), with its alpha; scaled (nearest pixel) to `width` × `height` when given
 ---@param x integer
 ---@param y integer
 ---@param file string
-function gui.image(x, y, file) end
+---@param width? integer
+---@param height? integer
+function gui.image(x, y, file, width, height) end
+
+---The part `sx, sy, sw × sh` of an image (see `gui.image`) at (x, y), scaled to `width` × `height` when given (a sprite from a sheet)
+---@param file string
+---@param sx integer
+---@param sy integer
+---@param sw integer
+---@param sh integer
+---@param x integer
+---@param y integer
+---@param width? integer
+---@param height? integer
+function gui.image_region(file, sx, sy, sw, sh, x, y, width, height) end
+
+---An ellipse in the box (x, y, width × height), outlined and optionally filled
+---@param x integer
+---@param y integer
+---@param width integer
+---@param height integer
+---@param line? integer|string
+---@param fill? integer|string
+function gui.ellipse(x, y, width, height, line, fill) end
+
+---A closed polygon through `{{x, y}, …}`, outlined and optionally filled (even-odd)
+---@param points integer[][]
+---@param line? integer|string
+---@param fill? integer|string
+function gui.polygon(points, line, fill) end
+
+---Lines through `{{x, y}, …}`, not closed
+---@param points integer[][]
+---@param color? integer|string
+function gui.polyline(points, color) end
 
 ---Forget what this script drew this frame
 function gui.clear() end

@@ -24,6 +24,7 @@
 
 pub mod api;
 pub mod banks;
+pub mod catalog;
 pub mod codec;
 pub mod data;
 pub mod events;

@@ -526,7 +526,12 @@ local MISSING = {
   nes = "the NES core's library",
   snes = "the SNES core's library",
   genesis = "the Genesis core's library",
-  sql = "no database in the sandbox",
+  SQL = "no database in the sandbox",
+  bizsocket = "no network in the sandbox",
+  doom = "the Doom core's library",
+  nds = "the Nintendo DS core's library",
+  speech = "no speech output: console lines reach screen readers",
+  input = "host keys and the mouse are not logged events yet",
 }
 for lib, why in pairs(MISSING) do
   if _G[lib] == nil then

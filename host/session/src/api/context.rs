@@ -1,12 +1,13 @@
 //! What one VM call may reach: [`Api`], lent by the session for the duration of one call, and
-//! the outputs a call leaves ([`DrawCmd`]s, [`Request`]s).
+//! the outputs a call leaves ([`DrawCmd`]s, [`Request`]s), and what the file and clock calls
+//! share with the session ([`FileIo`], [`Clock`]).
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::path::PathBuf;
 
 use gb_core::{Buttons, Gb};
 use lua_rollback::Value;
 
-use super::io::{Clock, FileIo};
 use crate::data::{EventKind, Image};
 use crate::state::SavedState;
 
@@ -128,7 +129,35 @@ pub struct Api<'a> {
     /// Files: `Some` for scripts, `None` for the console (which has none).
     pub files: Option<&'a mut FileIo>,
     /// The movie being recorded or played, if any.
-    pub movie: Option<&'a crate::movie::MovieView>,
+    pub movie: Option<&'a crate::data::MovieView>,
     /// The session's event log (the input of past frames).
     pub log: Option<&'a crate::events::EventLog>,
+}
+
+/// The session's clock as scripts see it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Clock {
+    /// Unix seconds at power-on: the logged start time (0, 1970, when none is logged).
+    pub start_unix: u64,
+    /// The core's cycle count at power-on.
+    pub power_on_cycles: u64,
+}
+
+/// What the scripts' file calls share with the session (not rolled back: it describes the
+/// outside world and the log).
+#[derive(Debug, Default)]
+pub struct FileIo {
+    /// Each script's folder, by slot (scripts loaded from no file have none: no files).
+    pub folders: HashMap<u32, PathBuf>,
+    /// A replay: writes are skipped.
+    pub replaying: bool,
+    /// The frame being run, while one is (file reads are logged in it).
+    pub stepping: Option<u64>,
+    /// The reads the log holds for this frame (a replay's, a movie's), by slot, in order:
+    /// the reads are checked against them instead of logged again.
+    pub expected: HashMap<u32, VecDeque<(String, u64)>>,
+    /// Live reads made during a call, for the session to log: slot, path, hash.
+    pub reads: Vec<(u32, String, u64)>,
+    /// Differences found on a replay, for the console: slot, text.
+    pub warnings: Vec<(u32, String)>,
 }

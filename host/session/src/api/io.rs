@@ -12,46 +12,19 @@
 //!   on emulated time, `os.clock` is the emulated seconds since power-on: a rewind replays
 //!   the same values. See [`Clock`].
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 use std::path::{Component, Path, PathBuf};
 
 use lua_rollback::Value;
 
 use super::args::{bytes_arg, text_arg};
 use super::context::Api;
+pub use super::context::{Clock, FileIo};
 use super::spec::id;
 use crate::data::hash::fnv1a;
 
 /// The biggest file a script may read or write at once.
 pub const MAX_FILE_BYTES: usize = 16 << 20;
-
-/// The session's clock as scripts see it.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Clock {
-    /// Unix seconds at power-on: the logged start time (0, 1970, when none is logged).
-    pub start_unix: u64,
-    /// The core's cycle count at power-on.
-    pub power_on_cycles: u64,
-}
-
-/// What the scripts' file calls share with the session (not rolled back: it describes the
-/// outside world and the log).
-#[derive(Debug, Default)]
-pub struct FileIo {
-    /// Each script's folder, by slot (scripts loaded from no file have none: no files).
-    pub folders: HashMap<u32, PathBuf>,
-    /// A replay: writes are skipped.
-    pub replaying: bool,
-    /// The frame being run, while one is (file reads are logged in it).
-    pub stepping: Option<u64>,
-    /// The reads the log holds for this frame (a replay's, a movie's), by slot, in order:
-    /// the reads are checked against them instead of logged again.
-    pub expected: HashMap<u32, VecDeque<(String, u64)>>,
-    /// Live reads made during a call, for the session to log: slot, path, hash.
-    pub reads: Vec<(u32, String, u64)>,
-    /// Differences found on a replay, for the console: slot, text.
-    pub warnings: Vec<(u32, String)>,
-}
 
 /// Why a path is refused.
 fn refused(path: &str, why: &str) -> String {

@@ -25,7 +25,34 @@ C = {
   GB_KEY = { A = 0, B = 1, SELECT = 2, START = 3, RIGHT = 4, LEFT = 5, UP = 6, DOWN = 7 },
   PLATFORM = { NONE = -1, GBA = 0, GB = 1 },
   SAVESTATE = { SCREENSHOT = 1, SAVEDATA = 2, CHEATS = 4, RTC = 8, METADATA = 16, ALL = 31 },
+  GBA_KEY = { A = 0, B = 1, SELECT = 2, START = 3, RIGHT = 4, LEFT = 5, UP = 6, DOWN = 7, R = 8,
+              L = 9 },
+  CHECKSUM = { CRC32 = 0 },
+  WATCHPOINT_TYPE = { WRITE = 1, READ = 2, RW = 3, WRITE_CHANGE = 5 },
+  SOCKERR = { UNKNOWN_ERROR = -1, OK = 0, AGAIN = 1, ADDRESS_IN_USE = 2, CONNECTION_REFUSED = 3,
+              DENIED = 4, FAILED = 5, NETWORK_UNREACHABLE = 6, NOT_FOUND = 7, NO_DATA = 8,
+              OUT_OF_MEMORY = 9, TIMEOUT = 10, UNSUPPORTED = 11 },
 }
+-- mGBA 0.11's input, painter and event constants, by name (gbhost sends no input events and
+-- has no painter: the values only let scripts that name them load).
+local function enum(names)
+  local t = {}
+  for i, n in ipairs(names) do t[n] = i - 1 end
+  return t
+end
+C.ALIGN = { LEFT = 1, HCENTER = 2, RIGHT = 4, TOP = 16, VCENTER = 32, BOTTOM = 64, BASELINE = 128 }
+C.EV_TYPE = enum({ "NONE", "KEY", "MOUSE_BUTTON", "MOUSE_MOVE", "MOUSE_WHEEL", "GAMEPAD_BUTTON",
+                   "TRIGGER" })
+C.INPUT_DIR = enum({ "NONE", "NORTH", "EAST", "SOUTH", "WEST", "UP", "RIGHT", "DOWN", "LEFT",
+                     "NORTHEAST", "NORTHWEST", "SOUTHEAST", "SOUTHWEST" })
+C.INPUT_STATE = enum({ "UP", "DOWN", "HELD" })
+C.KEY = enum({ "NONE", "BACKSPACE", "TAB", "ENTER", "ESCAPE", "DELETE", "PAGE_UP", "PAGE_DOWN",
+               "HOME", "END", "INSERT", "UP", "DOWN", "LEFT", "RIGHT" })
+for i = 1, 24 do C.KEY["F" .. i] = 0x100 + i end
+C.KMOD = { NONE = 0, LSHIFT = 1, RSHIFT = 2, SHIFT = 3, LCONTROL = 4, RCONTROL = 8, CONTROL = 12,
+           LALT = 16, RALT = 32, ALT = 48, LSUPER = 64, RSUPER = 128, SUPER = 192,
+           CAPS_LOCK = 256, NUM_LOCK = 512, SCROLL_LOCK = 1024 }
+C.MOUSE_BUTTON = enum({ "PRIMARY", "SECONDARY", "MIDDLE" })
 
 util = {
   expandBitmask = function(mask)
@@ -33,6 +60,8 @@ util = {
     for i = 0, 63 do if mask & (1 << i) ~= 0 then t[#t + 1] = i end end
     return t
   end,
+  newRectangle = function(x, y, w, h) return { x = x, y = y, width = w, height = h } end,
+  newSize = function(w, h) return { width = w, height = h } end,
   makeBitmask = function(list)
     local m = 0
     for _, i in ipairs(list) do m = m | (1 << i) end
@@ -103,19 +132,24 @@ emu.saveStateSlot = function(_, slot) native.savestate.save("slot " .. tostring(
 emu.loadStateSlot = function(_, slot) native.savestate.load("slot " .. tostring(slot)) return true end
 emu = object("emu", emu)
 
--- Callbacks by mGBA's event names; the ones gbhost has no such moment for are kept and never
--- called.
+-- Callbacks by mGBA's event names: "frame" at every frame's end, "keysRead" when the game
+-- reads the joypad, "stop" and "shutdown" when the script is unloaded. The ones gbhost has no
+-- such moment for are kept and never called (`gbhost.mgba_events` says which, for the docs).
 local e = native.event
+local ON = { frame = e.on_frame_end, keysRead = e.on_input_poll, stop = e.on_exit,
+             shutdown = e.on_exit }
+gbhost.mgba_events = { frame = true, keysRead = true, stop = true, shutdown = true,
+                       reset = false, start = false, crashed = false, sleep = false,
+                       savedataUpdated = false, alarm = false, rumble = false, key = false,
+                       mouseButton = false, mouseMove = false, mouseWheel = false,
+                       gamepadButton = false, gamepadHat = false, trigger = false }
 local ids = {}
 local next_id = 0
 callbacks = object("callbacks", {
   add = function(_, name, fn)
     next_id = next_id + 1
-    if name == "frame" then
-      ids[next_id] = e.on_frame_end(fn)
-    elseif name == "keysRead" then
-      ids[next_id] = e.on_input_poll(fn)
-    end
+    local on = ON[name]
+    if on then ids[next_id] = on(fn) end
     return next_id
   end,
   remove = function(_, id)
@@ -156,3 +190,21 @@ console = object("console", {
     })
   end,
 })
+
+-- mGBA 0.11's libraries gbhost does not have: their functions can be looked up and raise the
+-- reason when called.
+local MISSING = {
+  socket = "no network in the sandbox",
+  canvas = "mGBA 0.11's canvas layers are not built yet (draw with gui.*)",
+  image = "mGBA 0.11's images are not built yet (draw PNG files with gui.image)",
+  storage = "mGBA 0.11's storage buckets are not built yet (use persist)",
+  input = "host keys and the mouse are not logged events yet",
+}
+for lib, why in pairs(MISSING) do
+  if _G[lib] == nil then _G[lib] = object(lib, {}) end
+  local mt = getmetatable(_G[lib])
+  mt.__index = function(_, k) return unsupported(lib .. ":" .. tostring(k), why) end
+end
+-- What program runs the script.
+system = object("system", { program = "gbhost", version = "0.1", branch = "", commit = "",
+                            revision = 0 })

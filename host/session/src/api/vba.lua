@@ -174,7 +174,34 @@ bit = {
   rshift = function(a, n) return (a & 0xFFFFFFFF) >> n end,
   arshift = function(a, n) return a >> n end,
   tohex = function(a, n) return string.format("%0" .. (n or 8) .. "x", a & 0xFFFFFFFF) end,
+  -- LuaBitOp's results are signed 32-bit numbers.
+  tobit = function(a)
+    a = a & 0xFFFFFFFF
+    if a >= 0x80000000 then return a - 0x100000000 end
+    return a
+  end,
+  rol = function(a, n) a = a & 0xFFFFFFFF n = n % 32 return ((a << n) | (a >> (32 - n))) & 0xFFFFFFFF end,
+  ror = function(a, n) a = a & 0xFFFFFFFF n = n % 32 return ((a >> n) | (a << (32 - n))) & 0xFFFFFFFF end,
+  bswap = function(a)
+    return ((a & 0xFF) << 24) | ((a & 0xFF00) << 8) | ((a >> 8) & 0xFF00) | ((a >> 24) & 0xFF)
+  end,
 }
+-- VBA-rr's helper globals.
+BIT = function(...)
+  local m = 0
+  for _, pos in ipairs({ ... }) do m = m | (1 << pos) end
+  return m
+end
+copytable = function(t)
+  local c = {}
+  for k, v in pairs(t) do c[k] = v end
+  return c
+end
+-- The value's address in the script's memory (the arena's, the same on every run).
+addressof = function(v)
+  local hex = tostring(v):match("0x(%x+)")
+  return hex and tonumber(hex, 16) or 0
+end
 AND, OR, XOR = bit.band, bit.bor, bit.bxor
 SHIFT = function(a, n) if n >= 0 then return a >> n end return a << -n end
 

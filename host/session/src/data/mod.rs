@@ -7,17 +7,20 @@
 //! - [`bundle`]: a script's source, modules and images;
 //! - [`event`]: one outside input and when it happens;
 //! - [`limits`]: the bounds hostile files are held to;
-//! - [`status`]: what a script is doing (running, finished, failed).
+//! - [`status`]: what a script is doing (running, finished, failed);
+//! - [`movie_view`]: what is seen of the open movie.
 
 pub mod bundle;
 pub mod event;
 pub mod flavor;
 pub mod hash;
 pub mod limits;
+pub mod movie_view;
 pub mod status;
 
 pub use bundle::{Bundle, Image};
 pub use event::{Event, EventKind};
 pub use flavor::Flavor;
 pub use hash::{SourceHash, fnv1a, source_hash};
+pub use movie_view::MovieView;
 pub use status::Status;

@@ -25,6 +25,7 @@ use super::format::state_hash;
 use super::player::{Desync, Feed, Feeder};
 use super::reader::Movie;
 use super::recorder::Recorder;
+pub use crate::data::MovieView;
 use crate::data::fnv1a;
 use crate::session::{Session, SessionConfig};
 use crate::state::StateFile;
@@ -60,27 +61,6 @@ impl EndAction {
             EndAction::Stop => "stop",
         }
     }
-}
-
-/// What a window or a REPL shows of the open movie.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct MovieView {
-    /// The file's name.
-    pub name: String,
-    /// Read-only playback (else recording).
-    pub read_only: bool,
-    /// The movie's frame count (recorded so far, or the file's).
-    pub length: u64,
-    /// The frame the movie starts at.
-    pub start: u64,
-    /// Rerecords.
-    pub rerecords: u64,
-    /// A rerecord can be undone.
-    pub can_undo: bool,
-    /// The playback reached the end.
-    pub ended: bool,
-    /// The first frame the desync detector found different, if any.
-    pub desync: Option<u64>,
 }
 
 /// How the movie is open.

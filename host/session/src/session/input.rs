@@ -163,7 +163,7 @@ impl Session {
 
     /// Tell scripts about the movie being recorded or played (`None`: none), for BizHawk's
     /// `movie.*`. [`crate::movie::Tas`] does it before every frame.
-    pub fn set_movie(&mut self, view: Option<crate::movie::MovieView>) {
+    pub fn set_movie(&mut self, view: Option<crate::data::MovieView>) {
         self.movie = view;
     }
 

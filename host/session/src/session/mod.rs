@@ -273,7 +273,7 @@ pub struct Session {
     pub(crate) replaying: bool,
     /// The movie open over the session, as scripts' `movie.*` see it (set by its owner before
     /// every frame; not part of the log: see `docs/lua-api.md`).
-    pub(crate) movie: Option<crate::movie::MovieView>,
+    pub(crate) movie: Option<crate::data::MovieView>,
     /// The clock scripts see (`os.time`, `os.clock`).
     pub(crate) clock: crate::api::io::Clock,
     /// Scripts' folders and file reads (see [`crate::api::io`]).

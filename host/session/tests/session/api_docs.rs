@@ -25,7 +25,8 @@ fn check(path: &str, generated: &str) {
 
 #[test]
 fn the_reference_is_up_to_date() {
-    check("docs/lua-api.md", &spec::markdown());
+    let doc = spec::markdown() + &gb_session::catalog::markdown();
+    check("docs/lua-api.md", &doc);
 }
 
 #[test]
@@ -50,4 +51,30 @@ fn every_host_function_has_a_unique_id_and_name() {
         fns.iter()
             .all(|f| f.name.split('.').count() == 2 && !f.doc.is_empty())
     );
+}
+
+#[test]
+fn every_name_of_the_emulators_apis_can_be_looked_up() {
+    use gb_session::catalog::{LAYERS, Status, probe};
+    for (flavor, title, _) in LAYERS {
+        let probed = probe(flavor);
+        assert!(!probed.is_empty(), "{title}: an empty catalog");
+        let missing: Vec<String> = probed
+            .iter()
+            .filter(|(_, s)| *s == Status::Missing)
+            .map(|(e, _)| e.path(flavor))
+            .collect();
+        assert!(
+            missing.is_empty(),
+            "{title}: looking these up fails: {missing:?}"
+        );
+    }
+}
+
+#[test]
+fn the_layers_luals_definitions_are_up_to_date() {
+    use gb_session::catalog::{LAYERS, luals};
+    for (flavor, _, file) in LAYERS {
+        check(&format!("scripts/types/{file}.d.lua"), &luals(flavor));
+    }
 }
