@@ -323,7 +323,6 @@ function bit.byteswap_16(val) end
 function bit.byteswap_32(val) end
 
 --- Reverse bytes of 64-bit value
---- Not supported by gbhost.
 ---@param val integer
 function bit.byteswap_64(val) end
 
@@ -467,7 +466,7 @@ function bizstring.toupper(str) end
 function bizstring.trim(str) end
 
 --- Whether sound is enabled
---- Not supported by gbhost.
+--- Not supported by gbhost: the app's settings are not open to scripts.
 function client.GetSoundOn() end
 
 --- Add padding around client surface for HUD drawing
@@ -487,12 +486,12 @@ function client.SetClientExtraPadding(left, top, right, bottom) end
 function client.SetGameExtraPadding(left, top, right, bottom) end
 
 --- Enable or mute sound
---- Not supported by gbhost.
+--- Not supported by gbhost: the app's settings are not open to scripts.
 ---@param enable boolean
 function client.SetSoundOn(enable) end
 
 --- Add a cheat code if the core supports it
---- Not supported by gbhost.
+--- Not supported by gbhost: cheats are not built yet.
 ---@param code string
 function client.addcheat(code) end
 
@@ -509,74 +508,72 @@ function client.bufferheight() end
 function client.bufferwidth() end
 
 --- Release every autoheld button
---- Not supported by gbhost.
+--- Not supported by gbhost: autohold is the app's.
 function client.clearautohold() end
 
 --- Unload the current ROM
---- Not supported by gbhost.
+--- Not supported by gbhost: scripts do not open or close ROMs, instances or the app.
 function client.closerom() end
 
 --- Create default instance of a named type
---- Not supported by gbhost.
+--- Not supported by gbhost: scripts do not open or close ROMs, instances or the app.
 ---@param name string
 function client.createinstance(name) end
 
 --- Toggle on-screen messages
---- Not supported by gbhost.
+--- Not supported by gbhost: the app's settings are not open to scripts.
 ---@param value boolean
 function client.displaymessages(value) end
 
 --- Turn rewind on or off
---- Not supported by gbhost.
+--- Not supported by gbhost: rewind is always on, and scripts roll back with it.
 ---@param enabled boolean
 function client.enablerewind(enabled) end
 
 --- Busy-wait precisely for some milliseconds
---- Not supported by gbhost.
+--- Not supported by gbhost: scripts never block emulation.
 ---@param millis integer
 function client.exactsleep(millis) end
 
 --- Quit the emulator
---- Not supported by gbhost.
+--- Not supported by gbhost: scripts do not open or close ROMs, instances or the app.
 function client.exit() end
 
 --- Quit the emulator with a process exit code
---- Not supported by gbhost.
+--- Not supported by gbhost: scripts do not open or close ROMs, instances or the app.
 ---@param exitCode integer
 function client.exitCode(exitCode) end
 
 --- Set UI frameskip amount (0 disables)
---- Not supported by gbhost.
+--- Not supported by gbhost: the app's settings are not open to scripts.
 ---@param numFrames integer
 function client.frameskip(numFrames) end
 
 --- Approximate host framerate from frame timing
---- Not supported by gbhost.
+--- Not supported by gbhost: it would differ between a run and its replay.
 function client.get_approx_framerate() end
 
 --- Name of the Lua engine in use
---- Not supported by gbhost.
 function client.get_lua_engine() end
 
 --- List names of currently open tools
---- Not supported by gbhost.
+--- Not supported by gbhost: tool windows belong to the app.
 function client.getavailabletools() end
 
 --- Return the client config object
---- Not supported by gbhost.
+--- Not supported by gbhost: the app's settings are not open to scripts.
 function client.getconfig() end
 
 --- Current scanline filter intensity
---- Not supported by gbhost.
+--- Not supported by gbhost: the app's settings are not open to scripts.
 function client.gettargetscanlineintensity() end
 
 --- Get (opening if needed) a tool object by name
---- Not supported by gbhost.
+--- Not supported by gbhost: tool windows belong to the app.
 ---@param name string
 function client.gettool(name) end
 
 --- BizHawk version string
---- Not supported by gbhost.
 function client.getversion() end
 
 --- Current main window zoom factor
@@ -584,7 +581,7 @@ function client.getversion() end
 function client.getwindowsize() end
 
 --- Toggle emulating without display updates
---- Not supported by gbhost.
+--- Not supported by gbhost: the app's settings are not open to scripts.
 ---@param invisible boolean
 function client.invisibleemulation(invisible) end
 
@@ -593,48 +590,48 @@ function client.invisibleemulation(invisible) end
 function client.ispaused() end
 
 --- True while rewinding
---- Not supported by gbhost.
+--- Not supported by gbhost: it would differ between a run and its replay.
 function client.isrewinding() end
 
 --- True while seeking to a frame
---- Not supported by gbhost.
+--- Not supported by gbhost: it would differ between a run and its replay.
 function client.isseeking() end
 
 --- True when turbo is active
---- Not supported by gbhost.
+--- Not supported by gbhost: it would differ between a run and its replay.
 function client.isturbo() end
 
 --- Open the Cheats window
---- Not supported by gbhost.
+--- Not supported by gbhost: tool windows belong to the app.
 function client.opencheats() end
 
 --- Open the Hex Editor window
---- Not supported by gbhost.
+--- Not supported by gbhost: tool windows belong to the app.
 function client.openhexeditor() end
 
 --- Open the RAM Search window
---- Not supported by gbhost.
+--- Not supported by gbhost: tool windows belong to the app.
 function client.openramsearch() end
 
 --- Open the RAM Watch window
---- Not supported by gbhost.
+--- Not supported by gbhost: tool windows belong to the app.
 function client.openramwatch() end
 
 --- Load a ROM file; returns success flag
---- Not supported by gbhost.
+--- Not supported by gbhost: scripts do not open or close ROMs, instances or the app.
 ---@param path string
 function client.openrom(path) end
 
 --- Open TAStudio
---- Not supported by gbhost.
+--- Not supported by gbhost: tool windows belong to the app.
 function client.opentasstudio() end
 
 --- Open the Toolbox window
---- Not supported by gbhost.
+--- Not supported by gbhost: tool windows belong to the app.
 function client.opentoolbox() end
 
 --- Open the trace logger if core supports it
---- Not supported by gbhost.
+--- Not supported by gbhost: tool windows belong to the app.
 function client.opentracelogger() end
 
 --- Pause emulation
@@ -642,7 +639,7 @@ function client.opentracelogger() end
 function client.pause() end
 
 --- Suspend A/V capture until unpaused
---- Not supported by gbhost.
+--- Not supported by gbhost: the app's settings are not open to scripts.
 function client.pause_av() end
 
 --- Restart the loaded core
@@ -650,12 +647,12 @@ function client.pause_av() end
 function client.reboot_core() end
 
 --- Remove a previously added cheat code
---- Not supported by gbhost.
+--- Not supported by gbhost: cheats are not built yet.
 ---@param code string
 function client.removecheat(code) end
 
 --- Flush SaveRAM to disk
---- Not supported by gbhost.
+--- Not supported by gbhost: the app writes battery saves.
 function client.saveram() end
 
 --- Height of the emulator drawing area
@@ -667,14 +664,14 @@ function client.screenheight() end
 function client.screenshot(path) end
 
 --- Copy a screenshot to the clipboard
---- Not supported by gbhost.
+--- Not supported by gbhost: no clipboard for scripts.
 function client.screenshottoclipboard() end
 
 --- Width of the emulator drawing area
 function client.screenwidth() end
 
 --- Deprecated no-op; loop with pause/unpause instead
---- Not supported by gbhost.
+--- Not supported by gbhost: seeking is the app's timeline.
 ---@param frame integer
 function client.seekframe(frame) end
 
@@ -683,22 +680,22 @@ function client.seekframe(frame) end
 function client.setscreenshotosd(value) end
 
 --- Set scanline filter intensity
---- Not supported by gbhost.
+--- Not supported by gbhost: the app's settings are not open to scripts.
 ---@param val integer
 function client.settargetscanlineintensity(val) end
 
 --- Set main window zoom factor
---- Not supported by gbhost.
+--- Not supported by gbhost: the app's settings are not open to scripts.
 ---@param size integer
 function client.setwindowsize(size) end
 
 --- Sleep for some milliseconds
---- Not supported by gbhost.
+--- Not supported by gbhost: scripts never block emulation.
 ---@param millis integer
 function client.sleep(millis) end
 
 --- Set emulation speed percentage
---- Not supported by gbhost.
+--- Not supported by gbhost: the app's settings are not open to scripts.
 ---@param percent integer
 function client.speedmode(percent) end
 
@@ -707,7 +704,6 @@ function client.speedmode(percent) end
 function client.togglepause() end
 
 --- Map emulator-space point to client-space point
---- Not supported by gbhost.
 ---@param x integer
 ---@param y integer
 function client.transformPoint(x, y) end
@@ -717,7 +713,7 @@ function client.transformPoint(x, y) end
 function client.unpause() end
 
 --- Resume A/V capture
---- Not supported by gbhost.
+--- Not supported by gbhost: the app's settings are not open to scripts.
 function client.unpause_av() end
 
 --- Window x position on screen
@@ -922,7 +918,7 @@ function comm.ws_send(guid, content, endOfMessage) end
 function console.clear() end
 
 --- List all Lua API names
---- Not supported by gbhost.
+--- Not supported by gbhost: not yet.
 function console.getluafunctionslist() end
 
 --- Print values tab-separated with newline
@@ -944,13 +940,13 @@ function console.writeline(outputs) end
 function doom.onprandom(luaf, name) end
 
 --- Disassemble instruction at address; returns text and length
---- Not supported by gbhost.
+--- Not supported by gbhost: the disassembler is not open to scripts yet.
 ---@param pc integer
 ---@param name? string
 function emu.disassemble(pc, name) end
 
 --- Set display vsync option
---- Not supported by gbhost.
+--- Not supported by gbhost: display and speed settings belong to the app, not scripts.
 ---@param enabled boolean
 function emu.displayvsync(enabled) end
 
@@ -967,7 +963,6 @@ function emu.getboardname() end
 function emu.getdisplaytype() end
 
 --- Deprecated: name of Lua engine
---- Not supported by gbhost.
 function emu.getluacore() end
 
 --- Value of one CPU register or flag
@@ -987,12 +982,12 @@ function emu.islagged() end
 function emu.lagcount() end
 
 --- Toggle framerate throttling
---- Not supported by gbhost.
+--- Not supported by gbhost: display and speed settings belong to the app, not scripts.
 ---@param enabled boolean
 function emu.limitframerate(enabled) end
 
 --- Toggle automatic frameskip minimization
---- Not supported by gbhost.
+--- Not supported by gbhost: display and speed settings belong to the app, not scripts.
 ---@param enabled boolean
 function emu.minimizeframeskip(enabled) end
 
@@ -1002,7 +997,7 @@ function emu.minimizeframeskip(enabled) end
 function emu.setislagged(value) end
 
 --- Set the lag frame count
---- Not supported by gbhost.
+--- Not supported by gbhost: the lag count is measured by the core.
 ---@param count integer
 function emu.setlagcount(count) end
 
@@ -1012,7 +1007,7 @@ function emu.setlagcount(count) end
 function emu.setregister(register, value) end
 
 --- Enable/disable drawing of sprite/background layers
---- Not supported by gbhost.
+--- Not supported by gbhost: display and speed settings belong to the app, not scripts.
 ---@param luaParam? any
 function emu.setrenderplanes(luaParam) end
 
@@ -1026,7 +1021,6 @@ function emu.yield() end
 function event.availableScopes() end
 
 --- Whether callbacks of a kind receive arguments
---- Not supported by gbhost.
 ---@param subset? string
 function event.can_use_callback_params(subset) end
 
@@ -1038,7 +1032,7 @@ function event.can_use_callback_params(subset) end
 function event.on_bus_exec(luaf, address, name, scope) end
 
 --- Register callback before every executed instruction
---- Not supported by gbhost.
+--- Not supported by gbhost: a hook needs an address (one on every instruction would stop the core at each).
 ---@param luaf function
 ---@param name? string
 ---@param scope? string
@@ -1059,7 +1053,6 @@ function event.on_bus_read(luaf, address, name, scope) end
 function event.on_bus_write(luaf, address, name, scope) end
 
 --- Register callback when Lua console closes
---- Not supported by gbhost.
 ---@param luaf function
 ---@param name? string
 function event.onconsoleclose(luaf, name) end
@@ -1097,7 +1090,7 @@ function event.onloadstate(luaf, name) end
 function event.onmemoryexecute(luaf, address, name, scope) end
 
 --- Deprecated alias of on_bus_exec_any
---- Not supported by gbhost.
+--- Not supported by gbhost: a hook needs an address (one on every instruction would stop the core at each).
 ---@param luaf function
 ---@param name? string
 ---@param scope? string
@@ -1118,7 +1111,7 @@ function event.onmemoryread(luaf, address, name, scope) end
 function event.onmemorywrite(luaf, address, name, scope) end
 
 --- Register callback after a state saves
---- Not supported by gbhost.
+--- Not supported by gbhost: no hook runs when a state is saved yet.
 ---@param luaf function
 ---@param name? string
 function event.onsavestate(luaf, name) end
@@ -1578,7 +1571,7 @@ function gui.clearImageCache() end
 function gui.cleartext() end
 
 --- Open a separate drawing canvas window
---- Not supported by gbhost.
+--- Not supported by gbhost: no separate canvas windows: scripts draw over the game.
 ---@param width integer
 ---@param height integer
 ---@param x? integer
@@ -1586,22 +1579,18 @@ function gui.cleartext() end
 function gui.createcanvas(width, height, x, y) end
 
 --- Set default drawing background color
---- Not supported by gbhost.
 ---@param color integer|string
 function gui.defaultBackground(color) end
 
 --- Set default drawing foreground color
---- Not supported by gbhost.
 ---@param color integer|string
 function gui.defaultForeground(color) end
 
 --- Choose default font for pixelText
---- Not supported by gbhost.
 ---@param fontfamily string
 function gui.defaultPixelFont(fontfamily) end
 
 --- Set default text background color
---- Not supported by gbhost.
 ---@param color integer|string
 function gui.defaultTextBackground(color) end
 
@@ -1640,7 +1629,7 @@ function gui.drawBox(x, y, x2, y2, line, background, surfaceName) end
 function gui.drawEllipse(x, y, width, height, line, background, surfaceName) end
 
 --- Draw .ico file, optionally scaled
---- Not supported by gbhost.
+--- Not supported by gbhost: .ico files: draw PNG files with gui.drawImage.
 ---@param path string
 ---@param x integer
 ---@param y integer
@@ -1801,7 +1790,6 @@ function joypad.set(buttons, controller) end
 function joypad.setanalog(controls, controller) end
 
 --- Set input from a movie log line string
---- Not supported by gbhost.
 ---@param inputLogEntry string
 function joypad.setfrommnemonicstr(inputLogEntry) end
 
@@ -1877,7 +1865,6 @@ function mainmemory.readbyte(addr) end
 function mainmemory.readbyterange(addr, length) end
 
 --- Read 32-bit float
---- Not supported by gbhost.
 ---@param addr integer
 ---@param bigendian boolean
 function mainmemory.readfloat(addr, bigendian) end
@@ -1962,7 +1949,6 @@ function mainmemory.writebyte(addr, value) end
 function mainmemory.writebyterange(memoryblock) end
 
 --- Write 32-bit float
---- Not supported by gbhost.
 ---@param addr integer
 ---@param value number
 ---@param bigendian boolean
@@ -2081,7 +2067,6 @@ function memory.readbyte(addr, domain) end
 function memory.readbyterange(addr, length, domain) end
 
 --- Read 32-bit float with chosen endianness
---- Not supported by gbhost.
 ---@param addr integer
 ---@param bigendian boolean
 ---@param domain? string
@@ -2098,7 +2083,6 @@ function memory.usememorydomain(domain) end
 function memory.write_bytes_as_array(addr, bytes, domain) end
 
 --- Write bytes at addresses given as table keys
---- Not supported by gbhost.
 ---@param addrMap table
 ---@param domain? string
 function memory.write_bytes_as_dict(addrMap, domain) end
@@ -2199,7 +2183,6 @@ function memory.writebyte(addr, value, domain) end
 function memory.writebyterange(memoryblock, domain) end
 
 --- Write 32-bit float with chosen endianness
---- Not supported by gbhost.
 ---@param addr integer
 ---@param value number
 ---@param bigendian boolean
@@ -2207,7 +2190,6 @@ function memory.writebyterange(memoryblock, domain) end
 function memory.writefloat(addr, value, bigendian, domain) end
 
 --- Delete all in-memory states
---- Not supported by gbhost.
 function memorysavestate.clearstatesfrommemory() end
 
 --- Load an in-memory core state by id
@@ -2249,7 +2231,6 @@ function movie.getreadonly() end
 function movie.getrerecordcount() end
 
 --- Whether loadstate increments rerecords
---- Not supported by gbhost.
 function movie.getrerecordcounting() end
 
 --- Movie subtitles as table

@@ -408,7 +408,6 @@ function _socket:create() end
 function callbacks:add(callback, function_) end
 
 --- [0.11-dev] Register handler that fires once; returns id
---- Not supported by gbhost.
 ---@param callback string
 ---@param function_ function
 function callbacks:oneshot(callback, function_) end
@@ -464,21 +463,18 @@ function console:warn(msg) end
 function emu:addKey(key) end
 
 --- [0.10+] Press keys given as bitmask
---- Not supported by gbhost.
 ---@param keys integer
 function emu:addKeys(keys) end
 
 --- [0.10+] Load the save file matching the loaded ROM
---- Not supported by gbhost.
+--- Not supported by gbhost: the app opens files and resets; scripts run between frames.
 function emu:autoloadSave() end
 
 --- [0.10+] ROM checksum string (MD5/SHA1 types newer than 0.10)
---- Not supported by gbhost.
 ---@param type? integer
 function emu:checksum(type) end
 
 --- [0.11-dev, debugger builds] Remove breakpoint/watchpoint by id
---- Not supported by gbhost.
 ---@param cbid integer
 function emu:clearBreakpoint(cbid) end
 
@@ -487,17 +483,15 @@ function emu:clearBreakpoint(cbid) end
 function emu:clearKey(key) end
 
 --- [0.10+] Release keys given as bitmask
---- Not supported by gbhost.
 ---@param keys integer
 function emu:clearKeys(keys) end
 
 --- [0.10+] Underlying core object (methods also reachable on emu)
---- Not supported by gbhost.
+--- Not supported by gbhost: mGBA's core object.
 ---@param field any
 function emu:core(field) end
 
 --- [0.11-dev, debugger builds] Current execution cycle count
---- Not supported by gbhost.
 function emu:currentCycle() end
 
 --- [0.10+] Current frame number
@@ -510,7 +504,6 @@ function emu:frameCycles() end
 function emu:frequency() end
 
 --- [0.10+] Product code from ROM header
---- Not supported by gbhost.
 function emu:getGameCode() end
 
 --- [0.10+] Title from ROM header
@@ -524,24 +517,24 @@ function emu:getKey(key) end
 function emu:getKeys() end
 
 --- [0.10+] Load a ROM file into the core
---- Not supported by gbhost.
+--- Not supported by gbhost: the app opens files and resets; scripts run between frames.
 ---@param path string
 function emu:loadFile(path) end
 
 --- [0.10+] Load save data from path; temporary skips write-back
---- Not supported by gbhost.
+--- Not supported by gbhost: the app opens files and resets; scripts run between frames.
 ---@param path string
 ---@param temporary boolean
 function emu:loadSaveFile(path, temporary) end
 
 --- [0.10+] Restore savestate from string buffer
---- Not supported by gbhost.
+--- Not supported by gbhost: state buffers and files: use saveStateSlot and loadStateSlot.
 ---@param buffer string
 ---@param flags? integer
 function emu:loadStateBuffer(buffer, flags) end
 
 --- [0.10+] Load state from a file
---- Not supported by gbhost.
+--- Not supported by gbhost: state buffers and files: use saveStateSlot and loadStateSlot.
 ---@param path string
 ---@param flags? integer
 function emu:loadStateFile(path, flags) end
@@ -576,28 +569,27 @@ function emu:read8(address) end
 function emu:readRange(address, length) end
 
 --- [0.10+] Read CPU register by name
---- Not supported by gbhost.
 ---@param regName string
 function emu:readRegister(regName) end
 
 --- [0.10+] Reset the system and fire the reset callback
---- Not supported by gbhost.
+--- Not supported by gbhost: the app opens files and resets; scripts run between frames.
 function emu:reset() end
 
 --- [0.10+] Size of loaded ROM in bytes
 function emu:romSize() end
 
 --- [0.10+] Emulate until next frame
---- Not supported by gbhost.
+--- Not supported by gbhost: the app opens files and resets; scripts run between frames.
 function emu:runFrame() end
 
 --- [0.10+] Savestate into a string buffer
---- Not supported by gbhost.
+--- Not supported by gbhost: state buffers and files: use saveStateSlot and loadStateSlot.
 ---@param flags? integer
 function emu:saveStateBuffer(flags) end
 
 --- [0.10+] Save state to a file
---- Not supported by gbhost.
+--- Not supported by gbhost: state buffers and files: use saveStateSlot and loadStateSlot.
 ---@param path string
 ---@param flags? integer
 function emu:saveStateFile(path, flags) end
@@ -608,16 +600,15 @@ function emu:saveStateFile(path, flags) end
 function emu:saveStateSlot(slot, flags) end
 
 --- [0.10+] Write screenshot to file (default name if nil)
---- Not supported by gbhost.
+--- Not supported by gbhost: screenshots are the app's.
 ---@param filename? string
 function emu:screenshot(filename) end
 
 --- [0.11-dev] Screenshot returned as an image object
---- Not supported by gbhost.
+--- Not supported by gbhost: screenshots are the app's.
 function emu:screenshotToImage() end
 
 --- [0.11-dev, debugger builds] Call function when address executes; returns id
---- Not supported by gbhost.
 ---@param callback function
 ---@param address integer
 ---@param segment? integer
@@ -628,7 +619,6 @@ function emu:setBreakpoint(callback, address, segment) end
 function emu:setKeys(keys) end
 
 --- [0.11-dev, debugger builds] Watch an address range; returns id
---- Not supported by gbhost.
 ---@param callback function
 ---@param minAddress integer
 ---@param maxAddress integer
@@ -637,17 +627,16 @@ function emu:setKeys(keys) end
 function emu:setRangeWatchpoint(callback, minAddress, maxAddress, type, segment) end
 
 --- [0.11-dev] Supply Lua tilt/gyro sensor callbacks
---- Not supported by gbhost.
+--- Not supported by gbhost: Game Boy Advance cartridge sensors.
 ---@param cbTable table
 function emu:setRotationCallbacks(cbTable) end
 
 --- [0.11-dev] Supply Lua solar sensor (luminance) callback
---- Not supported by gbhost.
+--- Not supported by gbhost: Game Boy Advance cartridge sensors.
 ---@param callback function
 function emu:setSolarSensorCallback(callback) end
 
 --- [0.11-dev, debugger builds] Call function on memory access; returns id
---- Not supported by gbhost.
 ---@param callback function
 ---@param address integer
 ---@param type integer
@@ -655,7 +644,7 @@ function emu:setSolarSensorCallback(callback) end
 function emu:setWatchpoint(callback, address, type, segment) end
 
 --- [0.10+] Execute one CPU instruction
---- Not supported by gbhost.
+--- Not supported by gbhost: the app opens files and resets; scripts run between frames.
 function emu:step() end
 
 --- [0.10+] Write 16-bit to system bus
@@ -674,7 +663,6 @@ function emu:write32(address, value) end
 function emu:write8(address, value) end
 
 --- [0.10+] Write CPU register by name
---- Not supported by gbhost.
 ---@param regName string
 ---@param value integer
 function emu:writeRegister(regName, value) end

@@ -176,7 +176,6 @@ function emu.registerafter(func) end
 function emu.registerbefore(func) end
 
 --- Set callback run on power-off/ROM close
---- Not supported by gbhost.
 ---@param func function
 function emu.registerclose(func) end
 
@@ -185,32 +184,31 @@ function emu.registerclose(func) end
 function emu.registerexit(func) end
 
 --- Set callback run after loading a state
---- Not supported by gbhost.
 ---@param func function
 function emu.registerloaded(func) end
 
 --- Set callback run before loading a state
---- Not supported by gbhost.
+--- Not supported by gbhost: no hook runs at that moment in gbhost.
 ---@param func function
 function emu.registerloading(func) end
 
 --- Set callback run on power-on/ROM start
---- Not supported by gbhost.
+--- Not supported by gbhost: no hook runs at that moment in gbhost.
 ---@param func function
 function emu.registerrun(func) end
 
 --- Set callback run after saving a state
---- Not supported by gbhost.
+--- Not supported by gbhost: no hook runs at that moment in gbhost.
 ---@param func function
 function emu.registersaved(func) end
 
 --- Set callback run before saving a state
---- Not supported by gbhost.
+--- Not supported by gbhost: no hook runs at that moment in gbhost.
 ---@param func function
 function emu.registersaving(func) end
 
 --- Change how a joypad's buttons show in input display
---- Not supported by gbhost.
+--- Not supported by gbhost: the input display is the app's.
 ---@param which integer
 ---@param mapping table
 function emu.remapinputdisplay(which, mapping) end
@@ -234,7 +232,6 @@ function gui.box(x1, y1, x2, y2, fill, outline) end
 function gui.drawbox(x1, y1, x2, y2, fill, outline) end
 
 --- Alias of gdoverlay
---- Not supported by gbhost.
 ---@param dx? integer
 ---@param dy integer
 ---@param gdimage string
@@ -289,13 +286,12 @@ function gui.gdoverlay(dx, dy, gdimage, sx, sy, sw, sh, alpha) end
 function gui.gdscreenshot() end
 
 --- Read screen pixel color as r, g, b
---- Not supported by gbhost.
+--- Not supported by gbhost: the screen is not readable by scripts yet.
 ---@param x integer
 ---@param y integer
 function gui.getpixel(x, y) end
 
 --- Alias of gdoverlay
---- Not supported by gbhost.
 ---@param dx? integer
 ---@param dy integer
 ---@param gdimage string
@@ -315,7 +311,6 @@ function gui.line(x1, y1, x2, y2, color, skipfirst) end
 function gui.opacity(alpha) end
 
 --- Split a color into r, g, b, a
---- Not supported by gbhost.
 ---@param color any
 function gui.parsecolor(color) end
 
@@ -331,7 +326,7 @@ function gui.pixel(x, y, color) end
 function gui.popup(message, type) end
 
 --- Alias of getpixel
---- Not supported by gbhost.
+--- Not supported by gbhost: the screen is not readable by scripts yet.
 ---@param x integer
 ---@param y integer
 function gui.readpixel(x, y) end
@@ -350,7 +345,6 @@ function gui.rect(x1, y1, x2, y2, fill, outline) end
 function gui.register(func) end
 
 --- Alias of pixel
---- Not supported by gbhost.
 ---@param x integer
 ---@param y integer
 ---@param color? any
@@ -369,7 +363,6 @@ function gui.text(x, y, msg, fg, outline) end
 function gui.transparency(level) end
 
 --- Alias of pixel
---- Not supported by gbhost.
 ---@param x integer
 ---@param y integer
 ---@param color? any
@@ -435,83 +428,67 @@ function math.random(m, n) end
 function math.randomseed(seed) end
 
 --- Read unsigned 8-bit from GB cartridge ROM
---- Not supported by gbhost.
 ---@param addr integer
 function memory.gbromreadbyte(addr) end
 
 --- Read GB ROM bytes as a string
---- Not supported by gbhost.
 ---@param addr integer
 ---@param length integer
 function memory.gbromreadbyterange(addr, length) end
 
 --- Read signed 8-bit from GB ROM
---- Not supported by gbhost.
 ---@param addr integer
 function memory.gbromreadbytesigned(addr) end
 
 --- Alias of gbromreadbyte
---- Not supported by gbhost.
 ---@param addr integer
 function memory.gbromreadbyteunsigned(addr) end
 
 --- Read unsigned 32-bit from GB ROM
---- Not supported by gbhost.
 ---@param addr integer
 function memory.gbromreaddword(addr) end
 
 --- Read signed 32-bit from GB ROM
---- Not supported by gbhost.
 ---@param addr integer
 function memory.gbromreaddwordsigned(addr) end
 
 --- Alias of gbromreaddword
---- Not supported by gbhost.
 ---@param addr integer
 function memory.gbromreaddwordunsigned(addr) end
 
 --- Alias of gbromreaddword
---- Not supported by gbhost.
 ---@param addr integer
 function memory.gbromreadlong(addr) end
 
 --- Alias of gbromreaddwordsigned
---- Not supported by gbhost.
 ---@param addr integer
 function memory.gbromreadlongsigned(addr) end
 
 --- Alias of gbromreaddword
---- Not supported by gbhost.
 ---@param addr integer
 function memory.gbromreadlongunsigned(addr) end
 
 --- Alias of gbromreadword
---- Not supported by gbhost.
 ---@param addr integer
 function memory.gbromreadshort(addr) end
 
 --- Alias of gbromreadwordsigned
---- Not supported by gbhost.
 ---@param addr integer
 function memory.gbromreadshortsigned(addr) end
 
 --- Alias of gbromreadword
---- Not supported by gbhost.
 ---@param addr integer
 function memory.gbromreadshortunsigned(addr) end
 
 --- Read unsigned 16-bit from GB ROM
---- Not supported by gbhost.
 ---@param addr integer
 function memory.gbromreadword(addr) end
 
 --- Read signed 16-bit from GB ROM
---- Not supported by gbhost.
 ---@param addr integer
 function memory.gbromreadwordsigned(addr) end
 
 --- Alias of gbromreadword
---- Not supported by gbhost.
 ---@param addr integer
 function memory.gbromreadwordunsigned(addr) end
 
@@ -597,7 +574,6 @@ function memory.register(addr, size, func) end
 function memory.registerexec(addr, size, func) end
 
 --- Alias of registerexec
---- Not supported by gbhost.
 ---@param addr integer
 ---@param size? integer
 ---@param func function
@@ -610,7 +586,6 @@ function memory.registerexecute(addr, size, func) end
 function memory.registerread(addr, size, func) end
 
 --- Alias of registerexec
---- Not supported by gbhost.
 ---@param addr integer
 ---@param size? integer
 ---@param func function
@@ -656,7 +631,7 @@ function memory.writeword(addr, value) end
 function movie.active() end
 
 --- Movie author string
---- Not supported by gbhost.
+--- Not supported by gbhost: gbhost movies keep no author field for scripts yet.
 function movie.author() end
 
 --- Alias of stop
@@ -667,7 +642,7 @@ function movie.close() end
 function movie.framecount() end
 
 --- Alias of author
---- Not supported by gbhost.
+--- Not supported by gbhost: gbhost movies keep no author field for scripts yet.
 function movie.getauthor() end
 
 --- Alias of name
@@ -754,7 +729,6 @@ function vba.registerafter(func) end
 function vba.registerbefore(func) end
 
 --- Same as emu.registerclose (legacy name)
---- Not supported by gbhost.
 ---@param func function
 function vba.registerclose(func) end
 
@@ -763,32 +737,31 @@ function vba.registerclose(func) end
 function vba.registerexit(func) end
 
 --- Same as emu.registerloaded (legacy name)
---- Not supported by gbhost.
 ---@param func function
 function vba.registerloaded(func) end
 
 --- Same as emu.registerloading (legacy name)
---- Not supported by gbhost.
+--- Not supported by gbhost: no hook runs at that moment in gbhost.
 ---@param func function
 function vba.registerloading(func) end
 
 --- Same as emu.registerrun (legacy name)
---- Not supported by gbhost.
+--- Not supported by gbhost: no hook runs at that moment in gbhost.
 ---@param func function
 function vba.registerrun(func) end
 
 --- Same as emu.registersaved (legacy name)
---- Not supported by gbhost.
+--- Not supported by gbhost: no hook runs at that moment in gbhost.
 ---@param func function
 function vba.registersaved(func) end
 
 --- Same as emu.registersaving (legacy name)
---- Not supported by gbhost.
+--- Not supported by gbhost: no hook runs at that moment in gbhost.
 ---@param func function
 function vba.registersaving(func) end
 
 --- Same as emu.remapinputdisplay (legacy name)
---- Not supported by gbhost.
+--- Not supported by gbhost: the input display is the app's.
 ---@param which integer
 ---@param mapping table
 function vba.remapinputdisplay(which, mapping) end

@@ -359,7 +359,6 @@ userdata = {
 
 console.writeline = console.log
 console.clear = function() end
-console.getluafunctionslist = unsupported("console.getluafunctionslist")
 
 -- BizHawk's `bit` library: 32-bit unsigned operations (BizHawk's BitLuaLibrary).
 local U32 = 0xFFFFFFFF
@@ -516,6 +515,103 @@ memorysavestate = {
   removestate = function(id) kept[id] = nil end,
   clearstatesfromram = function() kept = {} end,
 }
+
+-- The rest of BizHawk's surface: what gbhost can answer, and the reasons for the rest.
+bit.byteswap_64 = function(a)
+  local r = 0
+  for _ = 1, 8 do r = (r << 8) | (a & 0xFF) a = a >> 8 end
+  return r
+end
+local function floats(t, fixed)
+  -- IEEE single-precision floats, little-endian unless `bigendian`.
+  t.readfloat = function(a, bigendian, d)
+    local raw = native.memory.read_bytes(a, 4, fixed or dom(d))
+    return (string.unpack(bigendian and ">f" or "<f", raw))
+  end
+  t.writefloat = function(a, v, bigendian, d)
+    native.memory.write_bytes(a, string.pack(bigendian and ">f" or "<f", v), fixed or dom(d))
+  end
+end
+floats(memory)
+floats(mainmemory, "wram")
+memory.write_bytes_as_dict = function(dict, d) memory.writebyterange(dict, d) end
+memorysavestate.clearstatesfrommemory = memorysavestate.clearstatesfromram
+movie.getrerecordcounting = function() return true end
+
+-- Drawing defaults: the colours a call without one uses.
+local defaults = { fg = nil, bg = nil, textbg = nil }
+gui.defaultForeground = function(c) defaults.fg = color(c) end
+gui.defaultBackground = function(c) defaults.bg = color(c) end
+gui.defaultTextBackground = function(c) defaults.textbg = color(c) end
+gui.defaultPixelFont = function() end
+do
+  local text, pixelText, box = gui.drawText, gui.pixelText, gui.drawBox
+  gui.drawText = function(x, y, msg, fg, bg, ...)
+    return text(x, y, msg, fg or defaults.fg, bg or defaults.textbg, ...)
+  end
+  gui.drawString = gui.drawText
+  gui.pixelText = function(x, y, msg, fg, bg) return pixelText(x, y, msg, fg or defaults.fg, bg or defaults.textbg) end
+  gui.drawBox = function(x1, y1, x2, y2, line, fill) return box(x1, y1, x2, y2, line or defaults.fg, fill or defaults.bg) end
+end
+gui.drawIcon = unsupported("gui.drawIcon", ".ico files: draw PNG files with gui.drawImage")
+gui.createcanvas = unsupported("gui.createcanvas", "no separate canvas windows: scripts draw over the game")
+
+-- A mnemonic line as movie.getinputasmnemonic gives it ("|U......A.|"): the buttons it holds.
+joypad.setfrommnemonicstr = function(str)
+  local t = {}
+  local letters = tostring(str):gsub("|", "")
+  for i, name in ipairs(MOVIE_BUTTONS) do
+    local ch = letters:sub(i, i)
+    if ch ~= "" and ch ~= "." and ch ~= " " then t[name] = true end
+  end
+  joypad.set(t)
+end
+
+event.can_use_callback_params = function() return true end
+event.onconsoleclose = function(fn, name) return event.onexit(fn, name) end
+local NO_ANY = "a hook needs an address (one on every instruction would stop the core at each)"
+event.onmemoryexecuteany = unsupported("event.onmemoryexecuteany", NO_ANY)
+event.on_bus_exec_any = unsupported("event.on_bus_exec_any", NO_ANY)
+event.onsavestate = unsupported("event.onsavestate", "no hook runs when a state is saved yet")
+
+emu.getluacore = function() return "Lua 5.4 (gbhost)" end
+emu.setlagcount = unsupported("emu.setlagcount", "the lag count is measured by the core")
+emu.disassemble = unsupported("emu.disassemble", "the disassembler is not open to scripts yet")
+local DISPLAY = "display and speed settings belong to the app, not scripts"
+for _, name in ipairs({ "displayvsync", "limitframerate", "minimizeframeskip", "setrenderplanes" }) do
+  emu[name] = unsupported("emu." .. name, DISPLAY)
+end
+
+client.getversion = function() return "gbhost 0.1" end
+client.get_lua_engine = function() return "Lua 5.4 (gbhost)" end
+client.transformPoint = function(x, y) return { x = x, y = y } end
+local CLIENT = {
+  { "the app's settings are not open to scripts", "GetSoundOn", "SetSoundOn", "getconfig",
+    "displaymessages", "frameskip", "speedmode", "invisibleemulation", "pause_av", "unpause_av",
+    "gettargetscanlineintensity", "settargetscanlineintensity", "setwindowsize" },
+  { "scripts do not open or close ROMs, instances or the app", "closerom", "openrom", "exit",
+    "exitCode", "createinstance" },
+  { "tool windows belong to the app", "getavailabletools", "gettool", "opencheats",
+    "openhexeditor", "openramsearch", "openramwatch", "opentasstudio", "opentoolbox",
+    "opentracelogger" },
+  { "cheats are not built yet", "addcheat", "removecheat" },
+  { "scripts never block emulation", "sleep", "exactsleep" },
+  { "rewind is always on, and scripts roll back with it", "enablerewind" },
+  { "it would differ between a run and its replay", "isrewinding", "isseeking", "isturbo",
+    "get_approx_framerate" },
+  { "the app writes battery saves", "saveram" },
+  { "no clipboard for scripts", "screenshottoclipboard" },
+  { "seeking is the app's timeline", "seekframe" },
+  { "autohold is the app's", "clearautohold" },
+}
+for _, group in ipairs(CLIENT) do
+  for i = 2, #group do
+    if rawget(client, group[i]) == nil then
+      client[group[i]] = unsupported("client." .. group[i], group[1])
+    end
+  end
+end
+console.getluafunctionslist = unsupported("console.getluafunctionslist", "not yet")
 
 -- BizHawk libraries gbhost does not have: looking a function up gives one that raises the
 -- clear error, with the reason, when called.

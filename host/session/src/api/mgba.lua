@@ -88,6 +88,11 @@ for name, domain in pairs(DOMAINS) do
   local d = accessors({}, domain)
   d.name = function() return name end
   d.size = function() return m.size(domain) end
+  -- Where the domain is on the bus (mGBA's base and bound), 0 for the ones that are not.
+  local BASE = { wram = 0xC000, vram = 0x8000, oam = 0xFE00, io = 0xFF00, hram = 0xFF80,
+                 sram = 0xA000, cart0 = 0 }
+  d.base = function() return BASE[name] or 0 end
+  d.bound = function() return (BASE[name] or 0) + m.size(domain) end
   memory_domains[name] = object("memory." .. name, d)
 end
 
@@ -190,6 +195,88 @@ console = object("console", {
     })
   end,
 })
+
+-- The rest of mGBA's emu and callbacks.
+rawset(emu, "addKeys", function(_, mask) hold(keys | mask) end)
+rawset(emu, "clearKeys", function(_, mask) hold(keys & ~mask) end)
+rawset(emu, "currentCycle", function() return select(2, gbhost.clock()) end)
+rawset(emu, "readRegister", function(_, name) return n.getregister(string.lower(name)) end)
+rawset(emu, "writeRegister", function(_, name, v) n.setregister(string.lower(name), v) end)
+-- CRC32 of the ROM (mGBA's C.CHECKSUM.CRC32).
+local crc_table
+rawset(emu, "checksum", function(_, kind)
+  if kind ~= nil and kind ~= C.CHECKSUM.CRC32 then error("emu:checksum: only CRC32", 2) end
+  if not crc_table then
+    crc_table = {}
+    for i = 0, 255 do
+      local c = i
+      for _ = 1, 8 do c = (c & 1 == 1) and (0xEDB88320 ~ (c >> 1)) or (c >> 1) end
+      crc_table[i] = c
+    end
+  end
+  local data, crc = read_bytes(0, m.size("rom"), "rom"), 0xFFFFFFFF
+  for i = 1, #data do crc = crc_table[(crc ~ data:byte(i)) & 0xFF] ~ (crc >> 8) end
+  return string.pack("<I4", crc ~ 0xFFFFFFFF)
+end)
+-- Watchpoints and breakpoints on gbhost's bus hooks (the callback gets no arguments, as
+-- mGBA's); the id clears either.
+local WATCH = { [C.WATCHPOINT_TYPE.WRITE] = "write", [C.WATCHPOINT_TYPE.READ] = "read",
+                [C.WATCHPOINT_TYPE.WRITE_CHANGE] = "write" }
+local function watch(fn, first, last, kind)
+  local hooks = {}
+  local wrapped = function() fn() end
+  if kind == C.WATCHPOINT_TYPE.RW then
+    hooks[1] = e.on_bus_read(wrapped, first, last - first + 1)
+    hooks[2] = e.on_bus_write(wrapped, first, last - first + 1)
+  else
+    local on = WATCH[kind or C.WATCHPOINT_TYPE.WRITE] == "read" and e.on_bus_read or e.on_bus_write
+    hooks[1] = on(wrapped, first, last - first + 1)
+  end
+  next_id = next_id + 1
+  ids[next_id] = hooks
+  return next_id
+end
+rawset(emu, "setWatchpoint", function(_, fn, addr, kind) return watch(fn, addr, addr, kind) end)
+rawset(emu, "setRangeWatchpoint", function(_, fn, lo, hi, kind) return watch(fn, lo, hi - 1, kind) end)
+rawset(emu, "setBreakpoint", function(_, fn, addr)
+  next_id = next_id + 1
+  ids[next_id] = { e.on_bus_exec(function() fn() end, addr) }
+  return next_id
+end)
+local function clear(_, id)
+  local h = ids[id]
+  ids[id] = nil
+  if type(h) == "table" then for _, x in ipairs(h) do e.unregister(x) end return true end
+  if h then e.unregister(h) return true end
+  return false
+end
+rawset(emu, "clearBreakpoint", clear)
+rawset(emu, "clearWatchpoint", clear)
+rawset(callbacks, "oneshot", function(self, name, fn)
+  local id
+  id = self:add(name, function(...) self:remove(id) return fn(...) end)
+  return id
+end)
+local NOT_SCRIPTS = "the app opens files and resets; scripts run between frames"
+for _, name in ipairs({ "reset", "runFrame", "step", "loadFile", "loadSaveFile", "autoloadSave" }) do
+  rawset(emu, name, unsupported("emu:" .. name, NOT_SCRIPTS))
+end
+for _, name in ipairs({ "saveStateBuffer", "loadStateBuffer", "saveStateFile", "loadStateFile" }) do
+  rawset(emu, name, unsupported("emu:" .. name, "state buffers and files: use saveStateSlot and loadStateSlot"))
+end
+for _, name in ipairs({ "screenshot", "screenshotToImage" }) do
+  rawset(emu, name, unsupported("emu:" .. name, "screenshots are the app's"))
+end
+for _, name in ipairs({ "setRotationCallbacks", "setSolarSensorCallback" }) do
+  rawset(emu, name, unsupported("emu:" .. name, "Game Boy Advance cartridge sensors"))
+end
+rawset(emu, "core", unsupported("emu:core", "mGBA's core object"))
+rawset(emu, "getGameCode", function()
+  -- The CGB game code of the header (0x13F-0x142), mGBA's "DMG-" or "CGB-" and four letters.
+  local code = read_bytes(0x13F, 4, "rom"):gsub("[^%w]", "")
+  local cgb = m.read_u8(0x143, "rom") & 0x80 ~= 0
+  return (cgb and "CGB-" or "DMG-") .. code
+end)
 
 -- mGBA 0.11's libraries gbhost does not have: their functions can be looked up and raise the
 -- reason when called.

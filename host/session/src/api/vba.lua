@@ -228,6 +228,51 @@ movie = {
 }
 movie.getname, movie.getreadonly, movie.close = movie.name, movie.readonly, movie.stop
 
+-- The rest of VBA-rr's surface.
+local rom = gbhost.accessors("rom")
+for _, w in ipairs({ { "byte", "u8", "s8" }, { "word", "u16_le", "s16_le" },
+                     { "short", "u16_le", "s16_le" }, { "dword", "u32_le", "s32_le" },
+                     { "long", "u32_le", "s32_le" } }) do
+  -- The cartridge ROM by offset (all banks), as VBA-rr's gbromread*.
+  memory["gbromread" .. w[1]] = rom["read_" .. w[2]]
+  memory["gbromread" .. w[1] .. "unsigned"] = rom["read_" .. w[2]]
+  memory["gbromread" .. w[1] .. "signed"] = rom["read_" .. w[3]]
+end
+memory.gbromreadbyterange = function(a, n)
+  local str = m.read_bytes(a, n, "rom")
+  local t = {}
+  for i = 1, #str do t[i] = str:byte(i) end
+  return t
+end
+memory.registerexecute, memory.registerrun = memory.registerexec, memory.registerexec
+for _, t in ipairs({ vba }) do
+  t.registerclose = function(fn) native.event.on_exit(fn) end
+  t.registerloaded = function(fn) native.event.on_load_state(fn) end
+  local NO_HOOK = "no hook runs at that moment in gbhost"
+  t.registerloading = unsupported("emu.registerloading", NO_HOOK)
+  t.registersaved = unsupported("emu.registersaved", NO_HOOK)
+  t.registersaving = unsupported("emu.registersaving", NO_HOOK)
+  t.registerrun = unsupported("emu.registerrun", NO_HOOK)
+  t.remapinputdisplay = unsupported("emu.remapinputdisplay", "the input display is the app's")
+end
+-- Colours as VBA-rr parses them: r, g, b, a.
+gui.parsecolor = function(c)
+  c = col(c)
+  if math.type(c) ~= "integer" then return 255, 255, 255, 255 end
+  return (c >> 16) & 0xFF, (c >> 8) & 0xFF, c & 0xFF, (c >> 24) & 0xFF
+end
+gui.setpixel, gui.writepixel = gui.pixel, gui.pixel
+-- An image: a PNG file of the script's folder by name (gd image strings are not supported).
+gui.image = function(x, y, img)
+  if type(img) == "string" and img:lower():match("%.png$") then return g.image(x, y, img) end
+  error("gui.image is not supported by gbhost for gd images: give a PNG file of the script's folder", 2)
+end
+gui.drawimage = gui.image
+gui.getpixel = unsupported("gui.getpixel", "the screen is not readable by scripts yet")
+gui.readpixel = unsupported("gui.readpixel", "the screen is not readable by scripts yet")
+movie.author = unsupported("movie.author", "gbhost movies keep no author field for scripts yet")
+movie.getauthor = movie.author
+
 local MISSING = {
   sound = "sound channel state is not exposed yet",
   avi = "video dumping belongs to the app, not scripts",

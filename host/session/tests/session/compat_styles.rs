@@ -169,7 +169,8 @@ console:error(select(2, pcall(emu.screenshot, emu)))
     assert_eq!(lines[0], "loaded 1 2");
     assert!(
         lines[1].starts_with("error: ")
-            && lines[1].ends_with("emu:screenshot is not supported by gbhost"),
+            && lines[1]
+                .ends_with("emu:screenshot is not supported by gbhost: screenshots are the app's"),
         "{}",
         lines[1]
     );
@@ -374,4 +375,71 @@ fn bizhawk_bizstring_memorysavestate_and_reasons() {
     );
     assert!(lines[3].contains("the Game Boy has no analog input"));
     assert_eq!(lines[4], "true");
+}
+
+#[test]
+fn the_rest_of_each_layer_answers_as_its_emulator() {
+    use gb_session::Flavor;
+    let cases: [(Flavor, &str, &[&str]); 3] = [
+        (
+            Flavor::BizHawk,
+            r#"
+            mainmemory.writefloat(0x100, 1.5, false)
+            print(mainmemory.readfloat(0x100, false), mainmemory.read_u32_le(0x100) == 0x3FC00000)
+            print(bit.byteswap_64(0x0102030405060708) == 0x0807060504030201)
+            joypad.setfrommnemonicstr("|U......A.|")
+            print(client.getversion(), pcall(client.sleep, 5))
+            "#,
+            &[
+                "1.5\ttrue",
+                "true",
+                "gbhost 0.1\tfalse\tclient.sleep is not supported by gbhost: scripts never block emulation",
+            ],
+        ),
+        (
+            Flavor::Vba,
+            r#"
+            print(memory.gbromreadbyte(0x100), memory.gbromreadword(0x100))
+            print(gui.parsecolor(0xFF000080))
+            print(select(2, pcall(gui.image, 0, 0, "gdstring")))
+            "#,
+            &[
+                "0\t49920",
+                "255\t0\t0\t128",
+                "gui.image is not supported by gbhost for gd images",
+            ],
+        ),
+        (
+            Flavor::Mgba,
+            r#"
+            local hits = 0
+            emu:setWatchpoint(function() hits = hits + 1 end, 0xC000, C.WATCHPOINT_TYPE.WRITE)
+            local once = 0
+            callbacks:oneshot("frame", function() once = once + 1 end)
+            callbacks:add("frame", function()
+              if emu:currentFrame() == 4 then
+                console:log(string.format("%d %d %s %d", hits, once, emu:getGameCode(),
+                  #emu:checksum(C.CHECKSUM.CRC32)))
+              end
+            end)
+            "#,
+            // The counter ROM clears $C000, then counts each VBlank there: 5 writes.
+            &["5 1 DMG- 4"],
+        ),
+    ];
+    for (flavor, source, expected) in cases {
+        let mut s = session();
+        s.load_script_as("rest.lua", source, flavor);
+        for _ in 0..5 {
+            s.run_frame();
+        }
+        let lines = console(&mut s);
+        for (line, want) in lines.iter().zip(expected.iter()) {
+            assert!(
+                line.starts_with(want),
+                "{flavor:?}: {line:?} should start with {want:?}"
+            );
+        }
+        assert_eq!(lines.len(), expected.len(), "{flavor:?}: {lines:?}");
+    }
 }
