@@ -9,3 +9,4 @@ mod common;
 mod movie_cli;
 mod portable_cli;
 mod session_cli;
+mod wild_cli;
