@@ -1,8 +1,9 @@
 //! What a script's API call costs: a script calling a memory read 1,000 times per frame
 //! against the same loop without the calls, in one session each, medians of 7 rounds — the
 //! native `memory.read_u8`, and the same read through each compatibility layer (BizHawk's
-//! `mainmemory.read_u8` and `memory.read_u8` with a domain, VBA-rr's `memory.readbyte`,
-//! mGBA's `emu:read8`). `cargo bench -p gb-session --bench api_calls` prints
+//! `mainmemory.read_u8`, `memory.read_u8` with a domain argument and after
+//! `usememorydomain`, VBA-rr's `memory.readbyte`, mGBA's `emu:read8` and
+//! `emu.memory.wram:read8`). `cargo bench -p gb-session --bench api_calls` prints
 //! `read_u8-ns-per-call: X`, then `LAYER-ns-per-call: X` for each layer.
 
 use gb_session::{Flavor, Session, SessionConfig};
@@ -59,7 +60,7 @@ fn cost(flavor: Flavor, setup: &str, call: &str, advance: &str) -> f64 {
 }
 
 fn main() {
-    let cases: [(&str, Flavor, &str, &str, &str); 5] = [
+    let cases: [(&str, Flavor, &str, &str, &str); 7] = [
         (
             "read_u8",
             Flavor::Native,
@@ -80,6 +81,20 @@ fn main() {
             "local read = memory.read_u8",
             "read(i & 0xFF, 'WRAM')",
             "emu.frameadvance()",
+        ),
+        (
+            "bizhawk-memory.read_u8-current-domain",
+            Flavor::BizHawk,
+            "memory.usememorydomain('WRAM') local read = memory.read_u8",
+            "read(i & 0xFF)",
+            "emu.frameadvance()",
+        ),
+        (
+            "mgba-emu.memory.wram:read8",
+            Flavor::Mgba,
+            "local wram = emu.memory.wram",
+            "wram:read8(i & 0xFF)",
+            "coroutine.yield()",
         ),
         (
             "vba-memory.readbyte",

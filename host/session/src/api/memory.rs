@@ -225,17 +225,22 @@ impl Api<'_> {
         if x & 16 != 0 {
             self.write_in(wi, default, args)
         } else {
-            // One byte of a flat domain: the HUDs' hot path.
+            // One byte of the bus or a flat domain: the HUDs' hot path.
             if wi == 0
                 && args.len() < 2
-                && let Space::Flat(d) = default
                 && let Some(Value::Integer(a)) = args.first()
-                && let Some(&b) = usize::try_from(*a)
-                    .ok()
-                    .and_then(|a| self.gb.domain(d).get(a))
             {
-                ret.push(Value::Integer(i64::from(b)));
-                return Ok(());
+                let b = match default {
+                    Space::Bus => u16::try_from(*a).ok().map(|a| self.gb.peek(a)),
+                    Space::Flat(d) => usize::try_from(*a)
+                        .ok()
+                        .and_then(|a| self.gb.domain(d).get(a).copied()),
+                    Space::Io => None,
+                };
+                if let Some(b) = b {
+                    ret.push(Value::Integer(i64::from(b)));
+                    return Ok(());
+                }
             }
             ret.push(Value::Integer(self.read_in(wi, default, args)?));
             Ok(())
