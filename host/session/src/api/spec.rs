@@ -316,35 +316,39 @@ pub fn register(mut builder: VmBuilder) -> VmBuilder {
 pub fn markdown() -> String {
     let mut out = String::from(
         "# The gbhost Lua API\n\n\
-         Generated from `host/session/src/api/spec.rs` (`GBHOST_UPDATE_API_DOCS=1 cargo test -p \
-         gb-session --test api_docs` rewrites it). LuaLS definitions for editor completion: \
-         `scripts/types/gbhost.d.lua`. What rolls back and when: [rewind.md](rewind.md).\n\n\
+         Generated from `host/session/src/api/spec.rs` and, for the compatibility tables at the \
+         end, `host/session/src/catalog/` (`GBHOST_UPDATE_API_DOCS=1 cargo test -p gb-session \
+         --test session -- api_docs` rewrites it). LuaLS definitions for editor completion: \
+         `scripts/types/gbhost.d.lua`, and `bizhawk.d.lua`, `vba.d.lua`, `mgba.d.lua` for the \
+         layers. What rolls back and when: [rewind.md](rewind.md).\n\n\
          Also: `persist`, a per-script table kept across rollbacks (nil, booleans, numbers, \
          strings); `print` goes to the console like `console.log`; `require(\"a.b\")` (or \
-         `\"a/b\"`) loads `a/b.lua` from the script's own folder (`require(\"math\")` and the \
-         other standard libraries' names give the library) (and nothing else: no other files, `io`, `os`, \
-         `debug`, `package` or binary chunks). Calling a function the API does not have is an \
-         error naming it.\n\n\
+         `\"a/b\"`), `dofile` and `loadfile` load `.lua` files from the script's own folder \
+         (`require(\"math\")` and the other standard libraries' names give the library); \
+         files not UTF-8 are read as Latin-1.\n\n\
+         **Files and time.** `io.open`, `io.lines`, `io.write`, `io.output` and file objects \
+         (`read` with `l`, `L`, `n`, `a` or a count, `lines`, `write`, `seek`, `close`) work on \
+         the files of the script's own folder and its subfolders, and nothing else: absolute \
+         paths, `..` and links leading out are refused with a clear message. Reading a file is \
+         an outside input: its hash is logged, and a replay (rewind, seek, sync test, movie) \
+         reads the file again and says so on the console if the bytes differ. Writing is an \
+         output: done live, skipped on replays, so a log file gets each line once; `w` and `a` \
+         write at once, `+` modes rewrite the whole file. `io.write` prints to the console. \
+         `os.time()` is the session's start time (logged once, before the first frame) plus the \
+         emulated seconds, `os.clock()` the emulated seconds since power-on, `os.date` formats \
+         in UTC, `os.difftime`, `os.getenv` (always nil) and `os.setlocale` (\"C\") are there: \
+         a rewind replays the same values, on any machine. No processes (`os.execute`, \
+         `os.exit`, `os.remove`), native code (`package.loadlib`) or binary chunks. Calling a \
+         function the API does not have is an error naming it.\n\n\
          Scripts written for BizHawk, VBA-rr or mGBA run through compatibility layers (chosen \
-         from the source, or with `--api bizhawk|vba|mgba|native`): mGBA's `emu` object \
-         (`emu:read8/16/32`, `write*`, `readRange`, `setKeys`/`addKey`/`clearKey`/`getKeys`, \
-         `currentFrame`, `getGameTitle`, `saveStateSlot`/`loadStateSlot`, `emu.memory.<domain>`), \
-         `callbacks:add(\"frame\"|\"keysRead\", fn)`, `console:log/warn/error/createBuffer` (a \
-         buffer prints named lines on the console), `C.GB_KEY`, `util`; BizHawk's `memory`/`mainmemory` with \
-         its domain names, `gui.draw*`, `joypad.set(t, controller)`, `event.on*`, `userdata`, \
-         `savestate.saveslot`; VBA-rr's `memory.readbyte`/`readword`/`readbyterange`/\
-         `read{byte,word,short,dword,long}{unsigned,signed}`/\
-         `writebyte`, `joypad.set(port, t)`, `gui` with 0xRRGGBBAA colours, `gui.register`, \
-         `vba.*`, `savestate.create/save/load`, `bit`; BizHawk's 24-bit accessors, \
-         `writebyterange`, `hash_region` (SHA-256) and `bit` library (`rol`, `ror`, `check`, \
-         `set`, `clear`, `byteswap_16/32`, …), .NET colour names with .NET's meanings (`green` \
-         is #008000) and `client`'s screen and buffer sizes (the game's 160×144: overlays are \
-         drawn in game pixels); and the Lua 5.1 names such scripts use \
-         (`unpack`, `loadstring`, `table.getn`, `math.mod`, …). What they offer and gbhost does \
-         not (e.g. BizHawk's `forms`) can be looked up — scripts take aliases at load — and \
-         raises one error saying so when called; a sandboxed library's names are nil in \
+         from the source, or with `--api bizhawk|vba|mgba|native`); every function of each \
+         emulator's API is listed with its status at the end of this page. Their `movie.*` \
+         describe the movie the app records or plays: that is not an input of the log, so \
+         draw with it rather than decide inputs on it. A name gbhost \
+         lacks can be looked up (scripts take aliases at load) and raises one error saying so, \
+         with the reason, when called; a sandboxed library's names are nil in \
          `debug` (so `debug and debug.getmetatable` probes work) and raise when called in \
-         `io`, `os` and `package`.\n\n\
+         `package` (and `os`'s process functions).\n\n\
          ## Domains\n\n",
     );
     out.push_str(DOMAIN_DOC);
