@@ -124,6 +124,10 @@ struct PlayArgs {
     /// With --to: write one line per frame played (see `gbhost headless --trace`).
     #[arg(long, value_name = "FILE", requires = "to")]
     trace: Option<PathBuf>,
+    /// The folder whose files the movie's scripts read and write (their `io` calls), as their
+    /// own folder was when recording; without it they have no files.
+    #[arg(long, value_name = "DIR")]
+    script_dir: Option<PathBuf>,
 }
 
 /// Run `gbhost movie …`.
@@ -259,6 +263,7 @@ fn play(a: &PlayArgs) -> Result<()> {
         ring_bytes: 16 << 20,
         image_key: crate::state_key::get(),
         force_unsupported: a.force,
+        script_folder: a.script_dir.clone(),
         ..SessionConfig::default()
     };
     let total = movie.end_frame();

@@ -147,8 +147,11 @@ pub struct Clock {
 /// outside world and the log).
 #[derive(Debug, Default)]
 pub struct FileIo {
-    /// Each script's folder, by slot (scripts loaded from no file have none: no files).
+    /// Each script's folder, by slot.
     pub folders: HashMap<u32, PathBuf>,
+    /// The folder of the scripts that have none of their own (a movie's, played back), if
+    /// any; else such scripts have no files.
+    pub default_folder: Option<PathBuf>,
     /// A replay: writes are skipped.
     pub replaying: bool,
     /// The frame being run, while one is (file reads are logged in it).

@@ -80,10 +80,13 @@ impl Api<'_> {
     fn folder(&self, what: &str) -> Result<PathBuf, String> {
         self.files
             .as_ref()
-            .and_then(|f| f.folders.get(&self.slot))
+            .and_then(|f| f.folders.get(&self.slot).or(f.default_folder.as_ref()))
             .cloned()
             .ok_or_else(|| {
-                format!("{what}: this script was not loaded from a folder, so it has no files")
+                format!(
+                    "{what}: this script was not loaded from a folder, so it has no files (a \
+                     movie's scripts: play it with --script-dir)"
+                )
             })
     }
 

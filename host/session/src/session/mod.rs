@@ -132,6 +132,9 @@ pub struct SessionConfig {
     /// the scripts' portable VM images sealed with it, and images sealed with it are restored
     /// exactly. `None`: no images are written, and every load restarts the scripts.
     pub image_key: Option<lua_rollback::ImageKey>,
+    /// The folder whose files scripts loaded without one of their own use (a movie's or state
+    /// file's scripts, played back here): `None`, no files for them.
+    pub script_folder: Option<std::path::PathBuf>,
 }
 
 impl Default for SessionConfig {
@@ -151,6 +154,7 @@ impl Default for SessionConfig {
             desync_check: cfg!(debug_assertions),
             force_unsupported: false,
             image_key: None,
+            script_folder: None,
         }
     }
 }
@@ -392,6 +396,7 @@ impl Session {
             pending_persist: BTreeMap::new(),
         };
         s.clock.power_on_cycles = s.gb.cycles();
+        s.files.default_folder = s.config.script_folder.clone();
         s.capture();
         Ok(s)
     }

@@ -228,3 +228,63 @@ fn time_runs_on_the_logged_clock_and_emulated_time() {
             unix: 1_700_000_000
         }));
 }
+
+#[test]
+fn a_movie_of_a_script_reading_files_plays_back_with_the_same_bytes() {
+    use gb_session::movie::{Movie, Tas, play};
+    let dir = folder("movie");
+    std::fs::write(dir.join("script/data/level.txt"), "7").unwrap();
+    let mut s = session();
+    s.log_clock(1_600_000_000);
+    let movie_path = dir.join("run.gbm");
+    let mut tas = Tas::record(&movie_path, &mut s).expect("record");
+    load(
+        &mut s,
+        &dir,
+        r#"while true do
+             local n = io.open("data/level.txt"):read("n")
+             memory.write_u8(0xC100, n + os.time() % 7)
+             emu.frameadvance()
+           end"#,
+    );
+    for _ in 0..40 {
+        tas.before_frame(&mut s).expect("before");
+        s.run_frame();
+        tas.after_frame(&mut s).expect("after");
+    }
+    let recorded = s.gb().peek(0xC100);
+    tas.stop().expect("stop");
+    let movie = Movie::open(&movie_path).expect("open");
+    let config = |folder: Option<PathBuf>| gb_session::SessionConfig {
+        script_folder: folder,
+        ..gb_session::SessionConfig::default()
+    };
+    let rom = crate::common::counter_rom();
+    // Played back with the script's folder: the same bytes, the same clock, no desync.
+    let (report, mut played) = play(
+        &movie,
+        rom.clone(),
+        config(Some(dir.join("script"))),
+        |_, _| {},
+    )
+    .expect("play");
+    assert!(report.desync.is_none());
+    assert_eq!(played.gb().peek(0xC100), recorded);
+    let lines = console(&mut played);
+    assert!(
+        !lines
+            .iter()
+            .any(|l| l.contains("replay:") || l.contains("error")),
+        "{lines:?}"
+    );
+    // The file changed since: playback says so.
+    std::fs::write(dir.join("script/data/level.txt"), "8").unwrap();
+    let (_, mut changed) =
+        play(&movie, rom, config(Some(dir.join("script"))), |_, _| {}).expect("play");
+    let lines = console(&mut changed).join("\n");
+    assert!(
+        lines.contains("found different bytes from the run it replays"),
+        "{lines}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
