@@ -316,6 +316,8 @@ function gbhost.lua51()
   math.pow = math.pow or function(a, b) return a ^ b end
   math.log10 = math.log10 or function(x) return math.log(x, 10) end
   string.gfind = string.gfind or string.gmatch
+  -- The script's command-line arguments: none.
+  arg = arg or { n = 0 }
 end
 
 -- The sandbox has no processes, debug library or native code, and no files but those of the
