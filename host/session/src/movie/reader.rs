@@ -148,7 +148,8 @@ impl Movie {
 
     /// One set of buttons per frame, from the movie's start to its end: the last buttons
     /// logged for that frame (or held from before), and how many events that drops (a
-    /// frame's earlier joypad changes, pokes, scripts).
+    /// frame's earlier joypad changes, pokes, scripts; not the start time or file reads, which
+    /// are no input of the machine).
     pub fn frame_buttons(&self) -> Result<(Vec<gb_core::Buttons>, usize), MovieError> {
         if self.frames() > MAX_FRAME_LIST {
             return Err(MovieError::TooLong(self.frames()));
@@ -173,6 +174,8 @@ impl Movie {
                         held = b;
                         last_frame = Some(e.frame);
                     }
+                    // No input of the machine: the start time, the scripts' file reads.
+                    EventKind::Clock { .. } | EventKind::FileRead { .. } => {}
                     _ => lost += 1,
                 }
             }
