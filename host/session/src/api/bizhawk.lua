@@ -362,7 +362,7 @@ client = {
 
 -- BizHawk libraries gbhost does not have: looking a function up gives one that raises the
 -- clear error when called.
-for _, lib in ipairs({ "forms", "comm", "movie", "tastudio", "bizstring", "nes", "snes",
+for _, lib in ipairs({ "comm", "movie", "tastudio", "bizstring", "nes", "snes",
                        "genesis", "memorysavestate", "sql", "gameinfo" }) do
   _G[lib] = setmetatable({}, {
     __index = function(_, k) return unsupported(lib .. "." .. tostring(k)) end,

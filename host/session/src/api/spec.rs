@@ -71,6 +71,10 @@ pub mod id {
     pub const ISLAGGED: u32 = 24;
     pub const WATCH_CHANGED: u32 = 25;
     pub const IMAGE: u32 = 26;
+    // Scripts' windows and the app's window (60-69).
+    pub const UI_CHANGED: u32 = 60;
+    pub const INPUT_USED: u32 = 61;
+    pub const CLIENT: u32 = 62;
 }
 
 const DOMAIN_DOC: &str = "`domain` is one of `bus` (the default: the CPU's view, read without side effects), \
@@ -213,6 +217,13 @@ pub fn functions() -> Vec<Function> {
           "A PNG image from the script's own folder (`\"logo.png\"`), its top-left corner at \
            (x, y), with its alpha.", Some(id::IMAGE)),
         f("gui.clear", &[], "", "Forget what this script drew this frame.", Some(id::CLEAR)),
+        f("input.get", &[], "table<string, boolean>",
+          "The host's keys held, by BizHawk's names (`A`, `Shift`, `Space`, `Up`, `F1`, …) as \
+           `{Name = true}`. Outside input: once a script has asked, the app logs the keys as \
+           events, so a replay, a rewind and a movie see the same keys.", None),
+        f("input.getmouse", &[], "table<string, integer|boolean>",
+          "The mouse: `{X, Y, Left, Right, Middle, Wheel}`, `X`/`Y` in game-screen pixels \
+           (negative or past 160 × 144 outside the screen); logged like `input.get`.", None),
         f("console.log", &[("...", "any")], "",
           "Print the values, separated by tabs, as one console line.", None),
         f("console.write", &[("...", "any")], "",
@@ -235,6 +246,12 @@ pub fn functions() -> Vec<Function> {
           "Internal: a script's bus hooks changed.", Some(id::WATCH_CHANGED)),
         f("gbhost.joypad_user", &[], "integer",
           "Internal: `joypad.getimmediate`'s native part.", Some(id::JOYPAD_IMMEDIATE)),
+        f("gbhost.ui_changed", &[], "",
+          "Internal: the script's windows (forms, text buffers) changed.", Some(id::UI_CHANGED)),
+        f("gbhost.input_used", &[], "",
+          "Internal: the script reads the host's keys or mouse.", Some(id::INPUT_USED)),
+        f("gbhost.client", &[("what", "string"), ("arg", "string?")], "",
+          "Internal: a request to the app's window (`client.pause`, …).", Some(id::CLIENT)),
     ]);
     v
 }
@@ -267,7 +284,17 @@ pub fn markdown() -> String {
          (`emu:read8/16/32`, `write*`, `readRange`, `setKeys`/`addKey`/`clearKey`/`getKeys`, \
          `currentFrame`, `getGameTitle`, `saveStateSlot`/`loadStateSlot`, `emu.memory.<domain>`), \
          `callbacks:add(\"frame\"|\"keysRead\", fn)`, `console:log/warn/error/createBuffer` (a \
-         buffer prints named lines on the console), `C.GB_KEY`, `util`; BizHawk's `memory`/`mainmemory` with \
+         buffer is a text panel of its own in the app: `print`, `clear`, `setSize`, \
+         `moveCursor`, `advance`, `getX`/`getY`, `setName`), `C.GB_KEY`, `util`; \
+         BizHawk's `forms` as windows in the app (`newform`, `button`, `checkbox`, `label`, \
+         `textbox`, `dropdown`, `pictureBox` with `drawBox`/`drawRectangle`/`drawLine`/\
+         `drawText`/`drawPixel`/`clear`/`refresh`, `gettext`/`settext`, `ischecked`, \
+         `setproperty`/`getproperty` for `Text`, `Checked`, `Visible`, `Enabled`, `Left`, \
+         `Top`, `Width`, `Height`, `setlocation`/`setsize`, `addclick`/`clearclicks`, \
+         `destroy`/`destroyall`): a form's controls, values and callbacks live in the script \
+         and roll back with it, and what the user does in it (a click, a tick, a text typed, \
+         an item chosen, the form closed) is a logged event, applied at the next frame's \
+         start, so a replay runs the same callbacks; BizHawk's `memory`/`mainmemory` with \
          its domain names, `gui.draw*`, `joypad.set(t, controller)`, `event.on*`, `userdata`, \
          `savestate.saveslot`; VBA-rr's `memory.readbyte`/`readword`/`readbyterange`/\
          `read{byte,word,short,dword,long}{unsigned,signed}`/\
@@ -278,7 +305,7 @@ pub fn markdown() -> String {
          is #008000) and `client`'s screen and buffer sizes (the game's 160×144: overlays are \
          drawn in game pixels); and the Lua 5.1 names such scripts use \
          (`unpack`, `loadstring`, `table.getn`, `math.mod`, …). What they offer and gbhost does \
-         not (e.g. BizHawk's `forms`) can be looked up — scripts take aliases at load — and \
+         not (e.g. BizHawk's `forms.openfile`) can be looked up — scripts take aliases at load — and \
          raises one error saying so when called; a sandboxed library's names are nil in \
          `debug` (so `debug and debug.getmetatable` probes work) and raise when called in \
          `io`, `os` and `package`.\n\n\
@@ -328,6 +355,7 @@ pub fn luals() -> String {
         "joypad",
         "event",
         "gui",
+        "input",
         "console",
         "savestate",
     ] {

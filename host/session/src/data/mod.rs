@@ -7,7 +7,8 @@
 //! - [`bundle`]: a script's source, modules and images;
 //! - [`event`]: one outside input and when it happens;
 //! - [`limits`]: the bounds hostile files are held to;
-//! - [`status`]: what a script is doing (running, finished, failed).
+//! - [`status`]: what a script is doing (running, finished, failed);
+//! - [`window_input`]: what the app's windows send to scripts (form actions, keys, mouse).
 
 pub mod bundle;
 pub mod event;
@@ -15,9 +16,11 @@ pub mod flavor;
 pub mod hash;
 pub mod limits;
 pub mod status;
+pub mod window_input;
 
 pub use bundle::{Bundle, Image};
 pub use event::{Event, EventKind};
 pub use flavor::Flavor;
 pub use hash::{SourceHash, fnv1a, source_hash};
 pub use status::Status;
+pub use window_input::{FormValue, HostInput};

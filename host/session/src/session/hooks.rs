@@ -88,6 +88,16 @@ impl Session {
         }
     }
 
+    /// Ask every loaded script that has had windows for their description again (after a
+    /// restore: like asking for watches, this runs Lua, so callers put the arenas back).
+    pub(crate) fn refresh_all_ui(&mut self) {
+        for i in 0..self.scripts.len() {
+            if self.scripts[i].active && self.scripts[i].may_ui {
+                self.with_script(i, |s, api| s.refresh_ui(api));
+            }
+        }
+    }
+
     /// Run the scripts' bus hooks for the watchpoint hits the core stopped on.
     pub(crate) fn service_hits(&mut self) {
         let mut hits = std::mem::take(&mut self.hits);
@@ -171,6 +181,16 @@ impl Session {
                     }
                 }
                 Request::Watches => watches = true,
+                Request::Ui => {
+                    self.scripts[i].ui_dirty = true;
+                    self.scripts[i].may_ui = true;
+                }
+                Request::HostInput => self.wants_host_input = true,
+                Request::Client(c) => {
+                    if !self.replaying {
+                        self.client_requests.push((caller, c));
+                    }
+                }
                 Request::Load(name) => {
                     loaded = true;
                     // The core was loaded during the call. A load the script asked for does not

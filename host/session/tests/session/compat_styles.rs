@@ -173,14 +173,16 @@ console:error(select(2, pcall(emu.screenshot, emu)))
         "{}",
         lines[1]
     );
-    let counter: Vec<&String> = lines
-        .iter()
-        .filter(|l| l.starts_with("[counter]"))
-        .collect();
-    assert_eq!(counter.len(), 10, "{lines:?}");
+    // The buffer is a panel of its own (the script's windows), not console lines.
+    assert!(!lines.iter().any(|l| l.contains("frame 100")), "{lines:?}");
+    let (_, ui) = s.windows().next().expect("the script's windows");
+    let buffer = &ui.buffers[0];
+    assert_eq!(buffer.name, "counter");
+    let counter: Vec<&String> = buffer.lines.iter().filter(|l| !l.is_empty()).collect();
+    assert_eq!(counter.len(), 10, "{:?}", buffer.lines);
     // The counter ROM counts VBlanks at $C000 (mod 256); A is held every other frame.
     assert!(
-        counter[0].starts_with("[counter] frame 100 C000=100 wram=100 "),
+        counter[0].starts_with("frame 100 C000=100 wram=100 "),
         "{}",
         counter[0]
     );

@@ -1,0 +1,338 @@
+//! Scripts' windows: BizHawk's forms and mGBA's text buffers live in the script's arena and
+//! roll back with it; the user's actions on them and the host's keys and mouse are logged
+//! events (codec tags 9 and 10) that reach the script identically on every replay.
+
+use gb_session::api::{ControlKind, ScriptUi};
+use gb_session::codec::{Dec, Enc, decode_kind, encode_kind};
+use gb_session::data::{FormValue, HostInput};
+use gb_session::{EventKind, Flavor, Session};
+
+use crate::common::{console, session};
+
+/// A BizHawk form with one control of each kind; the button counts clicks into the label.
+const FORM: &str = r##"
+local clicks = 0
+local closed = false
+local f = forms.newform(320, 240, "Trainer", function() closed = true print("closed") end)
+local label
+local button = forms.button(f, "Add", function()
+  clicks = clicks + 1
+  forms.settext(label, "clicks " .. clicks)
+end, 10, 10, 80, 24)
+local check = forms.checkbox(f, "Infinite lives", 10, 40)
+local text = forms.textbox(f, "hello", 120, 20, nil, 10, 70)
+local drop = forms.dropdown(f, { "Easy", "Normal", "Hard" }, 10, 100, 100, 20)
+label = forms.label(f, "clicks 0", 120, 10, 100, 20)
+local pic = forms.pictureBox(f, 10, 130, 160, 80)
+forms.addclick(check, function() print("toggled", forms.ischecked(check)) end)
+forms.clear(pic, "black")
+forms.drawBox(pic, 2, 2, 40, 20, "red", "yellow")
+forms.drawLine(pic, 0, 0, 159, 79, 0xFF00FF00)
+forms.drawText(pic, 50, 40, "pic", "white")
+forms.drawPixel(pic, 5, 70, "#FF0000")
+forms.refresh(pic)
+while true do
+  if emu.framecount() % 10 == 0 then
+    print(clicks, forms.ischecked(check), forms.gettext(text), forms.gettext(drop), closed)
+  end
+  emu.frameadvance()
+end
+"##;
+
+fn ui(s: &Session) -> ScriptUi {
+    s.windows()
+        .next()
+        .map(|(_, u)| u.clone())
+        .unwrap_or_default()
+}
+
+fn label_text(s: &Session) -> String {
+    ui(s).forms[0]
+        .controls
+        .iter()
+        .find(|c| c.kind == ControlKind::Label)
+        .map(|c| c.text.clone())
+        .unwrap_or_default()
+}
+
+fn form_session() -> (Session, u32) {
+    let mut s = session();
+    let slot = s.load_script_as("form.lua", FORM, Flavor::BizHawk);
+    s.run_frame();
+    (s, slot)
+}
+
+#[test]
+fn a_form_is_described_with_every_control() {
+    let (mut s, _) = form_session();
+    assert_eq!(console(&mut s), ["0\tfalse\thello\tEasy\tfalse"]);
+    let ui = ui(&s);
+    assert_eq!(ui.forms.len(), 1);
+    let form = &ui.forms[0];
+    assert_eq!(
+        (form.title.as_str(), form.width, form.height),
+        ("Trainer", 320, 240)
+    );
+    let kinds: Vec<ControlKind> = form.controls.iter().map(|c| c.kind).collect();
+    assert_eq!(
+        kinds,
+        [
+            ControlKind::Button,
+            ControlKind::Checkbox,
+            ControlKind::Textbox,
+            ControlKind::Dropdown,
+            ControlKind::Label,
+            ControlKind::PictureBox
+        ]
+    );
+    let drop = &form.controls[3];
+    assert_eq!(drop.items, ["Easy", "Hard", "Normal"]);
+    assert_eq!(drop.text, "Easy");
+    let pic = &form.controls[5];
+    assert_eq!(pic.background, 0xFF00_0000);
+    assert_eq!(pic.drawing.len(), 4);
+    assert_eq!((pic.x, pic.y, pic.width, pic.height), (10, 130, 160, 80));
+}
+
+#[test]
+fn clicks_ticks_text_and_choices_run_the_script_and_roll_back() {
+    let (mut s, slot) = form_session();
+    for _ in 0..4 {
+        s.run_frame();
+    }
+    let before = s.frame();
+    let handles: Vec<u32> = ui(&s).forms[0].controls.iter().map(|c| c.handle).collect();
+    let (button, check, text, drop) = (handles[0], handles[1], handles[2], handles[3]);
+    s.form_event(slot, button, FormValue::Click);
+    s.form_event(slot, button, FormValue::Click);
+    s.form_event(slot, check, FormValue::Check(true));
+    s.form_event(slot, text, FormValue::Text("typed".into()));
+    s.form_event(slot, drop, FormValue::Select(1));
+    s.run_frame();
+    assert_eq!(label_text(&s), "clicks 2");
+    while s.frame() < 10 {
+        s.run_frame();
+    }
+    s.run_frame();
+    let lines = console(&mut s);
+    assert!(lines.contains(&"toggled\ttrue".to_owned()), "{lines:?}");
+    assert!(
+        lines.contains(&"2\ttrue\ttyped\tHard\tfalse".to_owned()),
+        "{lines:?}"
+    );
+    let form = &ui(&s).forms[0];
+    assert!(form.controls[1].checked);
+    assert_eq!(form.controls[2].text, "typed");
+    // Back before the actions: the form is as it was then.
+    s.seek(before).expect("seek");
+    assert_eq!(label_text(&s), "clicks 0");
+    assert!(!ui(&s).forms[0].controls[1].checked);
+    // And forward again through the recorded future: the actions replay exactly.
+    s.seek(before + 3).expect("seek");
+    assert_eq!(label_text(&s), "clicks 2");
+    let end = s.frame();
+    assert_eq!(s.verify_replay(1).expect("replay"), 0, "mismatches");
+    assert_eq!(s.frame(), end);
+}
+
+#[test]
+fn closing_a_form_runs_its_onclose_and_survives_a_rewind() {
+    let (mut s, slot) = form_session();
+    s.run_frame();
+    let form = ui(&s).forms[0].handle;
+    let at = s.frame();
+    s.form_event(slot, form, FormValue::Close);
+    s.run_frame();
+    assert!(ui(&s).forms.is_empty());
+    assert!(console(&mut s).contains(&"closed".to_owned()));
+    // A second close of a form that is gone does nothing.
+    s.form_event(slot, form, FormValue::Close);
+    for _ in 0..20 {
+        s.run_frame();
+    }
+    s.seek(at).expect("seek");
+    assert_eq!(ui(&s).forms.len(), 1);
+    s.seek(at + 2).expect("seek");
+    assert!(ui(&s).forms.is_empty());
+    assert_eq!(s.verify_replay(1).expect("replay"), 0);
+}
+
+#[test]
+fn bad_form_arguments_are_lua_errors_and_unknown_functions_stubs() {
+    let mut s = session();
+    s.load_script_as(
+        "bad.lua",
+        r#"
+        local f = forms.newform(100, 100, "x")
+        print(pcall(forms.button, 999, "b", function() end))
+        print(pcall(forms.button, f, "b", 5))
+        print(pcall(forms.drawBox, f, 0, 0, 1, 1))
+        print(pcall(forms.setproperty, f, "Opacity", 1))
+        print(pcall(forms.drawLine, forms.pictureBox(f), 0, 0, 1, 1, "nocolour"))
+        print(pcall(forms.openfile))
+        print(forms.destroy(12345), forms.getproperty(f, "Text"))
+        forms.destroyall()
+        "#,
+        Flavor::BizHawk,
+    );
+    s.run_frame();
+    let lines = console(&mut s);
+    let expect = [
+        "forms.button: 999 is not a form handle",
+        "forms.button: expected a function, got number",
+        "forms.drawBox: 1 is not a picture box handle",
+        "forms.setproperty: property 'Opacity' is not supported by gbhost",
+        "forms.drawLine: 'nocolour' is not a colour",
+        "forms.openfile is not supported by gbhost",
+    ];
+    for (line, want) in lines.iter().zip(expect) {
+        assert!(
+            line.starts_with("false\t") && line.contains(want),
+            "{line} / {want}"
+        );
+    }
+    assert_eq!(lines[6], "false\tx");
+    assert!(ui(&s).forms.is_empty());
+}
+
+#[test]
+fn an_mgba_buffer_is_a_panel_that_rolls_back() {
+    let mut s = session();
+    s.load_script_as(
+        "buf.lua",
+        r#"
+        local buf = console:createBuffer("Status")
+        buf:setSize(20, 5)
+        callbacks:add("frame", function()
+          local f = emu:currentFrame()
+          if f % 10 == 0 then buf:print("frame " .. f .. "\n") end
+          if f == 30 then buf:clear() buf:moveCursor(3, 1) buf:print("x") buf:advance(2)
+            buf:print("y" .. buf:getX() .. "," .. buf:getY()) buf:setName("Renamed") end
+        end)
+        "#,
+        Flavor::Mgba,
+    );
+    for _ in 0..25 {
+        s.run_frame();
+    }
+    let b = ui(&s).buffers[0].clone();
+    assert_eq!((b.name.as_str(), b.cols, b.rows), ("Status", 20, 5));
+    assert_eq!(b.lines, ["frame 10", "frame 20", ""]);
+    assert_eq!((b.cursor_x, b.cursor_y), (0, 2));
+    for _ in 0..10 {
+        s.run_frame();
+    }
+    let b = ui(&s).buffers[0].clone();
+    assert_eq!(b.name, "Renamed");
+    assert_eq!(b.lines, ["", "   x  y6,1"]);
+    s.seek(21).expect("seek");
+    assert_eq!(ui(&s).buffers[0].lines, ["frame 10", "frame 20", ""]);
+    s.seek(35).expect("seek");
+    assert_eq!(ui(&s).buffers[0].name, "Renamed");
+    assert_eq!(s.verify_replay(1).expect("replay"), 0);
+}
+
+#[test]
+fn host_keys_and_mouse_are_logged_only_once_read_and_replay_exactly() {
+    let mut s = session();
+    s.load_script_as(
+        "keys.lua",
+        r#"
+        while true do
+          if emu.framecount() >= 6 then
+            local k, m = input.get(), input.getmouse()
+            local names = {}
+            for name in pairs(k) do names[#names + 1] = name end
+            table.sort(names)
+            gui.text(0, 0, table.concat(names, "+") .. " " .. m.X .. "," .. m.Y ..
+              (m.Left and " L" or "") .. " w" .. m.Wheel)
+          end
+          emu.frameadvance()
+        end
+        "#,
+        Flavor::BizHawk,
+    );
+    for _ in 0..5 {
+        s.run_frame();
+        assert!(!s.wants_host_input());
+    }
+    s.run_frame();
+    assert!(s.wants_host_input());
+    let input = HostInput {
+        keys: vec!["Shift".into(), "A".into()],
+        mouse_x: 40,
+        mouse_y: -3,
+        mouse_buttons: gb_session::data::window_input::mouse::LEFT,
+        wheel: 2,
+    };
+    let logged = s.log().events().len();
+    s.set_host_input(input.clone());
+    s.set_host_input(input);
+    assert_eq!(s.log().events().len(), logged + 1, "logged once");
+    s.run_frame();
+    assert_eq!(crate::common::texts(&s), ["A+Shift 40,-3 L w2"]);
+    for _ in 0..5 {
+        s.run_frame();
+    }
+    s.set_host_input(HostInput::default());
+    s.run_frame();
+    assert_eq!(crate::common::texts(&s), [" 0,0 w0"]);
+    s.seek(8).expect("seek");
+    assert_eq!(crate::common::texts(&s), ["A+Shift 40,-3 L w2"]);
+    s.seek(13).expect("seek");
+    assert_eq!(s.verify_replay(1).expect("replay"), 0);
+}
+
+#[test]
+fn form_and_input_events_encode_with_tags_9_and_10() {
+    let kinds = [
+        EventKind::Form {
+            slot: 3,
+            control: 70_000,
+            value: FormValue::Text("héllo\n".into()),
+        },
+        EventKind::Form {
+            slot: 0,
+            control: 1,
+            value: FormValue::Select(2),
+        },
+        EventKind::Form {
+            slot: 0,
+            control: 1,
+            value: FormValue::Check(true),
+        },
+        EventKind::Form {
+            slot: 0,
+            control: 1,
+            value: FormValue::Click,
+        },
+        EventKind::Form {
+            slot: 0,
+            control: 1,
+            value: FormValue::Close,
+        },
+        EventKind::HostInput(HostInput {
+            keys: vec!["Up".into(), "Space".into()],
+            mouse_x: -7,
+            mouse_y: 200,
+            mouse_buttons: 5,
+            wheel: i32::MIN,
+        }),
+    ];
+    for kind in kinds {
+        let mut e = Enc::default();
+        encode_kind(&mut e, &kind);
+        let tag = if matches!(kind, EventKind::Form { .. }) {
+            9
+        } else {
+            10
+        };
+        assert_eq!(e.buf[0], tag);
+        let mut d = Dec::new(&e.buf);
+        assert_eq!(decode_kind(&mut d).expect("decode"), kind);
+        // Cut short anywhere: an error, never a panic.
+        for cut in 0..e.buf.len() {
+            assert!(decode_kind(&mut Dec::new(&e.buf[..cut])).is_err());
+        }
+    }
+}
