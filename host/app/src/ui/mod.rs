@@ -1,12 +1,17 @@
 //! The window (eframe/egui, glow): the screen with the scripts' overlays, menus, a toolbar,
-//! the timeline over the rewind history, the status bar, and the scripts, console and memory
-//! panels. Everything it does goes to the emulation thread as a [`Cmd`]; everything it shows
+//! the timeline over the rewind history, the status bar, the scripts, console and memory
+//! panels, and the scripts' own windows (`windows.rs`: forms, text buffers; `host_input.rs`:
+//! the keys and mouse scripts read). Everything it does goes to the emulation thread as a [`Cmd`]; everything it shows
 //! comes from the published [`View`].
 
+mod host_input;
 mod panels;
 pub mod screen;
 #[cfg(test)]
 mod tests;
+mod windows;
+#[cfg(test)]
+mod windows_tests;
 
 use crate::command::{Command, MovieCmd, StateCmd, StateTarget};
 use crate::config::{Config, Keys};
@@ -63,6 +68,14 @@ pub struct GbApp {
     scrubbing: bool,
     rewind_button: bool,
     repaint_hooked: bool,
+    /// Scripts' windows: what the window keeps between repaints.
+    windows: windows::WindowState,
+    /// Where the game's picture was last drawn: its top-left corner and scale.
+    screen_at: (egui::Pos2, f32),
+    /// The wheel's position for scripts (the sum of scrolls, in notches).
+    wheel: f32,
+    /// The keys and mouse last sent for scripts.
+    sent_input: gb_session::data::HostInput,
 }
 
 /// Key bindings resolved to egui keys.
@@ -129,6 +142,10 @@ impl GbApp {
             scrubbing: false,
             rewind_button: false,
             repaint_hooked: false,
+            windows: windows::WindowState::default(),
+            screen_at: (egui::Pos2::ZERO, 1.0),
+            wheel: 0.0,
+            sent_input: Default::default(),
         }
     }
 
@@ -707,6 +724,7 @@ impl GbApp {
             egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0)),
             egui::Color32::WHITE,
         );
+        self.screen_at = (rect.min, scale);
         let painter = ui.painter().with_clip_rect(rect);
         for (_, cmds) in &self.view.overlays {
             screen::paint_overlay(&painter, rect.min, scale, cmds);
@@ -758,6 +776,8 @@ impl GbApp {
         if self.show_memory {
             self.memory_window(&ctx);
         }
+        self.script_windows(&ctx);
+        self.host_input(&ctx);
         self.dialog(&ctx);
         if self.view.quit {
             ctx.send_viewport_cmd(egui::ViewportCommand::Close);

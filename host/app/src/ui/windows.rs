@@ -1,0 +1,191 @@
+//! Scripts' windows: each BizHawk form a script opened (`forms.newform`) as an egui window with
+//! its controls at the places the script gave, and each mGBA text buffer
+//! (`console:createBuffer`) as a text panel. What is shown comes from the published
+//! [`crate::emu::View`] (the script's output); what the user does goes to the emulation thread
+//! as [`Cmd::Form`], a logged event the script sees at the next frame's start.
+
+use std::collections::HashMap;
+
+use eframe::egui;
+use gb_session::api::{Control, ControlKind, Form, TextBuffer};
+use gb_session::data::FormValue;
+
+use super::{GbApp, screen};
+use crate::emu::Cmd;
+
+/// What the window remembers about scripts' windows between repaints (never the model: that
+/// is the script's).
+#[derive(Default)]
+pub(super) struct WindowState {
+    /// The text being typed in a focused textbox, by (slot, control): shown instead of the
+    /// published text until the field loses focus (the script sees each change a frame later).
+    edits: HashMap<(u32, u32), String>,
+}
+
+/// A control's size: the script's, or a natural one for its kind (BizHawk's defaults).
+fn size(c: &Control) -> egui::Vec2 {
+    let text_w = 7.0 * c.text.chars().count() as f32;
+    let (w, h) = match c.kind {
+        ControlKind::Button => (75.0, 23.0),
+        ControlKind::Checkbox => (text_w + 28.0, 20.0),
+        ControlKind::Label => (text_w + 8.0, 18.0),
+        ControlKind::Textbox => (100.0, 20.0),
+        ControlKind::Dropdown => (121.0, 21.0),
+        ControlKind::PictureBox => (100.0, 100.0),
+    };
+    let pick = |v: i32, d: f32| if v > 0 { v as f32 } else { d };
+    egui::vec2(pick(c.width, w), pick(c.height, h))
+}
+
+impl GbApp {
+    /// Every script's forms and text buffers, as windows.
+    pub(super) fn script_windows(&mut self, ctx: &egui::Context) {
+        let windows = std::mem::take(&mut self.view.windows);
+        let mut n = 0;
+        for (slot, ui) in &windows {
+            for form in &ui.forms {
+                self.form_window(ctx, *slot, form, n);
+                n += 1;
+            }
+            for buffer in &ui.buffers {
+                buffer_window(ctx, *slot, buffer, n);
+                n += 1;
+            }
+        }
+        self.view.windows = windows;
+    }
+
+    fn form_window(&mut self, ctx: &egui::Context, slot: u32, form: &Form, n: usize) {
+        let mut open = true;
+        let mut window = egui::Window::new(&form.title)
+            .id(egui::Id::unique(("gbhost-form", slot, form.handle)))
+            .open(&mut open)
+            .resizable(false)
+            .collapsible(true);
+        window = if form.x >= 0 && form.y >= 0 {
+            window.default_pos(egui::pos2(form.x as f32, form.y as f32))
+        } else {
+            // Cascaded from the middle of the window, clear of the game's top-left corner.
+            let at = ctx.content_rect().center().x - 100.0;
+            window.default_pos(egui::pos2(at + 30.0 * n as f32, 70.0 + 30.0 * n as f32))
+        };
+        let size = egui::vec2(form.width.max(1) as f32, form.height.max(1) as f32);
+        window.show(ctx, |ui| {
+            let (canvas, _) = ui.allocate_exact_size(size, egui::Sense::hover());
+            for c in form.controls.iter().filter(|c| c.visible) {
+                let rect = egui::Rect::from_min_size(
+                    canvas.min + egui::vec2(c.x as f32, c.y as f32),
+                    self::size(c),
+                );
+                ui.add_enabled_ui(c.enabled, |ui| self.control(ui, slot, c, rect));
+            }
+        });
+        if !open {
+            self.send(Cmd::Form(slot, form.handle, FormValue::Close));
+        }
+    }
+
+    fn control(&mut self, ui: &mut egui::Ui, slot: u32, c: &Control, rect: egui::Rect) {
+        let send = |app: &Self, value| app.send(Cmd::Form(slot, c.handle, value));
+        match c.kind {
+            ControlKind::Button => {
+                if ui.put(rect, egui::Button::new(&c.text)).clicked() {
+                    send(self, FormValue::Click);
+                }
+            }
+            ControlKind::Checkbox => {
+                let mut checked = c.checked;
+                if ui
+                    .put(rect, egui::Checkbox::new(&mut checked, &c.text))
+                    .changed()
+                {
+                    send(self, FormValue::Check(checked));
+                }
+            }
+            ControlKind::Label => {
+                ui.put(rect, egui::Label::new(&c.text).truncate());
+            }
+            ControlKind::Textbox => {
+                let key = (slot, c.handle);
+                let mut text = self
+                    .windows
+                    .edits
+                    .get(&key)
+                    .cloned()
+                    .unwrap_or(c.text.clone());
+                let edit = if c.multiline {
+                    egui::TextEdit::multiline(&mut text)
+                } else {
+                    egui::TextEdit::singleline(&mut text)
+                };
+                let r = ui.put(rect, edit.desired_width(rect.width()));
+                if r.changed() {
+                    send(self, FormValue::Text(text.clone()));
+                }
+                if r.has_focus() {
+                    self.windows.edits.insert(key, text);
+                } else {
+                    self.windows.edits.remove(&key);
+                }
+            }
+            ControlKind::Dropdown => {
+                let mut chosen = None;
+                ui.scope_builder(egui::UiBuilder::new().max_rect(rect), |ui| {
+                    egui::ComboBox::from_id_salt(("gbhost-dropdown", slot, c.handle))
+                        .selected_text(&c.text)
+                        .width(rect.width())
+                        .show_ui(ui, |ui| {
+                            for (i, item) in c.items.iter().enumerate() {
+                                if ui.selectable_label(*item == c.text, item).clicked() {
+                                    chosen = Some(i);
+                                }
+                            }
+                        });
+                });
+                if let Some(i) = chosen {
+                    send(self, FormValue::Select(i as u32));
+                }
+            }
+            ControlKind::PictureBox => {
+                let r = ui.put(rect, |ui: &mut egui::Ui| {
+                    let (r, painter) = ui.allocate_painter(rect.size(), egui::Sense::click());
+                    let painter = painter.with_clip_rect(r.rect);
+                    if c.background >> 24 != 0 {
+                        painter.rect_filled(r.rect, 0.0, screen::color(c.background));
+                    }
+                    screen::paint_overlay(&painter, r.rect.min, 1.0, &c.drawing);
+                    r
+                });
+                if r.clicked() {
+                    send(self, FormValue::Click);
+                }
+            }
+        }
+    }
+}
+
+/// A text buffer as a window of monospace text, following its end.
+fn buffer_window(ctx: &egui::Context, slot: u32, b: &TextBuffer, n: usize) {
+    let size = egui::vec2(
+        (7.5 * b.cols.max(10) as f32).min(640.0),
+        (15.0 * b.rows.max(3) as f32).min(480.0),
+    );
+    egui::Window::new(&b.name)
+        .id(egui::Id::unique(("gbhost-buffer", slot, b.handle)))
+        .default_pos(egui::pos2(
+            ctx.content_rect().center().x - 100.0 + 30.0 * n as f32,
+            70.0 + 30.0 * n as f32,
+        ))
+        .default_size(size)
+        .show(ctx, |ui| {
+            egui::ScrollArea::vertical()
+                .stick_to_bottom(true)
+                .auto_shrink([false, false])
+                .show(ui, |ui| {
+                    ui.add(
+                        egui::Label::new(egui::RichText::new(b.lines.join("\n")).monospace())
+                            .extend(),
+                    );
+                });
+        });
+}
