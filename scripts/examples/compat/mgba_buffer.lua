@@ -6,6 +6,7 @@
 local status = console:createBuffer("Status")
 local log = console:createBuffer("Log")
 status:setSize(32, 6)
+log:setSize(48, 8)
 local last = -1
 
 callbacks:add("frame", function()

@@ -41,21 +41,25 @@ impl GbApp {
     /// Every script's forms and text buffers, as windows.
     pub(super) fn script_windows(&mut self, ctx: &egui::Context) {
         let windows = std::mem::take(&mut self.view.windows);
-        let mut n = 0;
+        // Windows the script placed nowhere start stacked from the middle of the app's window,
+        // clear of the game's top-left corner (the user moves them; egui remembers where).
+        let x = ctx.content_rect().center().x - 100.0;
+        let mut y = 70.0;
         for (slot, ui) in &windows {
             for form in &ui.forms {
-                self.form_window(ctx, *slot, form, n);
-                n += 1;
+                self.form_window(ctx, *slot, form, egui::pos2(x, y));
+                y += form.height.clamp(0, 600) as f32 + 50.0;
             }
             for buffer in &ui.buffers {
-                buffer_window(ctx, *slot, buffer, n);
-                n += 1;
+                let size = buffer_size(buffer);
+                buffer_window(ctx, *slot, buffer, egui::pos2(x, y), size);
+                y += size.y + 50.0;
             }
         }
         self.view.windows = windows;
     }
 
-    fn form_window(&mut self, ctx: &egui::Context, slot: u32, form: &Form, n: usize) {
+    fn form_window(&mut self, ctx: &egui::Context, slot: u32, form: &Form, at: egui::Pos2) {
         let mut open = true;
         let mut window = egui::Window::new(&form.title)
             .id(egui::Id::unique(("gbhost-form", slot, form.handle)))
@@ -65,9 +69,7 @@ impl GbApp {
         window = if form.x >= 0 && form.y >= 0 {
             window.default_pos(egui::pos2(form.x as f32, form.y as f32))
         } else {
-            // Cascaded from the middle of the window, clear of the game's top-left corner.
-            let at = ctx.content_rect().center().x - 100.0;
-            window.default_pos(egui::pos2(at + 30.0 * n as f32, 70.0 + 30.0 * n as f32))
+            window.default_pos(at)
         };
         let size = egui::vec2(form.width.max(1) as f32, form.height.max(1) as f32);
         window.show(ctx, |ui| {
@@ -164,22 +166,24 @@ impl GbApp {
     }
 }
 
+/// A text buffer's first size: its columns and rows in monospace cells, within bounds.
+fn buffer_size(b: &TextBuffer) -> egui::Vec2 {
+    egui::vec2(
+        (7.5 * b.cols.max(10) as f32).min(480.0),
+        (16.0 * b.rows.max(3) as f32 + 16.0).min(280.0),
+    )
+}
+
 /// A text buffer as a window of monospace text, following its end.
-fn buffer_window(ctx: &egui::Context, slot: u32, b: &TextBuffer, n: usize) {
-    let size = egui::vec2(
-        (7.5 * b.cols.max(10) as f32).min(640.0),
-        (15.0 * b.rows.max(3) as f32).min(480.0),
-    );
+fn buffer_window(ctx: &egui::Context, slot: u32, b: &TextBuffer, at: egui::Pos2, size: egui::Vec2) {
     egui::Window::new(&b.name)
         .id(egui::Id::unique(("gbhost-buffer", slot, b.handle)))
-        .default_pos(egui::pos2(
-            ctx.content_rect().center().x - 100.0 + 30.0 * n as f32,
-            70.0 + 30.0 * n as f32,
-        ))
+        .default_pos(at)
         .default_size(size)
         .show(ctx, |ui| {
             egui::ScrollArea::vertical()
                 .stick_to_bottom(true)
+                .min_scrolled_height(size.y)
                 .auto_shrink([false, false])
                 .show(ui, |ui| {
                     ui.add(
