@@ -701,8 +701,12 @@ impl GbApp {
             self.shown_picture.clone_from(&self.view.picture);
         }
         let Some(texture) = &self.texture else { return };
+        // Room around the game that scripts asked for (`client.SetGameExtraPadding`), in game
+        // pixels: the picture sits inside it and overlays may draw over all of it.
+        let [left, top, right, bottom] = self.padding().map(|p| p as f32);
+        let full = egui::vec2(160.0 + left + right, 144.0 + top + bottom);
         let avail = ui.available_size();
-        let fit = screen::fit_scale(avail);
+        let fit = screen::fit_scale(avail, full);
         let scale = if self.config.scale == 0 {
             fit
         } else {
@@ -711,13 +715,19 @@ impl GbApp {
         // Whole physical pixels per Game Boy pixel, so the picture stays crisp.
         let ppp = ui.ctx().pixels_per_point();
         let scale = ((scale * ppp).floor().max(1.0)) / ppp;
-        let size = egui::vec2(160.0 * scale, 144.0 * scale);
-        let rect = egui::Rect::from_center_size(ui.max_rect().center(), size);
+        let outer = egui::Rect::from_center_size(ui.max_rect().center(), full * scale);
         let min = egui::pos2(
-            (rect.min.x * ppp).round() / ppp,
-            (rect.min.y * ppp).round() / ppp,
+            ((outer.min.x + left * scale) * ppp).round() / ppp,
+            ((outer.min.y + top * scale) * ppp).round() / ppp,
         );
-        let rect = egui::Rect::from_min_size(min, size);
+        let rect = egui::Rect::from_min_size(min, egui::vec2(160.0 * scale, 144.0 * scale));
+        let outer = egui::Rect::from_min_max(
+            rect.min - egui::vec2(left, top) * scale,
+            rect.max + egui::vec2(right, bottom) * scale,
+        );
+        if outer != rect {
+            ui.painter().rect_filled(outer, 0.0, egui::Color32::BLACK);
+        }
         ui.painter().image(
             texture.id(),
             rect,
@@ -725,11 +735,11 @@ impl GbApp {
             egui::Color32::WHITE,
         );
         self.screen_at = (rect.min, scale);
-        let painter = ui.painter().with_clip_rect(rect);
+        let painter = ui.painter().with_clip_rect(outer);
         for (_, cmds) in &self.view.overlays {
             screen::paint_overlay(&painter, rect.min, scale, cmds);
         }
-        ui.allocate_rect(rect, egui::Sense::hover());
+        ui.allocate_rect(outer, egui::Sense::hover());
     }
 
     /// Draw the whole window into `ui` (eframe calls this every frame; tests call it through

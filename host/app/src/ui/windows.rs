@@ -38,6 +38,18 @@ fn size(c: &Control) -> egui::Vec2 {
 }
 
 impl GbApp {
+    /// The room around the game the scripts asked for (the largest on each side), in game
+    /// pixels: left, top, right, bottom.
+    pub(super) fn padding(&self) -> [u32; 4] {
+        let mut p = [0u32; 4];
+        for (_, ui) in &self.view.windows {
+            for (side, v) in p.iter_mut().zip(ui.padding) {
+                *side = (*side).max(v);
+            }
+        }
+        p
+    }
+
     /// Every script's forms and text buffers, as windows.
     pub(super) fn script_windows(&mut self, ctx: &egui::Context) {
         let windows = std::mem::take(&mut self.view.windows);

@@ -359,3 +359,42 @@ input = {
 setmetatable(input, {
   __index = function(_, k) return unsupported("input." .. tostring(k)) end,
 })
+
+-- client: the calls about the app's window. Pausing, screenshots and reboots are requests the
+-- app carries out after the frame (never on a replay); what a script reads back is its own
+-- data, so replays see the same. Overlays are drawn in game pixels, so the window's size is 1
+-- (one game pixel a unit) and its position 0, 0.
+local paused = false
+client.pause = function() paused = true gbhost.client("pause") end
+client.unpause = function() paused = false gbhost.client("unpause") end
+client.togglepause = function() paused = not paused gbhost.client("togglepause") end
+-- What the script last asked (the user's own pauses are not the script's input).
+client.ispaused = function() return paused end
+client.screenshot = function(path)
+  if path == nil then
+    error("client.screenshot: give a path in the script's folder (\"shot.png\")", 2)
+  end
+  gbhost.client("screenshot", tostring(path))
+end
+client.getwindowsize = function() return 1 end
+client.xpos = function() return 0 end
+client.ypos = function() return 0 end
+client.reboot_core = function() gbhost.client("reboot") end
+-- Extra room around the game that overlays can draw into (negative coordinates, or past
+-- 160 x 144); the client's padding is the same room here (gbhost draws no other chrome).
+local function padding(who)
+  return function(l, t, r, b)
+    local p = {}
+    for i, v in ipairs({ l or 0, t or 0, r or 0, b or 0 }) do
+      local n = int(v, 0, who, "padding")
+      if n < 0 or n > 1024 then error(who .. ": padding must be 0-1024 pixels", 2) end
+      p[i] = n
+    end
+    ui.padding = p
+    touch()
+  end
+end
+client.SetGameExtraPadding = padding("client.SetGameExtraPadding")
+client.SetClientExtraPadding = padding("client.SetClientExtraPadding")
+client.borderwidth = function() return ui.padding[1] end
+client.borderheight = function() return ui.padding[2] end

@@ -187,7 +187,8 @@ impl Session {
                 }
                 Request::HostInput => self.wants_host_input = true,
                 Request::Client(c) => {
-                    if !self.replaying {
+                    // Hosts with no window never take them: keep a bounded few.
+                    if !self.replaying && self.client_requests.len() < 256 {
                         self.client_requests.push((caller, c));
                     }
                 }

@@ -336,3 +336,52 @@ fn form_and_input_events_encode_with_tags_9_and_10() {
         }
     }
 }
+
+#[test]
+fn client_window_calls_are_requests_from_live_frames_only() {
+    use gb_session::api::ClientRequest;
+    let mut s = session();
+    let slot = s.load_script_as(
+        "client.lua",
+        r#"
+        client.SetGameExtraPadding(0, 10, 40, 0)
+        while true do
+          local f = emu.framecount()
+          if f == 2 then client.pause() print(client.ispaused()) end
+          if f == 3 then client.togglepause() client.screenshot("shots/a.png") end
+          if f == 4 then print(pcall(client.screenshot, "../escape.png")) end
+          if f == 5 then print(client.getwindowsize(), client.xpos(), client.borderheight()) end
+          gui.drawText(-20, -8, "in the padding")
+          emu.frameadvance()
+        end
+        "#,
+        Flavor::BizHawk,
+    );
+    for _ in 0..6 {
+        s.run_frame();
+    }
+    assert_eq!(ui(&s).padding, [0, 10, 40, 0]);
+    assert_eq!(
+        s.take_client_requests(),
+        [
+            (slot, ClientRequest::Pause),
+            (slot, ClientRequest::TogglePause),
+            (slot, ClientRequest::Screenshot("shots/a.png".into())),
+        ]
+    );
+    let lines = console(&mut s);
+    assert_eq!(lines[0], "true");
+    assert!(
+        lines[1].starts_with("false") && lines[1].contains("outside the script's folder"),
+        "{lines:?}"
+    );
+    assert_eq!(lines[2], "1\t0\t10");
+    // Replays ask for nothing again.
+    assert_eq!(s.verify_replay(1).expect("replay"), 0);
+    assert!(s.take_client_requests().is_empty());
+    let drawn: Vec<_> = s.draw_lists().flat_map(|(_, d)| d.to_vec()).collect();
+    assert!(matches!(
+        drawn[0],
+        gb_session::DrawCmd::Text { x: -20, y: -8, .. }
+    ));
+}
