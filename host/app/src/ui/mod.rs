@@ -68,8 +68,10 @@ pub struct GbApp {
     scrubbing: bool,
     rewind_button: bool,
     repaint_hooked: bool,
-    /// Scripts' windows: what the window keeps between repaints.
-    windows: windows::WindowState,
+    /// The text being typed in a focused textbox of a script's form, by (slot, control):
+    /// shown instead of the published text until the field loses focus (the script sees each
+    /// change a frame later).
+    form_edits: std::collections::HashMap<(u32, u32), String>,
     /// Where the game's picture was last drawn: its top-left corner and scale.
     screen_at: (egui::Pos2, f32),
     /// The wheel's position for scripts (the sum of scrolls, in notches).
@@ -142,7 +144,7 @@ impl GbApp {
             scrubbing: false,
             rewind_button: false,
             repaint_hooked: false,
-            windows: windows::WindowState::default(),
+            form_edits: Default::default(),
             screen_at: (egui::Pos2::ZERO, 1.0),
             wheel: 0.0,
             sent_input: Default::default(),

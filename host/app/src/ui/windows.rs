@@ -4,23 +4,12 @@
 //! [`crate::emu::View`] (the script's output); what the user does goes to the emulation thread
 //! as [`Cmd::Form`], a logged event the script sees at the next frame's start.
 
-use std::collections::HashMap;
-
 use eframe::egui;
 use gb_session::api::{Control, ControlKind, Form, TextBuffer};
 use gb_session::data::FormValue;
 
 use super::{GbApp, screen};
 use crate::emu::Cmd;
-
-/// What the window remembers about scripts' windows between repaints (never the model: that
-/// is the script's).
-#[derive(Default)]
-pub(super) struct WindowState {
-    /// The text being typed in a focused textbox, by (slot, control): shown instead of the
-    /// published text until the field loses focus (the script sees each change a frame later).
-    edits: HashMap<(u32, u32), String>,
-}
 
 /// A control's size: the script's, or a natural one for its kind (BizHawk's defaults).
 fn size(c: &Control) -> egui::Vec2 {
@@ -121,12 +110,7 @@ impl GbApp {
             }
             ControlKind::Textbox => {
                 let key = (slot, c.handle);
-                let mut text = self
-                    .windows
-                    .edits
-                    .get(&key)
-                    .cloned()
-                    .unwrap_or(c.text.clone());
+                let mut text = self.form_edits.get(&key).cloned().unwrap_or(c.text.clone());
                 let edit = if c.multiline {
                     egui::TextEdit::multiline(&mut text)
                 } else {
@@ -137,9 +121,9 @@ impl GbApp {
                     send(self, FormValue::Text(text.clone()));
                 }
                 if r.has_focus() {
-                    self.windows.edits.insert(key, text);
+                    self.form_edits.insert(key, text);
                 } else {
-                    self.windows.edits.remove(&key);
+                    self.form_edits.remove(&key);
                 }
             }
             ControlKind::Dropdown => {

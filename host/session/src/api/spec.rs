@@ -303,7 +303,12 @@ pub fn markdown() -> String {
          `writebyterange`, `hash_region` (SHA-256) and `bit` library (`rol`, `ror`, `check`, \
          `set`, `clear`, `byteswap_16/32`, …), .NET colour names with .NET's meanings (`green` \
          is #008000) and `client`'s screen and buffer sizes (the game's 160×144: overlays are \
-         drawn in game pixels); and the Lua 5.1 names such scripts use \
+         drawn in game pixels), `client.pause`/`unpause`/`togglepause` (requests to the app; \
+         `ispaused` is what the script last asked), `client.screenshot(path)` (a PNG at a \
+         relative path in the script's folder; others are refused), `client.reboot_core` (a \
+         power cycle), `client.SetGameExtraPadding`/`SetClientExtraPadding(left, top, right, \
+         bottom)` (room around the game that overlays draw into with negative coordinates or \
+         past 160×144), `client.getwindowsize()` (1) and `xpos`/`ypos` (0); and the Lua 5.1 names such scripts use \
          (`unpack`, `loadstring`, `table.getn`, `math.mod`, …). What they offer and gbhost does \
          not (e.g. BizHawk's `forms.openfile`) can be looked up — scripts take aliases at load — and \
          raises one error saying so when called; a sandboxed library's names are nil in \

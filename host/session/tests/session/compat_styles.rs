@@ -78,7 +78,7 @@ fn a_vba_style_bot_runs_unmodified() {
 #[test]
 fn a_bizhawk_script_aliasing_missing_functions_loads_and_runs() {
     let source = r##"
-local read24, pad, float = memory.read_s24_le, client.SetGameExtraPadding, memory.read_float
+local read24, pad, float = memory.read_s24_le, client.openrom, memory.read_float
 local has_debug_meta = debug and debug.getmetatable
 local n = table.getn({1, 2, 3}) + select('#', unpack({1, 2}))
 local f = loadstring("return 40 + 2")
@@ -112,7 +112,7 @@ end
     );
     assert_eq!(lines[1], "bit 1 52651 true");
     assert!(
-        lines[2].ends_with("client.SetGameExtraPadding is not supported by gbhost"),
+        lines[2].ends_with("client.openrom is not supported by gbhost"),
         "{}",
         lines[2]
     );
