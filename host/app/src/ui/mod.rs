@@ -72,6 +72,9 @@ pub struct GbApp {
     /// shown instead of the published text until the field loses focus (the script sees each
     /// change a frame later).
     form_edits: std::collections::HashMap<(u32, u32), String>,
+    /// Forms the user closed, by (slot, form), hidden until the script's next description
+    /// (the close reaches the script at the next frame's start, maybe much later if paused).
+    forms_closed: std::collections::HashSet<(u32, u32)>,
     /// Where the game's picture was last drawn: its top-left corner and scale.
     screen_at: (egui::Pos2, f32),
     /// The wheel's position for scripts (the sum of scrolls, in notches).
@@ -145,6 +148,7 @@ impl GbApp {
             rewind_button: false,
             repaint_hooked: false,
             form_edits: Default::default(),
+            forms_closed: Default::default(),
             screen_at: (egui::Pos2::ZERO, 1.0),
             wheel: 0.0,
             sent_input: Default::default(),

@@ -46,8 +46,17 @@ impl GbApp {
         // clear of the game's top-left corner (the user moves them; egui remembers where).
         let x = ctx.content_rect().center().x - 100.0;
         let mut y = 70.0;
+        // A closed form is hidden until the script no longer describes it.
+        self.forms_closed.retain(|(slot, handle)| {
+            windows
+                .iter()
+                .any(|(s, ui)| s == slot && ui.forms.iter().any(|f| f.handle == *handle))
+        });
         for (slot, ui) in &windows {
             for form in &ui.forms {
+                if self.forms_closed.contains(&(*slot, form.handle)) {
+                    continue;
+                }
                 self.form_window(ctx, *slot, form, egui::pos2(x, y));
                 y += form.height.clamp(0, 600) as f32 + 50.0;
             }
@@ -84,6 +93,7 @@ impl GbApp {
             }
         });
         if !open {
+            self.forms_closed.insert((slot, form.handle));
             self.send(Cmd::Form(slot, form.handle, FormValue::Close));
         }
     }

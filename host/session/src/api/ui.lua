@@ -66,6 +66,18 @@ function gbhost.form_event(handle, kind, value)
   if obj and obj.on_event then obj.on_event(kind, value) end
 end
 
+-- A reload runs the new code on the script's data, and the new code opens its windows again
+-- (as it registers its hooks again): the old ones go with the old hooks.
+local reset_hooks = gbhost.reset_hooks
+function gbhost.reset_hooks()
+  reset_hooks()
+  if #ui.forms > 0 or #ui.buffers > 0 or ui.padding[1] + ui.padding[2] + ui.padding[3]
+      + ui.padding[4] > 0 then
+    ui.forms, ui.buffers, ui.handles, ui.padding = {}, {}, {}, { 0, 0, 0, 0 }
+    ui.touch()
+  end
+end
+
 -- The host's keys and mouse (logged while a script reads them; the same on every replay).
 local host = { keys = {}, x = 0, y = 0, buttons = 0, wheel = 0 }
 function gbhost.host_input(keys, x, y, buttons, wheel)

@@ -25,6 +25,9 @@ pub(crate) fn restore_scripts(
         if let Some(s) = scripts.iter_mut().find(|s| s.slot == *slot && s.active) {
             // A snapshot of this very VM: restoring it cannot fail.
             let _ = s.vm.restore(snap);
+            // Its windows may differ: described again at the frame's end (every restored
+            // script, so that a replay asks the very same VMs).
+            s.ui_dirty = true;
         }
     }
 }

@@ -385,3 +385,63 @@ fn client_window_calls_are_requests_from_live_frames_only() {
         gb_session::DrawCmd::Text { x: -20, y: -8, .. }
     ));
 }
+
+#[test]
+fn a_reload_replaces_the_old_codes_windows() {
+    let (mut s, slot) = form_session();
+    s.run_frame();
+    s.reload_script(slot, &FORM.replace("\"Trainer\"", "\"Trainer 2\""))
+        .expect("reload");
+    s.run_frame();
+    let titles: Vec<String> = ui(&s).forms.iter().map(|f| f.title.clone()).collect();
+    assert_eq!(titles, ["Trainer 2"]);
+    assert_eq!(s.verify_replay(1).expect("replay"), 0);
+}
+
+#[test]
+fn loading_a_state_brings_its_forms_back() {
+    let (mut s, slot) = form_session();
+    s.run_frame();
+    s.save_state("before");
+    let button = ui(&s).forms[0].controls[0].handle;
+    s.form_event(slot, button, FormValue::Click);
+    s.run_frame();
+    assert_eq!(label_text(&s), "clicks 1");
+    s.load_state("before").expect("load");
+    s.run_frame();
+    assert_eq!(label_text(&s), "clicks 0");
+    s.run_frame();
+    assert_eq!(s.verify_replay(1).expect("replay"), 0);
+}
+
+#[test]
+fn a_state_file_restores_a_form_exactly_in_another_session() {
+    let config = |offset: usize| gb_session::SessionConfig {
+        desync_check: true,
+        image_key: Some(lua_rollback::ImageKey::from_bytes([9; 32])),
+        scripts: gb_session::ScriptConfig {
+            window_offset: offset,
+            ..gb_session::ScriptConfig::default()
+        },
+        ..gb_session::SessionConfig::default()
+    };
+    let file = {
+        let mut a = Session::new(crate::common::counter_rom(), None, config(700)).unwrap();
+        let slot = a.load_script_as("form.lua", FORM, Flavor::BizHawk);
+        a.run_frame();
+        let button = ui(&a).forms[0].controls[0].handle;
+        a.form_event(slot, button, FormValue::Click);
+        a.run_frame();
+        assert_eq!(label_text(&a), "clicks 1");
+        a.state_file(0, false)
+    };
+    let mut b =
+        Session::from_state_file(crate::common::counter_rom(), None, config(700), &file).unwrap();
+    assert_eq!(b.scripts_restarted_at_start(), 0, "restored from its image");
+    assert_eq!(label_text(&b), "clicks 1");
+    for _ in 0..5 {
+        b.run_frame();
+    }
+    assert_eq!(label_text(&b), "clicks 1");
+    assert_eq!(b.verify_replay(b.frame() - 4).expect("replay"), 0);
+}
