@@ -445,3 +445,63 @@ fn a_state_file_restores_a_form_exactly_in_another_session() {
     assert_eq!(label_text(&b), "clicks 1");
     assert_eq!(b.verify_replay(b.frame() - 4).expect("replay"), 0);
 }
+
+/// A movie records the form's actions and the host's keys with the buttons: playing it back
+/// runs the same callbacks (they write the game's memory here) and reads the same keys.
+#[test]
+fn a_movie_replays_form_actions_and_host_input() {
+    use gb_session::movie::{self, Movie, Recorder};
+    let dir = std::env::temp_dir().join(format!("gbhost-forms-movie-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("forms.gbm");
+    let config = || gb_session::SessionConfig {
+        ring_bytes: 8 << 20,
+        ..gb_session::SessionConfig::default()
+    };
+    let source = r#"
+        local f = forms.newform(100, 100, "m")
+        local n = 0
+        local label = forms.label(f, "0", 0, 0)
+        forms.button(f, "poke", function()
+          n = n + 1
+          memory.write_u8(0xC0F0, n, "System Bus")
+          forms.settext(label, tostring(n))
+        end)
+        while true do
+          if input.get().Space then memory.write_u8(0xC0F1, emu.framecount() & 0xFF, "System Bus") end
+          emu.frameadvance()
+        end
+    "#;
+    let mut s = Session::new(crate::common::counter_rom(), None, config()).unwrap();
+    let slot = s.load_script_as("m.lua", source, Flavor::BizHawk);
+    let mut rec = Recorder::create(&path, &mut s, vec![], Default::default()).unwrap();
+    for f in 0..300u64 {
+        if f % 37 == 5 {
+            let button = ui(&s).forms[0].controls[1].handle;
+            s.form_event(slot, button, FormValue::Click);
+        }
+        if s.wants_host_input() {
+            let keys = if f % 50 < 20 {
+                vec!["Space".into()]
+            } else {
+                vec![]
+            };
+            s.set_host_input(HostInput {
+                keys,
+                ..HostInput::default()
+            });
+        }
+        s.run_frame();
+        rec.after_frame(&mut s).unwrap();
+    }
+    rec.finish().unwrap();
+    assert_eq!(s.gb().peek(0xC0F0), 8);
+    assert_ne!(s.gb().peek(0xC0F1), 0);
+    let m = Movie::open(&path).unwrap();
+    let (report, played) =
+        movie::play(&m, crate::common::counter_rom(), config(), |_, _| {}).unwrap();
+    assert_eq!((report.frames, report.desync), (300, None));
+    assert_eq!(movie::state_hash(&played), movie::state_hash(&s));
+    assert_eq!(ui(&played).forms[0].controls[0].text, "8");
+    let _ = std::fs::remove_dir_all(&dir);
+}
