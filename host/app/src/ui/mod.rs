@@ -75,6 +75,10 @@ pub struct GbApp {
     /// Forms the user closed, by (slot, form), hidden until the script's next description
     /// (the close reaches the script at the next frame's start, maybe much later if paused).
     forms_closed: std::collections::HashSet<(u32, u32)>,
+    /// Values the user gave controls of scripts' forms, by (slot, control), with the frame
+    /// shown then: shown until another frame is (the script sees them at the next frame's
+    /// start, maybe much later if paused).
+    form_pending: std::collections::HashMap<(u32, u32), (u64, gb_session::data::FormValue)>,
     /// Where the game's picture was last drawn: its top-left corner and scale.
     screen_at: (egui::Pos2, f32),
     /// The wheel's position for scripts (the sum of scrolls, in notches).
@@ -149,6 +153,7 @@ impl GbApp {
             repaint_hooked: false,
             form_edits: Default::default(),
             forms_closed: Default::default(),
+            form_pending: Default::default(),
             screen_at: (egui::Pos2::ZERO, 1.0),
             wheel: 0.0,
             sent_input: Default::default(),

@@ -46,6 +46,8 @@ impl GbApp {
         // clear of the game's top-left corner (the user moves them; egui remembers where).
         let x = ctx.content_rect().center().x - 100.0;
         let mut y = 70.0;
+        let frame = self.view.frame;
+        self.form_pending.retain(|_, (at, _)| *at == frame);
         // A closed form is hidden until the script no longer describes it.
         self.forms_closed.retain(|(slot, handle)| {
             windows
@@ -98,21 +100,32 @@ impl GbApp {
         }
     }
 
+    /// Give control `c` of script `slot` a value: sent as a logged event, and shown until the
+    /// next frame is.
+    fn set_value(&mut self, slot: u32, c: &Control, value: FormValue) {
+        self.form_pending
+            .insert((slot, c.handle), (self.view.frame, value.clone()));
+        self.send(Cmd::Form(slot, c.handle, value));
+    }
+
     fn control(&mut self, ui: &mut egui::Ui, slot: u32, c: &Control, rect: egui::Rect) {
-        let send = |app: &Self, value| app.send(Cmd::Form(slot, c.handle, value));
+        let pending = self.form_pending.get(&(slot, c.handle)).map(|(_, v)| v);
         match c.kind {
             ControlKind::Button => {
                 if ui.put(rect, egui::Button::new(&c.text)).clicked() {
-                    send(self, FormValue::Click);
+                    self.send(Cmd::Form(slot, c.handle, FormValue::Click));
                 }
             }
             ControlKind::Checkbox => {
-                let mut checked = c.checked;
+                let mut checked = match pending {
+                    Some(FormValue::Check(b)) => *b,
+                    _ => c.checked,
+                };
                 if ui
                     .put(rect, egui::Checkbox::new(&mut checked, &c.text))
                     .changed()
                 {
-                    send(self, FormValue::Check(checked));
+                    self.set_value(slot, c, FormValue::Check(checked));
                 }
             }
             ControlKind::Label => {
@@ -128,7 +141,7 @@ impl GbApp {
                 };
                 let r = ui.put(rect, edit.desired_width(rect.width()));
                 if r.changed() {
-                    send(self, FormValue::Text(text.clone()));
+                    self.set_value(slot, c, FormValue::Text(text.clone()));
                 }
                 if r.has_focus() {
                     self.form_edits.insert(key, text);
@@ -137,21 +150,25 @@ impl GbApp {
                 }
             }
             ControlKind::Dropdown => {
+                let shown = match pending {
+                    Some(FormValue::Select(i)) => c.items.get(*i as usize).unwrap_or(&c.text),
+                    _ => &c.text,
+                };
                 let mut chosen = None;
                 ui.scope_builder(egui::UiBuilder::new().max_rect(rect), |ui| {
                     egui::ComboBox::from_id_salt(("gbhost-dropdown", slot, c.handle))
-                        .selected_text(&c.text)
+                        .selected_text(shown)
                         .width(rect.width())
                         .show_ui(ui, |ui| {
                             for (i, item) in c.items.iter().enumerate() {
-                                if ui.selectable_label(*item == c.text, item).clicked() {
+                                if ui.selectable_label(item == shown, item).clicked() {
                                     chosen = Some(i);
                                 }
                             }
                         });
                 });
                 if let Some(i) = chosen {
-                    send(self, FormValue::Select(i as u32));
+                    self.set_value(slot, c, FormValue::Select(i as u32));
                 }
             }
             ControlKind::PictureBox => {
@@ -165,7 +182,7 @@ impl GbApp {
                     r
                 });
                 if r.clicked() {
-                    send(self, FormValue::Click);
+                    self.send(Cmd::Form(slot, c.handle, FormValue::Click));
                 }
             }
         }

@@ -346,7 +346,6 @@ forms = {
   end,
 }
 forms.drawString = forms.drawText
-forms.pictureBox = forms.pictureBox
 forms.picturebox = forms.pictureBox
 setmetatable(forms, {
   __index = function(_, k) return unsupported("forms." .. tostring(k)) end,
