@@ -470,7 +470,6 @@ function bizstring.trim(str) end
 function client.GetSoundOn() end
 
 --- Add padding around client surface for HUD drawing
---- Not supported by gbhost.
 ---@param left integer
 ---@param top integer
 ---@param right integer
@@ -478,7 +477,6 @@ function client.GetSoundOn() end
 function client.SetClientExtraPadding(left, top, right, bottom) end
 
 --- Add padding around emu surface for HUD drawing
---- Not supported by gbhost.
 ---@param left integer
 ---@param top integer
 ---@param right integer
@@ -577,7 +575,6 @@ function client.gettool(name) end
 function client.getversion() end
 
 --- Current main window zoom factor
---- Not supported by gbhost.
 function client.getwindowsize() end
 
 --- Toggle emulating without display updates
@@ -586,7 +583,6 @@ function client.getwindowsize() end
 function client.invisibleemulation(invisible) end
 
 --- True when emulation is paused
---- Not supported by gbhost.
 function client.ispaused() end
 
 --- True while rewinding
@@ -635,7 +631,6 @@ function client.opentoolbox() end
 function client.opentracelogger() end
 
 --- Pause emulation
---- Not supported by gbhost.
 function client.pause() end
 
 --- Suspend A/V capture until unpaused
@@ -643,7 +638,6 @@ function client.pause() end
 function client.pause_av() end
 
 --- Restart the loaded core
---- Not supported by gbhost.
 function client.reboot_core() end
 
 --- Remove a previously added cheat code
@@ -659,7 +653,6 @@ function client.saveram() end
 function client.screenheight() end
 
 --- Take a screenshot, optionally to given path
---- Not supported by gbhost.
 ---@param path? string
 function client.screenshot(path) end
 
@@ -700,7 +693,6 @@ function client.sleep(millis) end
 function client.speedmode(percent) end
 
 --- Flip pause state
---- Not supported by gbhost.
 function client.togglepause() end
 
 --- Map emulator-space point to client-space point
@@ -709,7 +701,6 @@ function client.togglepause() end
 function client.transformPoint(x, y) end
 
 --- Resume emulation
---- Not supported by gbhost.
 function client.unpause() end
 
 --- Resume A/V capture
@@ -717,11 +708,9 @@ function client.unpause() end
 function client.unpause_av() end
 
 --- Window x position on screen
---- Not supported by gbhost.
 function client.xpos() end
 
 --- Window y position on screen
---- Not supported by gbhost.
 function client.ypos() end
 
 --- List comm functions (unfinished)
@@ -1125,13 +1114,11 @@ function event.unregisterbyid(guid) end
 function event.unregisterbyname(name) end
 
 --- Attach click handler to a control
---- Not supported by gbhost: forms are not built yet.
 ---@param handle integer
 ---@param clickEvent function
 function forms.addclick(handle, clickEvent) end
 
 --- Create button on form; returns handle
---- Not supported by gbhost: forms are not built yet.
 ---@param formHandle integer
 ---@param caption string
 ---@param clickEvent function
@@ -1142,7 +1129,6 @@ function forms.addclick(handle, clickEvent) end
 function forms.button(formHandle, caption, clickEvent, x, y, width, height) end
 
 --- Create checkbox on form; returns handle
---- Not supported by gbhost: forms are not built yet.
 ---@param formHandle integer
 ---@param caption string
 ---@param x? integer
@@ -1150,23 +1136,21 @@ function forms.button(formHandle, caption, clickEvent, x, y, width, height) end
 function forms.checkbox(formHandle, caption, x, y) end
 
 --- Fill picture box with color
---- Not supported by gbhost: forms are not built yet.
 ---@param componentHandle integer
 ---@param color integer|string
 function forms.clear(componentHandle, color) end
 
 --- Drop picture box image cache
---- Not supported by gbhost: forms are not built yet.
+--- Not supported by gbhost.
 ---@param componentHandle integer
 function forms.clearImageCache(componentHandle) end
 
 --- Remove all click handlers from control
---- Not supported by gbhost: forms are not built yet.
 ---@param handle integer
 function forms.clearclicks(handle) end
 
 --- Build a color object for setproperty
---- Not supported by gbhost: forms are not built yet.
+--- Not supported by gbhost.
 ---@param r integer
 ---@param g integer
 ---@param b integer
@@ -1174,16 +1158,14 @@ function forms.clearclicks(handle) end
 function forms.createcolor(r, g, b, a) end
 
 --- Close a Lua-created form
---- Not supported by gbhost: forms are not built yet.
 ---@param handle integer
 function forms.destroy(handle) end
 
 --- Close all Lua-created forms
---- Not supported by gbhost: forms are not built yet.
 function forms.destroyall() end
 
 --- Draw arc outline in picture box
---- Not supported by gbhost: forms are not built yet.
+--- Not supported by gbhost.
 ---@param componentHandle integer
 ---@param x integer
 ---@param y integer
@@ -1195,7 +1177,7 @@ function forms.destroyall() end
 function forms.drawArc(componentHandle, x, y, width, height, startangle, sweepangle, line) end
 
 --- Draw crosshair in picture box
---- Not supported by gbhost: forms are not built yet.
+--- Not supported by gbhost.
 ---@param componentHandle integer
 ---@param x integer
 ---@param y integer
@@ -1204,14 +1186,13 @@ function forms.drawArc(componentHandle, x, y, width, height, startangle, sweepan
 function forms.drawAxis(componentHandle, x, y, size, color) end
 
 --- Draw Bezier curve in picture box
---- Not supported by gbhost: forms are not built yet.
+--- Not supported by gbhost.
 ---@param componentHandle integer
 ---@param points table
 ---@param color integer|string
 function forms.drawBezier(componentHandle, points, color) end
 
 --- Draw corner-to-corner rectangle in picture box
---- Not supported by gbhost: forms are not built yet.
 ---@param componentHandle integer
 ---@param x integer
 ---@param y integer
@@ -1222,7 +1203,7 @@ function forms.drawBezier(componentHandle, points, color) end
 function forms.drawBox(componentHandle, x, y, x2, y2, line, background) end
 
 --- Draw ellipse in picture box
---- Not supported by gbhost: forms are not built yet.
+--- Not supported by gbhost.
 ---@param componentHandle integer
 ---@param x integer
 ---@param y integer
@@ -1233,7 +1214,7 @@ function forms.drawBox(componentHandle, x, y, x2, y2, line, background) end
 function forms.drawEllipse(componentHandle, x, y, width, height, line, background) end
 
 --- Draw .ico file in picture box
---- Not supported by gbhost: forms are not built yet.
+--- Not supported by gbhost.
 ---@param componentHandle integer
 ---@param path string
 ---@param x integer
@@ -1243,7 +1224,7 @@ function forms.drawEllipse(componentHandle, x, y, width, height, line, backgroun
 function forms.drawIcon(componentHandle, path, x, y, width, height) end
 
 --- Draw image file in picture box
---- Not supported by gbhost: forms are not built yet.
+--- Not supported by gbhost.
 ---@param componentHandle integer
 ---@param path string
 ---@param x integer
@@ -1254,7 +1235,7 @@ function forms.drawIcon(componentHandle, path, x, y, width, height) end
 function forms.drawImage(componentHandle, path, x, y, width, height, cache) end
 
 --- Draw part of image in picture box
---- Not supported by gbhost: forms are not built yet.
+--- Not supported by gbhost.
 ---@param componentHandle integer
 ---@param path string
 ---@param source_x integer
@@ -1268,7 +1249,6 @@ function forms.drawImage(componentHandle, path, x, y, width, height, cache) end
 function forms.drawImageRegion(componentHandle, path, source_x, source_y, source_width, source_height, dest_x, dest_y, dest_width, dest_height) end
 
 --- Draw line in picture box
---- Not supported by gbhost: forms are not built yet.
 ---@param componentHandle integer
 ---@param x1 integer
 ---@param y1 integer
@@ -1278,7 +1258,7 @@ function forms.drawImageRegion(componentHandle, path, source_x, source_y, source
 function forms.drawLine(componentHandle, x1, y1, x2, y2, color) end
 
 --- Draw pie slice in picture box
---- Not supported by gbhost: forms are not built yet.
+--- Not supported by gbhost.
 ---@param componentHandle integer
 ---@param x integer
 ---@param y integer
@@ -1291,7 +1271,6 @@ function forms.drawLine(componentHandle, x1, y1, x2, y2, color) end
 function forms.drawPie(componentHandle, x, y, width, height, startangle, sweepangle, line, background) end
 
 --- Set one pixel in picture box
---- Not supported by gbhost: forms are not built yet.
 ---@param componentHandle integer
 ---@param x integer
 ---@param y integer
@@ -1299,7 +1278,7 @@ function forms.drawPie(componentHandle, x, y, width, height, startangle, sweepan
 function forms.drawPixel(componentHandle, x, y, color) end
 
 --- Draw polygon in picture box
---- Not supported by gbhost: forms are not built yet.
+--- Not supported by gbhost.
 ---@param componentHandle integer
 ---@param points table
 ---@param x? integer
@@ -1309,7 +1288,6 @@ function forms.drawPixel(componentHandle, x, y, color) end
 function forms.drawPolygon(componentHandle, points, x, y, line, background) end
 
 --- Draw rectangle in picture box
---- Not supported by gbhost: forms are not built yet.
 ---@param componentHandle integer
 ---@param x integer
 ---@param y integer
@@ -1320,7 +1298,6 @@ function forms.drawPolygon(componentHandle, points, x, y, line, background) end
 function forms.drawRectangle(componentHandle, x, y, width, height, line, background) end
 
 --- Alias of drawText for picture box
---- Not supported by gbhost: forms are not built yet.
 ---@param componentHandle integer
 ---@param x integer
 ---@param y integer
@@ -1335,7 +1312,6 @@ function forms.drawRectangle(componentHandle, x, y, width, height, line, backgro
 function forms.drawString(componentHandle, x, y, message, forecolor, backcolor, fontsize, fontfamily, fontstyle, horizalign, vertalign) end
 
 --- Draw styled text in picture box
---- Not supported by gbhost: forms are not built yet.
 ---@param componentHandle integer
 ---@param x integer
 ---@param y integer
@@ -1350,7 +1326,6 @@ function forms.drawString(componentHandle, x, y, message, forecolor, backcolor, 
 function forms.drawText(componentHandle, x, y, message, forecolor, backcolor, fontsize, fontfamily, fontstyle, horizalign, vertalign) end
 
 --- Create dropdown list; returns handle
---- Not supported by gbhost: forms are not built yet.
 ---@param formHandle integer
 ---@param items table
 ---@param x? integer
@@ -1360,33 +1335,29 @@ function forms.drawText(componentHandle, x, y, message, forecolor, backcolor, fo
 function forms.dropdown(formHandle, items, x, y, width, height) end
 
 --- Mouse X relative to picture box
---- Not supported by gbhost: forms are not built yet.
+--- Not supported by gbhost.
 ---@param componentHandle integer
 function forms.getMouseX(componentHandle) end
 
 --- Mouse Y relative to picture box
---- Not supported by gbhost: forms are not built yet.
+--- Not supported by gbhost.
 ---@param componentHandle integer
 function forms.getMouseY(componentHandle) end
 
 --- Read a control property as string
---- Not supported by gbhost: forms are not built yet.
 ---@param handle integer
 ---@param property string
 function forms.getproperty(handle, property) end
 
 --- Get text (or selected item) of control
---- Not supported by gbhost: forms are not built yet.
 ---@param handle integer
 function forms.gettext(handle) end
 
 --- Whether checkbox is checked
---- Not supported by gbhost: forms are not built yet.
 ---@param handle integer
 function forms.ischecked(handle) end
 
 --- Create text label; returns handle
---- Not supported by gbhost: forms are not built yet.
 ---@param formHandle integer
 ---@param caption string
 ---@param x? integer
@@ -1397,7 +1368,6 @@ function forms.ischecked(handle) end
 function forms.label(formHandle, caption, x, y, width, height, fixedWidth) end
 
 --- Open new dialog window; returns handle
---- Not supported by gbhost: forms are not built yet.
 ---@param width? integer
 ---@param height? integer
 ---@param title? string
@@ -1405,14 +1375,13 @@ function forms.label(formHandle, caption, x, y, width, height, fixedWidth) end
 function forms.newform(width, height, title, onClose) end
 
 --- Show open-file dialog; returns chosen path
---- Not supported by gbhost: forms are not built yet.
+--- Not supported by gbhost.
 ---@param fileName? string
 ---@param initialDirectory? string
 ---@param filter? string
 function forms.openfile(fileName, initialDirectory, filter) end
 
 --- Create drawable picture box; returns handle
---- Not supported by gbhost: forms are not built yet.
 ---@param formHandle integer
 ---@param x? integer
 ---@param y? integer
@@ -1421,63 +1390,53 @@ function forms.openfile(fileName, initialDirectory, filter) end
 function forms.pictureBox(formHandle, x, y, width, height) end
 
 --- Redraw picture box
---- Not supported by gbhost: forms are not built yet.
 ---@param componentHandle integer
 function forms.refresh(componentHandle) end
 
 --- Default fill color for picture box
---- Not supported by gbhost: forms are not built yet.
 ---@param componentHandle integer
 ---@param color integer|string
 function forms.setDefaultBackgroundColor(componentHandle, color) end
 
 --- Default draw color for picture box
---- Not supported by gbhost: forms are not built yet.
 ---@param componentHandle integer
 ---@param color integer|string
 function forms.setDefaultForegroundColor(componentHandle, color) end
 
 --- Default text background for picture box
---- Not supported by gbhost: forms are not built yet.
 ---@param componentHandle integer
 ---@param color integer|string
 function forms.setDefaultTextBackground(componentHandle, color) end
 
 --- Replace items of a dropdown
---- Not supported by gbhost: forms are not built yet.
 ---@param handle integer
 ---@param items table
 function forms.setdropdownitems(handle, items) end
 
 --- Move form or control
---- Not supported by gbhost: forms are not built yet.
 ---@param handle integer
 ---@param x integer
 ---@param y integer
 function forms.setlocation(handle, x, y) end
 
 --- Set a control property by name
---- Not supported by gbhost: forms are not built yet.
 ---@param handle integer
 ---@param property string
 ---@param value integer|string
 function forms.setproperty(handle, property, value) end
 
 --- Resize form or control
---- Not supported by gbhost: forms are not built yet.
 ---@param handle integer
 ---@param width integer
 ---@param height integer
 function forms.setsize(handle, width, height) end
 
 --- Set text of form or control
---- Not supported by gbhost: forms are not built yet.
 ---@param handle integer
 ---@param caption string
 function forms.settext(handle, caption) end
 
 --- Create text input box; returns handle
---- Not supported by gbhost: forms are not built yet.
 ---@param formHandle integer
 ---@param caption? string
 ---@param width? integer
@@ -1759,11 +1718,9 @@ function gui.text(x, y, message, forecolor, anchor) end
 function gui.use_surface(surfaceName) end
 
 --- Table of host keys/buttons currently held
---- Not supported by gbhost: host keys and the mouse are not logged events yet.
 function input.get() end
 
 --- Table of mouse position, buttons and wheel
---- Not supported by gbhost: host keys and the mouse are not logged events yet.
 function input.getmouse() end
 
 --- Buttons set for the current frame

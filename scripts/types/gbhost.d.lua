@@ -6,6 +6,7 @@ emu = {}
 joypad = {}
 event = {}
 gui = {}
+input = {}
 console = {}
 savestate = {}
 ---@type table<string|integer, nil|boolean|number|string>
@@ -384,6 +385,15 @@ function gui.polyline(points, color) end
 
 ---Forget what this script drew this frame
 function gui.clear() end
+
+---The host's keys held, by BizHawk's names (`A`, `Shift`, `Space`, `Up`, `F1`, …) as `{Name = true}`
+---Outside input: once a script has asked, the app logs the keys as events, so a replay, a rewind and a movie see the same keys
+---@return table<string, boolean>
+function input.get() end
+
+---The mouse: `{X, Y, Left, Right, Middle, Wheel}`, `X`/`Y` in game-screen pixels (negative or past 160 × 144 outside the screen); logged like `input.get`
+---@return table<string, integer|boolean>
+function input.getmouse() end
 
 ---Print the values, separated by tabs, as one console line
 ---@param ... any

@@ -712,21 +712,21 @@ function image.new(width, height) end
 function image.newPainter(image) end
 
 --- [0.11-dev] Currently active gamepad object or nil
---- Not supported by gbhost: host keys and the mouse are not logged events yet.
+--- Not supported by gbhost: mGBA 0.11's input object is not built yet (input.get gives the host's keys).
 ---@param field any
 function input:activeGamepad(field) end
 
 --- [0.11-dev] List of host keys currently down
---- Not supported by gbhost: host keys and the mouse are not logged events yet.
+--- Not supported by gbhost: mGBA 0.11's input object is not built yet (input.get gives the host's keys).
 function input:activeKeys() end
 
 --- [0.11-dev] Whether a host key is currently down
---- Not supported by gbhost: host keys and the mouse are not logged events yet.
+--- Not supported by gbhost: mGBA 0.11's input object is not built yet (input.get gives the host's keys).
 ---@param key any
 function input:isKeyActive(key) end
 
 --- [0.11-dev] Sequence number of last input event
---- Not supported by gbhost: host keys and the mouse are not logged events yet.
+--- Not supported by gbhost: mGBA 0.11's input object is not built yet (input.get gives the host's keys).
 ---@param field any
 function input:seq(field) end
 

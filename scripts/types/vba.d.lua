@@ -369,11 +369,9 @@ function gui.transparency(level) end
 function gui.writepixel(x, y, color) end
 
 --- Table of host keyboard/mouse state and cursor position
---- Not supported by gbhost: host keys are not logged yet.
 function input.get() end
 
 --- Alias of get
---- Not supported by gbhost: host keys are not logged yet.
 function input.read() end
 
 --- Table of all buttons and their state

@@ -13,7 +13,7 @@ use std::sync::Arc;
 use gb_core::{Buttons, Domain};
 use lua_rollback::Value;
 
-use crate::data::{Bundle, Event, EventKind, Flavor, Image};
+use crate::data::{Bundle, Event, EventKind, Flavor, FormValue, HostInput, Image};
 
 /// Why bytes do not decode.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -223,10 +223,89 @@ pub fn decode_flavor(d: &mut Dec<'_>) -> Result<Flavor, DecodeError> {
     })
 }
 
+/// Most keys a [`HostInput`] may name (more in a file is an error).
+const MAX_HOST_KEYS: u64 = 128;
+
+fn zigzag(v: i32) -> u64 {
+    u64::from(((v << 1) ^ (v >> 31)) as u32)
+}
+
+fn unzigzag(d: &mut Dec<'_>) -> Result<i32, DecodeError> {
+    let z = d.var32()?;
+    Ok(((z >> 1) as i32) ^ -((z & 1) as i32))
+}
+
+/// Encode a user's action on a form: 0 click, 1 check (then 0 or 1), 2 text (then the text),
+/// 3 select (then the index), 4 close.
+pub fn encode_form_value(e: &mut Enc, v: &FormValue) {
+    match v {
+        FormValue::Click => e.u8(0),
+        FormValue::Check(b) => {
+            e.u8(1);
+            e.u8(u8::from(*b));
+        }
+        FormValue::Text(t) => {
+            e.u8(2);
+            e.str(t);
+        }
+        FormValue::Select(i) => {
+            e.u8(3);
+            e.var(u64::from(*i));
+        }
+        FormValue::Close => e.u8(4),
+    }
+}
+
+/// Decode a user's action on a form (see [`encode_form_value`]).
+pub fn decode_form_value(d: &mut Dec<'_>) -> Result<FormValue, DecodeError> {
+    let id = d.u8()?;
+    Ok(match id {
+        0 => FormValue::Click,
+        1 => FormValue::Check(d.u8()? != 0),
+        2 => FormValue::Text(d.str()?),
+        3 => FormValue::Select(d.var32()?),
+        4 => FormValue::Close,
+        _ => return Err(d.error(format!("unknown form action id {id}"))),
+    })
+}
+
+/// Encode the host's keys and mouse: the key count and names, then x, y (zigzag), buttons,
+/// wheel (zigzag).
+pub fn encode_host_input(e: &mut Enc, v: &HostInput) {
+    e.var(v.keys.len() as u64);
+    for k in &v.keys {
+        e.str(k);
+    }
+    e.var(zigzag(v.mouse_x));
+    e.var(zigzag(v.mouse_y));
+    e.u8(v.mouse_buttons);
+    e.var(zigzag(v.wheel));
+}
+
+/// Decode the host's keys and mouse (see [`encode_host_input`]).
+pub fn decode_host_input(d: &mut Dec<'_>) -> Result<HostInput, DecodeError> {
+    let n = d.var()?;
+    if n > MAX_HOST_KEYS {
+        return Err(d.error(format!("{n} keys held (at most {MAX_HOST_KEYS})")));
+    }
+    let mut keys = Vec::new();
+    for _ in 0..n {
+        keys.push(d.str()?);
+    }
+    Ok(HostInput {
+        keys,
+        mouse_x: unzigzag(d)?,
+        mouse_y: unzigzag(d)?,
+        mouse_buttons: d.u8()?,
+        wheel: unzigzag(d)?,
+    })
+}
+
 /// Encode one event's kind. Ids: 0 joypad, 1 poke, 2 script load, 3 script reload, 4 script
 /// unload, 5 resumed, 6 load state, 7 persist, 8 poke into a memory (domain ids: 0 WRAM,
-/// 1 VRAM, 2 OAM, 3 HRAM, 4 cartridge RAM, 5 ROM: read-only, applied as nothing), 11 a
-/// script's file read, 12 the start time.
+/// 1 VRAM, 2 OAM, 3 HRAM, 4 cartridge RAM, 5 ROM: read-only, applied as nothing), 9 a form
+/// action (slot, control, [`encode_form_value`]), 10 the host's keys and mouse
+/// ([`encode_host_input`]), 11 a script's file read, 12 the start time.
 pub fn encode_kind(e: &mut Enc, kind: &EventKind) {
     match kind {
         EventKind::Joypad(b) => {
@@ -286,6 +365,20 @@ pub fn encode_kind(e: &mut Enc, kind: &EventKind) {
             e.var(u64::from(*offset));
             e.u8(*value);
         }
+        EventKind::Form {
+            slot,
+            control,
+            value,
+        } => {
+            e.u8(9);
+            e.var(u64::from(*slot));
+            e.var(u64::from(*control));
+            encode_form_value(e, value);
+        }
+        EventKind::HostInput(input) => {
+            e.u8(10);
+            encode_host_input(e, input);
+        }
         EventKind::FileRead { slot, path, hash } => {
             e.u8(11);
             e.var(u64::from(*slot));
@@ -340,6 +433,12 @@ pub fn decode_kind(d: &mut Dec<'_>) -> Result<EventKind, DecodeError> {
             offset: d.var32()?,
             value: d.u8()?,
         },
+        9 => EventKind::Form {
+            slot: d.var32()?,
+            control: d.var32()?,
+            value: decode_form_value(d)?,
+        },
+        10 => EventKind::HostInput(decode_host_input(d)?),
         11 => EventKind::FileRead {
             slot: d.var32()?,
             path: d.str()?,

@@ -14,8 +14,8 @@ use std::collections::BTreeMap;
 
 use lua_rollback::{Error as LuaError, Resume, Snapshot, Value, Vm, VmConfig};
 
-use crate::api::{self, Api, DrawCmd};
-use crate::data::{Bundle, Flavor, Image, SourceHash};
+use crate::api::{self, Api, DrawCmd, ScriptUi};
+use crate::data::{Bundle, Flavor, FormValue, HostInput, Image, SourceHash};
 
 /// Name of the coroutine running the script's main chunk.
 const MAIN: &str = "main";
@@ -59,6 +59,14 @@ pub struct Script {
     /// without it set holds no bus hooks at any frame, and a restore need not ask it for its
     /// watches.
     pub(crate) may_watch: bool,
+    /// Its windows (forms, text buffers) as last described by the VM: an output, refreshed
+    /// at the end of a frame in which they changed and after every restore.
+    pub(crate) ui: ScriptUi,
+    /// The windows changed during the frame being run (the VM said so).
+    pub(crate) ui_dirty: bool,
+    /// The VM has had windows at least once (never cleared, like `may_watch`): only such
+    /// VMs are asked for their windows after a restore.
+    pub(crate) may_ui: bool,
 }
 
 impl std::fmt::Debug for Script {
@@ -147,6 +155,7 @@ impl Script {
             .load_image(key, image)
             .map_err(|e| e.to_string())?;
         script.may_watch = true;
+        script.may_ui = true;
         Ok(script)
     }
 
@@ -180,6 +189,9 @@ impl Script {
             time_ns: 0,
             last_frame_ns: 0,
             may_watch: false,
+            ui: ScriptUi::default(),
+            ui_dirty: false,
+            may_ui: false,
         }
     }
 
@@ -429,6 +441,65 @@ impl Script {
         if let Err(e) = self.vm.call_with(api, "gbhost.fire", &[Value::from(event)]) {
             self.fail(api.frame, &e);
         }
+    }
+
+    /// A user's action on control `control` of one of the script's forms: the control's data
+    /// is updated and its callbacks run (`gbhost.form_event`).
+    pub(crate) fn form_event(&mut self, api: &mut Api<'_>, control: u32, value: &FormValue) {
+        if !self.active || !self.running() {
+            return;
+        }
+        let (kind, v) = match value {
+            FormValue::Click => (0, Value::Nil),
+            FormValue::Check(b) => (1, Value::Boolean(*b)),
+            FormValue::Text(t) => (2, Value::from(t.as_str())),
+            FormValue::Select(i) => (3, Value::Integer(i64::from(*i))),
+            FormValue::Close => (4, Value::Nil),
+        };
+        let args = [Value::Integer(i64::from(control)), Value::Integer(kind), v];
+        if let Err(e) = self.vm.call_with(api, "gbhost.form_event", &args) {
+            self.fail(api.frame, &e);
+        }
+    }
+
+    /// The host's keys and mouse from now on (`gbhost.host_input`).
+    pub(crate) fn host_input(&mut self, api: &mut Api<'_>, input: &HostInput) {
+        if !self.active || !self.running() {
+            return;
+        }
+        let args = [
+            Value::from(input.keys.join("\n").as_str()),
+            Value::Integer(i64::from(input.mouse_x)),
+            Value::Integer(i64::from(input.mouse_y)),
+            Value::Integer(i64::from(input.mouse_buttons)),
+            Value::Integer(i64::from(input.wheel)),
+        ];
+        if let Err(e) = self.vm.call_with(api, "gbhost.host_input", &args) {
+            self.fail(api.frame, &e);
+        }
+    }
+
+    /// Ask the VM for its windows' description (`gbhost.ui_view`) and keep it. A VM that
+    /// cannot answer (failed, out of memory) keeps showing what it showed.
+    pub(crate) fn refresh_ui(&mut self, api: &mut Api<'_>) {
+        self.ui_dirty = false;
+        if !self.active {
+            self.ui = ScriptUi::default();
+            return;
+        }
+        let Ok(r) = self.vm.call_with(api, "gbhost.ui_view", &[]) else {
+            return;
+        };
+        if let Some(Value::String(bytes)) = r.first()
+            && let Ok(ui) = api::ui::decode(bytes)
+        {
+            self.ui = ui;
+        }
+    }
+
+    /// Its windows as last described.
+    pub fn ui(&self) -> &ScriptUi {
+        &self.ui
     }
 
     /// The end-of-frame young collection (before the snapshot).

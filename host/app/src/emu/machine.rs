@@ -50,6 +50,8 @@ pub struct Emu {
     pub(crate) rewind: u32,
     pub(crate) speed: Speed,
     pub(crate) held: Buttons,
+    /// The host's keys and mouse as the window last reported them.
+    pub(crate) host_input: gb_session::data::HostInput,
     /// Watched addresses with their last values.
     pub watches: Vec<(Location, u8)>,
     pub(crate) lines: Vec<String>,
@@ -89,6 +91,7 @@ impl Emu {
             rewind: 0,
             speed: Speed::Normal,
             held: Buttons::default(),
+            host_input: Default::default(),
             watches: Vec::new(),
             lines: Vec::new(),
             lines_shared: Arc::new(Vec::new()),
@@ -233,8 +236,10 @@ impl Emu {
         if !self.movie_before_frame() {
             return;
         }
+        self.log_host_input();
         self.session.run_frame();
         self.movie_after_frame();
+        self.serve_client_requests();
         // Only a movie's playback loads scripts the app did not.
         if self.tas.as_ref().is_some_and(|t| !t.is_recording()) {
             self.adopt_new_scripts();

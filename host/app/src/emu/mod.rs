@@ -4,6 +4,8 @@
 //! - `machine.rs`: [`machine::Emu`], opening ROMs, live frames, seeks, console lines, battery RAM;
 //! - `scripts.rs`, `movie.rs`, `apply.rs`: script files, the TAS workflow and state files,
 //!   and the console commands ([`crate::command::Command`]), as methods of `Emu`;
+//! - `windows.rs`: scripts' windows: form actions and the host's keys and mouse as logged
+//!   input, and what scripts ask of the app's window (`client.*`);
 //! - `publish.rs`: the [`View`] the window draws;
 //! - `thread.rs`: the thread, its commands ([`Cmd`]) and the handle the window and the REPL
 //!   hold ([`EmuHandle`]).
@@ -15,6 +17,7 @@ mod publish;
 mod scripts;
 mod thread;
 mod types;
+mod windows;
 
 #[cfg(test)]
 mod tests;

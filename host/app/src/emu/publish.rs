@@ -113,6 +113,13 @@ impl Emu {
             lag_frames: gb.lag_frames(),
             lagged: gb.lagged(),
             input: gb.buttons(),
+            windows: self
+                .session
+                .windows()
+                .filter(|(_, ui)| !ui.is_empty())
+                .map(|(slot, ui)| (slot, ui.clone()))
+                .collect(),
+            wants_host_input: self.session.wants_host_input(),
             quit: self.quit,
         };
         *self.shared.lock().unwrap_or_else(|e| e.into_inner()) = view;

@@ -71,6 +71,10 @@ pub enum Cmd {
     /// Reply when every earlier command was handled (tests).
     #[cfg_attr(not(test), allow(dead_code))]
     Sync(Sender<()>),
+    /// The user acted on a control of a script's form (slot, control handle, action).
+    Form(u32, u32, gb_session::data::FormValue),
+    /// The host's keys and mouse now (logged before frames while a script reads them).
+    HostInput(gb_session::data::HostInput),
     /// Save battery RAM and stop the thread.
     Quit,
 }
@@ -168,6 +172,8 @@ impl Emu {
         let result: Result<()> = (|| {
             match cmd {
                 Cmd::Buttons(b) => self.held = b,
+                Cmd::Form(slot, control, value) => self.form_event(slot, control, value),
+                Cmd::HostInput(input) => self.host_input = input,
                 Cmd::TogglePause => self.paused = !self.paused,
                 Cmd::FrameAdvance => {
                     self.paused = true;

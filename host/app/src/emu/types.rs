@@ -110,6 +110,10 @@ pub struct View {
     pub lagged: bool,
     /// The buttons the game sees.
     pub input: Buttons,
+    /// Each script's windows (forms, text buffers, padding), by slot.
+    pub windows: Vec<(u32, gb_session::api::ScriptUi)>,
+    /// A script reads the host's keys or mouse: the window reports them.
+    pub wants_host_input: bool,
     /// The thread stopped.
     pub quit: bool,
 }

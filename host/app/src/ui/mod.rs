@@ -1,12 +1,17 @@
 //! The window (eframe/egui, glow): the screen with the scripts' overlays, menus, a toolbar,
-//! the timeline over the rewind history, the status bar, and the scripts, console and memory
-//! panels. Everything it does goes to the emulation thread as a [`Cmd`]; everything it shows
+//! the timeline over the rewind history, the status bar, the scripts, console and memory
+//! panels, and the scripts' own windows (`windows.rs`: forms, text buffers; `host_input.rs`:
+//! the keys and mouse scripts read). Everything it does goes to the emulation thread as a [`Cmd`]; everything it shows
 //! comes from the published [`View`].
 
+mod host_input;
 mod panels;
 pub mod screen;
 #[cfg(test)]
 mod tests;
+mod windows;
+#[cfg(test)]
+mod windows_tests;
 
 use crate::command::{Command, MovieCmd, StateCmd, StateTarget};
 use crate::config::{Config, Keys};
@@ -63,6 +68,23 @@ pub struct GbApp {
     scrubbing: bool,
     rewind_button: bool,
     repaint_hooked: bool,
+    /// The text being typed in a focused textbox of a script's form, by (slot, control):
+    /// shown instead of the published text until the field loses focus (the script sees each
+    /// change a frame later).
+    form_edits: std::collections::HashMap<(u32, u32), String>,
+    /// Forms the user closed, by (slot, form), hidden until the script's next description
+    /// (the close reaches the script at the next frame's start, maybe much later if paused).
+    forms_closed: std::collections::HashSet<(u32, u32)>,
+    /// Values the user gave controls of scripts' forms, by (slot, control), with the frame
+    /// shown then: shown until another frame is (the script sees them at the next frame's
+    /// start, maybe much later if paused).
+    form_pending: std::collections::HashMap<(u32, u32), (u64, gb_session::data::FormValue)>,
+    /// Where the game's picture was last drawn: its top-left corner and scale.
+    screen_at: (egui::Pos2, f32),
+    /// The wheel's position for scripts (the sum of scrolls, in notches).
+    wheel: f32,
+    /// The keys and mouse last sent for scripts.
+    sent_input: gb_session::data::HostInput,
 }
 
 /// Key bindings resolved to egui keys.
@@ -129,6 +151,12 @@ impl GbApp {
             scrubbing: false,
             rewind_button: false,
             repaint_hooked: false,
+            form_edits: Default::default(),
+            forms_closed: Default::default(),
+            form_pending: Default::default(),
+            screen_at: (egui::Pos2::ZERO, 1.0),
+            wheel: 0.0,
+            sent_input: Default::default(),
         }
     }
 
@@ -684,8 +712,12 @@ impl GbApp {
             self.shown_picture.clone_from(&self.view.picture);
         }
         let Some(texture) = &self.texture else { return };
+        // Room around the game that scripts asked for (`client.SetGameExtraPadding`), in game
+        // pixels: the picture sits inside it and overlays may draw over all of it.
+        let [left, top, right, bottom] = self.padding().map(|p| p as f32);
+        let full = egui::vec2(160.0 + left + right, 144.0 + top + bottom);
         let avail = ui.available_size();
-        let fit = screen::fit_scale(avail);
+        let fit = screen::fit_scale(avail, full);
         let scale = if self.config.scale == 0 {
             fit
         } else {
@@ -694,24 +726,31 @@ impl GbApp {
         // Whole physical pixels per Game Boy pixel, so the picture stays crisp.
         let ppp = ui.ctx().pixels_per_point();
         let scale = ((scale * ppp).floor().max(1.0)) / ppp;
-        let size = egui::vec2(160.0 * scale, 144.0 * scale);
-        let rect = egui::Rect::from_center_size(ui.max_rect().center(), size);
+        let outer = egui::Rect::from_center_size(ui.max_rect().center(), full * scale);
         let min = egui::pos2(
-            (rect.min.x * ppp).round() / ppp,
-            (rect.min.y * ppp).round() / ppp,
+            ((outer.min.x + left * scale) * ppp).round() / ppp,
+            ((outer.min.y + top * scale) * ppp).round() / ppp,
         );
-        let rect = egui::Rect::from_min_size(min, size);
+        let rect = egui::Rect::from_min_size(min, egui::vec2(160.0 * scale, 144.0 * scale));
+        let outer = egui::Rect::from_min_max(
+            rect.min - egui::vec2(left, top) * scale,
+            rect.max + egui::vec2(right, bottom) * scale,
+        );
+        if outer != rect {
+            ui.painter().rect_filled(outer, 0.0, egui::Color32::BLACK);
+        }
         ui.painter().image(
             texture.id(),
             rect,
             egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0)),
             egui::Color32::WHITE,
         );
-        let painter = ui.painter().with_clip_rect(rect);
+        self.screen_at = (rect.min, scale);
+        let painter = ui.painter().with_clip_rect(outer);
         for (_, cmds) in &self.view.overlays {
             screen::paint_overlay(&painter, rect.min, scale, cmds);
         }
-        ui.allocate_rect(rect, egui::Sense::hover());
+        ui.allocate_rect(outer, egui::Sense::hover());
     }
 
     /// Draw the whole window into `ui` (eframe calls this every frame; tests call it through
@@ -758,6 +797,8 @@ impl GbApp {
         if self.show_memory {
             self.memory_window(&ctx);
         }
+        self.script_windows(&ctx);
+        self.host_input(&ctx);
         self.dialog(&ctx);
         if self.view.quit {
             ctx.send_viewport_cmd(egui::ViewportCommand::Close);

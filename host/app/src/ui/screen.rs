@@ -18,11 +18,10 @@ pub fn image(rgb: &[u8]) -> egui::ColorImage {
     egui::ColorImage::from_rgba_unmultiplied([SIZE.0, SIZE.1], &rgba)
 }
 
-/// The largest integer scale at which the screen fits `avail` (at least 1).
-pub fn fit_scale(avail: egui::Vec2) -> f32 {
-    let s = (avail.x / SIZE.0 as f32)
-        .min(avail.y / SIZE.1 as f32)
-        .floor();
+/// The largest integer scale at which `size` Game Boy pixels (the screen and any room scripts
+/// asked for around it) fit `avail` (at least 1).
+pub fn fit_scale(avail: egui::Vec2, size: egui::Vec2) -> f32 {
+    let s = (avail.x / size.x).min(avail.y / size.y).floor();
     s.max(1.0)
 }
 

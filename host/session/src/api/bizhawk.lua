@@ -614,32 +614,23 @@ end
 console.getluafunctionslist = unsupported("console.getluafunctionslist", "not yet")
 
 -- BizHawk libraries gbhost does not have: looking a function up gives one that raises the
--- clear error, with the reason, when called.
-local MISSING = {
-  forms = "forms are not built yet",
-  comm = "no network, sockets or shared memory in the sandbox",
-  tastudio = "the TAS editor is not built yet",
-  nes = "the NES core's library",
-  snes = "the SNES core's library",
-  genesis = "the Genesis core's library",
-  SQL = "no database in the sandbox",
-  bizsocket = "no network in the sandbox",
-  doom = "the Doom core's library",
-  nds = "the Nintendo DS core's library",
-  speech = "no speech output: console lines reach screen readers",
-  input = "host keys and the mouse are not logged events yet",
-}
-for lib, why in pairs(MISSING) do
-  if _G[lib] == nil then
-    _G[lib] = setmetatable({}, {
-      __index = function(_, k) return unsupported(lib .. "." .. tostring(k), why) end,
-    })
-  end
+-- clear error, with the reason, when called (forms.lua, appended, makes `forms` and `input`).
+for _, lib in ipairs({
+  { "comm", "no network, sockets or shared memory in the sandbox" },
+  { "tastudio", "the TAS editor is not built yet" },
+  { "nes", "the NES core's library" },
+  { "snes", "the SNES core's library" },
+  { "genesis", "the Genesis core's library" },
+  { "nds", "the Nintendo DS core's library" },
+  { "doom", "the Doom core's library" },
+  { "SQL", "no database in the sandbox" },
+  { "bizsocket", "no network in the sandbox" },
+  { "speech", "no speech output: console lines reach screen readers" },
+}) do
+  if _G[lib[1]] == nil then _G[lib[1]] = gbhost.stub_library({}, lib[1], lib[2]) end
 end
 for _, t in ipairs({ "memory", "mainmemory", "gui", "joypad", "event", "emu", "savestate",
                      "userdata", "bit", "client", "movie", "gameinfo", "bizstring",
                      "memorysavestate" }) do
-  setmetatable(_G[t], {
-    __index = function(_, k) return unsupported(t .. "." .. tostring(k)) end,
-  })
+  gbhost.stub_library(_G[t], t)
 end

@@ -96,6 +96,30 @@ pub enum Request {
     Load(String),
     /// The script's bus hooks changed: the core's watchpoints are set again.
     Watches,
+    /// The script's windows (forms, text buffers) changed: the session asks for their
+    /// description at the frame's end.
+    Ui,
+    /// The script reads the host's keys or mouse: the app starts logging them.
+    HostInput,
+    /// A request to the app's window (`client.*`).
+    Client(ClientRequest),
+}
+
+/// What a script asks of the app's window (`client.*`). These are outputs, like the draw
+/// list: the session hands them to the app when the frame is run live, never on a replay.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ClientRequest {
+    /// `client.pause()`.
+    Pause,
+    /// `client.unpause()`.
+    Unpause,
+    /// `client.togglepause()`.
+    TogglePause,
+    /// `client.screenshot(path)`: a PNG of the screen, at this path relative to the script's
+    /// folder (already checked to stay inside it).
+    Screenshot(String),
+    /// `client.reboot_core()`: power-cycle the machine.
+    Reboot,
 }
 
 /// What one VM call may reach.

@@ -15,11 +15,7 @@ local native = {
 local unsupported = gbhost.unsupported
 
 -- An object whose missing methods raise when called, not when looked up.
-local function object(name, t)
-  return setmetatable(t, {
-    __index = function(_, k) return unsupported(name .. ":" .. tostring(k)) end,
-  })
-end
+local function object(name, t) return gbhost.stub_library(t, name, nil, ":") end
 
 C = {
   GB_KEY = { A = 0, B = 1, SELECT = 2, START = 3, RIGHT = 4, LEFT = 5, UP = 6, DOWN = 7 },
@@ -164,36 +160,92 @@ callbacks = object("callbacks", {
   end,
 })
 
--- console: the methods mGBA has, and text buffers (lines on the console, named).
+-- console: the methods mGBA has, and text buffers: a grid of text with a cursor, kept in the
+-- script's arena (gbhost.ui, from ui.lua) and shown by the app in a window of its own.
+local ui = gbhost.ui
+-- Lines a buffer keeps (the oldest scroll away).
+local SCROLLBACK = 1000
 local log = native.console.log
+local function count(v, default, who)
+  if v == nil then return default end
+  local n = math.tointeger(v)
+  if not n or n < 0 or n > 0xFFFF then
+    error(who .. ": expected a number 0-65535, got " .. tostring(v), 3)
+  end
+  return n
+end
+local function new_buffer(name)
+  local b = { name = tostring(name or "buffer"), cols = 80, rows = 24, x = 0, y = 0, lines = {} }
+  ui.handle(b)
+  ui.buffers[#ui.buffers + 1] = b
+  ui.touch()
+  -- Put `s` (no newline) at the cursor, wrapping at the buffer's width.
+  local function put(s)
+    while #s > 0 do
+      if b.x >= b.cols and b.cols > 0 then b.x, b.y = 0, b.y + 1 end
+      local room = b.cols > 0 and b.cols - b.x or #s
+      local part = s:sub(1, room)
+      s = s:sub(room + 1)
+      while #b.lines <= b.y do b.lines[#b.lines + 1] = "" end
+      local line = b.lines[b.y + 1]
+      if #line < b.x then line = line .. string.rep(" ", b.x - #line) end
+      b.lines[b.y + 1] = line:sub(1, b.x) .. part .. line:sub(b.x + #part + 1)
+      b.x = b.x + #part
+    end
+  end
+  local function scroll()
+    while b.y >= SCROLLBACK do
+      table.remove(b.lines, 1)
+      b.y = b.y - 1
+    end
+  end
+  return object("TextBuffer", {
+    print = function(_, text)
+      text = tostring(text)
+      local first = true
+      for piece in (text .. "\n"):gmatch("(.-)\n") do
+        if not first then b.x, b.y = 0, b.y + 1 scroll() end
+        first = false
+        put(piece)
+      end
+      while #b.lines <= b.y do b.lines[#b.lines + 1] = "" end
+      ui.touch()
+    end,
+    clear = function()
+      b.lines, b.x, b.y = {}, 0, 0
+      ui.touch()
+    end,
+    setName = function(_, new) b.name = tostring(new) ui.touch() end,
+    setSize = function(_, cols, rows)
+      b.cols = count(cols, b.cols, "TextBuffer:setSize")
+      b.rows = count(rows, b.rows, "TextBuffer:setSize")
+      ui.touch()
+    end,
+    moveCursor = function(_, x, y)
+      b.x = count(x, b.x, "TextBuffer:moveCursor")
+      b.y = math.min(count(y, b.y, "TextBuffer:moveCursor"), SCROLLBACK - 1)
+      ui.touch()
+    end,
+    advance = function(_, n)
+      b.x = b.x + count(n, 1, "TextBuffer:advance")
+      if b.cols > 0 then
+        b.y = b.y + b.x // b.cols
+        b.x = b.x % b.cols
+        scroll()
+      end
+      ui.touch()
+    end,
+    getX = function() return b.x end,
+    getY = function() return b.y end,
+    cols = function() return b.cols end,
+    rows = function() return b.rows end,
+  })
+end
 console = object("console", {
   log = function(_, msg) log(tostring(msg)) end,
   warn = function(_, msg) log("warning: " .. tostring(msg)) end,
   error = function(_, msg) log("error: " .. tostring(msg)) end,
-  createBuffer = function(_, name)
-    name = tostring(name or "buffer")
-    local pending = ""
-    return object("TextBuffer", {
-      print = function(_, text)
-        pending = pending .. tostring(text)
-        while true do
-          local line, rest = pending:match("^(.-)\n(.*)$")
-          if not line then break end
-          log("[" .. name .. "] " .. line)
-          pending = rest
-        end
-      end,
-      clear = function() pending = "" end,
-      setName = function(_, new) name = tostring(new) end,
-      setSize = function() end,
-      moveCursor = function() end,
-      advance = function() end,
-      getX = function() return #pending end,
-      getY = function() return 0 end,
-      cols = function() return 80 end,
-      rows = function() return 24 end,
-    })
-  end,
+  createBuffer = function(_, name) return new_buffer(name) end,
 })
 
 -- The rest of mGBA's emu and callbacks.
@@ -280,18 +332,17 @@ end)
 
 -- mGBA 0.11's libraries gbhost does not have: their functions can be looked up and raise the
 -- reason when called.
-local MISSING = {
-  socket = "no network in the sandbox",
-  canvas = "mGBA 0.11's canvas layers are not built yet (draw with gui.*)",
-  image = "mGBA 0.11's images are not built yet (draw PNG files with gui.image)",
-  storage = "mGBA 0.11's storage buckets are not built yet (use persist)",
-  input = "host keys and the mouse are not logged events yet",
-}
-for lib, why in pairs(MISSING) do
-  if _G[lib] == nil then _G[lib] = object(lib, {}) end
-  local mt = getmetatable(_G[lib])
-  mt.__index = function(_, k) return unsupported(lib .. ":" .. tostring(k), why) end
+for _, lib in ipairs({
+  { "socket", "no network in the sandbox" },
+  { "canvas", "mGBA 0.11's canvas layers are not built yet (draw with gui.*)" },
+  { "image", "mGBA 0.11's images are not built yet (draw PNG files with gui.image)" },
+  { "storage", "mGBA 0.11's storage buckets are not built yet (use persist)" },
+}) do
+  _G[lib[1]] = gbhost.stub_library(_G[lib[1]] or {}, lib[1], lib[2], ":")
 end
+-- mGBA 0.11's input object is not there; gbhost's input.get and input.getmouse are.
+input = gbhost.stub_library({ get = input and input.get, getmouse = input and input.getmouse },
+  "input", "mGBA 0.11's input object is not built yet (input.get gives the host's keys)", ":")
 -- What program runs the script.
 system = object("system", { program = "gbhost", version = "0.1", branch = "", commit = "",
                             revision = 0 })

@@ -1,9 +1,11 @@
 //! The Lua API's host side: the functions scripts call, answered by a [`lua_rollback::Host`]
 //! that borrows the parts of the session a call may touch, for the duration of one VM call.
-//! The API itself is described in [`spec`]; the Lua side is `prelude.lua` (native API) and the
-//! compatibility layers `bizhawk.lua` and `vba.lua`. The host side: [`context`] (what a call may
-//! reach), [`args`] (reading arguments), [`memory`], [`draw`], [`machine`] and [`io`] (the
-//! calls, by family; this module only dispatches), [`console`] (the REPL's VM).
+//! The API itself is described in [`spec`]; the Lua side is `prelude.lua` (native API) with
+//! `ui.lua` (the data of scripts' windows), and the compatibility layers `bizhawk.lua` (with
+//! `forms.lua`: BizHawk's forms), `vba.lua` and `mgba.lua`. The host side: [`context`] (what a
+//! call may reach), [`args`] (reading arguments), [`memory`], [`draw`], [`machine`], [`io`]
+//! and [`window`] (the calls, by family; this module only dispatches), [`ui`] (the windows'
+//! description a script hands out), [`console`] (the REPL's VM).
 //!
 //! Nothing here remembers anything about Lua between calls: hooks, pending input and the
 //! coroutine live in the script's arena (see `prelude.lua`), so they roll back with it. The
@@ -20,21 +22,28 @@ pub mod io;
 pub mod machine;
 pub mod memory;
 pub mod spec;
+pub mod ui;
+pub mod window;
 
 pub use crate::data::{Flavor, Image};
 pub use args::color;
-pub use context::{Api, DrawCmd, Request};
+pub use context::{Api, ClientRequest, DrawCmd, Request};
 use spec::READ;
 pub use spec::register;
+pub use ui::{Control, ControlKind, Form, ScriptUi, TextBuffer};
 
-/// The Lua source run in every script VM before the script.
-pub const PRELUDE: &str = include_str!("prelude.lua");
+/// The Lua source run in every script VM before the script (the API, then the windows'
+/// data: `ui.lua`).
+pub const PRELUDE: &str = concat!(include_str!("prelude.lua"), include_str!("ui.lua"));
 
 /// The compatibility layer run after the prelude for a script written for `flavor`, if any.
 pub fn layer(flavor: Flavor) -> Option<&'static str> {
     match flavor {
         Flavor::Native => None,
-        Flavor::BizHawk => Some(include_str!("bizhawk.lua")),
+        Flavor::BizHawk => Some(concat!(
+            include_str!("bizhawk.lua"),
+            include_str!("forms.lua")
+        )),
         Flavor::Vba => Some(include_str!("vba.lua")),
         Flavor::Mgba => Some(include_str!("mgba.lua")),
     }
@@ -64,6 +73,7 @@ impl Host for Api<'_> {
             || self.call_draw(id, args, ret)?
             || self.call_machine(id, args, ret)?
             || self.call_io(id, args, ret)?
+            || self.call_window(id, args, ret)?
         {
             Ok(HostReturn::Values)
         } else {

@@ -301,6 +301,12 @@ function gbhost.unsupported(name, why)
   gbhost.stubs[fn] = why or ""
   return fn
 end
+-- Make every name `t` lacks a stub ("lib.name", or "lib:name" with `sep` ":"), with `why`.
+function gbhost.stub_library(t, lib, why, sep)
+  local mt = getmetatable(t) or {}
+  mt.__index = function(_, k) return gbhost.unsupported(lib .. (sep or ".") .. tostring(k), why) end
+  return setmetatable(t, mt)
+end
 
 -- Lua 5.1 names that BizHawk and VBA-rr scripts still use, for the compatibility layers.
 function gbhost.lua51()

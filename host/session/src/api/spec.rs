@@ -98,6 +98,10 @@ pub mod id {
     pub const IMAGE_REGION: u32 = 30;
     pub const MOVIE: u32 = 31;
     pub const MOVIE_INPUT: u32 = 32;
+    // Scripts' windows and the app's window (60-69).
+    pub const UI_CHANGED: u32 = 60;
+    pub const INPUT_USED: u32 = 61;
+    pub const CLIENT: u32 = 62;
 }
 
 const DOMAIN_DOC: &str = "`domain` is one of `bus` (the default: the CPU's view, read without side effects), \
@@ -250,6 +254,13 @@ pub fn functions() -> Vec<Function> {
         f("gui.polyline", &[("points", "integer[][]"), ("color", "integer|string?")], "",
           "Lines through `{{x, y}, …}`, not closed.", None),
         f("gui.clear", &[], "", "Forget what this script drew this frame.", Some(id::CLEAR)),
+        f("input.get", &[], "table<string, boolean>",
+          "The host's keys held, by BizHawk's names (`A`, `Shift`, `Space`, `Up`, `F1`, …) as \
+           `{Name = true}`. Outside input: once a script has asked, the app logs the keys as \
+           events, so a replay, a rewind and a movie see the same keys.", None),
+        f("input.getmouse", &[], "table<string, integer|boolean>",
+          "The mouse: `{X, Y, Left, Right, Middle, Wheel}`, `X`/`Y` in game-screen pixels \
+           (negative or past 160 × 144 outside the screen); logged like `input.get`.", None),
         f("console.log", &[("...", "any")], "",
           "Print the values, separated by tabs, as one console line.", None),
         f("console.write", &[("...", "any")], "",
@@ -284,6 +295,12 @@ pub fn functions() -> Vec<Function> {
            frame not run yet.", Some(id::MOVIE_INPUT)),
         f("gbhost.clock", &[], "integer, integer",
           "Internal: the logged start time (Unix seconds) and the cycles since power-on.", Some(id::CLOCK)),
+        f("gbhost.ui_changed", &[], "",
+          "Internal: the script's windows (forms, text buffers) changed.", Some(id::UI_CHANGED)),
+        f("gbhost.input_used", &[], "",
+          "Internal: the script reads the host's keys or mouse.", Some(id::INPUT_USED)),
+        f("gbhost.client", &[("what", "string"), ("arg", "string?")], "",
+          "Internal: a request to the app's window (`client.pause`, …).", Some(id::CLIENT)),
     ]);
     v
 }
@@ -344,7 +361,14 @@ pub fn markdown() -> String {
          from the source, or with `--api bizhawk|vba|mgba|native`); every function of each \
          emulator's API is listed with its status at the end of this page. Their `movie.*` \
          describe the movie the app records or plays: that is not an input of the log, so \
-         draw with it rather than decide inputs on it. A name gbhost \
+         draw with it rather than decide inputs on it. BizHawk's `forms` are windows in the app and mGBA's `console:createBuffer` text \
+         panels: their controls, values and callbacks live in the script and roll back with \
+         it, and what the user does in them (a click, a tick, a text typed, an item chosen, a \
+         form closed) is a logged event, applied at the next frame's start. \
+         `client.pause`/`unpause`/`togglepause` are requests to the app (`ispaused` is what the \
+         script last asked), `client.screenshot(path)` writes a PNG in the script's folder, \
+         `client.reboot_core` power-cycles, `client.SetGameExtraPadding`/\
+         `SetClientExtraPadding` make room around the game that overlays draw into. A name gbhost \
          lacks can be looked up (scripts take aliases at load) and raises one error saying so, \
          with the reason, when called; a sandboxed library's names are nil in \
          `debug` (so `debug and debug.getmetatable` probes work) and raise when called in \
@@ -395,6 +419,7 @@ pub fn luals() -> String {
         "joypad",
         "event",
         "gui",
+        "input",
         "console",
         "savestate",
     ] {

@@ -160,9 +160,7 @@ savestate = {
 -- What VBA-rr has and gbhost does not: looking it up gives a function that raises the clear
 -- error when called (scripts alias functions at load).
 for _, t in ipairs({ "memory", "gui", "joypad", "vba", "savestate" }) do
-  setmetatable(_G[t], {
-    __index = function(_, k) return unsupported(t .. "." .. tostring(k)) end,
-  })
+  gbhost.stub_library(_G[t], t)
 end
 -- LuaBitOp, which VBA-rr scripts use for bit twiddling, on Lua 5.4's operators.
 bit = {
@@ -273,22 +271,31 @@ gui.readpixel = unsupported("gui.readpixel", "the screen is not readable by scri
 movie.author = unsupported("movie.author", "gbhost movies keep no author field for scripts yet")
 movie.getauthor = movie.author
 
-local MISSING = {
-  sound = "sound channel state is not exposed yet",
-  avi = "video dumping belongs to the app, not scripts",
+for _, lib in ipairs({
+  { "sound", "sound channel state is not exposed yet" },
+  { "avi", "video dumping belongs to the app, not scripts" },
+}) do
+  _G[lib[1]] = gbhost.stub_library({}, lib[1], lib[2])
+end
+-- input.get: the host's keys by VBA-rr's names (letters and digits as they are, the others in
+-- lower case: "shift", "space", "enter"), and the mouse as xmouse, ymouse and *click.
+local host_input = input
+input = {
+  get = function()
+    local t = {}
+    for k in pairs(host_input.get()) do
+      local name = k:match("^D(%d)$") or (#k == 1 and k) or k:lower()
+      if name == "return" then name = "enter" end
+      t[name] = true
+    end
+    local m = host_input.getmouse()
+    t.xmouse, t.ymouse = m.X, m.Y
+    if m.Left then t.leftclick = true end
+    if m.Right then t.rightclick = true end
+    if m.Middle then t.middleclick = true end
+    return t
+  end,
 }
-for lib, why in pairs(MISSING) do
-  _G[lib] = setmetatable({}, {
-    __index = function(_, k) return unsupported(lib .. "." .. tostring(k), why) end,
-  })
-end
-if input == nil then
-  input = setmetatable({}, {
-    __index = function(_, k) return unsupported("input." .. tostring(k), "host keys are not logged yet") end,
-  })
-end
-for _, t in ipairs({ "movie" }) do
-  setmetatable(_G[t], {
-    __index = function(_, k) return unsupported(t .. "." .. tostring(k)) end,
-  })
-end
+input.read = input.get
+gbhost.stub_library(input, "input")
+gbhost.stub_library(movie, "movie")

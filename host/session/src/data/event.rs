@@ -5,6 +5,7 @@ use gb_core::{Buttons, Domain};
 
 use super::flavor::Flavor;
 use super::hash::SourceHash;
+use super::window_input::{FormValue, HostInput};
 
 /// One outside input.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -68,6 +69,18 @@ pub enum EventKind {
         /// The encoded table.
         data: Vec<u8>,
     },
+    /// The user acted on a control of a form of the script in `slot` (the script's model of
+    /// the form is updated and its callbacks run).
+    Form {
+        /// The script's slot.
+        slot: u32,
+        /// The control's (or, for [`FormValue::Close`], the form's) handle.
+        control: u32,
+        /// What the user did.
+        value: FormValue,
+    },
+    /// The host's keys and mouse from now on (logged only while a script reads them).
+    HostInput(HostInput),
     /// The script in `slot` read the file `path` of its folder, whose bytes had hash `hash`
     /// (FNV-1a). A replay reads the file again and reports a difference.
     FileRead {

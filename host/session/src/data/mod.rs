@@ -8,7 +8,8 @@
 //! - [`event`]: one outside input and when it happens;
 //! - [`limits`]: the bounds hostile files are held to;
 //! - [`status`]: what a script is doing (running, finished, failed);
-//! - [`movie_view`]: what is seen of the open movie.
+//! - [`movie_view`]: what is seen of the open movie;
+//! - [`window_input`]: what the app's windows send to scripts (form actions, keys, mouse).
 
 pub mod bundle;
 pub mod event;
@@ -17,6 +18,7 @@ pub mod hash;
 pub mod limits;
 pub mod movie_view;
 pub mod status;
+pub mod window_input;
 
 pub use bundle::{Bundle, Image};
 pub use event::{Event, EventKind};
@@ -24,3 +26,4 @@ pub use flavor::Flavor;
 pub use hash::{SourceHash, fnv1a, source_hash};
 pub use movie_view::MovieView;
 pub use status::Status;
+pub use window_input::{FormValue, HostInput};

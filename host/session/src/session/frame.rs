@@ -1,7 +1,7 @@
 //! The frame loop, the same live and on replays: the events due at the frame's start, the
 //! scripts' frame-start hooks and their buttons, the core with sub-frame events at their
-//! cycles and stops for the scripts' bus hooks, the frame-end hooks and coroutines, each VM's
-//! end-of-frame collection.
+//! cycles and stops for the scripts' bus hooks, the frame-end hooks and coroutines, the
+//! windows of the scripts whose windows changed, each VM's end-of-frame collection.
 
 use super::{ConsoleLine, Session};
 use crate::data::{Event, EventKind};
@@ -74,6 +74,7 @@ impl Session {
                     self.after_script_call(i);
                     self.scripts[i].active = false;
                     self.scripts[i].draw.clear();
+                    self.scripts[i].ui = crate::api::ScriptUi::default();
                     self.rebuild_watches();
                 }
             }
@@ -87,6 +88,30 @@ impl Session {
             // Checked by the reads themselves (step_frame hands them over).
             EventKind::FileRead { .. } => {}
             EventKind::Clock { unix } => self.clock.start_unix = *unix,
+            EventKind::Form {
+                slot,
+                control,
+                value,
+            } => {
+                if let Some(i) = self
+                    .scripts
+                    .iter()
+                    .position(|s| s.slot == *slot && s.active)
+                {
+                    self.with_script(i, |s, api| s.form_event(api, *control, value));
+                    self.after_script_call(i);
+                }
+            }
+            EventKind::HostInput(input) => {
+                // Every script is told (not only those that read it so far), so a replay
+                // calls the same VMs whatever they did later.
+                for i in 0..self.scripts.len() {
+                    if self.scripts[i].active {
+                        self.with_script(i, |s, api| s.host_input(api, input));
+                        self.after_script_call(i);
+                    }
+                }
+            }
             EventKind::Persist { slot, data } => {
                 let table = crate::codec::decode_persist(&mut crate::codec::Dec::new(data))
                     .unwrap_or_default();
@@ -177,6 +202,9 @@ impl Session {
             }
             self.with_script(i, |s, api| s.frame_end(api));
             self.after_script_call(i);
+            if self.scripts[i].ui_dirty {
+                self.with_script(i, |s, api| s.refresh_ui(api));
+            }
             self.scripts[i].collect();
         }
         self.files.stepping = None;

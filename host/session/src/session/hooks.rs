@@ -25,6 +25,9 @@ pub(crate) fn restore_scripts(
         if let Some(s) = scripts.iter_mut().find(|s| s.slot == *slot && s.active) {
             // A snapshot of this very VM: restoring it cannot fail.
             let _ = s.vm.restore(snap);
+            // Its windows may differ: described again at the frame's end (every restored
+            // script, so that a replay asks the very same VMs).
+            s.ui_dirty = true;
         }
     }
 }
@@ -90,6 +93,16 @@ impl Session {
                     };
                     self.gb.add_watch(access, addr, len);
                 }
+            }
+        }
+    }
+
+    /// Ask every loaded script that has had windows for their description again (after a
+    /// restore: like asking for watches, this runs Lua, so callers put the arenas back).
+    pub(crate) fn refresh_all_ui(&mut self) {
+        for i in 0..self.scripts.len() {
+            if self.scripts[i].active && self.scripts[i].may_ui {
+                self.with_script(i, |s, api| s.refresh_ui(api));
             }
         }
     }
@@ -191,6 +204,17 @@ impl Session {
                     }
                 }
                 Request::Watches => watches = true,
+                Request::Ui => {
+                    self.scripts[i].ui_dirty = true;
+                    self.scripts[i].may_ui = true;
+                }
+                Request::HostInput => self.wants_host_input = true,
+                Request::Client(c) => {
+                    // Hosts with no window never take them: keep a bounded few.
+                    if !self.replaying && self.client_requests.len() < 256 {
+                        self.client_requests.push((caller, c));
+                    }
+                }
                 Request::Load(name) => {
                     loaded = true;
                     // The core was loaded during the call. A load the script asked for does not

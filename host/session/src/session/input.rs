@@ -6,7 +6,7 @@
 use gb_core::Buttons;
 
 use super::{Session, SessionError};
-use crate::data::{Bundle, Event, EventKind, Flavor, SourceHash};
+use crate::data::{Bundle, Event, EventKind, Flavor, FormValue, HostInput, SourceHash};
 
 impl Session {
     /// Log `kind` at the present (the next frame's start), forking first if rewound.
@@ -79,6 +79,28 @@ impl Session {
             offset,
             value,
         });
+    }
+
+    /// The user acted on control `control` of a form of the script in `slot` (a click, a
+    /// tick, a text typed, an item chosen, the form closed): logged, applied at the next
+    /// frame's start, where the script's model of the form is updated and its callbacks run.
+    pub fn form_event(&mut self, slot: u32, control: u32, value: FormValue) {
+        self.log_now(EventKind::Form {
+            slot,
+            control,
+            value,
+        });
+    }
+
+    /// The host's keys and mouse from the next frame on (logged only when they change; call
+    /// it while [`Session::wants_host_input`]).
+    pub fn set_host_input(&mut self, mut input: HostInput) {
+        input.keys.sort();
+        input.keys.dedup();
+        if input != self.host_input {
+            self.host_input = input.clone();
+            self.log_now(EventKind::HostInput(input));
+        }
     }
 
     /// Write `value` to `addr` before the next frame (a console poke or a cheat; logged).

@@ -291,6 +291,12 @@ pub struct Session {
     pub(crate) id: u64,
     /// `persist` tables logged for slots whose script is not loaded yet.
     pub(crate) pending_persist: BTreeMap<u32, BTreeMap<Vec<u8>, lua_rollback::Value>>,
+    /// A script has read the host's keys or mouse: the app logs them (`set_host_input`).
+    pub(crate) wants_host_input: bool,
+    /// The host's keys and mouse as last logged (to log only changes).
+    pub(crate) host_input: crate::data::HostInput,
+    /// What scripts asked of the app's window while frames ran live, with their slots.
+    pub(crate) client_requests: Vec<(u32, crate::api::ClientRequest)>,
 }
 
 /// The states a session keeps in memory.
@@ -394,6 +400,9 @@ impl Session {
             stats: Stats::default(),
             id: NEXT_SESSION.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             pending_persist: BTreeMap::new(),
+            wants_host_input: false,
+            host_input: crate::data::HostInput::default(),
+            client_requests: Vec::new(),
         };
         s.clock.power_on_cycles = s.gb.cycles();
         s.files.default_folder = s.config.script_folder.clone();
@@ -462,6 +471,23 @@ impl Session {
     /// Each loaded script's overlay for the last frame.
     pub fn draw_lists(&self) -> impl Iterator<Item = (u32, &[DrawCmd])> {
         self.scripts().map(|s| (s.slot, &s.draw[..]))
+    }
+
+    /// Each loaded script's windows (forms, text buffers, padding), as of the last frame.
+    pub fn windows(&self) -> impl Iterator<Item = (u32, &crate::api::ScriptUi)> {
+        self.scripts().map(|s| (s.slot, s.ui()))
+    }
+
+    /// Whether a script has read the host's keys or mouse (then the app should log them with
+    /// [`Session::set_host_input`] before every frame).
+    pub fn wants_host_input(&self) -> bool {
+        self.wants_host_input
+    }
+
+    /// Take what scripts asked of the app's window (`client.*`) since the last call, with the
+    /// asking script's slot (only from frames run live: never from replays).
+    pub fn take_client_requests(&mut self) -> Vec<(u32, crate::api::ClientRequest)> {
+        std::mem::take(&mut self.client_requests)
     }
 
     pub(crate) fn push_console(&mut self, line: ConsoleLine) {

@@ -570,6 +570,7 @@ impl Session {
             }
         }
         s.rebuild_watches();
+        s.refresh_all_ui();
         for (i, snap) in &exact {
             // A snapshot of this very VM: restoring it cannot fail.
             let _ = s.scripts[*i].vm.restore(snap);

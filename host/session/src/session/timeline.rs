@@ -49,9 +49,27 @@ impl Session {
         // restore is not part of the timeline, so put the arenas back as recorded afterwards
         // (only those asked: a script that never changed its bus hooks has none).
         self.rebuild_watches();
-        for s in self.scripts.iter_mut().filter(|s| s.active && s.may_watch) {
+        // The same for their windows: the description is output, asked for again here.
+        self.refresh_all_ui();
+        for s in self
+            .scripts
+            .iter_mut()
+            .filter(|s| s.active && (s.may_watch || s.may_ui))
+        {
             self.history.load_vm(s)?;
         }
+        // The host's keys and mouse the scripts were last told before frame `t`.
+        self.host_input = self
+            .log
+            .events()
+            .iter()
+            .rev()
+            .filter(|e| e.frame < t)
+            .find_map(|e| match &e.kind {
+                EventKind::HostInput(input) => Some(input.clone()),
+                _ => None,
+            })
+            .unwrap_or_default();
         Ok(())
     }
 

@@ -364,7 +364,7 @@ fn bizhawk_layer() {
         local arr = mainmemory.read_bytes_as_array(0x20, 2)
         print(arr[1], arr[2], emu.getregister("PC") > 0, emu.getsystemid())
         userdata.set("k", 5) print(userdata.get("k"), userdata.containskey("x"))
-        print(pcall(forms.newform))
+        print(pcall(forms.openfile))
         print(pcall(event.onmemoryexecuteany, function() end))
         event.onframeend(function() gui.drawText(1, 2, "bh", 0xFFFF0000) gui.drawRectangle(0, 0, 5, 5, "white") end, "hud")
         while true do
@@ -383,7 +383,7 @@ fn bizhawk_layer() {
     assert_eq!(lines[1], "153\t0\ttrue\tGB");
     assert_eq!(lines[2], "5\tfalse");
     assert!(
-        lines[3].contains("forms.newform is not supported by gbhost"),
+        lines[3].contains("forms.openfile is not supported by gbhost"),
         "{lines:?}"
     );
     assert!(

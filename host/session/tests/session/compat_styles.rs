@@ -78,7 +78,7 @@ fn a_vba_style_bot_runs_unmodified() {
 #[test]
 fn a_bizhawk_script_aliasing_missing_functions_loads_and_runs() {
     let source = r##"
-local read24, pad, float = memory.read_s24_le, client.SetGameExtraPadding, memory.read_float
+local read24, pad, float = memory.read_s24_le, client.openrom, memory.read_float
 local has_debug_meta = debug and debug.getmetatable
 local n = table.getn({1, 2, 3}) + select('#', unpack({1, 2}))
 local f = loadstring("return 40 + 2")
@@ -112,7 +112,10 @@ end
     );
     assert_eq!(lines[1], "bit 1 52651 true");
     assert!(
-        lines[2].ends_with("client.SetGameExtraPadding is not supported by gbhost"),
+        lines[2].ends_with(
+            "client.openrom is not supported by gbhost: scripts do not open or close ROMs, \
+             instances or the app"
+        ),
         "{}",
         lines[2]
     );
@@ -174,14 +177,16 @@ console:error(select(2, pcall(emu.screenshot, emu)))
         "{}",
         lines[1]
     );
-    let counter: Vec<&String> = lines
-        .iter()
-        .filter(|l| l.starts_with("[counter]"))
-        .collect();
-    assert_eq!(counter.len(), 10, "{lines:?}");
+    // The buffer is a panel of its own (the script's windows), not console lines.
+    assert!(!lines.iter().any(|l| l.contains("frame 100")), "{lines:?}");
+    let (_, ui) = s.windows().next().expect("the script's windows");
+    let buffer = &ui.buffers[0];
+    assert_eq!(buffer.name, "counter");
+    let counter: Vec<&String> = buffer.lines.iter().filter(|l| !l.is_empty()).collect();
+    assert_eq!(counter.len(), 10, "{:?}", buffer.lines);
     // The counter ROM counts VBlanks at $C000 (mod 256); A is held every other frame.
     assert!(
-        counter[0].starts_with("[counter] frame 100 C000=100 wram=100 "),
+        counter[0].starts_with("frame 100 C000=100 wram=100 "),
         "{}",
         counter[0]
     );

@@ -1,7 +1,8 @@
-//! `gb-session`'s integration tests, in one test binary (one link instead of eleven): the Lua
-//! API on both layers, its generated docs, BizHawk movies, the compatibility layers, the movie
-//! container, movies, the parsers under property tests, rewind on real gameplay, the sandbox,
-//! the scripts we ship, and state files.
+//! `gb-session`'s integration tests, in one test binary (one link instead of twelve): the Lua
+//! API on both layers, its generated docs, BizHawk movies, the compatibility layers, the
+//! scripts' windows (forms, text buffers, the host's keys and mouse), the movie container,
+//! movies, the parsers under property tests, rewind on real gameplay, the sandbox, the scripts
+//! we ship, and state files.
 
 mod api;
 mod api_docs;
@@ -9,6 +10,7 @@ mod bk2;
 mod common;
 mod compat_styles;
 mod container;
+mod forms;
 mod movie;
 mod parser_props;
 mod rewind;
