@@ -96,6 +96,7 @@ function LuaCanvas.Clear(color) end
 function LuaCanvas.ClearImageCache() end
 
 --- Draw arc on canvas
+--- Not supported by gbhost: canvas shapes other than boxes, lines, pixels and text are not built yet.
 ---@param x integer
 ---@param y integer
 ---@param width integer
@@ -113,6 +114,7 @@ function LuaCanvas.DrawArc(x, y, width, height, startAngle, sweepAngle, line) en
 function LuaCanvas.DrawAxis(x, y, size, color) end
 
 --- Draw Bezier curve on canvas
+--- Not supported by gbhost: canvas shapes other than boxes, lines, pixels and text are not built yet.
 ---@param points table
 ---@param color integer|string
 function LuaCanvas.DrawBezier(points, color) end
@@ -127,6 +129,7 @@ function LuaCanvas.DrawBezier(points, color) end
 function LuaCanvas.DrawBox(x, y, x2, y2, line, background) end
 
 --- Draw ellipse on canvas
+--- Not supported by gbhost: canvas shapes other than boxes, lines, pixels and text are not built yet.
 ---@param x integer
 ---@param y integer
 ---@param width integer
@@ -136,6 +139,7 @@ function LuaCanvas.DrawBox(x, y, x2, y2, line, background) end
 function LuaCanvas.DrawEllipse(x, y, width, height, line, background) end
 
 --- Draw .ico on canvas
+--- Not supported by gbhost: canvas shapes other than boxes, lines, pixels and text are not built yet.
 ---@param path string
 ---@param x integer
 ---@param y integer
@@ -144,6 +148,7 @@ function LuaCanvas.DrawEllipse(x, y, width, height, line, background) end
 function LuaCanvas.DrawIcon(path, x, y, width, height) end
 
 --- Draw image file on canvas
+--- Not supported by gbhost: canvas shapes other than boxes, lines, pixels and text are not built yet.
 ---@param path string
 ---@param x integer
 ---@param y integer
@@ -153,6 +158,7 @@ function LuaCanvas.DrawIcon(path, x, y, width, height) end
 function LuaCanvas.DrawImage(path, x, y, width, height, cache) end
 
 --- Draw part of image on canvas
+--- Not supported by gbhost: canvas shapes other than boxes, lines, pixels and text are not built yet.
 ---@param path string
 ---@param sourceX integer
 ---@param sourceY integer
@@ -173,6 +179,7 @@ function LuaCanvas.DrawImageRegion(path, sourceX, sourceY, sourceWidth, sourceHe
 function LuaCanvas.DrawLine(x1, y1, x2, y2, color) end
 
 --- Draw pie slice on canvas
+--- Not supported by gbhost: canvas shapes other than boxes, lines, pixels and text are not built yet.
 ---@param x integer
 ---@param y integer
 ---@param width integer
@@ -190,6 +197,7 @@ function LuaCanvas.DrawPie(x, y, width, height, startAngle, sweepAngle, line, ba
 function LuaCanvas.DrawPixel(x, y, color) end
 
 --- Draw polygon on canvas
+--- Not supported by gbhost: canvas shapes other than boxes, lines, pixels and text are not built yet.
 ---@param points table
 ---@param x? integer
 ---@param y? integer
@@ -233,9 +241,11 @@ function LuaCanvas.DrawString(x, y, message, foreColor, backColor, fontSize, fon
 function LuaCanvas.DrawText(x, y, message, foreColor, backColor, fontSize, fontFamily, fontStyle, horizontalAlign, verticalAlign) end
 
 --- Mouse X relative to canvas
+--- Not supported by gbhost: canvas shapes other than boxes, lines, pixels and text are not built yet.
 function LuaCanvas.GetMouseX() end
 
 --- Mouse Y relative to canvas
+--- Not supported by gbhost: canvas shapes other than boxes, lines, pixels and text are not built yet.
 function LuaCanvas.GetMouseY() end
 
 --- Redraw canvas
@@ -263,6 +273,7 @@ function LuaCanvas.SetLocation(x, y) end
 function LuaCanvas.SetTitle(title) end
 
 --- Save canvas contents as PNG
+--- Not supported by gbhost: canvas shapes other than boxes, lines, pixels and text are not built yet.
 ---@param path string
 function LuaCanvas.save_image_to_disk(path) end
 
@@ -1530,7 +1541,6 @@ function gui.clearImageCache() end
 function gui.cleartext() end
 
 --- Open a separate drawing canvas window
---- Not supported by gbhost: no separate canvas windows: scripts draw over the game.
 ---@param width integer
 ---@param height integer
 ---@param x? integer

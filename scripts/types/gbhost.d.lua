@@ -363,6 +363,19 @@ function gui.image(x, y, file, width, height) end
 ---@param height? integer
 function gui.image_region(file, sx, sy, sw, sh, x, y, width, height) end
 
+---Raw pixels at (x, y): `width × height × 4` bytes, RGBA, row by row, with their alpha (an image the script computed)
+---@param x integer
+---@param y integer
+---@param width integer
+---@param height integer
+---@param pixels string
+function gui.rgba(x, y, width, height, pixels) end
+
+---An image of the script's folder (see `gui.image`) as its width, height and RGBA bytes
+---@param file string
+---@return integer, integer, string
+function gui.image_data(file) end
+
 ---An ellipse in the box (x, y, width × height), outlined and optionally filled
 ---@param x integer
 ---@param y integer

@@ -219,6 +219,7 @@ function Image:getPixel(x, y) end
 function Image:height(field) end
 
 --- [0.11-dev] Write image to file
+--- Not supported by gbhost: saving images is not built yet (draw them instead).
 ---@param path string
 ---@param format? string
 function Image:save(path, format) end
@@ -417,29 +418,23 @@ function callbacks:oneshot(callback, function_) end
 function callbacks:remove(cbid) end
 
 --- [0.11-dev] Canvas height in pixels
---- Not supported by gbhost: mGBA 0.11's canvas layers are not built yet (draw with gui.*).
 function canvas:height() end
 
 --- [0.11-dev] Create overlay layer above the game screen
---- Not supported by gbhost: mGBA 0.11's canvas layers are not built yet (draw with gui.*).
 ---@param width integer
 ---@param height integer
 function canvas:newLayer(width, height) end
 
 --- [0.11-dev] Game screen height on canvas
---- Not supported by gbhost: mGBA 0.11's canvas layers are not built yet (draw with gui.*).
 function canvas:screenHeight() end
 
 --- [0.11-dev] Game screen width on canvas
---- Not supported by gbhost: mGBA 0.11's canvas layers are not built yet (draw with gui.*).
 function canvas:screenWidth() end
 
 --- [0.11-dev] Push all layer changes to display
---- Not supported by gbhost: mGBA 0.11's canvas layers are not built yet (draw with gui.*).
 function canvas:update() end
 
 --- [0.11-dev] Canvas width in pixels
---- Not supported by gbhost: mGBA 0.11's canvas layers are not built yet (draw with gui.*).
 function canvas:width() end
 
 --- [0.10+] Make a named text buffer window; returns TextBuffer
@@ -696,18 +691,15 @@ function emu.memory.vram(domain) end
 function emu.memory.wram(domain) end
 
 --- [0.11-dev] Load PNG image from file
---- Not supported by gbhost: mGBA 0.11's images are not built yet (draw PNG files with gui.image).
 ---@param path string
 function image.load(path) end
 
 --- [0.11-dev] Create blank image
---- Not supported by gbhost: mGBA 0.11's images are not built yet (draw PNG files with gui.image).
 ---@param width integer
 ---@param height integer
 function image.new(width, height) end
 
 --- [0.11-dev] Create painter that draws onto an image
---- Not supported by gbhost: mGBA 0.11's images are not built yet (draw PNG files with gui.image).
 ---@param image any
 function image.newPainter(image) end
 
@@ -757,6 +749,7 @@ function painter:drawMask(mask, x, y) end
 function painter:drawRectangle(x, y, width, height) end
 
 --- [0.11-dev] Draw text with loaded font
+--- Not supported by gbhost: text in images is not built yet (use gui.text).
 ---@param text string
 ---@param x integer
 ---@param y integer
@@ -764,6 +757,7 @@ function painter:drawRectangle(x, y, width, height) end
 function painter:drawText(text, x, y, alignment) end
 
 --- [0.11-dev] Load a font file for drawText
+--- Not supported by gbhost: text in images is not built yet (use gui.text).
 ---@param path string
 function painter:loadFont(path) end
 
@@ -780,6 +774,7 @@ function painter:setFill(enable) end
 function painter:setFillColor(color) end
 
 --- [0.11-dev] Set font size in points
+--- Not supported by gbhost: text in images is not built yet (use gui.text).
 ---@param pt number
 function painter:setFontSize(pt) end
 
@@ -792,10 +787,12 @@ function painter:setStrokeColor(color) end
 function painter:setStrokeWidth(width) end
 
 --- [0.11-dev] Measure text box; returns Size
+--- Not supported by gbhost: text in images is not built yet (use gui.text).
 ---@param text string
 function painter:textBoxSize(text) end
 
 --- [0.11-dev] Measure single-line text; returns metrics object
+--- Not supported by gbhost: text in images is not built yet (use gui.text).
 ---@param text string
 function painter:textRunMetrics(text) end
 

@@ -554,7 +554,6 @@ do
   gui.drawBox = function(x1, y1, x2, y2, line, fill) return box(x1, y1, x2, y2, line or defaults.fg, fill or defaults.bg) end
 end
 gui.drawIcon = unsupported("gui.drawIcon", ".ico files: draw PNG files with gui.drawImage")
-gui.createcanvas = unsupported("gui.createcanvas", "no separate canvas windows: scripts draw over the game")
 
 -- A mnemonic line as movie.getinputasmnemonic gives it ("|U......A.|"): the buttons it holds.
 joypad.setfrommnemonicstr = function(str)

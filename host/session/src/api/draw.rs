@@ -5,7 +5,7 @@
 
 use lua_rollback::Value;
 
-use super::args::{color, coord, int, text_arg};
+use super::args::{bytes_arg, color, coord, int, text_arg};
 use super::context::{Api, DrawCmd};
 use super::spec::id;
 use crate::data::Image;
@@ -84,7 +84,7 @@ impl Api<'_> {
         &mut self,
         id: u32,
         args: &[Value],
-        _ret: &mut Vec<Value>,
+        ret: &mut Vec<Value>,
     ) -> Result<bool, String> {
         match id {
             id::TEXT => {
@@ -147,6 +147,35 @@ impl Api<'_> {
                     image,
                 };
                 self.draw(cmd);
+            }
+            id::RGBA => {
+                let what = "gui.rgba";
+                let (w, h) = size(args, 2, (0, 0), what)?;
+                let pixels = bytes_arg(args, 4, what)?;
+                if u64::from(w) * u64::from(h) > MAX_IMAGE_PIXELS
+                    || pixels.len() as u64 != u64::from(w) * u64::from(h) * 4
+                {
+                    return Err(format!(
+                        "{what}: {} bytes are not {w} × {h} RGBA pixels (at most {MAX_IMAGE_PIXELS})",
+                        pixels.len()
+                    ));
+                }
+                let cmd = DrawCmd::Image {
+                    x: coord(int(args, 0, what)?),
+                    y: coord(int(args, 1, what)?),
+                    image: Image {
+                        width: w,
+                        height: h,
+                        rgba: pixels.into(),
+                    },
+                };
+                self.draw(cmd);
+            }
+            id::IMAGE_DATA => {
+                let image = self.image(&text_arg(args, 0, "gui.image_data")?, "gui.image_data")?;
+                ret.push(Value::Integer(i64::from(image.width)));
+                ret.push(Value::Integer(i64::from(image.height)));
+                ret.push(Value::String(image.rgba.to_vec()));
             }
             id::IMAGE_REGION => {
                 let what = "gui.image_region";

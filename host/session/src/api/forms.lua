@@ -393,3 +393,46 @@ client.SetGameExtraPadding = padding("client.SetGameExtraPadding")
 client.SetClientExtraPadding = padding("client.SetClientExtraPadding")
 client.borderwidth = function() return ui.padding[1] end
 client.borderheight = function() return ui.padding[2] end
+
+-- gui.createcanvas: a window of its own with one picture box filling it (BizHawk's LuaCanvas),
+-- drawn with the picture box's calls.
+local CANVAS_TODO = "canvas shapes other than boxes, lines, pixels and text are not built yet"
+gui.createcanvas = function(w, h, x, y)
+  local form = forms.newform(w, h, "Lua canvas")
+  local box = forms.pictureBox(form, 0, 0, w, h)
+  if x and y then forms.setlocation(form, x, y) end
+  local fns = {
+    Clear = function(color) forms.clear(box, color) end,
+    Refresh = function() forms.refresh(box) end,
+    SetTitle = function(title) forms.settext(form, title) end,
+    SetLocation = function(px, py) forms.setlocation(form, px, py) end,
+    SetDefaultForegroundColor = function(color) forms.setDefaultForegroundColor(box, color) end,
+    SetDefaultBackgroundColor = function(color) forms.setDefaultBackgroundColor(box, color) end,
+    SetDefaultTextBackground = function(color) forms.setDefaultTextBackground(box, color) end,
+    DrawBox = function(...) forms.drawBox(box, ...) end,
+    DrawRectangle = function(...) forms.drawRectangle(box, ...) end,
+    DrawLine = function(...) forms.drawLine(box, ...) end,
+    DrawPixel = function(...) forms.drawPixel(box, ...) end,
+    DrawText = function(...) forms.drawText(box, ...) end,
+    DrawAxis = function(px, py, size, color)
+      forms.drawLine(box, px - size, py, px + size, py, color)
+      forms.drawLine(box, px, py - size, px, py + size, color)
+    end,
+    ClearImageCache = function() end,
+  }
+  fns.DrawString = fns.DrawText
+  -- Called as canvas.DrawText(...) (BizHawk's table) or canvas:DrawText(...): both work.
+  local c = {}
+  for name, fn in pairs(fns) do
+    c[name] = function(first, ...)
+      if first == c then return fn(...) end
+      return fn(first, ...)
+    end
+  end
+  for _, name in ipairs({ "DrawArc", "DrawBezier", "DrawEllipse", "DrawIcon", "DrawImage",
+                          "DrawImageRegion", "DrawPie", "DrawPolygon", "GetMouseX", "GetMouseY",
+                          "save_image_to_disk" }) do
+    c[name] = unsupported("LuaCanvas." .. name, CANVAS_TODO)
+  end
+  return gbhost.stub_library(c, "LuaCanvas")
+end

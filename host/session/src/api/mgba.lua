@@ -7,6 +7,7 @@
 
 gbhost.lua51()
 
+local native_gui = gui
 local native = {
   memory = memory, joypad = joypad, event = event, emu = emu, savestate = savestate,
   console = console,
@@ -330,12 +331,179 @@ rawset(emu, "getGameCode", function()
   return (cgb and "CGB-" or "DMG-") .. code
 end)
 
+-- mGBA 0.11's images, painters and canvas layers. An image is its pixels (0xAARRGGBB, row by
+-- row) in the script's arena, so it rolls back with the script; a layer shows its image over
+-- the game at its position from its last update on, drawn at every frame's end.
+local Image = {}
+Image.__index = Image
+local function new_image(w, h, fill)
+  w, h = math.tointeger(w), math.tointeger(h)
+  if not w or not h or w < 0 or h < 0 or w * h > 1 << 20 then
+    error("image.new: width and height must be whole numbers, at most 1M pixels", 3)
+  end
+  local px = {}
+  for i = 1, w * h do px[i] = fill or 0 end
+  return setmetatable({ width = w, height = h, px = px }, Image)
+end
+function Image:getPixel(x, y)
+  if x < 0 or y < 0 or x >= self.width or y >= self.height then return 0 end
+  return self.px[y * self.width + x + 1]
+end
+function Image:setPixel(x, y, c)
+  if x < 0 or y < 0 or x >= self.width or y >= self.height then return end
+  self.px[y * self.width + x + 1] = c & 0xFFFFFFFF
+end
+-- `src` over `dst`, both 0xAARRGGBB, `alpha` scaling the source's.
+local function blend(dst, src, alpha)
+  local a = ((src >> 24) & 0xFF) * (alpha or 1) / 255
+  if a >= 1 then return src end
+  if a <= 0 then return dst end
+  local function ch(shift)
+    local d, s2 = (dst >> shift) & 0xFF, (src >> shift) & 0xFF
+    return math.floor(s2 * a + d * (1 - a) + 0.5) << shift
+  end
+  local da = (dst >> 24) & 0xFF
+  local oa = math.floor(255 * a + da * (1 - a) + 0.5)
+  return (oa << 24) | ch(16) | ch(8) | ch(0)
+end
+function Image:drawImage(img, x, y, alpha)
+  for j = 0, img.height - 1 do
+    for i = 0, img.width - 1 do
+      local tx, ty = x + i, y + j
+      if tx >= 0 and ty >= 0 and tx < self.width and ty < self.height then
+        local k = ty * self.width + tx + 1
+        self.px[k] = blend(self.px[k], img.px[j * img.width + i + 1], alpha)
+      end
+    end
+  end
+end
+function Image:drawImageOpaque(img, x, y)
+  for j = 0, img.height - 1 do
+    for i = 0, img.width - 1 do self:setPixel(x + i, y + j, img.px[j * img.width + i + 1]) end
+  end
+end
+Image.save = unsupported("Image:save", "saving images is not built yet (draw them instead)")
+-- The image as RGBA bytes (what gui.rgba draws).
+function Image:rgba()
+  local out, chr = {}, string.char
+  for k, c in ipairs(self.px) do
+    out[k] = chr((c >> 16) & 0xFF, (c >> 8) & 0xFF, c & 0xFF, (c >> 24) & 0xFF)
+  end
+  return table.concat(out)
+end
+
+local Painter = {}
+Painter.__index = Painter
+function Painter:setFill(on) self.fill = on and true or false end
+function Painter:setFillColor(c) self.fillc = c & 0xFFFFFFFF end
+function Painter:setStrokeColor(c) self.strokec = c & 0xFFFFFFFF end
+function Painter:setStrokeWidth(w) self.strokew = math.max(0, math.floor(w)) end
+function Painter:setBlend(on) self.blend = on and true or false end
+function Painter:plot(x, y, c)
+  local img = self.img
+  if x < 0 or y < 0 or x >= img.width or y >= img.height then return end
+  local k = y * img.width + x + 1
+  img.px[k] = self.blend and blend(img.px[k], c) or c
+end
+function Painter:drawRectangle(x, y, w, h)
+  for j = 0, h - 1 do
+    for i = 0, w - 1 do
+      local edge = i < self.strokew or j < self.strokew or i >= w - self.strokew
+        or j >= h - self.strokew
+      if edge and self.strokew > 0 then self:plot(x + i, y + j, self.strokec)
+      elseif self.fill then self:plot(x + i, y + j, self.fillc) end
+    end
+  end
+end
+function Painter:drawLine(x1, y1, x2, y2)
+  local dx, dy = math.abs(x2 - x1), -math.abs(y2 - y1)
+  local sx, sy = x1 < x2 and 1 or -1, y1 < y2 and 1 or -1
+  local err = dx + dy
+  while true do
+    self:plot(x1, y1, self.strokec)
+    if x1 == x2 and y1 == y2 then break end
+    local e2 = 2 * err
+    if e2 >= dy then err = err + dy x1 = x1 + sx end
+    if e2 <= dx then err = err + dx y1 = y1 + sy end
+  end
+end
+function Painter:drawCircle(x, y, d)
+  local r = d / 2
+  local cx, cy = x + r, y + r
+  for j = 0, d - 1 do
+    for i = 0, d - 1 do
+      local dist = math.sqrt((x + i + 0.5 - cx) ^ 2 + (y + j + 0.5 - cy) ^ 2)
+      if dist <= r then
+        if self.strokew > 0 and dist > r - self.strokew then self:plot(x + i, y + j, self.strokec)
+        elseif self.fill then self:plot(x + i, y + j, self.fillc) end
+      end
+    end
+  end
+end
+function Painter:drawMask(mask, x, y)
+  for j = 0, mask.height - 1 do
+    for i = 0, mask.width - 1 do
+      local a = (mask.px[j * mask.width + i + 1] >> 24) & 0xFF
+      if a > 0 then
+        self:plot(x + i, y + j, (self.fillc & 0xFFFFFF) | ((((self.fillc >> 24) * a) // 255) << 24))
+      end
+    end
+  end
+end
+for _, name in ipairs({ "drawText", "loadFont", "setFontSize", "textBoxSize", "textRunMetrics" }) do
+  Painter[name] = unsupported("painter:" .. name, "text in images is not built yet (use gui.text)")
+end
+
+image = {
+  new = function(w, h) return new_image(w, h) end,
+  load = function(path)
+    local w, h, bytes = native_gui.image_data(path)
+    local img = new_image(w, h)
+    for k = 1, w * h do
+      local r, g, b, a = bytes:byte(k * 4 - 3, k * 4)
+      img.px[k] = (a << 24) | (r << 16) | (g << 8) | b
+    end
+    return img
+  end,
+  newPainter = function(img)
+    if getmetatable(img) ~= Image then error("image.newPainter: expected an image", 2) end
+    return setmetatable({ img = img, fill = true, fillc = 0xFFFFFFFF, strokec = 0xFF000000,
+                          strokew = 0, blend = true }, Painter)
+  end,
+}
+gbhost.stub_library(image, "image")
+
+local Layer = {}
+Layer.__index = Layer
+local layers = {}
+local function draw_layers()
+  for _, l in ipairs(layers) do
+    if l.shown then native_gui.rgba(l.x, l.y, l.image.width, l.image.height, l.shown) end
+  end
+end
+function Layer:setPosition(x, y) self.x, self.y = math.floor(x), math.floor(y) end
+function Layer:update() self.shown = self.image:rgba() end
+function Layer:invalidate() self:update() end
+function Layer:setVisible(on) if not on then self.shown = nil else self:update() end end
+canvas = {
+  newLayer = function(_, w, h)
+    if #layers == 0 then e.on_frame_end(draw_layers) end
+    local l = setmetatable({ image = new_image(w, h), x = 0, y = 0 }, Layer)
+    layers[#layers + 1] = l
+    return l
+  end,
+  width = function() return 160 end,
+  height = function() return 144 end,
+  screenWidth = function() return 160 end,
+  screenHeight = function() return 144 end,
+  update = function() for _, l in ipairs(layers) do l:update() end end,
+}
+gbhost.stub_library(canvas, "canvas", nil, ":")
+
 -- mGBA 0.11's libraries gbhost does not have: their functions can be looked up and raise the
 -- reason when called.
 for _, lib in ipairs({
   { "socket", "no network in the sandbox" },
-  { "canvas", "mGBA 0.11's canvas layers are not built yet (draw with gui.*)" },
-  { "image", "mGBA 0.11's images are not built yet (draw PNG files with gui.image)" },
   { "storage", "mGBA 0.11's storage buckets are not built yet (use persist)" },
 }) do
   _G[lib[1]] = gbhost.stub_library(_G[lib[1]] or {}, lib[1], lib[2], ":")

@@ -98,6 +98,8 @@ pub mod id {
     pub const IMAGE_REGION: u32 = 30;
     pub const MOVIE: u32 = 31;
     pub const MOVIE_INPUT: u32 = 32;
+    pub const RGBA: u32 = 33;
+    pub const IMAGE_DATA: u32 = 34;
     // Scripts' windows and the app's window (60-69).
     pub const UI_CHANGED: u32 = 60;
     pub const INPUT_USED: u32 = 61;
@@ -247,6 +249,12 @@ pub fn functions() -> Vec<Function> {
         f("gui.image_region", &[("file", "string"), ("sx", "integer"), ("sy", "integer"), ("sw", "integer"), ("sh", "integer"), ("x", "integer"), ("y", "integer"), ("width", "integer?"), ("height", "integer?")], "",
           "The part `sx, sy, sw × sh` of an image (see `gui.image`) at (x, y), scaled to `width` × \
            `height` when given (a sprite from a sheet).", Some(id::IMAGE_REGION)),
+        f("gui.rgba", &[("x", "integer"), ("y", "integer"), ("width", "integer"), ("height", "integer"), ("pixels", "string")], "",
+          "Raw pixels at (x, y): `width × height × 4` bytes, RGBA, row by row, with their alpha \
+           (an image the script computed).", Some(id::RGBA)),
+        f("gui.image_data", &[("file", "string")], "integer, integer, string",
+          "An image of the script's folder (see `gui.image`) as its width, height and RGBA \
+           bytes.", Some(id::IMAGE_DATA)),
         f("gui.ellipse", &[("x", "integer"), ("y", "integer"), ("width", "integer"), ("height", "integer"), ("line", "integer|string?"), ("fill", "integer|string?")], "",
           "An ellipse in the box (x, y, width × height), outlined and optionally filled.", None),
         f("gui.polygon", &[("points", "integer[][]"), ("line", "integer|string?"), ("fill", "integer|string?")], "",

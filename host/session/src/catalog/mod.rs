@@ -98,6 +98,10 @@ fn probe_source(flavor: Flavor, entries: &[Entry]) -> String {
            TextBuffer = function() return console:createBuffer('probe') end,\n\
            ['memory domain'] = function() return emu.memory.wram end,\n\
            MemoryDomain = function() return emu.memory.wram end,\n\
+           Image = function() return image.new(1, 1) end,\n\
+           painter = function() return image.newPainter(image.new(1, 1)) end,\n\
+           CanvasLayer = function() return canvas:newLayer(1, 1) end,\n\
+           LuaCanvas = function() return gui.createcanvas(8, 8) end,\n\
          }\n\
          local function find(lib, name)\n\
            local obj\n\

@@ -448,3 +448,66 @@ fn the_rest_of_each_layer_answers_as_its_emulator() {
         assert_eq!(lines.len(), expected.len(), "{flavor:?}: {lines:?}");
     }
 }
+
+#[test]
+fn mgba_images_painters_and_canvas_layers_draw_and_roll_back() {
+    use gb_session::{DrawCmd, Flavor};
+    let mut s = session();
+    s.load_script_as(
+        "canvas.lua",
+        r#"
+        local layer = canvas:newLayer(8, 4)
+        layer:setPosition(10, 20)
+        local p = image.newPainter(layer.image)
+        p:setFill(true)
+        p:setFillColor(0xFFFF0000)
+        p:setStrokeWidth(0)
+        p:drawRectangle(0, 0, 4, 4)
+        p:setStrokeColor(0xFF0000FF)
+        p:drawLine(4, 0, 7, 3)
+        layer:update()
+        local img = image.new(2, 2)
+        img:setPixel(1, 1, 0x8000FF00)
+        console:log(string.format("%X %X %d", layer.image:getPixel(0, 0), img:getPixel(1, 1),
+          canvas:screenWidth()))
+        callbacks:add("frame", function()
+          if emu:currentFrame() == 5 then
+            p:setFillColor(0xFF00FF00) p:drawRectangle(0, 0, 1, 1) layer:update()
+          end
+        end)
+        "#,
+        Flavor::Mgba,
+    );
+    let mut mismatches = 0;
+    for _ in 0..20 {
+        s.run_frame();
+        if s.frame() > 8 {
+            mismatches += s.verify_replay(s.frame() - 8).expect("replay");
+        }
+    }
+    assert_eq!(mismatches, 0);
+    assert_eq!(console(&mut s), ["FFFF0000 8000FF00 160"]);
+    let images: Vec<(i32, i32, gb_session::Image)> = s
+        .draw_lists()
+        .flat_map(|(_, d)| d.iter())
+        .filter_map(|c| match c {
+            DrawCmd::Image { x, y, image } => Some((*x, *y, image.clone())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(images.len(), 1, "the layer, drawn every frame");
+    let (x, y, img) = &images[0];
+    assert_eq!((*x, *y, img.width, img.height), (10, 20, 8, 4));
+    // Green since frame 5, then red, the blue line's first pixel at (4, 0).
+    assert_eq!(&img.rgba[..4], &[0, 255, 0, 255]);
+    assert_eq!(&img.rgba[4..8], &[255, 0, 0, 255]);
+    assert_eq!(&img.rgba[16..20], &[0, 0, 255, 255]);
+    // Back before frame 5: red again (the image is in the arena and rolls back).
+    s.seek(3).expect("seek");
+    s.run_frame();
+    let red = s
+        .draw_lists()
+        .flat_map(|(_, d)| d.iter())
+        .any(|c| matches!(c, DrawCmd::Image { image, .. } if image.rgba[..4] == [255, 0, 0, 255]));
+    assert!(red);
+}

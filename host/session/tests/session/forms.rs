@@ -505,3 +505,31 @@ fn a_movie_replays_form_actions_and_host_input() {
     assert_eq!(ui(&played).forms[0].controls[0].text, "8");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_bizhawk_canvas_is_a_window_drawn_with_either_call_style() {
+    let mut s = crate::common::session();
+    s.load_script_as(
+        "canvas.lua",
+        r#"
+        local c = gui.createcanvas(64, 32, 5, 5)
+        c.SetTitle("Graph")
+        c.Clear(0xFF000000)
+        c.DrawLine(0, 0, 63, 31, 0xFF00FF00)
+        c:DrawText(2, 2, "hi", 0xFFFFFFFF)
+        c.DrawAxis(32, 16, 4, 0xFFFF0000)
+        c.Refresh()
+        print(pcall(c.DrawEllipse, 0, 0, 4, 4))
+        "#,
+        gb_session::Flavor::BizHawk,
+    );
+    s.run_frame();
+    let lines = crate::common::console(&mut s);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(
+        lines[0].contains("LuaCanvas.DrawEllipse is not supported by gbhost"),
+        "{lines:?}"
+    );
+    let ui = format!("{:?}", s.scripts().next().expect("script").ui());
+    assert!(ui.contains("Graph"), "{ui}");
+}
