@@ -183,6 +183,7 @@ fn record(a: &RecordArgs) -> Result<()> {
         ring_bytes: 16 << 20,
         image_key: crate::state_key::get(),
         force_unsupported: a.power.force,
+        script_data: crate::scripted::script_data_dir(),
         ..SessionConfig::default()
     };
     let mut session = match &a.from_state {
@@ -264,6 +265,7 @@ fn play(a: &PlayArgs) -> Result<()> {
         image_key: crate::state_key::get(),
         force_unsupported: a.force,
         script_folder: a.script_dir.clone(),
+        script_data: crate::scripted::script_data_dir(),
         ..SessionConfig::default()
     };
     let total = movie.end_frame();

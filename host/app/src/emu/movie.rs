@@ -41,6 +41,7 @@ impl Emu {
             ring_bytes: self.ring_bytes,
             force_unsupported: self.power.force,
             image_key: crate::state_key::get(),
+            script_data: crate::scripted::script_data_dir(),
             ..SessionConfig::default()
         }
     }

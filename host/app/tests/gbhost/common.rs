@@ -14,6 +14,10 @@ pub fn gbhost(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_gbhost"))
         .args(args)
         .env("GBHOST_STATE_KEY", state_key())
+        .env(
+            "GBHOST_SCRIPT_DATA",
+            PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("script-data"),
+        )
         .output()
         .expect("run gbhost")
 }

@@ -173,6 +173,10 @@ pub struct Clock {
 pub struct FileIo {
     /// Each script's folder, by slot.
     pub folders: HashMap<u32, PathBuf>,
+    /// Where the scripts' own data folders are (`data:` paths), if anywhere.
+    pub data_root: Option<PathBuf>,
+    /// Each script's name, by slot (its data folder is named after it).
+    pub names: HashMap<u32, String>,
     /// The folder of the scripts that have none of their own (a movie's, played back), if
     /// any; else such scripts have no files.
     pub default_folder: Option<PathBuf>,

@@ -1,9 +1,9 @@
 //! Files and time for scripts, without breaking determinism or the sandbox: the host side of
 //! the prelude's `io` and `os`.
 //!
-//! - **Files** are those of the script's own folder and its subfolders, nothing else: a path
-//!   is relative, has no `..`, and once symbolic links are followed it is still inside the
-//!   folder ([`resolve`]). A read is an outside input: live, its bytes' hash is logged
+//! - **Files** are those of the script's own folder and its subfolders, and of its own data
+//!   folder (`data:name`, see [`DATA_PREFIX`]), nothing else: a path is relative, has no `..`,
+//!   and once symbolic links are followed it is still inside the folder ([`resolve`]). A read is an outside input: live, its bytes' hash is logged
 //!   ([`crate::data::EventKind::FileRead`]); on a replay (rewind, seek, sync test) the file is read again
 //!   and a difference from the logged hash is reported on the console (the replay then sees
 //!   today's bytes, and may go another way). Writes are outputs: made live, skipped on
@@ -25,6 +25,32 @@ use crate::data::hash::fnv1a;
 
 /// The biggest file a script may read or write at once.
 pub const MAX_FILE_BYTES: usize = 16 << 20;
+
+/// The prefix of a path in the script's own data folder (`data:best.txt`).
+pub const DATA_PREFIX: &str = "data:";
+
+/// The data folder's name for the script `name` (`hud.lua` has `hud`): its file stem, with
+/// anything but letters, digits, `-`, `_` and `.` made `_`.
+pub fn data_folder_name(name: &str) -> String {
+    let stem = std::path::Path::new(name)
+        .file_stem()
+        .map_or_else(|| name.to_owned(), |s| s.to_string_lossy().into_owned());
+    let clean: String = stem
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if clean.is_empty() || clean.chars().all(|c| c == '.') {
+        "script".into()
+    } else {
+        clean
+    }
+}
 
 /// Why a path is refused.
 fn refused(path: &str, why: &str) -> String {
@@ -90,14 +116,35 @@ impl Api<'_> {
             })
     }
 
+    /// The file `path` names for the calling script: in its folder, or with `data:` in its
+    /// own data folder (made when `create`). The outer error is raised (no files at all),
+    /// the inner one returned to the script (this path is refused).
+    fn locate(&self, path: &str, create: bool) -> Result<Result<PathBuf, String>, String> {
+        let Some(rest) = path.strip_prefix(DATA_PREFIX) else {
+            return Ok(resolve(&self.folder("io.open")?, path));
+        };
+        let files = self.files.as_ref();
+        let (Some(root), Some(name)) = (
+            files.and_then(|f| f.data_root.as_ref()),
+            files.and_then(|f| f.names.get(&self.slot)),
+        ) else {
+            return Err("io.open: scripts have no data folder here".into());
+        };
+        let dir = root.join(data_folder_name(name));
+        if create && let Err(e) = std::fs::create_dir_all(&dir) {
+            return Ok(Err(format!("{path}: the data folder cannot be made: {e}")));
+        }
+        Ok(resolve(&dir, rest).map_err(|e| format!("{DATA_PREFIX}{e}")))
+    }
+
     /// `gbhost.file_read(path)`: the bytes, or nil and why.
     fn file_read(&mut self, path: &str, ret: &mut Vec<Value>) -> Result<(), String> {
-        let folder = self.folder("io.open")?;
+        let located = self.locate(path, false)?;
         let slot = self.slot;
         let Some(files) = self.files.as_deref_mut() else {
             return Err("io.open: no files here".into());
         };
-        let read = resolve(&folder, path).and_then(|p| {
+        let read = located.and_then(|p| {
             let meta = std::fs::metadata(&p).map_err(|e| format!("{path}: {e}"))?;
             if meta.is_dir() {
                 return Err(format!("{path}: is a folder"));
@@ -139,9 +186,8 @@ impl Api<'_> {
     /// `gbhost.file_write(path, bytes, append)`: made live, skipped on a replay. Nil, or why
     /// it failed.
     fn file_write(&mut self, path: &str, bytes: &[u8], append: bool) -> Result<Value, String> {
-        let folder = self.folder("io.open")?;
         let replaying = self.files.as_ref().is_some_and(|f| f.replaying);
-        let p = match resolve(&folder, path) {
+        let p = match self.locate(path, !replaying)? {
             Ok(p) => p,
             Err(e) => return Ok(Value::String(e.into_bytes())),
         };

@@ -353,8 +353,10 @@ pub fn markdown() -> String {
          files not UTF-8 are read as Latin-1.\n\n\
          **Files and time.** `io.open`, `io.lines`, `io.write`, `io.output` and file objects \
          (`read` with `l`, `L`, `n`, `a` or a count, `lines`, `write`, `seek`, `close`) work on \
-         the files of the script's own folder and its subfolders, and nothing else: absolute \
-         paths, `..` and links leading out are refused with a clear message. Reading a file is \
+         the files of the script's own folder and its subfolders, and of its own data folder \
+         (`data:best.txt`: made on the first write, under `$XDG_DATA_HOME/gbhost/script-data/\
+         <script name>/`, or `GBHOST_SCRIPT_DATA`), and nothing else: absolute paths, `..` and \
+         links leading out are refused with a clear message. Reading a file is \
          an outside input: its hash is logged, and a replay (rewind, seek, sync test, movie) \
          reads the file again and says so on the console if the bytes differ. Writing is an \
          output: done live, skipped on replays, so a log file gets each line once; `w` and `a` \

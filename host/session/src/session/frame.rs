@@ -33,6 +33,7 @@ impl Session {
                 flavor,
             } => {
                 let bundle = self.sources.get(hash).cloned().unwrap_or_default();
+                self.files.names.insert(*slot, name.clone());
                 let i = match self.scripts.iter().position(|s| s.slot == *slot) {
                     Some(i) => i,
                     None => match Script::new(*slot, name, &self.config.scripts) {

@@ -135,6 +135,9 @@ pub struct SessionConfig {
     /// The folder whose files scripts loaded without one of their own use (a movie's or state
     /// file's scripts, played back here): `None`, no files for them.
     pub script_folder: Option<std::path::PathBuf>,
+    /// Where each script's own data folder is made (`io.open("data:best.txt")` opens
+    /// `<this>/<script name>/best.txt`): `None`, scripts have no data folder.
+    pub script_data: Option<std::path::PathBuf>,
 }
 
 impl Default for SessionConfig {
@@ -155,6 +158,7 @@ impl Default for SessionConfig {
             force_unsupported: false,
             image_key: None,
             script_folder: None,
+            script_data: None,
         }
     }
 }
@@ -406,6 +410,7 @@ impl Session {
         };
         s.clock.power_on_cycles = s.gb.cycles();
         s.files.default_folder = s.config.script_folder.clone();
+        s.files.data_root = s.config.script_data.clone();
         s.capture();
         Ok(s)
     }

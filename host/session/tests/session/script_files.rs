@@ -288,3 +288,42 @@ fn a_movie_of_a_script_reading_files_plays_back_with_the_same_bytes() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_script_keeps_its_own_data_folder() {
+    let dir = folder("data");
+    let config = gb_session::SessionConfig {
+        script_data: Some(dir.join("script-data")),
+        desync_check: true,
+        ..gb_session::SessionConfig::default()
+    };
+    let mut s = Session::new(crate::common::counter_rom(), None, config).expect("session");
+    s.load_bundle_in(
+        "best times.lua",
+        Bundle::new(
+            r#"
+            local f = assert(io.open("data:best.txt", "w"))
+            f:write("41.5")
+            f:close()
+            print(io.open("data:best.txt"):read("n"))
+            print(select(2, io.open("data:../escape.txt", "w")))
+            print(select(2, io.open("data:/etc/passwd")))
+            "#,
+        ),
+        Flavor::Native,
+        &dir.join("script"),
+    );
+    let lines = run_synced(&mut s, 12);
+    assert_eq!(lines[0], "41.5");
+    assert!(
+        lines[1].contains("data:../escape.txt: a path out of the folder"),
+        "{lines:?}"
+    );
+    assert!(lines[2].contains("an absolute path"), "{lines:?}");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("script-data/best_times/best.txt")).unwrap(),
+        "41.5"
+    );
+    assert!(!dir.join("script-data/escape.txt").exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
