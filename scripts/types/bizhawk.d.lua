@@ -1152,7 +1152,6 @@ function forms.checkbox(formHandle, caption, x, y) end
 function forms.clear(componentHandle, color) end
 
 --- Drop picture box image cache
---- Not supported by gbhost.
 ---@param componentHandle integer
 function forms.clearImageCache(componentHandle) end
 
@@ -1161,7 +1160,6 @@ function forms.clearImageCache(componentHandle) end
 function forms.clearclicks(handle) end
 
 --- Build a color object for setproperty
---- Not supported by gbhost.
 ---@param r integer
 ---@param g integer
 ---@param b integer
@@ -1176,7 +1174,7 @@ function forms.destroy(handle) end
 function forms.destroyall() end
 
 --- Draw arc outline in picture box
---- Not supported by gbhost.
+--- Not supported by gbhost: picture boxes draw boxes, lines, pixels and text so far.
 ---@param componentHandle integer
 ---@param x integer
 ---@param y integer
@@ -1188,7 +1186,6 @@ function forms.destroyall() end
 function forms.drawArc(componentHandle, x, y, width, height, startangle, sweepangle, line) end
 
 --- Draw crosshair in picture box
---- Not supported by gbhost.
 ---@param componentHandle integer
 ---@param x integer
 ---@param y integer
@@ -1197,7 +1194,7 @@ function forms.drawArc(componentHandle, x, y, width, height, startangle, sweepan
 function forms.drawAxis(componentHandle, x, y, size, color) end
 
 --- Draw Bezier curve in picture box
---- Not supported by gbhost.
+--- Not supported by gbhost: picture boxes draw boxes, lines, pixels and text so far.
 ---@param componentHandle integer
 ---@param points table
 ---@param color integer|string
@@ -1214,7 +1211,7 @@ function forms.drawBezier(componentHandle, points, color) end
 function forms.drawBox(componentHandle, x, y, x2, y2, line, background) end
 
 --- Draw ellipse in picture box
---- Not supported by gbhost.
+--- Not supported by gbhost: picture boxes draw boxes, lines, pixels and text so far.
 ---@param componentHandle integer
 ---@param x integer
 ---@param y integer
@@ -1225,7 +1222,7 @@ function forms.drawBox(componentHandle, x, y, x2, y2, line, background) end
 function forms.drawEllipse(componentHandle, x, y, width, height, line, background) end
 
 --- Draw .ico file in picture box
---- Not supported by gbhost.
+--- Not supported by gbhost: picture boxes draw boxes, lines, pixels and text so far.
 ---@param componentHandle integer
 ---@param path string
 ---@param x integer
@@ -1235,7 +1232,7 @@ function forms.drawEllipse(componentHandle, x, y, width, height, line, backgroun
 function forms.drawIcon(componentHandle, path, x, y, width, height) end
 
 --- Draw image file in picture box
---- Not supported by gbhost.
+--- Not supported by gbhost: picture boxes draw boxes, lines, pixels and text so far.
 ---@param componentHandle integer
 ---@param path string
 ---@param x integer
@@ -1246,7 +1243,7 @@ function forms.drawIcon(componentHandle, path, x, y, width, height) end
 function forms.drawImage(componentHandle, path, x, y, width, height, cache) end
 
 --- Draw part of image in picture box
---- Not supported by gbhost.
+--- Not supported by gbhost: picture boxes draw boxes, lines, pixels and text so far.
 ---@param componentHandle integer
 ---@param path string
 ---@param source_x integer
@@ -1269,7 +1266,7 @@ function forms.drawImageRegion(componentHandle, path, source_x, source_y, source
 function forms.drawLine(componentHandle, x1, y1, x2, y2, color) end
 
 --- Draw pie slice in picture box
---- Not supported by gbhost.
+--- Not supported by gbhost: picture boxes draw boxes, lines, pixels and text so far.
 ---@param componentHandle integer
 ---@param x integer
 ---@param y integer
@@ -1289,7 +1286,7 @@ function forms.drawPie(componentHandle, x, y, width, height, startangle, sweepan
 function forms.drawPixel(componentHandle, x, y, color) end
 
 --- Draw polygon in picture box
---- Not supported by gbhost.
+--- Not supported by gbhost: picture boxes draw boxes, lines, pixels and text so far.
 ---@param componentHandle integer
 ---@param points table
 ---@param x? integer
@@ -1346,12 +1343,12 @@ function forms.drawText(componentHandle, x, y, message, forecolor, backcolor, fo
 function forms.dropdown(formHandle, items, x, y, width, height) end
 
 --- Mouse X relative to picture box
---- Not supported by gbhost.
+--- Not supported by gbhost: the mouse over picture boxes is not logged yet.
 ---@param componentHandle integer
 function forms.getMouseX(componentHandle) end
 
 --- Mouse Y relative to picture box
---- Not supported by gbhost.
+--- Not supported by gbhost: the mouse over picture boxes is not logged yet.
 ---@param componentHandle integer
 function forms.getMouseY(componentHandle) end
 
@@ -1386,7 +1383,7 @@ function forms.label(formHandle, caption, x, y, width, height, fixedWidth) end
 function forms.newform(width, height, title, onClose) end
 
 --- Show open-file dialog; returns chosen path
---- Not supported by gbhost.
+--- Not supported by gbhost: no file dialogs for scripts: they use their own folder.
 ---@param fileName? string
 ---@param initialDirectory? string
 ---@param filter? string

@@ -347,6 +347,22 @@ forms = {
 }
 forms.drawString = forms.drawText
 forms.picturebox = forms.pictureBox
+forms.createcolor = function(r, g, b, a)
+  return ((a or 255) & 0xFF) << 24 | (r & 0xFF) << 16 | (g & 0xFF) << 8 | (b & 0xFF)
+end
+forms.clearImageCache = function() end
+forms.drawAxis = function(h, x, y, size, c)
+  forms.drawLine(h, x - size, y, x + size, y, c)
+  forms.drawLine(h, x, y - size, x, y + size, c)
+end
+local SHAPES = "picture boxes draw boxes, lines, pixels and text so far"
+for _, name in ipairs({ "drawArc", "drawBezier", "drawEllipse", "drawIcon", "drawImage",
+                        "drawImageRegion", "drawPie", "drawPolygon" }) do
+  forms[name] = unsupported("forms." .. name, SHAPES)
+end
+forms.getMouseX = unsupported("forms.getMouseX", "the mouse over picture boxes is not logged yet")
+forms.getMouseY = unsupported("forms.getMouseY", "the mouse over picture boxes is not logged yet")
+forms.openfile = unsupported("forms.openfile", "no file dialogs for scripts: they use their own folder")
 gbhost.stub_library(forms, "forms")
 
 input = {
