@@ -104,6 +104,21 @@ impl Config {
 /// Recent lists keep this many entries.
 const RECENT: usize = 10;
 
+/// `name` in the user's data folder: `$XDG_DATA_HOME/gbhost/name`, else
+/// `~/.local/share/gbhost/name`; `env`, when set, names it instead.
+pub fn data_dir(env: &str, name: &str) -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os(env) {
+        return Some(PathBuf::from(p));
+    }
+    let base = std::env::var_os("XDG_DATA_HOME")
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute())
+        .or_else(|| {
+            std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local").join("share"))
+        })?;
+    Some(base.join("gbhost").join(name))
+}
+
 /// Where the config file lives.
 pub fn path() -> Option<PathBuf> {
     if let Some(p) = std::env::var_os("GBHOST_CONFIG") {

@@ -232,16 +232,7 @@ fn collect_modules(
 /// Where scripts' own data folders are (`io.open("data:…")`): `GBHOST_SCRIPT_DATA`, else
 /// `$XDG_DATA_HOME/gbhost/script-data`, else `~/.local/share/gbhost/script-data`.
 pub fn script_data_dir() -> Option<PathBuf> {
-    if let Some(p) = std::env::var_os("GBHOST_SCRIPT_DATA") {
-        return Some(PathBuf::from(p));
-    }
-    let base = std::env::var_os("XDG_DATA_HOME")
-        .map(PathBuf::from)
-        .filter(|p| p.is_absolute())
-        .or_else(|| {
-            std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local").join("share"))
-        })?;
-    Some(base.join("gbhost").join("script-data"))
+    crate::config::data_dir("GBHOST_SCRIPT_DATA", "script-data")
 }
 
 /// The folder of the script file `path` (its files are the ones its `io` calls may use).

@@ -16,16 +16,7 @@ use crate::command::StateTarget;
 /// Where numbered state slots are kept: `GBHOST_STATE_DIR`, else
 /// `$XDG_DATA_HOME/gbhost/states`, else `~/.local/share/gbhost/states`.
 pub fn state_dir() -> Option<PathBuf> {
-    if let Some(p) = std::env::var_os("GBHOST_STATE_DIR") {
-        return Some(PathBuf::from(p));
-    }
-    let base = std::env::var_os("XDG_DATA_HOME")
-        .map(PathBuf::from)
-        .filter(|p| p.is_absolute())
-        .or_else(|| {
-            std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local").join("share"))
-        })?;
-    Some(base.join("gbhost").join("states"))
+    crate::config::data_dir("GBHOST_STATE_DIR", "states")
 }
 
 fn unix_now() -> u64 {
