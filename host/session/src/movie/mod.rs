@@ -30,11 +30,13 @@
 
 pub mod bk2;
 pub mod container;
+pub mod editor;
 pub mod error;
 pub mod format;
 pub mod player;
 pub mod reader;
 pub mod recorder;
+pub mod roll;
 pub mod tas;
 
 pub use crate::data::limits::{MAX_FRAME, MAX_FRAME_LIST};

@@ -10,6 +10,7 @@ mod bk2;
 mod common;
 mod compat_styles;
 mod container;
+mod editor;
 mod forms;
 mod movie;
 mod parser_props;

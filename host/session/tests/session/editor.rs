@@ -1,0 +1,188 @@
+//! The TAS editor's model over a real session: painting, the greenzone and lazy
+//! re-emulation, undo, inserts and deletes, markers, lag frames, branches with a HUD script
+//! whose state rolls back with them.
+
+use gb_core::Buttons;
+use gb_session::movie::editor::{BranchCheck, Editor, Progress};
+use gb_session::movie::state_hash;
+use gb_session::{Flavor, Session};
+
+use crate::common::session;
+
+/// A script that counts the frames in which A was held (its count lives in its arena) and
+/// shows it.
+const HUD: &str = r#"
+local held = 0
+while true do
+  if joypad.get().A then held = held + 1 end
+  gui.text(0, 0, "A " .. held)
+  emu.frameadvance()
+end
+"#;
+
+fn hud_text(s: &Session) -> String {
+    crate::common::texts(s).join("|")
+}
+
+/// Record `n` frames: A held on frames 50-59 and 150-159.
+fn recorded(n: u64) -> (Session, Editor) {
+    let mut s = session();
+    s.load_script_as("hud.lua", HUD, Flavor::Native);
+    let mut ed = Editor::new(&s, 0, Vec::new());
+    for f in 0..n {
+        let held = if (50..60).contains(&f) || (150..160).contains(&f) {
+            Buttons::A
+        } else {
+            Buttons::default()
+        };
+        ed.run_frame(&mut s, held);
+    }
+    (s, ed)
+}
+
+/// The machine after playing `input` from power-on with the HUD script.
+fn replayed(input: &[Buttons]) -> (u64, String) {
+    let mut s = session();
+    s.load_script_as("hud.lua", HUD, Flavor::Native);
+    for b in input {
+        s.set_buttons(*b);
+        s.run_frame();
+    }
+    (state_hash(&s), hud_text(&s))
+}
+
+#[test]
+fn painting_invalidates_after_the_edit_and_replay_brings_the_greenzone_back() {
+    let (mut s, mut ed) = recorded(300);
+    assert_eq!(ed.roll().len(), 300);
+    assert_eq!(hud_text(&s), "A 20");
+    assert!(ed.is_green(&s, 250));
+    let before = state_hash(&s);
+    // Paint A over 100-120 while at frame 300.
+    assert_eq!(ed.paint(&s, 100..121, Buttons::A, true), Some(100));
+    assert!(
+        ed.is_green(&s, 100) && !ed.is_green(&s, 101),
+        "only frames after 100 leave it"
+    );
+    assert_eq!(
+        ed.target(),
+        300,
+        "re-emulation heads back to where the user was"
+    );
+    let mut steps = 0;
+    while let Progress::Pending(_) = ed.advance(&mut s, 50).expect("advance") {
+        steps += 1;
+    }
+    assert!(steps >= 3, "lazily, a budget at a time");
+    assert_eq!(s.frame(), 300);
+    assert!(ed.is_green(&s, 250));
+    assert_eq!(hud_text(&s), "A 41", "the HUD counted the painted frames");
+    assert_eq!((state_hash(&s), hud_text(&s)), replayed(ed.roll().frames()));
+    assert_ne!(state_hash(&s), before);
+    // Undo: the old input, and the old machine once re-emulated.
+    assert_eq!(ed.undo(&s), Some(100));
+    ed.seek_now(&mut s, 300).expect("seek");
+    assert_eq!(state_hash(&s), before);
+    assert_eq!(hud_text(&s), "A 20");
+}
+
+#[test]
+fn seeking_a_green_frame_is_immediate_and_scripts_follow() {
+    let (mut s, mut ed) = recorded(300);
+    assert_eq!(ed.seek(&mut s, 155).expect("seek"), Progress::Done);
+    assert_eq!(s.frame(), 155);
+    // The HUD drew frame 154: A held on 50-59 and 150-154.
+    assert_eq!(hud_text(&s), "A 15");
+    ed.seek_now(&mut s, 300).expect("seek");
+    assert_eq!(hud_text(&s), "A 20");
+}
+
+#[test]
+fn inserts_and_deletes_shift_the_input_and_markers() {
+    let (mut s, mut ed) = recorded(200);
+    ed.set_marker(150, "second press", false);
+    ed.insert(&s, 100, 10, Buttons::B);
+    assert_eq!(ed.roll().len(), 210);
+    assert_eq!(ed.input(160), Buttons::A, "frame 150's A moved to 160");
+    assert!(ed.marker(160).is_some());
+    ed.delete(&s, 0..5);
+    assert_eq!(ed.input(155), Buttons::A);
+    assert_eq!(ed.next_marker(0), Some(155));
+    ed.seek_now(&mut s, 210).expect("seek");
+    assert_eq!((state_hash(&s), hud_text(&s)), replayed(ed.roll().frames()));
+}
+
+#[test]
+fn lag_frames_are_the_frames_without_a_joypad_read() {
+    // Reads the joypad in every other VBlank.
+    let rom = gb_core::asm::rom(
+        r#"
+            xor a
+            ld [$C000], a
+            ld a, $01
+            ldh [$FF], a
+            ei
+        main:
+            halt
+            nop
+            jr main
+            org $40
+            push af
+            ld a, [$C000]
+            inc a
+            ld [$C000], a
+            bit 0, a
+            jr nz, skip
+            ldh a, [$00]
+        skip:
+            pop af
+            reti
+        "#,
+    )
+    .expect("assemble");
+    let mut s = Session::new(rom, None, gb_session::SessionConfig::default()).expect("session");
+    let mut ed = Editor::new(&s, 0, Vec::new());
+    for _ in 0..60 {
+        ed.run_frame(&mut s, Buttons::default());
+    }
+    let lag: Vec<bool> = (10..14).map(|f| ed.lagged(f).expect("emulated")).collect();
+    assert!(
+        lag == [true, false, true, false] || lag == [false, true, false, true],
+        "{lag:?}"
+    );
+    assert_eq!(ed.lag_count() as u64, s.gb().lag_frames());
+    assert!((29..=31).contains(&ed.lag_count()), "{}", ed.lag_count());
+    // An edit forgets the lag of the frames after it until they are emulated again.
+    ed.set(&s, 40, Buttons::A);
+    assert_eq!(ed.lagged(45), None);
+    ed.seek_now(&mut s, 60).expect("seek");
+    assert!(ed.lagged(45).is_some());
+}
+
+#[test]
+fn a_branch_restores_input_frame_and_script_state() {
+    let (mut s, mut ed) = recorded(200);
+    let b = ed.save_branch(&s, "twenty");
+    assert_eq!(hud_text(&s), "A 20");
+    // Another try: A all along 0-200.
+    ed.paint(&s, 0..200, Buttons::A, true);
+    ed.seek_now(&mut s, 200).expect("seek");
+    assert_eq!(hud_text(&s), "A 200");
+    ed.save_branch(&s, "all");
+    assert_eq!(ed.branch_diff(0, 1), Some(0));
+    let p = ed.load_branch(&mut s, b).expect("load");
+    assert!(
+        matches!(p, Progress::Pending(_)),
+        "re-emulated from the first difference"
+    );
+    assert_eq!(ed.branch_check(), Some(BranchCheck::Pending));
+    while let Progress::Pending(_) = ed.advance(&mut s, 60).expect("advance") {}
+    assert_eq!(s.frame(), 200);
+    assert_eq!(ed.branch_check(), Some(BranchCheck::Same));
+    assert_eq!(hud_text(&s), "A 20", "the script's count is the branch's");
+    assert_eq!(ed.input(55), Buttons::A);
+    assert_eq!(ed.input(100), Buttons::default());
+    // Loading a branch is an edit: undo gives the other input back.
+    ed.undo(&s);
+    assert_eq!(ed.input(100), Buttons::A);
+}
