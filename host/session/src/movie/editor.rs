@@ -317,7 +317,7 @@ impl Editor {
 
     /// The next marker after frame `f`, and the previous one.
     pub fn next_marker(&self, f: u64) -> Option<u64> {
-        let i = f.checked_sub(self.start).unwrap_or(0);
+        let i = f.saturating_sub(self.start);
         self.roll.next_marker(i).map(|i| self.start + i)
     }
 
