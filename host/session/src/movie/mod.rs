@@ -31,6 +31,7 @@
 pub mod bk2;
 pub mod container;
 pub mod editor;
+pub mod editor_file;
 pub mod error;
 pub mod format;
 pub mod player;

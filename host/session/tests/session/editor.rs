@@ -186,3 +186,57 @@ fn a_branch_restores_input_frame_and_script_state() {
     ed.undo(&s);
     assert_eq!(ed.input(100), Buttons::A);
 }
+
+#[test]
+fn an_edited_movie_saves_with_markers_and_branches_and_reopens() {
+    use gb_session::movie::{Movie, editor_file, play};
+    let dir = std::env::temp_dir().join(format!("gbhost-editor-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("run.gbm");
+    let (mut s, mut ed) = recorded(240);
+    ed.paint(&s, 100..110, Buttons::A, true);
+    ed.set_marker(100, "jump", false);
+    ed.set_marker(5, "pinned start", true);
+    ed.save_branch(&s, "first try");
+    let mut fresh = session();
+    editor_file::save(&mut ed, &mut s, &mut fresh, &path).expect("save");
+    assert_eq!(hud_text(&s), "A 30");
+    assert!(editor_file::branches_path(&path).exists());
+    // It plays back as edited, with no desync, the HUD script included.
+    let movie = Movie::open(&path).expect("open");
+    let (report, played) = play(
+        &movie,
+        crate::common::counter_rom(),
+        Default::default(),
+        |_, _| {},
+    )
+    .expect("play");
+    assert!(report.desync.is_none());
+    assert_eq!(report.frames, 240);
+    assert_eq!(state_hash(&played), state_hash(&s));
+    assert_eq!(hud_text(&played), "A 30");
+    // Reopened: the input, the markers and the branch.
+    let start = movie
+        .session(crate::common::counter_rom(), Default::default())
+        .expect("session");
+    let again = editor_file::open(&movie, &path, &start).expect("reopen");
+    assert_eq!(again.roll().frames(), ed.roll().frames());
+    assert_eq!(again.marker(100).map(|m| m.text.as_str()), Some("jump"));
+    assert!(again.marker(5).is_some_and(|m| m.pinned));
+    assert_eq!(again.branches().len(), 1);
+    assert_eq!(again.branches()[0].name, "first try");
+    assert_eq!(again.branches()[0].thumbnail.len(), 160 * 144);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_damaged_branch_file_is_an_error_not_a_crash() {
+    use gb_session::movie::editor_file::decode_branches;
+    assert!(decode_branches(b"junk").is_err());
+    assert!(decode_branches(b"GBHBRNCH\x01\xff\xff\xff\xff\x0f").is_err());
+    let mut ok = gb_session::movie::editor_file::encode_branches(&[]);
+    assert!(decode_branches(&ok).expect("empty").is_empty());
+    ok[8] = 9;
+    assert!(decode_branches(&ok).is_err(), "a newer version");
+}
