@@ -2456,185 +2456,161 @@ function speech.say(text, interrupt) end
 function speech.stop() end
 
 --- Add a custom column to piano roll
---- Not supported by gbhost: the TAS editor is not built yet.
+--- Not supported by gbhost: the piano roll's look is not open to scripts yet.
 ---@param name string
 ---@param text string
 ---@param width integer
 function tastudio.addcolumn(name, text, width) end
 
 --- Apply all queued edits
---- Not supported by gbhost: the TAS editor is not built yet.
 function tastudio.applyinputchanges() end
 
 --- Drop cached piano-roll icons
---- Not supported by gbhost: the TAS editor is not built yet.
 function tastudio.clearIconCache() end
 
 --- Discard queued edits
---- Not supported by gbhost: the TAS editor is not built yet.
 function tastudio.clearinputchanges() end
 
 --- Whether TAStudio is open
---- Not supported by gbhost: the TAS editor is not built yet.
 function tastudio.engaged() end
 
 --- Frame of nearest marker at or before frame
---- Not supported by gbhost: the TAS editor is not built yet.
 ---@param frame integer
 ---@param branchID? string
 function tastudio.find_marker_on_or_before(frame, branchID) end
 
 --- Index of branch with given UUID, or -1
---- Not supported by gbhost: the TAS editor is not built yet.
 ---@param id string
 function tastudio.get_branch_index_by_id(id) end
 
 --- List frames that have markers
---- Not supported by gbhost: the TAS editor is not built yet.
 ---@param branchID? string
 function tastudio.get_frames_with_markers(branchID) end
 
 --- List branches with id, frame, text
---- Not supported by gbhost: the TAS editor is not built yet.
 function tastudio.getbranches() end
 
 --- Input of a frame in a branch
---- Not supported by gbhost: the TAS editor is not built yet.
+--- Not supported by gbhost: a branch's input is not open to scripts yet.
 ---@param branchId string
 ---@param frame integer
 function tastudio.getbranchinput(branchId, frame) end
 
 --- Marker label on a frame
---- Not supported by gbhost: the TAS editor is not built yet.
 ---@param frame integer
 ---@param branchID? string
 function tastudio.getmarker(frame, branchID) end
 
 --- Whether TAStudio is in recording mode
---- Not supported by gbhost: the TAS editor is not built yet.
 function tastudio.getrecording() end
 
 --- List of selected frame indices
---- Not supported by gbhost: the TAS editor is not built yet.
 function tastudio.getselection() end
 
 --- Whether frame has a greenzone state
---- Not supported by gbhost: the TAS editor is not built yet.
 ---@param frame integer
 function tastudio.hasstate(frame) end
 
 --- Lag status of a frame (nil if unknown)
---- Not supported by gbhost: the TAS editor is not built yet.
 ---@param frame integer
 function tastudio.islag(frame) end
 
 --- Load branch by index
---- Not supported by gbhost: the TAS editor is not built yet.
 ---@param index integer
 function tastudio.loadbranch(index) end
 
 --- Callback when a branch loads
---- Not supported by gbhost: the TAS editor is not built yet.
+--- Not supported by gbhost: hooks on editor actions would run outside the log: not built yet.
 ---@param luaf function
 function tastudio.onbranchload(luaf) end
 
 --- Callback when a branch is removed
---- Not supported by gbhost: the TAS editor is not built yet.
+--- Not supported by gbhost: hooks on editor actions would run outside the log: not built yet.
 ---@param luaf function
 function tastudio.onbranchremove(luaf) end
 
 --- Callback when a branch is saved
---- Not supported by gbhost: the TAS editor is not built yet.
+--- Not supported by gbhost: hooks on editor actions would run outside the log: not built yet.
 ---@param luaf function
 function tastudio.onbranchsave(luaf) end
 
 --- Callback when greenzone gets invalidated
---- Not supported by gbhost: the TAS editor is not built yet.
+--- Not supported by gbhost: hooks on editor actions would run outside the log: not built yet.
 ---@param luaf function
 function tastudio.ongreenzoneinvalidated(luaf) end
 
 --- Callback supplying piano-roll cell background color
---- Not supported by gbhost: the TAS editor is not built yet.
+--- Not supported by gbhost: the piano roll's look is not open to scripts yet.
 ---@param luaf function
 function tastudio.onqueryitembg(luaf) end
 
 --- Callback supplying piano-roll cell icon path
---- Not supported by gbhost: the TAS editor is not built yet.
+--- Not supported by gbhost: the piano roll's look is not open to scripts yet.
 ---@param luaf function
 function tastudio.onqueryitemicon(luaf) end
 
 --- Callback supplying piano-roll cell text
---- Not supported by gbhost: the TAS editor is not built yet.
+--- Not supported by gbhost: the piano roll's look is not open to scripts yet.
 ---@param luaf function
 function tastudio.onqueryitemtext(luaf) end
 
 --- Delete marker on frame
---- Not supported by gbhost: the TAS editor is not built yet.
 ---@param frame integer
 function tastudio.removemarker(frame) end
 
 --- Label an existing or next branch
---- Not supported by gbhost: the TAS editor is not built yet.
 ---@param text string
 ---@param index? integer
 function tastudio.setbranchtext(text, index) end
 
 --- Set or clear lag flag for frame
---- Not supported by gbhost: the TAS editor is not built yet.
+--- Not supported by gbhost: lag frames are measured by the core, not set.
 ---@param frame integer
 ---@param value? boolean
 function tastudio.setlag(frame, value) end
 
 --- Add or relabel marker on frame
---- Not supported by gbhost: the TAS editor is not built yet.
 ---@param frame integer
 ---@param message? string
 function tastudio.setmarker(frame, message) end
 
 --- Seek to frame number or marker name
---- Not supported by gbhost: the TAS editor is not built yet.
 ---@param frame integer|string
 function tastudio.setplayback(frame) end
 
 --- Set TAStudio recording mode
---- Not supported by gbhost: the TAS editor is not built yet.
 ---@param val boolean
 function tastudio.setrecording(val) end
 
 --- Queue an analog value change
---- Not supported by gbhost: the TAS editor is not built yet.
+--- Not supported by gbhost: the Game Boy has no analog input.
 ---@param frame integer
 ---@param button string
 ---@param value number
 function tastudio.submitanalogchange(frame, button, value) end
 
 --- Queue clearing frames' input
---- Not supported by gbhost: the TAS editor is not built yet.
 ---@param frame integer
 ---@param number integer
 function tastudio.submitclearframes(frame, number) end
 
 --- Queue deleting frames
---- Not supported by gbhost: the TAS editor is not built yet.
 ---@param frame integer
 ---@param number integer
 function tastudio.submitdeleteframes(frame, number) end
 
 --- Queue a button change
---- Not supported by gbhost: the TAS editor is not built yet.
 ---@param frame integer
 ---@param button string
 ---@param value boolean
 function tastudio.submitinputchange(frame, button, value) end
 
 --- Queue inserting blank frames
---- Not supported by gbhost: the TAS editor is not built yet.
 ---@param frame integer
 ---@param number integer
 function tastudio.submitinsertframes(frame, number) end
 
 --- Flip TAStudio recording mode
---- Not supported by gbhost: the TAS editor is not built yet.
 function tastudio.togglerecording() end
 
 --- Remove all stored values

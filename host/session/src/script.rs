@@ -560,6 +560,7 @@ mod tests {
                 clock: Default::default(),
                 files: None,
                 movie: None,
+                editor: None,
                 log: None,
             };
             if steps & 1 != 0 {
@@ -599,6 +600,7 @@ mod tests {
                 clock: Default::default(),
                 files: None,
                 movie: None,
+                editor: None,
                 log: None,
             };
             s.start(

@@ -612,11 +612,88 @@ for _, group in ipairs(CLIENT) do
 end
 console.getluafunctionslist = unsupported("console.getluafunctionslist", "not yet")
 
+-- tastudio: the TAS editor, when open. Input changes wait until applyinputchanges, then go
+-- to the editor with the frame's other requests (carried out after the frame).
+local pending_changes = {}
+local function frames_of(packed)
+  local t = {}
+  for i = 1, #(packed or "") // 8 do t[i] = string.unpack("<I8", packed, (i - 1) * 8 + 1) end
+  return t
+end
+local function tas_button(name)
+  local b = BIT[tostring(name):gsub("^P1 ", "")]
+  if not b then error("tastudio: unknown button '" .. tostring(name) .. "'", 3) end
+  return b
+end
+local HOOKS = "hooks on editor actions would run outside the log: not built yet"
+local LOOK = "the piano roll's look is not open to scripts yet"
+tastudio = {
+  engaged = function() return gbhost.tas("engaged") == true end,
+  getrecording = function() return gbhost.tas("recording") == true end,
+  setrecording = function(v) gbhost.tas_request("recording", v and true or false) end,
+  togglerecording = function() gbhost.tas_request("recording", gbhost.tas("recording") ~= true) end,
+  islag = function(f) return gbhost.tas("lag", f) end,
+  setlag = unsupported("tastudio.setlag", "lag frames are measured by the core, not set"),
+  hasstate = function(f) return gbhost.tas("hasstate", f) == true end,
+  getmarker = function(f) return gbhost.tas("marker", f) or "" end,
+  setmarker = function(f, text) gbhost.tas_request("marker", f, text or "") end,
+  removemarker = function(f) gbhost.tas_request("removemarker", f) end,
+  get_frames_with_markers = function() return frames_of(gbhost.tas("markers")) end,
+  find_marker_on_or_before = function(f)
+    local best = -1
+    for _, m in ipairs(frames_of(gbhost.tas("markers"))) do if m <= f and m > best then best = m end end
+    return best
+  end,
+  getselection = function() return frames_of(gbhost.tas("selection")) end,
+  setplayback = function(f)
+    if type(f) == "string" then
+      -- A marker's text names its frame.
+      for _, m in ipairs(frames_of(gbhost.tas("markers"))) do
+        if gbhost.tas("marker", m) == f then f = m break end
+      end
+    end
+    if math.type(f) ~= "integer" then error("tastudio.setplayback: a frame or a marker's text", 2) end
+    gbhost.tas_request("playback", f)
+  end,
+  submitinputchange = function(f, button, value)
+    pending_changes[#pending_changes + 1] = { "input", f, tas_button(button), value and true or false }
+  end,
+  submitinsertframes = function(f, n) pending_changes[#pending_changes + 1] = { "insert", f, n } end,
+  submitdeleteframes = function(f, n) pending_changes[#pending_changes + 1] = { "delete", f, n } end,
+  submitclearframes = function(f, n) pending_changes[#pending_changes + 1] = { "clear", f, n } end,
+  applyinputchanges = function()
+    for _, c in ipairs(pending_changes) do gbhost.tas_request(c[1], c[2], c[3], c[4]) end
+    pending_changes = {}
+  end,
+  clearinputchanges = function() pending_changes = {} end,
+  submitanalogchange = unsupported("tastudio.submitanalogchange", "the Game Boy has no analog input"),
+  getbranches = function()
+    local t = {}
+    for i = 0, (gbhost.tas("branches") or 0) - 1 do
+      local text, f = gbhost.tas("branch", i)
+      t[#t + 1] = { Id = tostring(i), Frame = f, Text = text }
+    end
+    return t
+  end,
+  get_branch_index_by_id = function(id) return tonumber(id) end,
+  loadbranch = function(i) gbhost.tas_request("loadbranch", i) end,
+  setbranchtext = function(text, i) gbhost.tas_request("branchtext", i or 0, tostring(text)) end,
+  getbranchinput = unsupported("tastudio.getbranchinput", "a branch's input is not open to scripts yet"),
+  onbranchload = unsupported("tastudio.onbranchload", HOOKS),
+  onbranchsave = unsupported("tastudio.onbranchsave", HOOKS),
+  onbranchremove = unsupported("tastudio.onbranchremove", HOOKS),
+  ongreenzoneinvalidated = unsupported("tastudio.ongreenzoneinvalidated", HOOKS),
+  onqueryitembg = unsupported("tastudio.onqueryitembg", LOOK),
+  onqueryitemicon = unsupported("tastudio.onqueryitemicon", LOOK),
+  onqueryitemtext = unsupported("tastudio.onqueryitemtext", LOOK),
+  addcolumn = unsupported("tastudio.addcolumn", LOOK),
+  clearIconCache = function() end,
+}
+
 -- BizHawk libraries gbhost does not have: looking a function up gives one that raises the
 -- clear error, with the reason, when called (forms.lua, appended, makes `forms` and `input`).
 for _, lib in ipairs({
   { "comm", "no network, sockets or shared memory in the sandbox" },
-  { "tastudio", "the TAS editor is not built yet" },
   { "nes", "the NES core's library" },
   { "snes", "the SNES core's library" },
   { "genesis", "the Genesis core's library" },
@@ -630,6 +707,6 @@ for _, lib in ipairs({
 end
 for _, t in ipairs({ "memory", "mainmemory", "gui", "joypad", "event", "emu", "savestate",
                      "userdata", "bit", "client", "movie", "gameinfo", "bizstring",
-                     "memorysavestate" }) do
+                     "memorysavestate", "tastudio" }) do
   gbhost.stub_library(_G[t], t)
 end

@@ -120,6 +120,66 @@ pub enum ClientRequest {
     Screenshot(String),
     /// `client.reboot_core()`: power-cycle the machine.
     Reboot,
+    /// A `tastudio.*` change to the TAS editor.
+    Tas(TasRequest),
+}
+
+/// What a script asks of the TAS editor (`tastudio.*`); frames are session frames. The app
+/// hands it to `Editor::apply` after the frame (live frames only).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TasRequest {
+    /// Press (`on`) or release the buttons of `mask` on `frame`.
+    Input {
+        /// The frame.
+        frame: u64,
+        /// The buttons (bits as `gb_core::Buttons`).
+        mask: u8,
+        /// Pressed.
+        on: bool,
+    },
+    /// Insert `n` empty frames before `frame`.
+    Insert {
+        /// Where.
+        frame: u64,
+        /// How many.
+        n: u64,
+    },
+    /// Delete `n` frames from `frame`.
+    Delete {
+        /// Where.
+        frame: u64,
+        /// How many.
+        n: u64,
+    },
+    /// Release every button of `n` frames from `frame`.
+    Clear {
+        /// Where.
+        frame: u64,
+        /// How many.
+        n: u64,
+    },
+    /// Seek to `frame`.
+    Playback(u64),
+    /// Recording on or off.
+    Recording(bool),
+    /// A marker on `frame` (replacing one there).
+    Marker {
+        /// Where.
+        frame: u64,
+        /// Its text.
+        text: String,
+    },
+    /// Remove the marker of a frame.
+    RemoveMarker(u64),
+    /// Load branch `i` (0-based).
+    LoadBranch(usize),
+    /// Rename branch `index`.
+    BranchText {
+        /// Which.
+        index: usize,
+        /// Its new name.
+        text: String,
+    },
 }
 
 /// What one VM call may reach.
@@ -154,6 +214,8 @@ pub struct Api<'a> {
     pub files: Option<&'a mut FileIo>,
     /// The movie being recorded or played, if any.
     pub movie: Option<&'a crate::data::MovieView>,
+    /// The TAS editor, if open.
+    pub editor: Option<&'a crate::data::EditorInfo>,
     /// The session's event log (the input of past frames).
     pub log: Option<&'a crate::events::EventLog>,
 }

@@ -3,8 +3,8 @@
 //! The API itself is described in [`spec`]; the Lua side is `prelude.lua` (native API) with
 //! `ui.lua` (the data of scripts' windows), and the compatibility layers `bizhawk.lua` (with
 //! `forms.lua`: BizHawk's forms), `vba.lua` and `mgba.lua`. The host side: [`context`] (what a
-//! call may reach), [`args`] (reading arguments), [`memory`], [`draw`], [`machine`], [`io`]
-//! and [`window`] (the calls, by family; this module only dispatches), [`ui`] (the windows'
+//! call may reach), [`args`] (reading arguments), [`memory`], [`draw`], [`machine`], [`io`],
+//! [`window`] and [`tas`] (the calls, by family; this module only dispatches), [`ui`] (the windows'
 //! description a script hands out), [`console`] (the REPL's VM).
 //!
 //! Nothing here remembers anything about Lua between calls: hooks, pending input and the
@@ -22,12 +22,13 @@ pub mod io;
 pub mod machine;
 pub mod memory;
 pub mod spec;
+pub mod tas;
 pub mod ui;
 pub mod window;
 
 pub use crate::data::{Flavor, Image};
 pub use args::color;
-pub use context::{Api, ClientRequest, DrawCmd, Request};
+pub use context::{Api, ClientRequest, DrawCmd, Request, TasRequest};
 use spec::READ;
 pub use spec::register;
 pub use ui::{Control, ControlKind, Form, ScriptUi, TextBuffer};
@@ -73,6 +74,7 @@ impl Host for Api<'_> {
             || self.call_draw(id, args, ret)?
             || self.call_machine(id, args, ret)?
             || self.call_io(id, args, ret)?
+            || self.call_tas(id, args, ret)?
             || self.call_window(id, args, ret)?
         {
             Ok(HostReturn::Values)

@@ -100,6 +100,8 @@ pub mod id {
     pub const MOVIE_INPUT: u32 = 32;
     pub const RGBA: u32 = 33;
     pub const IMAGE_DATA: u32 = 34;
+    pub const TAS: u32 = 35;
+    pub const TAS_REQUEST: u32 = 36;
     // Scripts' windows and the app's window (60-69).
     pub const UI_CHANGED: u32 = 60;
     pub const INPUT_USED: u32 = 61;
@@ -301,6 +303,11 @@ pub fn functions() -> Vec<Function> {
         f("gbhost.movie_input", &[("frame", "integer")], "integer?",
           "Internal: the buttons held in a past frame (bit 0 Right … bit 7 Start), nil for a \
            frame not run yet.", Some(id::MOVIE_INPUT)),
+        f("gbhost.tas", &[("what", "string"), ("n", "integer?")], "any",
+          "Internal: the TAS editor for `tastudio.*` (engaged, recording, start, marker N, lag N, \
+           hasstate N, selection, markers, branches, branch N).", Some(id::TAS)),
+        f("gbhost.tas_request", &[("what", "string"), ("a", "any"), ("b", "any"), ("c", "any")], "",
+          "Internal: a `tastudio.*` change, carried out by the app after the frame.", Some(id::TAS_REQUEST)),
         f("gbhost.clock", &[], "integer, integer",
           "Internal: the logged start time (Unix seconds) and the cycles since power-on.", Some(id::CLOCK)),
         f("gbhost.ui_changed", &[], "",

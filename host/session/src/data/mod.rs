@@ -8,10 +8,11 @@
 //! - [`event`]: one outside input and when it happens;
 //! - [`limits`]: the bounds hostile files are held to;
 //! - [`status`]: what a script is doing (running, finished, failed);
-//! - [`movie_view`]: what is seen of the open movie;
+//! - [`movie_view`]: what is seen of the open movie; [`editor_info`]: of the TAS editor;
 //! - [`window_input`]: what the app's windows send to scripts (form actions, keys, mouse).
 
 pub mod bundle;
+pub mod editor_info;
 pub mod event;
 pub mod flavor;
 pub mod hash;
@@ -21,6 +22,7 @@ pub mod status;
 pub mod window_input;
 
 pub use bundle::{Bundle, Image};
+pub use editor_info::EditorInfo;
 pub use event::{Event, EventKind};
 pub use flavor::Flavor;
 pub use hash::{SourceHash, fnv1a, source_hash};

@@ -26,12 +26,14 @@
 
 use std::collections::BTreeMap;
 use std::ops::Range;
+use std::sync::Arc;
 
 use gb_core::Buttons;
 
 use super::format::state_hash;
 use super::roll::{Marker, Roll};
-use crate::data::{Event, EventKind};
+use crate::api::TasRequest;
+use crate::data::{EditorInfo, Event, EventKind};
 use crate::session::{Session, SessionError};
 
 /// A saved branch.
@@ -509,6 +511,70 @@ impl Editor {
                     != y.frames.get(i).copied().unwrap_or_default()
             })
             .map(|i| self.start + i as u64)
+    }
+
+    /// Rename branch `i`.
+    pub fn rename_branch(&mut self, i: usize, name: &str) -> bool {
+        self.branches
+            .get_mut(i)
+            .map(|b| b.name = name.to_owned())
+            .is_some()
+    }
+
+    // --- Scripts: what `tastudio.*` sees and asks. ---
+
+    /// What scripts' `tastudio.*` see (the app gives it to the session before each frame);
+    /// `selection` is the piano roll's.
+    pub fn info(&self, session: &Session, selection: Vec<u64>) -> EditorInfo {
+        EditorInfo {
+            start: self.start,
+            end: self.end(),
+            valid_end: self.valid,
+            held_from: session.history().frames().map_or(0, |(a, _)| a),
+            recording: self.recording,
+            markers: Arc::new(self.markers().map(|(f, m)| (f, m.text.clone())).collect()),
+            lag: Arc::new(self.lag.clone()),
+            selection: Arc::new(selection),
+            branches: Arc::new(
+                self.branches
+                    .iter()
+                    .map(|b| (b.name.clone(), b.frame))
+                    .collect(),
+            ),
+        }
+    }
+
+    /// Carry out a script's `tastudio.*` change.
+    pub fn apply(&mut self, session: &mut Session, req: &TasRequest) -> Result<(), SessionError> {
+        match req {
+            TasRequest::Input { frame, mask, on } => {
+                self.paint(session, *frame..frame + 1, Buttons(*mask), *on);
+            }
+            TasRequest::Insert { frame, n } => {
+                self.insert(session, *frame, *n, Buttons::default());
+            }
+            TasRequest::Delete { frame, n } => {
+                self.delete(session, *frame..frame.saturating_add(*n));
+            }
+            TasRequest::Clear { frame, n } => {
+                self.clear(session, *frame..frame.saturating_add(*n));
+            }
+            TasRequest::Playback(f) => {
+                self.seek(session, *f)?;
+            }
+            TasRequest::Recording(on) => self.recording = *on,
+            TasRequest::Marker { frame, text } => self.set_marker(*frame, text, false),
+            TasRequest::RemoveMarker(f) => {
+                self.remove_marker(*f);
+            }
+            TasRequest::LoadBranch(i) => {
+                self.load_branch(session, *i)?;
+            }
+            TasRequest::BranchText { index, text } => {
+                self.rename_branch(*index, text);
+            }
+        }
+        Ok(())
     }
 
     /// Remove branch `i`.

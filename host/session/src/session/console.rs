@@ -63,6 +63,7 @@ impl Session {
             clock: self.clock,
             files: None,
             movie: self.movie.as_ref(),
+            editor: self.editor.as_ref(),
             log: Some(&self.log),
         };
         f(&mut api)

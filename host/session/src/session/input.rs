@@ -189,6 +189,11 @@ impl Session {
         self.movie = view;
     }
 
+    /// Tell scripts about the TAS editor (`None`: closed), for BizHawk's `tastudio.*`.
+    pub fn set_editor_info(&mut self, info: Option<crate::data::EditorInfo>) {
+        self.editor = info;
+    }
+
     /// [`Session::log_clock`] with the time now (a live session's start).
     pub fn log_wall_clock(&mut self) {
         let unix = std::time::SystemTime::now()

@@ -282,6 +282,8 @@ pub struct Session {
     /// The movie open over the session, as scripts' `movie.*` see it (set by its owner before
     /// every frame; not part of the log: see `docs/lua-api.md`).
     pub(crate) movie: Option<crate::data::MovieView>,
+    /// The TAS editor, as scripts' `tastudio.*` see it (set by its owner; not logged).
+    pub(crate) editor: Option<crate::data::EditorInfo>,
     /// The clock scripts see (`os.time`, `os.clock`).
     pub(crate) clock: crate::api::io::Clock,
     /// Scripts' folders and file reads (see [`crate::api::io`]).
@@ -397,6 +399,7 @@ impl Session {
             picture: Frame::default(),
             replaying: false,
             movie: None,
+            editor: None,
             clock: crate::api::io::Clock::default(),
             files: crate::api::io::FileIo::default(),
             firing_load: false,

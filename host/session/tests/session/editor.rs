@@ -240,3 +240,44 @@ fn a_damaged_branch_file_is_an_error_not_a_crash() {
     ok[8] = 9;
     assert!(decode_branches(&ok).is_err(), "a newer version");
 }
+
+#[test]
+fn a_bizhawk_script_reads_and_edits_the_roll_through_tastudio() {
+    use gb_session::api::ClientRequest;
+    let (mut s, mut ed) = recorded(100);
+    ed.set_marker(50, "boss", false);
+    s.load_script_as(
+        "tas.lua",
+        r#"
+        console.log(tostring(tastudio.engaged()) .. " " .. tastudio.getmarker(50) .. " " ..
+          tostring(tastudio.islag(10)) .. " " .. tostring(tastudio.hasstate(20)) .. " " ..
+          tastudio.find_marker_on_or_before(70) .. " " .. #tastudio.getbranches())
+        tastudio.submitinputchange(120, "P1 B", true)
+        tastudio.submitinsertframes(0, 2)
+        tastudio.applyinputchanges()
+        tastudio.setmarker(130, "from lua")
+        console.log(pcall(tastudio.onbranchload, print))
+        "#,
+        Flavor::BizHawk,
+    );
+    s.set_editor_info(Some(ed.info(&s, vec![3, 4])));
+    ed.run_frame(&mut s, Buttons::default());
+    let lines = crate::common::console(&mut s);
+    assert_eq!(lines[0], "true boss false true 50 0", "{lines:?}");
+    assert!(lines[1].contains("hooks on editor actions"), "{lines:?}");
+    for (_, req) in s.take_client_requests() {
+        if let ClientRequest::Tas(r) = req {
+            ed.apply(&mut s, &r).expect("apply");
+        }
+    }
+    // B on 120, then two frames inserted at the start: B is on 122 now.
+    assert_eq!(ed.input(122), Buttons::B);
+    assert!(
+        ed.marker(130).is_some(),
+        "set after the insert, on the frame it named"
+    );
+    assert!(
+        ed.marker(52).is_some(),
+        "the old marker moved with its input"
+    );
+}
