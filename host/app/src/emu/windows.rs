@@ -37,6 +37,8 @@ impl Emu {
                     Ok(()) => self.say("reset (client.reboot_core)"),
                     Err(e) => self.say(format!("client.reboot_core: {e:#}")),
                 },
+                // Until the app opens a TAS editor, tastudio.* has none to change.
+                ClientRequest::Tas(_) => self.say("tastudio: no TAS editor is open"),
             }
         }
     }
