@@ -10,6 +10,7 @@
 use std::fmt;
 use std::path::PathBuf;
 
+use gb_core::Buttons;
 use gb_session::movie::EndAction;
 
 /// The commands, for help and tab completion: name and help line.
@@ -61,7 +62,7 @@ pub const COMMANDS: &[(&str, &str)] = &[
     ),
     (
         "movie",
-        "movie record FILE [--here] | play FILE | rw | ro | undo | stop | end pause|record|stop | info",
+        "movie record FILE [--here] | play FILE | rw | ro | undo | stop | end pause|record|stop | info; TAS editor: movie edit [FILE] | set F BTNS | paint F T BTNS on|off | pattern F T BTNS ON OFF | insert F [N] [BTNS] | delete F [T] | clone F T | clear F T | paste F BTNS... | undo | redo | marker F [TEXT] | marker -F | branch save [NAME]|load N|list|diff A B | goto F | save [FILE] | close (ranges F..=T; BTNS like A+B+Up, . for none)",
     ),
     (
         "help",
@@ -152,8 +153,162 @@ pub enum MovieCmd {
     Stop,
     /// What a read-only movie does at its end.
     End(EndAction),
-    /// The open movie's status.
+    /// The open movie's status (or the TAS editor's).
     Info,
+    /// Open the TAS editor: on a movie file, or over the current session from frame 0.
+    Edit(Option<PathBuf>),
+    /// Set one frame's buttons.
+    Set {
+        /// The frame.
+        frame: u64,
+        /// Its buttons.
+        buttons: Buttons,
+    },
+    /// Press (`on`) or release buttons over frames `from..=to`.
+    Paint {
+        /// First frame.
+        from: u64,
+        /// Last frame (included).
+        to: u64,
+        /// The buttons.
+        buttons: Buttons,
+        /// Press or release.
+        on: bool,
+    },
+    /// Autofire over frames `from..=to`: `on` frames pressed, `off` released.
+    Pattern {
+        /// First frame.
+        from: u64,
+        /// Last frame (included).
+        to: u64,
+        /// The buttons.
+        buttons: Buttons,
+        /// Frames pressed.
+        on: u64,
+        /// Frames released.
+        off: u64,
+    },
+    /// Insert `n` frames of `buttons` before `frame`.
+    Insert {
+        /// Where.
+        frame: u64,
+        /// How many.
+        n: u64,
+        /// Their buttons.
+        buttons: Buttons,
+    },
+    /// Delete frames `from..=to`.
+    Delete {
+        /// First frame.
+        from: u64,
+        /// Last frame (included).
+        to: u64,
+    },
+    /// Insert a copy of frames `from..=to` after them.
+    Clone {
+        /// First frame.
+        from: u64,
+        /// Last frame (included).
+        to: u64,
+    },
+    /// Release every button over frames `from..=to`.
+    Clear {
+        /// First frame.
+        from: u64,
+        /// Last frame (included).
+        to: u64,
+    },
+    /// Paste input over the frames from `frame`.
+    Paste {
+        /// Where.
+        frame: u64,
+        /// The input, a frame each.
+        input: Vec<Buttons>,
+    },
+    /// Redo the last undone edit.
+    Redo,
+    /// Put a marker on a frame.
+    Marker {
+        /// The frame.
+        frame: u64,
+        /// Its text.
+        text: String,
+    },
+    /// Remove a frame's marker.
+    RemoveMarker(u64),
+    /// A branch command.
+    Branch(BranchCmd),
+    /// Seek the editor to a frame (emulating to it if needed).
+    Goto(u64),
+    /// Save the editor's movie (to its file, or to a new one).
+    Save(Option<PathBuf>),
+    /// Close the TAS editor.
+    Close,
+}
+
+/// A `movie branch …` command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BranchCmd {
+    /// Save the input, markers and frame as a branch.
+    Save(Option<String>),
+    /// Load branch N (0-based).
+    Load(usize),
+    /// List the branches.
+    List,
+    /// The first frame where two branches differ.
+    Diff(usize, usize),
+}
+
+/// The buttons' names in `movie` commands, in the piano roll's column order.
+pub const BUTTON_NAMES: [(Buttons, &str); 8] = [
+    (Buttons::UP, "Up"),
+    (Buttons::DOWN, "Down"),
+    (Buttons::LEFT, "Left"),
+    (Buttons::RIGHT, "Right"),
+    (Buttons::START, "Start"),
+    (Buttons::SELECT, "Select"),
+    (Buttons::B, "B"),
+    (Buttons::A, "A"),
+];
+
+/// Parse buttons: names joined by `+` (`A+B+Up`, any case; `U D L R S s` too), `.` for none.
+pub fn parse_buttons(s: &str) -> Result<Buttons, String> {
+    if s == "." || s == "-" {
+        return Ok(Buttons::default());
+    }
+    let mut b = 0u8;
+    for part in s.split('+') {
+        let one = match part {
+            "S" => Some(Buttons::START),
+            "s" => Some(Buttons::SELECT),
+            "U" | "u" => Some(Buttons::UP),
+            "D" | "d" => Some(Buttons::DOWN),
+            "L" | "l" => Some(Buttons::LEFT),
+            "R" | "r" => Some(Buttons::RIGHT),
+            _ => BUTTON_NAMES
+                .iter()
+                .find(|(_, n)| n.eq_ignore_ascii_case(part))
+                .map(|(m, _)| *m),
+        };
+        b |= one
+            .ok_or_else(|| format!("bad button '{part}' (A B Select Start Up Down Left Right, joined by +; . for none)"))?
+            .0;
+    }
+    Ok(Buttons(b))
+}
+
+/// Buttons as `movie` commands write them (`Up+A`, `.` for none).
+pub fn buttons_text(b: Buttons) -> String {
+    let names: Vec<&str> = BUTTON_NAMES
+        .iter()
+        .filter(|(m, _)| b.contains(*m))
+        .map(|(_, n)| *n)
+        .collect();
+    if names.is_empty() {
+        ".".into()
+    } else {
+        names.join("+")
+    }
 }
 
 /// One console command.
@@ -454,12 +609,99 @@ fn parse_movie(args: &[String]) -> Result<MovieCmd, String> {
         (Some("rw"), 1) => MovieCmd::ReadWrite,
         (Some("ro"), 1) => MovieCmd::ReadOnly,
         (Some("undo"), 1) => MovieCmd::Undo,
+        (Some("redo"), 1) => MovieCmd::Redo,
+        (Some("edit"), 1) => MovieCmd::Edit(None),
+        (Some("edit"), 2) => MovieCmd::Edit(Some(args[1].clone().into())),
+        (Some("save"), 1) => MovieCmd::Save(None),
+        (Some("save"), 2) => MovieCmd::Save(Some(args[1].clone().into())),
+        (Some("close"), 1) => MovieCmd::Close,
+        (Some("goto"), 2) => MovieCmd::Goto(frame(&args[1])?),
+        (Some("set"), 3) => MovieCmd::Set {
+            frame: frame(&args[1])?,
+            buttons: parse_buttons(&args[2])?,
+        },
+        (Some("paint"), 5) => MovieCmd::Paint {
+            from: frame(&args[1])?,
+            to: frame(&args[2])?,
+            buttons: parse_buttons(&args[3])?,
+            on: match args[4].as_str() {
+                "on" => true,
+                "off" => false,
+                _ => return Err("usage: movie paint FROM TO BUTTONS on|off".into()),
+            },
+        },
+        (Some("pattern"), 6) => MovieCmd::Pattern {
+            from: frame(&args[1])?,
+            to: frame(&args[2])?,
+            buttons: parse_buttons(&args[3])?,
+            on: frame(&args[4])?.max(1),
+            off: frame(&args[5])?,
+        },
+        (Some("insert"), 2..=4) => MovieCmd::Insert {
+            frame: frame(&args[1])?,
+            n: args.get(2).map_or(Ok(1), |a| frame(a))?,
+            buttons: args
+                .get(3)
+                .map_or(Ok(Buttons::default()), |a| parse_buttons(a))?,
+        },
+        (Some("delete"), 2 | 3) => {
+            let from = frame(&args[1])?;
+            MovieCmd::Delete {
+                from,
+                to: args.get(2).map_or(Ok(from), |a| frame(a))?,
+            }
+        }
+        (Some("clone"), 3) => MovieCmd::Clone {
+            from: frame(&args[1])?,
+            to: frame(&args[2])?,
+        },
+        (Some("clear"), 3) => MovieCmd::Clear {
+            from: frame(&args[1])?,
+            to: frame(&args[2])?,
+        },
+        (Some("paste"), 3..) => MovieCmd::Paste {
+            frame: frame(&args[1])?,
+            input: args[2..]
+                .iter()
+                .map(|a| parse_buttons(a))
+                .collect::<Result<_, _>>()?,
+        },
+        (Some("marker"), 2) if args[1].starts_with('-') => {
+            MovieCmd::RemoveMarker(frame(&args[1][1..])?)
+        }
+        (Some("marker"), 2 | 3) => MovieCmd::Marker {
+            frame: frame(&args[1])?,
+            text: args.get(2).cloned().unwrap_or_default(),
+        },
+        (Some("branch"), _) => MovieCmd::Branch(parse_branch(&args[1..])?),
         (Some("stop"), 1) => MovieCmd::Stop,
         (Some("end"), 2) => {
             MovieCmd::End(EndAction::parse(&args[1]).ok_or("usage: movie end pause|record|stop")?)
         }
         (Some("info") | None, _) if n <= 1 => MovieCmd::Info,
         _ => return Err(usage()),
+    })
+}
+
+/// A frame number (decimal).
+fn frame(s: &str) -> Result<u64, String> {
+    s.parse()
+        .map_err(|_| format!("bad frame '{s}' (a decimal number)"))
+}
+
+fn parse_branch(args: &[String]) -> Result<BranchCmd, String> {
+    const USAGE: &str = "usage: movie branch save [NAME] | load N | list | diff A B";
+    let n = |s: &String| {
+        s.parse::<usize>()
+            .map_err(|_| format!("bad branch '{s}'; {USAGE}"))
+    };
+    Ok(match (args.first().map(String::as_str), args.len()) {
+        (Some("save"), 1) => BranchCmd::Save(None),
+        (Some("save"), 2) => BranchCmd::Save(Some(args[1].clone())),
+        (Some("load"), 2) => BranchCmd::Load(n(&args[1])?),
+        (Some("list") | None, 0 | 1) => BranchCmd::List,
+        (Some("diff"), 3) => BranchCmd::Diff(n(&args[1])?, n(&args[2])?),
+        _ => return Err(USAGE.into()),
     })
 }
 
@@ -518,6 +760,66 @@ impl fmt::Display for Command {
                 MovieCmd::Stop => write!(f, "movie stop"),
                 MovieCmd::End(a) => write!(f, "movie end {}", a.name()),
                 MovieCmd::Info => write!(f, "movie info"),
+                MovieCmd::Edit(None) => write!(f, "movie edit"),
+                MovieCmd::Edit(Some(p)) => write!(f, "movie edit {}", path(p)),
+                MovieCmd::Set { frame, buttons } => {
+                    write!(f, "movie set {frame} {}", buttons_text(*buttons))
+                }
+                MovieCmd::Paint {
+                    from,
+                    to,
+                    buttons,
+                    on,
+                } => write!(
+                    f,
+                    "movie paint {from} {to} {} {}",
+                    buttons_text(*buttons),
+                    if *on { "on" } else { "off" }
+                ),
+                MovieCmd::Pattern {
+                    from,
+                    to,
+                    buttons,
+                    on,
+                    off,
+                } => write!(
+                    f,
+                    "movie pattern {from} {to} {} {on} {off}",
+                    buttons_text(*buttons)
+                ),
+                MovieCmd::Insert { frame, n, buttons } => {
+                    write!(f, "movie insert {frame} {n} {}", buttons_text(*buttons))
+                }
+                MovieCmd::Delete { from, to } => write!(f, "movie delete {from} {to}"),
+                MovieCmd::Clone { from, to } => write!(f, "movie clone {from} {to}"),
+                MovieCmd::Clear { from, to } => write!(f, "movie clear {from} {to}"),
+                MovieCmd::Paste { frame, input } => {
+                    write!(f, "movie paste {frame}")?;
+                    input
+                        .iter()
+                        .try_for_each(|b| write!(f, " {}", buttons_text(*b)))
+                }
+                MovieCmd::Redo => write!(f, "movie redo"),
+                MovieCmd::Marker { frame, text } if text.is_empty() => {
+                    write!(f, "movie marker {frame}")
+                }
+                MovieCmd::Marker { frame, text } => {
+                    write!(f, "movie marker {frame} {}", quote(text))
+                }
+                MovieCmd::RemoveMarker(frame) => write!(f, "movie marker -{frame}"),
+                MovieCmd::Branch(BranchCmd::Save(None)) => write!(f, "movie branch save"),
+                MovieCmd::Branch(BranchCmd::Save(Some(n))) => {
+                    write!(f, "movie branch save {}", quote(n))
+                }
+                MovieCmd::Branch(BranchCmd::Load(n)) => write!(f, "movie branch load {n}"),
+                MovieCmd::Branch(BranchCmd::List) => write!(f, "movie branch list"),
+                MovieCmd::Branch(BranchCmd::Diff(a, b)) => {
+                    write!(f, "movie branch diff {a} {b}")
+                }
+                MovieCmd::Goto(t) => write!(f, "movie goto {t}"),
+                MovieCmd::Save(None) => write!(f, "movie save"),
+                MovieCmd::Save(Some(p)) => write!(f, "movie save {}", path(p)),
+                MovieCmd::Close => write!(f, "movie close"),
             },
             Command::Lua(code) => write!(f, "{code}"),
             Command::Quit => write!(f, "quit"),
@@ -528,6 +830,33 @@ impl fmt::Display for Command {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn buttons_and_editor_commands() {
+        assert_eq!(
+            parse_buttons("A+b+up"),
+            Ok(Buttons::A | Buttons::B | Buttons::UP)
+        );
+        assert_eq!(parse_buttons("."), Ok(Buttons::default()));
+        assert_eq!(parse_buttons("S+s"), Ok(Buttons::START | Buttons::SELECT));
+        assert!(parse_buttons("A+Q").is_err());
+        assert_eq!(buttons_text(Buttons::A | Buttons::UP), "Up+A");
+        assert_eq!(
+            parse("movie delete 5"),
+            Ok(Command::Movie(MovieCmd::Delete { from: 5, to: 5 }))
+        );
+        assert_eq!(
+            parse("movie insert 5"),
+            Ok(Command::Movie(MovieCmd::Insert {
+                frame: 5,
+                n: 1,
+                buttons: Buttons::default()
+            }))
+        );
+        assert!(parse("movie paint 1 2 A maybe").is_err());
+        assert!(parse("movie set x A").is_err());
+        assert!(parse("movie branch load x").is_err());
+    }
 
     #[test]
     fn numbers() {
@@ -672,6 +1001,70 @@ mod tests {
             Command::Movie(MovieCmd::Stop),
             Command::Movie(MovieCmd::End(EndAction::Record)),
             Command::Movie(MovieCmd::Info),
+            Command::Movie(MovieCmd::Edit(None)),
+            Command::Movie(MovieCmd::Edit(Some("my movies/a.gbm".into()))),
+            Command::Movie(MovieCmd::Set {
+                frame: 12,
+                buttons: Buttons::A | Buttons::UP,
+            }),
+            Command::Movie(MovieCmd::Set {
+                frame: 0,
+                buttons: Buttons::default(),
+            }),
+            Command::Movie(MovieCmd::Paint {
+                from: 100,
+                to: 120,
+                buttons: Buttons::A,
+                on: true,
+            }),
+            Command::Movie(MovieCmd::Paint {
+                from: 1,
+                to: 2,
+                buttons: Buttons::START | Buttons::SELECT,
+                on: false,
+            }),
+            Command::Movie(MovieCmd::Pattern {
+                from: 5,
+                to: 50,
+                buttons: Buttons::B,
+                on: 1,
+                off: 2,
+            }),
+            Command::Movie(MovieCmd::Insert {
+                frame: 7,
+                n: 3,
+                buttons: Buttons::RIGHT,
+            }),
+            Command::Movie(MovieCmd::Delete { from: 4, to: 9 }),
+            Command::Movie(MovieCmd::Clone { from: 4, to: 9 }),
+            Command::Movie(MovieCmd::Clear { from: 4, to: 9 }),
+            Command::Movie(MovieCmd::Paste {
+                frame: 3,
+                input: vec![
+                    Buttons::A,
+                    Buttons::default(),
+                    Buttons::DOWN | Buttons::LEFT,
+                ],
+            }),
+            Command::Movie(MovieCmd::Redo),
+            Command::Movie(MovieCmd::Marker {
+                frame: 30,
+                text: "boss \"door\"".into(),
+            }),
+            Command::Movie(MovieCmd::Marker {
+                frame: 31,
+                text: String::new(),
+            }),
+            Command::Movie(MovieCmd::RemoveMarker(30)),
+            Command::Movie(MovieCmd::Branch(BranchCmd::Save(None))),
+            Command::Movie(MovieCmd::Branch(BranchCmd::Save(Some("fast route".into())))),
+            Command::Movie(MovieCmd::Branch(BranchCmd::Load(2))),
+            Command::Movie(MovieCmd::Branch(BranchCmd::List)),
+            Command::Movie(MovieCmd::Branch(BranchCmd::Diff(0, 1))),
+            Command::Movie(MovieCmd::Goto(77)),
+            Command::Movie(MovieCmd::Save(None)),
+            Command::Movie(MovieCmd::Save(Some("out/b c.gbm".into()))),
+            Command::Movie(MovieCmd::Close),
             Command::Lua("print(1 + 1)".into()),
             Command::Quit,
         ];

@@ -249,6 +249,9 @@ impl Emu {
     }
 
     fn apply_movie(&mut self, cmd: MovieCmd) -> anyhow::Result<String> {
+        if let Some(r) = self.apply_editor(&cmd) {
+            return r;
+        }
         match cmd {
             MovieCmd::Record { path, here } => self.movie_record(&path, !here),
             MovieCmd::Play(path) => self.movie_play(&path),
@@ -278,6 +281,7 @@ impl Emu {
                         .map_or(String::new(), |f| format!(" desync at frame {f}"))
                 ),
             }),
+            _ => anyhow::bail!("no TAS editor is open (`movie edit [FILE]`)"),
         }
     }
 }

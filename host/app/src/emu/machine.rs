@@ -75,6 +75,8 @@ pub struct Emu {
     pub(crate) tas: Option<Tas>,
     /// What a read-only movie does at its end.
     pub(crate) end_action: EndAction,
+    /// The open TAS editor, if any.
+    pub(crate) editor: Option<super::editor::OpenEditor>,
 }
 
 impl Emu {
@@ -116,6 +118,7 @@ impl Emu {
             quit: false,
             tas: None,
             end_action: EndAction::default(),
+            editor: None,
         };
         emu.open(&start.rom)?;
         for path in &start.scripts {
@@ -152,6 +155,8 @@ impl Emu {
             self.say(format!("warning: {note}"));
         }
         let battery = opened.battery;
+        self.editor = None;
+        self.session.set_editor_info(None);
         self.session = session;
         self.battery = battery;
         self.rom_bytes = bytes;
@@ -233,6 +238,10 @@ impl Emu {
     /// Run one new frame from the current position (forks the timeline if rewound): the
     /// movie's input or the user's, then the movie records it.
     pub fn live_frame(&mut self) {
+        if self.editor.is_some() {
+            self.editor_frame();
+            return;
+        }
         if !self.movie_before_frame() {
             return;
         }
@@ -308,6 +317,9 @@ impl Emu {
 
     /// Show frame `t` (clamped to the history).
     pub fn seek(&mut self, t: u64) -> Result<u64> {
+        if self.editor.is_some() {
+            return self.editor_seek(t);
+        }
         let (first, last) = self
             .session
             .history()
@@ -327,6 +339,10 @@ impl Emu {
     /// One frame forward: through the recorded future when rewound (except while recording a
     /// movie), else a new frame.
     pub fn advance(&mut self) {
+        if self.editor.is_some() {
+            self.editor_step();
+            return;
+        }
         // Recording a movie, a step from a rewound frame is new input: a rerecord.
         let recording = self.tas.as_ref().is_some_and(Tas::is_recording);
         if self.rewound() && !recording {

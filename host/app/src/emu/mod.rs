@@ -4,6 +4,8 @@
 //! - `machine.rs`: [`machine::Emu`], opening ROMs, live frames, seeks, console lines, battery RAM;
 //! - `scripts.rs`, `movie.rs`, `apply.rs`: script files, the TAS workflow and state files,
 //!   and the console commands ([`crate::command::Command`]), as methods of `Emu`;
+//! - `editor.rs`: the TAS editor (`gb_session::movie::Editor`) in the app: opening, live
+//!   frames through it, re-emulation by a budget per tick, saving, its `movie` commands;
 //! - `windows.rs`: scripts' windows: form actions and the host's keys and mouse as logged
 //!   input, and what scripts ask of the app's window (`client.*`);
 //! - `publish.rs`: the [`View`] the window draws;
@@ -11,6 +13,7 @@
 //!   hold ([`EmuHandle`]).
 
 mod apply;
+mod editor;
 mod machine;
 mod movie;
 mod publish;
@@ -23,4 +26,4 @@ mod windows;
 mod tests;
 
 pub use thread::{Cmd, EmuHandle, spawn};
-pub use types::{RomSource, Speed, Start, View};
+pub use types::{BranchView, EditorView, RomSource, Speed, Start, View};

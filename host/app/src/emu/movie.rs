@@ -456,7 +456,8 @@ impl Emu {
     }
 
     /// Put `session` in place of the running one: the scripts panel lists its scripts.
-    fn replace_session(&mut self, session: Session) {
+    pub(crate) fn replace_session(&mut self, session: Session) {
+        self.editor = None;
         self.session = session;
         self.scripts.clear();
         self.adopt_new_scripts();

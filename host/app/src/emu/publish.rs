@@ -56,6 +56,7 @@ impl Emu {
             self.fps_count = 0;
             self.fps_since = Instant::now();
         }
+        let editor = self.editor_view();
         let gb = self.session.gb();
         let (domain, start, len) = self.mem_window;
         let (bytes, size): (Vec<u8>, usize) = match domain {
@@ -110,6 +111,7 @@ impl Emu {
             watches: self.watches.clone(),
             desyncs: self.session.stats().desyncs,
             movie: self.tas.as_ref().map(|t| t.view()),
+            editor,
             lag_frames: gb.lag_frames(),
             lagged: gb.lagged(),
             input: gb.buttons(),

@@ -313,6 +313,10 @@ impl Emu {
             }
             return;
         }
+        if self.editor_pending() {
+            self.editor_pump();
+            return;
+        }
         if self.paused {
             return;
         }
@@ -330,7 +334,7 @@ impl Emu {
     }
 
     fn active(&self) -> bool {
-        self.rewind > 0 || !self.paused
+        self.rewind > 0 || !self.paused || self.editor_pending()
     }
 
     fn run(&mut self, rx: &Receiver<Cmd>) {

@@ -104,6 +104,8 @@ pub struct View {
     pub desyncs: u64,
     /// The open movie.
     pub movie: Option<MovieView>,
+    /// The open TAS editor.
+    pub editor: Option<EditorView>,
     /// Lag frames since power-on (frames the game did not read the joypad).
     pub lag_frames: u64,
     /// The last frame was a lag frame.
@@ -116,6 +118,81 @@ pub struct View {
     pub wants_host_input: bool,
     /// The thread stopped.
     pub quit: bool,
+}
+
+/// A branch of the TAS editor as the window shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BranchView {
+    /// Its name.
+    pub name: String,
+    /// The frame it was saved at.
+    pub frame: u64,
+    /// The machine's hash there (tells branches apart).
+    pub hash: u64,
+    /// Its picture, 160 x 144 RGB888.
+    pub thumbnail: Arc<Vec<u8>>,
+}
+
+/// The TAS editor as the window shows it: the big parts shared (`Arc`), rebuilt by the
+/// emulation thread only when the editor changed (`version`).
+#[derive(Clone, Debug, Default)]
+pub struct EditorView {
+    /// Bumped on every change.
+    pub version: u64,
+    /// The movie file, once opened from or saved to one.
+    pub path: Option<PathBuf>,
+    /// The session frame of the roll's first frame.
+    pub start: u64,
+    /// The input, a frame each from `start`.
+    pub frames: Arc<Vec<Buttons>>,
+    /// Lag of the frames from `start` emulated with the current input.
+    pub lag: Arc<Vec<Option<bool>>>,
+    /// Lag frames known.
+    pub lag_count: usize,
+    /// The markers' texts, by frame.
+    pub markers: Arc<std::collections::BTreeMap<u64, String>>,
+    /// Frames before this were emulated with the current input.
+    pub valid_end: u64,
+    /// The frame re-emulation heads for.
+    pub target: u64,
+    /// Oldest and newest frames the rewind history holds.
+    pub held: Option<(u64, u64)>,
+    /// Frames still to re-emulate.
+    pub pending: Option<u64>,
+    /// An edit to undo.
+    pub can_undo: bool,
+    /// An edit to redo.
+    pub can_redo: bool,
+    /// Playing past the end records.
+    pub recording: bool,
+    /// The branches.
+    pub branches: Arc<Vec<BranchView>>,
+}
+
+impl EditorView {
+    /// The session frame after the last.
+    pub fn end(&self) -> u64 {
+        self.start + self.frames.len() as u64
+    }
+
+    /// The buttons of session frame `f`.
+    pub fn input(&self, f: u64) -> Buttons {
+        f.checked_sub(self.start)
+            .and_then(|i| self.frames.get(usize::try_from(i).ok()?).copied())
+            .unwrap_or_default()
+    }
+
+    /// Whether frame `f` is in the greenzone: emulated with the current input and within
+    /// the history.
+    pub fn is_green(&self, f: u64) -> bool {
+        f <= self.valid_end && self.held.is_some_and(|(a, b)| (a..=b).contains(&f))
+    }
+
+    /// Whether frame `f` lagged (None: unknown).
+    pub fn lagged(&self, f: u64) -> Option<bool> {
+        let i = usize::try_from(f.checked_sub(self.start)?).ok()?;
+        self.lag.get(i).copied().flatten()
+    }
 }
 
 /// How the thread starts.

@@ -37,8 +37,15 @@ impl Emu {
                     Ok(()) => self.say("reset (client.reboot_core)"),
                     Err(e) => self.say(format!("client.reboot_core: {e:#}")),
                 },
-                // Until the app opens a TAS editor, tastudio.* has none to change.
-                ClientRequest::Tas(_) => self.say("tastudio: no TAS editor is open"),
+                ClientRequest::Tas(req) => match &mut self.editor {
+                    Some(o) => {
+                        o.version += 1;
+                        if let Err(e) = o.ed.apply(&mut self.session, &req) {
+                            self.say(format!("tastudio: {e}"));
+                        }
+                    }
+                    None => self.say("tastudio: no TAS editor is open (`movie edit`)"),
+                },
             }
         }
     }

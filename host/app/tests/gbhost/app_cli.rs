@@ -409,3 +409,62 @@ fn the_clock_footer_is_loaded_back() {
         [5, 6, 7, 8, 0]
     );
 }
+
+/// The TAS editor's `movie` commands through the piped REPL, on a copy of Tobu Tobu Girl:
+/// open over the session, paint, undo, insert and delete, markers, a branch saved and loaded
+/// back, the movie saved and opened again with its markers and branches.
+#[test]
+fn tas_editor_commands_through_the_repl() {
+    let Some(shared) = gb_testkit::shared_rom("homebrew/tobutobugirl/tobutobugirl.gb") else {
+        return;
+    };
+    let dir = temp_dir("tas-editor");
+    let rom = dir.join("tobu.gb");
+    std::fs::copy(shared, &rom).unwrap();
+    let movie = dir.join("edited.gbm");
+    let m = movie.to_str().unwrap();
+    let input = format!(
+        "movie edit\nstep 200\nmovie set 100 A+Up\nmovie paint 110 120 B on\nmovie info\n\
+         movie goto 200\nmovie info\nmovie undo\nmovie redo\nmovie insert 50 3 Start\n\
+         movie info\nmovie delete 50 52\nmovie marker 60 \"door open\"\nmovie marker 70\n\
+         movie marker -70\nmovie branch save first\nmovie goto 150\nmovie branch save second\n\
+         movie branch list\nmovie branch diff 0 1\nmovie paste 140 A . A\nmovie branch load 0\n\
+         movie save {m}\nmovie close\nmovie edit {m}\nmovie info\nmovie edit {m}x\nmovie set x A\nquit\n"
+    );
+    let out = gbhost_with_input(
+        &[
+            rom.to_str().unwrap(),
+            "--repl",
+            "--no-window",
+            "--paused",
+            "--mute",
+        ],
+        &input,
+        &dir,
+    );
+    let o = text(&out.stdout);
+    let e = text(&out.stderr);
+    let has = |s: &str| assert!(o.contains(s), "missing {s:?} in:\n{o}\nstderr: {e}");
+    has("TAS editor over this session: 0 frames");
+    has("changed from frame 100");
+    has("changed from frame 110");
+    has("(200 frames), greenzone to");
+    has("undone (from frame 110)");
+    has("redone (from frame 110)");
+    has("(203 frames)");
+    has("marker at frame 60");
+    has("removed the marker of frame 70");
+    has("saved branch #0 \"first\" at frame 200");
+    has("saved branch #1 \"second\" at frame 150");
+    has("#1 \"second\" frame 150 (200 frames)");
+    has("branches #0 and #1 have the same input");
+    has("at frame 200 (the machine matches the branch)");
+    has("saved 200 frames to");
+    has("TAS editor closed");
+    has("200 frames, 1 markers, 2 branches");
+    has("markers: 60 \"door open\"");
+    has("error: bad frame 'x'");
+    assert!(o.contains("error:") && !e.contains("panicked"), "{e}");
+    assert!(movie.exists());
+    assert!(dir.join("edited.gbm.branches").exists());
+}
