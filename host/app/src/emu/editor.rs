@@ -95,7 +95,15 @@ impl Emu {
             self.battery = None;
             self.say("battery saves are off while the TAS editor is open on a movie");
         }
+        // The user's script files run on the movie too (from its first frame; they roll back
+        // with it and a save keeps them).
+        let scripts: Vec<PathBuf> = self.scripts.iter().filter_map(|s| s.path.clone()).collect();
         self.replace_session(session);
+        for p in &scripts {
+            if let Err(e) = self.load_script_file(p) {
+                self.say(format!("{}: {e:#}", p.display()));
+            }
+        }
         let ed = editor_file::open(&movie, path, &self.session)
             .with_context(|| format!("{}", path.display()))?;
         let msg = format!(

@@ -1,11 +1,15 @@
 //! The window (eframe/egui, glow): the screen with the scripts' overlays, menus, a toolbar,
 //! the timeline over the rewind history, the status bar, the scripts, console and memory
-//! panels, and the scripts' own windows (`windows.rs`: forms, text buffers; `host_input.rs`:
+//! panels, the TAS editor (`piano_roll.rs`, `branches.rs`), and the scripts' own windows (`windows.rs`: forms, text buffers; `host_input.rs`:
 //! the keys and mouse scripts read). Everything it does goes to the emulation thread as a [`Cmd`]; everything it shows
 //! comes from the published [`View`].
 
+mod branches;
+#[cfg(test)]
+mod editor_tests;
 mod host_input;
 mod panels;
+pub mod piano_roll;
 pub mod screen;
 #[cfg(test)]
 mod tests;
@@ -35,6 +39,10 @@ enum Dialog {
     SaveStateFile,
     LoadStateFile,
     OpenStateFile,
+    /// Open a movie in the TAS editor.
+    EditMovie,
+    /// Save the TAS editor's movie to a typed path.
+    SaveEditedMovie,
 }
 
 /// The desktop app.
@@ -85,6 +93,8 @@ pub struct GbApp {
     wheel: f32,
     /// The keys and mouse last sent for scripts.
     sent_input: gb_session::data::HostInput,
+    /// The TAS editor's window.
+    roll: piano_roll::RollUi,
 }
 
 /// Key bindings resolved to egui keys.
@@ -157,6 +167,7 @@ impl GbApp {
             screen_at: (egui::Pos2::ZERO, 1.0),
             wheel: 0.0,
             sent_input: Default::default(),
+            roll: Default::default(),
         }
     }
 
@@ -353,6 +364,13 @@ impl GbApp {
         if ui.button("Play…").clicked() {
             self.ask(Dialog::PlayMovie);
         }
+        ui.separator();
+        if ui.button("TAS editor over this session").clicked() {
+            self.run(Command::Movie(MovieCmd::Edit(None)));
+        }
+        if ui.button("Open in TAS editor…").clicked() {
+            self.ask(Dialog::EditMovie);
+        }
         let movie = self.view.movie.clone();
         ui.separator();
         if let Some(m) = &movie {
@@ -467,6 +485,11 @@ impl GbApp {
         ui.checkbox(&mut self.show_scripts, "Scripts panel");
         ui.checkbox(&mut self.show_console, "Console panel");
         ui.checkbox(&mut self.show_memory, "Memory viewer");
+        if self.view.editor.is_some() {
+            ui.checkbox(&mut self.roll.open, "TAS Editor");
+        } else if ui.button("TAS Editor").clicked() {
+            self.run(Command::Movie(MovieCmd::Edit(None)));
+        }
         ui.separator();
         for s in 0..=6 {
             let label = if s == 0 {
@@ -511,6 +534,8 @@ impl GbApp {
             Dialog::SaveStateFile => "Save a state file (.gbs)",
             Dialog::LoadStateFile => "Load a state file (.gbs)",
             Dialog::OpenStateFile => "Open a state file (.gbs) of this ROM",
+            Dialog::EditMovie => "Open a movie (.gbm) in the TAS editor",
+            Dialog::SaveEditedMovie => "Save the TAS editor's movie (.gbm)",
         };
         let mut open = true;
         let mut done = None;
@@ -547,6 +572,8 @@ impl GbApp {
                     self.run(Command::State(StateCmd::Load(StateTarget::File(p))));
                 }
                 Dialog::OpenStateFile => self.run(Command::State(StateCmd::Open(p))),
+                Dialog::EditMovie => self.run(Command::Movie(MovieCmd::Edit(Some(p)))),
+                Dialog::SaveEditedMovie => self.run(Command::Movie(MovieCmd::Save(Some(p)))),
             }
             self.dialog = None;
         } else if !open {
@@ -798,6 +825,7 @@ impl GbApp {
             self.memory_window(&ctx);
         }
         self.script_windows(&ctx);
+        self.tas_editor(&ctx);
         self.host_input(&ctx);
         self.dialog(&ctx);
         if self.view.quit {

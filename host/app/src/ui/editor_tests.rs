@@ -1,0 +1,329 @@
+//! The TAS editor's window driven by its labels with `egui_kittest`, on the demo cartridge
+//! (its A button stops the background's scrolling, so input shows) with a HUD script counting
+//! frames: a movie opened, a seek by clicking a frame, A painted by dragging over frames
+//! 100-120 (the frames after leave the greenzone and come back after playback), undo, insert
+//! and delete shifting frames, a branch saved and loaded back (input, frame and the script's
+//! counter), markers kept through a save and a reopen.
+
+use super::GbApp;
+use crate::config::Config;
+use crate::emu::{self, EditorView, RomSource, Start};
+use eframe::egui;
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use gb_core::Buttons;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+const HUD: &str = "count = 0\n\
+event.onframeend(function()\n\
+  count = count + 1\n\
+  gui.text(0, 0, 'count ' .. count)\n\
+end)\n";
+
+fn dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("gbhost-ui-editor-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn harness(dir: &std::path::Path) -> Harness<'static, GbApp> {
+    let hud = dir.join("hud.lua");
+    std::fs::write(&hud, HUD).unwrap();
+    let emu = emu::spawn(Start {
+        rom: RomSource::Demo,
+        scripts: vec![hud],
+        paused: true,
+        ring_bytes: 32 << 20,
+        audio: false,
+        stop: None,
+        power: Default::default(),
+        correction: Default::default(),
+    })
+    .expect("the demo starts");
+    let app = GbApp::new(emu, Config::default(), false);
+    Harness::builder()
+        .with_size([1200.0, 1000.0])
+        .build_ui_state(|ui, app: &mut GbApp| app.show(ui), app)
+}
+
+fn settle(h: &mut Harness<'static, GbApp>) {
+    h.run_steps(2);
+    h.state().emu().sync();
+    h.run_steps(2);
+}
+
+fn editor(h: &Harness<'static, GbApp>) -> EditorView {
+    h.state().view().editor.clone().expect("the editor is open")
+}
+
+fn frame(h: &Harness<'static, GbApp>) -> u64 {
+    h.state().view().frame
+}
+
+/// Run the window until `done` holds (re-emulation goes on between frames).
+fn wait(
+    h: &mut Harness<'static, GbApp>,
+    what: &str,
+    done: impl Fn(&Harness<'static, GbApp>) -> bool,
+) {
+    let t0 = Instant::now();
+    while !done(h) {
+        assert!(
+            t0.elapsed() < Duration::from_secs(60),
+            "timed out waiting for {what}"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+        settle(h);
+    }
+}
+
+fn idle(h: &mut Harness<'static, GbApp>) {
+    wait(h, "re-emulation", |h| {
+        h.state()
+            .view()
+            .editor
+            .as_ref()
+            .is_some_and(|e| e.pending.is_none())
+    });
+}
+
+fn hud(h: &Harness<'static, GbApp>) -> Vec<String> {
+    h.state()
+        .view()
+        .overlays
+        .iter()
+        .flat_map(|(_, l)| l.iter())
+        .filter_map(|c| match c {
+            gb_session::DrawCmd::Text { text, .. } if text.starts_with("count") => {
+                Some(text.clone())
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// A path typed into the open path dialog, then its button.
+fn type_path(h: &mut Harness<'static, GbApp>, p: &std::path::Path) {
+    h.run_steps(2);
+    h.get_by_label("Path").focus();
+    h.run_steps(1);
+    h.get_by_label("Path").type_text(p.to_str().unwrap());
+    h.run_steps(1);
+    h.get_by_label("Open").click();
+    settle(h);
+}
+
+/// Record 300 frames of the demo as a movie, then open it in the editor from the Movie menu.
+fn open_recorded(h: &mut Harness<'static, GbApp>, dir: &std::path::Path) -> PathBuf {
+    let movie = dir.join("demo.gbm");
+    let e = h.state().emu();
+    let out = e.repl(&format!("movie record {}", movie.display()));
+    assert!(out.contains("recording"), "{out}");
+    e.repl("step 300");
+    e.repl("movie stop");
+    h.get_by_label("Movie").click();
+    h.run_steps(2);
+    h.get_by_label("Open in TAS editor…").click();
+    type_path(h, &movie);
+    h.get_by_label("TAS Editor");
+    assert_eq!(editor(h).frames.len(), 300);
+    assert!(
+        h.query_all_by_label_contains("300 frames").count() >= 1,
+        "the status line counts the frames"
+    );
+    movie
+}
+
+/// Press at `from`'s centre, move to `to`'s, release: a drag over the roll.
+fn drag(h: &mut Harness<'static, GbApp>, from: &str, to: &str) {
+    let a = h.get_by_label(from).rect().center();
+    let b = h.get_by_label(to).rect().center();
+    h.hover_at(a);
+    h.run_steps(1);
+    h.drag_at(a);
+    h.run_steps(1);
+    for k in 1..=8 {
+        h.hover_at(a + (b - a) * (k as f32 / 8.0));
+        h.run_steps(1);
+    }
+    h.drop_at(b);
+    settle(h);
+}
+
+#[test]
+fn open_seek_paint_playback_and_undo() {
+    let d = dir("paint");
+    let mut h = harness(&d);
+    open_recorded(&mut h, &d);
+    assert_eq!(frame(&h), 0);
+    // Seek by clicking a frame number (emulated there: the movie opened at frame 0).
+    h.get_by_label("frame 5").click();
+    settle(&mut h);
+    wait(&mut h, "frame 5", |h| frame(h) == 5);
+    idle(&mut h);
+    // Play to 130 and remember the picture there.
+    h.state().emu().repl("movie goto 130");
+    settle(&mut h);
+    let before = h.state().view().picture.clone();
+    h.state().emu().repl("movie goto 105");
+    settle(&mut h);
+    assert_eq!(frame(&h), 105);
+    assert!(editor(&h).is_green(120) && editor(&h).is_green(130));
+    // Paint A over 100-120 by dragging down the A column.
+    drag(&mut h, "A 100", "A 120");
+    let ed = editor(&h);
+    assert!(
+        (100..=120).all(|f| ed.input(f).contains(Buttons::A)),
+        "painted"
+    );
+    assert!(!ed.input(99).contains(Buttons::A) && !ed.input(121).contains(Buttons::A));
+    assert!(ed.can_undo);
+    // The frames after 100 left the greenzone (re-emulation heads only for the cursor).
+    idle(&mut h);
+    let ed = editor(&h);
+    assert!(ed.is_green(99), "before the edit stays green");
+    assert!(
+        !ed.is_green(110) && !ed.is_green(130),
+        "after the cursor: not green"
+    );
+    // Playback brings them back.
+    h.get_by_label("Resume").click();
+    settle(&mut h);
+    wait(&mut h, "playback past 140", |h| frame(h) > 140);
+    h.get_by_label("Pause").click();
+    settle(&mut h);
+    let ed = editor(&h);
+    assert!(
+        ed.is_green(110) && ed.is_green(130),
+        "green again after playback"
+    );
+    assert_eq!(ed.lag.len() as u64, ed.valid_end.min(ed.end()) - ed.start);
+    // Undo restores the old input, and the same machine at 130.
+    h.get_by_label("Undo").click();
+    settle(&mut h);
+    let ed = editor(&h);
+    assert!(
+        (100..=120).all(|f| !ed.input(f).contains(Buttons::A)),
+        "undone"
+    );
+    assert!(ed.can_redo);
+    idle(&mut h);
+    h.state().emu().repl("movie goto 130");
+    settle(&mut h);
+    assert!(editor(&h).is_green(130));
+    assert_eq!(
+        h.state().view().picture,
+        before,
+        "the old input's picture at 130"
+    );
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn insert_and_delete_shift_frames() {
+    let d = dir("insert");
+    let mut h = harness(&d);
+    open_recorded(&mut h, &d);
+    h.state().emu().repl("movie goto 40");
+    settle(&mut h);
+    // Click the B cell of frame 50: pressed.
+    h.get_by_label("B 50").click();
+    settle(&mut h);
+    assert!(editor(&h).input(50).contains(Buttons::B));
+    // Select 48-49 (click, shift-click) and insert two frames there.
+    h.get_by_label("frame 48").click();
+    settle(&mut h);
+    h.get_by_label("frame 49")
+        .click_modifiers(egui::Modifiers::SHIFT);
+    settle(&mut h);
+    h.get_by_label("Insert").click();
+    settle(&mut h);
+    let ed = editor(&h);
+    assert_eq!(ed.frames.len(), 302);
+    assert!(ed.input(52).contains(Buttons::B) && !ed.input(50).contains(Buttons::B));
+    // Delete them again.
+    h.get_by_label("Delete").click();
+    settle(&mut h);
+    let ed = editor(&h);
+    assert_eq!(ed.frames.len(), 300);
+    assert!(ed.input(50).contains(Buttons::B) && !ed.input(52).contains(Buttons::B));
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn a_branch_restores_input_frame_and_script_state() {
+    let d = dir("branch");
+    let mut h = harness(&d);
+    open_recorded(&mut h, &d);
+    h.state().emu().repl("movie paint 20 30 A on");
+    h.state().emu().repl("movie goto 150");
+    settle(&mut h);
+    assert_eq!(hud(&h), vec!["count 150".to_owned()]);
+    h.get_by_label("Name").focus();
+    h.run_steps(1);
+    h.get_by_label("Name").type_text("alpha");
+    h.run_steps(1);
+    h.get_by_label("Save branch").click();
+    settle(&mut h);
+    assert_eq!(editor(&h).branches.len(), 1);
+    h.get_by_label("#0 alpha");
+    // Change the input and go elsewhere.
+    h.state().emu().repl("movie clear 20 30");
+    h.state().emu().repl("movie goto 250");
+    settle(&mut h);
+    assert_eq!(hud(&h), vec!["count 250".to_owned()]);
+    assert!(!editor(&h).input(25).contains(Buttons::A));
+    // Load it back.
+    h.get_by_label("Load #0").click();
+    settle(&mut h);
+    idle(&mut h);
+    assert_eq!(frame(&h), 150);
+    assert!(editor(&h).input(25).contains(Buttons::A));
+    assert_eq!(hud(&h), vec!["count 150".to_owned()]);
+    assert!(
+        h.state()
+            .view()
+            .console
+            .iter()
+            .any(|l| l.contains("the machine matches the branch")),
+        "checked on arrival"
+    );
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn markers_survive_save_and_reopen() {
+    let d = dir("markers");
+    let mut h = harness(&d);
+    let movie = open_recorded(&mut h, &d);
+    h.state().emu().repl("movie goto 60");
+    settle(&mut h);
+    h.get_by_label("frame 64").click();
+    settle(&mut h);
+    h.get_by_label("Marker").focus();
+    h.run_steps(1);
+    h.get_by_label("Marker").type_text("jump here");
+    h.run_steps(1);
+    h.get_by_label("Add marker").click();
+    settle(&mut h);
+    assert_eq!(
+        editor(&h).markers.get(&64).map(String::as_str),
+        Some("jump here")
+    );
+    h.get_by_label("Save movie").click();
+    settle(&mut h);
+    idle(&mut h);
+    h.get_by_label("Close editor").click();
+    settle(&mut h);
+    assert!(h.state().view().editor.is_none());
+    h.get_by_label("Movie").click();
+    h.run_steps(2);
+    h.get_by_label("Open in TAS editor…").click();
+    type_path(&mut h, &movie);
+    let ed = editor(&h);
+    assert_eq!(ed.markers.get(&64).map(String::as_str), Some("jump here"));
+    assert_eq!(ed.frames.len(), 300);
+    let _ = std::fs::remove_dir_all(&d);
+}
