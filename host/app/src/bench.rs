@@ -12,8 +12,9 @@ use std::time::Instant;
 /// Arguments of `gbhost bench`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The ROM file to run.
-    rom: PathBuf,
+    /// The ROM file to run (none with --editor-paint).
+    #[arg(required_unless_present = "editor_paint")]
+    rom: Option<PathBuf>,
     /// Frames per round (default 3200; with --rewind, 36000: ten minutes of gameplay).
     #[arg(long)]
     frames: Option<u64>,
@@ -38,6 +39,10 @@ pub struct Args {
     /// With --rewind: how script arena diffs are stored (zstd, lz4 or stored).
     #[arg(long, requires = "rewind")]
     script_method: Option<String>,
+    /// Measure the TAS editor's piano roll instead: the time to draw it over a movie of
+    /// --frames frames (default 100,000), --rounds × 40 passes.
+    #[arg(long, conflicts_with = "rewind")]
+    editor_paint: bool,
 }
 
 /// The median of a non-empty list.
@@ -53,9 +58,16 @@ fn median(mut v: Vec<f64>) -> f64 {
 
 /// Run `gbhost bench`.
 pub fn run(args: &Args) -> Result<()> {
+    if args.editor_paint {
+        let frames = usize::try_from(args.frames.unwrap_or(100_000)).unwrap_or(usize::MAX);
+        return crate::editor_bench::run(frames.min(10_000_000), args.rounds.max(1) * 40);
+    }
+    let Some(rom) = &args.rom else {
+        anyhow::bail!("which ROM? `gbhost bench ROM`");
+    };
     if args.rewind {
         return crate::rewind_bench::run(&crate::rewind_bench::Options {
-            rom: &args.rom,
+            rom,
             power: args.power,
             scripts: &args.script,
             frames: args.frames.unwrap_or(36_000),
@@ -68,7 +80,7 @@ pub fn run(args: &Args) -> Result<()> {
     let mut fps = Vec::with_capacity(rounds);
     let mut mcps = Vec::with_capacity(rounds);
     for round in 0..rounds {
-        let mut gb = crate::rom::load(&args.rom, None, args.power)?;
+        let mut gb = crate::rom::load(rom, None, args.power)?;
         gb.set_audio_enabled(!args.no_audio);
         let mut audio = vec![(0, 0); gb_core::apu::RING_CAPACITY];
         let mut samples = 0usize;

@@ -12,6 +12,7 @@ mod command;
 mod config;
 mod demo;
 mod desktop;
+mod editor_bench;
 mod emu;
 mod gamepad;
 mod headless;

@@ -188,6 +188,7 @@ impl Emu {
             bail!("no TAS editor is open (`movie edit [FILE]`)");
         };
         o.version += 1;
+        let f = f.clamp(o.ed.start(), o.ed.end());
         if wait {
             o.ed.seek_now(&mut self.session, f)?;
         } else {
@@ -480,6 +481,7 @@ impl Emu {
         {
             let mut c = c.clone();
             c.held = held;
+            c.pending = pending.then(|| c.target.abs_diff(frame));
             return Some(c);
         }
         let ed = &o.ed;

@@ -468,3 +468,25 @@ fn tas_editor_commands_through_the_repl() {
     assert!(movie.exists());
     assert!(dir.join("edited.gbm.branches").exists());
 }
+
+/// `gbhost bench --editor-paint` draws the piano roll with no display and prints its times.
+#[test]
+fn editor_paint_bench_runs_headless() {
+    let out = Command::new(bin())
+        .args([
+            "bench",
+            "--editor-paint",
+            "--frames",
+            "5000",
+            "--rounds",
+            "1",
+        ])
+        .output()
+        .expect("run gbhost");
+    let o = text(&out.stdout);
+    assert!(out.status.success(), "{o}{}", text(&out.stderr));
+    assert!(
+        o.contains("editor-paint: 5000 frames") && o.contains("median-ms: "),
+        "{o}"
+    );
+}
