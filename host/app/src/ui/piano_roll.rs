@@ -268,7 +268,7 @@ impl GbApp {
         egui::Window::new("TAS Editor")
             .open(&mut open)
             .default_size([470.0, 700.0])
-            .default_pos([40.0, 60.0])
+            .default_pos([(ctx.content_rect().right() - 490.0).max(8.0), 60.0])
             .show(ctx, |ui| self.editor_contents(ui, &ed));
         self.roll.open = open;
     }
