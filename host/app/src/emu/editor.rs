@@ -15,38 +15,13 @@ use gb_session::movie::editor::{BranchCheck, Editor};
 use gb_session::movie::{Movie, editor_file};
 use gb_session::{PowerOn, Session};
 
+use super::editor_state::OpenEditor;
 use super::machine::Emu;
 use super::types::{BranchView, EditorView};
 use crate::command::{BranchCmd, MovieCmd};
 
 /// Time re-emulation may take per tick.
 const ADVANCE_BUDGET: Duration = Duration::from_millis(12);
-
-/// An open TAS editor.
-pub(crate) struct OpenEditor {
-    /// The model.
-    pub ed: Editor,
-    /// The movie file it was opened from or last saved to.
-    pub path: Option<PathBuf>,
-    /// The movie it was opened from (a fresh session at its start saves it).
-    pub movie: Option<Movie>,
-    /// Bumped on every change the window shows.
-    pub version: u64,
-    /// The view last built, and its version.
-    pub cache: Option<EditorView>,
-}
-
-impl OpenEditor {
-    fn new(ed: Editor, path: Option<PathBuf>, movie: Option<Movie>) -> OpenEditor {
-        OpenEditor {
-            ed,
-            path,
-            movie,
-            version: 1,
-            cache: None,
-        }
-    }
-}
 
 /// Frames `from..=to` as a range.
 fn span(from: u64, to: u64) -> Range<u64> {

@@ -76,7 +76,7 @@ pub struct Emu {
     /// What a read-only movie does at its end.
     pub(crate) end_action: EndAction,
     /// The open TAS editor, if any.
-    pub(crate) editor: Option<super::editor::OpenEditor>,
+    pub(crate) editor: Option<super::editor_state::OpenEditor>,
 }
 
 impl Emu {

@@ -5,7 +5,8 @@
 //! - `scripts.rs`, `movie.rs`, `apply.rs`: script files, the TAS workflow and state files,
 //!   and the console commands ([`crate::command::Command`]), as methods of `Emu`;
 //! - `editor.rs`: the TAS editor (`gb_session::movie::Editor`) in the app: opening, live
-//!   frames through it, re-emulation by a budget per tick, saving, its `movie` commands;
+//!   frames through it, re-emulation by a budget per tick, saving, its `movie` commands
+//!   (`editor_state.rs`: what it keeps of an open editor);
 //! - `windows.rs`: scripts' windows: form actions and the host's keys and mouse as logged
 //!   input, and what scripts ask of the app's window (`client.*`);
 //! - `publish.rs`: the [`View`] the window draws;
@@ -14,6 +15,7 @@
 
 mod apply;
 mod editor;
+mod editor_state;
 mod machine;
 mod movie;
 mod publish;

@@ -2,37 +2,11 @@
 //! texture, name, frame) with Load and Diff, and a Save branch button with a name field.
 //! Pictures become textures once per branch (by index and machine hash).
 
-use std::collections::HashMap;
-
 use eframe::egui;
 
 use super::GbApp;
 use crate::command::{BranchCmd, Command, MovieCmd};
 use crate::emu::{BranchView, EditorView};
-
-/// The branches' textures and the name typed for the next one.
-#[derive(Default)]
-pub struct BranchUi {
-    textures: HashMap<(usize, u64), egui::TextureHandle>,
-    name: String,
-}
-
-impl BranchUi {
-    fn texture(&mut self, ctx: &egui::Context, i: usize, b: &BranchView) -> egui::TextureHandle {
-        self.textures
-            .entry((i, b.hash))
-            .or_insert_with(|| {
-                let size = [gb_core::frame::WIDTH, gb_core::frame::HEIGHT];
-                let image = if b.thumbnail.len() == size[0] * size[1] * 3 {
-                    egui::ColorImage::from_rgb(size, &b.thumbnail)
-                } else {
-                    egui::ColorImage::filled(size, egui::Color32::BLACK)
-                };
-                ctx.load_texture(format!("branch {i}"), image, egui::TextureOptions::NEAREST)
-            })
-            .clone()
-    }
-}
 
 impl GbApp {
     /// The branches, under a collapsing header of the TAS editor's window.

@@ -1,6 +1,6 @@
 //! The window (eframe/egui, glow): the screen with the scripts' overlays, menus, a toolbar,
 //! the timeline over the rewind history, the status bar, the scripts, console and memory
-//! panels, the TAS editor (`piano_roll.rs`, `branches.rs`), and the scripts' own windows (`windows.rs`: forms, text buffers; `host_input.rs`:
+//! panels, the TAS editor (`piano_roll.rs`, `branches.rs`, its state `roll_state.rs`), and the scripts' own windows (`windows.rs`: forms, text buffers; `host_input.rs`:
 //! the keys and mouse scripts read). Everything it does goes to the emulation thread as a [`Cmd`]; everything it shows
 //! comes from the published [`View`].
 
@@ -10,6 +10,7 @@ mod editor_tests;
 mod host_input;
 mod panels;
 pub mod piano_roll;
+mod roll_state;
 pub mod screen;
 #[cfg(test)]
 mod tests;
@@ -94,7 +95,7 @@ pub struct GbApp {
     /// The keys and mouse last sent for scripts.
     sent_input: gb_session::data::HostInput,
     /// The TAS editor's window.
-    roll: piano_roll::RollUi,
+    roll: roll_state::RollUi,
 }
 
 /// Key bindings resolved to egui keys.

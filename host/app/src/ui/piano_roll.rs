@@ -17,6 +17,7 @@ use egui::{Color32, Pos2, Rect, Sense, Vec2};
 use gb_core::Buttons;
 
 use super::GbApp;
+use super::roll_state::Paint;
 use crate::command::{BUTTON_NAMES, Command, MovieCmd};
 use crate::emu::{Cmd, EditorView};
 
@@ -30,47 +31,6 @@ const LAG_W: f32 = 18.0;
 const BUTTON_W: f32 = 22.0;
 /// The column letters, in [`BUTTON_NAMES`] order.
 const LETTERS: [&str; 8] = ["U", "D", "L", "R", "S", "s", "B", "A"];
-
-/// A drag in progress over button cells.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Paint {
-    mask: Buttons,
-    from: u64,
-    to: u64,
-    on: bool,
-}
-
-/// The piano roll's own state (what the emulation thread does not need).
-#[derive(Default)]
-pub struct RollUi {
-    /// The window is shown.
-    pub open: bool,
-    /// The editor was open at the last frame (opening it shows the window).
-    was_open: bool,
-    /// Selected frames (anchor, other end).
-    selection: Option<(u64, u64)>,
-    /// A selection drag over frame numbers is going on.
-    selecting: bool,
-    paint: Option<Paint>,
-    clipboard: Vec<Buttons>,
-    marker_text: String,
-    /// The cursor last drawn, to scroll to it when it moves.
-    shown_frame: Option<u64>,
-    /// The rows last visible.
-    visible: std::ops::Range<usize>,
-    /// The branches' pictures.
-    pub(super) branches: super::branches::BranchUi,
-}
-
-impl RollUi {
-    /// The selected frames, or the cursor's frame.
-    fn selected(&self, cursor: u64) -> RangeInclusive<u64> {
-        match self.selection {
-            Some((a, b)) => a.min(b)..=a.max(b),
-            None => cursor..=cursor,
-        }
-    }
-}
 
 /// Row colours: greenzone or not, with the selection on top.
 fn row_fill(green: bool, selected: bool, odd: bool) -> Color32 {

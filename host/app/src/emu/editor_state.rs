@@ -1,0 +1,35 @@
+//! [`OpenEditor`]: an open TAS editor as the emulation thread keeps it (the model, its movie
+//! file, a version counter and the view last built from it); `editor.rs` does the work.
+
+use std::path::PathBuf;
+
+use gb_session::movie::Movie;
+use gb_session::movie::editor::Editor;
+
+use super::types::EditorView;
+
+/// An open TAS editor.
+pub(crate) struct OpenEditor {
+    /// The model.
+    pub ed: Editor,
+    /// The movie file it was opened from or last saved to.
+    pub path: Option<PathBuf>,
+    /// The movie it was opened from (a fresh session at its start saves it).
+    pub movie: Option<Movie>,
+    /// Bumped on every change the window shows.
+    pub version: u64,
+    /// The view last built, and its version.
+    pub cache: Option<EditorView>,
+}
+
+impl OpenEditor {
+    pub(crate) fn new(ed: Editor, path: Option<PathBuf>, movie: Option<Movie>) -> OpenEditor {
+        OpenEditor {
+            ed,
+            path,
+            movie,
+            version: 1,
+            cache: None,
+        }
+    }
+}
