@@ -217,6 +217,13 @@ impl Emu {
 
     fn apply_state(&mut self, cmd: StateCmd) -> Result<String, String> {
         let err = |e: anyhow::Error| format!("{e:#}");
+        if self.editor.is_some() && matches!(cmd, StateCmd::Load(_) | StateCmd::ImportBess(_)) {
+            return Err(
+                "a state would change the machine outside the TAS editor's input: use \
+                        its branches (`movie branch save|load`), or `movie close` first"
+                    .into(),
+            );
+        }
         match cmd {
             StateCmd::ExportBess(p) => self.bess_export(&p).map_err(err),
             StateCmd::Open(p) => self.state_open(&p).map_err(err),

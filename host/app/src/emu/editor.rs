@@ -56,8 +56,15 @@ impl Emu {
             let ed = Editor::from_session(&self.session, 0);
             let n = ed.end();
             self.editor = Some(OpenEditor::new(ed, None, None));
+            let held = match self.session.history().frames() {
+                Some((0, _)) | None => String::new(),
+                Some((first, _)) => format!(
+                    "; the history holds frames from {first} on: edits before it cannot be \
+                     emulated again"
+                ),
+            };
             return Ok(format!(
-                "TAS editor over this session: {n} frames (frame {})",
+                "TAS editor over this session: {n} frames (frame {}){held}",
                 self.session.frame()
             ));
         };

@@ -420,3 +420,56 @@ fn unsupported_cartridges_open_only_when_forced() {
     drop(emu);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A BizHawk script edits the TAS editor's roll through `tastudio.*`: its requests after a
+/// live frame reach `Editor::apply`; re-emulation after the edit does not ask again.
+#[test]
+fn tastudio_requests_reach_the_editor() {
+    let dir = std::env::temp_dir().join(format!("gbhost-tastudio-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = dir.join("tas.lua");
+    std::fs::write(
+        &script,
+        r#"
+        asked = 0
+        event.onframeend(function()
+          if asked == 0 and tastudio.engaged() then
+            asked = asked + 1
+            tastudio.submitinputchange(20, "P1 A", true)
+            tastudio.applyinputchanges()
+            tastudio.setmarker(25, "from lua")
+            console.log("tas sees " .. tastudio.getmarker(10))
+          end
+        end)
+        "#,
+    )
+    .unwrap();
+    let start = Start {
+        scripts: vec![script],
+        ..demo_start()
+    };
+    let mut emu = Emu::new(&start, Arc::new(Mutex::new(View::default()))).unwrap();
+    emu.apply_line("step 30");
+    assert!(emu.apply_line("movie edit").contains("30 frames"));
+    emu.apply_line("movie marker 10 hello");
+    emu.apply_line("step 1");
+    let ed = &emu.editor.as_ref().expect("open").ed;
+    assert!(ed.input(20).contains(Buttons::A), "painted by the script");
+    assert_eq!(ed.marker(25).map(|m| m.text.as_str()), Some("from lua"));
+    assert!(
+        emu.lines.iter().any(|l| l.contains("tas sees hello")),
+        "{:?}",
+        emu.lines
+    );
+    // Re-emulation from frame 20 back to 31: the script runs those frames again, but its
+    // requests then are replays and are not carried out twice.
+    while emu.editor_pending() {
+        emu.editor_pump();
+    }
+    assert_eq!(emu.session.frame(), 31);
+    let ed = &emu.editor.as_ref().expect("open").ed;
+    assert_eq!(ed.valid_end(), 31);
+    assert_eq!(ed.roll().len(), 31);
+    assert_eq!(ed.markers().count(), 2);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -2,7 +2,7 @@
 //! (its A button stops the background's scrolling, so input shows) with a HUD script counting
 //! frames: a movie opened, a seek by clicking a frame, A painted by dragging over frames
 //! 100-120 (the frames after leave the greenzone and come back after playback), undo, insert
-//! and delete shifting frames, a branch saved and loaded back (input, frame and the script's
+//! and delete shifting frames, a right-drag erasing, a selection dragged and cleared, a branch saved and loaded back (input, frame and the script's
 //! counter), markers kept through a save and a reopen.
 
 use super::GbApp;
@@ -138,17 +138,30 @@ fn open_recorded(h: &mut Harness<'static, GbApp>, dir: &std::path::Path) -> Path
 
 /// Press at `from`'s centre, move to `to`'s, release: a drag over the roll.
 fn drag(h: &mut Harness<'static, GbApp>, from: &str, to: &str) {
+    drag_with(h, from, to, egui::PointerButton::Primary);
+}
+
+/// A drag with `button`.
+fn drag_with(h: &mut Harness<'static, GbApp>, from: &str, to: &str, button: egui::PointerButton) {
     let a = h.get_by_label(from).rect().center();
     let b = h.get_by_label(to).rect().center();
+    let press = |pos, pressed| egui::Event::PointerButton {
+        pos,
+        button,
+        pressed,
+        modifiers: egui::Modifiers::NONE,
+    };
     h.hover_at(a);
     h.run_steps(1);
-    h.drag_at(a);
+    h.event(press(a, true));
     h.run_steps(1);
     for k in 1..=8 {
         h.hover_at(a + (b - a) * (k as f32 / 8.0));
         h.run_steps(1);
     }
-    h.drop_at(b);
+    h.event(press(b, false));
+    h.run_steps(1);
+    h.event(egui::Event::PointerGone);
     settle(h);
 }
 
@@ -159,7 +172,7 @@ fn open_seek_paint_playback_and_undo() {
     open_recorded(&mut h, &d);
     assert_eq!(frame(&h), 0);
     // Seek by clicking a frame number (emulated there: the movie opened at frame 0).
-    h.get_by_label("frame 5").click();
+    h.get_by_label("Frame 5").click();
     settle(&mut h);
     wait(&mut h, "frame 5", |h| frame(h) == 5);
     idle(&mut h);
@@ -233,9 +246,9 @@ fn insert_and_delete_shift_frames() {
     settle(&mut h);
     assert!(editor(&h).input(50).contains(Buttons::B));
     // Select 48-49 (click, shift-click) and insert two frames there.
-    h.get_by_label("frame 48").click();
+    h.get_by_label("Frame 48").click();
     settle(&mut h);
-    h.get_by_label("frame 49")
+    h.get_by_label("Frame 49")
         .click_modifiers(egui::Modifiers::SHIFT);
     settle(&mut h);
     h.get_by_label("Insert").click();
@@ -249,6 +262,38 @@ fn insert_and_delete_shift_frames() {
     let ed = editor(&h);
     assert_eq!(ed.frames.len(), 300);
     assert!(ed.input(50).contains(Buttons::B) && !ed.input(52).contains(Buttons::B));
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn right_drag_erases_and_a_dragged_selection_clears() {
+    let d = dir("erase");
+    let mut h = harness(&d);
+    open_recorded(&mut h, &d);
+    h.state().emu().repl("movie paint 95 130 B on");
+    h.state().emu().repl("movie goto 104");
+    settle(&mut h);
+    drag_with(&mut h, "B 110", "B 120", egui::PointerButton::Secondary);
+    let ed = editor(&h);
+    assert!(
+        (110..=120).all(|f| !ed.input(f).contains(Buttons::B)),
+        "erased"
+    );
+    assert!(ed.input(109).contains(Buttons::B) && ed.input(121).contains(Buttons::B));
+    // Select 100-104 by dragging over their numbers, then clear them.
+    drag(&mut h, "Frame 100", "Frame 104");
+    assert!(
+        h.query_all_by_label_contains("selected 100-104").count() >= 1,
+        "the status line shows the selection"
+    );
+    h.get_by_label("Clear").click();
+    settle(&mut h);
+    let ed = editor(&h);
+    assert!(
+        (100..=104).all(|f| ed.input(f) == Buttons::default()),
+        "cleared"
+    );
+    assert!(ed.input(99).contains(Buttons::B) && ed.input(105).contains(Buttons::B));
     let _ = std::fs::remove_dir_all(&d);
 }
 
@@ -300,7 +345,7 @@ fn markers_survive_save_and_reopen() {
     let movie = open_recorded(&mut h, &d);
     h.state().emu().repl("movie goto 60");
     settle(&mut h);
-    h.get_by_label("frame 64").click();
+    h.get_by_label("Frame 64").click();
     settle(&mut h);
     h.get_by_label("Marker").focus();
     h.run_steps(1);

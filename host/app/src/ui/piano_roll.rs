@@ -84,7 +84,7 @@ pub fn draw_rows(
             egui::Id::unique("piano roll").with(("frame", f)),
             Sense::click_and_drag(),
         );
-        r.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, format!("frame {f}")));
+        r.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, format!("Frame {f}")));
         on_cell(f, None, &r);
         let text_color = if f == cursor {
             Color32::WHITE
