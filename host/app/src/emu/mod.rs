@@ -5,8 +5,9 @@
 //! - `scripts.rs`, `movie.rs`, `apply.rs`: script files, the TAS workflow and state files,
 //!   and the console commands ([`crate::command::Command`]), as methods of `Emu`;
 //! - `editor.rs`: the TAS editor (`gb_session::movie::Editor`) in the app: opening, live
-//!   frames through it, re-emulation by a budget per tick, saving, its `movie` commands
-//!   (`editor_state.rs`: what it keeps of an open editor);
+//!   frames through it, re-emulation by a budget per tick, saving; its `movie` commands in
+//!   `editor_cmds.rs`, what the window sees in `editor_view.rs`, what the thread keeps of an
+//!   open editor in `editor_state.rs`;
 //! - `windows.rs`: scripts' windows: form actions and the host's keys and mouse as logged
 //!   input, and what scripts ask of the app's window (`client.*`);
 //! - `publish.rs`: the [`View`] the window draws;
@@ -15,7 +16,9 @@
 
 mod apply;
 mod editor;
+mod editor_cmds;
 mod editor_state;
+mod editor_view;
 mod machine;
 mod movie;
 mod publish;

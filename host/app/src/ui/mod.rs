@@ -1,8 +1,10 @@
 //! The window (eframe/egui, glow): the screen with the scripts' overlays, menus, a toolbar,
 //! the timeline over the rewind history, the status bar, the scripts, console and memory
-//! panels, the TAS editor (`piano_roll.rs`, `branches.rs`, its state `roll_state.rs`), and the scripts' own windows (`windows.rs`: forms, text buffers; `host_input.rs`:
-//! the keys and mouse scripts read). Everything it does goes to the emulation thread as a [`Cmd`]; everything it shows
-//! comes from the published [`View`].
+//! panels, the TAS editor (`tas_editor.rs`: its window; `piano_roll.rs`: the rows drawn;
+//! `roll_mouse.rs`: clicks and drags on them; `branches.rs`: its branches; `roll_state.rs`:
+//! its state), and the scripts' own windows (`windows.rs`: forms, text buffers;
+//! `host_input.rs`: the keys and mouse scripts read). Everything it does goes to the emulation
+//! thread as a [`Cmd`]; everything it shows comes from the published [`View`].
 
 mod branches;
 #[cfg(test)]
@@ -10,8 +12,10 @@ mod editor_tests;
 mod host_input;
 mod panels;
 pub mod piano_roll;
+mod roll_mouse;
 mod roll_state;
 pub mod screen;
+mod tas_editor;
 #[cfg(test)]
 mod tests;
 mod windows;

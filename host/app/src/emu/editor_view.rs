@@ -1,0 +1,92 @@
+//! What the window sees of the TAS editor: [`EditorView`] built from the editor, its big parts
+//! (input, lag, markers, branches with their pictures) shared as `Arc`s and rebuilt only when
+//! the editor's version changed; between changes the same view is handed out again.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use super::machine::Emu;
+use super::types::{BranchView, EditorView};
+
+/// A branch's picture as RGB888 (shades in the window's DMG green, or RGB555 colours).
+fn thumbnail_rgb(pixels: &[u16]) -> Vec<u8> {
+    let shades = pixels.iter().all(|p| *p <= 3);
+    let mut out = Vec::with_capacity(pixels.len() * 3);
+    for &p in pixels {
+        if shades {
+            out.extend_from_slice(&super::publish::DMG_GREEN[usize::from(p & 3)]);
+        } else {
+            let c = |v: u16| ((v & 31) * 255 / 31) as u8;
+            out.extend_from_slice(&[c(p), c(p >> 5), c(p >> 10)]);
+        }
+    }
+    out
+}
+
+impl Emu {
+    /// The editor as the window sees it (rebuilt only when it changed).
+    pub(crate) fn editor_view(&mut self) -> Option<EditorView> {
+        let pending = self.editor_pending();
+        let frame = self.session.frame();
+        let held = self.session.history().frames();
+        let o = self.editor.as_mut()?;
+        if let Some(c) = &o.cache
+            && c.version == o.version
+        {
+            let mut c = c.clone();
+            c.held = held;
+            c.pending = pending.then(|| c.target.abs_diff(frame));
+            return Some(c);
+        }
+        let ed = &o.ed;
+        let old_branches = o.cache.as_ref().map(|c| Arc::clone(&c.branches));
+        let same_branches = old_branches.as_ref().is_some_and(|b| {
+            b.len() == ed.branches().len()
+                && b.iter()
+                    .zip(ed.branches())
+                    .all(|(v, b)| v.name == b.name && v.frame == b.frame && v.hash == b.hash)
+        });
+        let branches = match old_branches {
+            Some(b) if same_branches => b,
+            _ => Arc::new(
+                ed.branches()
+                    .iter()
+                    .map(|b| BranchView {
+                        name: b.name.clone(),
+                        frame: b.frame,
+                        hash: b.hash,
+                        thumbnail: Arc::new(thumbnail_rgb(&b.thumbnail)),
+                    })
+                    .collect(),
+            ),
+        };
+        let (can_undo, can_redo) = ed.roll().can_undo_redo();
+        let view = EditorView {
+            version: o.version,
+            path: o.path.clone(),
+            start: ed.start(),
+            frames: Arc::new(ed.roll().frames().to_vec()),
+            lag: Arc::new(
+                (ed.start()..ed.valid_end().min(ed.end()))
+                    .map(|f| ed.lagged(f))
+                    .collect(),
+            ),
+            lag_count: ed.lag_count(),
+            markers: Arc::new(
+                ed.markers()
+                    .map(|(f, m)| (f, m.text.clone()))
+                    .collect::<BTreeMap<u64, String>>(),
+            ),
+            valid_end: ed.valid_end(),
+            target: ed.target(),
+            held,
+            pending: pending.then(|| ed.target().abs_diff(frame)),
+            can_undo,
+            can_redo,
+            recording: ed.recording(),
+            branches,
+        };
+        o.cache = Some(view.clone());
+        Some(view)
+    }
+}
