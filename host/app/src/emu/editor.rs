@@ -26,7 +26,6 @@ impl Emu {
             let msg = self.movie_stop()?;
             self.say(msg);
         }
-        self.editor = None;
         let Some(path) = path else {
             let ed = Editor::from_session(&self.session, 0);
             let n = ed.end();
@@ -43,7 +42,8 @@ impl Emu {
                 self.session.frame()
             ));
         };
-        let movie = Movie::open(path).with_context(|| format!("{}", path.display()))?;
+        // A movie that cannot be opened leaves the open editor as it is.
+        let movie = Movie::open(path)?;
         let session = movie
             .session(self.rom_bytes.clone(), self.session_config())
             .with_context(|| format!("{}", path.display()))?;

@@ -7,6 +7,7 @@
 use std::ops::Range;
 
 use anyhow::{Result, bail};
+use gb_session::movie::MAX_FRAME_LIST;
 use gb_session::movie::editor::BranchCheck;
 
 use super::editor_state::OpenEditor;
@@ -16,6 +17,29 @@ use crate::command::{BranchCmd, MovieCmd};
 /// Frames `from..=to` as a range.
 fn span(from: u64, to: u64) -> Range<u64> {
     from.min(to)..from.max(to).saturating_add(1)
+}
+
+/// Refuse an edit that would make the roll longer than a movie may be
+/// ([`MAX_FRAME_LIST`] frames), or a marker past the roll's end.
+fn check_size(cmd: &MovieCmd, start: u64, end: u64) -> Result<()> {
+    let len = end - start;
+    let grows_to = match cmd {
+        MovieCmd::Set { frame, .. } => frame.saturating_add(1).saturating_sub(start),
+        MovieCmd::Paint { from, to, .. } | MovieCmd::Pattern { from, to, .. } => {
+            from.max(to).saturating_add(1).saturating_sub(start)
+        }
+        MovieCmd::Insert { n, .. } => len.saturating_add(*n),
+        MovieCmd::Clone { from, to } => len.saturating_add(from.abs_diff(*to) + 1),
+        MovieCmd::Paste { input, .. } => len.saturating_add(input.len() as u64),
+        MovieCmd::Marker { frame, .. } if *frame > end => {
+            bail!("frame {frame} is past the roll's end ({end})")
+        }
+        _ => 0,
+    };
+    if grows_to > MAX_FRAME_LIST {
+        bail!("the roll would be longer than {MAX_FRAME_LIST} frames");
+    }
+    Ok(())
 }
 
 impl Emu {
@@ -100,6 +124,7 @@ impl Emu {
             bail!("no TAS editor is open (`movie edit [FILE]`)");
         };
         let ed = &mut o.ed;
+        check_size(cmd, ed.start(), ed.end())?;
         o.version += 1;
         let changed = |first: Option<u64>| match first {
             Some(f) => format!("changed from frame {f}"),
@@ -200,7 +225,13 @@ impl Emu {
             },
             _ => bail!("not a TAS editor command"),
         };
-        // The REPL waits for re-emulation; the window's ticks advance it otherwise.
+        // A cursor past a shortened roll comes back to its end (re-emulating past it would
+        // record empty input there).
+        if o.ed.target() > o.ed.end() {
+            let end = o.ed.end();
+            o.ed.seek(&mut self.session, end)?;
+        }
+        // A branch load waits until it arrives; edits are re-emulated tick by tick.
         let wait = matches!(cmd, MovieCmd::Branch(BranchCmd::Load(_)));
         if wait {
             let f = o.ed.target();

@@ -423,13 +423,16 @@ fn tas_editor_commands_through_the_repl() {
     std::fs::copy(shared, &rom).unwrap();
     let movie = dir.join("edited.gbm");
     let m = movie.to_str().unwrap();
+    let s = dir.join("none.gbs");
+    let s = s.to_str().unwrap();
     let input = format!(
         "movie edit\nstep 200\nmovie set 100 A+Up\nmovie paint 110 120 B on\nmovie info\n\
          movie goto 200\nmovie info\nmovie undo\nmovie redo\nmovie insert 50 3 Start\n\
          movie info\nmovie delete 50 52\nmovie marker 60 \"door open\"\nmovie marker 70\n\
          movie marker -70\nmovie branch save first\nmovie goto 150\nmovie branch save second\n\
          movie branch list\nmovie branch diff 0 1\nmovie paste 140 A . A\nmovie branch load 0\n\
-         movie save {m}\nmovie close\nmovie edit {m}\nmovie info\nmovie edit {m}x\nmovie set x A\nquit\n"
+         movie save {m}\nmovie close\nmovie edit {m}\nmovie info\nmovie edit {m}x\nmovie set x A\nmovie set 99999999 A\n\
+         movie marker 99999 far\nstate load {s}\nquit\n"
     );
     let out = gbhost_with_input(
         &[
@@ -464,6 +467,9 @@ fn tas_editor_commands_through_the_repl() {
     has("200 frames, 1 markers, 2 branches");
     has("markers: 60 \"door open\"");
     has("error: bad frame 'x'");
+    has("error: the roll would be longer than 10000000 frames");
+    has("error: frame 99999 is past the roll's end (200)");
+    has("error: a state would change the machine outside the TAS editor's input");
     assert!(o.contains("error:") && !e.contains("panicked"), "{e}");
     assert!(movie.exists());
     assert!(dir.join("edited.gbm.branches").exists());
