@@ -1,9 +1,10 @@
 //! The TAS editor's window driven by its labels with `egui_kittest`, on the demo cartridge
 //! (its A button stops the background's scrolling, so input shows) with a HUD script counting
-//! frames: a movie opened, a seek by clicking a frame, A painted by dragging over frames
-//! 100-120 (the frames after leave the greenzone and come back after playback), undo, insert
-//! and delete shifting frames, a right-drag erasing, a selection dragged and cleared, a branch saved and loaded back (input, frame and the script's
-//! counter), markers kept through a save and a reopen.
+//! frames: a movie opened, a seek by clicking a frame and by the arrow keys, A painted by
+//! dragging over frames 100-120 (the frames after leave the greenzone and come back after
+//! playback), undo, insert and delete shifting frames, copy and paste, a right-drag erasing, a
+//! selection dragged and cleared, a branch saved and loaded back (input, frame and the
+//! script's counter), markers kept through a save and a reopen.
 
 use super::GbApp;
 use crate::config::Config;
@@ -176,6 +177,17 @@ fn open_seek_paint_playback_and_undo() {
     settle(&mut h);
     wait(&mut h, "frame 5", |h| frame(h) == 5);
     idle(&mut h);
+    // Down and up move the cursor while the pointer is over the roll.
+    let at = h.get_by_label("Frame 7").rect().center();
+    h.hover_at(at);
+    h.run_steps(1);
+    h.key_press(egui::Key::ArrowDown);
+    settle(&mut h);
+    wait(&mut h, "frame 6", |h| frame(h) == 6);
+    h.hover_at(at);
+    h.key_press(egui::Key::ArrowUp);
+    settle(&mut h);
+    wait(&mut h, "frame 5 again", |h| frame(h) == 5);
     // Play to 130 and remember the picture there.
     h.state().emu().repl("movie goto 130");
     settle(&mut h);
@@ -262,6 +274,19 @@ fn insert_and_delete_shift_frames() {
     let ed = editor(&h);
     assert_eq!(ed.frames.len(), 300);
     assert!(ed.input(50).contains(Buttons::B) && !ed.input(52).contains(Buttons::B));
+    // Copy frame 50, paste it over 56.
+    h.get_by_label("Frame 50").click();
+    settle(&mut h);
+    h.get_by_label("Copy").click();
+    h.get_by_label("Frame 56").click();
+    settle(&mut h);
+    h.get_by_label("Paste").click();
+    settle(&mut h);
+    let ed = editor(&h);
+    assert!(
+        ed.input(56).contains(Buttons::B) && ed.frames.len() == 300,
+        "pasted over"
+    );
     let _ = std::fs::remove_dir_all(&d);
 }
 
