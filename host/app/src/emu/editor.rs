@@ -103,35 +103,35 @@ impl Emu {
     pub(crate) fn editor_pending(&self) -> bool {
         self.editor.as_ref().is_some_and(|o| {
             let f = self.session.frame();
-            f != o.ed.target() || f > o.ed.valid_end()
+            !o.stalled && (f != o.ed.target() || f > o.ed.valid_end())
         })
     }
 
     /// Advance pending re-emulation by a time budget (every tick, paused or not).
     pub(crate) fn editor_pump(&mut self) {
         let t0 = Instant::now();
+        let check_before = self.editor.as_ref().and_then(|o| o.ed.branch_check());
         while self.editor_pending() && t0.elapsed() < ADVANCE_BUDGET {
             self.give_editor_info();
             let Some(o) = &mut self.editor else { return };
             let r = o.ed.advance(&mut self.session, 4);
             o.version += 1;
             if let Err(e) = r {
-                // The history no longer holds where re-emulation must start: stay here.
-                let f = self.session.frame();
-                if let Some(o) = &mut self.editor {
-                    let _ = o.ed.seek(&mut self.session, f);
-                }
-                self.say(format!("TAS editor: {e}"));
+                // The history no longer holds where re-emulation must start: stay here until
+                // the next edit or seek.
+                o.stalled = true;
+                self.say(format!(
+                    "TAS editor: re-emulation stopped at frame {}: {e}",
+                    self.session.frame()
+                ));
                 break;
             }
             self.session.take_client_requests();
         }
         self.session.discard_audio();
         self.drain_session_console();
-        if !self.editor_pending()
-            && let Some(check) = self.editor.as_ref().and_then(|o| o.ed.branch_check())
-            && check == BranchCheck::Different
-        {
+        let check = self.editor.as_ref().and_then(|o| o.ed.branch_check());
+        if check_before == Some(BranchCheck::Pending) && check == Some(BranchCheck::Different) {
             self.say("TAS editor: the loaded branch's machine differs on arrival");
         }
         self.fps_count += 1;
@@ -145,6 +145,7 @@ impl Emu {
             bail!("no TAS editor is open (`movie edit [FILE]`)");
         };
         o.version += 1;
+        o.stalled = false;
         let f = f.clamp(o.ed.start(), o.ed.end());
         if wait {
             o.ed.seek_now(&mut self.session, f)?;

@@ -20,6 +20,9 @@ pub(crate) struct OpenEditor {
     pub version: u64,
     /// The view last built, and its version.
     pub cache: Option<EditorView>,
+    /// Re-emulation failed (the history no longer holds where it must start): it waits for
+    /// the next edit or seek instead of failing every tick.
+    pub stalled: bool,
 }
 
 impl OpenEditor {
@@ -30,6 +33,7 @@ impl OpenEditor {
             movie,
             version: 1,
             cache: None,
+            stalled: false,
         }
     }
 }
