@@ -90,8 +90,12 @@ impl Emu {
         self.give_editor_info();
         self.log_host_input();
         if let Some(o) = &mut self.editor {
+            let len = o.ed.roll().len();
             o.ed.run_frame(&mut self.session, self.held);
             o.version += 1;
+            if o.ed.roll().len() != len {
+                o.input_version += 1;
+            }
         }
         self.serve_client_requests();
         self.play_audio();
@@ -114,8 +118,12 @@ impl Emu {
         while self.editor_pending() && t0.elapsed() < ADVANCE_BUDGET {
             self.give_editor_info();
             let Some(o) = &mut self.editor else { return };
+            let len = o.ed.roll().len();
             let r = o.ed.advance(&mut self.session, 4);
             o.version += 1;
+            if o.ed.roll().len() != len {
+                o.input_version += 1;
+            }
             if let Err(e) = r {
                 // The history no longer holds where re-emulation must start: stay here until
                 // the next edit or seek.
@@ -147,11 +155,16 @@ impl Emu {
         o.version += 1;
         o.stalled = false;
         let f = f.clamp(o.ed.start(), o.ed.end());
-        if wait {
-            o.ed.seek_now(&mut self.session, f)?;
+        let len = o.ed.roll().len();
+        let r = if wait {
+            o.ed.seek_now(&mut self.session, f)
         } else {
-            o.ed.seek(&mut self.session, f)?;
+            o.ed.seek(&mut self.session, f).map(|_| ())
+        };
+        if o.ed.roll().len() != len {
+            o.input_version += 1;
         }
+        r?;
         self.session.take_client_requests();
         self.session.discard_audio();
         self.drain_session_console();
@@ -215,6 +228,7 @@ impl Emu {
         editor_file::save(&mut o.ed, &mut self.session, &mut fresh, &path)
             .with_context(|| format!("cannot save {}", path.display()))?;
         o.version += 1;
+        o.input_version += 1;
         let frames = o.ed.roll().len();
         let branches = o.ed.branches().len();
         o.path = Some(path.clone());

@@ -126,6 +126,7 @@ impl Emu {
         let ed = &mut o.ed;
         check_size(cmd, ed.start(), ed.end())?;
         o.version += 1;
+        o.input_version += 1;
         o.stalled = false;
         let changed = |first: Option<u64>| match first {
             Some(f) => format!("changed from frame {f}"),

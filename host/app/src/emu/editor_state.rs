@@ -18,6 +18,10 @@ pub(crate) struct OpenEditor {
     pub movie: Option<Movie>,
     /// Bumped on every change the window shows.
     pub version: u64,
+    /// Bumped on every change of the input or markers (the view's biggest parts).
+    pub input_version: u64,
+    /// The input version the cached view was built from.
+    pub cache_input: u64,
     /// The view last built, and its version.
     pub cache: Option<EditorView>,
     /// Re-emulation failed (the history no longer holds where it must start): it waits for
@@ -32,6 +36,8 @@ impl OpenEditor {
             path,
             movie,
             version: 1,
+            input_version: 1,
+            cache_input: 0,
             cache: None,
             stalled: false,
         }

@@ -60,23 +60,32 @@ impl Emu {
                     .collect(),
             ),
         };
+        // The input and markers are shared again unless they changed.
+        let same_input = o.cache_input == o.input_version;
+        let (frames, markers) = match &o.cache {
+            Some(c) if same_input => (Arc::clone(&c.frames), Arc::clone(&c.markers)),
+            _ => (
+                Arc::new(ed.roll().frames().to_vec()),
+                Arc::new(
+                    ed.markers()
+                        .map(|(f, m)| (f, m.text.clone()))
+                        .collect::<BTreeMap<u64, String>>(),
+                ),
+            ),
+        };
         let (can_undo, can_redo) = ed.roll().can_undo_redo();
         let view = EditorView {
             version: o.version,
             path: o.path.clone(),
             start: ed.start(),
-            frames: Arc::new(ed.roll().frames().to_vec()),
+            frames,
             lag: Arc::new(
                 (ed.start()..ed.valid_end().min(ed.end()))
                     .map(|f| ed.lagged(f))
                     .collect(),
             ),
             lag_count: ed.lag_count(),
-            markers: Arc::new(
-                ed.markers()
-                    .map(|(f, m)| (f, m.text.clone()))
-                    .collect::<BTreeMap<u64, String>>(),
-            ),
+            markers,
             valid_end: ed.valid_end(),
             target: ed.target(),
             held,
@@ -86,6 +95,7 @@ impl Emu {
             recording: ed.recording(),
             branches,
         };
+        o.cache_input = o.input_version;
         o.cache = Some(view.clone());
         Some(view)
     }

@@ -473,3 +473,31 @@ fn tastudio_requests_reach_the_editor() {
     assert_eq!(ed.markers().count(), 2);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The window's view of the TAS editor shares its big parts: publishing again without a change
+/// hands out the same `Arc`s; an edit rebuilds them.
+#[test]
+fn the_editor_view_is_rebuilt_only_on_changes() {
+    let mut emu = Emu::new(&demo_start(), Arc::new(Mutex::new(View::default()))).unwrap();
+    emu.apply_line("step 40");
+    emu.apply_line("movie edit");
+    let a = emu.editor_view().expect("open");
+    let b = emu.editor_view().expect("open");
+    assert!(Arc::ptr_eq(&a.frames, &b.frames) && Arc::ptr_eq(&a.lag, &b.lag));
+    assert_eq!(a.version, b.version);
+    emu.apply_line("movie set 5 A");
+    let c = emu.editor_view().expect("open");
+    assert!(!Arc::ptr_eq(&a.frames, &c.frames) && c.version > a.version);
+    assert!(c.input(5).contains(Buttons::A));
+    assert!(Arc::ptr_eq(&a.branches, &c.branches), "no branch changed");
+    // Playing through the roll changes the cursor and lag, not the input: shared still.
+    while emu.editor_pending() {
+        emu.editor_pump();
+    }
+    let d = emu.editor_view().expect("open");
+    emu.apply_line("movie goto 20");
+    emu.apply_line("step 3");
+    let e = emu.editor_view().expect("open");
+    assert!(e.version > d.version && Arc::ptr_eq(&d.frames, &e.frames));
+    assert!(Arc::ptr_eq(&d.markers, &e.markers));
+}

@@ -40,6 +40,7 @@ impl Emu {
                 ClientRequest::Tas(req) => match &mut self.editor {
                     Some(o) => {
                         o.version += 1;
+                        o.input_version += 1;
                         o.stalled = false;
                         if let Err(e) = o.ed.apply(&mut self.session, &req) {
                             self.say(format!("tastudio: {e}"));
