@@ -63,6 +63,14 @@
 //!   so Gambatte lines read `|.........||` (TASEmulators/BizHawk issue 4550, fixed in 2.11.1).
 //!   Reading skips `|` between controls as BizHawk does, so both forms load.
 //!
+//! - **Around the input.** `Comments.txt`, `Subtitles.txt`, and TAStudio's `Markers.txt` and
+//!   `LagLog`: [`notes`]. A plain `.bk2` has no lag log (BizHawk recounts lag by playing);
+//!   only a `.tasproj` does.
+//! - **Length.** When a movie is saved at its end on a core with cycle timing, BizHawk writes
+//!   `CycleCount` and `ClockRate` (`Bk2Movie.IO.cs` `SetCycleValues`); Gambatte's clock runs at
+//!   [`CLOCK_RATE`], 2 MiHz, not the 4 MiHz T-cycle clock (`Gambatte.cs` `TICKSPERSECOND`,
+//!   `CycleCount`), and a new Gambatte movie starts with `CycleCount 0`.
+//!
 //! # What this module does with it
 //!
 //! [`read()`] checks every length (entries over [`MAX_ENTRY_BYTES`] uncompressed, more than
@@ -70,19 +78,58 @@
 //! refused), accepts CRLF and LF and a UTF-8 byte-order mark, and maps the LogKey's controls by
 //! name, so Gambatte, GBHawk and SameBoy movies all load. It is stricter than BizHawk where
 //! strictness finds damage: a frame line must hold exactly one character per button, each `.` or
-//! that button's mnemonic, and an unknown line is an error naming its number. It refuses movies
-//! whose `Platform` is not `GB` or `GBC`, movies that start from a savestate or from save RAM (they
-//! cannot be played from power-on), LogKeys that name a control with no Game Boy meaning or lack
-//! one of the eight buttons, and subframe input that is not a whole frame. `Comments.txt`,
-//! `Subtitles.txt` and any other entry are not kept.
+//! that button's mnemonic, and an unknown line is an error naming its number; so is a
+//! subtitle, marker or lag-log line that does not parse. It refuses movies whose `Platform` is
+//! not `GB` or `GBC`, movies that start from a savestate or from save RAM (they cannot be
+//! played from power-on), LogKeys that name a control with no Game Boy meaning or lack one of
+//! the eight buttons, and subframe input that is not a whole frame. It keeps comments,
+//! subtitles, markers, the lag log and every `Power` press ([`Bk2Frame::power`]); [`Carried`]
+//! moves them through a gbhost movie's metadata. [`Bk2::console`] and [`Bk2::boot_rom`] say
+//! how the movie starts ([`sync`]): on which console (GBA and SGB2 modes are refused), and
+//! whether with the boot ROM.
 //!
 //! [`write()`] produces the entries BizHawk writes, in its order, deflated, CRLF line breaks, the
-//! LogKey of the header's `Core` (Gambatte when there is none) and one `|…|` line per frame. The
-//! archive is deterministic (every entry is dated 1980-01-01).
+//! LogKey of the header's `Core` (Gambatte when there is none) and one `|…|` line per frame,
+//! then `Markers.txt` and `LagLog` when there are markers or a lag log. The archive is
+//! deterministic (every entry is dated 1980-01-01). [`Bk2::gambatte`] writes Gambatte's sync
+//! settings explicitly ([`GambatteSync::to_json`]), [`Bk2::with_boot_rom`] the boot ROM and its
+//! firmware hash, [`Bk2::with_cycles`] the length.
+//!
+//! # The boot ROM, and what export does about it
+//!
+//! gbhost movies start either in the post-boot state or with a boot ROM the user supplied.
+//! BizHawk's Gambatte has `EnableBIOS`, but since 2.9.2 it runs the boot ROM for *every* movie
+//! of a cartridge whose header would boot on hardware ([`bios_forced`]), so a post-boot movie
+//! played there starts about 2.5 seconds late and desyncs at once. The choices were to write
+//! `EnableBIOS false` and hope, to shift the input by the boot ROM's length (no: its length
+//! depends on the boot ROM and model, and the post-boot state differs from what the boot ROM
+//! leaves anyway), or to refuse. A TAS author who exports wants a file that syncs, or to be
+//! told why it cannot; a file that silently desyncs costs hours. So `gbhost movie convert`
+//! refuses to export a post-boot movie of such a cartridge, saying to record it with the boot
+//! ROM, and `--force` writes it anyway with `EnableBIOS false` and a warning (older BizHawk
+//! versions, and cartridges with a bad header, play it as written). A movie that started with
+//! a boot ROM exports `EnableBIOS true` and the boot ROM's SHA-1 under
+//! [`firmware_key`] (`GB_Firmware_World` / `GBC_Firmware_World`), which BizHawk checks
+//! against the user's firmware. On import, a firmware header or `EnableBIOS true` means the
+//! movie needs the boot ROM.
 
 use std::io::{Cursor, Read, Write};
 
 use gb_core::Buttons;
+
+pub mod boot;
+pub mod carry;
+pub mod notes;
+pub mod sync;
+
+pub use boot::{bios_forced, firmware_key};
+pub use carry::Carried;
+pub use notes::{LagLog, Marker, Subtitle};
+pub use sync::{ConsoleMode, GambatteSync};
+
+/// Gambatte's `ClockRate`: its cycle counter ticks at 2 MiHz (half the Game Boy's 4,194,304
+/// Hz T-cycle clock; `Gambatte.cs` `TICKSPERSECOND`), whatever the CPU speed.
+pub const CLOCK_RATE: u64 = 2_097_152;
 
 /// Refuse an archive entry larger than this, uncompressed (64 MiB).
 pub const MAX_ENTRY_BYTES: u64 = 64 << 20;
@@ -116,6 +163,9 @@ const ENTRY_COMMENTS: &str = "Comments.txt";
 const ENTRY_SUBTITLES: &str = "Subtitles.txt";
 const ENTRY_SYNC_SETTINGS: &str = "SyncSettings.json";
 const ENTRY_INPUT: &str = "Input Log.txt";
+/// TAStudio's entries: `Bk2Movie` ignores them, a `.tasproj` has them.
+const ENTRY_MARKERS: &str = "Markers.txt";
+const ENTRY_LAG_LOG: &str = "LagLog";
 
 /// A `.bk2` movie of a Game Boy game.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -130,6 +180,14 @@ pub struct Bk2 {
     pub sync_settings: String,
     /// One entry per frame of the input log.
     pub frames: Vec<Bk2Frame>,
+    /// `Comments.txt`: one comment a line.
+    pub comments: Vec<String>,
+    /// `Subtitles.txt`, sorted by frame.
+    pub subtitles: Vec<Subtitle>,
+    /// `Markers.txt` (TAStudio's; BizHawk ignores it in a `.bk2`), sorted by frame.
+    pub markers: Vec<Marker>,
+    /// `LagLog` (TAStudio's), if the archive has one.
+    pub lag_log: Option<LagLog>,
 }
 
 /// The input of one frame.
@@ -320,6 +378,39 @@ pub enum Bk2Error {
         /// The header's core.
         core: String,
     },
+    /// `SyncSettings.json` is not what a Game Boy core writes.
+    #[error("SyncSettings.json: {0}")]
+    BadSyncSettings(String),
+    /// The sync settings pick a console gbhost does not emulate.
+    #[error("the movie runs on {0}, which gbhost does not emulate")]
+    UnsupportedConsole(&'static str),
+    /// A line of `Subtitles.txt`, `Markers.txt` or `LagLog` that does not parse.
+    #[error("{entry} line {line}: `{text}` is not what BizHawk writes there")]
+    BadNote {
+        /// The entry.
+        entry: &'static str,
+        /// The 1-based line number.
+        line: usize,
+        /// The line (cut to 40 characters).
+        text: String,
+    },
+    /// A comment, subtitle or marker that would not read back (a line break; a tab in a
+    /// marker) (export).
+    #[error("{entry}: `{text}` holds a line break (or, in a marker, a tab)")]
+    BadNoteText {
+        /// The entry.
+        entry: &'static str,
+        /// The text (cut to 40 characters).
+        text: String,
+    },
+    /// A gbhost movie's `bk2.*` metadata is not what [`Carried::to_metadata`] writes.
+    #[error("the movie's metadata `{key}` is damaged: {why}")]
+    BadMetadata {
+        /// The key.
+        key: &'static str,
+        /// What is wrong.
+        why: String,
+    },
     /// The zip writer failed (export).
     #[error("cannot write the archive: {0}")]
     Write(#[source] zip::result::ZipError),
@@ -328,8 +419,9 @@ pub enum Bk2Error {
 impl Bk2 {
     /// A movie for BizHawk's Gambatte core, with the header BizHawk itself starts from:
     /// `MovieVersion`, `Platform GB`, `GameName`, `SHA1` (the ROM's, in hex), `Core Gambatte`,
-    /// `rerecordCount 0`, and `IsCGBMode 1` on the CGB; and sync settings that pin the console
-    /// to `model` (Gambatte's `ConsoleMode`: 1 GB, 2 GBC). Add keys to [`Bk2::header`] as
+    /// `rerecordCount 0`, and `IsCGBMode 1` on the CGB; and explicit sync settings
+    /// ([`GambatteSync::to_json`]) that pin the console to `model` (`ConsoleMode` 1 GB, 2 GBC)
+    /// without the boot ROM ([`Bk2::with_boot_rom`] adds it). Add keys to [`Bk2::header`] as
     /// needed (`Author`, …).
     pub fn gambatte(
         game_name: &str,
@@ -347,36 +439,101 @@ impl Bk2 {
             pair("rerecordCount", "0"),
         ];
         let console_mode = match model {
-            gb_core::Model::Dmg => 1,
+            gb_core::Model::Dmg => ConsoleMode::Gb,
             gb_core::Model::Cgb => {
                 header.push(pair("IsCGBMode", "1"));
-                2
+                ConsoleMode::Gbc
             }
+        };
+        let sync = GambatteSync {
+            console_mode,
+            enable_bios: false,
         };
         Bk2 {
             header,
-            sync_settings: format!(
-                r#"{{"o":{{"$type":"{GAMBATTE_SYNC_TYPE}","ConsoleMode":{console_mode}}}}}"#
-            ),
+            sync_settings: sync.to_json(),
             frames,
+            comments: Vec::new(),
+            subtitles: Vec::new(),
+            markers: Vec::new(),
+            lag_log: None,
+        }
+    }
+
+    /// The movie starting with the official boot ROM whose SHA-1 is `sha1_hex`: `EnableBIOS`
+    /// true in the sync settings, and the firmware header BizHawk writes for the boot ROM it
+    /// served (`GB_Firmware_World`, or `GBC_Firmware_World` when the settings pin the GBC).
+    /// Sync settings that do not parse are replaced by explicit ones.
+    pub fn with_boot_rom(mut self, sha1_hex: &str) -> Bk2 {
+        let mut sync = GambatteSync::parse(&self.sync_settings).unwrap_or_default();
+        sync.enable_bios = true;
+        self.sync_settings = sync.to_json();
+        let cgb = sync.console_mode == ConsoleMode::Gbc;
+        self.set_header(boot::firmware_key(cgb), &sha1_hex.to_ascii_uppercase());
+        self
+    }
+
+    /// The movie's length in Gambatte's clock: `CycleCount` `cycles` (ticks of
+    /// [`CLOCK_RATE`]) and `ClockRate`, as BizHawk writes them once a movie has been played to
+    /// its end (`Bk2Movie.IO.cs` `SetCycleValues`).
+    pub fn with_cycles(mut self, cycles: u64) -> Bk2 {
+        self.set_header("CycleCount", &cycles.to_string());
+        self.set_header("ClockRate", &CLOCK_RATE.to_string());
+        self
+    }
+
+    /// Set (or add, at the end) a header entry.
+    pub fn set_header(&mut self, key: &str, value: &str) {
+        match self.header.iter_mut().find(|(k, _)| k == key) {
+            Some((_, v)) => *v = value.to_string(),
+            None => self.header.push((key.to_string(), value.to_string())),
         }
     }
 
     /// The model the movie runs on in BizHawk: the CGB when its header says `IsCGBMode 1` or
     /// `Platform GBC`, or its sync settings pin `ConsoleMode` 2 (GBC); the DMG when they pin 1
-    /// (GB); else `None` (BizHawk chose from the ROM's header).
+    /// (GB); else `None` (BizHawk chose from the ROM's header). Unreadable sync settings count
+    /// as none here; [`Bk2::console`] reports them.
     pub fn model(&self) -> Option<gb_core::Model> {
+        self.console().ok().flatten()
+    }
+
+    /// Like [`Bk2::model`], but an error for sync settings that do not parse and for the
+    /// consoles gbhost does not emulate (`ConsoleMode` GBA or SGB2).
+    pub fn console(&self) -> Result<Option<gb_core::Model>, Bk2Error> {
+        let sync = GambatteSync::parse(&self.sync_settings)?;
+        match sync.console_mode {
+            ConsoleMode::Gba => return Err(Bk2Error::UnsupportedConsole("a GBC in a GBA")),
+            ConsoleMode::Sgb2 => return Err(Bk2Error::UnsupportedConsole("the Super Game Boy 2")),
+            _ => {}
+        }
         if self.header_value("IsCGBMode").map(str::trim) == Some("1")
             || self.header_value("Platform").map(str::trim) == Some("GBC")
         {
-            return Some(gb_core::Model::Cgb);
+            return Ok(Some(gb_core::Model::Cgb));
         }
-        let settings: serde_json::Value = serde_json::from_str(&self.sync_settings).ok()?;
-        match settings.get("o")?.get("ConsoleMode")?.as_u64()? {
-            1 => Some(gb_core::Model::Dmg),
-            2 => Some(gb_core::Model::Cgb),
+        Ok(match sync.console_mode {
+            ConsoleMode::Gb => Some(gb_core::Model::Dmg),
+            ConsoleMode::Gbc => Some(gb_core::Model::Cgb),
             _ => None,
+        })
+    }
+
+    /// Whether the movie starts with the official boot ROM in BizHawk, and the SHA-1 BizHawk
+    /// recorded for it: `Some(hash)` when a firmware header names one (BizHawk writes it for
+    /// every boot ROM it served, also one it forced, see [`bios_forced`]), `Some(None)` when
+    /// only `EnableBIOS` says so, `None` when it starts from the post-boot state.
+    pub fn boot_rom(&self) -> Result<Option<Option<String>>, Bk2Error> {
+        if let Some(hash) = boot::FIRMWARE_KEYS
+            .iter()
+            .find_map(|k| self.header_value(k))
+            .map(str::trim)
+            .filter(|h| !h.is_empty())
+        {
+            return Ok(Some(Some(hash.to_ascii_uppercase())));
         }
+        let sync = GambatteSync::parse(&self.sync_settings)?;
+        Ok(sync.enable_bios.then_some(None))
     }
 
     /// The value of the first header entry named `key` (case-sensitive, as in BizHawk).
@@ -681,8 +838,12 @@ pub fn read(bytes: &[u8]) -> Result<Bk2, Bk2Error> {
         ("Header", ENTRY_HEADER),
         ("Input Log", ENTRY_INPUT),
         ("SyncSettings", ENTRY_SYNC_SETTINGS),
+        ("Comments", ENTRY_COMMENTS),
+        ("Subtitles", ENTRY_SUBTITLES),
+        ("Markers", ENTRY_MARKERS),
+        ("LagLog", ENTRY_LAG_LOG),
     ];
-    let mut found: [Option<usize>; 3] = [None; 3];
+    let mut found: [Option<usize>; 7] = [None; 7];
     for index in 0..archive.len() {
         // A name the zip reader cannot decode is not one of ours.
         let Some(Ok(name)) = archive.name_for_index(index) else {
@@ -699,7 +860,15 @@ pub fn read(bytes: &[u8]) -> Result<Bk2, Bk2Error> {
             }
         }
     }
-    let [header_index, input_index, sync_index] = found;
+    let [
+        header_index,
+        input_index,
+        sync_index,
+        comments_index,
+        subtitles_index,
+        markers_index,
+        lag_index,
+    ] = found;
     let header_index = header_index.ok_or(Bk2Error::MissingEntry(ENTRY_HEADER))?;
     let input_index = input_index.ok_or(Bk2Error::MissingEntry(ENTRY_INPUT))?;
 
@@ -715,10 +884,34 @@ pub fn read(bytes: &[u8]) -> Result<Bk2, Bk2Error> {
         None => String::new(),
     };
 
+    let mut text_of = |index: Option<usize>| match index {
+        Some(index) => read_entry(&mut archive, index).map(Some),
+        None => Ok(None),
+    };
+    let comments = text_of(comments_index)?
+        .map(|t| notes::parse_comments(&t))
+        .unwrap_or_default();
+    let subtitles = match text_of(subtitles_index)? {
+        Some(t) => notes::parse_subtitles(&t)?,
+        None => Vec::new(),
+    };
+    let markers = match text_of(markers_index)? {
+        Some(t) => notes::parse_markers(&t)?,
+        None => Vec::new(),
+    };
+    let lag_log = match text_of(lag_index)? {
+        Some(t) => Some(notes::parse_lag_log(&t)?),
+        None => None,
+    };
+
     let mut movie = Bk2 {
         header,
         sync_settings,
         frames: Vec::new(),
+        comments,
+        subtitles,
+        markers,
+        lag_log,
     };
     match movie.header_value("Platform").map(str::trim) {
         None | Some("") => return Err(Bk2Error::MissingPlatform),
@@ -931,18 +1124,59 @@ pub fn write(movie: &Bk2) -> Result<Vec<u8>, Bk2Error> {
         movie.sync_settings.clone()
     };
 
-    let entries: [(&str, String); 7] = [
+    // Comments, subtitles and markers: checked so that they read back.
+    for c in &movie.comments {
+        notes::check_text(ENTRY_COMMENTS, c, false)?;
+    }
+    for t in &movie.subtitles {
+        notes::check_text(ENTRY_SUBTITLES, &t.message, false)?;
+    }
+    for m in &movie.markers {
+        notes::check_text(ENTRY_MARKERS, &m.message, true)?;
+    }
+    let mut subtitles = movie.subtitles.clone();
+    subtitles.sort_by_key(|t| (t.frame, t.y));
+    let mut markers = movie.markers.clone();
+    markers.sort_by_key(|m| m.frame);
+
+    let mut entries: Vec<(&str, String)> = vec![
         (ENTRY_ZIP_VERSION, "2\r\n".to_string()),
         (
             ENTRY_EMU_VERSION,
             format!("gbhost {}\r\n", env!("CARGO_PKG_VERSION")),
         ),
         (ENTRY_HEADER, header_text),
-        (ENTRY_COMMENTS, "\r\n".to_string()),
-        (ENTRY_SUBTITLES, "\r\n".to_string()),
+        (
+            ENTRY_COMMENTS,
+            notes::lump(
+                movie
+                    .comments
+                    .iter()
+                    .filter(|c| !c.trim().is_empty())
+                    .cloned(),
+            ),
+        ),
+        (
+            ENTRY_SUBTITLES,
+            notes::lump(subtitles.iter().map(Subtitle::line)),
+        ),
         (ENTRY_SYNC_SETTINGS, format!("{sync}\r\n")),
         (ENTRY_INPUT, input),
     ];
+    // TAStudio's lumps, only when there is something to keep (BizHawk ignores them here).
+    if !markers.is_empty() {
+        entries.push((
+            ENTRY_MARKERS,
+            notes::lump(
+                markers
+                    .iter()
+                    .map(|m| format!("{}\t{}", m.frame, m.message)),
+            ),
+        ));
+    }
+    if let Some(log) = &movie.lag_log {
+        entries.push((ENTRY_LAG_LOG, notes::lag_log_text(log)));
+    }
     let options = zip::write::SimpleFileOptions::default()
         .compression_method(zip::CompressionMethod::Deflated)
         .compression_level(Some(6));

@@ -1,0 +1,125 @@
+//! Gambatte's sync settings (`SyncSettings.json`): the two that decide how a movie starts
+//! (`ConsoleMode`, `EnableBIOS`), read from any movie, and the explicit settings an export
+//! writes.
+//!
+//! BizHawk stores the core's `GambatteSyncSettings` (`Emulation.Cores/Consoles/Nintendo/Gameboy/
+//! Gambatte.ISettable.cs`) as `{"o":{"$type":…,field:value,…}}`, enums as their numbers
+//! (Newtonsoft's default). A field that is missing keeps its `[DefaultValue]` (the constructor
+//! runs `SettingsUtil.SetDefaultValues` before the JSON is applied) and unknown fields are
+//! ignored, so an export can name every field of every BizHawk version it targets.
+
+use super::Bk2Error;
+
+/// Gambatte's `ConsoleModeType`: which console the core emulates.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ConsoleMode {
+    /// 0: from the ROM (the GBC for colour cartridges, through the game's `Platform`).
+    #[default]
+    Auto,
+    /// 1: the original Game Boy.
+    Gb,
+    /// 2: the Game Boy Color.
+    Gbc,
+    /// 3: a Game Boy Color inside a Game Boy Advance (gbhost does not emulate it).
+    Gba,
+    /// 4: the Super Game Boy 2 (gbhost does not emulate it).
+    Sgb2,
+}
+
+impl ConsoleMode {
+    /// The number BizHawk writes.
+    pub fn number(self) -> u8 {
+        match self {
+            ConsoleMode::Auto => 0,
+            ConsoleMode::Gb => 1,
+            ConsoleMode::Gbc => 2,
+            ConsoleMode::Gba => 3,
+            ConsoleMode::Sgb2 => 4,
+        }
+    }
+
+    /// The mode of a JSON value: its number, or its name (a string-enum serializer).
+    fn from_json(value: &serde_json::Value) -> Option<ConsoleMode> {
+        let by_number = |n: u64| match n {
+            0 => Some(ConsoleMode::Auto),
+            1 => Some(ConsoleMode::Gb),
+            2 => Some(ConsoleMode::Gbc),
+            3 => Some(ConsoleMode::Gba),
+            4 => Some(ConsoleMode::Sgb2),
+            _ => None,
+        };
+        match value {
+            serde_json::Value::Number(n) => n.as_u64().and_then(by_number),
+            serde_json::Value::String(s) => match s.as_str() {
+                "Auto" => Some(ConsoleMode::Auto),
+                "GB" => Some(ConsoleMode::Gb),
+                "GBC" => Some(ConsoleMode::Gbc),
+                "GBA" => Some(ConsoleMode::Gba),
+                "SGB2" => Some(ConsoleMode::Sgb2),
+                _ => s.parse().ok().and_then(by_number),
+            },
+            _ => None,
+        }
+    }
+}
+
+/// The sync settings that decide how a Gambatte movie starts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GambatteSync {
+    /// `ConsoleMode`.
+    pub console_mode: ConsoleMode,
+    /// `EnableBIOS`: the official boot ROM runs first (BizHawk may force it anyway:
+    /// [`super::boot::bios_forced`]).
+    pub enable_bios: bool,
+}
+
+impl GambatteSync {
+    /// Read the settings from `SyncSettings.json`'s text: blank or `{"o":null}` are the core's
+    /// defaults (Auto, no boot ROM); JSON that does not parse, or a field of the wrong kind, is
+    /// an error (guessing the console would make a movie desync).
+    pub fn parse(text: &str) -> Result<GambatteSync, Bk2Error> {
+        if text.trim().is_empty() {
+            return Ok(GambatteSync::default());
+        }
+        let bad = |why: String| Bk2Error::BadSyncSettings(why);
+        let json: serde_json::Value =
+            serde_json::from_str(text).map_err(|e| bad(format!("not JSON: {e}")))?;
+        let settings = match json.get("o") {
+            Some(serde_json::Value::Null) => return Ok(GambatteSync::default()),
+            Some(o @ serde_json::Value::Object(_)) => o,
+            _ => return Err(bad("no `o` object".into())),
+        };
+        let console_mode = match settings.get("ConsoleMode") {
+            None => ConsoleMode::Auto,
+            Some(v) => ConsoleMode::from_json(v)
+                .ok_or_else(|| bad(format!("ConsoleMode {v} is not Auto, GB, GBC, GBA or SGB2")))?,
+        };
+        let enable_bios = match settings.get("EnableBIOS") {
+            None => false,
+            Some(serde_json::Value::Bool(b)) => *b,
+            Some(v) => return Err(bad(format!("EnableBIOS {v} is not true or false"))),
+        };
+        Ok(GambatteSync {
+            console_mode,
+            enable_bios,
+        })
+    }
+
+    /// The settings as BizHawk writes them, on one line, every field explicit: these two,
+    /// and the defaults a deterministic gbhost movie matches (no multicart wiring, emulated-time
+    /// clock from 0 with no divisor offset, cart bus pull-up of 8 cycles, no IR remote,
+    /// VBlank-driven frames — one input per frame, like gbhost's — and every layer shown).
+    pub fn to_json(&self) -> String {
+        format!(
+            concat!(
+                r#"{{"o":{{"$type":"{ty}","EnableBIOS":{bios},"ConsoleMode":{mode},"#,
+                r#""CartBusPullUpTime":8,"MulticartCompat":false,"RealTimeRTC":false,"#,
+                r#""RTCDivisorOffset":0,"InitialTime":0,"EnableRemote":false,"FrameLength":0,"#,
+                r#""DisplayBG":true,"DisplayOBJ":true,"DisplayWindow":true}}}}"#
+            ),
+            ty = super::GAMBATTE_SYNC_TYPE,
+            bios = self.enable_bios,
+            mode = self.console_mode.number(),
+        )
+    }
+}
