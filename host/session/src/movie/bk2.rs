@@ -105,9 +105,9 @@
 //! depends on the boot ROM and model, and the post-boot state differs from what the boot ROM
 //! leaves anyway), or to refuse. A TAS author who exports wants a file that syncs, or to be
 //! told why it cannot; a file that silently desyncs costs hours. So `gbhost movie convert`
-//! refuses to export a post-boot movie of such a cartridge, saying to record it with the boot
-//! ROM, and `--force` writes it anyway with `EnableBIOS false` and a warning (older BizHawk
-//! versions, and cartridges with a bad header, play it as written). A movie that started with
+//! refuses to export a post-boot movie of such a cartridge, saying why, and `--force` writes
+//! it anyway with `EnableBIOS false` and a warning (BizHawk before 2.9.2 plays it as written;
+//! a cartridge with a bad header is never forced, so its movies export without a refusal). A movie that started with
 //! a boot ROM exports `EnableBIOS true` and the boot ROM's SHA-1 under
 //! [`firmware_key`] (`GB_Firmware_World` / `GBC_Firmware_World`), which BizHawk checks
 //! against the user's firmware. On import, a firmware header or `EnableBIOS true` means the
