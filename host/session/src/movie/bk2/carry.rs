@@ -10,8 +10,9 @@
 
 use std::collections::BTreeMap;
 
+use super::data::{Bk2, Bk2Frame};
+use super::error::Bk2Error;
 use super::notes::{LagLog, Marker, Subtitle};
-use super::{Bk2, Bk2Error, Bk2Frame};
 
 /// Metadata key: comments.
 pub const KEY_COMMENTS: &str = "bk2.comments";

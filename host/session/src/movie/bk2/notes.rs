@@ -15,7 +15,8 @@
 
 use std::collections::BTreeMap;
 
-use super::{Bk2Error, cut, lines};
+use super::error::Bk2Error;
+use super::text::{cut, lines};
 
 /// One subtitle.
 #[derive(Clone, Debug, PartialEq, Eq)]

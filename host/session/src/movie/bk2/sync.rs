@@ -8,7 +8,14 @@
 //! runs `SettingsUtil.SetDefaultValues` before the JSON is applied) and unknown fields are
 //! ignored, so an export can name every field of every BizHawk version it targets.
 
-use super::Bk2Error;
+use super::error::Bk2Error;
+
+/// The `$type` of BizHawk's Gambatte sync settings.
+pub const GAMBATTE_SYNC_TYPE: &str = "BizHawk.Emulation.Cores.Nintendo.Gameboy.Gameboy+GambatteSyncSettings, BizHawk.Emulation.Cores";
+
+/// The sync settings [`write()`](super::write()) stores when [`Bk2::sync_settings`](super::Bk2::sync_settings) is blank: "no settings", so
+/// BizHawk's core plays with its own defaults (rather than the user's current settings).
+pub const MINIMAL_SYNC_SETTINGS: &str = r#"{"o":null}"#;
 
 /// Gambatte's `ConsoleModeType`: which console the core emulates.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -117,7 +124,7 @@ impl GambatteSync {
                 r#""RTCDivisorOffset":0,"InitialTime":0,"EnableRemote":false,"FrameLength":0,"#,
                 r#""DisplayBG":true,"DisplayOBJ":true,"DisplayWindow":true}}}}"#
             ),
-            ty = super::GAMBATTE_SYNC_TYPE,
+            ty = GAMBATTE_SYNC_TYPE,
             bios = self.enable_bios,
             mode = self.console_mode.number(),
         )
