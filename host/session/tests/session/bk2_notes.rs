@@ -453,3 +453,97 @@ fn bk2_notes_and_power_survive_a_gbhost_movie() {
         Carried::default()
     );
 }
+
+/// A small deterministic generator (SplitMix64).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+
+    /// One random edit of `text`: set, insert or delete a character from `alphabet`.
+    fn mutate(&mut self, text: &mut Vec<u8>, alphabet: &[u8]) {
+        let at = self.below(text.len() + 1);
+        let c = alphabet[self.below(alphabet.len())];
+        match self.below(3) {
+            0 if at < text.len() => text[at] = c,
+            1 if at < text.len() => {
+                text.remove(at);
+            }
+            _ => text.insert(at, c),
+        }
+    }
+}
+
+/// Damaged notes, sync settings and metadata are errors, never panics; and a huge marker list
+/// reads in linear time.
+#[test]
+fn bk2_fuzz_notes_sync_and_metadata_never_panic() {
+    let mut rng = Rng(0x5eed);
+    let movie = noted();
+    let bytes = bk2::write(&movie).unwrap();
+    let texts = [
+        entry_text(&bytes, "Subtitles.txt"),
+        entry_text(&bytes, "Markers.txt"),
+        entry_text(&bytes, "LagLog"),
+        entry_text(&bytes, "SyncSettings.json"),
+        entry_text(&bytes, "Comments.txt"),
+    ];
+    let alphabet = b"subtitle 0123456789-ABCDEFG\t\r\n{}[]\":,.truefalsenull\xc3\xa9\xff";
+    let (mut runs, mut oks) = (0usize, 0usize);
+    for i in 0..4_000 {
+        let which = i % texts.len();
+        let mut t = texts[which].clone().into_bytes();
+        for _ in 0..1 + rng.below(5) {
+            rng.mutate(&mut t, alphabet);
+        }
+        let t = String::from_utf8_lossy(&t).into_owned();
+        let name = [
+            "Subtitles.txt",
+            "Markers.txt",
+            "LagLog",
+            "SyncSettings.json",
+            "Comments.txt",
+        ][which];
+        let archive = zip_of(&[("Header.txt", HEADER), (name, &t), ("Input Log.txt", INPUT)]);
+        runs += 1;
+        if let Ok(m) = bk2::read(&archive) {
+            oks += 1;
+            let _ = (m.console(), m.boot_rom(), m.model());
+            // What reads also writes and reads back the same, or is refused cleanly.
+            if let Ok(again) = bk2::write(&m) {
+                assert_eq!(bk2::read(&again).unwrap().frames, m.frames);
+            }
+        }
+        let mut meta = BTreeMap::new();
+        Carried::of(&movie).to_metadata(&mut meta);
+        let keys: Vec<String> = meta.keys().cloned().collect();
+        let key = &keys[rng.below(keys.len())];
+        let mut v = meta[key].clone().into_bytes();
+        for _ in 0..1 + rng.below(4) {
+            rng.mutate(&mut v, alphabet);
+        }
+        meta.insert(key.clone(), String::from_utf8_lossy(&v).into_owned());
+        let _ = Carried::from_metadata(&meta);
+    }
+    assert!(oks > 0 && oks < runs, "{oks} of {runs} read");
+
+    let many: String = (0..200_000).map(|i| format!("{i}\tm{i}\r\n")).collect();
+    let t0 = std::time::Instant::now();
+    let archive = zip_of(&[
+        ("Header.txt", HEADER),
+        ("Markers.txt", &many),
+        ("Input Log.txt", INPUT),
+    ]);
+    assert_eq!(bk2::read(&archive).unwrap().markers.len(), 200_000);
+    assert!(t0.elapsed().as_secs() < 20, "{:?}", t0.elapsed());
+}

@@ -106,7 +106,7 @@ pub fn parse_subtitles(text: &str) -> Result<Vec<Subtitle>, Bk2Error> {
 /// `Markers.txt`: its markers, by frame (a later marker on the same frame replaces the note,
 /// as TAStudio's list does).
 pub fn parse_markers(text: &str) -> Result<Vec<Marker>, Bk2Error> {
-    let mut markers: Vec<Marker> = Vec::new();
+    let mut markers: BTreeMap<u32, String> = BTreeMap::new();
     for (i, l) in lines(text).enumerate() {
         if l.trim().is_empty() {
             continue;
@@ -120,13 +120,12 @@ pub fn parse_markers(text: &str) -> Result<Vec<Marker>, Bk2Error> {
         let frame: u32 = frame.trim().parse().map_err(|_| bad())?;
         // TasMovieMarker keeps the text up to a second tab.
         let message = message.split('\t').next().unwrap_or("").to_string();
-        match markers.iter_mut().find(|m| m.frame == frame) {
-            Some(m) => m.message = message,
-            None => markers.push(Marker { frame, message }),
-        }
+        markers.insert(frame, message);
     }
-    markers.sort_by_key(|m| m.frame);
-    Ok(markers)
+    Ok(markers
+        .into_iter()
+        .map(|(frame, message)| Marker { frame, message })
+        .collect())
 }
 
 /// `LagLog`: its first line, a JSON object of frame numbers to lag flags.
