@@ -103,7 +103,8 @@ pub fn to_bk2(input: &Path, output: &Path, o: &Options<'_>) -> Result<()> {
                 power: false,
             })
             .collect(),
-    );
+    )
+    .name_cgb_mode_for(&rom);
     let mut boot_image = None;
     match (boot_rom, o.boot_rom) {
         (Some(hash), Some(path)) => {

@@ -32,7 +32,7 @@
 //!   skipped and the first of two equal keys wins (`BasicMovieInfo.cs`, `movie/bk2/Bk2Header.cs`).
 //!   Keys (`Client.Common/movie/HeaderKeys.cs`): `MovieVersion` (`BizHawk v2.0.0`), `emuVersion`,
 //!   `OriginalEmuVersion`, `Platform` (`GB`; older movies of colour games say `GBC`; newer ones say
-//!   `GB` and add `IsCGBMode 1`), `GameName`, `SHA1`, `Author`, `rerecordCount`, `Core`
+//!   `GB` and add `IsCGBMode 1`, or `IsCGBDMGMode 1` for a DMG game on the CGB), `GameName`, `SHA1`, `Author`, `rerecordCount`, `Core`
 //!   (`Gambatte`, `GBHawk`, `SameBoy`: `Emulation.Cores/CoreNames.cs`), `BoardName`, `CycleCount`,
 //!   `ClockRate`, `StartsFromSavestate`, `StartsFromSaveRam`, firmware hashes such as
 //!   `GB_Firmware_World` (`Client.Common/movie/conversions/MovieConversionExtensions.cs`

@@ -259,6 +259,22 @@ fn bk2_cgb_movie_exports_console_mode_gbc() {
             .console_mode,
         ConsoleMode::Gb
     );
+    // A DMG game on the CGB: newer BizHawk says IsCGBDMGMode; a CGB game keeps IsCGBMode.
+    let mut rom = counter_rom();
+    for (compat, key) in [
+        (0x00, "IsCGBDMGMode"),
+        (0x84, "IsCGBDMGMode"),
+        (0x80, "IsCGBMode"),
+        (0xC0, "IsCGBMode"),
+    ] {
+        rom[0x143] = compat;
+        let m = Bk2::gambatte("T", "ab", Model::Cgb, Vec::new()).name_cgb_mode_for(&rom);
+        assert_eq!(m.header_value(key), Some("1"), "{compat:#x}");
+        let back = bk2::read(&bk2::write(&m).unwrap()).unwrap();
+        assert_eq!(back.console().unwrap(), Some(Model::Cgb));
+    }
+    let m = Bk2::gambatte("T", "ab", Model::Dmg, Vec::new()).name_cgb_mode_for(&rom);
+    assert_eq!(m.header_value("IsCGBDMGMode"), None);
 }
 
 #[test]

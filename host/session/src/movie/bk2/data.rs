@@ -111,6 +111,19 @@ impl Bk2 {
         self
     }
 
+    /// Name the CGB the way newer BizHawk does for `rom`: a game that runs in the CGB's DMG
+    /// compatibility mode (its header byte `0x143` lacks bit 7, or has bits 7 and 2: Gambatte's
+    /// `IsCGBDMGMode`) gets `IsCGBDMGMode 1` instead of `IsCGBMode 1`
+    /// (`IGameboyCommon` in `PopulateWithDefaultHeaderValues`). Both read back as the CGB.
+    pub fn name_cgb_mode_for(mut self, rom: &[u8]) -> Bk2 {
+        let compat = rom.get(0x143).copied().unwrap_or(0);
+        let dmg_mode = compat & 0x80 == 0 || compat & 0x84 == 0x84;
+        if dmg_mode && let Some(entry) = self.header.iter_mut().find(|(k, _)| k == "IsCGBMode") {
+            entry.0 = "IsCGBDMGMode".to_string();
+        }
+        self
+    }
+
     /// Set (or add, at the end) a header entry.
     pub fn set_header(&mut self, key: &str, value: &str) {
         match self.header.iter_mut().find(|(k, _)| k == key) {
@@ -119,7 +132,8 @@ impl Bk2 {
         }
     }
 
-    /// The model the movie runs on in BizHawk: the CGB when its header says `IsCGBMode 1` or
+    /// The model the movie runs on in BizHawk: the CGB when its header says `IsCGBMode 1`,
+    /// `IsCGBDMGMode 1` (a DMG game on the CGB, as newer BizHawk writes it) or
     /// `Platform GBC`, or its sync settings pin `ConsoleMode` 2 (GBC); the DMG when they pin 1
     /// (GB); else `None` (BizHawk chose from the ROM's header). Unreadable sync settings count
     /// as none here; [`Bk2::console`] reports them.
@@ -136,7 +150,9 @@ impl Bk2 {
             ConsoleMode::Sgb2 => return Err(Bk2Error::UnsupportedConsole("the Super Game Boy 2")),
             _ => {}
         }
-        if self.header_value("IsCGBMode").map(str::trim) == Some("1")
+        let flag = |key| self.header_value(key).map(str::trim) == Some("1");
+        if flag("IsCGBMode")
+            || flag("IsCGBDMGMode")
             || self.header_value("Platform").map(str::trim) == Some("GBC")
         {
             return Ok(Some(gb_core::Model::Cgb));
