@@ -17,7 +17,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};
-use gb_session::movie::bk2::{self, Bk2, Bk2Frame, Carried};
+use gb_session::movie::bk2::{self, Bk2, Bk2Frame, Carried, GambatteSync};
 use gb_session::movie::{self, Movie, Recorder};
 use gb_session::{Session, SessionConfig};
 
@@ -225,6 +225,24 @@ pub fn to_gbm(input: &Path, output: &Path, o: &Options<'_>) -> Result<()> {
         );
     }
     let model = bk2.console()?;
+    let sync = GambatteSync::parse(&bk2.sync_settings)?;
+    if sync.frame_length != 0 {
+        refuse(
+            o.force,
+            "the movie's frames are of equal length (Gambatte's FrameLength 1 or 2), and \
+             gbhost's end at VBlank (FrameLength 0): its input would land on other frames",
+        )?;
+    }
+    if sync.initial_time != 0 || sync.rtc_divisor_offset != 0 {
+        eprintln!(
+            "warning: the movie's cartridge clock starts at {} s with divisor offset {}; gbhost's \
+             does not follow these, so a game that reads its clock may desync",
+            sync.initial_time, sync.rtc_divisor_offset
+        );
+    }
+    if sync.multicart_compat {
+        eprintln!("warning: the movie uses MulticartCompat wiring, which gbhost does not emulate");
+    }
     let boot_rom = match bk2.boot_rom()? {
         None => None,
         Some(hash) => {

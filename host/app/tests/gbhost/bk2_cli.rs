@@ -91,10 +91,7 @@ fn bk2_export_names_the_rom_counts_cycles_and_refuses_a_start_bizhawk_changes() 
     );
     assert_eq!(
         GambatteSync::parse(&movie.sync_settings).unwrap(),
-        GambatteSync {
-            console_mode: bk2::ConsoleMode::Gb,
-            enable_bios: false
-        }
+        GambatteSync::new(bk2::ConsoleMode::Gb, false)
     );
     // A movie that started with a boot ROM (256 bytes of NOPs, recorded here through the
     // library: `movie record` has no --boot-rom) needs it to export, and carries its SHA-1.
@@ -189,6 +186,16 @@ fn bk2_import_checks_the_rom_and_keeps_notes_and_power() {
     );
     let out = run(&[&s(&src), &s(&gbm), "--rom", &s(&rom), "--force"]);
     assert!(out.status.success(), "{}", text(&out));
+
+    // Equal-length frames: input would land on other frames in gbhost.
+    let mut equal = made_bk2(&bytes, None);
+    equal.sync_settings = equal
+        .sync_settings
+        .replace("\"FrameLength\":0", "\"FrameLength\":1");
+    std::fs::write(&src, bk2::write(&equal).unwrap()).unwrap();
+    let out = run(&[&s(&src), &s(&gbm), "--rom", &s(&rom)]);
+    assert!(!out.status.success());
+    assert!(text(&out).contains("FrameLength"), "{}", text(&out));
 
     // A movie BizHawk played with the boot ROM: refused without it.
     let booted = made_bk2(&bytes, None).with_boot_rom("4ED31EC6B0B175BB109C0EB5FD3D193DA823339F");

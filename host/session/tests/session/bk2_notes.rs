@@ -245,10 +245,7 @@ fn bk2_cgb_movie_exports_console_mode_gbc() {
     let back = bk2::read(&bytes).unwrap();
     assert_eq!(
         GambatteSync::parse(&back.sync_settings).unwrap(),
-        GambatteSync {
-            console_mode: ConsoleMode::Gbc,
-            enable_bios: false
-        }
+        GambatteSync::new(ConsoleMode::Gbc, false)
     );
     assert_eq!(back.console().unwrap(), Some(Model::Cgb));
     assert_eq!(back.boot_rom().unwrap(), None);
@@ -318,6 +315,42 @@ fn bk2_sync_settings_decide_console_and_boot_rom() {
         Err(Bk2Error::UnsupportedConsole(_))
     ));
     assert!(matches!(mode("9"), Err(Bk2Error::BadSyncSettings(_))));
+    // The timing fields, as BizHawk 2.9 writes them and as older versions did.
+    let now = GambatteSync::parse(&format!(
+        "{{\"o\":{{\"$type\":\"{ty}\",\"FrameLength\":\"EqualLengthFrames\",\"InitialTime\":86400,\
+         \"RTCDivisorOffset\":-3,\"MulticartCompat\":true}}}}"
+    ))
+    .unwrap();
+    assert_eq!(
+        (
+            now.frame_length,
+            now.initial_time,
+            now.rtc_divisor_offset,
+            now.multicart_compat
+        ),
+        (1, 86400, -3, true)
+    );
+    let old = GambatteSync::parse(&format!(
+        "{{\"o\":{{\"$type\":\"{ty}\",\"RTCInitialTime\":5,\"EqualLengthFrames\":true}}}}"
+    ))
+    .unwrap();
+    assert_eq!((old.frame_length, old.initial_time), (1, 5));
+    // Written explicitly, they read back.
+    let back = GambatteSync::parse(&now.to_json()).unwrap();
+    assert_eq!(back, now);
+    for bad in [
+        "{\"o\":{\"FrameLength\":7}}",
+        "{\"o\":{\"InitialTime\":-1}}",
+        "{\"o\":{\"RTCDivisorOffset\":\"x\"}}",
+        "{\"o\":{\"MulticartCompat\":1}}",
+        "{\"o\":3}",
+        "[]",
+    ] {
+        assert!(
+            matches!(GambatteSync::parse(bad), Err(Bk2Error::BadSyncSettings(_))),
+            "{bad}"
+        );
+    }
     // Damaged settings: an error from console(), no model from model().
     let broken = with("{\"o\":{\"ConsoleMode\":1");
     assert!(matches!(

@@ -74,10 +74,7 @@ impl Bk2 {
                 ConsoleMode::Gbc
             }
         };
-        let sync = GambatteSync {
-            console_mode,
-            enable_bios: false,
-        };
+        let sync = GambatteSync::new(console_mode, false);
         Bk2 {
             header,
             sync_settings: sync.to_json(),

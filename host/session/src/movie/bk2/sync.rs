@@ -78,6 +78,16 @@ pub struct GambatteSync {
     /// `EnableBIOS`: the official boot ROM runs first (BizHawk may force it anyway:
     /// [`super::boot::bios_forced`]).
     pub enable_bios: bool,
+    /// `FrameLength`: 0 VBlank-driven frames (gbhost's), 1 equal-length frames (35,112 ticks
+    /// each; also older BizHawk's `EqualLengthFrames true`), 2 user-defined (subframe input).
+    pub frame_length: u8,
+    /// `InitialTime` (older BizHawk: `RTCInitialTime`): the cartridge clock's start, in
+    /// seconds.
+    pub initial_time: u64,
+    /// `RTCDivisorOffset`: how far the CPU clock is from 2^22 Hz for the cartridge clock.
+    pub rtc_divisor_offset: i64,
+    /// `MulticartCompat`: multicart wiring for MBC1 carts.
+    pub multicart_compat: bool,
 }
 
 impl GambatteSync {
@@ -101,32 +111,74 @@ impl GambatteSync {
             Some(v) => ConsoleMode::from_json(v)
                 .ok_or_else(|| bad(format!("ConsoleMode {v} is not Auto, GB, GBC, GBA or SGB2")))?,
         };
-        let enable_bios = match settings.get("EnableBIOS") {
-            None => false,
-            Some(serde_json::Value::Bool(b)) => *b,
-            Some(v) => return Err(bad(format!("EnableBIOS {v} is not true or false"))),
+        let flag = |key: &str| match settings.get(key) {
+            None => Ok(false),
+            Some(serde_json::Value::Bool(b)) => Ok(*b),
+            Some(v) => Err(bad(format!("{key} {v} is not true or false"))),
+        };
+        let number = |key: &str| match settings.get(key) {
+            None => Ok(None),
+            Some(v) => v
+                .as_i64()
+                .or_else(|| v.as_str().and_then(|s| s.trim().parse().ok()))
+                .map(Some)
+                .ok_or_else(|| bad(format!("{key} {v} is not a whole number"))),
+        };
+        let frame_length = match settings.get("FrameLength") {
+            None => u8::from(flag("EqualLengthFrames")?),
+            Some(v) => match (v.as_u64(), v.as_str()) {
+                (Some(n @ 0..=2), _) => n as u8,
+                (_, Some("VBlankDrivenFrames")) => 0,
+                (_, Some("EqualLengthFrames")) => 1,
+                (_, Some("UserDefinedFrames")) => 2,
+                _ => return Err(bad(format!("FrameLength {v} is not 0, 1 or 2"))),
+            },
+        };
+        let initial_time = match number("InitialTime")?.or(number("RTCInitialTime")?) {
+            None => 0,
+            Some(t) => u64::try_from(t).map_err(|_| bad(format!("InitialTime {t} is negative")))?,
         };
         Ok(GambatteSync {
             console_mode,
-            enable_bios,
+            enable_bios: flag("EnableBIOS")?,
+            frame_length,
+            initial_time,
+            rtc_divisor_offset: number("RTCDivisorOffset")?.unwrap_or(0),
+            multicart_compat: flag("MulticartCompat")?,
         })
     }
 
-    /// The settings as BizHawk writes them, on one line, every field explicit: these two,
-    /// and the defaults a deterministic gbhost movie matches (no multicart wiring, emulated-time
-    /// clock from 0 with no divisor offset, cart bus pull-up of 8 cycles, no IR remote,
-    /// VBlank-driven frames — one input per frame, like gbhost's — and every layer shown).
+    /// Settings that pin `console_mode`, with or without the boot ROM, every other field at
+    /// the value a gbhost movie matches.
+    pub fn new(console_mode: ConsoleMode, enable_bios: bool) -> GambatteSync {
+        GambatteSync {
+            console_mode,
+            enable_bios,
+            ..GambatteSync::default()
+        }
+    }
+
+    /// The settings as BizHawk writes them, on one line, every field explicit: these, and
+    /// the fixed ones a deterministic gbhost movie matches (cart bus pull-up of 8 cycles,
+    /// emulated-time clock, no IR remote, every layer shown). [`GambatteSync::new`]'s
+    /// defaults are what gbhost plays: VBlank-driven frames (one input per frame, like
+    /// gbhost's), no multicart wiring, the clock from 0 with no divisor offset.
     pub fn to_json(&self) -> String {
         format!(
             concat!(
                 r#"{{"o":{{"$type":"{ty}","EnableBIOS":{bios},"ConsoleMode":{mode},"#,
-                r#""CartBusPullUpTime":8,"MulticartCompat":false,"RealTimeRTC":false,"#,
-                r#""RTCDivisorOffset":0,"InitialTime":0,"EnableRemote":false,"FrameLength":0,"#,
-                r#""DisplayBG":true,"DisplayOBJ":true,"DisplayWindow":true}}}}"#
+                r#""CartBusPullUpTime":8,"MulticartCompat":{multicart},"RealTimeRTC":false,"#,
+                r#""RTCDivisorOffset":{offset},"InitialTime":{time},"EnableRemote":false,"#,
+                r#""FrameLength":{frames},"DisplayBG":true,"DisplayOBJ":true,"#,
+                r#""DisplayWindow":true}}}}"#
             ),
             ty = GAMBATTE_SYNC_TYPE,
             bios = self.enable_bios,
             mode = self.console_mode.number(),
+            multicart = self.multicart_compat,
+            offset = self.rtc_divisor_offset,
+            time = self.initial_time,
+            frames = self.frame_length,
         )
     }
 }
