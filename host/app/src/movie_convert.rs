@@ -9,9 +9,12 @@
 //! SHA-1 goes in the header BizHawk checks); a post-boot movie of a cartridge BizHawk would
 //! boot through the boot ROM anyway is refused without `--force` (see the `bk2` module's
 //! docs). Import checks the `.bk2`'s SHA-1 against the ROM, honours its console and boot ROM
-//! or refuses with the reason, and keeps its comments, subtitles, markers, lag log and Power
-//! presses in the new movie's metadata (`bk2::Carried`). `--force` overrides the refusals that
-//! have a meaning (a ROM mismatch, an unexportable start, Power presses gbhost cannot replay).
+//! or refuses with the reason (GBA and SGB2 modes; equal-length frames), warns about sync
+//! settings gbhost does not follow (the cartridge clock's start and divisor, multicart wiring),
+//! and keeps its comments, subtitles, markers, lag log and Power presses in the new movie's
+//! metadata (`bk2::Carried`). `--force` overrides the refusals that have a meaning (a ROM or
+//! boot ROM mismatch, an unexportable start, equal-length frames, Power presses gbhost cannot
+//! replay as resets).
 
 use std::collections::BTreeMap;
 use std::path::Path;
