@@ -486,7 +486,8 @@ fn bk2_notes_and_power_survive_a_gbhost_movie() {
     for (key, value) in [
         ("bk2.comments", "[1]"),
         ("bk2.subtitles", "[\"subtitle x\"]"),
-        ("bk2.markers", "[[1]]"),
+        ("markers", "1\t-\tok\nno tabs\n"),
+        ("markers", "x\t-\tnot a frame\n"),
         ("bk2.lag_log", "{\"a\":1}"),
         ("bk2.power", "[-1]"),
         ("bk2.power", "not json"),

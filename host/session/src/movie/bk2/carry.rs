@@ -3,8 +3,8 @@
 //! through the gbhost movie's free metadata ([`MovieHeader::metadata`](crate::movie::MovieHeader)),
 //! so that `.bk2 → .gbm → .bk2` gives them back.
 //!
-//! Keys (values are JSON): `bk2.comments` (an array of texts), `bk2.subtitles` (an array of
-//! `Subtitles.txt` lines), `bk2.markers` (an array of `[frame, note]`), `bk2.lag_log` (an object
+//! Keys (values are JSON but for `markers`): `bk2.comments` (an array of texts), `bk2.subtitles` (an array of
+//! `Subtitles.txt` lines), `markers` (the TAS editor's: [`KEY_MARKERS`]), `bk2.lag_log` (an object
 //! of frame to lag flag, as BizHawk's `LagLog`), `bk2.power` (an array of the frames whose
 //! `Power` is pressed). Frames count from the movie's first frame, as in the input log.
 
@@ -18,8 +18,10 @@ use super::notes::{LagLog, Marker, Subtitle};
 pub const KEY_COMMENTS: &str = "bk2.comments";
 /// Metadata key: subtitles.
 pub const KEY_SUBTITLES: &str = "bk2.subtitles";
-/// Metadata key: markers.
-pub const KEY_MARKERS: &str = "bk2.markers";
+/// Metadata key: markers — the key and the form gbhost's TAS editor keeps its own markers in
+/// (`movie/editor_file.rs`: a line per marker, `frame<TAB>P|-<TAB>text`, `P` for pinned), so
+/// that a `.bk2`'s markers open in the editor and the editor's export to a `.bk2`.
+pub const KEY_MARKERS: &str = "markers";
 /// Metadata key: the lag log.
 pub const KEY_LAG_LOG: &str = "bk2.lag_log";
 /// Metadata key: the frames that press Power.
@@ -83,12 +85,6 @@ impl Carried {
         put(KEY_COMMENTS, json!(self.comments), self.comments.is_empty());
         let subtitles: Vec<String> = self.subtitles.iter().map(Subtitle::line).collect();
         put(KEY_SUBTITLES, json!(subtitles), subtitles.is_empty());
-        let markers: Vec<Value> = self
-            .markers
-            .iter()
-            .map(|m| json!([m.frame, m.message]))
-            .collect();
-        put(KEY_MARKERS, json!(markers), markers.is_empty());
         if let Some(log) = &self.lag_log {
             let map: serde_json::Map<String, Value> = log
                 .iter()
@@ -97,6 +93,18 @@ impl Carried {
             put(KEY_LAG_LOG, Value::Object(map), false);
         }
         put(KEY_POWER, json!(self.power), self.power.is_empty());
+        if !self.markers.is_empty() {
+            // BizHawk has no pinned markers; tabs and line breaks cannot be in the editor's.
+            let lines: String = self
+                .markers
+                .iter()
+                .map(|m| {
+                    let text = m.message.replace(['\t', '\r', '\n'], " ");
+                    format!("{}\t-\t{text}\n", m.frame)
+                })
+                .collect();
+            meta.insert(KEY_MARKERS.to_string(), lines);
+        }
     }
 
     /// Read them back from a gbhost movie's metadata; a key whose value is not what
@@ -137,16 +145,23 @@ impl Carried {
                     .map_err(|e| bad(KEY_SUBTITLES, e.to_string()))
             })
             .collect::<Result<_, _>>()?;
-        let markers = array(KEY_MARKERS)?
-            .iter()
-            .map(|v| match v.as_array().map(Vec::as_slice) {
-                Some([f, m]) => Ok(Marker {
-                    frame: frame(KEY_MARKERS, f)?,
-                    message: text(KEY_MARKERS, m)?,
-                }),
-                _ => Err(bad(KEY_MARKERS, format!("{v} is not [frame, note]"))),
-            })
-            .collect::<Result<_, _>>()?;
+        let mut markers = Vec::new();
+        for line in meta.get(KEY_MARKERS).map_or("", String::as_str).lines() {
+            let mut cols = line.splitn(3, '\t');
+            let (Some(f), Some(_pinned), message) = (cols.next(), cols.next(), cols.next()) else {
+                return Err(bad(
+                    KEY_MARKERS,
+                    format!("`{line}` is not frame, pin, text"),
+                ));
+            };
+            let frame = f
+                .parse()
+                .map_err(|_| bad(KEY_MARKERS, format!("`{f}` is not a frame number")))?;
+            markers.push(Marker {
+                frame,
+                message: message.unwrap_or("").to_string(),
+            });
+        }
         let lag_log = match meta.get(KEY_LAG_LOG) {
             None => None,
             Some(v) => {
