@@ -3,6 +3,7 @@
 //! the app's command line: no display, piped and tmux-driven REPLs, battery saves).
 
 mod app_cli;
+mod bk2_cli;
 mod cgb_cli;
 mod cli;
 mod common;
