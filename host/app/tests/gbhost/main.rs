@@ -7,6 +7,7 @@ mod bk2_cli;
 mod cgb_cli;
 mod cli;
 mod common;
+mod editor_bk2_cli;
 mod movie_cli;
 mod portable_cli;
 mod session_cli;
