@@ -18,6 +18,7 @@ mod gamepad;
 mod headless;
 mod hexdump;
 mod movie_cli;
+mod movie_convert;
 mod overlay;
 mod play;
 mod repl;

@@ -51,14 +51,19 @@ enum Sub {
         input: PathBuf,
         /// The movie to write.
         output: PathBuf,
-        /// The ROM (needed to make a .gbm: the movie's state checks come from playing it).
+        /// The ROM (both ways: a .bk2 names it by SHA-1 and holds the length found by
+        /// playing the movie; a .gbm's state checks come from playing it).
         #[arg(long)]
         rom: Option<PathBuf>,
+        /// The boot ROM the movie starts with (a .bk2 holds its SHA-1).
+        #[arg(long, value_name = "FILE")]
+        boot_rom: Option<PathBuf>,
         /// Replace an existing output file.
         #[arg(long)]
         overwrite: bool,
-        /// Run a cartridge type gbhost does not emulate with a stand-in mapper (as `--force`
-        /// elsewhere).
+        /// Convert despite a ROM or boot ROM whose hash differs from the movie's, a start
+        /// BizHawk would play differently, or Power presses gbhost cannot replay (each with a
+        /// warning); and run a cartridge type gbhost does not emulate with a stand-in mapper.
         #[arg(long)]
         force: bool,
     },
@@ -147,6 +152,7 @@ pub fn run(args: &Args) -> Result<()> {
             input,
             output,
             rom,
+            boot_rom,
             overwrite,
             force,
         } => {
@@ -159,7 +165,12 @@ pub fn run(args: &Args) -> Result<()> {
                 }
                 remove_movie(output);
             }
-            convert(input, output, rom.as_deref(), *force)
+            let options = crate::movie_convert::Options {
+                rom: rom.as_deref(),
+                boot_rom: boot_rom.as_deref(),
+                force: *force,
+            };
+            convert(input, output, &options)
         }
     }
 }
@@ -377,110 +388,15 @@ fn info(path: &Path) -> Result<()> {
     Ok(())
 }
 
-fn convert(input: &Path, output: &Path, rom: Option<&Path>, force: bool) -> Result<()> {
+fn convert(input: &Path, output: &Path, options: &crate::movie_convert::Options<'_>) -> Result<()> {
     let ext = |p: &Path| {
         p.extension()
             .map(|e| e.to_string_lossy().to_ascii_lowercase())
             .unwrap_or_default()
     };
     match (ext(input).as_str(), ext(output).as_str()) {
-        ("gbm", "bk2") => {
-            let movie = Movie::open(input)?;
-            let (frames, lost) = movie.frame_buttons()?;
-            if lost > 0 {
-                eprintln!(
-                    "warning: {lost} events have no .bk2 form (sub-frame joypad changes are moved \
-                     to the next frame start; pokes and scripts are dropped)"
-                );
-            }
-            if !matches!(movie.header.start, movie::Start::PowerOn { .. }) {
-                eprintln!("warning: the movie starts from a state; the .bk2 starts at power-on");
-            }
-            let sha1 = rom
-                .map(|r| crate::rom::read(r, force))
-                .transpose()?
-                .map(|r| {
-                    sha1_smol::Sha1::from(&r)
-                        .digest()
-                        .to_string()
-                        .to_ascii_uppercase()
-                })
-                .unwrap_or_default();
-            let mut bk2 = gb_session::movie::bk2::Bk2::gambatte(
-                &movie.header.rom_title,
-                &sha1,
-                movie.model()?,
-                frames
-                    .iter()
-                    .map(|&buttons| gb_session::movie::bk2::Bk2Frame {
-                        buttons,
-                        power: false,
-                    })
-                    .collect(),
-            );
-            set_header(
-                &mut bk2,
-                "rerecordCount",
-                &movie.header.rerecords.to_string(),
-            );
-            if !movie.header.authors.is_empty() {
-                set_header(&mut bk2, "Author", &movie.header.authors.join(", "));
-            }
-            let bytes = gb_session::movie::bk2::write(&bk2)?;
-            gb_session::files::write_atomic(output, &bytes)?;
-            eprintln!(
-                "warning: BizHawk's Game Boy cores time input differently; the movie may desync there"
-            );
-            println!("converted: {} frames", frames.len());
-            Ok(())
-        }
-        ("bk2", "gbm") => {
-            let Some(rom_path) = rom else {
-                bail!("converting to .gbm needs --rom ROM (the movie is played to record it)");
-            };
-            let bk2 = gb_session::movie::bk2::read(&std::fs::read(input)?)?;
-            eprintln!(
-                "warning: a .bk2 made by another core may desync in gbhost (input timing differs)"
-            );
-            let rom = crate::rom::read(rom_path, force)?;
-            let config = SessionConfig {
-                desync_check: false,
-                ring_bytes: 16 << 20,
-                image_key: crate::state_key::get(),
-                force_unsupported: force,
-                ..SessionConfig::default()
-            };
-            // The model BizHawk ran it on, else what the ROM's header asks for.
-            let model = bk2
-                .model()
-                .map_or(gb_core::ModelChoice::Auto, gb_core::ModelChoice::Fixed);
-            let power = gb_session::PowerOn {
-                model,
-                ..gb_session::PowerOn::default()
-            };
-            let mut session = Session::power_on(rom, power, config)?;
-            let mut meta = BTreeMap::new();
-            meta.insert("converted_from".to_owned(), input.display().to_string());
-            let authors = bk2
-                .header_value("Author")
-                .map(|a| vec![a.to_owned()])
-                .unwrap_or_default();
-            let mut rec = Recorder::create(output, &mut session, authors, meta)?;
-            let total = bk2.frames.len();
-            for (i, f) in bk2.frames.iter().enumerate() {
-                session.set_buttons(f.buttons);
-                session.run_frame();
-                rec.after_frame(&mut session)?;
-                if (i + 1) % 600 == 0 {
-                    eprintln!("frame {}/{total}", i + 1);
-                }
-            }
-            rec.set_rerecords(bk2.rerecords())?;
-            let path = rec.finish()?;
-            gb_session::movie::container::compact(&path, &path, 19)?;
-            println!("converted: {total} frames");
-            Ok(())
-        }
+        ("gbm", "bk2") => crate::movie_convert::to_bk2(input, output, options),
+        ("bk2", "gbm") => crate::movie_convert::to_gbm(input, output, options),
         (a, b) => bail!("cannot convert .{a} to .{b} (gbm ↔ bk2)"),
     }
 }
@@ -491,12 +407,4 @@ fn remove_movie(path: &Path) {
     let mut idx = path.as_os_str().to_owned();
     idx.push(".idx");
     let _ = std::fs::remove_file(PathBuf::from(idx));
-}
-
-/// Set (or add) a Header.txt key.
-fn set_header(bk2: &mut gb_session::movie::bk2::Bk2, key: &str, value: &str) {
-    match bk2.header.iter_mut().find(|(k, _)| k == key) {
-        Some((_, v)) => *v = value.to_owned(),
-        None => bk2.header.push((key.to_owned(), value.to_owned())),
-    }
 }

@@ -3,9 +3,11 @@
 //! the app's command line: no display, piped and tmux-driven REPLs, battery saves).
 
 mod app_cli;
+mod bk2_cli;
 mod cgb_cli;
 mod cli;
 mod common;
+mod editor_bk2_cli;
 mod movie_cli;
 mod portable_cli;
 mod session_cli;

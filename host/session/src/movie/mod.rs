@@ -34,6 +34,7 @@ pub mod editor;
 pub mod editor_file;
 pub mod error;
 pub mod format;
+pub mod ghost;
 pub mod player;
 pub mod reader;
 pub mod recorder;

@@ -101,7 +101,7 @@ impl Roll {
         let at = at.min(self.frames.len());
         let old_len = old_len.min(self.frames.len() - at);
         let old: Vec<Buttons> = self.frames[at..at + old_len].to_vec();
-        if old == new {
+        if old == new || (self.frames.len() - old_len + new.len()) as u64 > super::MAX_FRAME_LIST {
             return None;
         }
         let before = self.markers.clone();
@@ -143,6 +143,9 @@ impl Roll {
 
     /// Set frame `f`'s buttons (the roll grows with empty frames to reach it).
     pub fn set(&mut self, f: u64, b: Buttons) -> Option<u64> {
+        if f >= super::MAX_FRAME_LIST {
+            return None;
+        }
         let i = usize::try_from(f).ok()?;
         if i >= self.frames.len() {
             if b == Buttons::default() {
@@ -172,11 +175,11 @@ impl Roll {
         on: u64,
         off: u64,
     ) -> Option<u64> {
-        let start = usize::try_from(range.start).ok()?;
-        let end = usize::try_from(range.end).ok()?.max(start);
-        if end - start > super::MAX_FRAME_LIST as usize {
+        if range.end > super::MAX_FRAME_LIST {
             return None;
         }
+        let start = usize::try_from(range.start).ok()?;
+        let end = usize::try_from(range.end).ok()?.max(start);
         let period = (on + off).max(1);
         let new: Vec<Buttons> = (start..end)
             .map(|i| {
@@ -331,6 +334,15 @@ mod tests {
 
     fn roll(n: usize) -> Roll {
         Roll::new((0..n).map(|i| Buttons(i as u8)).collect())
+    }
+
+    #[test]
+    fn frames_past_a_movie_s_limit_are_refused_not_allocated() {
+        let mut r = Roll::new(vec![Buttons::default(); 4]);
+        assert_eq!(r.set(u64::MAX / 2, Buttons::A), None);
+        assert_eq!(r.paint(1 << 40..(1 << 40) + 5, Buttons::A, true), None);
+        assert_eq!(r.insert(u64::MAX, vec![Buttons::A]), Some(4));
+        assert_eq!(r.len(), 5);
     }
 
     #[test]

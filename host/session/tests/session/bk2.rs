@@ -270,11 +270,16 @@ fn bk2_written_archive_is_what_bizhawk_writes() {
          Core Gambatte\r\nrerecordCount 0\r\n\r\n"
     );
     // The console pinned to the movie's model (Gambatte's `ConsoleMode` 1: GB), so BizHawk
-    // does not pick the GBC for a colour-capable cartridge recorded on the DMG.
+    // does not pick the GBC for a colour-capable cartridge recorded on the DMG; no boot ROM;
+    // every other setting explicit, at the value a gbhost movie matches.
     assert_eq!(
         entry_text(&bytes, "SyncSettings.json"),
         format!(
-            "{{\"o\":{{\"$type\":\"{}\",\"ConsoleMode\":1}}}}\r\n",
+            "{{\"o\":{{\"$type\":\"{}\",\"EnableBIOS\":false,\"ConsoleMode\":1,\
+             \"CartBusPullUpTime\":8,\"MulticartCompat\":false,\"RealTimeRTC\":false,\
+             \"RTCDivisorOffset\":0,\"InitialTime\":0,\"EnableRemote\":false,\
+             \"FrameLength\":0,\"DisplayBG\":true,\"DisplayOBJ\":true,\
+             \"DisplayWindow\":true}}}}\r\n",
             bk2::GAMBATTE_SYNC_TYPE
         )
     );

@@ -281,3 +281,41 @@ fn a_bizhawk_script_reads_and_edits_the_roll_through_tastudio() {
         "the old marker moved with its input"
     );
 }
+
+#[test]
+fn a_ghost_runs_frame_locked_and_marks_the_first_difference() {
+    use gb_session::movie::ghost::Ghost;
+    let (mut s, mut ed) = recorded(200);
+    // The ghost: the same run without the first A presses.
+    let mut input = ed.roll().frames().to_vec();
+    for b in &mut input[50..60] {
+        *b = Buttons::default();
+    }
+    let mut ghost = Ghost::new("no early A", session(), 0, input);
+    // Follow the edited session from the start, frame by frame.
+    ed.seek_now(&mut s, 0).expect("seek");
+    while s.frame() < 200 {
+        ed.run_frame(&mut s, Buttons::default());
+        ghost.observe(&s);
+        ghost.follow(s.frame()).expect("follow");
+    }
+    assert_eq!(ghost.session().frame(), 200);
+    let d = ghost.divergence().expect("they differ");
+    assert!((50..=52).contains(&d.frame), "{d:?}");
+    assert!(d.ram, "the ROM mixes the buttons into work RAM");
+    assert_eq!(ghost.compared_to(), 200);
+    // Back in time: the ghost follows through its own history.
+    ed.seek(&mut s, 30).expect("seek");
+    ghost.follow(s.frame()).expect("follow");
+    assert_eq!(ghost.session().frame(), 30);
+    // The edited run made the same as the ghost: no difference once re-observed.
+    ed.paint(&s, 50..60, Buttons::A, false);
+    ghost.invalidate_main_from(50);
+    ed.seek_now(&mut s, 50).expect("seek");
+    while s.frame() < 200 {
+        ed.run_frame(&mut s, Buttons::default());
+        ghost.observe(&s);
+        ghost.follow(s.frame()).expect("follow");
+    }
+    assert_eq!(ghost.divergence(), None);
+}

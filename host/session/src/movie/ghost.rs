@@ -1,0 +1,155 @@
+//! [`Ghost`]: a second machine running other input (a branch, another movie of the same ROM)
+//! frame-locked with the edited one, to race against it: the app draws its picture over the
+//! game or beside it, and the piano roll marks the first frame where the two machines' work
+//! RAM or screens differ.
+//!
+//! The ghost is a session of its own (its own rewind history, no scripts: input only). It
+//! follows the edited session's frame: forward by running its input, backward by seeking in
+//! its history. Each machine's frames are fingerprinted as they are run (FNV-1a of work RAM
+//! and of the picture): the ghost's by [`Ghost::follow`], the edited session's by
+//! [`Ghost::observe`] after each of its frames. The first difference is the first frame both
+//! fingerprinted where they differ; an edit of the main input at frame `f` forgets the main
+//! fingerprints from `f` on ([`Ghost::invalidate_main_from`]).
+
+use gb_core::{Buttons, Domain};
+
+use crate::data::fnv1a;
+use crate::session::{Session, SessionError};
+
+/// A frame's fingerprint: work RAM and picture hashes.
+type Print = (u64, u64);
+
+fn print(s: &Session) -> Print {
+    let px: Vec<u8> = s
+        .picture()
+        .pixels()
+        .iter()
+        .flat_map(|p| p.to_le_bytes())
+        .collect();
+    (fnv1a(s.gb().domain(Domain::Wram)), fnv1a(&px))
+}
+
+/// Where two machines first differ.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Divergence {
+    /// The frame (the machines after it ran).
+    pub frame: u64,
+    /// Work RAM differs.
+    pub ram: bool,
+    /// The picture differs.
+    pub screen: bool,
+}
+
+/// A second machine running other input beside the edited session.
+pub struct Ghost {
+    session: Session,
+    /// Its input from frame `start` on.
+    input: Vec<Buttons>,
+    start: u64,
+    /// Its name (the branch's or movie's).
+    name: String,
+    /// Fingerprints after each frame (index: frame - 1), of the ghost and of the main session.
+    ghost_prints: Vec<Option<Print>>,
+    main_prints: Vec<Option<Print>>,
+}
+
+fn put(v: &mut Vec<Option<Print>>, frame: u64, p: Print) {
+    let Some(i) = frame.checked_sub(1).and_then(|i| usize::try_from(i).ok()) else {
+        return;
+    };
+    if i >= super::MAX_FRAME_LIST as usize {
+        return;
+    }
+    if v.len() <= i {
+        v.resize(i + 1, None);
+    }
+    v[i] = Some(p);
+}
+
+impl Ghost {
+    /// A ghost playing `input` from frame `start` on `session` (a fresh session at that
+    /// frame: the movie's start, or power-on for a branch of a movie from power-on).
+    pub fn new(name: &str, session: Session, start: u64, input: Vec<Buttons>) -> Ghost {
+        Ghost {
+            session,
+            input,
+            start,
+            name: name.to_owned(),
+            ghost_prints: Vec::new(),
+            main_prints: Vec::new(),
+        }
+    }
+
+    /// Its name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The ghost's machine (its picture is what the app draws).
+    pub fn session(&self) -> &Session {
+        &self.session
+    }
+
+    /// Bring the ghost to frame `f`: run its input forward, or seek back in its history.
+    pub fn follow(&mut self, f: u64) -> Result<(), SessionError> {
+        if self.session.frame() > f {
+            let first = self.session.history().frames().map_or(0, |(a, _)| a);
+            self.session.seek(f.max(first))?;
+        }
+        // A long way forward is run in one go (bounded by the movie's length limit).
+        let mut budget = super::MAX_FRAME_LIST;
+        while self.session.frame() < f && budget > 0 {
+            let g = self.session.frame();
+            let b = g
+                .checked_sub(self.start)
+                .and_then(|i| self.input.get(usize::try_from(i).ok()?))
+                .copied()
+                .unwrap_or_default();
+            self.session.set_buttons(b);
+            self.session.run_frame();
+            put(
+                &mut self.ghost_prints,
+                self.session.frame(),
+                print(&self.session),
+            );
+            budget -= 1;
+        }
+        Ok(())
+    }
+
+    /// Fingerprint the edited session's frame (call after each frame it runs).
+    pub fn observe(&mut self, main: &Session) {
+        put(&mut self.main_prints, main.frame(), print(main));
+    }
+
+    /// The edited input changed at frame `f`: its fingerprints from there are stale.
+    pub fn invalidate_main_from(&mut self, f: u64) {
+        let keep = usize::try_from(f).unwrap_or(usize::MAX);
+        self.main_prints.truncate(keep.min(self.main_prints.len()));
+    }
+
+    /// The first frame both machines ran where their work RAM or picture differ.
+    pub fn divergence(&self) -> Option<Divergence> {
+        self.ghost_prints
+            .iter()
+            .zip(&self.main_prints)
+            .enumerate()
+            .find_map(|(i, (g, m))| match (g, m) {
+                (Some(g), Some(m)) if g != m => Some(Divergence {
+                    frame: i as u64 + 1,
+                    ram: g.0 != m.0,
+                    screen: g.1 != m.1,
+                }),
+                _ => None,
+            })
+    }
+
+    /// The last frame both machines fingerprinted (how far the comparison reaches).
+    pub fn compared_to(&self) -> u64 {
+        self.ghost_prints
+            .iter()
+            .zip(&self.main_prints)
+            .rposition(|(g, m)| g.is_some() && m.is_some())
+            .map_or(0, |i| i as u64 + 1)
+    }
+}
