@@ -62,7 +62,7 @@ pub const COMMANDS: &[(&str, &str)] = &[
     ),
     (
         "movie",
-        "movie record FILE [--here] | play FILE | rw | ro | undo | stop | end pause|record|stop | info; TAS editor: movie edit [FILE] | set F BTNS | paint F T BTNS on|off | pattern F T BTNS ON OFF | insert F [N] [BTNS] | delete F [T] | clone F T | clear F T | paste F BTNS... | undo | redo | marker F [TEXT] | marker -F | branch save [NAME]|load N|list|diff A B | goto F | save [FILE] | close (ranges F..=T; BTNS like A+B+Up, . for none)",
+        "movie record FILE [--here] | play FILE | rw | ro | undo | stop | end pause|record|stop | info; TAS editor: movie edit [FILE] | set F BTNS | paint F T BTNS on|off | pattern F T BTNS ON OFF | insert F [N] [BTNS] | delete F [T] | clone F T | clear F T | paste F BTNS... | undo | redo | marker F [TEXT] | marker -F | branch save [NAME]|load N|list|diff A B | goto F | save [FILE] | close | ghost branch N|FILE|off (ranges F..=T; BTNS like A+B+Up, . for none)",
     ),
     (
         "help",
@@ -244,6 +244,19 @@ pub enum MovieCmd {
     Save(Option<PathBuf>),
     /// Close the TAS editor.
     Close,
+    /// Race a ghost: a branch, another movie, or none.
+    Ghost(GhostSource),
+}
+
+/// What `movie ghost` runs beside the edited session.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GhostSource {
+    /// Branch N (0-based).
+    Branch(usize),
+    /// A movie file of the same ROM.
+    Movie(PathBuf),
+    /// No ghost.
+    Off,
 }
 
 /// A `movie branch …` command.
@@ -674,6 +687,16 @@ fn parse_movie(args: &[String]) -> Result<MovieCmd, String> {
             text: args.get(2).cloned().unwrap_or_default(),
         },
         (Some("branch"), _) => MovieCmd::Branch(parse_branch(&args[1..])?),
+        (Some("ghost"), 2) if args[1] == "off" => MovieCmd::Ghost(GhostSource::Off),
+        (Some("ghost"), 2) => MovieCmd::Ghost(GhostSource::Movie(args[1].clone().into())),
+        (Some("ghost"), 3) if args[1] == "branch" => {
+            MovieCmd::Ghost(GhostSource::Branch(args[2].parse().map_err(|_| {
+                format!(
+                    "bad branch '{}'; usage: movie ghost branch N | FILE | off",
+                    args[2]
+                )
+            })?))
+        }
         (Some("stop"), 1) => MovieCmd::Stop,
         (Some("end"), 2) => {
             MovieCmd::End(EndAction::parse(&args[1]).ok_or("usage: movie end pause|record|stop")?)
@@ -820,6 +843,9 @@ impl fmt::Display for Command {
                 MovieCmd::Save(None) => write!(f, "movie save"),
                 MovieCmd::Save(Some(p)) => write!(f, "movie save {}", path(p)),
                 MovieCmd::Close => write!(f, "movie close"),
+                MovieCmd::Ghost(GhostSource::Off) => write!(f, "movie ghost off"),
+                MovieCmd::Ghost(GhostSource::Branch(n)) => write!(f, "movie ghost branch {n}"),
+                MovieCmd::Ghost(GhostSource::Movie(p)) => write!(f, "movie ghost {}", path(p)),
             },
             Command::Lua(code) => write!(f, "{code}"),
             Command::Quit => write!(f, "quit"),
@@ -856,6 +882,19 @@ mod tests {
         assert!(parse("movie paint 1 2 A maybe").is_err());
         assert!(parse("movie set x A").is_err());
         assert!(parse("movie branch load x").is_err());
+        assert_eq!(
+            parse("movie ghost branch 2"),
+            Ok(Command::Movie(MovieCmd::Ghost(GhostSource::Branch(2))))
+        );
+        assert!(parse("movie ghost branch x").is_err());
+        for line in [
+            "movie ghost off",
+            "movie ghost branch 0",
+            "movie ghost 'old run.gbm'",
+        ] {
+            let cmd = parse(line).expect(line);
+            assert_eq!(parse(&cmd.to_string()), Ok(cmd));
+        }
     }
 
     #[test]

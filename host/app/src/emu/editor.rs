@@ -97,6 +97,7 @@ impl Emu {
                 o.input_version += 1;
             }
         }
+        self.ghost_sync();
         self.serve_client_requests();
         self.play_audio();
         self.after_frame();
@@ -119,7 +120,12 @@ impl Emu {
             self.give_editor_info();
             let Some(o) = &mut self.editor else { return };
             let len = o.ed.roll().len();
-            let r = o.ed.advance(&mut self.session, 4);
+            let ghost = &mut o.ghost;
+            let r = o.ed.advance_observed(&mut self.session, 4, &mut |s| {
+                if let Some(g) = ghost.as_mut() {
+                    g.observe(s);
+                }
+            });
             o.version += 1;
             if o.ed.roll().len() != len {
                 o.input_version += 1;
@@ -136,6 +142,7 @@ impl Emu {
             }
             self.session.take_client_requests();
         }
+        self.ghost_sync();
         self.session.discard_audio();
         self.drain_session_console();
         let check = self.editor.as_ref().and_then(|o| o.ed.branch_check());
@@ -165,6 +172,7 @@ impl Emu {
             o.input_version += 1;
         }
         r?;
+        self.ghost_sync();
         self.session.take_client_requests();
         self.session.discard_audio();
         self.drain_session_console();
@@ -215,16 +223,13 @@ impl Emu {
             (None, Some(p)) => p.clone(),
             (None, None) => bail!("save to which file? `movie save FILE`"),
         };
-        let mut fresh = match &o.movie {
-            Some(m) => m.session(self.rom_bytes.clone(), config)?,
-            None => {
-                let power = PowerOn {
-                    battery: self.session.start_params().battery.clone(),
-                    ..self.power.power_on(None)
-                };
-                Session::power_on(self.rom_bytes.clone(), power, config)?
-            }
-        };
+        let mut fresh = fresh_session(
+            o.movie.as_ref(),
+            &self.rom_bytes,
+            &self.session,
+            &self.power,
+            config,
+        )?;
         editor_file::save(&mut o.ed, &mut self.session, &mut fresh, &path)
             .with_context(|| format!("cannot save {}", path.display()))?;
         o.version += 1;
@@ -241,4 +246,25 @@ impl Emu {
             path.display()
         ))
     }
+}
+
+/// A new session at the edited movie's start: the movie's own (from its file), or power-on
+/// as the edited session powered on.
+pub(crate) fn fresh_session(
+    movie: Option<&Movie>,
+    rom: &[u8],
+    edited: &Session,
+    power: &crate::rom::PowerArgs,
+    config: gb_session::SessionConfig,
+) -> Result<Session> {
+    Ok(match movie {
+        Some(m) => m.session(rom.to_vec(), config)?,
+        None => {
+            let power = PowerOn {
+                battery: edited.start_params().battery.clone(),
+                ..power.power_on(None)
+            };
+            Session::power_on(rom.to_vec(), power, config)?
+        }
+    })
 }

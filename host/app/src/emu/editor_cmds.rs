@@ -94,6 +94,7 @@ impl Emu {
             MovieCmd::Edit(p) => return Some(self.editor_open(p.as_deref())),
             MovieCmd::Save(p) => return Some(self.editor_save(p.as_deref())),
             MovieCmd::Close => return Some(self.editor_close()),
+            MovieCmd::Ghost(source) => return Some(self.editor_ghost(source)),
             MovieCmd::Undo | MovieCmd::Info if self.editor.is_none() => return None,
             MovieCmd::Record { .. } | MovieCmd::Play(_) => {
                 if self.editor.is_some() {

@@ -1,10 +1,12 @@
 //! [`OpenEditor`]: an open TAS editor as the emulation thread keeps it (the model, its movie
-//! file, a version counter and the view last built from it); `editor.rs` does the work.
+//! file, a version counter, the view last built from it and its ghost); `editor.rs` and
+//! `editor_ghost.rs` do the work.
 
 use std::path::PathBuf;
 
 use gb_session::movie::Movie;
 use gb_session::movie::editor::Editor;
+use gb_session::movie::ghost::Ghost;
 
 use super::types::EditorView;
 
@@ -27,6 +29,8 @@ pub(crate) struct OpenEditor {
     /// Re-emulation failed (the history no longer holds where it must start): it waits for
     /// the next edit or seek instead of failing every tick.
     pub stalled: bool,
+    /// A second machine racing the edited one (`movie ghost …`).
+    pub ghost: Option<Ghost>,
 }
 
 impl OpenEditor {
@@ -40,6 +44,7 @@ impl OpenEditor {
             cache_input: 0,
             cache: None,
             stalled: false,
+            ghost: None,
         }
     }
 }

@@ -6,7 +6,8 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use super::machine::Emu;
-use super::types::{BranchView, EditorView};
+use super::types::{BranchView, EditorView, GhostView};
+use gb_session::movie::ghost::Ghost;
 
 /// A branch's picture as RGB888 (shades in the window's DMG green, or RGB555 colours).
 fn thumbnail_rgb(pixels: &[u16]) -> Vec<u8> {
@@ -36,6 +37,7 @@ impl Emu {
             let mut c = c.clone();
             c.held = held;
             c.pending = pending.then(|| c.target.abs_diff(frame));
+            c.ghost = ghost_view(o.ghost.as_ref(), self.correction);
             return Some(c);
         }
         let ed = &o.ed;
@@ -94,9 +96,27 @@ impl Emu {
             can_redo,
             recording: ed.recording(),
             branches,
+            ghost: ghost_view(o.ghost.as_ref(), self.correction),
         };
         o.cache_input = o.input_version;
         o.cache = Some(view.clone());
         Some(view)
     }
+}
+
+/// What the window shows of the ghost.
+fn ghost_view(ghost: Option<&Ghost>, correction: gb_core::ColorCorrection) -> Option<GhostView> {
+    let g = ghost?;
+    Some(GhostView {
+        name: g.name().to_owned(),
+        picture: Arc::new(
+            g.session()
+                .picture()
+                .to_rgb888_with(&crate::emu::publish::DMG_GREEN, correction),
+        ),
+        divergence: g
+            .divergence()
+            .map(|d| (d.frame.saturating_sub(1), d.ram, d.screen)),
+        compared_to: g.compared_to(),
+    })
 }

@@ -17,6 +17,7 @@
 mod apply;
 mod editor;
 mod editor_cmds;
+mod editor_ghost;
 mod editor_state;
 mod editor_view;
 mod machine;

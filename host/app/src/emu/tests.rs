@@ -501,3 +501,40 @@ fn the_editor_view_is_rebuilt_only_on_changes() {
     assert!(e.version > d.version && Arc::ptr_eq(&d.frames, &e.frames));
     assert!(Arc::ptr_eq(&d.markers, &e.markers));
 }
+
+/// A ghost of a branch races the edited run: after an edit the two machines differ from the
+/// edited frame on, which the editor's view marks; with the same input again they agree.
+#[test]
+fn a_ghost_branch_marks_where_the_runs_part() {
+    let mut emu = Emu::new(&demo_start(), Arc::new(Mutex::new(View::default()))).unwrap();
+    emu.apply_line("step 120");
+    emu.apply_line("movie edit");
+    emu.apply_line("movie branch save plain");
+    // A held over 40-60 stops the demo's scrolling: work RAM differs from frame 40 on.
+    emu.apply_line("movie paint 40 60 A on");
+    emu.apply_line("movie goto 120");
+    let out = emu.apply_line("movie ghost branch 0");
+    assert!(out.contains("races the edited run"), "{out}");
+    // Run on past the edit, live, so both machines are fingerprinted frame by frame.
+    emu.apply_line("movie goto 20");
+    for _ in 0..100 {
+        emu.editor_step();
+    }
+    let view = emu.editor_view().expect("view");
+    let ghost = view.ghost.expect("ghost");
+    let (frame, ram, _) = ghost.divergence.expect("the runs part");
+    assert!((40..=41).contains(&frame), "{frame}");
+    assert!(ram);
+    assert!(ghost.compared_to >= 120);
+    assert_eq!(ghost.picture.len(), 160 * 144 * 3);
+    // The same input as the branch again: no difference once run again.
+    emu.apply_line("movie undo");
+    emu.apply_line("movie goto 20");
+    for _ in 0..100 {
+        emu.editor_step();
+    }
+    let ghost = emu.editor_view().expect("view").ghost.expect("ghost");
+    assert_eq!(ghost.divergence, None, "{ghost:?}");
+    assert!(emu.apply_line("movie ghost off").contains("off"));
+    assert!(emu.editor_view().expect("view").ghost.is_none());
+}

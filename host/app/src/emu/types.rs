@@ -167,6 +167,22 @@ pub struct EditorView {
     pub recording: bool,
     /// The branches.
     pub branches: Arc<Vec<BranchView>>,
+    /// The ghost racing the edited run, if any.
+    pub ghost: Option<GhostView>,
+}
+
+/// The TAS editor's ghost as the window shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GhostView {
+    /// Its name (the branch's or movie's).
+    pub name: String,
+    /// Its picture, 160 x 144 RGB888, drawn translucent over the game.
+    pub picture: Arc<Vec<u8>>,
+    /// The first frame whose run made the two machines differ (its row is marked), and
+    /// whether work RAM and the picture differ.
+    pub divergence: Option<(u64, bool, bool)>,
+    /// Frames compared so far (both machines ran them).
+    pub compared_to: u64,
 }
 
 impl EditorView {

@@ -58,6 +58,8 @@ pub struct GbApp {
     gamepads: Option<Gamepads>,
     texture: Option<egui::TextureHandle>,
     shown_picture: Vec<u8>,
+    /// The TAS editor's ghost picture, drawn translucent over the game.
+    ghost_texture: Option<(egui::TextureHandle, std::sync::Arc<Vec<u8>>)>,
     view: View,
     held: Buttons,
     rewind_held: u32,
@@ -146,6 +148,7 @@ impl GbApp {
             gamepads,
             texture: None,
             shown_picture: Vec::new(),
+            ghost_texture: None,
             view: View::default(),
             held: Buttons::default(),
             rewind_held: 0,
@@ -778,11 +781,47 @@ impl GbApp {
             egui::Color32::WHITE,
         );
         self.screen_at = (rect.min, scale);
+        self.paint_ghost(ui, rect);
         let painter = ui.painter().with_clip_rect(outer);
         for (_, cmds) in &self.view.overlays {
             screen::paint_overlay(&painter, rect.min, scale, cmds);
         }
         ui.allocate_rect(outer, egui::Sense::hover());
+    }
+
+    /// The TAS editor's ghost over the game, translucent.
+    fn paint_ghost(&mut self, ui: &egui::Ui, rect: egui::Rect) {
+        let Some(ghost) = self.view.editor.as_ref().and_then(|e| e.ghost.as_ref()) else {
+            self.ghost_texture = None;
+            return;
+        };
+        let stale = self
+            .ghost_texture
+            .as_ref()
+            .is_none_or(|(_, shown)| !std::sync::Arc::ptr_eq(shown, &ghost.picture));
+        if stale {
+            let image = screen::image(&ghost.picture);
+            match &mut self.ghost_texture {
+                Some((t, shown)) => {
+                    t.set(image, egui::TextureOptions::NEAREST);
+                    *shown = std::sync::Arc::clone(&ghost.picture);
+                }
+                None => {
+                    let t = ui
+                        .ctx()
+                        .load_texture("ghost", image, egui::TextureOptions::NEAREST);
+                    self.ghost_texture = Some((t, std::sync::Arc::clone(&ghost.picture)));
+                }
+            }
+        }
+        if let Some((t, _)) = &self.ghost_texture {
+            ui.painter().image(
+                t.id(),
+                rect,
+                egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0)),
+                egui::Color32::from_white_alpha(96),
+            );
+        }
     }
 
     /// Draw the whole window into `ui` (eframe calls this every frame; tests call it through

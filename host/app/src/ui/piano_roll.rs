@@ -130,6 +130,26 @@ pub fn draw_rows(
                 if pressed { Color32::BLACK } else { dim },
             );
         }
+        // The frame whose run made the ghost and the edited machine differ.
+        if ed
+            .ghost
+            .as_ref()
+            .is_some_and(|g| g.divergence.is_some_and(|(d, _, _)| d == f))
+        {
+            painter.rect_stroke(
+                rect.shrink(1.0),
+                0.0,
+                egui::Stroke::new(1.5, Color32::from_rgb(230, 70, 70)),
+                egui::StrokeKind::Inside,
+            );
+            painter.text(
+                rect.right_center() - Vec2::new(6.0, 0.0),
+                egui::Align2::RIGHT_CENTER,
+                "≠ ghost",
+                font.clone(),
+                Color32::from_rgb(230, 90, 90),
+            );
+        }
         // Marker text.
         if let Some(text) = ed.markers.get(&f) {
             let at = Pos2::new(lag.right() + 8.0 * BUTTON_W + 6.0, rect.center().y);

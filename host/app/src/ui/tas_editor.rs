@@ -176,6 +176,20 @@ impl GbApp {
             ));
         }
         ui.label(s);
+        if let Some(g) = &ed.ghost {
+            let what = match g.divergence {
+                Some((f, ram, screen)) => format!(
+                    "differs from frame {f} ({})",
+                    match (ram, screen) {
+                        (true, true) => "RAM and screen",
+                        (true, false) => "RAM",
+                        _ => "screen",
+                    }
+                ),
+                None => format!("the same up to frame {}", g.compared_to),
+            };
+            ui.label(format!("ghost {}: {what}", g.name));
+        }
         if let Some(n) = ed.pending {
             let total = ed.target.saturating_sub(ed.valid_end.min(ed.target)).max(1);
             let done = 1.0 - (n as f32 / total as f32).clamp(0.0, 1.0);

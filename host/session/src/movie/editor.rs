@@ -404,6 +404,17 @@ impl Editor {
         session: &mut Session,
         budget: u64,
     ) -> Result<Progress, SessionError> {
+        self.advance_observed(session, budget, &mut |_| {})
+    }
+
+    /// [`Editor::advance`], calling `observe` after every frame it runs (a ghost fingerprints
+    /// them).
+    pub fn advance_observed(
+        &mut self,
+        session: &mut Session,
+        budget: u64,
+        observe: &mut dyn FnMut(&Session),
+    ) -> Result<Progress, SessionError> {
         if session.frame() > self.valid
             || (session.frame() > self.target && self.target < self.valid)
         {
@@ -416,6 +427,7 @@ impl Editor {
         let mut left = budget;
         while session.frame() < self.target && left > 0 {
             self.run_frame(session, Buttons::default());
+            observe(session);
             left -= 1;
         }
         if session.frame() == self.target {
