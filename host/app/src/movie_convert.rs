@@ -5,7 +5,8 @@
 //! Export needs the ROM: the `.bk2` names it by SHA-1, and its `CycleCount` comes from playing
 //! the movie to its end (gbhost's T-cycles from the movie's first frame to the end of its last,
 //! halved into Gambatte's 2 MiHz clock; frames × 70,224 would be wrong whenever the LCD is off
-//! or a frame is cut short). A movie that started with a boot ROM needs `--boot-rom` (its
+//! or a frame is cut short); the same playback measures each frame's lag, written as the
+//! `LagLog` (unless the movie kept BizHawk's own). A movie that started with a boot ROM needs `--boot-rom` (its
 //! SHA-1 goes in the header BizHawk checks); a post-boot movie of a cartridge BizHawk would
 //! boot through the boot ROM anyway is refused without `--force` (see the `bk2` module's
 //! docs). Import checks the `.bk2`'s SHA-1 against the ROM, honours its console and boot ROM
@@ -145,9 +146,15 @@ pub fn to_bk2(input: &Path, output: &Path, o: &Options<'_>) -> Result<()> {
         bk2.set_header("Author", &movie.header.authors.join(", "));
     }
     carried.apply(&mut bk2);
-    match cycle_count(&movie, rom, boot_image) {
-        Ok(cycles) => bk2 = bk2.with_cycles(cycles),
-        Err(e) => eprintln!("warning: no CycleCount ({e:#})"),
+    match play_through(&movie, rom, boot_image) {
+        Ok((cycles, lag)) => {
+            bk2 = bk2.with_cycles(cycles);
+            // The lag log gbhost measured, unless the movie kept BizHawk's own.
+            if bk2.lag_log.is_none() {
+                bk2.lag_log = Some(lag);
+            }
+        }
+        Err(e) => eprintln!("warning: no CycleCount or lag log ({e:#})"),
     }
     let bytes = bk2::write(&bk2)?;
     gb_session::files::write_atomic(output, &bytes)?;
@@ -158,10 +165,15 @@ pub fn to_bk2(input: &Path, output: &Path, o: &Options<'_>) -> Result<()> {
     Ok(())
 }
 
-/// The movie's length in Gambatte's clock ([`bk2::CLOCK_RATE`]): its T-cycles from its start
-/// to the end of its last frame, found by playing it (with the desync detector, and with the
-/// boot ROM it started with), halved.
-fn cycle_count(movie: &Movie, rom: Vec<u8>, boot_rom: Option<Vec<u8>>) -> Result<u64> {
+/// The movie's length in Gambatte's clock ([`bk2::CLOCK_RATE`]: its T-cycles from its start
+/// to the end of its last frame, halved) and its lag frames (frame from the movie's start →
+/// lagged), found by playing it (with the desync detector, and with the boot ROM it started
+/// with).
+fn play_through(
+    movie: &Movie,
+    rom: Vec<u8>,
+    boot_rom: Option<Vec<u8>>,
+) -> Result<(u64, bk2::LagLog)> {
     let mut session = match (&movie.header.start, boot_rom) {
         (
             movie::Start::PowerOn {
@@ -185,13 +197,17 @@ fn cycle_count(movie: &Movie, rom: Vec<u8>, boot_rom: Option<Vec<u8>>) -> Result
     };
     let start = session.gb().cycles();
     let mut feeder = movie::Feeder::new();
+    let mut lag = bk2::LagLog::new();
+    let mut f = 0u32;
     while feeder.feed(movie, &mut session)? == movie::Feed::Playing {
         session.run_frame();
+        lag.insert(f, session.gb().lagged());
+        f = f.saturating_add(1);
     }
     if let Some(d) = feeder.desync {
         bail!("the movie desyncs in gbhost at frame {}", d.frame);
     }
-    Ok(session.gb().cycles().saturating_sub(start) / 2)
+    Ok((session.gb().cycles().saturating_sub(start) / 2, lag))
 }
 
 /// `.bk2` → `.gbm`.

@@ -1,6 +1,6 @@
 //! A movie edited in the TAS editor, exported to BizHawk's `.bk2` through the real binary and
 //! imported back: it replays in gbhost from the export with no desync, with the editor's input
-//! and its markers.
+//! and its markers; the export carries the lag log gbhost measured.
 
 use std::path::Path;
 
@@ -56,6 +56,14 @@ fn an_edited_movie_survives_bk2_export_and_import_with_its_markers() {
         ]);
         assert!(out.status.success(), "{}", text(&out));
     }
+    // The export carries the lag gbhost measured: a frame each.
+    let exported = gb_session::movie::bk2::read(&std::fs::read(&bk).unwrap()).expect("bk2");
+    let lag = exported.lag_log.expect("a lag log");
+    assert_eq!(lag.len(), 600);
+    assert!(
+        lag.values().any(|l| *l),
+        "the title screen's frames are lag frames"
+    );
     let play = gbhost(&["movie", "play", &s(&rom), &s(&back)]);
     let t = text(&play);
     assert!(play.status.success() && t.contains("desync: none"), "{t}");
