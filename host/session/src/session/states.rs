@@ -484,6 +484,13 @@ impl Session {
         s.frame = file.meta.frame;
         s.log = EventLog::from_events(file.log.clone());
         s.user_buttons = s.log.buttons_before(s.frame);
+        // The start time scripts count from, as the file's log set it.
+        if let Some(unix) = s.log.events().iter().rev().find_map(|e| match e.kind {
+            crate::data::EventKind::Clock { unix } => Some(unix),
+            _ => None,
+        }) {
+            s.clock.start_unix = unix;
+        }
         for (hash, bundle) in &file.sources {
             s.sources.insert(*hash, bundle.clone());
         }

@@ -327,3 +327,26 @@ fn a_script_keeps_its_own_data_folder() {
     assert!(!dir.join("script-data/escape.txt").exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_session_from_a_state_file_keeps_the_logged_start_time() {
+    let mut s = session();
+    s.log_clock(1_700_000_000);
+    s.load_script(
+        "t.lua",
+        "while true do gui.text(0, 0, os.date('!%Y', os.time())) emu.frameadvance() end",
+    );
+    for _ in 0..3 {
+        s.run_frame();
+    }
+    let file = s.state_file(0, false);
+    let mut again = Session::from_state_file(
+        crate::common::counter_rom(),
+        None,
+        gb_session::SessionConfig::default(),
+        &file,
+    )
+    .expect("from state");
+    again.run_frame();
+    assert_eq!(crate::common::texts(&again), ["2023"]);
+}
