@@ -115,6 +115,7 @@ impl Emu {
     /// Advance pending re-emulation by a time budget (every tick, paused or not).
     pub(crate) fn editor_pump(&mut self) {
         let t0 = Instant::now();
+        let config = self.session_config();
         let check_before = self.editor.as_ref().and_then(|o| o.ed.branch_check());
         while self.editor_pending() && t0.elapsed() < ADVANCE_BUDGET {
             self.give_editor_info();
@@ -131,11 +132,24 @@ impl Emu {
                 o.input_version += 1;
             }
             if let Err(e) = r {
-                // The history no longer holds where re-emulation must start: stay here until
-                // the next edit or seek.
+                // The history no longer holds where re-emulation must start: from the last
+                // marker state before it (a new session there), else stay here until the next
+                // edit or seek.
+                if let Ok(Some(fresh)) =
+                    o.ed.resume_from_marker(&self.session, self.rom_bytes.clone(), config.clone())
+                {
+                    self.session = fresh;
+                    let at = self.session.frame();
+                    self.say(format!(
+                        "TAS editor: the history no longer held the edit; re-emulating from \
+                         the marker state at frame {at}"
+                    ));
+                    continue;
+                }
                 o.stalled = true;
                 self.say(format!(
-                    "TAS editor: re-emulation stopped at frame {}: {e}",
+                    "TAS editor: re-emulation stopped at frame {}: {e} (a marker before the \
+                     edit keeps a state to start from)",
                     self.session.frame()
                 ));
                 break;

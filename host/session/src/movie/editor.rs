@@ -10,7 +10,9 @@
 //! at once. An edit at frame `f` moves `valid` down to `f` and nothing else: frames before `f`
 //! stay green. History size and eviction are the rewind ring's (the session's
 //! `ring_bytes`): the oldest frames go first, and a frame no longer held is emulated again
-//! from the nearest held one before it when it is visited.
+//! from the nearest held one before it when it is visited. Marker frames are kept longer: a
+//! whole state is kept at each marker the current input reaches, and an edit older than the
+//! ring re-emulates from the last one before it ([`Editor::resume_from_marker`]).
 //!
 //! **Re-emulation is lazy.** An edit behind the playback cursor sets the cursor as the
 //! target; [`Editor::advance`] then goes back to the edit and emulates up to the target a
@@ -34,7 +36,11 @@ use super::format::state_hash;
 use super::roll::{Marker, Roll};
 use crate::api::TasRequest;
 use crate::data::{EditorInfo, Event, EventKind};
-use crate::session::{Session, SessionError};
+use crate::session::{Session, SessionConfig, SessionError};
+use crate::state::StateFile;
+
+/// Most marker states an editor keeps.
+pub const MAX_MARKER_STATES: usize = 256;
 
 /// A saved branch.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -92,6 +98,9 @@ pub struct Editor {
     /// fed again at its frame (a run behind the history's end forgets the log's future).
     kept: Vec<Event>,
     branches: Vec<Branch>,
+    /// States kept at marker frames (with the scripts' images), for when the rewind history
+    /// no longer holds the frames before them: see [`Editor::resume_from_marker`].
+    marker_states: BTreeMap<u64, StateFile>,
     /// A branch being loaded: its index, checked on arrival.
     loading: Option<usize>,
     check: Option<BranchCheck>,
@@ -112,6 +121,7 @@ impl Editor {
             recording: true,
             kept: Vec::new(),
             branches: Vec::new(),
+            marker_states: BTreeMap::new(),
             loading: None,
             check: None,
         }
@@ -190,6 +200,8 @@ impl Editor {
 
     fn edited(&mut self, session: &Session, first: Option<u64>) -> Option<u64> {
         let f = self.start + first?;
+        // States after the edit are of a machine the new input does not make.
+        self.marker_states.retain(|&m, _| m <= f);
         if f < self.valid {
             self.valid = f;
             self.lag
@@ -385,6 +397,61 @@ impl Editor {
             self.valid = f + 1;
         }
         self.target = self.target.max(session.frame());
+        // Arriving at a marker with the current input: keep the machine there.
+        let now = session.frame();
+        if now <= self.valid
+            && self.marker(now).is_some()
+            && !self.marker_states.contains_key(&now)
+            && self.marker_states.len() < MAX_MARKER_STATES
+        {
+            self.marker_states.insert(now, session.state_file(0, true));
+        }
+    }
+
+    /// The frames with a kept marker state.
+    pub fn marker_state_frames(&self) -> impl Iterator<Item = u64> + '_ {
+        self.marker_states.keys().copied()
+    }
+
+    /// When the rewind history no longer holds where re-emulation must start: a new session
+    /// at the last kept marker state before that point (built with `rom` and `config`, its
+    /// scripts restored exactly from their images when `config` has the user's key), to
+    /// replace `session`; the log's other events after it are kept to be fed again. `None`
+    /// when no marker state helps.
+    pub fn resume_from_marker(
+        &mut self,
+        session: &Session,
+        rom: Vec<u8>,
+        config: SessionConfig,
+    ) -> Result<Option<Session>, SessionError> {
+        let need = self.valid.min(self.target);
+        let Some((&m, file)) = self.marker_states.range(..=need).next_back() else {
+            return Ok(None);
+        };
+        let exact = config.image_key.is_some();
+        let fresh = if exact {
+            Session::from_state_file_exact(rom, config, file)?
+        } else {
+            Session::from_state_file(rom, None, config, file)?
+        };
+        let mut kept: Vec<Event> = session
+            .log()
+            .events()
+            .iter()
+            .filter(|e| {
+                e.frame >= m
+                    && !matches!(
+                        e.kind,
+                        EventKind::Joypad(_) | EventKind::FileRead { .. } | EventKind::Resumed
+                    )
+            })
+            .cloned()
+            .collect();
+        kept.append(&mut self.kept);
+        kept.sort_by_key(|e| (e.frame, e.cycle));
+        kept.dedup();
+        self.kept = kept;
+        Ok(Some(fresh))
     }
 
     /// Seek to frame `f`: at once when it is green, else it becomes the target of

@@ -319,3 +319,40 @@ fn a_ghost_runs_frame_locked_and_marks_the_first_difference() {
     }
     assert_eq!(ghost.divergence(), None);
 }
+
+#[test]
+fn a_marker_state_brings_back_frames_the_ring_evicted() {
+    let config = gb_session::SessionConfig {
+        ring_bytes: 48 << 10,
+        desync_check: false,
+        ..gb_session::SessionConfig::default()
+    };
+    let mut s = Session::new(crate::common::counter_rom(), None, config.clone()).expect("session");
+    let mut ed = Editor::new(&s, 0, vec![Buttons::default(); 3000]);
+    ed.set_marker(100, "checkpoint", false);
+    ed.seek_now(&mut s, 3000).expect("record");
+    assert_eq!(ed.marker_state_frames().collect::<Vec<_>>(), [100]);
+    assert!(!s.history().holds(150), "the small ring let frame 150 go");
+    // An edit at 150 cannot be emulated again from the ring...
+    ed.set(&s, 150, Buttons::A);
+    assert!(ed.seek_now(&mut s, 2000).is_err());
+    // ...but from the marker's state it can.
+    let fresh = ed
+        .resume_from_marker(&s, crate::common::counter_rom(), config)
+        .expect("resume")
+        .expect("a marker state before 150");
+    s = fresh;
+    assert_eq!(s.frame(), 100);
+    ed.seek_now(&mut s, 2000).expect("seek");
+    let mut input = vec![Buttons::default(); 2000];
+    input[150] = Buttons::A;
+    let mut plain = session();
+    for b in &input {
+        plain.set_buttons(*b);
+        plain.run_frame();
+    }
+    assert_eq!(state_hash(&s), state_hash(&plain));
+    // An edit before the marker forgets its state.
+    ed.set(&s, 50, Buttons::B);
+    assert_eq!(ed.marker_state_frames().count(), 0);
+}
