@@ -273,16 +273,7 @@ pub enum BranchCmd {
 }
 
 /// The buttons' names in `movie` commands, in the piano roll's column order.
-pub const BUTTON_NAMES: [(Buttons, &str); 8] = [
-    (Buttons::UP, "Up"),
-    (Buttons::DOWN, "Down"),
-    (Buttons::LEFT, "Left"),
-    (Buttons::RIGHT, "Right"),
-    (Buttons::START, "Start"),
-    (Buttons::SELECT, "Select"),
-    (Buttons::B, "B"),
-    (Buttons::A, "A"),
-];
+pub const BUTTON_NAMES: [(Buttons, &str); 8] = Buttons::NAMES;
 
 /// Parse buttons: names joined by `+` (`A+B+Up`, any case; `U D L R S s` too), `.` for none.
 pub fn parse_buttons(s: &str) -> Result<Buttons, String> {

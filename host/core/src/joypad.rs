@@ -29,6 +29,19 @@ impl Buttons {
     /// Start.
     pub const START: Buttons = Buttons(0x80);
 
+    /// The buttons with their names, in the order of BizHawk's Game Boy input log (and of
+    /// gbhost's piano roll): Up, Down, Left, Right, Start, Select, B, A.
+    pub const NAMES: [(Buttons, &'static str); 8] = [
+        (Buttons::UP, "Up"),
+        (Buttons::DOWN, "Down"),
+        (Buttons::LEFT, "Left"),
+        (Buttons::RIGHT, "Right"),
+        (Buttons::START, "Start"),
+        (Buttons::SELECT, "Select"),
+        (Buttons::B, "B"),
+        (Buttons::A, "A"),
+    ];
+
     /// Whether every button of `other` is pressed in `self`.
     pub fn contains(self, other: Buttons) -> bool {
         self.0 & other.0 == other.0

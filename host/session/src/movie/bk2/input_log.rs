@@ -105,17 +105,7 @@ impl Layout {
             }
             controls.push(control);
         }
-        let buttons = [
-            (Buttons::UP, "Up"),
-            (Buttons::DOWN, "Down"),
-            (Buttons::LEFT, "Left"),
-            (Buttons::RIGHT, "Right"),
-            (Buttons::START, "Start"),
-            (Buttons::SELECT, "Select"),
-            (Buttons::B, "B"),
-            (Buttons::A, "A"),
-        ];
-        for (bit, button) in buttons {
+        for (bit, button) in Buttons::NAMES {
             let present = controls
                 .iter()
                 .any(|c| matches!(c, Control::Button { bit: b, .. } if *b == bit));
