@@ -185,6 +185,10 @@ impl Emu {
                     let name = name
                         .clone()
                         .unwrap_or_else(|| format!("branch {}", ed.branches().len()));
+                    // A branch is saved where the playback is headed: pending re-emulation
+                    // ends first (else it would catch the machine half way there).
+                    let target = ed.target();
+                    ed.seek_now(session, target)?;
                     let i = ed.save_branch(session, &name);
                     format!("saved branch #{i} {name:?} at frame {}", session.frame())
                 }
