@@ -31,6 +31,7 @@ pub mod events;
 pub mod files;
 pub mod keys;
 pub mod movie;
+pub mod patch;
 pub mod rewind;
 pub mod script;
 pub mod session;

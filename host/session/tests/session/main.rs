@@ -15,6 +15,7 @@ mod editor;
 mod forms;
 mod movie;
 mod parser_props;
+mod patch_props;
 mod rewind;
 mod sandbox;
 mod script_files;
