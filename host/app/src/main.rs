@@ -20,6 +20,7 @@ mod hexdump;
 mod movie_cli;
 mod movie_convert;
 mod overlay;
+mod patch_cli;
 mod play;
 mod repl;
 mod rewind_bench;
@@ -65,6 +66,8 @@ enum Command {
     Movie(movie_cli::Args),
     /// Save, inspect and convert save-state files (gbhost's own and SameBoy's BESS).
     State(state_cli::Args),
+    /// Apply IPS, UPS and BPS ROM patches, and create BPS patches.
+    Patch(patch_cli::Args),
 }
 
 fn main() -> ExitCode {
@@ -77,6 +80,7 @@ fn main() -> ExitCode {
         Some(Command::Play(args)) => play::run(&args),
         Some(Command::Movie(args)) => movie_cli::run(&args),
         Some(Command::State(args)) => state_cli::run(&args),
+        Some(Command::Patch(args)) => patch_cli::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

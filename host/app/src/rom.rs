@@ -121,6 +121,7 @@ pub fn cartridge(path: &Path, bytes: Vec<u8>, force: bool) -> Result<Cartridge> 
 pub fn load(path: &Path, boot_rom: Option<&Path>, power: PowerArgs) -> Result<Gb> {
     let bytes =
         std::fs::read(path).with_context(|| format!("cannot read ROM '{}'", path.display()))?;
+    let bytes = patched(path, bytes)?;
     let cart = cartridge(path, bytes, power.force)?;
     warn(path, &cart);
     let image = boot_rom
@@ -143,9 +144,37 @@ pub fn load(path: &Path, boot_rom: Option<&Path>, power: PowerArgs) -> Result<Gb
 pub fn read(path: &Path, force: bool) -> Result<Vec<u8>> {
     let bytes =
         std::fs::read(path).with_context(|| format!("cannot read ROM '{}'", path.display()))?;
+    let bytes = patched(path, bytes)?;
     let cart = cartridge(path, bytes.clone(), force)?;
     warn(path, &cart);
     Ok(bytes)
+}
+
+/// The ROM with the patch found beside it applied, as mGBA does: `game.ips`, `game.ups` or
+/// `game.bps` for `game.gb` (the first that exists, in that order; said on stderr). A patch
+/// that does not apply is an error naming it (nothing runs on a half-patched ROM).
+fn patched(path: &Path, bytes: Vec<u8>) -> Result<Vec<u8>> {
+    let Some(patch) = ["ips", "ups", "bps"]
+        .iter()
+        .map(|ext| path.with_extension(ext))
+        .find(|p| p.is_file())
+    else {
+        return Ok(bytes);
+    };
+    let data = std::fs::read(&patch)
+        .with_context(|| format!("cannot read the patch '{}'", patch.display()))?;
+    let out = gb_session::patch::apply(&bytes, &data).with_context(|| {
+        format!(
+            "the patch '{}' beside the ROM does not apply (move it away to run the ROM as it is)",
+            patch.display()
+        )
+    })?;
+    eprintln!(
+        "gbhost: applied the patch '{}' to '{}'",
+        patch.display(),
+        path.display()
+    );
+    Ok(out)
 }
 
 /// Read a boot ROM image (its size is checked when the machine is built).

@@ -9,6 +9,7 @@ mod cli;
 mod common;
 mod editor_bk2_cli;
 mod movie_cli;
+mod patch_cli;
 mod portable_cli;
 mod session_cli;
 mod wild_cli;
