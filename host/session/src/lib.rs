@@ -7,17 +7,19 @@
 //! Map of the crate, from the floor up (a module only names modules above it in this list,
 //! never below: `docs/ARCHITECTURE.md`):
 //! - [`data`]: plain data every part passes around (hashes, script bundles, API flavors,
-//!   events, the bounds on hostile files);
+//!   events, what scripts see of the movie and the TAS editor, the bounds on hostile files);
 //! - [`events`] (the event log), [`codec`] (portable byte encodings), [`files`] (atomic
-//!   writes);
+//!   writes), [`keys`] (the user's state key), [`patch`] (IPS, UPS and BPS ROM patches);
 //! - [`api`] (the Lua API's host side) and [`script`] (one script's VM); [`banks`]
 //!   (`bank:addr` as debuggers write it);
 //! - [`rewind`]: the ring and the [`History`] (capture, cursor, restore, the desync check);
 //! - [`state`]: in-memory states and the state-file format;
 //! - [`session`]: the [`Session`] itself (frame loop, logged input, timeline, state files,
 //!   the console);
-//! - [`movie`]: movies (container, format, recorder, player, `.bk2`) and the TAS workflow
-//!   ([`movie::Tas`]) over a session.
+//! - [`movie`]: movies (container, format, recorder, player, `.bk2`), the TAS workflow
+//!   ([`movie::Tas`]) and the TAS editor's model ([`movie::editor::Editor`]) over a session;
+//! - [`catalog`]: BizHawk's, VBA-rr's and mGBA's APIs name by name, their status found by
+//!   looking each up in a session running the layer (the compatibility docs).
 //!
 //! The session touches no window, terminal, audio device or thread: the app drives it.
 #![warn(missing_docs)]

@@ -26,7 +26,11 @@
 //! - [`player`]: [`Feeder`] (playback with the desync detector) and [`play`];
 //! - [`recorder`]: [`Recorder`] (recording after every frame, rerecords, undo);
 //! - [`tas`]: [`Tas`], the TAS workflow (record, play read-only, read-write, undo, the end
-//!   of a movie) over a session.
+//!   of a movie) over a session;
+//! - the TAS editor's model: [`roll`] (the input frame by frame, markers, undo),
+//!   [`editor`] (edits over a session, the greenzone, lazy re-emulation, branches, marker
+//!   states, `tastudio.*` requests), [`editor_file`] (its `.gbm` and `.branches` sidecar),
+//!   [`ghost`] (a second machine frame-locked with the edited one).
 
 pub mod bk2;
 pub mod container;
