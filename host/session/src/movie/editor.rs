@@ -42,6 +42,16 @@ use crate::state::StateFile;
 /// Most marker states an editor keeps.
 pub const MAX_MARKER_STATES: usize = 256;
 
+/// Whether the editor feeds an event of the edited session's log again when it emulates its
+/// frame anew: every outside input but the joypad (the roll gives it), file reads (a script
+/// that reads again logs again) and resumes after a rewind (the editor's runs are none).
+pub(super) fn fed_again(kind: &EventKind) -> bool {
+    !matches!(
+        kind,
+        EventKind::Joypad(_) | EventKind::FileRead { .. } | EventKind::Resumed
+    )
+}
+
 /// A saved branch.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Branch {
@@ -350,23 +360,11 @@ impl Editor {
         // Behind the history's end, this frame forgets the log's future: keep its other
         // events, to feed them again at their frames.
         if session.history().frames().is_some_and(|(_, last)| last > f) {
-            let future = session.log().events().iter().filter(|e| {
-                e.frame >= f
-                    && !matches!(
-                        e.kind,
-                        EventKind::Joypad(_) | EventKind::FileRead { .. } | EventKind::Resumed
-                    )
-            });
-            let mut kept: Vec<Event> = future.cloned().collect();
-            kept.append(&mut self.kept);
-            kept.sort_by_key(|e| (e.frame, e.cycle));
-            self.kept = kept;
+            self.keep_from(session, f);
         }
         let due = self.kept.partition_point(|e| e.frame <= f);
-        for e in self.kept.drain(..due).collect::<Vec<_>>() {
-            if e.frame == f {
-                session.replay_event(&e, None);
-            }
+        for e in self.kept.drain(..due).filter(|e| e.frame == f) {
+            session.replay_event(&e, None);
         }
         if f >= self.end() && self.recording && f >= self.start {
             // Recording at the end: the input joins the roll (not an undoable edit).
@@ -434,24 +432,24 @@ impl Editor {
         } else {
             Session::from_state_file(rom, None, config, file)?
         };
+        self.keep_from(session, m);
+        Ok(Some(fresh))
+    }
+
+    /// Set aside the events of `session`'s log from frame `from` on that the editor feeds
+    /// again (see [`fed_again`]), with those already set aside, in order.
+    fn keep_from(&mut self, session: &Session, from: u64) {
         let mut kept: Vec<Event> = session
             .log()
             .events()
             .iter()
-            .filter(|e| {
-                e.frame >= m
-                    && !matches!(
-                        e.kind,
-                        EventKind::Joypad(_) | EventKind::FileRead { .. } | EventKind::Resumed
-                    )
-            })
+            .filter(|e| e.frame >= from && fed_again(&e.kind))
             .cloned()
             .collect();
         kept.append(&mut self.kept);
         kept.sort_by_key(|e| (e.frame, e.cycle));
         kept.dedup();
         self.kept = kept;
-        Ok(Some(fresh))
     }
 
     /// Seek to frame `f`: at once when it is green, else it becomes the target of

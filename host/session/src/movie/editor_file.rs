@@ -223,13 +223,11 @@ pub fn save(
     let mut rec = Recorder::create(&tmp, fresh, Vec::new(), meta)?;
     let log = session.log();
     for f in ed.start()..ed.end() {
-        for e in log.frame(f) {
-            if matches!(
-                e.kind,
-                EventKind::Joypad(_) | EventKind::FileRead { .. } | EventKind::Resumed
-            ) {
-                continue;
-            }
+        for e in log
+            .frame(f)
+            .iter()
+            .filter(|e| super::editor::fed_again(&e.kind))
+        {
             let bundle = match &e.kind {
                 EventKind::ScriptLoad { hash, .. } | EventKind::ScriptReload { hash, .. } => {
                     session.source(*hash)
