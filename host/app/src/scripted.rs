@@ -96,25 +96,12 @@ const MAX_TOTAL_BYTES: usize = 8 << 20;
 /// `lib/vec.lua` is the module `lib.vec`. Nothing outside the folder is ever read.
 pub fn read_bundle(path: &Path) -> Result<gb_session::Bundle> {
     let main = read_script(path)?;
+    let dir = script_folder(path);
     let mut modules = Vec::new();
-    if let Some(dir) = path.parent() {
-        let dir = if dir.as_os_str().is_empty() {
-            Path::new(".")
-        } else {
-            dir
-        };
-        collect_modules(dir, "", 0, path, &mut modules);
-    }
+    collect_modules(&dir, "", 0, path, &mut modules);
     modules.sort();
     let mut images = Vec::new();
-    if let Some(dir) = path.parent() {
-        let dir = if dir.as_os_str().is_empty() {
-            Path::new(".")
-        } else {
-            dir
-        };
-        collect_images(dir, "", 0, &mut images);
-    }
+    collect_images(&dir, "", 0, &mut images);
     images.sort_by(|a, b| a.0.cmp(&b.0));
     Ok(gb_session::Bundle {
         main,
