@@ -145,20 +145,27 @@ gbhost.mgba_events = { frame = true, keysRead = true, stop = true, shutdown = tr
                        savedataUpdated = false, alarm = false, rumble = false, key = false,
                        mouseButton = false, mouseMove = false, mouseWheel = false,
                        gamepadButton = false, gamepadHat = false, trigger = false }
+-- mGBA's ids (callbacks, watchpoints, breakpoints share one count), each the list of gbhost
+-- hooks it stands for.
 local ids = {}
 local next_id = 0
+local function new_id(hooks)
+  next_id = next_id + 1
+  ids[next_id] = hooks
+  return next_id
+end
+local function unhook(_, id)
+  local hooks = ids[id]
+  ids[id] = nil
+  for _, h in ipairs(hooks or {}) do e.unregister(h) end
+  return hooks ~= nil
+end
 callbacks = object("callbacks", {
   add = function(_, name, fn)
-    next_id = next_id + 1
     local on = ON[name]
-    if on then ids[next_id] = on(fn) end
-    return next_id
+    return new_id(on and { on(fn) } or {})
   end,
-  remove = function(_, id)
-    local native_id = ids[id]
-    ids[id] = nil
-    if native_id then e.unregister(native_id) end
-  end,
+  remove = unhook,
 })
 
 -- console: the methods mGBA has, and text buffers: a grid of text with a cursor, kept in the
@@ -285,26 +292,15 @@ local function watch(fn, first, last, kind)
     local on = WATCH[kind or C.WATCHPOINT_TYPE.WRITE] == "read" and e.on_bus_read or e.on_bus_write
     hooks[1] = on(wrapped, first, last - first + 1)
   end
-  next_id = next_id + 1
-  ids[next_id] = hooks
-  return next_id
+  return new_id(hooks)
 end
 rawset(emu, "setWatchpoint", function(_, fn, addr, kind) return watch(fn, addr, addr, kind) end)
 rawset(emu, "setRangeWatchpoint", function(_, fn, lo, hi, kind) return watch(fn, lo, hi - 1, kind) end)
 rawset(emu, "setBreakpoint", function(_, fn, addr)
-  next_id = next_id + 1
-  ids[next_id] = { e.on_bus_exec(function() fn() end, addr) }
-  return next_id
+  return new_id({ e.on_bus_exec(function() fn() end, addr) })
 end)
-local function clear(_, id)
-  local h = ids[id]
-  ids[id] = nil
-  if type(h) == "table" then for _, x in ipairs(h) do e.unregister(x) end return true end
-  if h then e.unregister(h) return true end
-  return false
-end
-rawset(emu, "clearBreakpoint", clear)
-rawset(emu, "clearWatchpoint", clear)
+rawset(emu, "clearBreakpoint", unhook)
+rawset(emu, "clearWatchpoint", unhook)
 rawset(callbacks, "oneshot", function(self, name, fn)
   local id
   id = self:add(name, function(...) self:remove(id) return fn(...) end)
