@@ -653,14 +653,4 @@ impl Editor {
         }
         Ok(())
     }
-
-    /// Remove branch `i`.
-    pub fn remove_branch(&mut self, i: usize) -> bool {
-        if i < self.branches.len() {
-            self.branches.remove(i);
-            true
-        } else {
-            false
-        }
-    }
 }
