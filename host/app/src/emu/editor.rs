@@ -117,8 +117,12 @@ impl Emu {
         let t0 = Instant::now();
         let config = self.session_config();
         let check_before = self.editor.as_ref().and_then(|o| o.ed.branch_check());
-        while self.editor_pending() && t0.elapsed() < ADVANCE_BUDGET {
+        // What scripts see of the editor does not change while it re-emulates (their
+        // requests then are dropped): given once, not every step (it copies the lag log).
+        if self.editor_pending() {
             self.give_editor_info();
+        }
+        while self.editor_pending() && t0.elapsed() < ADVANCE_BUDGET {
             let Some(o) = &mut self.editor else { return };
             let len = o.ed.roll().len();
             let ghost = &mut o.ghost;
