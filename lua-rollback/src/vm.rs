@@ -92,6 +92,14 @@ impl VmBuilder {
         self.bind(path, HostCall::Id(id))
     }
 
+    /// Register, as the global `name` or `table.name`, a function that makes host functions on
+    /// demand: called with a number `id`, it returns the host function `id` (as
+    /// [`VmBuilder::host_function`] registers it). For families of host functions a script
+    /// may never use: only the ones asked for take room in the arena.
+    pub fn host_function_factory(self, path: &str) -> Self {
+        self.bind(path, HostCall::Raw(crate::ffi::host_factory))
+    }
+
     /// Register a raw C host function as the global `name`, or as `table.name` for a dotted
     /// path (the table is created if needed). Names must not contain NUL bytes. Writing one
     /// takes `unsafe` code and the rules of the crate docs; prefer

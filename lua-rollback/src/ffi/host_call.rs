@@ -212,6 +212,27 @@ impl Drop for ActiveHost<'_> {
     }
 }
 
+/// The host-function factory (`VmBuilder::host_function_factory`): `f(id)` returns the host
+/// function number `id`, as [`VmBuilder::host_function`](crate::VmBuilder::host_function)
+/// would have registered it, made only when asked (every closure registered at build time
+/// lives in every VM's arena).
+pub(crate) unsafe extern "C-unwind" fn host_factory(l: *mut lua::lua_State) -> c_int {
+    // SAFETY: called by Lua inside a protected call with LUA_MINSTACK free slots; no Rust
+    // value with a destructor is alive when luaL_error or the allocating calls may raise.
+    unsafe {
+        let id = if lua::lua_isinteger(l, 1) != 0 {
+            u32::try_from(lua::lua_tointegerx(l, 1, ptr::null_mut())).ok()
+        } else {
+            None
+        };
+        let Some(id) = id else {
+            return lua::luaL_error(l, c"a host function number expected".as_ptr());
+        };
+        push_host_function(l, HostCall::Id(id));
+        1
+    }
+}
+
 /// Push a host function (allocates for a closure: protected callers only).
 unsafe fn push_host_function(l: *mut lua::lua_State, f: HostCall) {
     // SAFETY: inside a protected call with stack room for two values.

@@ -65,7 +65,7 @@ use crate::value::Value;
 
 pub(crate) use gc::GC_FRAME;
 pub use gc::GcMode;
-pub(crate) use host_call::{HostBinding, HostCall};
+pub(crate) use host_call::{HostBinding, HostCall, host_factory};
 pub use host_call::{HostFn, host_context, yield_frame};
 pub(crate) use image::known_code;
 

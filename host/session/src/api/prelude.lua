@@ -2,18 +2,26 @@
 -- it wraps are registered from host/session/src/api/spec.rs; everything here lives in the
 -- script's arena and so rolls back with it.
 
--- The accessors bound to one domain in Rust (`_gbmem`, see spec.rs's FIXED), handed out to the
+-- The accessors bound to one domain in Rust (spec.rs's FIXED), handed out to the
 -- compatibility layers: `gbhost.accessors("wram")` gives `read_u8(addr)` & co. reading WRAM,
 -- `gbhost.accessors("bus", true)` the same as methods (`obj:read_u8(addr)`), each one host
--- call with no Lua in front of it.
-local fixed_accessors = _gbmem
-_gbmem = nil
+-- call with no Lua in front of it. They are made when a layer asks (`_gbmake`, the host
+-- function factory), so scripts that never use them carry none in their arena. The lists are
+-- spec.rs's FIXED_DOMAINS and WIDTHS, in order (a test there keeps them so).
+local make_host = _gbmake
+_gbmake = nil
+local FIXED_DOMAINS = { "bus", "io", "rom", "wram", "vram", "oam", "hram", "cartram" }
+local FIXED_WIDTHS = { "u8", "s8", "u16_le", "u16_be", "s16_le", "s16_be", "u32_le", "u32_be",
+                       "s32_le", "s32_be" }
 function gbhost.accessors(domain, method)
-  local t, prefix = {}, (method and "m_" or "") .. domain .. "_"
-  for k, v in pairs(fixed_accessors) do
-    if k:sub(1, #prefix) == prefix then t[k:sub(#prefix + 1)] = v end
+  local d
+  for i, name in ipairs(FIXED_DOMAINS) do if name == domain then d = i - 1 end end
+  if not d then error("gbhost.accessors: unknown domain '" .. tostring(domain) .. "'", 2) end
+  local t, base = {}, 1000 + (method and 512 or 0) + d * 32
+  for i, w in ipairs(FIXED_WIDTHS) do
+    t["read_" .. w] = make_host(base + i - 1)
+    t["write_" .. w] = make_host(base + 16 + i - 1)
   end
-  if next(t) == nil then error("gbhost.accessors: unknown domain '" .. tostring(domain) .. "'", 2) end
   return t
 end
 

@@ -46,22 +46,11 @@ pub const WRITE: u32 = 200;
 /// call through them costs what the native call costs): `FIXED + method * 512 + domain * 32 +
 /// write * 16 + index in WIDTHS`, `domain` an index in [`FIXED_DOMAINS`]. A method variant
 /// skips its first argument (the object of `emu:read8(addr)`); the domain is the default, an
-/// explicit domain argument still wins.
+/// explicit domain argument still wins. They are not registered: the prelude makes them on
+/// demand through the host-function factory `_gbmake` (`gbhost.accessors`).
 pub const FIXED: u32 = 1000;
 /// The domains of the [`FIXED`] accessors, by index.
 pub const FIXED_DOMAINS: [&str; 8] = ["bus", "io", "rom", "wram", "vram", "oam", "hram", "cartram"];
-
-/// The name a [`FIXED`] accessor is registered under: `_gbmem.<m_><domain>_<read|write>_<w>`
-/// (the prelude takes the table away from scripts and hands it out by `gbhost.accessors`).
-pub fn fixed_name(method: bool, domain: usize, write: bool, width: usize) -> String {
-    format!(
-        "_gbmem.{}{}_{}_{}",
-        if method { "m_" } else { "" },
-        FIXED_DOMAINS[domain],
-        if write { "write" } else { "read" },
-        WIDTHS[width].0
-    )
-}
 
 /// Host function ids (the memory accessors excepted), named after their functions.
 #[allow(missing_docs)]
@@ -327,21 +316,8 @@ pub fn register(mut builder: VmBuilder) -> VmBuilder {
             builder = builder.host_function(&func.name, id);
         }
     }
-    for method in [false, true] {
-        for domain in 0..FIXED_DOMAINS.len() {
-            for write in [false, true] {
-                for width in 0..WIDTHS.len() {
-                    let id = FIXED
-                        + u32::from(method) * 512
-                        + domain as u32 * 32
-                        + u32::from(write) * 16
-                        + width as u32;
-                    builder = builder.host_function(&fixed_name(method, domain, write, width), id);
-                }
-            }
-        }
-    }
-    builder
+    // The FIXED accessors, made when a compatibility layer asks for them.
+    builder.host_function_factory("_gbmake")
 }
 
 /// The reference, `docs/lua-api.md`.
@@ -471,4 +447,35 @@ pub fn luals() -> String {
         ));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The prelude computes the FIXED accessors' ids from copies of these lists.
+    #[test]
+    fn the_prelude_knows_the_fixed_domains_and_widths_in_order() {
+        let prelude = super::super::PRELUDE;
+        let quoted = |v: Vec<&str>| {
+            v.iter()
+                .map(|n| format!("\"{n}\""))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        assert!(prelude.contains(&format!(
+            "local FIXED_DOMAINS = {{ {} }}",
+            quoted(FIXED_DOMAINS.to_vec())
+        )));
+        let widths: Vec<String> = WIDTHS.iter().map(|w| format!("\"{}\"", w.0)).collect();
+        let flat: String = prelude.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            flat.contains(&format!("local FIXED_WIDTHS = {{ {} }}", widths.join(", "))),
+            "{}",
+            widths.join(", ")
+        );
+        assert!(prelude.contains(&format!(
+            "local t, base = {{}}, {FIXED} + (method and 512 or 0) + d * 32"
+        )));
+    }
 }
