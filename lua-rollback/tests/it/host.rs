@@ -583,3 +583,30 @@ fn host_yields_inside_lua_coroutines_and_messages_are_not_formats() {
         [Value::Boolean(false), Value::from("m:1: 100% %s %d \u{e9}")]
     );
 }
+
+/// The host-function factory makes host functions by number when asked, the same as
+/// registered ones; anything but a whole number in range is an error.
+#[test]
+fn the_factory_makes_host_functions_on_demand() {
+    let mut vm = Vm::builder(VmConfig::default())
+        .host_function_factory("make")
+        .build()
+        .unwrap();
+    let mut host = TestHost::default();
+    let r = vm
+        .exec_with(&mut host, "=make", "local e = make(0) return e('hi', 2)")
+        .unwrap();
+    assert_eq!(r, [Value::from("hi"), Value::Integer(2)]);
+    assert_eq!(
+        host.seen,
+        [(ECHO, vec![Value::from("hi"), Value::Integer(2)])]
+    );
+    for bad in ["make('x')", "make(1.5)", "make(-1)", "make(1 << 40)"] {
+        let e = vm.exec_with(&mut host, "=bad", bad).unwrap_err();
+        assert!(
+            e.to_string().contains("a host function number expected"),
+            "{bad}: {e}"
+        );
+    }
+    vm.check_arena().unwrap();
+}
