@@ -228,6 +228,22 @@ pub struct Hardware {
     pub p1_reads: u32,
     /// Watchpoints (host configuration, not in the state image).
     pub watch: crate::watch::Watch,
+    /// Game Genie codes: ROM reads they replace (host configuration, not in the state image;
+    /// set with [`crate::Gb::set_rom_cheats`]). Any code turns the read fast path off.
+    pub(crate) rom_cheats: Vec<RomCheat>,
+}
+
+/// A ROM read replaced, as a Game Genie does it: a read of `addr` (0x0000-0x7FFF, whatever
+/// bank is mapped) yields `value`, when the byte the cartridge gives is `compare` (or always,
+/// without one).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RomCheat {
+    /// The CPU address, 0x0000-0x7FFF.
+    pub addr: u16,
+    /// The byte read instead.
+    pub value: u8,
+    /// Only when the cartridge's byte is this one (which keeps the code to one bank).
+    pub compare: Option<u8>,
 }
 
 impl Hardware {
@@ -284,6 +300,7 @@ impl Hardware {
             apu_fs_next: 0,
             p1_reads: 0,
             watch: crate::watch::Watch::default(),
+            rom_cheats: Vec::new(),
         };
         hw.apu_fs_next = hw.next_fs_edge();
         hw.apu.start_clock(now);
@@ -333,8 +350,10 @@ impl Hardware {
             1
         };
         self.wram_offsets = [0, bank * 0x1000];
-        self.plain_base =
-            self.boot_rom.is_none() && !self.watch.any_read && self.wram_offsets[1] == 0x1000;
+        self.plain_base = self.boot_rom.is_none()
+            && !self.watch.any_read
+            && self.wram_offsets[1] == 0x1000
+            && self.rom_cheats.is_empty();
         self.reschedule();
     }
 
@@ -633,7 +652,7 @@ impl Hardware {
     /// 0xFFE0 copy 0xA000, 0xBE00, 0xBFE0); VRAM is no source (what the bus held; 0xFF here).
     fn hdma_read(&self, addr: u16) -> u8 {
         match addr {
-            0x0000..=0x7FFF => self.cart.read_rom(addr),
+            0x0000..=0x7FFF => self.rom_read(addr),
             0xA000..=0xBFFF => self.cart.read_ram(addr, self.now),
             0xC000..=0xDFFF => self.wram[self.wram_index(addr)],
             0xE000..=0xFFFF => self.cart.read_ram(addr - 0x4000, self.now),
@@ -774,10 +793,24 @@ impl Hardware {
         }
     }
 
+    /// The cartridge's ROM at `addr` (0x0000-0x7FFF) as the bus sees it: through the Game
+    /// Genie, which sits between the cartridge and the bus.
+    #[inline]
+    fn rom_read(&self, addr: u16) -> u8 {
+        let v = self.cart.read_rom(addr);
+        if self.rom_cheats.is_empty() {
+            return v;
+        }
+        self.rom_cheats
+            .iter()
+            .find(|c| c.addr == addr && c.compare.is_none_or(|cmp| cmp == v))
+            .map_or(v, |c| c.value)
+    }
+
     /// What OAM DMA reads at `addr`: the bus without the PPU's access blocking.
     fn dma_read(&self, addr: u16) -> u8 {
         match dma_source(addr, self.model == Model::Cgb) {
-            0x0000..=0x7FFF => self.cart.read_rom(addr),
+            0x0000..=0x7FFF => self.rom_read(addr),
             0x8000..=0x9FFF => {
                 self.ppu.vram[self.ppu.vram_bank_offset() + usize::from(addr & 0x1FFF)]
             }
@@ -799,7 +832,7 @@ impl Hardware {
                 {
                     return boot[usize::from(addr)];
                 }
-                self.cart.read_rom(addr)
+                self.rom_read(addr)
             }
             0x8000..=0x9FFF => {
                 if self.ppu.vram_readable() {

@@ -305,6 +305,21 @@ impl Gb {
         self.hw.watch_changed();
     }
 
+    /// Replace the Game Genie codes (host configuration, like watchpoints: not in the state
+    /// image, so a host that restores a state sets them again). ROM reads by the CPU, DMA and
+    /// [`Gb::peek`] see them; [`Gb::domain`] shows the cartridge as it is.
+    pub fn set_rom_cheats(&mut self, cheats: &[crate::bus::RomCheat]) {
+        if self.hw.rom_cheats != cheats {
+            self.hw.rom_cheats = cheats.to_vec();
+            self.hw.watch_changed();
+        }
+    }
+
+    /// The Game Genie codes in effect.
+    pub fn rom_cheats(&self) -> &[crate::bus::RomCheat] {
+        &self.hw.rom_cheats
+    }
+
     /// Remove every watchpoint.
     pub fn clear_watches(&mut self) {
         self.hw.watch.clear();
