@@ -389,6 +389,11 @@ pub fn encode_kind(e: &mut Enc, kind: &EventKind) {
             e.u8(12);
             e.var(*unix);
         }
+        EventKind::Cheat { code, on } => {
+            e.u8(13);
+            e.str(code);
+            e.u8(u8::from(*on));
+        }
     }
 }
 
@@ -445,6 +450,10 @@ pub fn decode_kind(d: &mut Dec<'_>) -> Result<EventKind, DecodeError> {
             hash: d.u64()?,
         },
         12 => EventKind::Clock { unix: d.var()? },
+        13 => EventKind::Cheat {
+            code: d.str()?,
+            on: d.u8()? != 0,
+        },
         _ => return Err(d.error(format!("unknown event id {id}"))),
     })
 }
@@ -598,6 +607,14 @@ mod tests {
                 cycle: 65_536,
                 kind: EventKind::Clock {
                     unix: 1_795_000_000,
+                },
+            },
+            Event {
+                frame: 0,
+                cycle: 65_536,
+                kind: EventKind::Cheat {
+                    code: "00A-17B-C49".into(),
+                    on: true,
                 },
             },
             Event {

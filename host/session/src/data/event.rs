@@ -97,6 +97,15 @@ pub enum EventKind {
         /// Unix seconds.
         unix: u64,
     },
+    /// A cheat code turned on or off (its canonical text, see
+    /// [`crate::tools::cheats::canonical`]): Game Genie codes patch ROM reads from now on,
+    /// GameShark codes write RAM at the start of every frame.
+    Cheat {
+        /// The code, canonical.
+        code: String,
+        /// On (true) or off.
+        on: bool,
+    },
 }
 
 /// An event and when it happens.

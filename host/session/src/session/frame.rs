@@ -89,6 +89,11 @@ impl Session {
             // Checked by the reads themselves (step_frame hands them over).
             EventKind::FileRead { .. } => {}
             EventKind::Clock { unix } => self.clock.start_unix = *unix,
+            EventKind::Cheat { code, on } => {
+                if self.cheats.set(code, *on) {
+                    self.gb.set_rom_cheats(self.cheats.rom_cheats());
+                }
+            }
             EventKind::Form {
                 slot,
                 control,
@@ -162,6 +167,10 @@ impl Session {
         while next < events.len() && events[next].cycle <= start {
             self.apply_event(&events[next]);
             next += 1;
+        }
+        // GameShark codes write their RAM at every frame's start (VBlank's).
+        for c in self.cheats.decoded() {
+            c.write(&mut self.gb);
         }
         // Frame-start hooks, and the buttons scripts hold this frame.
         let (mut press, mut release) = (0u8, 0u8);

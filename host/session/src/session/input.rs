@@ -108,6 +108,34 @@ impl Session {
         self.log_now(EventKind::Poke { addr, value });
     }
 
+    /// Turn a cheat code on or off from the next frame on (logged, so rewinds, replays and
+    /// movies see it). Returns whether anything changed; a code that does not decode is an
+    /// error saying what is wrong with it, and nothing is logged.
+    pub fn set_cheat(
+        &mut self,
+        code: &str,
+        on: bool,
+    ) -> Result<bool, crate::tools::cheats::CheatError> {
+        let code = crate::tools::cheats::canonical(code)?;
+        if self.cheats.codes.contains(&code) == on {
+            return Ok(false);
+        }
+        self.log_now(EventKind::Cheat {
+            code: code.clone(),
+            on,
+        });
+        // Shown at once (as the buttons are); the frame's start applies the event again,
+        // which changes nothing.
+        self.cheats.set(&code, on);
+        self.gb.set_rom_cheats(self.cheats.rom_cheats());
+        Ok(true)
+    }
+
+    /// The cheat codes on (canonical), in the order they were turned on.
+    pub fn cheats(&self) -> &[String] {
+        &self.cheats.codes
+    }
+
     /// Load a script (it starts before the next frame); returns its slot. The API it is
     /// written for (gbhost's, BizHawk's or VBA-rr's) is guessed from its source.
     pub fn load_script(&mut self, name: &str, source: &str) -> u32 {

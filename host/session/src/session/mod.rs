@@ -301,6 +301,8 @@ pub struct Session {
     pub(crate) wants_host_input: bool,
     /// The host's keys and mouse as last logged (to log only changes).
     pub(crate) host_input: crate::data::HostInput,
+    /// The cheat codes on (from the log).
+    pub(crate) cheats: crate::tools::cheats::Active,
     /// What scripts asked of the app's window while frames ran live, with their slots.
     pub(crate) client_requests: Vec<(u32, crate::api::ClientRequest)>,
 }
@@ -409,6 +411,7 @@ impl Session {
             pending_persist: BTreeMap::new(),
             wants_host_input: false,
             host_input: crate::data::HostInput::default(),
+            cheats: crate::tools::cheats::Active::default(),
             client_requests: Vec::new(),
         };
         s.clock.power_on_cycles = s.gb.cycles();

@@ -45,6 +45,15 @@ impl Session {
         }
         self.frame = t;
         self.user_buttons = self.log.buttons_before(t);
+        // The cheats on before frame `t`.
+        let mut cheats = crate::tools::cheats::Active::default();
+        for e in self.log.events().iter().take_while(|e| e.frame < t) {
+            if let EventKind::Cheat { code, on } = &e.kind {
+                cheats.set(code, *on);
+            }
+        }
+        self.gb.set_rom_cheats(cheats.rom_cheats());
+        self.cheats = cheats;
         // Asking the scripts for their watches runs Lua, which leaves traces in the arenas; a
         // restore is not part of the timeline, so put the arenas back as recorded afterwards
         // (only those asked: a script that never changed its bus hooks has none).

@@ -246,42 +246,83 @@ pub fn canonical(code: &str) -> Result<String, CheatError> {
     })
 }
 
-/// The cheats in effect, from a list of canonical codes: the Game Genie codes for the core,
-/// the GameShark codes to write each frame.
+/// The Game Genie code for a ROM patch (for hack authors and tests): `ABC-DEF-GHI` with a
+/// compare byte, else `ABC-DEF`; the unused digit `H` is written 0. [`parse`] decodes it back
+/// for every address in 0x0000-0x7FFF.
+pub fn encode_genie(patch: RomCheat) -> String {
+    let a = patch.addr;
+    let digits = [
+        patch.value >> 4,
+        patch.value & 0xF,
+        ((a >> 8) & 0xF) as u8,
+        ((a >> 4) & 0xF) as u8,
+        (a & 0xF) as u8,
+        ((a >> 12) as u8 & 0xF) ^ 0xF,
+    ];
+    let hex = |d: &[u8]| -> String { d.iter().map(|&d| format!("{d:X}")).collect() };
+    match patch.compare {
+        Some(c) => {
+            let enc = (c ^ 0xBA).rotate_left(2);
+            format!(
+                "{}-{}-{:X}0{:X}",
+                hex(&digits[..3]),
+                hex(&digits[3..]),
+                enc >> 4,
+                enc & 0xF
+            )
+        }
+        None => format!("{}-{}", hex(&digits[..3]), hex(&digits[3..])),
+    }
+}
+
+/// The cheats in effect: the codes on, in the order they were turned on, and their decoded
+/// forms (decoded once, not every frame).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Active {
-    /// The codes on, canonical, in the order they were turned on.
+    /// The codes on, canonical.
     pub codes: Vec<String>,
+    decoded: Vec<Cheat>,
+    rom: Vec<RomCheat>,
 }
 
 impl Active {
-    /// Turn `code` (canonical) on or off; false when nothing changed.
+    /// Turn `code` (canonical) on or off; false when nothing changed. A code that does not
+    /// decode is never on (a log only holds codes that decoded when they were turned on).
     pub fn set(&mut self, code: &str, on: bool) -> bool {
         let at = self.codes.iter().position(|c| c == code);
         match (at, on) {
-            (None, true) => self.codes.push(code.to_owned()),
+            (None, true) => {
+                let Ok(cheat) = parse(code) else {
+                    return false;
+                };
+                self.codes.push(code.to_owned());
+                self.decoded.push(cheat);
+            }
             (Some(i), false) => {
                 self.codes.remove(i);
+                self.decoded.remove(i);
             }
             _ => return false,
         }
+        self.rom = self
+            .decoded
+            .iter()
+            .filter_map(|c| match c {
+                Cheat::GameGenie(r) => Some(*r),
+                Cheat::GameShark { .. } => None,
+            })
+            .collect();
         true
     }
 
-    /// The decoded codes (codes that no longer decode are skipped: a log can only hold codes
-    /// that decoded when they were turned on).
-    pub fn decoded(&self) -> impl Iterator<Item = Cheat> + '_ {
-        self.codes.iter().filter_map(|c| parse(c).ok())
+    /// The decoded codes, in order.
+    pub fn decoded(&self) -> &[Cheat] {
+        &self.decoded
     }
 
     /// The Game Genie codes, for [`Gb::set_rom_cheats`].
-    pub fn rom_cheats(&self) -> Vec<RomCheat> {
-        self.decoded()
-            .filter_map(|c| match c {
-                Cheat::GameGenie(r) => Some(r),
-                Cheat::GameShark { .. } => None,
-            })
-            .collect()
+    pub fn rom_cheats(&self) -> &[RomCheat] {
+        &self.rom
     }
 }
 
@@ -320,6 +361,25 @@ mod tests {
             match parse(&code) {
                 Ok(Cheat::GameGenie(r)) => assert_eq!(r.compare, Some(cmp), "{code}"),
                 other => panic!("{code}: {other:?}"),
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn genie_codes_round_trip(addr in 0u16..0x8000, value: u8, compare: Option<u8>) {
+            let patch = RomCheat { addr, value, compare };
+            let code = encode_genie(patch);
+            proptest::prop_assert_eq!(parse(&code), Ok(Cheat::GameGenie(patch)));
+            proptest::prop_assert_eq!(canonical(&code), Ok(code));
+        }
+
+        #[test]
+        fn any_text_decodes_or_says_why(text in "\\PC{0,14}", hexish in "[0-9A-Fa-f -]{0,12}") {
+            for t in [text, hexish] {
+                if let Err(e) = parse(&t) {
+                    proptest::prop_assert!(!e.to_string().is_empty());
+                }
             }
         }
     }

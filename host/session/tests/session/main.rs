@@ -8,6 +8,7 @@ mod api;
 mod api_docs;
 mod bk2;
 mod bk2_notes;
+mod cheats;
 mod common;
 mod compat_styles;
 mod container;
