@@ -49,6 +49,18 @@ pub const COMMANDS: &[(&str, &str)] = &[
         "watch",
         "watch ADDR | watch -ADDR | watch   print when a byte changes / stop / list",
     ),
+    (
+        "search",
+        "search new [wram|hram|cartram|vram|oam] [1u|2s|4h…] [be] [any] | lt|gt|le|ge|eq|ne [VALUE|@ADDR] | by N | changes OP N | list [N] | undo | reset | show u|s|h | end   RAM search",
+    ),
+    (
+        "cheat",
+        "cheat add CODE [NAME] | on|off|remove CODE | list   Game Genie (ABC-DEF-GHI) and GameShark (01VVAAAA) codes, kept per ROM",
+    ),
+    (
+        "ramwatch",
+        "ramwatch add ADDR [1u|2s|4h…] [NAME] | remove N | poke N VALUE | list | import|export FILE.wch   the RAM watch list, kept per ROM",
+    ),
     ("load", "load SCRIPT          load a Lua script file"),
     (
         "reload",
@@ -366,6 +378,12 @@ pub enum Command {
     State(StateCmd),
     /// A movie command.
     Movie(MovieCmd),
+    /// A RAM search command.
+    Search(crate::tool_cmds::SearchCmd),
+    /// A cheat command.
+    Cheat(crate::tool_cmds::CheatCmd),
+    /// A RAM watch list command.
+    RamWatch(crate::tool_cmds::RamWatchCmd),
     /// Lua, as typed.
     Lua(String),
     /// Leave gbhost.
@@ -412,7 +430,7 @@ pub fn words(line: &str) -> Result<Vec<String>, String> {
 }
 
 /// Quote `word` if it needs it to read back as one word.
-fn quote(word: &str) -> String {
+pub(crate) fn quote(word: &str) -> String {
     let plain = !word.is_empty()
         && !word
             .chars()
@@ -466,6 +484,11 @@ fn addr(s: Option<&String>) -> Result<Location, String> {
         }),
         None => Ok(Location::bus(hex16(s).ok_or_else(bad)?)),
     }
+}
+
+/// An address word (`C000`, `3:D000`), or why it is not one.
+pub(crate) fn addr_word(s: Option<&String>) -> Result<Location, String> {
+    addr(s)
 }
 
 fn count(s: Option<&String>, default: u64) -> Result<u64, String> {
@@ -577,6 +600,9 @@ pub fn parse(line: &str) -> Result<Command, String> {
         "scripts" => Command::Scripts,
         "state" => Command::State(parse_state(args)?),
         "movie" => Command::Movie(parse_movie(args)?),
+        "search" => Command::Search(crate::tool_cmds::parse_search(args)?),
+        "cheat" => Command::Cheat(crate::tool_cmds::parse_cheat(args)?),
+        "ramwatch" => Command::RamWatch(crate::tool_cmds::parse_ramwatch(args)?),
         _ => Command::Quit,
     })
 }
@@ -759,6 +785,9 @@ impl fmt::Display for Command {
             Command::State(StateCmd::Open(p)) => write!(f, "state open {}", path(p)),
             Command::State(StateCmd::ExportBess(p)) => write!(f, "state export-bess {}", path(p)),
             Command::State(StateCmd::ImportBess(p)) => write!(f, "state import-bess {}", path(p)),
+            Command::Search(c) => write!(f, "{c}"),
+            Command::Cheat(c) => write!(f, "{c}"),
+            Command::RamWatch(c) => write!(f, "{c}"),
             Command::Movie(m) => match m {
                 MovieCmd::Record { path: p, here } => {
                     write!(f, "movie record {}", path(p))?;

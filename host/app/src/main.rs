@@ -29,6 +29,7 @@ mod screenshot;
 mod scripted;
 mod state_cli;
 mod state_key;
+mod tool_cmds;
 mod ui;
 mod watcher;
 

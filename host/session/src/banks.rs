@@ -63,6 +63,52 @@ pub fn locate(gb: &Gb, bank: u16, addr: u16) -> Result<(Domain, usize), BankErro
     Ok((domain, usize::from(bank) * size + usize::from(addr - base)))
 }
 
+/// Where offset `offset` of `domain` is, as a debugger writes it: the CPU address, and the
+/// bank when the memory has more than one bank a CPU address can show (`None` for bank 0 of
+/// ROM 0x0000-0x3FFF, work RAM 0xC000-0xCFFF, the DMG's one switchable work RAM bank, and
+/// memories without banks). `None` past the memory's end.
+pub fn place(gb: &Gb, domain: Domain, offset: usize) -> Option<(Option<u16>, u16)> {
+    place_in(domain, gb.domain(domain).len(), offset)
+}
+
+/// [`place`] for a memory of `len` bytes (no machine needed: a window formats rows with it).
+pub fn place_in(domain: Domain, len: usize, offset: usize) -> Option<(Option<u16>, u16)> {
+    if offset >= len {
+        return None;
+    }
+    let banked = |size: usize, base: u16, first: usize| {
+        let bank = offset / size;
+        let addr = base + (offset % size) as u16;
+        // One bank that can be there: no bank to name.
+        let choices = len / size - first;
+        Some(((choices > 1).then_some(bank as u16), addr))
+    };
+    match domain {
+        Domain::Rom if offset < 0x4000 => Some((None, offset as u16)),
+        Domain::Rom => banked(0x4000, 0x4000, 1),
+        Domain::Vram => banked(0x2000, 0x8000, 0),
+        Domain::CartRam => banked(0x2000, 0xA000, 0),
+        Domain::Wram if offset < 0x1000 => Some((None, 0xC000 + offset as u16)),
+        Domain::Wram => banked(0x1000, 0xD000, 1),
+        Domain::Oam => Some((None, 0xFE00 + offset as u16)),
+        Domain::Hram => Some((None, 0xFF80 + offset as u16)),
+    }
+}
+
+/// [`place`] as text: `C0A2`, `3:D010`.
+pub fn place_text(gb: &Gb, domain: Domain, offset: usize) -> String {
+    place_text_in(domain, gb.domain(domain).len(), offset)
+}
+
+/// [`place_text`] for a memory of `len` bytes.
+pub fn place_text_in(domain: Domain, len: usize, offset: usize) -> String {
+    match place_in(domain, len, offset) {
+        Some((Some(b), a)) => format!("{b:X}:{a:04X}"),
+        Some((None, a)) => format!("{a:04X}"),
+        None => "?".into(),
+    }
+}
+
 /// The byte at `addr` of `bank`.
 pub fn peek(gb: &Gb, bank: u16, addr: u16) -> Result<u8, BankError> {
     let (domain, offset) = locate(gb, bank, addr)?;
@@ -122,6 +168,38 @@ mod tests {
             locate(&gb(0x00), 0, 0xA000),
             Err(BankError::NoSuchBank { banks: 0, .. })
         ));
+    }
+
+    #[test]
+    fn places_are_where_locate_finds_them() {
+        let g = gb(0x03);
+        for (domain, len) in [
+            (Domain::Rom, 8 * 0x4000),
+            (Domain::Wram, 0x2000),
+            (Domain::Vram, 0x2000),
+            (Domain::CartRam, 4 * 0x2000),
+        ] {
+            for offset in (0..len).step_by(0x7F3) {
+                let (bank, addr) = place(&g, domain, offset).unwrap();
+                let bank = bank.unwrap_or(match (domain, addr) {
+                    (Domain::Rom, 0x4000..) | (Domain::Wram, 0xD000..) => 1,
+                    _ => 0,
+                });
+                assert_eq!(
+                    locate(&g, bank, addr),
+                    Ok((domain, offset)),
+                    "{domain:?} {offset:#X}"
+                );
+            }
+        }
+        assert_eq!(
+            place_text(&g, Domain::Wram, 0x10A2),
+            "D0A2",
+            "the DMG has one bank there"
+        );
+        assert_eq!(place_text(&g, Domain::CartRam, 0x2010), "1:A010");
+        assert_eq!(place_text(&g, Domain::Hram, 2), "FF82");
+        assert_eq!(place(&g, Domain::Hram, 0x7F), None);
     }
 
     #[test]

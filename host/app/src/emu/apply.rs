@@ -125,6 +125,9 @@ impl Emu {
                 ),
                 None => format!("frame {}", self.session.frame()),
             }),
+            Command::Search(c) => self.apply_search(c),
+            Command::Cheat(c) => self.apply_cheat(c),
+            Command::RamWatch(c) => self.apply_ramwatch(c),
             Command::Watch(a) => {
                 let v = self.read_at(a)?;
                 if !self.watches.iter().any(|(w, _)| *w == a) {

@@ -77,6 +77,8 @@ pub struct Emu {
     pub(crate) end_action: EndAction,
     /// The open TAS editor, if any.
     pub(crate) editor: Option<super::editor_state::OpenEditor>,
+    /// RAM search, the watch list, the cheat list.
+    pub(crate) tools: super::tools::Tools,
 }
 
 impl Emu {
@@ -119,6 +121,10 @@ impl Emu {
             tas: None,
             end_action: EndAction::default(),
             editor: None,
+            tools: super::tools::Tools {
+                dir: super::tools::rom_data_dir(),
+                ..Default::default()
+            },
         };
         emu.open(&start.rom)?;
         for path in &start.scripts {
@@ -171,6 +177,7 @@ impl Emu {
         if let Some(w) = &mut self.watcher {
             w.clear();
         }
+        self.tools_opened();
         if matches!(rom, RomSource::Demo) {
             // Run from the repository (the README's command), the overlay is loaded from its
             // file, so editing it shows live reload at once; elsewhere the built-in copy runs.
@@ -271,6 +278,7 @@ impl Emu {
     pub(crate) fn after_frame(&mut self) {
         self.drain_session_console();
         self.check_watches();
+        self.tools_after_frame();
         self.fps_count += 1;
     }
 

@@ -10,6 +10,7 @@
 //!   open editor in `editor_state.rs`;
 //! - `windows.rs`: scripts' windows: form actions and the host's keys and mouse as logged
 //!   input, and what scripts ask of the app's window (`client.*`);
+//! - `tools.rs`: RAM search, the RAM watch and cheat lists (kept per ROM) and their commands;
 //! - `publish.rs`: the [`View`] the window draws;
 //! - `thread.rs`: the thread, its commands ([`Cmd`]) and the handle the window and the REPL
 //!   hold ([`EmuHandle`]).
@@ -25,6 +26,7 @@ mod movie;
 mod publish;
 mod scripts;
 mod thread;
+mod tools;
 mod types;
 mod windows;
 
@@ -32,4 +34,5 @@ mod windows;
 mod tests;
 
 pub use thread::{Cmd, EmuHandle, spawn};
+pub use tools::SearchView;
 pub use types::{BranchView, EditorView, RomSource, Speed, Start, View};

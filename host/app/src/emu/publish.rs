@@ -122,6 +122,7 @@ impl Emu {
                 .map(|(slot, ui)| (slot, ui.clone()))
                 .collect(),
             wants_host_input: self.session.wants_host_input(),
+            tools: self.tools_view(),
             quit: self.quit,
         };
         *self.shared.lock().unwrap_or_else(|e| e.into_inner()) = view;

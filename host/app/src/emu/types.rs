@@ -106,6 +106,8 @@ pub struct View {
     pub movie: Option<MovieView>,
     /// The open TAS editor.
     pub editor: Option<EditorView>,
+    /// RAM search, RAM watch and cheats.
+    pub tools: super::tools::ToolsView,
     /// Lag frames since power-on (frames the game did not read the joypad).
     pub lag_frames: u64,
     /// The last frame was a lag frame.

@@ -2,16 +2,19 @@
 //! the timeline over the rewind history, the status bar, the scripts, console and memory
 //! panels, the TAS editor (`tas_editor.rs`: its window; `piano_roll.rs`: the rows drawn;
 //! `roll_mouse.rs`: clicks and drags on them; `branches.rs`: its branches; `roll_state.rs`:
-//! its state), and the scripts' own windows (`windows.rs`: forms, text buffers;
+//! its state), the tools (`ram_search.rs`, `ram_watch.rs`, `cheats.rs`), and the scripts' own windows (`windows.rs`: forms, text buffers;
 //! `host_input.rs`: the keys and mouse scripts read). Everything it does goes to the emulation
 //! thread as a [`Cmd`]; everything it shows comes from the published [`View`].
 
 mod branches;
+mod cheats;
 #[cfg(test)]
 mod editor_tests;
 mod host_input;
 mod panels;
 pub mod piano_roll;
+mod ram_search;
+mod ram_watch;
 mod roll_mouse;
 mod roll_state;
 pub mod screen;
@@ -102,6 +105,12 @@ pub struct GbApp {
     sent_input: gb_session::data::HostInput,
     /// The TAS editor's window.
     roll: roll_state::RollUi,
+    /// The RAM Search window.
+    search_ui: ram_search::SearchUi,
+    /// The RAM Watch window.
+    watch_ui: ram_watch::WatchUi,
+    /// The Cheats window.
+    cheat_ui: cheats::CheatUi,
 }
 
 /// Key bindings resolved to egui keys.
@@ -176,6 +185,9 @@ impl GbApp {
             wheel: 0.0,
             sent_input: Default::default(),
             roll: Default::default(),
+            search_ui: Default::default(),
+            watch_ui: Default::default(),
+            cheat_ui: Default::default(),
         }
     }
 
@@ -493,6 +505,9 @@ impl GbApp {
         ui.checkbox(&mut self.show_scripts, "Scripts panel");
         ui.checkbox(&mut self.show_console, "Console panel");
         ui.checkbox(&mut self.show_memory, "Memory viewer");
+        ui.checkbox(&mut self.search_ui.open, "RAM search");
+        ui.checkbox(&mut self.watch_ui.open, "RAM watch");
+        ui.checkbox(&mut self.cheat_ui.open, "Cheats");
         if self.view.editor.is_some() {
             ui.checkbox(&mut self.roll.open, "TAS Editor");
         } else if ui.button("TAS Editor").clicked() {
@@ -867,6 +882,15 @@ impl GbApp {
             .show(ui, |ui| self.screen(ui));
         if self.show_memory {
             self.memory_window(&ctx);
+        }
+        if self.search_ui.open {
+            self.ram_search_window(&ctx);
+        }
+        if self.watch_ui.open {
+            self.ram_watch_window(&ctx);
+        }
+        if self.cheat_ui.open {
+            self.cheats_window(&ctx);
         }
         self.script_windows(&ctx);
         self.tas_editor(&ctx);

@@ -1,0 +1,336 @@
+//! The tools' console commands, typed: `search` (RAM search), `cheat` (Game Genie and
+//! GameShark codes) and `ramwatch` (the watch list, BizHawk's `.wch` files). Parsed here from
+//! a line's words; written back by `Display` so that `parse(&cmd.to_string()) == Ok(cmd)`, as
+//! every [`crate::command::Command`] is.
+
+use std::fmt;
+use std::path::PathBuf;
+
+use gb_core::Domain;
+use gb_session::tools::cheats;
+use gb_session::tools::search::{self, Display, Layout};
+
+use crate::command::{Location, addr_word, quote};
+
+/// A `search …` command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SearchCmd {
+    /// Start a search: every value of a memory is a candidate.
+    New {
+        /// The memory.
+        domain: Domain,
+        /// Size, display, byte order, alignment.
+        layout: Layout,
+    },
+    /// Keep the candidates that pass a filter (its words, parsed against the machine: `@ADDR`
+    /// operands name addresses).
+    Filter(Vec<String>),
+    /// List the candidates (at most this many).
+    List(usize),
+    /// Take back the last filter.
+    Undo,
+    /// Previous values become current ones, change counts 0.
+    Reset,
+    /// Show values another way.
+    Show(Display),
+    /// Forget the search.
+    End,
+}
+
+/// A `cheat …` command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CheatCmd {
+    /// Add a code to this ROM's list, turned on.
+    Add {
+        /// The code (canonical).
+        code: String,
+        /// What it does, as the user calls it.
+        name: String,
+    },
+    /// Turn a code of the list on or off.
+    Enable(String, bool),
+    /// Remove a code from the list (turned off first).
+    Remove(String),
+    /// The list.
+    List,
+}
+
+/// A `ramwatch …` command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RamWatchCmd {
+    /// Watch a value.
+    Add {
+        /// Where (an address on the bus, or `BANK:ADDR`, kept in its memory).
+        at: Location,
+        /// Its size and display.
+        layout: Layout,
+        /// Its name.
+        name: String,
+    },
+    /// Remove watch N (1-based).
+    Remove(usize),
+    /// Poke watch N (1-based) with a value of its size.
+    Poke(usize, i64),
+    /// The list with the values now.
+    List,
+    /// Read a `.wch` file into the list (added after what is there).
+    Import(PathBuf),
+    /// Write the list as a `.wch` file.
+    Export(PathBuf),
+}
+
+/// The memories a search can run over, by the REPL's names.
+pub const SEARCH_DOMAINS: [(&str, Domain); 5] = [
+    ("wram", Domain::Wram),
+    ("hram", Domain::Hram),
+    ("cartram", Domain::CartRam),
+    ("vram", Domain::Vram),
+    ("oam", Domain::Oam),
+];
+
+/// The REPL's name of a searchable memory.
+pub fn domain_word(d: Domain) -> &'static str {
+    SEARCH_DOMAINS
+        .iter()
+        .find(|(_, x)| *x == d)
+        .map_or("rom", |(n, _)| n)
+}
+
+const SEARCH_USAGE: &str = "search new [wram|hram|cartram|vram|oam] [1u|1s|1h|2u|…|4h] [be] [any] | search lt|gt|le|ge|eq|ne [VALUE|@ADDR] | search by N [VALUE|@ADDR] | search changes OP N | search list [N] | search undo | search reset | search show u|s|h | search end";
+
+/// Parse the words after `search`.
+pub fn parse_search(args: &[String]) -> Result<SearchCmd, String> {
+    let usage = || format!("usage: {SEARCH_USAGE}");
+    let words: Vec<&str> = args.iter().map(String::as_str).collect();
+    Ok(match words.first().copied() {
+        None => SearchCmd::List(20),
+        Some("new") => {
+            let mut rest = &words[1..];
+            let domain = match rest.first().and_then(|w| {
+                SEARCH_DOMAINS
+                    .iter()
+                    .find(|(n, _)| n.eq_ignore_ascii_case(w))
+            }) {
+                Some(&(_, d)) => {
+                    rest = &rest[1..];
+                    d
+                }
+                None => Domain::Wram,
+            };
+            let layout = if rest.is_empty() {
+                Layout::default()
+            } else {
+                search::parse_layout(rest).map_err(|e| e.to_string())?
+            };
+            SearchCmd::New { domain, layout }
+        }
+        Some("list") => match words.get(1) {
+            None => SearchCmd::List(20),
+            Some(n) => SearchCmd::List(
+                n.parse()
+                    .map_err(|_| format!("bad count '{n}'; {}", usage()))?,
+            ),
+        },
+        Some("undo") if words.len() == 1 => SearchCmd::Undo,
+        Some("reset") if words.len() == 1 => SearchCmd::Reset,
+        Some("end") if words.len() == 1 => SearchCmd::End,
+        Some("show") if words.len() == 2 => SearchCmd::Show(
+            words[1]
+                .chars()
+                .next()
+                .filter(|_| words[1].len() == 1)
+                .and_then(Display::from_letter)
+                .ok_or_else(usage)?,
+        ),
+        Some(_) => {
+            // Checked now (the address operands are mapped when it runs).
+            search::parse_filter(&words, &|_| Ok(0)).map_err(|e| format!("{e}; {}", usage()))?;
+            SearchCmd::Filter(args.to_vec())
+        }
+    })
+}
+
+const CHEAT_USAGE: &str = "cheat add CODE [NAME…] | cheat on|off|remove CODE | cheat list (Game Genie ABC-DEF-GHI or ABC-DEF, GameShark 01VVAAAA)";
+
+/// Parse the words after `cheat`.
+pub fn parse_cheat(args: &[String]) -> Result<CheatCmd, String> {
+    let usage = || format!("usage: {CHEAT_USAGE}");
+    let code = |i: usize| -> Result<String, String> {
+        let c = args.get(i).ok_or_else(usage)?;
+        cheats::canonical(c).map_err(|e| e.to_string())
+    };
+    Ok(match args.first().map(String::as_str) {
+        None | Some("list") => CheatCmd::List,
+        Some("add") => CheatCmd::Add {
+            code: code(1)?,
+            name: args.get(2..).map(|w| w.join(" ")).unwrap_or_default(),
+        },
+        Some("on") if args.len() == 2 => CheatCmd::Enable(code(1)?, true),
+        Some("off") if args.len() == 2 => CheatCmd::Enable(code(1)?, false),
+        Some("remove") if args.len() == 2 => CheatCmd::Remove(code(1)?),
+        _ => return Err(usage()),
+    })
+}
+
+const RAMWATCH_USAGE: &str = "ramwatch add ADDR [1u|2s|4h…] [NAME…] | ramwatch remove N | ramwatch poke N VALUE | ramwatch list | ramwatch import|export FILE.wch";
+
+/// Parse the words after `ramwatch`.
+pub fn parse_ramwatch(args: &[String]) -> Result<RamWatchCmd, String> {
+    let usage = || format!("usage: {RAMWATCH_USAGE}");
+    let index = |i: usize| -> Result<usize, String> {
+        args.get(i)
+            .and_then(|w| w.parse::<usize>().ok())
+            .filter(|&n| n >= 1)
+            .ok_or_else(|| format!("a watch number (1, 2, …); {}", usage()))
+    };
+    Ok(match args.first().map(String::as_str) {
+        None | Some("list") => RamWatchCmd::List,
+        Some("add") => {
+            let at = addr_word(args.get(1))?;
+            let (layout, name_from) = match args.get(2) {
+                Some(w) if search::parse_layout(&[w.as_str()]).is_ok() => {
+                    let mut words = vec![w.as_str()];
+                    if args.get(3).is_some_and(|w| w == "be") {
+                        words.push("be");
+                    }
+                    let n = 2 + words.len();
+                    (search::parse_layout(&words).map_err(|e| e.to_string())?, n)
+                }
+                _ => (Layout::default(), 2),
+            };
+            RamWatchCmd::Add {
+                at,
+                layout,
+                name: args
+                    .get(name_from..)
+                    .map(|w| w.join(" "))
+                    .unwrap_or_default(),
+            }
+        }
+        Some("remove") if args.len() == 2 => RamWatchCmd::Remove(index(1)?),
+        Some("poke") if args.len() == 3 => RamWatchCmd::Poke(
+            index(1)?,
+            search::parse_number(&args[2])
+                .ok_or_else(|| format!("bad value '{}' (decimal, 0x1F or $1F)", args[2]))?,
+        ),
+        Some("import") if args.len() == 2 => RamWatchCmd::Import(args[1].clone().into()),
+        Some("export") if args.len() == 2 => RamWatchCmd::Export(args[1].clone().into()),
+        _ => return Err(usage()),
+    })
+}
+
+impl fmt::Display for SearchCmd {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SearchCmd::New { domain, layout } => {
+                write!(f, "search new {} {}", domain_word(*domain), layout.short())
+            }
+            SearchCmd::Filter(words) => {
+                write!(f, "search")?;
+                words.iter().try_for_each(|w| write!(f, " {}", quote(w)))
+            }
+            SearchCmd::List(n) => write!(f, "search list {n}"),
+            SearchCmd::Undo => write!(f, "search undo"),
+            SearchCmd::Reset => write!(f, "search reset"),
+            SearchCmd::Show(d) => write!(f, "search show {}", d.letter()),
+            SearchCmd::End => write!(f, "search end"),
+        }
+    }
+}
+
+impl fmt::Display for CheatCmd {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CheatCmd::Add { code, name } if name.is_empty() => write!(f, "cheat add {code}"),
+            CheatCmd::Add { code, name } => write!(f, "cheat add {code} {}", quote(name)),
+            CheatCmd::Enable(code, true) => write!(f, "cheat on {code}"),
+            CheatCmd::Enable(code, false) => write!(f, "cheat off {code}"),
+            CheatCmd::Remove(code) => write!(f, "cheat remove {code}"),
+            CheatCmd::List => write!(f, "cheat list"),
+        }
+    }
+}
+
+impl fmt::Display for RamWatchCmd {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let path = |p: &PathBuf| quote(&p.to_string_lossy());
+        match self {
+            RamWatchCmd::Add { at, layout, name } => {
+                let size = format!("{}{}", layout.size, layout.display.letter());
+                write!(f, "ramwatch add {at} {size}")?;
+                if layout.big_endian && layout.size > 1 {
+                    write!(f, " be")?;
+                }
+                if !name.is_empty() {
+                    write!(f, " {}", quote(name))?;
+                }
+                Ok(())
+            }
+            RamWatchCmd::Remove(n) => write!(f, "ramwatch remove {n}"),
+            RamWatchCmd::Poke(n, v) => write!(f, "ramwatch poke {n} {v}"),
+            RamWatchCmd::List => write!(f, "ramwatch list"),
+            RamWatchCmd::Import(p) => write!(f, "ramwatch import {}", path(p)),
+            RamWatchCmd::Export(p) => write!(f, "ramwatch export {}", path(p)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::command::{Command, parse};
+
+    #[test]
+    fn tool_commands_parse_and_write_back() {
+        for line in [
+            "search new 1u",
+            "search new hram 2s be any",
+            "search lt",
+            "search eq 5",
+            "search ne @C0A0",
+            "search by 3",
+            "search changes gt 0",
+            "search list 50",
+            "search undo",
+            "search reset",
+            "search show h",
+            "search end",
+            "cheat add 00a-17b-c49 infinite lives",
+            "cheat add 010238CD",
+            "cheat off 010238cd",
+            "cheat remove 00A17BC49",
+            "cheat list",
+            "ramwatch add C0A2 1u height",
+            "ramwatch add 3:D000 2h be",
+            "ramwatch remove 2",
+            "ramwatch poke 1 -5",
+            "ramwatch import \"my watches/a.wch\"",
+        ] {
+            let cmd = parse(line).unwrap_or_else(|e| panic!("{line}: {e}"));
+            let again = parse(&cmd.to_string()).unwrap();
+            assert_eq!(again, cmd, "{line} → {cmd}");
+        }
+        let name = match parse("cheat add 00a17bc49 infinite lives").unwrap() {
+            Command::Cheat(super::CheatCmd::Add { code, name }) => (code, name),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(name, ("00A-17B-C49".into(), "infinite lives".into()));
+    }
+
+    #[test]
+    fn bad_tool_commands_say_why() {
+        for (line, says) in [
+            ("search new 3u", "not a search size"),
+            ("search frob", "not a filter"),
+            ("search eq five", "not a number"),
+            ("cheat add 12345", "not a cheat code"),
+            ("cheat add 01G238CD", "not a hex digit"),
+            ("cheat on", "usage"),
+            ("ramwatch add", "missing address"),
+            ("ramwatch remove 0", "a watch number"),
+            ("ramwatch poke 1 x", "bad value"),
+        ] {
+            let e = parse(line).unwrap_err();
+            assert!(e.contains(says), "{line}: {e}");
+        }
+    }
+}

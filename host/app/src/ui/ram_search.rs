@@ -1,0 +1,333 @@
+//! The RAM Search window (BizHawk's and VBA-rr's, in egui): choose a memory and how its bytes
+//! are read, start a search, filter the candidates against their previous values, a value,
+//! another address or their change counts, undo, and from the live list add a candidate to the
+//! RAM watch or poke it. Everything runs as `search`, `ramwatch` and `poke` commands on the
+//! emulation thread (so the console shows the same lines the REPL does); the list draws only
+//! its visible rows, formatting them from the raw values the thread publishes.
+
+use eframe::egui;
+use gb_core::Domain;
+use gb_session::banks;
+use gb_session::tools::search::{Display, Layout, Op};
+
+use super::GbApp;
+use crate::command::{Command, Location, parse_hex};
+use crate::tool_cmds::{RamWatchCmd, SEARCH_DOMAINS, SearchCmd};
+
+/// What a filter compares with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub(super) enum Against {
+    #[default]
+    Previous,
+    Value,
+    Address,
+    Changes,
+}
+
+/// The window's own state (what is typed and chosen).
+pub(super) struct SearchUi {
+    pub(super) open: bool,
+    domain: Domain,
+    layout: Layout,
+    against: Against,
+    op: Op,
+    differs_by: bool,
+    by: String,
+    operand: String,
+    /// The selected candidate (offset in the searched memory).
+    selected: Option<u32>,
+    poke: String,
+    /// Why the last action could not be sent.
+    error: Option<String>,
+}
+
+impl Default for SearchUi {
+    fn default() -> SearchUi {
+        SearchUi {
+            open: false,
+            domain: Domain::Wram,
+            layout: Layout::default(),
+            against: Against::Previous,
+            op: Op::Lt,
+            differs_by: false,
+            by: "1".into(),
+            operand: String::new(),
+            selected: None,
+            poke: String::new(),
+            error: None,
+        }
+    }
+}
+
+impl SearchUi {
+    /// The filter's words for the `search` command, or why they cannot be made.
+    fn filter_words(&self) -> Result<Vec<String>, String> {
+        let op = match self.op {
+            Op::Lt => "lt",
+            Op::Gt => "gt",
+            Op::Le => "le",
+            Op::Ge => "ge",
+            Op::Eq => "eq",
+            Op::Ne => "ne",
+            Op::DiffersBy(_) => "eq",
+        };
+        let operand = self.operand.trim();
+        let need = |what: &str| {
+            if operand.is_empty() {
+                Err(format!("type {what} to compare with"))
+            } else {
+                Ok(operand.to_owned())
+            }
+        };
+        let mut words: Vec<String> = if self.differs_by {
+            vec!["by".into(), self.by.trim().to_owned()]
+        } else {
+            vec![op.into()]
+        };
+        match self.against {
+            Against::Previous => {}
+            Against::Value => words.push(need("a value")?),
+            Against::Address => words.push(format!("@{}", need("an address")?)),
+            Against::Changes => {
+                let n = need("a number of changes")?;
+                words = vec!["changes".into(), op.into(), n];
+            }
+        }
+        Ok(words)
+    }
+}
+
+impl GbApp {
+    pub(super) fn ram_search_window(&mut self, ctx: &egui::Context) {
+        let mut open = self.search_ui.open;
+        egui::Window::new("RAM Search")
+            .open(&mut open)
+            .default_width(460.0)
+            .default_height(520.0)
+            .show(ctx, |ui| self.ram_search_contents(ui));
+        self.search_ui.open = open;
+    }
+
+    fn ram_search_contents(&mut self, ui: &mut egui::Ui) {
+        let view = self.view.tools.search.clone();
+        ui.horizontal_wrapped(|ui| {
+            ui.label("Memory");
+            for (name, d) in SEARCH_DOMAINS {
+                ui.selectable_value(&mut self.search_ui.domain, d, name.to_uppercase());
+            }
+        });
+        ui.horizontal(|ui| {
+            ui.label("Size");
+            for (label, size) in [("1 byte", 1u8), ("2 bytes", 2), ("4 bytes", 4)] {
+                ui.selectable_value(&mut self.search_ui.layout.size, size, label);
+            }
+            ui.separator();
+            for (label, d) in [
+                ("Unsigned", Display::Unsigned),
+                ("Signed", Display::Signed),
+                ("Hex", Display::Hex),
+            ] {
+                if ui
+                    .selectable_value(&mut self.search_ui.layout.display, d, label)
+                    .clicked()
+                    && view.is_some()
+                {
+                    self.run(Command::Search(SearchCmd::Show(d)));
+                }
+            }
+        });
+        ui.horizontal(|ui| {
+            ui.checkbox(&mut self.search_ui.layout.big_endian, "Big-endian");
+            let mut misaligned = !self.search_ui.layout.aligned;
+            ui.checkbox(&mut misaligned, "Misaligned");
+            self.search_ui.layout.aligned = !misaligned;
+            if ui.button("New search").clicked() {
+                self.search_ui.selected = None;
+                self.run(Command::Search(SearchCmd::New {
+                    domain: self.search_ui.domain,
+                    layout: self.search_ui.layout,
+                }));
+            }
+        });
+        ui.separator();
+        ui.horizontal_wrapped(|ui| {
+            ui.label("Compare to");
+            for (label, a) in [
+                ("Previous value", Against::Previous),
+                ("Specific value", Against::Value),
+                ("Specific address", Against::Address),
+                ("Number of changes", Against::Changes),
+            ] {
+                ui.radio_value(&mut self.search_ui.against, a, label);
+            }
+        });
+        if self.search_ui.against != Against::Previous {
+            ui.horizontal(|ui| {
+                let hint = match self.search_ui.against {
+                    Against::Address => "address (C0A0, 3:D000)",
+                    Against::Changes => "changes",
+                    _ => "value (5, -1, 0x1F)",
+                };
+                ui.label("Compare with");
+                ui.add(
+                    egui::TextEdit::singleline(&mut self.search_ui.operand)
+                        .desired_width(110.0)
+                        .hint_text(hint),
+                );
+            });
+        }
+        ui.horizontal_wrapped(|ui| {
+            ui.label("Comparison");
+            for (label, op) in [
+                ("<", Op::Lt),
+                (">", Op::Gt),
+                ("=", Op::Eq),
+                ("≠", Op::Ne),
+                ("≤", Op::Le),
+                ("≥", Op::Ge),
+            ] {
+                if ui
+                    .selectable_label(!self.search_ui.differs_by && self.search_ui.op == op, label)
+                    .clicked()
+                {
+                    self.search_ui.op = op;
+                    self.search_ui.differs_by = false;
+                }
+            }
+            ui.checkbox(&mut self.search_ui.differs_by, "Differs by");
+            if self.search_ui.differs_by {
+                ui.add(egui::TextEdit::singleline(&mut self.search_ui.by).desired_width(40.0));
+            }
+        });
+        ui.horizontal(|ui| {
+            let has = view.is_some();
+            if ui.add_enabled(has, egui::Button::new("Filter")).clicked() {
+                match self.search_ui.filter_words() {
+                    Ok(words) => {
+                        self.search_ui.error = None;
+                        self.run(Command::Search(SearchCmd::Filter(words)));
+                    }
+                    Err(e) => self.search_ui.error = Some(e),
+                }
+            }
+            let undo = view.as_ref().is_some_and(|v| !v.filters.is_empty());
+            if ui
+                .add_enabled(undo, egui::Button::new("Undo filter"))
+                .clicked()
+            {
+                self.run(Command::Search(SearchCmd::Undo));
+            }
+            if ui
+                .add_enabled(has, egui::Button::new("Reset previous"))
+                .clicked()
+            {
+                self.run(Command::Search(SearchCmd::Reset));
+            }
+        });
+        if let Some(e) = &self.search_ui.error {
+            ui.colored_label(egui::Color32::LIGHT_RED, e);
+        }
+        ui.separator();
+        let Some(view) = view else {
+            ui.label("No search yet: choose a memory and a size, then \"New search\".");
+            return;
+        };
+        ui.label(format!(
+            "{} candidate(s) in {} ({}){}",
+            view.count,
+            view.domain_name(),
+            view.layout.short(),
+            if view.filters.is_empty() {
+                String::new()
+            } else {
+                format!(" after: {}", view.filters.join(", "))
+            }
+        ));
+        let row_h = ui.text_style_height(&egui::TextStyle::Monospace) + 4.0;
+        let header = format!(
+            "{:<9}{:>12}{:>12}{:>8}",
+            "Address", "Value", "Previous", "Changes"
+        );
+        ui.monospace(header);
+        let rows = std::sync::Arc::clone(&view.rows);
+        egui::ScrollArea::vertical()
+            .id_salt("ram search rows")
+            .max_height(260.0)
+            .auto_shrink([false, false])
+            .show_rows(ui, row_h, rows.len(), |ui, range| {
+                for c in &rows[range] {
+                    let place =
+                        banks::place_text_in(view.domain, view.domain_len, c.offset as usize);
+                    let text = format!(
+                        "{:<9}{:>12}{:>12}{:>8}",
+                        place,
+                        view.layout.format(c.current),
+                        view.layout.format(c.previous),
+                        c.changes
+                    );
+                    let selected = self.search_ui.selected == Some(c.offset);
+                    if ui
+                        .selectable_label(selected, egui::RichText::new(text).monospace())
+                        .clicked()
+                    {
+                        self.search_ui.selected = Some(c.offset);
+                    }
+                }
+            });
+        if view.count > rows.len() {
+            ui.label(format!(
+                "(the first {} shown: filter to see the rest)",
+                rows.len()
+            ));
+        }
+        let picked = self
+            .search_ui
+            .selected
+            .filter(|o| rows.iter().any(|c| c.offset == *o))
+            .and_then(|o| {
+                banks::place_in(view.domain, view.domain_len, o as usize)
+                    .map(|(bank, addr)| Location { bank, addr })
+            });
+        ui.horizontal(|ui| {
+            if ui
+                .add_enabled(picked.is_some(), egui::Button::new("Add to watch"))
+                .clicked()
+                && let Some(at) = picked
+            {
+                self.run(Command::RamWatch(RamWatchCmd::Add {
+                    at,
+                    layout: view.layout,
+                    name: String::new(),
+                }));
+            }
+            ui.add(
+                egui::TextEdit::singleline(&mut self.search_ui.poke)
+                    .desired_width(70.0)
+                    .hint_text("value"),
+            );
+            if ui
+                .add_enabled(picked.is_some(), egui::Button::new("Poke"))
+                .clicked()
+                && let Some(at) = picked
+            {
+                let value = gb_session::tools::search::parse_number(self.search_ui.poke.trim())
+                    .or_else(|| parse_hex(&self.search_ui.poke).map(i64::from));
+                match value.map(|v| view.layout.encode(v)) {
+                    Some(Ok(bytes)) => {
+                        self.search_ui.error = None;
+                        self.run(Command::Poke { addr: at, bytes });
+                    }
+                    Some(Err(e)) => self.search_ui.error = Some(e.to_string()),
+                    None => self.search_ui.error = Some("type a value to poke".into()),
+                }
+            }
+        });
+    }
+}
+
+impl crate::emu::SearchView {
+    /// The searched memory's name as the window shows it.
+    fn domain_name(&self) -> &'static str {
+        gb_session::tools::search::domain_name(self.domain)
+    }
+}
