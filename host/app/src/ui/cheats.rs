@@ -20,6 +20,16 @@ pub(super) struct CheatUi {
     error: Option<String>,
 }
 
+#[cfg(test)]
+impl CheatUi {
+    /// Forget what is typed (tests).
+    pub(super) fn clear(&mut self) {
+        self.code.clear();
+        self.name.clear();
+        self.error = None;
+    }
+}
+
 impl GbApp {
     pub(super) fn cheats_window(&mut self, ctx: &egui::Context) {
         let mut open = self.cheat_ui.open;
@@ -49,7 +59,7 @@ impl GbApp {
                     }
                     ui.label(&c.what);
                     ui.label(&c.name);
-                    if ui.small_button("✖").on_hover_text("Remove").clicked() {
+                    if ui.small_button("×").on_hover_text("Remove").clicked() {
                         self.run(Command::Cheat(CheatCmd::Remove(c.code.clone())));
                     }
                     ui.end_row();
@@ -57,14 +67,16 @@ impl GbApp {
             });
         ui.separator();
         ui.horizontal(|ui| {
-            ui.label("Code");
+            let l = ui.label("Code");
             ui.add(
                 egui::TextEdit::singleline(&mut self.cheat_ui.code)
                     .desired_width(150.0)
                     .hint_text("ABC-DEF-GHI or 01VVAAAA"),
-            );
-            ui.label("Name");
-            ui.add(egui::TextEdit::singleline(&mut self.cheat_ui.name).desired_width(120.0));
+            )
+            .labelled_by(l.id);
+            let l = ui.label("Name");
+            ui.add(egui::TextEdit::singleline(&mut self.cheat_ui.name).desired_width(120.0))
+                .labelled_by(l.id);
             if ui.button("Add code").clicked() {
                 self.add_codes();
             }

@@ -21,6 +21,8 @@ pub mod screen;
 mod tas_editor;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tools_tests;
 mod windows;
 #[cfg(test)]
 mod windows_tests;
@@ -195,6 +197,18 @@ impl GbApp {
     #[cfg_attr(not(test), allow(dead_code))]
     pub fn emu(&self) -> &EmuHandle {
         &self.emu
+    }
+
+    /// The emulation thread, to stop it (tests).
+    #[cfg(test)]
+    pub fn emu_mut(&mut self) -> &mut EmuHandle {
+        &mut self.emu
+    }
+
+    /// The Cheats window's typed code (tests clear it between codes).
+    #[cfg(test)]
+    pub(super) fn cheat_ui_mut(&mut self) -> &mut cheats::CheatUi {
+        &mut self.cheat_ui
     }
 
     /// The last view shown.

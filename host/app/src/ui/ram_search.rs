@@ -168,12 +168,13 @@ impl GbApp {
                     Against::Changes => "changes",
                     _ => "value (5, -1, 0x1F)",
                 };
-                ui.label("Compare with");
+                let l = ui.label("Compare with");
                 ui.add(
                     egui::TextEdit::singleline(&mut self.search_ui.operand)
                         .desired_width(110.0)
                         .hint_text(hint),
-                );
+                )
+                .labelled_by(l.id);
             });
         }
         ui.horizontal_wrapped(|ui| {
@@ -300,11 +301,13 @@ impl GbApp {
                     name: String::new(),
                 }));
             }
+            let l = ui.label("Value");
             ui.add(
                 egui::TextEdit::singleline(&mut self.search_ui.poke)
                     .desired_width(70.0)
-                    .hint_text("value"),
-            );
+                    .hint_text("5, -1, 0x1F"),
+            )
+            .labelled_by(l.id);
             if ui
                 .add_enabled(picked.is_some(), egui::Button::new("Poke"))
                 .clicked()

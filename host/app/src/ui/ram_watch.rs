@@ -64,7 +64,7 @@ impl GbApp {
                     ui.monospace(&w.place);
                     ui.monospace(&w.kind);
                     ui.monospace(&w.value);
-                    if ui.small_button("✖").on_hover_text("Remove").clicked() {
+                    if ui.small_button("×").on_hover_text("Remove").clicked() {
                         remove = Some(i);
                     }
                     ui.end_row();

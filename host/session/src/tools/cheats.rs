@@ -184,7 +184,8 @@ fn parse_shark(code: &str, digits: &str) -> Result<Cheat, CheatError> {
 }
 
 impl Cheat {
-    /// What the code does, in words (`ROM 4A17: C8 → 00`, `CD38 ← 02 each frame`).
+    /// What the code does, in words (`ROM 4A17 reads 00 where it holds C8`, `CD38 = 02 each
+    /// frame`).
     pub fn describe(&self) -> String {
         match *self {
             Cheat::GameGenie(RomCheat {
@@ -192,15 +193,19 @@ impl Cheat {
                 value,
                 compare,
             }) => match compare {
-                Some(c) => format!("ROM {addr:04X}: {c:02X} → {value:02X}"),
-                None => format!("ROM {addr:04X} → {value:02X}"),
+                Some(c) => format!("ROM {addr:04X} reads {value:02X} where it holds {c:02X}"),
+                None => format!("ROM {addr:04X} reads {value:02X}"),
             },
             Cheat::GameShark { kind, value, addr } => match kind {
-                0x80..=0x8F => {
-                    format!("cartridge RAM bank {}:{addr:04X} ← {value:02X}", kind & 0xF)
-                }
-                0x91..=0x97 => format!("work RAM bank {}:{addr:04X} ← {value:02X}", kind & 0xF),
-                _ => format!("{addr:04X} ← {value:02X} each frame"),
+                0x80..=0x8F => format!(
+                    "cartridge RAM {:X}:{addr:04X} = {value:02X} each frame",
+                    kind & 0xF
+                ),
+                0x91..=0x97 => format!(
+                    "work RAM {:X}:{addr:04X} = {value:02X} each frame",
+                    kind & 0xF
+                ),
+                _ => format!("{addr:04X} = {value:02X} each frame"),
             },
         }
     }
