@@ -263,80 +263,232 @@ fn corrupt_battery_save_is_kept_aside() {
     );
 }
 
-/// The REPL in a real terminal: `tmux send-keys` types, `tmux capture-pane` reads the screen.
-/// Skipped (with a note) when tmux is not installed; CI installs it.
-#[test]
-fn repl_in_tmux() {
-    if Command::new("tmux").arg("-V").output().is_err() {
-        eprintln!("tmux not installed: skipped");
-        return;
+/// A program in a real terminal: `tmux send-keys` types, `tmux capture-pane` reads the
+/// screen; the session is killed when dropped.
+struct Tmux {
+    session: String,
+}
+
+impl Tmux {
+    /// Start `cmd` in a new 150 × 50 tmux session, or `None` (with a note) when tmux is not
+    /// installed (CI installs it).
+    fn start(name: &str, cmd: &str) -> Option<Tmux> {
+        if Command::new("tmux").arg("-V").output().is_err() {
+            eprintln!("tmux not installed: skipped");
+            return None;
+        }
+        let t = Tmux {
+            session: format!("gbhost-{name}-{}", std::process::id()),
+        };
+        let ok = t.run(&[
+            "new-session",
+            "-d",
+            "-s",
+            &t.session,
+            "-x",
+            "150",
+            "-y",
+            "50",
+            cmd,
+        ]);
+        assert!(ok.status.success(), "{}", text(&ok.stderr));
+        Some(t)
     }
-    let dir = temp_dir("tmux");
-    let session = format!("gbhost-test-{}", std::process::id());
-    let cmd = format!(
-        "GBHOST_CONFIG={} GBHOST_STATE_KEY={} {} run --repl --no-window --paused; sleep 30",
-        dir.join("config.toml").display(),
-        crate::common::state_key().display(),
-        bin()
-    );
-    let tmux = |args: &[&str]| Command::new("tmux").args(args).output().expect("tmux");
-    let ok = tmux(&[
-        "new-session",
-        "-d",
-        "-s",
-        &session,
-        "-x",
-        "150",
-        "-y",
-        "50",
-        &cmd,
-    ]);
-    assert!(ok.status.success(), "{}", text(&ok.stderr));
-    let screen = || text(&tmux(&["capture-pane", "-p", "-t", &session, "-S", "-200"]).stdout);
-    let wait_for = |needle: &str| {
+
+    fn run(&self, args: &[&str]) -> Output {
+        Command::new("tmux").args(args).output().expect("tmux")
+    }
+
+    fn screen(&self) -> String {
+        text(
+            &self
+                .run(&["capture-pane", "-p", "-t", &self.session, "-S", "-200"])
+                .stdout,
+        )
+    }
+
+    /// Wait until `needle` is on the screen; returns the screen.
+    fn wait_for(&self, needle: &str) -> String {
         let t0 = Instant::now();
         loop {
-            let s = screen();
+            let s = self.screen();
             if s.contains(needle) {
                 return s;
             }
             // Generous: the test binary runs its heavy tests (whole runs of games with scripts)
             // in parallel on a small machine.
-            if t0.elapsed() > Duration::from_secs(60) {
-                let _ = tmux(&["kill-session", "-t", &session]);
-                panic!("'{needle}' never appeared:\n{s}");
-            }
+            assert!(
+                t0.elapsed() < Duration::from_secs(60),
+                "'{needle}' never appeared:\n{s}"
+            );
             std::thread::sleep(Duration::from_millis(100));
         }
+    }
+
+    /// Type `keys` (literally) without Enter.
+    fn keys(&self, keys: &str) {
+        self.run(&["send-keys", "-t", &self.session, "-l", keys]);
+    }
+
+    /// Press one key by tmux's name (`Tab`, `Enter`).
+    fn press(&self, key: &str) {
+        self.run(&["send-keys", "-t", &self.session, key]);
+    }
+
+    /// Type a line and Enter.
+    fn send(&self, line: &str) {
+        self.keys(line);
+        self.press("Enter");
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = self.run(&["kill-session", "-t", &self.session]);
+    }
+}
+
+/// The REPL command line for `rom` (the demo when `None`), paused, in a terminal.
+fn repl_cmd(dir: &Path, rom: Option<&Path>) -> String {
+    format!(
+        "GBHOST_CONFIG={} GBHOST_STATE_KEY={} GBHOST_ROM_DATA={} {} run {} --repl --no-window --paused --mute; sleep 30",
+        dir.join("config.toml").display(),
+        crate::common::state_key().display(),
+        dir.join("rom-data").display(),
+        bin(),
+        rom.map_or(String::new(), |r| r.display().to_string()),
+    )
+}
+
+#[test]
+fn repl_in_tmux() {
+    let dir = temp_dir("tmux");
+    let Some(t) = Tmux::start("repl", &repl_cmd(&dir, None)) else {
+        return;
     };
-    let send = |keys: &str| {
-        tmux(&["send-keys", "-t", &session, "-l", keys]);
-        tmux(&["send-keys", "-t", &session, "Enter"]);
-    };
-    wait_for("gbhost>");
-    send("step 100");
-    wait_for("frame 100");
-    send("peek c000 4");
-    wait_for("C000: ");
-    send("poke c100 99");
-    wait_for("poked 1 byte(s) at C100");
-    send("step");
-    send("memory.read_u8(0xC100) * 2");
-    wait_for("306");
-    send("rewind 60");
-    wait_for("at frame 41");
-    send("watch c001");
-    wait_for("watching [C001]");
-    send("step 2");
-    wait_for("watch [C001]");
+    t.wait_for("gbhost>");
+    t.send("step 100");
+    t.wait_for("frame 100");
+    t.send("peek c000 4");
+    t.wait_for("C000: ");
+    t.send("poke c100 99");
+    t.wait_for("poked 1 byte(s) at C100");
+    t.send("step");
+    t.send("memory.read_u8(0xC100) * 2");
+    t.wait_for("306");
+    t.send("rewind 60");
+    t.wait_for("at frame 41");
+    t.send("watch c001");
+    t.wait_for("watching [C001]");
+    t.send("step 2");
+    t.wait_for("watch [C001]");
     // Tab completion of a command.
-    tmux(&["send-keys", "-t", &session, "-l", "rewi"]);
-    tmux(&["send-keys", "-t", &session, "Tab"]);
-    tmux(&["send-keys", "-t", &session, "-l", "5"]);
-    tmux(&["send-keys", "-t", &session, "Enter"]);
-    wait_for("at frame 38");
-    send("quit");
-    let _ = tmux(&["kill-session", "-t", &session]);
+    t.keys("rewi");
+    t.press("Tab");
+    t.keys("5");
+    t.press("Enter");
+    t.wait_for("at frame 38");
+    t.send("quit");
+}
+
+/// A ROM whose "height" at $C0A2 goes up by one every frame and whose "lives" at $C0A5 stay 3
+/// (the VBlank interrupt counts; the rest of work RAM holds still).
+fn height_rom() -> Vec<u8> {
+    RomBuilder::new()
+        .title("HEIGHT")
+        .program(
+            r#"
+            ld hl, $C000
+            xor a
+        clear:
+            ld [hl+], a
+            bit 5, h
+            jr z, clear
+            ld a, 3
+            ld [$C0A5], a
+            ld a, $01
+            ldh [$FF], a
+            ei
+        main:
+            halt
+            nop
+            jr main
+            org $40
+            push af
+            ld a, [$C0A2]
+            inc a
+            ld [$C0A2], a
+            pop af
+            reti
+            "#,
+        )
+        .build()
+        .expect("assemble")
+}
+
+/// The REPL's RAM search, cheats and watch list, typed in a terminal.
+#[test]
+fn repl_search_cheats_and_watches_in_tmux() {
+    let dir = temp_dir("tmux-search");
+    let rom = dir.join("height.gb");
+    std::fs::write(&rom, height_rom()).unwrap();
+    let Some(t) = Tmux::start("search", &repl_cmd(&dir, Some(&rom))) else {
+        return;
+    };
+    t.wait_for("gbhost>");
+    t.send("step 10");
+    t.wait_for("frame 10");
+    t.send("search new 1u");
+    t.wait_for("8192 candidates in wram (1u)");
+    t.send("step 1");
+    t.send("search gt");
+    t.wait_for("(value > previous) 1 candidate(s) in wram");
+    t.send("search by 3");
+    t.wait_for("0 candidate(s) left (value ±3 previous)");
+    t.send("search undo");
+    t.wait_for("undone: 1 candidate(s)");
+    t.send("step 3");
+    t.send("search by 3");
+    let s = t.wait_for("(value ±3 previous) 1 candidate(s)");
+    assert!(s.contains("C0A2"), "{s}");
+    // The lives: 3 now, compared with a value; watched under a name, poked by the watch.
+    t.send("search new 1u");
+    t.send("search eq 3");
+    t.wait_for("C0A5");
+    t.send("ramwatch add C0A5 1u lives");
+    t.wait_for("watching C0A5 (1u)");
+    t.send("ramwatch poke 1 9");
+    t.wait_for("poked 9 into C0A5");
+    t.send("step");
+    t.send("ramwatch list");
+    t.wait_for("C0A5       1u                9  lives");
+    // A GameShark code holding the lives at 99; a bad code says why.
+    t.send("cheat add 01630040");
+    t.wait_for("writes 4000, which is not RAM");
+    t.send("cheat add 0163A5C0 lives");
+    t.wait_for("cheat 0163A5C0 on");
+    t.send("step 2");
+    t.send("peek c0a5 1");
+    t.wait_for("C0A5: 63");
+    t.send("cheat list");
+    t.wait_for("[x] 0163A5C0");
+    t.send("quit");
+    drop(t);
+    // Both lists were kept for this ROM.
+    let folder = std::fs::read_dir(dir.join("rom-data"))
+        .expect("the ROM's folder")
+        .next()
+        .expect("one folder")
+        .unwrap()
+        .path();
+    let wch = std::fs::read_to_string(folder.join("watch.wch")).unwrap();
+    assert!(
+        wch.contains("00C0A5\tb\tu\t0\tSystem Bus\tlives")
+            || wch.contains("C0A5\tb\tu\t0\tSystem Bus\tlives"),
+        "{wch}"
+    );
+    let cheats = std::fs::read_to_string(folder.join("cheats.tsv")).unwrap();
+    assert!(cheats.contains("0163A5C0\t1\tlives"), "{cheats}");
 }
 
 #[test]
