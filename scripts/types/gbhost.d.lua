@@ -181,6 +181,13 @@ function memory.write_bytes(addr, bytes, domain) end
 ---@return integer[]
 function memory.search(bytes, domain) end
 
+---Start a RAM search (the app's RAM Search and the REPL's `search`, in the script's own memory, so it rewinds with the game): every value of `domain` (default `wram`) of `size` bytes (1, 2 or 4; `signed`, `big`-endian, `aligned` to the size unless false) is a candidate
+---Methods: `s:filter(op [, value])` keeps those whose value compares (`lt gt le ge eq ne` or `< > <= >= == ~=`) with their previous value or `value`; `s:filter("by", n [, value])` those that differ by exactly `n`; `s:filter("changes", op, n)` compares change counts; each returns the number left and makes the values the new previous ones
+---`s:update()` counts changes (call it once per frame), `s:undo()` takes the last filter back, `s:count()`, and `s:candidates([max])` lists `{addr, value, previous, changes}` (`addr`: an offset in the domain)
+---@param options? {domain: string?, size: integer?, signed: boolean?, big: boolean?, aligned: boolean?}
+---@return table
+function memory.ramsearch(options) end
+
 ---The size of a domain in bytes (0x10000 for `bus`)
 ---@param domain string
 ---@return integer

@@ -147,6 +147,126 @@ memory.search = function(bytes, domain)
   return t
 end
 
+-- RAM search in the script's own memory (so it rewinds with the game): the same model as the
+-- app's RAM Search window and the REPL's `search` (see `memory.ramsearch` in lua-api.md).
+do
+  local ops = {
+    lt = function(a, b) return a < b end, gt = function(a, b) return a > b end,
+    le = function(a, b) return a <= b end, ge = function(a, b) return a >= b end,
+    eq = function(a, b) return a == b end, ne = function(a, b) return a ~= b end,
+  }
+  ops["<"], ops[">"], ops["<="], ops[">="], ops["=="], ops["~="], ops["!="] =
+    ops.lt, ops.gt, ops.le, ops.ge, ops.eq, ops.ne, ops.ne
+
+  local Search = {}
+  Search.__index = Search
+
+  local function fmt_of(o)
+    local size = o.size or 1
+    if size ~= 1 and size ~= 2 and size ~= 4 then
+      error("memory.ramsearch: size must be 1, 2 or 4", 3)
+    end
+    local f = (o.big and ">" or "<") .. (o.signed and "i" or "I") .. size
+    return size, f
+  end
+
+  local function values(self)
+    local mem = memory.read_bytes(0, self.len, self.domain)
+    local fmt = self.fmt
+    return function(off) return (string.unpack(fmt, mem, off + 1)) end
+  end
+
+  memory.ramsearch = function(o)
+    o = o or {}
+    local domain = o.domain or "wram"
+    local size, fmt = fmt_of(o)
+    local len = memory.size(domain)
+    local step = (o.aligned == false) and 1 or size
+    local self = setmetatable({
+      domain = domain, size = size, fmt = fmt, len = len,
+      offsets = {}, previous = {}, changes = {}, seen = {}, undos = {},
+    }, Search)
+    local at = values(self)
+    for off = 0, len - size, step do
+      local n = #self.offsets + 1
+      local v = at(off)
+      self.offsets[n], self.previous[n], self.changes[n], self.seen[n] = off, v, 0, v
+    end
+    return self
+  end
+
+  function Search:count() return #self.offsets end
+
+  -- Count changes: call once per frame (e.g. in event.on_frame_end).
+  function Search:update()
+    local at = values(self)
+    local seen, changes = self.seen, self.changes
+    for i, off in ipairs(self.offsets) do
+      local v = at(off)
+      if v ~= seen[i] then seen[i] = v changes[i] = changes[i] + 1 end
+    end
+  end
+
+  -- filter(op [, value]): op is lt gt le ge eq ne (or < > <= >= == ~=), against the previous
+  -- value or `value`; filter("by", n [, value]): differs by exactly n; filter("changes", op, n).
+  -- Returns the candidates left.
+  function Search:filter(op, a, b)
+    local test, against, by, on_changes
+    if op == "by" then
+      by = math.tointeger(a) or error("ramsearch:filter('by', N): N must be an integer", 2)
+      against = b
+    elseif op == "changes" then
+      on_changes = true
+      test = ops[a] or error("ramsearch:filter('changes', OP, N): unknown comparison '" .. tostring(a) .. "'", 2)
+      against = math.tointeger(b) or error("ramsearch:filter('changes', OP, N): N must be an integer", 2)
+    else
+      test = ops[op] or error("ramsearch:filter: unknown comparison '" .. tostring(op) .. "' (lt gt le ge eq ne, by, changes)", 2)
+      against = a
+    end
+    local at = values(self)
+    local keep = { offsets = {}, previous = {}, changes = {}, seen = {} }
+    for i, off in ipairs(self.offsets) do
+      local v = at(off)
+      local ok
+      if on_changes then
+        ok = test(self.changes[i], against)
+      else
+        local other = against or self.previous[i]
+        if by then ok = math.abs(v - other) == by else ok = test(v, other) end
+      end
+      if ok then
+        local n = #keep.offsets + 1
+        keep.offsets[n], keep.previous[n], keep.changes[n], keep.seen[n] = off, v, self.changes[i], v
+      end
+    end
+    local undos = self.undos
+    undos[#undos + 1] = { offsets = self.offsets, previous = self.previous, changes = self.changes, seen = self.seen }
+    if #undos > 16 then table.remove(undos, 1) end
+    self.offsets, self.previous, self.changes, self.seen = keep.offsets, keep.previous, keep.changes, keep.seen
+    return #self.offsets
+  end
+
+  -- Take back the last filter; false when there is none.
+  function Search:undo()
+    local u = table.remove(self.undos)
+    if not u then return false end
+    self.offsets, self.previous, self.changes, self.seen = u.offsets, u.previous, u.changes, u.seen
+    return true
+  end
+
+  -- The candidates (at most `max`, default all): {addr, value, previous, changes} each, `addr`
+  -- an offset in the domain.
+  function Search:candidates(max)
+    local at = values(self)
+    local out = {}
+    for i, off in ipairs(self.offsets) do
+      if max and i > max then break end
+      out[i] = { addr = off, value = at(off), previous = self.previous[i], changes = self.changes[i] }
+    end
+    return out
+  end
+end
+
 console = {}
 console.log = print
 console.write = function(...)

@@ -93,6 +93,46 @@ fn search_finds_every_occurrence_in_native_code() {
 }
 
 #[test]
+fn a_scripts_ram_search_finds_the_frame_counter_and_rewinds_with_it() {
+    // The counter ROM counts VBlanks at $C000; the script searches for it as a player would:
+    // it went up, by one, and changed every frame.
+    let source = r#"
+        local s
+        local step = 0
+        event.on_frame_end(function()
+          step = step + 1
+          -- Work RAM holds power-on junk until the game's first frame clears it.
+          if step == 1 then s = memory.ramsearch() return end
+          s:update()
+          if step == 2 then print("up", s:filter("gt")) end
+          if step == 3 then print("by1", s:filter("by", 1)) end
+          if step == 4 then print("every", s:filter("changes", "ge", 3)) end
+          if step == 5 then
+            local c = s:candidates()
+            print("found", #c, c[1].addr, c[1].value - c[1].previous, s:undo(), s:count() > 1)
+            local wide = memory.ramsearch({ size = 2, signed = true, domain = "hram" })
+            print("hram", wide:count(), pcall(memory.ramsearch, { size = 3 }))
+          end
+        end)
+    "#;
+    let (mut s, lines) = run(source, 5);
+    assert_eq!(lines[0], "up\t2", "{lines:?}");
+    assert_eq!(lines[..3].len(), 3);
+    assert!(lines[2].starts_with("every\t"), "{lines:?}");
+    assert_eq!(lines[3], "found\t1\t0\t1\ttrue\tfalse", "{lines:?}");
+    assert!(lines[4].starts_with("hram\t63\tfalse\t"), "{lines:?}");
+    assert!(lines[4].contains("size must be 1, 2 or 4"), "{lines:?}");
+    // The search lives in the script's memory: back two frames and forward again, the same
+    // lines come out.
+    s.seek(3).unwrap();
+    for _ in 0..2 {
+        s.run_frame();
+    }
+    assert_eq!(console(&mut s)[..2], lines[2..4]);
+    assert_eq!(s.stats().desyncs, 0);
+}
+
+#[test]
 fn emu_functions_report_and_change_the_machine() {
     let (s, lines) = run(
         r#"
