@@ -79,6 +79,10 @@ pub struct Config {
     /// The palette DMG games get on the Game Boy Color: `auto` or a button combination
     /// (`right+a`, …).
     pub dmg_palette: String,
+    /// The folder every battery save goes to (none: beside the ROM, or the data folder's
+    /// `saves/` when the ROM's folder is not writable).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub saves_dir: Option<PathBuf>,
 }
 
 impl Config {

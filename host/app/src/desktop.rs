@@ -5,7 +5,7 @@
 //! emulation thread (and the REPL) without a window.
 
 use crate::config::Config;
-use crate::emu::{self, RomSource, Start};
+use crate::emu::{self, RomFile, RomSource, Start};
 use anyhow::Result;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -37,6 +37,8 @@ pub struct Args {
     pub history_mib: usize,
     #[command(flatten)]
     pub power: crate::rom::PowerArgs,
+    #[command(flatten)]
+    pub patch: crate::rom_patches::PatchArgs,
 }
 
 /// There is no display to open a window on (exit status 2).
@@ -88,7 +90,11 @@ pub fn run(args: &Args) -> Result<()> {
     }
     let start = Start {
         rom: match &args.rom {
-            Some(p) => RomSource::File(p.clone()),
+            Some(p) => RomSource::FileWith(RomFile {
+                path: p.clone(),
+                patches: args.patch.patches.clone(),
+                saves_dir: config.saves_dir.clone(),
+            }),
             None => RomSource::Demo,
         },
         scripts: args.scripts.clone(),

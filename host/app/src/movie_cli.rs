@@ -66,6 +66,8 @@ enum Sub {
         /// warning); and run a cartridge type gbhost does not emulate with a stand-in mapper.
         #[arg(long)]
         force: bool,
+        #[command(flatten)]
+        patch: crate::rom_patches::PatchArgs,
     },
 }
 
@@ -75,6 +77,8 @@ struct RecordArgs {
     rom: PathBuf,
     #[command(flatten)]
     power: crate::rom::PowerArgs,
+    #[command(flatten)]
+    patch: crate::rom_patches::PatchArgs,
     /// The movie file to write (replaced if it exists).
     #[arg(long)]
     out: PathBuf,
@@ -113,6 +117,8 @@ struct PlayArgs {
     rom: PathBuf,
     /// The movie file.
     movie: PathBuf,
+    #[command(flatten)]
+    patch: crate::rom_patches::PatchArgs,
     /// Stop at this frame (seeking there from the nearest keyframe when possible).
     #[arg(long)]
     to: Option<u64>,
@@ -155,6 +161,7 @@ pub fn run(args: &Args) -> Result<()> {
             boot_rom,
             overwrite,
             force,
+            patch,
         } => {
             if output.exists() {
                 if !overwrite {
@@ -169,6 +176,7 @@ pub fn run(args: &Args) -> Result<()> {
                 rom: rom.as_deref(),
                 boot_rom: boot_rom.as_deref(),
                 force: *force,
+                patches: &patch.patches,
             };
             convert(input, output, &options)
         }
@@ -188,7 +196,7 @@ impl Rng {
 }
 
 fn record(a: &RecordArgs) -> Result<()> {
-    let rom = crate::rom::read(&a.rom, a.power.force)?;
+    let rom = crate::rom::read(&a.rom, a.power.force, &a.patch.patches)?;
     let config = SessionConfig {
         desync_check: false,
         ring_bytes: 16 << 20,
@@ -265,7 +273,7 @@ fn record(a: &RecordArgs) -> Result<()> {
 }
 
 fn play(a: &PlayArgs) -> Result<()> {
-    let rom = crate::rom::read(&a.rom, a.force)?;
+    let rom = crate::rom::read(&a.rom, a.force, &a.patch.patches)?;
     let movie = Movie::open(&a.movie).with_context(|| format!("{}", a.movie.display()))?;
     if let gb_core::ModelChoice::Fixed(model) = a.model {
         movie.check_model(model)?;

@@ -32,4 +32,4 @@ mod windows;
 mod tests;
 
 pub use thread::{Cmd, EmuHandle, spawn};
-pub use types::{BranchView, EditorView, RomSource, Speed, Start, View};
+pub use types::{BranchView, EditorView, RomFile, RomSource, Speed, Start, View};

@@ -121,6 +121,7 @@ impl Emu {
                 .filter(|(_, ui)| !ui.is_empty())
                 .map(|(slot, ui)| (slot, ui.clone()))
                 .collect(),
+            rom_notes: self.rom_notes.clone(),
             wants_host_input: self.session.wants_host_input(),
             quit: self.quit,
         };

@@ -33,6 +33,9 @@ pub enum Cmd {
     Seek(u64),
     /// Open a ROM (or the demo); battery RAM of the current one is saved first.
     Open(RomSource),
+    /// Open the current ROM again with one more patch after those named so far (which
+    /// replaces the automatic one beside it); the scripts are loaded again.
+    ApplyPatch(PathBuf),
     /// Power-cycle the current ROM (the history starts again; scripts are loaded again).
     Reset,
     /// Choose the model and power-cycle the current ROM on it.
@@ -192,6 +195,10 @@ impl Emu {
                     }
                     self.open(&rom)?;
                     self.say(format!("opened {}", self.title));
+                }
+                Cmd::ApplyPatch(p) => {
+                    let msg = self.apply_patch(&p)?;
+                    self.say(msg);
                 }
                 Cmd::Reset => {
                     if self.tas.is_some() {

@@ -26,8 +26,36 @@ pub enum Speed {
 pub enum RomSource {
     /// The built-in demo cartridge (with its overlay script).
     Demo,
-    /// A ROM file.
+    /// A ROM file (no patch but the one beside it; saves beside it or in the data folder).
     File(PathBuf),
+    /// A ROM file with its patches and saves folder.
+    FileWith(RomFile),
+}
+
+/// A ROM file with what goes with it: the patches applied as it loads (none: the one beside
+/// it, see `rom_patches.rs`) and the configured folder for battery saves (see `saves.rs`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RomFile {
+    /// The ROM.
+    pub path: PathBuf,
+    /// Patches, applied in order.
+    pub patches: Vec<PathBuf>,
+    /// The `saves_dir` of the config.
+    pub saves_dir: Option<PathBuf>,
+}
+
+impl RomSource {
+    /// The ROM file with its options (None: the demo).
+    pub fn file(&self) -> Option<RomFile> {
+        match self {
+            RomSource::Demo => None,
+            RomSource::File(path) => Some(RomFile {
+                path: path.clone(),
+                ..RomFile::default()
+            }),
+            RomSource::FileWith(f) => Some(f.clone()),
+        }
+    }
 }
 
 /// One row of the scripts panel.
@@ -116,6 +144,9 @@ pub struct View {
     pub windows: Vec<(u32, gb_session::api::ScriptUi)>,
     /// A script reads the host's keys or mouse: the window reports them.
     pub wants_host_input: bool,
+    /// What the status bar says about the ROM's files: the patches applied, where battery
+    /// saves go when not beside the ROM.
+    pub rom_notes: Vec<String>,
     /// The thread stopped.
     pub quit: bool,
 }

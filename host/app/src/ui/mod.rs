@@ -725,6 +725,10 @@ impl GbApp {
                 ui.separator();
                 ui.colored_label(egui::Color32::RED, format!("{} desyncs", v.desyncs));
             }
+            for note in &v.rom_notes {
+                ui.separator();
+                ui.label(note);
+            }
         });
     }
 
