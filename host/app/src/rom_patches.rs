@@ -70,13 +70,6 @@ pub fn file_name(p: &Path) -> String {
     )
 }
 
-/// Whether `p` names a patch file by its extension (any case).
-pub fn is_patch(p: &Path) -> bool {
-    p.extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| EXTENSIONS.iter().any(|x| x.eq_ignore_ascii_case(e)))
-}
-
 /// The patch beside `rom` that would be applied automatically, if there is one.
 pub fn beside(rom: &Path) -> Option<PathBuf> {
     EXTENSIONS
@@ -200,13 +193,5 @@ mod tests {
             "{e}"
         );
         let _ = std::fs::remove_dir_all(&d);
-    }
-
-    #[test]
-    fn patch_files_are_told_by_extension() {
-        assert!(is_patch(Path::new("x/Hack.IPS")));
-        assert!(is_patch(Path::new("a.bps")));
-        assert!(!is_patch(Path::new("a.gb")));
-        assert!(!is_patch(Path::new("ips")));
     }
 }

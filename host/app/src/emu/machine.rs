@@ -79,6 +79,8 @@ pub struct Emu {
     pub(crate) end_action: EndAction,
     /// The open TAS editor, if any.
     pub(crate) editor: Option<super::editor_state::OpenEditor>,
+    /// The authors and description of the movie at this path, as last read or set.
+    pub(crate) movie_info: Option<(std::path::PathBuf, super::types::MovieInfo)>,
 }
 
 impl Emu {
@@ -122,6 +124,7 @@ impl Emu {
             tas: None,
             end_action: EndAction::default(),
             editor: None,
+            movie_info: None,
         };
         emu.open(&start.rom)?;
         for path in &start.scripts {

@@ -36,6 +36,18 @@ pub enum Cmd {
     /// Open the current ROM again with one more patch after those named so far (which
     /// replaces the automatic one beside it); the scripts are loaded again.
     ApplyPatch(PathBuf),
+    /// Record a new movie (from power-on, or from the current frame: `here`) with these
+    /// authors and description.
+    RecordMovie {
+        /// The new file.
+        path: PathBuf,
+        /// From the current frame.
+        here: bool,
+        /// Its authors and description.
+        info: super::types::MovieInfo,
+    },
+    /// Set the recording movie's authors and description.
+    SetMovieInfo(super::types::MovieInfo),
     /// Power-cycle the current ROM (the history starts again; scripts are loaded again).
     Reset,
     /// Choose the model and power-cycle the current ROM on it.
@@ -198,6 +210,14 @@ impl Emu {
                 }
                 Cmd::ApplyPatch(p) => {
                     let msg = self.apply_patch(&p)?;
+                    self.say(msg);
+                }
+                Cmd::RecordMovie { path, here, info } => {
+                    let msg = self.movie_record_with(&path, here, info)?;
+                    self.say(msg);
+                }
+                Cmd::SetMovieInfo(info) => {
+                    let msg = self.set_movie_info(info)?;
                     self.say(msg);
                 }
                 Cmd::Reset => {

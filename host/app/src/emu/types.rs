@@ -27,6 +27,7 @@ pub enum RomSource {
     /// The built-in demo cartridge (with its overlay script).
     Demo,
     /// A ROM file (no patch but the one beside it; saves beside it or in the data folder).
+    #[cfg_attr(not(test), allow(dead_code))]
     File(PathBuf),
     /// A ROM file with its patches and saves folder.
     FileWith(RomFile),
@@ -55,6 +56,22 @@ impl RomSource {
             }),
             RomSource::FileWith(f) => Some(f.clone()),
         }
+    }
+}
+
+/// A movie's authors and description (see `movie_info.rs`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MovieInfo {
+    /// Authors, in order.
+    pub authors: Vec<String>,
+    /// Free text.
+    pub description: String,
+}
+
+impl MovieInfo {
+    /// No authors and no description.
+    pub fn is_empty(&self) -> bool {
+        self.authors.is_empty() && self.description.is_empty()
     }
 }
 
@@ -134,6 +151,8 @@ pub struct View {
     pub movie: Option<MovieView>,
     /// The open TAS editor.
     pub editor: Option<EditorView>,
+    /// The open movie's authors and description.
+    pub movie_info: Option<MovieInfo>,
     /// Lag frames since power-on (frames the game did not read the joypad).
     pub lag_frames: u64,
     /// The last frame was a lag frame.
