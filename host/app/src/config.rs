@@ -168,7 +168,8 @@ impl Config {
             std::fs::create_dir_all(dir)?;
         }
         let text = toml::to_string_pretty(self)?;
-        crate::battery::write_atomic(&p, text.as_bytes())
+        gb_session::files::write_atomic(&p, text.as_bytes())
+            .map_err(|e| anyhow::anyhow!("cannot write '{}': {e}", p.display()))
     }
 
     /// Put `p` first in a recent list.

@@ -1,117 +1,18 @@
-//! The file dialogs: what each one asks for ([`Dialog`]), and how it asks. With a desktop
-//! portal (`portal.rs`) the native dialog opens (the `rfd` crate, on its own thread; its
-//! answer is polled each frame, so the window never waits on it). Without one, a small window
-//! asks for a typed path and says in one line why ("no file-dialog portal: type the path").
-//! Recording a movie also asks for its authors and description (`movie_info.rs`), in the
-//! same window, after the native dialog chose the file.
+//! The file dialogs: the native one (the `rfd` crate, through the desktop portal, on its own
+//! thread; its answer is polled each frame, so the window never waits on it) when a portal
+//! runs (`portal.rs`), else a small window asking for a typed path that says in one line why
+//! ("no file-dialog portal: type the path"). Recording a movie also asks for its authors and
+//! description, in the same window (after the native dialog chose the file). What each
+//! dialog is for and their state: `file_state.rs`.
 
 use super::GbApp;
+use super::file_state::{Dialog, MovieInfoFields};
+use super::portal::Portal;
 use crate::command::{Command, MovieCmd, StateCmd, StateTarget};
 use crate::emu::Cmd;
 use eframe::egui;
 use std::path::PathBuf;
-use std::sync::mpsc::{self, Receiver};
-
-use super::movie_info::MovieInfoFields;
-use super::portal::{Portal, PortalCheck};
-
-/// What a file dialog is for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Dialog {
-    OpenRom,
-    LoadScript,
-    /// Record a movie (from power-on, or from the current frame).
-    RecordMovie {
-        here: bool,
-    },
-    PlayMovie,
-    SaveStateFile,
-    LoadStateFile,
-    OpenStateFile,
-    /// Open a movie in the TAS editor.
-    EditMovie,
-    /// Save the TAS editor's movie.
-    SaveEditedMovie,
-    /// Open the current ROM again with a patch.
-    ApplyPatch,
-}
-
-impl Dialog {
-    /// The window's (and native dialog's) title.
-    fn title(self) -> &'static str {
-        match self {
-            Dialog::OpenRom => "Open ROM",
-            Dialog::LoadScript => "Load script",
-            Dialog::RecordMovie { here: false } => "Record a movie from power-on (.gbm)",
-            Dialog::RecordMovie { here: true } => "Record a movie from this frame (.gbm)",
-            Dialog::PlayMovie => "Play a movie (.gbm)",
-            Dialog::SaveStateFile => "Save a state file (.gbs)",
-            Dialog::LoadStateFile => "Load a state file (.gbs)",
-            Dialog::OpenStateFile => "Open a state file (.gbs) of this ROM",
-            Dialog::EditMovie => "Open a movie (.gbm) in the TAS editor",
-            Dialog::SaveEditedMovie => "Save the TAS editor's movie (.gbm)",
-            Dialog::ApplyPatch => "Apply a patch (.ips, .ups, .bps) to this ROM",
-        }
-    }
-
-    /// Whether it chooses a new file ("save as") rather than an existing one.
-    fn saves(self) -> bool {
-        matches!(
-            self,
-            Dialog::RecordMovie { .. } | Dialog::SaveStateFile | Dialog::SaveEditedMovie
-        )
-    }
-
-    /// The native dialog's file filter: a name and extensions.
-    fn filter(self) -> (&'static str, &'static [&'static str]) {
-        match self {
-            Dialog::OpenRom => ("Game Boy ROMs", &["gb", "gbc", "sgb", "cgb", "bin"]),
-            Dialog::LoadScript => ("Lua scripts", &["lua"]),
-            Dialog::RecordMovie { .. }
-            | Dialog::PlayMovie
-            | Dialog::EditMovie
-            | Dialog::SaveEditedMovie => ("gbhost movies", &["gbm"]),
-            Dialog::SaveStateFile | Dialog::LoadStateFile | Dialog::OpenStateFile => {
-                ("gbhost states", &["gbs"])
-            }
-            Dialog::ApplyPatch => ("ROM patches", &["ips", "ups", "bps"]),
-        }
-    }
-}
-
-/// The dialogs' state in the window.
-pub(super) struct Dialogs {
-    /// The typed-path window, when open.
-    typed: Option<Dialog>,
-    /// Its path field.
-    path: String,
-    /// Why the path is typed (no portal), shown in the window.
-    why_typed: Option<String>,
-    /// A native dialog running on its own thread, and where its answer comes.
-    native: Option<(Dialog, Receiver<Option<PathBuf>>)>,
-    /// The portal, as far as known.
-    portal: PortalCheck,
-    /// The authors and description asked when a recording starts.
-    pub(super) record_info: MovieInfoFields,
-}
-
-impl Dialogs {
-    /// Dialogs that look for a portal (`desktop`), or only ever ask for typed paths (tests).
-    pub(super) fn new(desktop: bool) -> Dialogs {
-        Dialogs {
-            typed: None,
-            path: String::new(),
-            why_typed: None,
-            native: None,
-            portal: if desktop {
-                PortalCheck::start()
-            } else {
-                PortalCheck::absent("not on a desktop")
-            },
-            record_info: MovieInfoFields::default(),
-        }
-    }
-}
+use std::sync::mpsc;
 
 impl GbApp {
     /// Ask for a file: the native dialog when a portal runs, else the typed-path window.

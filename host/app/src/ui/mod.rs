@@ -5,7 +5,8 @@
 //! its state), and the scripts' own windows (`windows.rs`: forms, text buffers;
 //! `host_input.rs`: the keys and mouse scripts read), the file dialogs (`dialogs.rs`: native
 //! through the desktop portal, `portal.rs` finds it, else a typed path), files dropped on the
-//! window (`drop.rs`) and a movie's authors and description (`movie_info.rs`). Everything it
+//! window (`drop.rs`) and a movie's authors and description (`movie_info.rs`; the state of
+//! these: `file_state.rs`). Everything it
 //! does goes to the emulation thread as a [`Cmd`]; everything it shows comes from the
 //! published [`View`].
 
@@ -14,6 +15,7 @@ mod dialogs;
 mod drop;
 #[cfg(test)]
 mod editor_tests;
+mod file_state;
 #[cfg(test)]
 mod files_tests;
 mod host_input;
@@ -35,8 +37,8 @@ use crate::command::{Command, MovieCmd, StateCmd, StateTarget};
 use crate::config::{Config, Keys};
 use crate::emu::{Cmd, EmuHandle, RomSource, Speed, View};
 use crate::gamepad::Gamepads;
-use dialogs::Dialog;
 use eframe::egui;
+use file_state::Dialog;
 use gb_core::Buttons;
 use gb_session::movie::EndAction;
 use std::path::PathBuf;
@@ -57,9 +59,9 @@ pub struct GbApp {
     fast_held: bool,
     fast_toggle: bool,
     /// The file dialogs.
-    dialogs: dialogs::Dialogs,
+    dialogs: file_state::Dialogs,
     /// The Movie ▸ Authors and description… window.
-    movie_info: movie_info::MovieInfoWindow,
+    movie_info: file_state::MovieInfoWindow,
     /// A line for the status bar (a dropped file gbhost does not open…), and when it came.
     notice: Option<(String, std::time::Instant)>,
     /// The movie-end action chosen in the menu.
@@ -149,7 +151,7 @@ impl GbApp {
             rewind_held: 0,
             fast_held: false,
             fast_toggle: false,
-            dialogs: dialogs::Dialogs::new(desktop),
+            dialogs: file_state::Dialogs::new(desktop),
             movie_info: Default::default(),
             notice: None,
             end_action: EndAction::Pause,

@@ -1,64 +1,11 @@
-//! A movie's authors and description in the window: the fields the record dialog shows (asked
-//! when a recording starts), and Movie ▸ Authors and description…, which edits the recording
-//! movie's (a read-only movie's change waits until it is switched to read-write: the
-//! emulation thread says so).
+//! Movie ▸ Authors and description…: the recording movie's authors and description, edited
+//! in a small window (a read-only movie's change waits until it is switched to read-write:
+//! the emulation thread says so). The fields themselves: `file_state.rs`.
 
 use super::GbApp;
-use crate::emu::{Cmd, MovieInfo};
+use super::file_state::{MovieInfoFields, MovieInfoWindow};
+use crate::emu::Cmd;
 use eframe::egui;
-
-/// The two fields as typed: authors separated by commas, and the description.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub(super) struct MovieInfoFields {
-    authors: String,
-    description: String,
-}
-
-impl MovieInfoFields {
-    /// The fields showing `info`.
-    pub(super) fn from_info(info: &MovieInfo) -> MovieInfoFields {
-        MovieInfoFields {
-            authors: info.authors.join(", "),
-            description: info.description.clone(),
-        }
-    }
-
-    /// Draw the fields (labelled "Authors" and "Description").
-    pub(super) fn fields(&mut self, ui: &mut egui::Ui) {
-        ui.horizontal(|ui| {
-            let label = ui.label("Authors");
-            ui.text_edit_singleline(&mut self.authors)
-                .labelled_by(label.id)
-                .on_hover_text("Separated by commas");
-        });
-        ui.horizontal(|ui| {
-            let label = ui.label("Description");
-            ui.text_edit_multiline(&mut self.description)
-                .labelled_by(label.id);
-        });
-    }
-
-    /// What the fields say: the authors trimmed, empty ones left out.
-    pub(super) fn info(&self) -> MovieInfo {
-        MovieInfo {
-            authors: self
-                .authors
-                .split(',')
-                .map(str::trim)
-                .filter(|a| !a.is_empty())
-                .map(str::to_owned)
-                .collect(),
-            description: self.description.trim().to_owned(),
-        }
-    }
-}
-
-/// The Movie ▸ Authors and description… window.
-#[derive(Default)]
-pub(super) struct MovieInfoWindow {
-    open: bool,
-    fields: MovieInfoFields,
-}
 
 impl GbApp {
     /// Open the window on the open movie's authors and description.
@@ -94,22 +41,5 @@ impl GbApp {
         } else if !open {
             self.movie_info.open = false;
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn authors_are_split_on_commas_and_trimmed() {
-        let f = MovieInfoFields {
-            authors: " Ann, ,Bo ".into(),
-            description: " any% \n".into(),
-        };
-        let info = f.info();
-        assert_eq!(info.authors, ["Ann", "Bo"]);
-        assert_eq!(info.description, "any%");
-        assert_eq!(MovieInfoFields::from_info(&info).authors, "Ann, Bo");
     }
 }
