@@ -84,6 +84,9 @@ pub fn run(args: &Args) -> Result<()> {
     if !args.no_window && !has_display() {
         return Err(NoDisplay("neither DISPLAY nor WAYLAND_DISPLAY is set".into()).into());
     }
+    if args.rom.is_none() && !args.patch.patches.is_empty() {
+        anyhow::bail!("--patch needs a ROM (`gbhost run ROM --patch FILE`)");
+    }
     let (config, note) = Config::load();
     if let Some(n) = note {
         eprintln!("gbhost: {n}");

@@ -100,6 +100,9 @@ struct RecordArgs {
     /// Author (repeatable).
     #[arg(long)]
     author: Vec<String>,
+    /// What the movie is (free text, in its header's `description`).
+    #[arg(long)]
+    description: Option<String>,
     /// Run at most this many frames per second (default: as fast as possible).
     #[arg(long)]
     fps: Option<u32>,
@@ -225,6 +228,9 @@ fn record(a: &RecordArgs) -> Result<()> {
     }
     let mut meta = BTreeMap::new();
     meta.insert("recorded_by".to_owned(), "gbhost movie record".to_owned());
+    if let Some(d) = a.description.as_ref().filter(|d| !d.is_empty()) {
+        meta.insert("description".to_owned(), d.clone());
+    }
     let mut rec = Recorder::create(&a.out, &mut session, a.author.clone(), meta)
         .with_context(|| format!("cannot record to {}", a.out.display()))?;
     let mut rng = a.random_input.map(|s| Rng(s | 1));

@@ -6,6 +6,8 @@
 //! change closes the recording (read-only), appends the new header to the file, and records
 //! on from the same frame (read-write again, no rerecord: nothing is cut). A movie that plays
 //! read-only is not written: its header changes once it is switched to read-write.
+//!
+//! Also here: a BizHawk movie (`.bk2`) dropped on the window, converted and played.
 
 use std::path::{Path, PathBuf};
 
@@ -48,6 +50,37 @@ fn write_info(path: &Path, info: &MovieInfo) -> Result<()> {
 }
 
 impl Emu {
+    /// Play a BizHawk movie: converted first (as `gbhost movie convert` does, on the running
+    /// ROM with its patches) into a `.gbm` in the temporary folder, which then plays
+    /// read-only.
+    pub fn movie_play_bk2(&mut self, bk2: &Path) -> Result<String> {
+        let Some(file) = self.rom.file() else {
+            bail!("open the movie's ROM first: a .bk2 plays on the running ROM");
+        };
+        let stem = bk2
+            .file_stem()
+            .map_or_else(|| "movie".into(), |s| s.to_string_lossy().into_owned());
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        let out =
+            std::env::temp_dir().join(format!("gbhost-{}-{nanos}-{stem}.gbm", std::process::id()));
+        let options = crate::movie_convert::Options {
+            rom: Some(&file.path),
+            boot_rom: None,
+            force: false,
+            patches: &file.patches,
+        };
+        crate::movie_convert::to_gbm(bk2, &out, &options)
+            .with_context(|| format!("cannot convert {}", bk2.display()))?;
+        let played = self.movie_play(&out)?;
+        Ok(format!(
+            "converted {} to {}; {played}",
+            bk2.display(),
+            out.display()
+        ))
+    }
+
     /// Record a new movie (see [`Emu::movie_record`]) with these authors and description.
     pub fn movie_record_with(
         &mut self,

@@ -46,6 +46,8 @@ pub enum Cmd {
         /// Its authors and description.
         info: super::types::MovieInfo,
     },
+    /// Play a BizHawk movie (converted to a `.gbm` in the temporary folder first).
+    PlayBk2(PathBuf),
     /// Set the recording movie's authors and description.
     SetMovieInfo(super::types::MovieInfo),
     /// Power-cycle the current ROM (the history starts again; scripts are loaded again).
@@ -214,6 +216,10 @@ impl Emu {
                 }
                 Cmd::RecordMovie { path, here, info } => {
                     let msg = self.movie_record_with(&path, here, info)?;
+                    self.say(msg);
+                }
+                Cmd::PlayBk2(p) => {
+                    let msg = self.movie_play_bk2(&p)?;
                     self.say(msg);
                 }
                 Cmd::SetMovieInfo(info) => {

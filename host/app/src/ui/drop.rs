@@ -1,6 +1,7 @@
 //! Files dropped on the window open by their extension (any case): a ROM opens, a script
 //! loads, a patch re-opens the current ROM with it, a state file opens as a new session of
-//! the ROM (File ▸ Open state…), a movie plays read-only. Anything else gets a line in the
+//! the ROM (File ▸ Open state…), a movie plays read-only (a BizHawk `.bk2` is converted to a
+//! `.gbm` in the temporary folder first, on the running ROM). Anything else gets a line in the
 //! status bar saying what gbhost opens.
 
 use super::GbApp;
@@ -20,7 +21,7 @@ pub(super) enum Kind {
     Patch,
     State,
     Movie,
-    /// A BizHawk movie (converted with `gbhost movie convert` first).
+    /// A BizHawk movie (converted to a `.gbm` first).
     Bk2,
 }
 
@@ -63,12 +64,9 @@ impl GbApp {
             Some(Kind::Patch) => self.send(Cmd::ApplyPatch(p)),
             Some(Kind::State) => self.run(Command::State(StateCmd::Open(p))),
             Some(Kind::Movie) => self.run(Command::Movie(MovieCmd::Play(p))),
-            Some(Kind::Bk2) => self.notice(format!(
-                "'{name}' is a BizHawk movie: convert it first (gbhost movie convert '{}' OUT.gbm --rom ROM), then drop the .gbm",
-                p.display()
-            )),
+            Some(Kind::Bk2) => self.send(Cmd::PlayBk2(p)),
             None => self.notice(format!(
-                "'{name}': gbhost opens ROMs (.gb .gbc .sgb), scripts (.lua), patches (.ips .ups .bps), states (.gbs) and movies (.gbm)"
+                "'{name}': gbhost opens ROMs (.gb .gbc .sgb), scripts (.lua), patches (.ips .ups .bps), states (.gbs) and movies (.gbm .bk2)"
             )),
         }
     }

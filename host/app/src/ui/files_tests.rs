@@ -230,3 +230,44 @@ fn a_movies_authors_are_asked_at_record_and_edited_while_recording() {
     assert_eq!(m.header.rerecords, 0);
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// A movie dropped on the window plays read-only; a BizHawk `.bk2` of it is converted and
+/// plays too.
+#[test]
+fn dropped_movies_play_a_gbm_and_a_bk2() {
+    let d = temp_dir("drop-movies");
+    let rom = tiny_rom(&d);
+    let gbm = d.join("run.gbm");
+    let mut h = harness_on(&rom);
+    settle(&mut h);
+    let emu = h.state().emu();
+    emu.repl(&format!("movie record \"{}\"", gbm.display()));
+    emu.repl("step 30");
+    let out = emu.repl("movie stop");
+    assert!(out.contains("recorded 30 frames"), "{out}");
+    let bk2 = d.join("run.bk2");
+    let options = crate::movie_convert::Options {
+        rom: Some(&rom),
+        boot_rom: None,
+        force: true,
+        patches: &[],
+    };
+    crate::movie_convert::to_bk2(&gbm, &bk2, &options).expect("to .bk2");
+    drop_file(&mut h, &gbm);
+    let m = h.state().view().movie.clone().expect("playing");
+    assert!(m.read_only && m.name.contains("run.gbm"), "{m:?}");
+    drop_file(&mut h, &bk2);
+    let m = h.state().view().movie.clone().expect("playing the .bk2");
+    assert!(m.read_only && m.name.ends_with("-run.gbm"), "{m:?}");
+    assert_eq!(m.length, 30);
+    drop(h);
+    // The converted movie's files in the temporary folder.
+    let mine = format!("gbhost-{}-", std::process::id());
+    for e in std::fs::read_dir(std::env::temp_dir()).unwrap().flatten() {
+        let n = e.file_name().to_string_lossy().into_owned();
+        if n.starts_with(&mine) && n.contains("-run.gbm") {
+            let _ = std::fs::remove_file(e.path());
+        }
+    }
+    let _ = std::fs::remove_dir_all(&d);
+}

@@ -114,3 +114,56 @@ fn a_state_of_the_patched_rom_needs_the_patch() {
     assert!(patched.status.success(), "{}", text(&patched));
     assert!(text(&patched).contains("frames: 6"), "{}", text(&patched));
 }
+
+/// A movie recorded on a patched ROM (with its authors and description) plays only with the
+/// patch.
+#[test]
+fn a_movie_of_the_patched_rom_needs_the_patch() {
+    let d = tmp_dir("patch-flag-movie");
+    let game = d.join("game.gb");
+    std::fs::write(&game, rom()).unwrap();
+    let patch = d.join("hack.ips");
+    std::fs::write(&patch, ips(0x134, b"HACK")).unwrap();
+    let movie = d.join("hack.gbm");
+    let (g, p, m) = (s(&game), s(&patch), s(&movie));
+    let out = gbhost(&[
+        "movie",
+        "record",
+        &g,
+        "--patch",
+        &p,
+        "--out",
+        &m,
+        "--frames",
+        "60",
+        "--overwrite",
+        "--author",
+        "Ann",
+        "--description",
+        "a patched run",
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+    let info = gbhost(&["movie", "info", &m]);
+    assert!(text(&info).contains("authors: Ann"), "{}", text(&info));
+    assert!(
+        text(&info).contains("meta description: a patched run"),
+        "{}",
+        text(&info)
+    );
+    let plain = gbhost(&["movie", "play", &g, &m]);
+    assert!(!plain.status.success(), "the unpatched ROM refuses it");
+    let patched = gbhost(&["movie", "play", &g, &m, "--patch", &p]);
+    assert!(patched.status.success(), "{}", text(&patched));
+    assert!(
+        text(&patched).contains("desync: none"),
+        "{}",
+        text(&patched)
+    );
+}
+
+#[test]
+fn patch_without_a_rom_is_refused() {
+    let out = gbhost(&["run", "--no-window", "--patch", "x.ips"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out).contains("--patch needs a ROM"), "{}", text(&out));
+}
