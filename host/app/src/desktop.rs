@@ -15,7 +15,10 @@ use std::time::Duration;
 /// Arguments of `gbhost run`.
 #[derive(clap::Args, Debug, Default)]
 pub struct Args {
-    /// The ROM file (none: the built-in demo cartridge with its overlay script).
+    /// The ROM file (none: the built-in demo cartridge with its overlay script). Its battery
+    /// save is `ROM.sav` beside it; in `$XDG_DATA_HOME/gbhost/saves/` (else
+    /// `~/.local/share/gbhost/saves/`) when its folder is not writable; in the config's
+    /// `saves_dir` when set. A patched game's is `ROM+PATCH.sav` (each patch's name, in order).
     pub rom: Option<PathBuf>,
     /// A Lua script to load before the first frame (repeatable).
     #[arg(long = "script", value_name = "SCRIPT")]

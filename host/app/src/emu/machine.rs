@@ -236,9 +236,11 @@ impl Emu {
             self.load_script_file(&p)?;
         }
         Ok(format!(
-            "reopened {} with {}",
+            "reopened {}; {}",
             self.title,
-            self.rom_notes.first().map_or("no patch", String::as_str)
+            self.rom_notes
+                .first()
+                .map_or("no patch applied", String::as_str)
         ))
     }
 

@@ -33,6 +33,7 @@ impl GbApp {
         self.dialogs.typed = Some(d);
         self.dialogs.path.clear();
         self.dialogs.why_typed = Some(format!("no file-dialog portal ({why}): type the path"));
+        self.dialogs.focus_path = true;
     }
 
     /// Run the native dialog on its own thread; the window polls for its answer.
@@ -80,6 +81,7 @@ impl GbApp {
                         self.dialogs.typed = Some(d);
                         self.dialogs.path = p.display().to_string();
                         self.dialogs.why_typed = None;
+                        self.dialogs.focus_path = false;
                     } else {
                         self.chosen(d, p);
                     }
@@ -96,6 +98,7 @@ impl GbApp {
         egui::Window::new(d.title())
             .open(&mut open)
             .collapsible(false)
+            .default_width(440.0)
             .show(ctx, |ui| {
                 if let Some(why) = &self.dialogs.why_typed {
                     ui.label(why);
@@ -105,6 +108,9 @@ impl GbApp {
                     let r = ui
                         .text_edit_singleline(&mut self.dialogs.path)
                         .labelled_by(label.id);
+                    if std::mem::take(&mut self.dialogs.focus_path) {
+                        r.request_focus();
+                    }
                     if r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) {
                         done = Some(self.dialogs.path.clone());
                     }

@@ -44,7 +44,7 @@ impl Dialog {
             Dialog::OpenStateFile => "Open a state file (.gbs) of this ROM",
             Dialog::EditMovie => "Open a movie (.gbm) in the TAS editor",
             Dialog::SaveEditedMovie => "Save the TAS editor's movie (.gbm)",
-            Dialog::ApplyPatch => "Apply a patch (.ips, .ups, .bps) to this ROM",
+            Dialog::ApplyPatch => "Apply a patch (.ips .ups .bps)",
         }
     }
 
@@ -81,6 +81,8 @@ pub(super) struct Dialogs {
     pub(super) path: String,
     /// Why the path is typed (no portal), shown in the window.
     pub(super) why_typed: Option<String>,
+    /// The path field takes the keyboard at the window's next frame.
+    pub(super) focus_path: bool,
     /// A native dialog running on its own thread, and where its answer comes.
     pub(super) native: Option<(Dialog, Receiver<Option<PathBuf>>)>,
     /// The portal, as far as known.
@@ -96,6 +98,7 @@ impl Dialogs {
             typed: None,
             path: String::new(),
             why_typed: None,
+            focus_path: false,
             native: None,
             portal: if desktop {
                 PortalCheck::start()
