@@ -7,6 +7,10 @@ use anyhow::{Context, Result};
 use gb_core::{Boot, Cartridge, DmgPalette, Gb, ModelChoice, RamInit};
 use std::path::{Path, PathBuf};
 
+/// The extensions of ROM files, for file dialogs and files dropped on the window (a ROM
+/// given by path may have any name).
+pub const EXTENSIONS: [&str; 5] = ["gb", "gbc", "sgb", "cgb", "dmg"];
+
 /// How the machine powers on (flattened into every command that runs a ROM).
 #[derive(clap::Args, Clone, Copy, Debug, Default)]
 pub struct PowerArgs {

@@ -1,9 +1,11 @@
 //! The file dialogs: the native one (the `rfd` crate, through the desktop portal, on its own
 //! thread; its answer is polled each frame, so the window never waits on it) when a portal
 //! runs (`portal.rs`), else a small window asking for a typed path that says in one line why
-//! ("no file-dialog portal: type the path"). Recording a movie also asks for its authors and
-//! description, in the same window (after the native dialog chose the file). What each
-//! dialog is for and their state: `file_state.rs`.
+//! ("no file-dialog portal: type the path"); so does a native dialog that gives up at once
+//! (the portal answered but showed none), and the typed paths stay for the session.
+//! Recording a movie also asks for its authors and description, in the same window (after
+//! the native dialog chose the file). What each dialog is for and their state:
+//! `file_state.rs`.
 
 use super::GbApp;
 use super::file_state::{Dialog, MovieInfoFields};
@@ -13,6 +15,9 @@ use crate::emu::Cmd;
 use eframe::egui;
 use std::path::PathBuf;
 use std::sync::mpsc;
+
+/// A native dialog that answers "nothing chosen" sooner than this was never shown.
+const NO_DIALOG: std::time::Duration = std::time::Duration::from_millis(400);
 
 impl GbApp {
     /// Ask for a file: the native dialog when a portal runs, else the typed-path window.
@@ -64,15 +69,15 @@ impl GbApp {
                 let _ = tx.send(picked);
             });
         match spawned {
-            Ok(_) => self.dialogs.native = Some((d, rx)),
+            Ok(_) => self.dialogs.native = Some((d, rx, std::time::Instant::now())),
             Err(e) => self.ask_typed(d, &format!("cannot start it: {e}")),
         }
     }
 
     /// Each frame: the typed-path window, and a native dialog's answer when it has come.
     pub(super) fn dialog(&mut self, ctx: &egui::Context) {
-        if let Some((d, rx)) = &self.dialogs.native {
-            let d = *d;
+        if let Some((d, rx, since)) = &self.dialogs.native {
+            let (d, since) = (*d, *since);
             match rx.try_recv() {
                 Ok(Some(p)) => {
                     self.dialogs.native = None;
@@ -85,6 +90,14 @@ impl GbApp {
                     } else {
                         self.chosen(d, p);
                     }
+                }
+                // No answer sooner than anyone could cancel: the portal showed no dialog
+                // (rfd then tried zenity, and found none). Typed paths from now on.
+                Ok(None) | Err(mpsc::TryRecvError::Disconnected) if since.elapsed() < NO_DIALOG => {
+                    self.dialogs.native = None;
+                    let why = "the portal showed no dialog";
+                    self.dialogs.portal.set_absent(why);
+                    self.ask_typed(d, why);
                 }
                 Ok(None) | Err(mpsc::TryRecvError::Disconnected) => self.dialogs.native = None,
                 Err(mpsc::TryRecvError::Empty) => {

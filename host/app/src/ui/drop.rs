@@ -10,9 +10,6 @@ use crate::emu::Cmd;
 use eframe::egui;
 use std::path::{Path, PathBuf};
 
-/// Extensions of ROM files.
-pub(super) const ROM_EXTENSIONS: [&str; 5] = ["gb", "gbc", "sgb", "cgb", "dmg"];
-
 /// What a dropped file is, by its extension.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Kind {
@@ -29,7 +26,7 @@ pub(super) enum Kind {
 pub(super) fn kind(p: &Path) -> Option<Kind> {
     let ext = p.extension()?.to_str()?.to_ascii_lowercase();
     Some(match ext.as_str() {
-        e if ROM_EXTENSIONS.contains(&e) => Kind::Rom,
+        e if crate::rom::EXTENSIONS.contains(&e) => Kind::Rom,
         "lua" => Kind::Script,
         e if crate::rom_patches::EXTENSIONS.contains(&e) => Kind::Patch,
         "gbs" => Kind::State,

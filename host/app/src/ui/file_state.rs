@@ -59,7 +59,7 @@ impl Dialog {
     /// The native dialog's file filter: a name and extensions.
     pub(super) fn filter(self) -> (&'static str, &'static [&'static str]) {
         match self {
-            Dialog::OpenRom => ("Game Boy ROMs", &["gb", "gbc", "sgb", "cgb", "bin"]),
+            Dialog::OpenRom => ("Game Boy ROMs", &crate::rom::EXTENSIONS),
             Dialog::LoadScript => ("Lua scripts", &["lua"]),
             Dialog::RecordMovie { .. }
             | Dialog::PlayMovie
@@ -83,8 +83,9 @@ pub(super) struct Dialogs {
     pub(super) why_typed: Option<String>,
     /// The path field takes the keyboard at the window's next frame.
     pub(super) focus_path: bool,
-    /// A native dialog running on its own thread, and where its answer comes.
-    pub(super) native: Option<(Dialog, Receiver<Option<PathBuf>>)>,
+    /// A native dialog running on its own thread, where its answer comes, and when it
+    /// started.
+    pub(super) native: Option<(Dialog, Receiver<Option<PathBuf>>, std::time::Instant)>,
     /// The portal, as far as known.
     pub(super) portal: PortalCheck,
     /// The authors and description asked when a recording starts.

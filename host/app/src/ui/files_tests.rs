@@ -271,3 +271,38 @@ fn dropped_movies_play_a_gbm_and_a_bk2() {
     }
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// A portal said present whose dialog never shows (here: no session bus, no zenity, so rfd
+/// answers "nothing" at once): the typed path is asked instead, saying why. Skipped where a
+/// real dialog could open (a session bus, or zenity installed).
+#[test]
+fn a_native_dialog_that_shows_nothing_falls_back_to_a_typed_path() {
+    let zenity = std::env::var_os("PATH")
+        .is_some_and(|p| std::env::split_paths(&p).any(|d| d.join("zenity").exists()));
+    if std::env::var_os("DBUS_SESSION_BUS_ADDRESS").is_some() || zenity {
+        eprintln!("a real file dialog could open here: skipped");
+        return;
+    }
+    let d = temp_dir("native");
+    let rom = tiny_rom(&d);
+    let mut h = harness_on(&rom);
+    h.state_mut().dialogs.portal = super::portal::PortalCheck::present();
+    settle(&mut h);
+    h.get_by_label("File").click();
+    h.run_steps(2);
+    h.get_by_label("Apply patch…").click();
+    let t0 = std::time::Instant::now();
+    while h
+        .query_by_label_contains("the portal showed no dialog")
+        .is_none()
+    {
+        assert!(
+            t0.elapsed() < std::time::Duration::from_secs(10),
+            "no fallback"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        h.run_steps(1);
+    }
+    h.get_by_label("Path");
+    let _ = std::fs::remove_dir_all(&d);
+}

@@ -59,6 +59,20 @@ impl PortalCheck {
         }
     }
 
+    /// Known to be present (tests).
+    #[cfg(test)]
+    pub fn present() -> PortalCheck {
+        PortalCheck {
+            state: Portal::Present,
+            rx: None,
+        }
+    }
+
+    /// Found absent after all (a dialog through it failed).
+    pub fn set_absent(&mut self, why: impl Into<String>) {
+        *self = PortalCheck::absent(why);
+    }
+
     /// What is known now (the answer is taken when it has come).
     pub fn state(&mut self) -> &Portal {
         if let Some(rx) = &self.rx {
