@@ -1,7 +1,8 @@
 //! The user's settings: key bindings, screen scale and recent files, in
 //! `$XDG_CONFIG_HOME/gbhost/config.toml` (else `~/.config/gbhost/config.toml`; `GBHOST_CONFIG`
 //! names another file). Missing keys take their defaults; a file that does not parse is
-//! reported and left alone (defaults are used).
+//! reported and left alone (defaults are used). `saves_dir` sends every battery save to one
+//! folder (see `saves.rs`).
 //!
 //! Default keys follow mGBA: arrows, X = A, Z = B, Enter = Start, Backspace = Select,
 //! Backtick (hold) = rewind (Shift: faster), Tab (hold) = fast-forward, P = pause,
