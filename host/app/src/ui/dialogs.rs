@@ -45,12 +45,12 @@ impl GbApp {
     fn ask_native(&mut self, d: Dialog) {
         let (tx, rx) = mpsc::channel();
         let (name, exts) = d.filter();
-        let start_in = self
-            .config
-            .recent_roms
-            .first()
-            .and_then(|p| p.parent())
-            .map(PathBuf::from);
+        // Scripts start where the last script was; everything else beside the last ROM.
+        let recent = match d {
+            Dialog::LoadScript => &self.config.recent_scripts,
+            _ => &self.config.recent_roms,
+        };
+        let start_in = recent.first().and_then(|p| p.parent()).map(PathBuf::from);
         let spawned = std::thread::Builder::new()
             .name("file-dialog".into())
             .spawn(move || {
