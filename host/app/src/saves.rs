@@ -13,7 +13,8 @@
 //! 3. the data folder: `$XDG_DATA_HOME/gbhost/saves/` (else `~/.local/share/gbhost/saves/`;
 //!    `GBHOST_SAVES_DIR` names another), said on the console and in the status bar. A save
 //!    already beside the ROM in a folder that is read-only is loaded from there when the data
-//!    folder has none yet, and written to the data folder from then on.
+//!    folder has none yet, and written to the data folder from then on. Saves there are known
+//!    by file name only: two ROMs of one name in two read-only folders share one.
 //!
 //! Only where is decided here; reading and writing (atomically) are `battery.rs`.
 

@@ -136,16 +136,27 @@ impl Emu {
 
     /// Open a ROM or the demo: a new session, scripts of the demo loaded.
     pub(crate) fn open(&mut self, rom: &RomSource) -> Result<()> {
-        // The running cartridge's RAM first: a reset powers on with what it holds now.
-        self.save_battery();
-        let file = rom.file();
-        let patched = match &file {
+        let patched = self.read_rom(rom)?;
+        self.open_read(rom, patched)
+    }
+
+    /// The image of `rom` with its patches applied (read before anything changes: a ROM or
+    /// patch that cannot be used leaves the running game as it is).
+    fn read_rom(&self, rom: &RomSource) -> Result<crate::rom_patches::Patched> {
+        Ok(match rom.file() {
             None => crate::rom_patches::Patched {
                 bytes: crate::demo::rom()?,
                 ..Default::default()
             },
             Some(f) => crate::rom::read_patched(&f.path, self.power.force, &f.patches)?,
-        };
+        })
+    }
+
+    /// [`Emu::open`] with the image [`Emu::read_rom`] read.
+    fn open_read(&mut self, rom: &RomSource, patched: crate::rom_patches::Patched) -> Result<()> {
+        // The running cartridge's RAM first: a reset powers on with what it holds now.
+        self.save_battery();
+        let file = rom.file();
         let bytes = patched.bytes.clone();
         let config = self.session_config();
         let opened = match &file {
@@ -223,15 +234,15 @@ impl Emu {
             anyhow::bail!("the demo cannot be patched: open a ROM first");
         };
         file.patches.push(patch.to_owned());
-        // Checked before anything changes.
-        crate::rom::read(&file.path, self.power.force, &file.patches)?;
+        let rom = RomSource::FileWith(file);
+        let patched = self.read_rom(&rom)?;
         if self.tas.is_some() {
             let msg = self.movie_stop()?;
             self.say(msg);
         }
         let paths: Vec<std::path::PathBuf> =
             self.scripts.iter().filter_map(|s| s.path.clone()).collect();
-        self.open(&RomSource::FileWith(file))?;
+        self.open_read(&rom, patched)?;
         for p in paths {
             self.load_script_file(&p)?;
         }
