@@ -1,5 +1,7 @@
 //! Battery saves: the cartridge RAM (+ the common 48-byte RTC footer on MBC3+TIMER carts,
-//! see `Cartridge::battery_save`) in `ROM.sav` next to the ROM.
+//! see `Cartridge::battery_save`) in `ROM.sav` next to the ROM, or where `saves.rs` says
+//! (a configured folder, the data folder when the ROM's is not writable; a patched game's
+//! save is named after its patches).
 //!
 //! - Written atomically: a temporary file in the same folder, `fsync`, rename over the old
 //!   file, `fsync` of the folder. A `kill -9` leaves either the old file or the new one.
@@ -25,7 +27,8 @@ pub struct Battery {
     last: Vec<u8>,
 }
 
-/// `game.gb` → `game.sav`.
+/// `game.gb` → `game.sav` (an unpatched game's save beside it).
+#[cfg(test)]
 pub fn sav_path(rom: &Path) -> PathBuf {
     rom.with_extension("sav")
 }
@@ -46,24 +49,42 @@ pub struct Opened {
     pub data: Option<Vec<u8>>,
     /// A line for the console.
     pub note: Option<String>,
+    /// Why the save is not beside the ROM (for the status bar too).
+    pub place_note: Option<String>,
 }
 
 impl Battery {
-    /// The battery of the ROM `rom` at `rom_path`: its `.sav`, checked against the cartridge
-    /// (a refused file is set aside). The session is then powered on with [`Opened::data`].
-    pub fn open(rom_path: &Path, rom: &[u8]) -> Opened {
+    /// The battery of the ROM image `rom` whose save is at `place` (see [`crate::saves`]):
+    /// its `.sav`, checked against the cartridge (a refused file is set aside). The session
+    /// is then powered on with [`Opened::data`].
+    /// `place` is asked only for a cartridge with a battery.
+    pub fn open(place: impl FnOnce() -> crate::saves::Place, rom: &[u8]) -> Opened {
         let Ok(cart) = Cartridge::from_rom_forced(rom.to_vec()) else {
             return Opened::default();
         };
         if !cart.has_battery() || (cart.ram().is_empty() && !cart.has_rtc()) {
             return Opened::default();
         }
-        let path = sav_path(rom_path);
+        let place = place();
+        let opened = Battery::open_at(&place, cart);
+        Opened {
+            place_note: place.note,
+            ..opened
+        }
+    }
+
+    /// [`Battery::open`] once the place is known.
+    fn open_at(place: &crate::saves::Place, cart: Cartridge) -> Opened {
+        let path = place.path.clone();
         let battery = Battery {
             path: path.clone(),
             last: cart.battery_save(0),
         };
-        let data = match std::fs::read(&path) {
+        let read = match &place.read_from {
+            Some(from) if !path.exists() => from.clone(),
+            _ => path.clone(),
+        };
+        let data = match std::fs::read(&read) {
             Ok(d) => d,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 return Opened {
@@ -73,7 +94,7 @@ impl Battery {
             }
             Err(e) => {
                 // Unreadable: keep it, and do not write over it.
-                let note = format!("battery: cannot read '{}': {e}", path.display());
+                let note = format!("battery: cannot read '{}': {e}", read.display());
                 return Opened {
                     note: Some(note),
                     ..Opened::default()
@@ -82,6 +103,18 @@ impl Battery {
         };
         let mut check = cart;
         if let Err(e) = check.load_battery(&data, 0) {
+            if read != path {
+                // Read-only beside the ROM: leave it there; saves start empty elsewhere.
+                return Opened {
+                    battery: Some(battery),
+                    data: None,
+                    note: Some(format!(
+                        "battery: '{}' is corrupt ({e}); starting with empty RAM",
+                        read.display()
+                    )),
+                    ..Opened::default()
+                };
+            }
             return match set_aside(&path) {
                 Ok(to) => Opened {
                     battery: Some(battery),
@@ -91,6 +124,7 @@ impl Battery {
                         path.display(),
                         to.display()
                     )),
+                    ..Opened::default()
                 },
                 // Could not move it: do not save over it either.
                 Err(e2) => Opened {
@@ -108,7 +142,16 @@ impl Battery {
                 last: data.clone(),
             }),
             data: Some(data),
-            note: Some(format!("battery: loaded '{}'", path.display())),
+            note: Some(if read == path {
+                format!("battery: loaded '{}'", path.display())
+            } else {
+                format!(
+                    "battery: loaded '{}' (read-only); saving to '{}'",
+                    read.display(),
+                    path.display()
+                )
+            }),
+            ..Opened::default()
         }
     }
 
@@ -117,6 +160,10 @@ impl Battery {
         let bytes = gb.cartridge().battery_save(gb.cycles());
         if bytes == self.last {
             return Ok(());
+        }
+        if let Some(dir) = self.path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("cannot create the saves folder '{}'", dir.display()))?;
         }
         write_atomic(&self.path, &bytes)?;
         self.last = bytes;
@@ -141,6 +188,14 @@ mod tests {
     use super::*;
     use gb_core::asm::RomBuilder;
     use gb_session::{PowerOn, Session, SessionConfig};
+
+    fn place(rom: &Path) -> crate::saves::Place {
+        crate::saves::Place {
+            path: sav_path(rom),
+            read_from: None,
+            note: None,
+        }
+    }
 
     fn temp_dir(name: &str) -> PathBuf {
         let dir = std::env::temp_dir().join(format!("gbhost-bat-{name}-{}", std::process::id()));
@@ -187,7 +242,7 @@ mod tests {
         }
         sav.extend_from_slice(&1_700_000_000u64.to_le_bytes());
         std::fs::write(sav_path(&rom_path), &sav).unwrap();
-        let opened = Battery::open(&rom_path, &bytes);
+        let opened = Battery::open(|| place(&rom_path), &bytes);
         assert!(opened.note.as_deref().is_some_and(|n| n.contains("loaded")));
         let s = session(&bytes, opened.data);
         assert_eq!(s.log().len(), 0, "no event is logged for the battery");
@@ -206,7 +261,7 @@ mod tests {
         let bytes = rom(0x1B, 0x02);
         std::fs::write(&rom_path, &bytes).unwrap();
         std::fs::write(sav_path(&rom_path), [1, 2, 3]).unwrap();
-        let opened = Battery::open(&rom_path, &bytes);
+        let opened = Battery::open(|| place(&rom_path), &bytes);
         assert!(opened.data.is_none());
         assert!(opened.battery.is_some());
         assert!(opened.note.is_some_and(|n| n.contains("corrupt")));

@@ -26,6 +26,8 @@ pub struct Args {
     no_audio: bool,
     #[command(flatten)]
     power: crate::rom::PowerArgs,
+    #[command(flatten)]
+    patch: crate::rom_patches::PatchArgs,
     /// Measure the rewind history instead: a session capturing every frame, on gameplay
     /// (see `rewind_bench.rs` for the figures printed).
     #[arg(long)]
@@ -69,6 +71,7 @@ pub fn run(args: &Args) -> Result<()> {
         return crate::rewind_bench::run(&crate::rewind_bench::Options {
             rom,
             power: args.power,
+            patches: &args.patch.patches,
             scripts: &args.script,
             frames: args.frames.unwrap_or(36_000),
             core_method: args.core_method.as_deref(),
@@ -80,7 +83,7 @@ pub fn run(args: &Args) -> Result<()> {
     let mut fps = Vec::with_capacity(rounds);
     let mut mcps = Vec::with_capacity(rounds);
     for round in 0..rounds {
-        let mut gb = crate::rom::load(rom, None, args.power)?;
+        let mut gb = crate::rom::load(rom, None, args.power, &args.patch.patches)?;
         gb.set_audio_enabled(!args.no_audio);
         let mut audio = vec![(0, 0); gb_core::apu::RING_CAPACITY];
         let mut samples = 0usize;

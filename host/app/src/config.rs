@@ -1,7 +1,8 @@
 //! The user's settings: key bindings, screen scale and recent files, in
 //! `$XDG_CONFIG_HOME/gbhost/config.toml` (else `~/.config/gbhost/config.toml`; `GBHOST_CONFIG`
 //! names another file). Missing keys take their defaults; a file that does not parse is
-//! reported and left alone (defaults are used).
+//! reported and left alone (defaults are used). `saves_dir` sends every battery save to one
+//! folder (see `saves.rs`).
 //!
 //! Default keys follow mGBA: arrows, X = A, Z = B, Enter = Start, Backspace = Select,
 //! Backtick (hold) = rewind (Shift: faster), Tab (hold) = fast-forward, P = pause,
@@ -79,6 +80,10 @@ pub struct Config {
     /// The palette DMG games get on the Game Boy Color: `auto` or a button combination
     /// (`right+a`, …).
     pub dmg_palette: String,
+    /// The folder every battery save goes to (none: beside the ROM, or the data folder's
+    /// `saves/` when the ROM's folder is not writable).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub saves_dir: Option<PathBuf>,
 }
 
 impl Config {
@@ -164,7 +169,8 @@ impl Config {
             std::fs::create_dir_all(dir)?;
         }
         let text = toml::to_string_pretty(self)?;
-        crate::battery::write_atomic(&p, text.as_bytes())
+        gb_session::files::write_atomic(&p, text.as_bytes())
+            .map_err(|e| anyhow::anyhow!("cannot write '{}': {e}", p.display()))
     }
 
     /// Put `p` first in a recent list.

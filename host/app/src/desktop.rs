@@ -5,7 +5,7 @@
 //! emulation thread (and the REPL) without a window.
 
 use crate::config::Config;
-use crate::emu::{self, RomSource, Start};
+use crate::emu::{self, RomFile, RomSource, Start};
 use anyhow::Result;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -15,7 +15,10 @@ use std::time::Duration;
 /// Arguments of `gbhost run`.
 #[derive(clap::Args, Debug, Default)]
 pub struct Args {
-    /// The ROM file (none: the built-in demo cartridge with its overlay script).
+    /// The ROM file (none: the built-in demo cartridge with its overlay script). Its battery
+    /// save is `ROM.sav` beside it; in `$XDG_DATA_HOME/gbhost/saves/` (else
+    /// `~/.local/share/gbhost/saves/`) when its folder is not writable; in the config's
+    /// `saves_dir` when set. A patched game's is `ROM+PATCH.sav` (each patch's name, in order).
     pub rom: Option<PathBuf>,
     /// A Lua script to load before the first frame (repeatable).
     #[arg(long = "script", value_name = "SCRIPT")]
@@ -37,6 +40,8 @@ pub struct Args {
     pub history_mib: usize,
     #[command(flatten)]
     pub power: crate::rom::PowerArgs,
+    #[command(flatten)]
+    pub patch: crate::rom_patches::PatchArgs,
 }
 
 /// There is no display to open a window on (exit status 2).
@@ -82,13 +87,20 @@ pub fn run(args: &Args) -> Result<()> {
     if !args.no_window && !has_display() {
         return Err(NoDisplay("neither DISPLAY nor WAYLAND_DISPLAY is set".into()).into());
     }
+    if args.rom.is_none() && !args.patch.patches.is_empty() {
+        anyhow::bail!("--patch needs a ROM (`gbhost run ROM --patch FILE`)");
+    }
     let (config, note) = Config::load();
     if let Some(n) = note {
         eprintln!("gbhost: {n}");
     }
     let start = Start {
         rom: match &args.rom {
-            Some(p) => RomSource::File(p.clone()),
+            Some(p) => RomSource::FileWith(RomFile {
+                path: p.clone(),
+                patches: args.patch.patches.clone(),
+                saves_dir: config.saves_dir.clone(),
+            }),
             None => RomSource::Demo,
         },
         scripts: args.scripts.clone(),

@@ -48,6 +48,8 @@ pub struct Args {
     boot_rom: Option<PathBuf>,
     #[command(flatten)]
     power: crate::rom::PowerArgs,
+    #[command(flatten)]
+    patch: crate::rom_patches::PatchArgs,
     /// Load this Lua script before the first frame (repeatable); its `console.log`/`print`
     /// lines are printed as `log: TEXT`.
     #[arg(long, value_name = "FILE.lua")]
@@ -128,7 +130,12 @@ pub fn run(args: &Args) -> Result<()> {
     {
         return run_session(args);
     }
-    let mut gb = crate::rom::load(&args.rom, args.boot_rom.as_deref(), args.power)?;
+    let mut gb = crate::rom::load(
+        &args.rom,
+        args.boot_rom.as_deref(),
+        args.power,
+        &args.patch.patches,
+    )?;
     let mut audio = match &args.wav {
         Some(path) => Some(WavOut::create(path)?),
         None => {
@@ -207,6 +214,7 @@ fn run_session(args: &Args) -> Result<()> {
         rom: &args.rom,
         boot_rom: args.boot_rom.as_deref(),
         power: args.power,
+        patches: &args.patch.patches,
         scripts: &args.script,
         api: args.api,
         frames: args.frames,

@@ -25,6 +25,8 @@ mod play;
 mod repl;
 mod rewind_bench;
 mod rom;
+mod rom_patches;
+mod saves;
 mod screenshot;
 mod scripted;
 mod state_cli;

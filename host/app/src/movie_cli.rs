@@ -66,6 +66,8 @@ enum Sub {
         /// warning); and run a cartridge type gbhost does not emulate with a stand-in mapper.
         #[arg(long)]
         force: bool,
+        #[command(flatten)]
+        patch: crate::rom_patches::PatchArgs,
     },
 }
 
@@ -75,6 +77,8 @@ struct RecordArgs {
     rom: PathBuf,
     #[command(flatten)]
     power: crate::rom::PowerArgs,
+    #[command(flatten)]
+    patch: crate::rom_patches::PatchArgs,
     /// The movie file to write (replaced if it exists).
     #[arg(long)]
     out: PathBuf,
@@ -96,6 +100,9 @@ struct RecordArgs {
     /// Author (repeatable).
     #[arg(long)]
     author: Vec<String>,
+    /// What the movie is (free text, in its header's `description`).
+    #[arg(long)]
+    description: Option<String>,
     /// Run at most this many frames per second (default: as fast as possible).
     #[arg(long)]
     fps: Option<u32>,
@@ -113,6 +120,8 @@ struct PlayArgs {
     rom: PathBuf,
     /// The movie file.
     movie: PathBuf,
+    #[command(flatten)]
+    patch: crate::rom_patches::PatchArgs,
     /// Stop at this frame (seeking there from the nearest keyframe when possible).
     #[arg(long)]
     to: Option<u64>,
@@ -155,6 +164,7 @@ pub fn run(args: &Args) -> Result<()> {
             boot_rom,
             overwrite,
             force,
+            patch,
         } => {
             if output.exists() {
                 if !overwrite {
@@ -169,6 +179,7 @@ pub fn run(args: &Args) -> Result<()> {
                 rom: rom.as_deref(),
                 boot_rom: boot_rom.as_deref(),
                 force: *force,
+                patches: &patch.patches,
             };
             convert(input, output, &options)
         }
@@ -188,7 +199,7 @@ impl Rng {
 }
 
 fn record(a: &RecordArgs) -> Result<()> {
-    let rom = crate::rom::read(&a.rom, a.power.force)?;
+    let rom = crate::rom::read(&a.rom, a.power.force, &a.patch.patches)?;
     let config = SessionConfig {
         desync_check: false,
         ring_bytes: 16 << 20,
@@ -217,6 +228,9 @@ fn record(a: &RecordArgs) -> Result<()> {
     }
     let mut meta = BTreeMap::new();
     meta.insert("recorded_by".to_owned(), "gbhost movie record".to_owned());
+    if let Some(d) = a.description.as_ref().filter(|d| !d.is_empty()) {
+        meta.insert("description".to_owned(), d.clone());
+    }
     let mut rec = Recorder::create(&a.out, &mut session, a.author.clone(), meta)
         .with_context(|| format!("cannot record to {}", a.out.display()))?;
     let mut rng = a.random_input.map(|s| Rng(s | 1));
@@ -265,7 +279,7 @@ fn record(a: &RecordArgs) -> Result<()> {
 }
 
 fn play(a: &PlayArgs) -> Result<()> {
-    let rom = crate::rom::read(&a.rom, a.force)?;
+    let rom = crate::rom::read(&a.rom, a.force, &a.patch.patches)?;
     let movie = Movie::open(&a.movie).with_context(|| format!("{}", a.movie.display()))?;
     if let gb_core::ModelChoice::Fixed(model) = a.model {
         movie.check_model(model)?;

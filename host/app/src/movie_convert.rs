@@ -33,6 +33,8 @@ pub struct Options<'a> {
     pub boot_rom: Option<&'a Path>,
     /// Convert despite a refusal that `--force` overrides.
     pub force: bool,
+    /// Patches for the ROM (none: the one beside it, if any).
+    pub patches: &'a [std::path::PathBuf],
 }
 
 /// The SHA-1 of `bytes`, upper-case hex (as BizHawk writes it).
@@ -72,7 +74,7 @@ pub fn to_bk2(input: &Path, output: &Path, o: &Options<'_>) -> Result<()> {
         );
     };
     let movie = Movie::open(input).with_context(|| format!("{}", input.display()))?;
-    let rom = crate::rom::read(rom_path, o.force)?;
+    let rom = crate::rom::read(rom_path, o.force, o.patches)?;
     if let Err(e) = movie.check_rom(&rom) {
         refuse(o.force, &e.to_string())?;
     }
@@ -217,7 +219,7 @@ pub fn to_gbm(input: &Path, output: &Path, o: &Options<'_>) -> Result<()> {
     };
     let bk2 = bk2::read(&std::fs::read(input)?)
         .with_context(|| format!("{} is not a usable .bk2", input.display()))?;
-    let rom = crate::rom::read(rom_path, o.force)?;
+    let rom = crate::rom::read(rom_path, o.force, o.patches)?;
     match bk2
         .header_value("SHA1")
         .map(str::trim)

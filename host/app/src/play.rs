@@ -19,6 +19,8 @@ pub struct Args {
     frames: u64,
     #[command(flatten)]
     power: crate::rom::PowerArgs,
+    #[command(flatten)]
+    patch: crate::rom_patches::PatchArgs,
 }
 
 /// One frame's duration: 70,224 T-cycles at 4,194,304 Hz.
@@ -26,7 +28,7 @@ const FRAME: Duration = Duration::from_nanos(16_742_706);
 
 /// Run `gbhost play`.
 pub fn run(args: &Args) -> Result<()> {
-    let mut gb = crate::rom::load(&args.rom, None, args.power)?;
+    let mut gb = crate::rom::load(&args.rom, None, args.power, &args.patch.patches)?;
     let mut out = AudioOut::open();
     if out.is_playing() {
         eprintln!("gbhost: playing at {} Hz", out.sample_rate());

@@ -28,6 +28,8 @@ pub struct Options<'a> {
     pub rom: &'a std::path::Path,
     /// How the machine powers on.
     pub power: crate::rom::PowerArgs,
+    /// Patches for the ROM.
+    pub patches: &'a [PathBuf],
     /// Scripts to load.
     pub scripts: &'a [PathBuf],
     /// Frames of gameplay.
@@ -69,7 +71,7 @@ fn method(name: Option<&str>, default: Method) -> Result<Method> {
 
 /// Run the rewind bench.
 pub fn run(opts: &Options<'_>) -> Result<()> {
-    let rom = crate::rom::read(opts.rom, opts.power.force)?;
+    let rom = crate::rom::read(opts.rom, opts.power.force, opts.patches)?;
     let defaults = SessionConfig::default();
     let config = SessionConfig {
         force_unsupported: opts.power.force,

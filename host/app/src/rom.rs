@@ -1,9 +1,15 @@
 //! Loading a ROM file (and optional boot ROM) into a [`Gb`], with clear errors, and the
-//! power-on options every command that runs a ROM takes ([`PowerArgs`]).
+//! power-on options every command that runs a ROM takes ([`PowerArgs`]). Patches are applied
+//! as the ROM is read (`rom_patches.rs`).
 
+use crate::rom_patches::Patched;
 use anyhow::{Context, Result};
 use gb_core::{Boot, Cartridge, DmgPalette, Gb, ModelChoice, RamInit};
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+/// The extensions of ROM files, for file dialogs and files dropped on the window (a ROM
+/// given by path may have any name).
+pub const EXTENSIONS: [&str; 5] = ["gb", "gbc", "sgb", "cgb", "dmg"];
 
 /// How the machine powers on (flattened into every command that runs a ROM).
 #[derive(clap::Args, Clone, Copy, Debug, Default)]
@@ -116,14 +122,17 @@ pub fn cartridge(path: &Path, bytes: Vec<u8>, force: bool) -> Result<Cartridge> 
     })
 }
 
-/// Read `path` and build the machine around it; the header's oddities go to stderr, one line
-/// each.
-pub fn load(path: &Path, boot_rom: Option<&Path>, power: PowerArgs) -> Result<Gb> {
-    let bytes =
-        std::fs::read(path).with_context(|| format!("cannot read ROM '{}'", path.display()))?;
-    let bytes = patched(path, bytes)?;
+/// Read `path`, apply its patches (`patches`, else the one beside it: see
+/// [`crate::rom_patches`]) and build the machine around it; the header's oddities go to
+/// stderr, one line each.
+pub fn load(
+    path: &Path,
+    boot_rom: Option<&Path>,
+    power: PowerArgs,
+    patches: &[PathBuf],
+) -> Result<Gb> {
+    let bytes = read(path, power.force, patches)?;
     let cart = cartridge(path, bytes, power.force)?;
-    warn(path, &cart);
     let image = boot_rom
         .map(|b| {
             std::fs::read(b).with_context(|| format!("cannot read boot ROM '{}'", b.display()))
@@ -139,42 +148,22 @@ pub fn load(path: &Path, boot_rom: Option<&Path>, power: PowerArgs) -> Result<Gb
     Gb::power_on(cart, boot).with_context(|| format!("'{}' cannot be run", path.display()))
 }
 
-/// Read `path` as a ROM image for a session, checked the same way as [`load`] (a type gbhost
-/// does not emulate only with `force`).
-pub fn read(path: &Path, force: bool) -> Result<Vec<u8>> {
-    let bytes =
-        std::fs::read(path).with_context(|| format!("cannot read ROM '{}'", path.display()))?;
-    let bytes = patched(path, bytes)?;
-    let cart = cartridge(path, bytes.clone(), force)?;
-    warn(path, &cart);
-    Ok(bytes)
+/// Read `path` as a ROM image for a session, patched (see [`read_patched`]) and checked the
+/// same way as [`load`] (a type gbhost does not emulate only with `force`).
+pub fn read(path: &Path, force: bool, patches: &[PathBuf]) -> Result<Vec<u8>> {
+    Ok(read_patched(path, force, patches)?.bytes)
 }
 
-/// The ROM with the patch found beside it applied, as mGBA does: `game.ips`, `game.ups` or
-/// `game.bps` for `game.gb` (the first that exists, in that order; said on stderr). A patch
-/// that does not apply is an error naming it (nothing runs on a half-patched ROM).
-fn patched(path: &Path, bytes: Vec<u8>) -> Result<Vec<u8>> {
-    let Some(patch) = ["ips", "ups", "bps"]
-        .iter()
-        .map(|ext| path.with_extension(ext))
-        .find(|p| p.is_file())
-    else {
-        return Ok(bytes);
-    };
-    let data = std::fs::read(&patch)
-        .with_context(|| format!("cannot read the patch '{}'", patch.display()))?;
-    let out = gb_session::patch::apply(&bytes, &data).with_context(|| {
-        format!(
-            "the patch '{}' beside the ROM does not apply (move it away to run the ROM as it is)",
-            patch.display()
-        )
-    })?;
-    eprintln!(
-        "gbhost: applied the patch '{}' to '{}'",
-        patch.display(),
-        path.display()
-    );
-    Ok(out)
+/// Read `path` as a ROM image with its patches applied: `patches` in order, or (none given)
+/// the one beside the ROM; checked as a cartridge (a type gbhost does not emulate only with
+/// `force`). Also says which patches were applied.
+pub fn read_patched(path: &Path, force: bool, patches: &[PathBuf]) -> Result<Patched> {
+    let bytes =
+        std::fs::read(path).with_context(|| format!("cannot read ROM '{}'", path.display()))?;
+    let patched = crate::rom_patches::apply(path, bytes, patches)?;
+    let cart = cartridge(path, patched.bytes.clone(), force)?;
+    warn(path, &cart);
+    Ok(patched)
 }
 
 /// Read a boot ROM image (its size is checked when the machine is built).

@@ -48,6 +48,8 @@ pub struct Run<'a> {
     pub boot_rom: Option<&'a Path>,
     /// How the machine powers on.
     pub power: crate::rom::PowerArgs,
+    /// Patches for the ROM (none: the one beside it, if any).
+    pub patches: &'a [PathBuf],
     /// Scripts to load before the first frame, in order.
     pub scripts: &'a [PathBuf],
     /// The API they are written for (`None`: guessed from each source).
@@ -264,7 +266,7 @@ fn print_console(session: &mut Session) -> Vec<String> {
 
 /// Run the session; returns it for the caller's other output.
 pub fn run(run: &Run<'_>) -> Result<Session> {
-    let rom = crate::rom::read(run.rom, run.power.force)?;
+    let rom = crate::rom::read(run.rom, run.power.force, run.patches)?;
     let boot = run.boot_rom.map(crate::rom::read_boot).transpose()?;
     let mut config = SessionConfig {
         force_unsupported: run.power.force,

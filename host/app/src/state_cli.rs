@@ -34,6 +34,8 @@ enum Sub {
         out: PathBuf,
         #[command(flatten)]
         power: crate::rom::PowerArgs,
+        #[command(flatten)]
+        patch: crate::rom_patches::PatchArgs,
     },
     /// Print what a state file holds.
     Info {
@@ -48,6 +50,8 @@ enum Sub {
         state: PathBuf,
         /// The BESS file to write.
         out: PathBuf,
+        #[command(flatten)]
+        patch: crate::rom_patches::PatchArgs,
     },
     /// Read a BESS file (from SameBoy or gbhost) into a gbhost state file.
     ImportBess {
@@ -57,6 +61,8 @@ enum Sub {
         bess: PathBuf,
         /// The gbhost state file to write.
         out: PathBuf,
+        #[command(flatten)]
+        patch: crate::rom_patches::PatchArgs,
     },
 }
 
@@ -66,8 +72,12 @@ fn now() -> u64 {
         .map_or(0, |d| d.as_secs())
 }
 
-fn session(rom: &std::path::Path, power: crate::rom::PowerArgs) -> Result<Session> {
-    let bytes = crate::rom::read(rom, power.force)?;
+fn session(
+    rom: &std::path::Path,
+    power: crate::rom::PowerArgs,
+    patches: &[PathBuf],
+) -> Result<Session> {
+    let bytes = crate::rom::read(rom, power.force, patches)?;
     let config = SessionConfig {
         force_unsupported: power.force,
         desync_check: false,
@@ -88,8 +98,9 @@ pub fn run(args: &Args) -> Result<()> {
             script,
             out,
             power,
+            patch,
         } => {
-            let mut s = session(rom, *power)?;
+            let mut s = session(rom, *power, &patch.patches)?;
             crate::scripted::load_scripts(&mut s, script, None)?;
             for _ in 0..*frames {
                 s.run_frame();
@@ -131,10 +142,15 @@ pub fn run(args: &Args) -> Result<()> {
             println!("scripts restore: {}", scripts_restore(&f));
             Ok(())
         }
-        Sub::ExportBess { rom, state, out } => {
+        Sub::ExportBess {
+            rom,
+            state,
+            out,
+            patch,
+        } => {
             let f = StateFile::read(state)?;
             // The session the file starts checks the ROM, the model and the image, as a load does.
-            let bytes = crate::rom::read(rom, false)?;
+            let bytes = crate::rom::read(rom, false, &patch.patches)?;
             let s = Session::from_state_file(bytes, None, SessionConfig::default(), &f)
                 .with_context(|| format!("{} cannot be loaded", state.display()))?;
             let bytes = gb_core::bess::export_with_timestamp(s.gb(), f.meta.unix_time);
@@ -143,9 +159,14 @@ pub fn run(args: &Args) -> Result<()> {
             println!("wrote {} ({} bytes)", out.display(), bytes.len());
             Ok(())
         }
-        Sub::ImportBess { rom, bess, out } => {
+        Sub::ImportBess {
+            rom,
+            bess,
+            out,
+            patch,
+        } => {
             let data = std::fs::read(bess).with_context(|| format!("{}", bess.display()))?;
-            let (model, gb) = import_bess(rom, &data)
+            let (model, gb) = import_bess(rom, &data, &patch.patches)
                 .with_context(|| format!("{} cannot be imported", bess.display()))?;
             let mut core = Vec::new();
             gb.save_state(&mut core);
@@ -168,7 +189,7 @@ pub fn run(args: &Args) -> Result<()> {
             };
             // What was written is what a load accepts.
             Session::from_state_file(
-                crate::rom::read(rom, false)?,
+                crate::rom::read(rom, false, &patch.patches)?,
                 None,
                 SessionConfig::default(),
                 &file,
@@ -190,14 +211,18 @@ pub fn run(args: &Args) -> Result<()> {
 
 /// `data` imported into a machine running `rom`, of the model the file is for: the one the
 /// ROM's header picks, or the other one when the file names it (a DMG game saved on a CGB).
-fn import_bess(rom: &std::path::Path, data: &[u8]) -> Result<(gb_core::Model, gb_core::Gb)> {
+fn import_bess(
+    rom: &std::path::Path,
+    data: &[u8],
+    patches: &[PathBuf],
+) -> Result<(gb_core::Model, gb_core::Gb)> {
     // The machine of a model (`None`: the one the header picks), as a session powers it on.
     let machine = |model: Option<gb_core::Model>| -> Result<(gb_core::Model, gb_core::Gb)> {
         let power = crate::rom::PowerArgs {
             model: model.map(gb_core::ModelChoice::Fixed),
             ..crate::rom::PowerArgs::default()
         };
-        let s = session(rom, power)?;
+        let s = session(rom, power, patches)?;
         Ok((s.start_params().model, s.gb().clone()))
     };
     let (auto, mut gb) = machine(None)?;

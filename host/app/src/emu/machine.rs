@@ -38,6 +38,8 @@ pub struct Emu {
     pub session: Session,
     pub(crate) rom: RomSource,
     pub(crate) rom_bytes: Vec<u8>,
+    /// What the status bar says about the ROM's files (patches, saves folder).
+    pub(crate) rom_notes: Vec<String>,
     pub(crate) ring_bytes: usize,
     /// How the machine powers on.
     pub(crate) power: crate::rom::PowerArgs,
@@ -79,6 +81,8 @@ pub struct Emu {
     pub(crate) editor: Option<super::editor_state::OpenEditor>,
     /// RAM search, the watch list, the cheat list.
     pub(crate) tools: super::tools::Tools,
+    /// The authors and description of the movie at this path, as last read or set.
+    pub(crate) movie_info: Option<(std::path::PathBuf, super::types::MovieInfo)>,
 }
 
 impl Emu {
@@ -87,6 +91,7 @@ impl Emu {
             session: blank_session()?,
             rom: RomSource::Demo,
             rom_bytes: Vec::new(),
+            rom_notes: Vec::new(),
             ring_bytes: start.ring_bytes,
             power: start.power,
             correction: start.correction,
@@ -125,6 +130,7 @@ impl Emu {
                 dir: super::tools::rom_data_dir(),
                 ..Default::default()
             },
+            movie_info: None,
         };
         emu.open(&start.rom)?;
         for path in &start.scripts {
@@ -136,16 +142,35 @@ impl Emu {
 
     /// Open a ROM or the demo: a new session, scripts of the demo loaded.
     pub(crate) fn open(&mut self, rom: &RomSource) -> Result<()> {
+        let patched = self.read_rom(rom)?;
+        self.open_read(rom, patched)
+    }
+
+    /// The image of `rom` with its patches applied (read before anything changes: a ROM or
+    /// patch that cannot be used leaves the running game as it is).
+    fn read_rom(&self, rom: &RomSource) -> Result<crate::rom_patches::Patched> {
+        Ok(match rom.file() {
+            None => crate::rom_patches::Patched {
+                bytes: crate::demo::rom()?,
+                ..Default::default()
+            },
+            Some(f) => crate::rom::read_patched(&f.path, self.power.force, &f.patches)?,
+        })
+    }
+
+    /// [`Emu::open`] with the image [`Emu::read_rom`] read.
+    fn open_read(&mut self, rom: &RomSource, patched: crate::rom_patches::Patched) -> Result<()> {
         // The running cartridge's RAM first: a reset powers on with what it holds now.
         self.save_battery();
-        let bytes = match rom {
-            RomSource::Demo => crate::demo::rom()?,
-            RomSource::File(path) => crate::rom::read(path, self.power.force)?,
-        };
+        let file = rom.file();
+        let bytes = patched.bytes.clone();
         let config = self.session_config();
-        let opened = match rom {
-            RomSource::File(path) => Battery::open(path, &bytes),
-            RomSource::Demo => Opened::default(),
+        let opened = match &file {
+            Some(f) => Battery::open(
+                || crate::saves::locate(&f.path, &patched.applied, f.saves_dir.as_deref()),
+                &bytes,
+            ),
+            None => Opened::default(),
         };
         let power = PowerOn {
             battery: opened.data,
@@ -154,6 +179,16 @@ impl Emu {
         let mut session =
             Session::power_on(bytes.clone(), power, config).context("cannot run the ROM")?;
         session.log_wall_clock();
+        let rom_notes: Vec<String> = patched
+            .note()
+            .into_iter()
+            .chain(opened.place_note)
+            .collect();
+        for note in &rom_notes {
+            eprintln!("gbhost: {note}");
+            self.say(note.clone());
+        }
+        self.rom_notes = rom_notes;
         if let Some(note) = opened.note {
             self.say(note);
         }
@@ -169,7 +204,7 @@ impl Emu {
         self.rom = rom.clone();
         self.title = match rom {
             RomSource::Demo => "gbhost demo".into(),
-            RomSource::File(p) => p
+            RomSource::File(p) | RomSource::FileWith(super::types::RomFile { path: p, .. }) => p
                 .file_name()
                 .map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into()),
         };
@@ -196,6 +231,35 @@ impl Emu {
             }
         }
         Ok(())
+    }
+
+    /// Open the current ROM again with `patch` after the patches named so far (see
+    /// [`Cmd::ApplyPatch`](super::Cmd::ApplyPatch)); a patch that does not apply changes
+    /// nothing.
+    pub(crate) fn apply_patch(&mut self, patch: &Path) -> Result<String> {
+        let Some(mut file) = self.rom.file() else {
+            anyhow::bail!("the demo cannot be patched: open a ROM first");
+        };
+        file.patches.push(patch.to_owned());
+        let rom = RomSource::FileWith(file);
+        let patched = self.read_rom(&rom)?;
+        if self.tas.is_some() {
+            let msg = self.movie_stop()?;
+            self.say(msg);
+        }
+        let paths: Vec<std::path::PathBuf> =
+            self.scripts.iter().filter_map(|s| s.path.clone()).collect();
+        self.open_read(&rom, patched)?;
+        for p in paths {
+            self.load_script_file(&p)?;
+        }
+        Ok(format!(
+            "reopened {}; {}",
+            self.title,
+            self.rom_notes
+                .first()
+                .map_or("no patch applied", String::as_str)
+        ))
     }
 
     pub(crate) fn in_history(&self, t: u64) -> bool {

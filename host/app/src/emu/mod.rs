@@ -8,6 +8,7 @@
 //!   frames through it, re-emulation by a budget per tick, saving; its `movie` commands in
 //!   `editor_cmds.rs`, what the window sees in `editor_view.rs`, what the thread keeps of an
 //!   open editor in `editor_state.rs`;
+//! - `movie_info.rs`: a movie's authors and description, set from the window;
 //! - `windows.rs`: scripts' windows: form actions and the host's keys and mouse as logged
 //!   input, and what scripts ask of the app's window (`client.*`);
 //! - `tools.rs`: RAM search, the RAM watch and cheat lists (kept per ROM) and their commands;
@@ -23,6 +24,7 @@ mod editor_state;
 mod editor_view;
 mod machine;
 mod movie;
+mod movie_info;
 mod publish;
 mod scripts;
 mod thread;
@@ -35,4 +37,4 @@ mod tests;
 
 pub use thread::{Cmd, EmuHandle, spawn};
 pub use tools::SearchView;
-pub use types::{BranchView, EditorView, RomSource, Speed, Start, View};
+pub use types::{BranchView, EditorView, MovieInfo, RomFile, RomSource, Speed, Start, View};

@@ -57,6 +57,7 @@ impl Emu {
             self.fps_since = Instant::now();
         }
         let editor = self.editor_view();
+        let movie_info = self.movie_info_view();
         let gb = self.session.gb();
         let (domain, start, len) = self.mem_window;
         let (bytes, size): (Vec<u8>, usize) = match domain {
@@ -121,6 +122,8 @@ impl Emu {
                 .filter(|(_, ui)| !ui.is_empty())
                 .map(|(slot, ui)| (slot, ui.clone()))
                 .collect(),
+            rom_notes: self.rom_notes.clone(),
+            movie_info,
             wants_host_input: self.session.wants_host_input(),
             tools: self.tools_view(),
             quit: self.quit,

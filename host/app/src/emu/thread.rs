@@ -33,6 +33,23 @@ pub enum Cmd {
     Seek(u64),
     /// Open a ROM (or the demo); battery RAM of the current one is saved first.
     Open(RomSource),
+    /// Open the current ROM again with one more patch after those named so far (which
+    /// replaces the automatic one beside it); the scripts are loaded again.
+    ApplyPatch(PathBuf),
+    /// Record a new movie (from power-on, or from the current frame: `here`) with these
+    /// authors and description.
+    RecordMovie {
+        /// The new file.
+        path: PathBuf,
+        /// From the current frame.
+        here: bool,
+        /// Its authors and description.
+        info: super::types::MovieInfo,
+    },
+    /// Play a BizHawk movie (converted to a `.gbm` in the temporary folder first).
+    PlayBk2(PathBuf),
+    /// Set the recording movie's authors and description.
+    SetMovieInfo(super::types::MovieInfo),
     /// Power-cycle the current ROM (the history starts again; scripts are loaded again).
     Reset,
     /// Choose the model and power-cycle the current ROM on it.
@@ -192,6 +209,22 @@ impl Emu {
                     }
                     self.open(&rom)?;
                     self.say(format!("opened {}", self.title));
+                }
+                Cmd::ApplyPatch(p) => {
+                    let msg = self.apply_patch(&p)?;
+                    self.say(msg);
+                }
+                Cmd::RecordMovie { path, here, info } => {
+                    let msg = self.movie_record_with(&path, here, info)?;
+                    self.say(msg);
+                }
+                Cmd::PlayBk2(p) => {
+                    let msg = self.movie_play_bk2(&p)?;
+                    self.say(msg);
+                }
+                Cmd::SetMovieInfo(info) => {
+                    let msg = self.set_movie_info(info)?;
+                    self.say(msg);
                 }
                 Cmd::Reset => {
                     if self.tas.is_some() {

@@ -26,8 +26,53 @@ pub enum Speed {
 pub enum RomSource {
     /// The built-in demo cartridge (with its overlay script).
     Demo,
-    /// A ROM file.
+    /// A ROM file (no patch but the one beside it; saves beside it or in the data folder).
+    #[cfg_attr(not(test), allow(dead_code))]
     File(PathBuf),
+    /// A ROM file with its patches and saves folder.
+    FileWith(RomFile),
+}
+
+/// A ROM file with what goes with it: the patches applied as it loads (none: the one beside
+/// it, see `rom_patches.rs`) and the configured folder for battery saves (see `saves.rs`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RomFile {
+    /// The ROM.
+    pub path: PathBuf,
+    /// Patches, applied in order.
+    pub patches: Vec<PathBuf>,
+    /// The `saves_dir` of the config.
+    pub saves_dir: Option<PathBuf>,
+}
+
+impl RomSource {
+    /// The ROM file with its options (None: the demo).
+    pub fn file(&self) -> Option<RomFile> {
+        match self {
+            RomSource::Demo => None,
+            RomSource::File(path) => Some(RomFile {
+                path: path.clone(),
+                ..RomFile::default()
+            }),
+            RomSource::FileWith(f) => Some(f.clone()),
+        }
+    }
+}
+
+/// A movie's authors and description (see `movie_info.rs`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MovieInfo {
+    /// Authors, in order.
+    pub authors: Vec<String>,
+    /// Free text.
+    pub description: String,
+}
+
+impl MovieInfo {
+    /// No authors and no description.
+    pub fn is_empty(&self) -> bool {
+        self.authors.is_empty() && self.description.is_empty()
+    }
 }
 
 /// One row of the scripts panel.
@@ -108,6 +153,8 @@ pub struct View {
     pub editor: Option<EditorView>,
     /// RAM search, RAM watch and cheats.
     pub tools: super::tools::ToolsView,
+    /// The open movie's authors and description.
+    pub movie_info: Option<MovieInfo>,
     /// Lag frames since power-on (frames the game did not read the joypad).
     pub lag_frames: u64,
     /// The last frame was a lag frame.
@@ -118,6 +165,9 @@ pub struct View {
     pub windows: Vec<(u32, gb_session::api::ScriptUi)>,
     /// A script reads the host's keys or mouse: the window reports them.
     pub wants_host_input: bool,
+    /// What the status bar says about the ROM's files: the patches applied, where battery
+    /// saves go when not beside the ROM.
+    pub rom_notes: Vec<String>,
     /// The thread stopped.
     pub quit: bool,
 }

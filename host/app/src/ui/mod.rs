@@ -2,17 +2,28 @@
 //! the timeline over the rewind history, the status bar, the scripts, console and memory
 //! panels, the TAS editor (`tas_editor.rs`: its window; `piano_roll.rs`: the rows drawn;
 //! `roll_mouse.rs`: clicks and drags on them; `branches.rs`: its branches; `roll_state.rs`:
-//! its state), the tools (`ram_search.rs`, `ram_watch.rs`, `cheats.rs`), and the scripts' own windows (`windows.rs`: forms, text buffers;
-//! `host_input.rs`: the keys and mouse scripts read). Everything it does goes to the emulation
-//! thread as a [`Cmd`]; everything it shows comes from the published [`View`].
+//! its state), the tools (`ram_search.rs`, `ram_watch.rs`, `cheats.rs`), and the scripts' own
+//! windows (`windows.rs`: forms, text buffers; `host_input.rs`: the keys and mouse scripts
+//! read), the file dialogs (`dialogs.rs`: native through the desktop portal, `portal.rs` finds
+//! it, else a typed path), files dropped on the window (`drop.rs`) and a movie's authors and
+//! description (`movie_info.rs`; the state of these: `file_state.rs`). Everything it does goes
+//! to the emulation thread as a [`Cmd`]; everything it shows comes from the published
+//! [`View`].
 
 mod branches;
 mod cheats;
+mod dialogs;
+mod drop;
 #[cfg(test)]
 mod editor_tests;
+mod file_state;
+#[cfg(test)]
+mod files_tests;
 mod host_input;
+mod movie_info;
 mod panels;
 pub mod piano_roll;
+mod portal;
 mod ram_search;
 mod ram_watch;
 mod roll_mouse;
@@ -32,28 +43,10 @@ use crate::config::{Config, Keys};
 use crate::emu::{Cmd, EmuHandle, RomSource, Speed, View};
 use crate::gamepad::Gamepads;
 use eframe::egui;
+use file_state::Dialog;
 use gb_core::Buttons;
 use gb_session::movie::EndAction;
 use std::path::PathBuf;
-
-/// Which path dialog is open.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Dialog {
-    OpenRom,
-    LoadScript,
-    /// Record a movie to a typed path (from power-on, or from the current frame).
-    RecordMovie {
-        here: bool,
-    },
-    PlayMovie,
-    SaveStateFile,
-    LoadStateFile,
-    OpenStateFile,
-    /// Open a movie in the TAS editor.
-    EditMovie,
-    /// Save the TAS editor's movie to a typed path.
-    SaveEditedMovie,
-}
 
 /// The desktop app.
 pub struct GbApp {
@@ -70,8 +63,12 @@ pub struct GbApp {
     rewind_held: u32,
     fast_held: bool,
     fast_toggle: bool,
-    dialog: Option<Dialog>,
-    path_input: String,
+    /// The file dialogs.
+    dialogs: file_state::Dialogs,
+    /// The Movie ▸ Authors and description… window.
+    movie_info: file_state::MovieInfoWindow,
+    /// A line for the status bar (a dropped file gbhost does not open…), and when it came.
+    notice: Option<(String, std::time::Instant)>,
     /// The movie-end action chosen in the menu.
     end_action: EndAction,
     /// The scripts panel's path field.
@@ -165,8 +162,9 @@ impl GbApp {
             rewind_held: 0,
             fast_held: false,
             fast_toggle: false,
-            dialog: None,
-            path_input: String::new(),
+            dialogs: file_state::Dialogs::new(desktop),
+            movie_info: Default::default(),
+            notice: None,
             end_action: EndAction::Pause,
             script_input: String::new(),
             console_input: String::new(),
@@ -224,12 +222,6 @@ impl GbApp {
     /// Run a console command on the emulation thread (it and its reply go to the console).
     fn run(&self, cmd: Command) {
         self.send(Cmd::Run(cmd));
-    }
-
-    /// Open a path dialog.
-    fn ask(&mut self, d: Dialog) {
-        self.dialog = Some(d);
-        self.path_input.clear();
     }
 
     /// Keyboard and gamepad to commands (only on changes).
@@ -310,12 +302,20 @@ impl GbApp {
 
     fn menu_file(&mut self, ui: &mut egui::Ui) {
         if ui.button("Open ROM…").clicked() {
-            self.dialog = Some(Dialog::OpenRom);
-            self.path_input.clear();
+            self.ask(Dialog::OpenRom);
         }
         if ui.button("Open state…").clicked() {
-            self.dialog = Some(Dialog::OpenStateFile);
-            self.path_input.clear();
+            self.ask(Dialog::OpenStateFile);
+        }
+        if ui
+            .button("Apply patch…")
+            .on_hover_text(
+                "Open this ROM again with an IPS, UPS or BPS patch (after the patches applied by \
+                 name; it replaces the one beside the ROM)",
+            )
+            .clicked()
+        {
+            self.ask(Dialog::ApplyPatch);
         }
         if ui.button("Open the demo").clicked() {
             self.send(Cmd::Open(RomSource::Demo));
@@ -408,6 +408,9 @@ impl GbApp {
         let movie = self.view.movie.clone();
         ui.separator();
         if let Some(m) = &movie {
+            if ui.button("Authors and description…").clicked() {
+                self.open_movie_info();
+            }
             let mut read_only = m.read_only;
             if ui.checkbox(&mut read_only, "Read-only").changed() {
                 self.run(Command::Movie(if read_only {
@@ -493,8 +496,7 @@ impl GbApp {
 
     fn menu_scripts(&mut self, ui: &mut egui::Ui) {
         if ui.button("Load script…").clicked() {
-            self.dialog = Some(Dialog::LoadScript);
-            self.path_input.clear();
+            self.ask(Dialog::LoadScript);
         }
         for p in self.config.recent_scripts.clone() {
             if ui.button(p.display().to_string()).clicked() {
@@ -551,71 +553,22 @@ impl GbApp {
     fn open_rom(&mut self, p: PathBuf) {
         Config::push_recent(&mut self.config.recent_roms, p.clone());
         self.save_config();
-        self.send(Cmd::Open(RomSource::File(p)));
+        self.send(Cmd::Open(RomSource::FileWith(crate::emu::RomFile {
+            path: p,
+            patches: Vec::new(),
+            saves_dir: self.config.saves_dir.clone(),
+        })));
+    }
+
+    /// Say `text` in the status bar (for a while).
+    fn notice(&mut self, text: impl Into<String>) {
+        self.notice = Some((text.into(), std::time::Instant::now()));
     }
 
     fn load_script(&mut self, p: PathBuf) {
         Config::push_recent(&mut self.config.recent_scripts, p.clone());
         self.save_config();
         self.send(Cmd::LoadScript(p));
-    }
-
-    fn dialog(&mut self, ctx: &egui::Context) {
-        let Some(d) = self.dialog else { return };
-        let title = match d {
-            Dialog::OpenRom => "Open ROM",
-            Dialog::LoadScript => "Load script",
-            Dialog::RecordMovie { here: false } => "Record a movie from power-on (.gbm)",
-            Dialog::RecordMovie { here: true } => "Record a movie from this frame (.gbm)",
-            Dialog::PlayMovie => "Play a movie (.gbm)",
-            Dialog::SaveStateFile => "Save a state file (.gbs)",
-            Dialog::LoadStateFile => "Load a state file (.gbs)",
-            Dialog::OpenStateFile => "Open a state file (.gbs) of this ROM",
-            Dialog::EditMovie => "Open a movie (.gbm) in the TAS editor",
-            Dialog::SaveEditedMovie => "Save the TAS editor's movie (.gbm)",
-        };
-        let mut open = true;
-        let mut done = None;
-        egui::Window::new(title)
-            .open(&mut open)
-            .collapsible(false)
-            .show(ctx, |ui| {
-                ui.horizontal(|ui| {
-                    let label = ui.label("Path");
-                    let r = ui
-                        .text_edit_singleline(&mut self.path_input)
-                        .labelled_by(label.id);
-                    if r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) {
-                        done = Some(self.path_input.clone());
-                    }
-                });
-                if ui.button("Open").clicked() {
-                    done = Some(self.path_input.clone());
-                }
-            });
-        if let Some(p) = done.filter(|p| !p.trim().is_empty()) {
-            let p = PathBuf::from(p.trim());
-            match d {
-                Dialog::OpenRom => self.open_rom(p),
-                Dialog::LoadScript => self.load_script(p),
-                Dialog::RecordMovie { here } => {
-                    self.run(Command::Movie(MovieCmd::Record { path: p, here }));
-                }
-                Dialog::PlayMovie => self.run(Command::Movie(MovieCmd::Play(p))),
-                Dialog::SaveStateFile => {
-                    self.run(Command::State(StateCmd::Save(StateTarget::File(p))));
-                }
-                Dialog::LoadStateFile => {
-                    self.run(Command::State(StateCmd::Load(StateTarget::File(p))));
-                }
-                Dialog::OpenStateFile => self.run(Command::State(StateCmd::Open(p))),
-                Dialog::EditMovie => self.run(Command::Movie(MovieCmd::Edit(Some(p)))),
-                Dialog::SaveEditedMovie => self.run(Command::Movie(MovieCmd::Save(Some(p)))),
-            }
-            self.dialog = None;
-        } else if !open {
-            self.dialog = None;
-        }
     }
 
     fn toolbar(&mut self, ui: &mut egui::Ui) {
@@ -753,6 +706,14 @@ impl GbApp {
             if v.desyncs > 0 {
                 ui.separator();
                 ui.colored_label(egui::Color32::RED, format!("{} desyncs", v.desyncs));
+            }
+            for note in &v.rom_notes {
+                ui.separator();
+                ui.label(note);
+            }
+            if let Some((text, _)) = &self.notice {
+                ui.separator();
+                ui.colored_label(egui::Color32::YELLOW, text);
             }
         });
     }
@@ -910,6 +871,15 @@ impl GbApp {
         self.tas_editor(&ctx);
         self.host_input(&ctx);
         self.dialog(&ctx);
+        self.movie_info_window(&ctx);
+        self.dropped_files(&ctx);
+        if self
+            .notice
+            .as_ref()
+            .is_some_and(|(_, at)| at.elapsed() > std::time::Duration::from_secs(15))
+        {
+            self.notice = None;
+        }
         if self.view.quit {
             ctx.send_viewport_cmd(egui::ViewportCommand::Close);
         }

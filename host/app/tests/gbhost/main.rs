@@ -10,6 +10,8 @@ mod common;
 mod editor_bk2_cli;
 mod movie_cli;
 mod patch_cli;
+mod patch_flag_cli;
 mod portable_cli;
+mod saves_cli;
 mod session_cli;
 mod wild_cli;
