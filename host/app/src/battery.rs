@@ -23,6 +23,8 @@ use std::path::{Path, PathBuf};
 #[derive(Debug)]
 pub struct Battery {
     path: PathBuf,
+    /// Where to write instead if writing at `path` fails (see [`crate::saves::Place`]).
+    fallback: Option<PathBuf>,
     /// The bytes last written or loaded.
     last: Vec<u8>,
 }
@@ -78,6 +80,7 @@ impl Battery {
         let path = place.path.clone();
         let battery = Battery {
             path: path.clone(),
+            fallback: place.fallback.clone(),
             last: cart.battery_save(0),
         };
         let read = match &place.read_from {
@@ -139,6 +142,7 @@ impl Battery {
         Opened {
             battery: Some(Battery {
                 path: path.clone(),
+                fallback: place.fallback.clone(),
                 last: data.clone(),
             }),
             data: Some(data),
@@ -155,20 +159,39 @@ impl Battery {
         }
     }
 
-    /// Write the cartridge's battery bytes if they changed since the last write.
-    pub fn save(&mut self, gb: &Gb) -> Result<()> {
+    /// Write the cartridge's battery bytes if they changed since the last write. When the
+    /// ROM's folder refuses the file after all, the save goes to the data folder from then on;
+    /// the returned line says so.
+    pub fn save(&mut self, gb: &Gb) -> Result<Option<String>> {
         let bytes = gb.cartridge().battery_save(gb.cycles());
         if bytes == self.last {
-            return Ok(());
+            return Ok(None);
         }
-        if let Some(dir) = self.path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir)
-                .with_context(|| format!("cannot create the saves folder '{}'", dir.display()))?;
+        let mut note = None;
+        if let Err(e) = write_to(&self.path, &bytes) {
+            let Some(fallback) = self.fallback.take() else {
+                return Err(e);
+            };
+            write_to(&fallback, &bytes)?;
+            note = Some(format!(
+                "battery: '{}' is not writable ({e:#}): saves in '{}' from now on",
+                self.path.display(),
+                fallback.display()
+            ));
+            self.path = fallback;
         }
-        write_atomic(&self.path, &bytes)?;
         self.last = bytes;
-        Ok(())
+        Ok(note)
     }
+}
+
+/// Write a save file atomically, making its folder first.
+fn write_to(path: &Path, bytes: &[u8]) -> Result<()> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("cannot create the saves folder '{}'", dir.display()))?;
+    }
+    write_atomic(path, bytes)
 }
 
 /// Rename a corrupt save to `NAME.corrupt-UNIXTIME`.
@@ -194,6 +217,7 @@ mod tests {
             path: sav_path(rom),
             read_from: None,
             note: None,
+            fallback: None,
         }
     }
 

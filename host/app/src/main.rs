@@ -8,6 +8,7 @@
 mod audio;
 mod battery;
 mod bench;
+mod cmd_words;
 mod command;
 mod config;
 mod demo;

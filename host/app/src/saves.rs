@@ -8,8 +8,8 @@
 //!
 //! **Folder**, the first that applies:
 //! 1. the config key `saves_dir` (every battery save goes there; created when needed);
-//! 2. the ROM's folder, when gbhost can write there (found by creating and removing a probe
-//!    file);
+//! 2. the ROM's folder, when gbhost can write there (asked of the kernel: nothing is
+//!    written to find out);
 //! 3. the data folder: `$XDG_DATA_HOME/gbhost/saves/` (else `~/.local/share/gbhost/saves/`;
 //!    `GBHOST_SAVES_DIR` names another), said on the console and in the status bar. A save
 //!    already beside the ROM in a folder that is read-only is loaded from there when the data
@@ -33,6 +33,9 @@ pub struct Place {
     pub read_from: Option<PathBuf>,
     /// Why the save is not beside the ROM, for the console and status bar.
     pub note: Option<String>,
+    /// Where the save goes instead when writing beside the ROM fails after all (a folder the
+    /// kernel said was writable but is not: a special file system, a read-only mount).
+    pub fallback: Option<PathBuf>,
 }
 
 /// The battery file's name for `rom` with `patches` applied (see the module docs).
@@ -56,20 +59,11 @@ pub fn data_saves_dir() -> Option<PathBuf> {
     crate::config::data_dir(SAVES_ENV, "saves")
 }
 
-/// Whether gbhost can create files in `dir` (a probe file is created and removed at once).
+/// Whether gbhost can create files in `dir`: asked of the kernel (`access(2)` with `W_OK`
+/// and `X_OK`), so nothing is written into the folder to find out.
 pub fn writable(dir: &Path) -> bool {
-    let probe = dir.join(format!(".gbhost-probe-{}", std::process::id()));
-    match std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&probe)
-    {
-        Ok(_) => {
-            let _ = std::fs::remove_file(&probe);
-            true
-        }
-        Err(_) => false,
-    }
+    use rustix::fs::{Access, access};
+    access(dir, Access::WRITE_OK | Access::EXEC_OK).is_ok()
 }
 
 /// Where the battery save of `rom` (with `patches`) goes: see the module docs.
@@ -102,6 +96,7 @@ fn decide(
             path: dir.join(name),
             read_from: None,
             note: None,
+            fallback: None,
         };
     }
     let beside = rom_dir.join(name);
@@ -110,6 +105,7 @@ fn decide(
             path: beside,
             read_from: None,
             note: None,
+            fallback: data_dir.map(|d| d.join(name)),
         };
     }
     let Some(dir) = data_dir else {
@@ -117,6 +113,7 @@ fn decide(
         return Place {
             path: beside,
             read_from: None,
+            fallback: None,
             note: Some(format!(
                 "the ROM's folder '{}' is not writable and there is no data folder (HOME is unset): battery saves will fail",
                 rom_dir.display()
@@ -126,6 +123,7 @@ fn decide(
     let path = dir.join(name);
     let read_from = (!path.exists() && beside.is_file()).then_some(beside);
     Place {
+        fallback: None,
         note: Some(format!(
             "saves in '{}' (the ROM's folder is not writable)",
             dir.display()

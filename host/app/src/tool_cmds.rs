@@ -10,7 +10,7 @@ use gb_core::Domain;
 use gb_session::tools::cheats;
 use gb_session::tools::search::{self, Display, Layout};
 
-use crate::command::{Location, addr_word, quote};
+use crate::cmd_words::{Location, addr_word, quote};
 
 /// A `search …` command.
 #[derive(Clone, Debug, PartialEq, Eq)]

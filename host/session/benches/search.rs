@@ -31,7 +31,7 @@ fn memory(len: usize, frame: u32) -> Vec<u8> {
     (0..len)
         .map(|i| {
             let x = (i as u32).wrapping_mul(2_654_435_761);
-            if x % 7 == 0 {
+            if x.is_multiple_of(7) {
                 (x >> 8).wrapping_add(frame) as u8
             } else {
                 (x >> 16) as u8

@@ -80,7 +80,7 @@ pub struct Emu {
     /// The open TAS editor, if any.
     pub(crate) editor: Option<super::editor_state::OpenEditor>,
     /// RAM search, the watch list, the cheat list.
-    pub(crate) tools: super::tools::Tools,
+    pub(crate) tools: super::tool_state::Tools,
     /// The authors and description of the movie at this path, as last read or set.
     pub(crate) movie_info: Option<(std::path::PathBuf, super::types::MovieInfo)>,
 }
@@ -126,8 +126,8 @@ impl Emu {
             tas: None,
             end_action: EndAction::default(),
             editor: None,
-            tools: super::tools::Tools {
-                dir: super::tools::rom_data_dir(),
+            tools: super::tool_state::Tools {
+                dir: super::tool_state::rom_data_dir(),
                 ..Default::default()
             },
             movie_info: None,
@@ -428,11 +428,19 @@ impl Emu {
     }
 
     pub(crate) fn save_battery(&mut self) {
-        if let Some(b) = &mut self.battery
-            && let Err(e) = b.save(self.session.gb())
-        {
-            let msg = format!("battery save: {e:#}");
-            self.say(msg);
+        if let Some(b) = &mut self.battery {
+            match b.save(self.session.gb()) {
+                Ok(None) => {}
+                Ok(Some(note)) => {
+                    // Where the user's saves went matters outside the window too.
+                    eprintln!("gbhost: {note}");
+                    self.say(note);
+                }
+                Err(e) => {
+                    let msg = format!("battery save: {e:#}");
+                    self.say(msg);
+                }
+            }
         }
         self.battery_at = Instant::now();
     }

@@ -11,7 +11,8 @@
 //! - `movie_info.rs`: a movie's authors and description, set from the window;
 //! - `windows.rs`: scripts' windows: form actions and the host's keys and mouse as logged
 //!   input, and what scripts ask of the app's window (`client.*`);
-//! - `tools.rs`: RAM search, the RAM watch and cheat lists (kept per ROM) and their commands;
+//! - `tool_state.rs`, `tools.rs`: RAM search, the RAM watch and cheat lists (kept per ROM):
+//!   their state and views, and their commands;
 //! - `publish.rs`: the [`View`] the window draws;
 //! - `thread.rs`: the thread, its commands ([`Cmd`]) and the handle the window and the REPL
 //!   hold ([`EmuHandle`]).
@@ -28,6 +29,7 @@ mod movie_info;
 mod publish;
 mod scripts;
 mod thread;
+mod tool_state;
 mod tools;
 mod types;
 mod windows;
@@ -36,5 +38,5 @@ mod windows;
 mod tests;
 
 pub use thread::{Cmd, EmuHandle, spawn};
-pub use tools::SearchView;
+pub use tool_state::SearchView;
 pub use types::{BranchView, EditorView, MovieInfo, RomFile, RomSource, Speed, Start, View};

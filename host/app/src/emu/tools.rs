@@ -17,104 +17,13 @@ use std::sync::Arc;
 use gb_core::{Domain, Gb};
 use gb_session::banks;
 use gb_session::tools::cheats;
-use gb_session::tools::search::{self, Layout, Search};
+use gb_session::tools::search::{self, Search};
 use gb_session::tools::watchlist::{self, Space, Watch};
 
 use super::machine::Emu;
+use super::tool_state::{CheatEntry, CheatRow, LIST_MAX, SearchView, ToolsView, WatchRow};
 use crate::command::Location;
 use crate::tool_cmds::{CheatCmd, RamWatchCmd, SearchCmd, domain_word};
-
-/// Most candidates the window's list gets each frame (the search keeps them all).
-pub const LIST_MAX: usize = 65_536;
-
-/// One code of the cheat list.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CheatEntry {
-    /// The code, canonical.
-    pub code: String,
-    /// The user's name for it.
-    pub name: String,
-    /// Turned on when the ROM opens.
-    pub enabled: bool,
-}
-
-/// The tools' state.
-#[derive(Default)]
-pub(crate) struct Tools {
-    /// The data folder the per-ROM lists go in (`None`: kept in memory only).
-    pub(crate) dir: Option<PathBuf>,
-    /// The RAM search, if one was started.
-    pub(crate) search: Option<Search>,
-    /// The watch list.
-    pub(crate) watches: Vec<Watch>,
-    /// The cheat list.
-    pub(crate) cheats: Vec<CheatEntry>,
-}
-
-/// The search as the window shows it: the rows are raw, the window formats the ones it
-/// shows (a search can hold 32,768 candidates; formatting them all every frame would cost
-/// milliseconds).
-#[derive(Clone, Debug)]
-pub struct SearchView {
-    /// The memory searched.
-    pub domain: Domain,
-    /// Its size (for the rows' places: [`banks::place_text_in`]).
-    pub domain_len: usize,
-    /// The layout.
-    pub layout: Layout,
-    /// Candidates left.
-    pub count: usize,
-    /// The filters applied, as text.
-    pub filters: Vec<String>,
-    /// The first [`LIST_MAX`] candidates.
-    pub rows: Arc<Vec<search::Candidate>>,
-}
-
-/// A watch as the window shows it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct WatchRow {
-    /// Its name.
-    pub name: String,
-    /// Where it is.
-    pub place: String,
-    /// Size and display (`1u`, `2h be`).
-    pub kind: String,
-    /// Its value now.
-    pub value: String,
-}
-
-/// A cheat as the window shows it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CheatRow {
-    /// The code.
-    pub code: String,
-    /// The user's name.
-    pub name: String,
-    /// On in the session now.
-    pub on: bool,
-    /// What it does.
-    pub what: String,
-}
-
-/// What the tools' windows show.
-#[derive(Clone, Debug, Default)]
-pub struct ToolsView {
-    /// The search, if any.
-    pub search: Option<SearchView>,
-    /// The watch list.
-    pub watches: Vec<WatchRow>,
-    /// The cheat list.
-    pub cheats: Vec<CheatRow>,
-}
-
-/// Where the per-ROM lists live by default.
-pub(crate) fn rom_data_dir() -> Option<PathBuf> {
-    if cfg!(test) {
-        // Unit tests never touch the user's folders; they set `Tools::dir` themselves.
-        return None;
-    }
-    crate::config::data_dir("GBHOST_ROM_DATA", "roms")
-}
 
 /// The bus address `addr` as a memory and offset, with the banks mapped now.
 fn flat_of(gb: &Gb, addr: u16) -> Option<(Domain, usize)> {
@@ -339,7 +248,7 @@ impl Emu {
                 let domain = s.domain();
                 let words: Vec<&str> = words.iter().map(String::as_str).collect();
                 let offset_of = |w: &str| -> Result<u32, String> {
-                    let at = crate::command::addr_word(Some(&w.to_owned()))?;
+                    let at = crate::cmd_words::addr_word(Some(&w.to_owned()))?;
                     match locate(gb, at)? {
                         (d, o) if d == domain => Ok(o as u32),
                         (d, _) => Err(format!(

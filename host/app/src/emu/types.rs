@@ -152,7 +152,7 @@ pub struct View {
     /// The open TAS editor.
     pub editor: Option<EditorView>,
     /// RAM search, RAM watch and cheats.
-    pub tools: super::tools::ToolsView,
+    pub tools: super::tool_state::ToolsView,
     /// The open movie's authors and description.
     pub movie_info: Option<MovieInfo>,
     /// Lag frames since power-on (frames the game did not read the joypad).

@@ -11,25 +11,6 @@ use super::GbApp;
 use crate::command::Command;
 use crate::tool_cmds::CheatCmd;
 
-/// The window's own state.
-#[derive(Default)]
-pub(super) struct CheatUi {
-    pub(super) open: bool,
-    code: String,
-    name: String,
-    error: Option<String>,
-}
-
-#[cfg(test)]
-impl CheatUi {
-    /// Forget what is typed (tests).
-    pub(super) fn clear(&mut self) {
-        self.code.clear();
-        self.name.clear();
-        self.error = None;
-    }
-}
-
 impl GbApp {
     pub(super) fn cheats_window(&mut self, ctx: &egui::Context) {
         let mut open = self.cheat_ui.open;

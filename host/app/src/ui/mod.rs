@@ -2,7 +2,8 @@
 //! the timeline over the rewind history, the status bar, the scripts, console and memory
 //! panels, the TAS editor (`tas_editor.rs`: its window; `piano_roll.rs`: the rows drawn;
 //! `roll_mouse.rs`: clicks and drags on them; `branches.rs`: its branches; `roll_state.rs`:
-//! its state), the tools (`ram_search.rs`, `ram_watch.rs`, `cheats.rs`), and the scripts' own
+//! its state), the tools (`ram_search.rs`, `ram_watch.rs`, `cheats.rs`; their state:
+//! `tools_state.rs`), and the scripts' own
 //! windows (`windows.rs`: forms, text buffers; `host_input.rs`: the keys and mouse scripts
 //! read), the file dialogs (`dialogs.rs`: native through the desktop portal, `portal.rs` finds
 //! it, else a typed path), files dropped on the window (`drop.rs`) and a movie's authors and
@@ -32,6 +33,7 @@ pub mod screen;
 mod tas_editor;
 #[cfg(test)]
 mod tests;
+mod tools_state;
 #[cfg(test)]
 mod tools_tests;
 mod windows;
@@ -105,11 +107,11 @@ pub struct GbApp {
     /// The TAS editor's window.
     roll: roll_state::RollUi,
     /// The RAM Search window.
-    search_ui: ram_search::SearchUi,
+    search_ui: tools_state::SearchUi,
     /// The RAM Watch window.
-    watch_ui: ram_watch::WatchUi,
+    watch_ui: tools_state::WatchUi,
     /// The Cheats window.
-    cheat_ui: cheats::CheatUi,
+    cheat_ui: tools_state::CheatUi,
 }
 
 /// Key bindings resolved to egui keys.
@@ -205,7 +207,7 @@ impl GbApp {
 
     /// The Cheats window's typed code (tests clear it between codes).
     #[cfg(test)]
-    pub(super) fn cheat_ui_mut(&mut self) -> &mut cheats::CheatUi {
+    fn cheat_ui_mut(&mut self) -> &mut tools_state::CheatUi {
         &mut self.cheat_ui
     }
 

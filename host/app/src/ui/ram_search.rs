@@ -6,96 +6,13 @@
 //! its visible rows, formatting them from the raw values the thread publishes.
 
 use eframe::egui;
-use gb_core::Domain;
 use gb_session::banks;
-use gb_session::tools::search::{Display, Layout, Op};
+use gb_session::tools::search::{Display, Op};
 
 use super::GbApp;
+use super::tools_state::Against;
 use crate::command::{Command, Location, parse_hex};
 use crate::tool_cmds::{RamWatchCmd, SEARCH_DOMAINS, SearchCmd};
-
-/// What a filter compares with.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub(super) enum Against {
-    #[default]
-    Previous,
-    Value,
-    Address,
-    Changes,
-}
-
-/// The window's own state (what is typed and chosen).
-pub(super) struct SearchUi {
-    pub(super) open: bool,
-    domain: Domain,
-    layout: Layout,
-    against: Against,
-    op: Op,
-    differs_by: bool,
-    by: String,
-    operand: String,
-    /// The selected candidate (offset in the searched memory).
-    selected: Option<u32>,
-    poke: String,
-    /// Why the last action could not be sent.
-    error: Option<String>,
-}
-
-impl Default for SearchUi {
-    fn default() -> SearchUi {
-        SearchUi {
-            open: false,
-            domain: Domain::Wram,
-            layout: Layout::default(),
-            against: Against::Previous,
-            op: Op::Lt,
-            differs_by: false,
-            by: "1".into(),
-            operand: String::new(),
-            selected: None,
-            poke: String::new(),
-            error: None,
-        }
-    }
-}
-
-impl SearchUi {
-    /// The filter's words for the `search` command, or why they cannot be made.
-    fn filter_words(&self) -> Result<Vec<String>, String> {
-        let op = match self.op {
-            Op::Lt => "lt",
-            Op::Gt => "gt",
-            Op::Le => "le",
-            Op::Ge => "ge",
-            Op::Eq => "eq",
-            Op::Ne => "ne",
-            Op::DiffersBy(_) => "eq",
-        };
-        let operand = self.operand.trim();
-        let need = |what: &str| {
-            if operand.is_empty() {
-                Err(format!("type {what} to compare with"))
-            } else {
-                Ok(operand.to_owned())
-            }
-        };
-        let mut words: Vec<String> = if self.differs_by {
-            vec!["by".into(), self.by.trim().to_owned()]
-        } else {
-            vec![op.into()]
-        };
-        match self.against {
-            Against::Previous => {}
-            Against::Value => words.push(need("a value")?),
-            Against::Address => words.push(format!("@{}", need("an address")?)),
-            Against::Changes => {
-                let n = need("a number of changes")?;
-                words = vec!["changes".into(), op.into(), n];
-            }
-        }
-        Ok(words)
-    }
-}
 
 impl GbApp {
     pub(super) fn ram_search_window(&mut self, ctx: &egui::Context) {

@@ -3,25 +3,12 @@
 //! imported and exported. Every action is a `ramwatch` command on the emulation thread.
 
 use eframe::egui;
-use gb_session::tools::search::{self, Display, Layout};
+use gb_session::tools::search::{self, Display};
 
 use super::GbApp;
-use crate::command::{Command, addr_word};
+use crate::cmd_words::addr_word;
+use crate::command::Command;
 use crate::tool_cmds::RamWatchCmd;
-
-/// The window's own state.
-#[derive(Default)]
-pub(super) struct WatchUi {
-    pub(super) open: bool,
-    /// The selected watch (0-based).
-    selected: Option<usize>,
-    poke: String,
-    add_addr: String,
-    add_name: String,
-    add_layout: Layout,
-    file: String,
-    error: Option<String>,
-}
 
 impl GbApp {
     pub(super) fn ram_watch_window(&mut self, ctx: &egui::Context) {

@@ -102,8 +102,6 @@ fn open(h: &mut Harness<'static, GbApp>, item: &str) {
     }
 }
 
-use eframe::egui;
-
 #[test]
 fn a_ram_search_finds_the_clock_which_is_watched_and_poked() {
     let Some(mut t) = tobu("search") else { return };
