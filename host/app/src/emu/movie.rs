@@ -161,7 +161,13 @@ impl Emu {
                 .iter()
                 .filter_map(|s| Some((s.slot?, s.path.clone())))
                 .collect();
+            // Cheats are inputs, not state: the codes on now are turned on again at the
+            // movie's first frame, so it records them.
+            let cheats = self.session.cheats().to_vec();
             self.replace_session(session);
+            for code in &cheats {
+                let _ = self.session.set_cheat(code, true);
+            }
             // Keep the scripts' files (for live reload) where the slots match.
             for entry in &mut self.scripts {
                 if let Some((_, p)) = paths.iter().find(|(slot, _)| Some(*slot) == entry.slot) {

@@ -538,3 +538,67 @@ fn a_ghost_branch_marks_where_the_runs_part() {
     assert!(emu.apply_line("movie ghost off").contains("off"));
     assert!(emu.editor_view().expect("view").ghost.is_none());
 }
+
+/// The cheat and watch lists are kept per ROM and come back when it opens; a BizHawk `.wch`
+/// file goes in and out; a movie recorded from the current frame records the cheats on, and
+/// plays them back whatever the list says.
+#[test]
+fn tool_lists_are_kept_per_rom_and_movies_record_the_cheats() {
+    let dir = std::env::temp_dir().join(format!("gbhost-tool-lists-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut emu = Emu::new(&demo_start(), Arc::new(Mutex::new(View::default()))).unwrap();
+    emu.tools.dir = Some(dir.join("roms"));
+    emu.apply_line("step 10");
+    let r = emu.apply_line("cheat add 0142A0C1 the answer");
+    assert!(r.contains("cheat 0142A0C1 on (C1A0 = 42 each frame"), "{r}");
+    emu.apply_line("step 2");
+    assert_eq!(emu.session.gb().peek(0xC1A0), 0x42);
+    let r = emu.apply_line("cheat add 00A-17");
+    assert!(
+        r.starts_with("error:") && r.contains("not a cheat code"),
+        "{r}"
+    );
+    // A watch list from BizHawk (GBHawk's domain names), and back out.
+    let wch = dir.join("from bizhawk.wch");
+    std::fs::write(
+        &wch,
+        "SystemID GB\n01A0\tb\th\t0\tMain RAM\tanswer\n0000\tS\t_\t0\t\t\n0010\tw\tu\t0\tHRAM\ttimer\n",
+    )
+    .unwrap();
+    let r = emu.apply_line(&format!("ramwatch import \"{}\"", wch.display()));
+    assert!(
+        r.starts_with("imported 2 watch(es)") && r.contains("separator"),
+        "{r}"
+    );
+    let r = emu.apply_line("ramwatch list");
+    assert!(
+        r.contains("C1A0") && r.contains("0x42") && r.contains("answer"),
+        "{r}"
+    );
+    let out = dir.join("out.wch");
+    emu.apply_line(&format!("ramwatch export {}", out.display()));
+    let back =
+        gb_session::tools::watchlist::parse_wch(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(back.watches, emu.tools.watches);
+    // A movie from this frame records the code that is on.
+    let movie = dir.join("cheat.gbm");
+    let r = emu.apply_line(&format!("movie record {} --here", movie.display()));
+    assert!(r.starts_with("recording"), "{r}");
+    assert_eq!(emu.session.cheats(), ["0142A0C1".to_owned()]);
+    emu.apply_line("step 20");
+    emu.apply_line("movie stop");
+    // Opening the ROM again brings both lists back, the code on.
+    emu.open(&RomSource::Demo).unwrap();
+    assert_eq!(emu.tools.watches.len(), 2);
+    assert_eq!(emu.tools.cheats[0].name, "the answer");
+    assert_eq!(emu.session.cheats(), ["0142A0C1".to_owned()]);
+    // Off in the list; the movie still plays with it.
+    emu.apply_line("cheat off 0142A0C1");
+    let r = emu.apply_line(&format!("movie play {}", movie.display()));
+    assert!(!r.starts_with("error"), "{r}");
+    emu.apply_line("step 20");
+    assert_eq!(emu.session.cheats(), ["0142A0C1".to_owned()]);
+    assert_eq!(emu.session.gb().peek(0xC1A0), 0x42);
+    let _ = std::fs::remove_dir_all(&dir);
+}
