@@ -12,8 +12,8 @@ use std::time::Instant;
 /// Arguments of `gbhost bench`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The ROM file to run (none with --editor-paint).
-    #[arg(required_unless_present = "editor_paint")]
+    /// The ROM file to run (none with --editor-paint or --search-list).
+    #[arg(required_unless_present_any = ["editor_paint", "search_list"])]
     rom: Option<PathBuf>,
     /// Frames per round (default 3200; with --rewind, 36000: ten minutes of gameplay).
     #[arg(long)]
@@ -45,6 +45,10 @@ pub struct Args {
     /// --frames frames (default 100,000), --rounds × 40 passes.
     #[arg(long, conflicts_with = "rewind")]
     editor_paint: bool,
+    /// Measure the RAM Search window's candidate list instead: the time to draw it with
+    /// --frames candidates (default 10,000), --rounds × 40 passes.
+    #[arg(long, conflicts_with_all = ["rewind", "editor_paint"])]
+    search_list: bool,
 }
 
 /// The median of a non-empty list.
@@ -63,6 +67,10 @@ pub fn run(args: &Args) -> Result<()> {
     if args.editor_paint {
         let frames = usize::try_from(args.frames.unwrap_or(100_000)).unwrap_or(usize::MAX);
         return crate::editor_bench::run(frames.min(10_000_000), args.rounds.max(1) * 40);
+    }
+    if args.search_list {
+        let n = usize::try_from(args.frames.unwrap_or(10_000)).unwrap_or(usize::MAX);
+        return crate::search_bench::run(n.min(1_000_000), args.rounds.max(1) * 40);
     }
     let Some(rom) = &args.rom else {
         anyhow::bail!("which ROM? `gbhost bench ROM`");

@@ -30,6 +30,7 @@ mod rom_patches;
 mod saves;
 mod screenshot;
 mod scripted;
+mod search_bench;
 mod state_cli;
 mod state_key;
 mod tool_cmds;

@@ -25,7 +25,7 @@ mod movie_info;
 mod panels;
 pub mod piano_roll;
 mod portal;
-mod ram_search;
+pub mod ram_search;
 mod ram_watch;
 mod roll_mouse;
 mod roll_state;

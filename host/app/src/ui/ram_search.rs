@@ -12,6 +12,7 @@ use gb_session::tools::search::{Display, Op};
 use super::GbApp;
 use super::tools_state::Against;
 use crate::command::{Command, Location, parse_hex};
+use crate::emu::SearchView;
 use crate::tool_cmds::{RamWatchCmd, SEARCH_DOMAINS, SearchCmd};
 
 impl GbApp {
@@ -161,37 +162,8 @@ impl GbApp {
                 format!(" after: {}", view.filters.join(", "))
             }
         ));
-        let row_h = ui.text_style_height(&egui::TextStyle::Monospace) + 4.0;
-        let header = format!(
-            "{:<9}{:>12}{:>12}{:>8}",
-            "Address", "Value", "Previous", "Changes"
-        );
-        ui.monospace(header);
         let rows = std::sync::Arc::clone(&view.rows);
-        egui::ScrollArea::vertical()
-            .id_salt("ram search rows")
-            .max_height(260.0)
-            .auto_shrink([false, false])
-            .show_rows(ui, row_h, rows.len(), |ui, range| {
-                for c in &rows[range] {
-                    let place =
-                        banks::place_text_in(view.domain, view.domain_len, c.offset as usize);
-                    let text = format!(
-                        "{:<9}{:>12}{:>12}{:>8}",
-                        place,
-                        view.layout.format(c.current),
-                        view.layout.format(c.previous),
-                        c.changes
-                    );
-                    let selected = self.search_ui.selected == Some(c.offset);
-                    if ui
-                        .selectable_label(selected, egui::RichText::new(text).monospace())
-                        .clicked()
-                    {
-                        self.search_ui.selected = Some(c.offset);
-                    }
-                }
-            });
+        candidate_list(ui, &view, &mut self.search_ui.selected, None);
         if view.count > rows.len() {
             ui.label(format!(
                 "(the first {} shown: filter to see the rest)",
@@ -245,7 +217,52 @@ impl GbApp {
     }
 }
 
-impl crate::emu::SearchView {
+/// The candidates as a list of rows (address, value, previous, changes), only the visible rows
+/// laid out; a click selects one (`selected`: its offset). `scroll_to` puts the list at a row
+/// (the bench scrolls it).
+pub fn candidate_list(
+    ui: &mut egui::Ui,
+    view: &SearchView,
+    selected: &mut Option<u32>,
+    scroll_to: Option<usize>,
+) {
+    let row_h = ui.text_style_height(&egui::TextStyle::Monospace) + 4.0;
+    let header = format!(
+        "{:<9}{:>12}{:>12}{:>8}",
+        "Address", "Value", "Previous", "Changes"
+    );
+    ui.monospace(header);
+    let mut area = egui::ScrollArea::vertical()
+        .id_salt("ram search rows")
+        .max_height(260.0)
+        .auto_shrink([false, false]);
+    if let Some(row) = scroll_to {
+        area = area.vertical_scroll_offset(row as f32 * row_h);
+    }
+    area.show_rows(ui, row_h, view.rows.len(), |ui, range| {
+        for c in &view.rows[range] {
+            let place = banks::place_text_in(view.domain, view.domain_len, c.offset as usize);
+            let text = format!(
+                "{:<9}{:>12}{:>12}{:>8}",
+                place,
+                view.layout.format(c.current),
+                view.layout.format(c.previous),
+                c.changes
+            );
+            if ui
+                .selectable_label(
+                    *selected == Some(c.offset),
+                    egui::RichText::new(text).monospace(),
+                )
+                .clicked()
+            {
+                *selected = Some(c.offset);
+            }
+        }
+    });
+}
+
+impl SearchView {
     /// The searched memory's name as the window shows it.
     fn domain_name(&self) -> &'static str {
         gb_session::tools::search::domain_name(self.domain)
