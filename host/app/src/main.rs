@@ -21,6 +21,7 @@ mod hexdump;
 mod movie_cli;
 mod movie_convert;
 mod overlay;
+mod paint_bench;
 mod patch_cli;
 mod play;
 mod repl;

@@ -6,10 +6,8 @@
 //! pass, in milliseconds, against a 60 Hz frame's 16.7 ms.
 
 use std::sync::Arc;
-use std::time::Instant;
 
 use anyhow::Result;
-use eframe::egui;
 use gb_core::Domain;
 use gb_session::tools::search::{Candidate, Display, Layout};
 
@@ -44,45 +42,14 @@ fn search(n: usize) -> SearchView {
 /// Run the benchmark: `candidates` rows, `passes` timed passes.
 pub fn run(candidates: usize, passes: usize) -> Result<()> {
     let view = search(candidates.max(1));
-    let ctx = egui::Context::default();
-    let mut times = Vec::with_capacity(passes);
-    let warmup = 20;
     let mut selected = None;
-    for pass in 0..passes + warmup {
-        let first = (pass * 7919) % candidates.max(1);
-        let input = egui::RawInput {
-            screen_rect: Some(egui::Rect::from_min_size(
-                egui::Pos2::ZERO,
-                egui::vec2(1280.0, 1000.0),
-            )),
-            ..Default::default()
-        };
-        let t0 = Instant::now();
-        let out = ctx.run_ui(input, |ui| {
+    crate::paint_bench::run(
+        &format!("search-list: {candidates} candidates, {passes} passes"),
+        passes,
+        |ui, pass| {
+            let first = (pass * 7919) % candidates.max(1);
             candidate_list(ui, &view, &mut selected, Some(first));
-        });
-        let egui::FullOutput {
-            shapes,
-            pixels_per_point,
-            mut textures_delta,
-            ..
-        } = out;
-        // No GPU here: the font atlas' uploads are dropped.
-        textures_delta.clear();
-        std::hint::black_box(ctx.tessellate(shapes, pixels_per_point));
-        if pass >= warmup {
-            times.push(t0.elapsed().as_secs_f64() * 1000.0);
-        }
-    }
-    times.sort_by(f64::total_cmp);
-    let at = |q: f64| times[((times.len() - 1) as f64 * q).round() as usize];
-    println!("search-list: {candidates} candidates, {passes} passes");
-    println!(
-        "median-ms: {:.3}\np95-ms: {:.3}\nmax-ms: {:.3}\nbudget-ms: 16.7 ({})",
-        at(0.5),
-        at(0.95),
-        at(1.0),
-        if at(0.5) < 16.7 { "within" } else { "OVER" }
+        },
     );
     Ok(())
 }

@@ -141,37 +141,30 @@ impl Emu {
         }
     }
 
-    fn save_watches(&mut self) {
+    /// Write one of the ROM's lists (`file` in its folder; `what` names it in an error).
+    fn save_list(&mut self, file: &str, what: &str, text: &str) {
         let Some(folder) = self.rom_folder() else {
             return;
         };
-        let text = watchlist::to_wch(&self.tools.watches);
-        let r = std::fs::create_dir_all(&folder).and_then(|()| {
-            gb_session::files::write_atomic(&folder.join("watch.wch"), text.as_bytes())
-        });
+        let r = std::fs::create_dir_all(&folder)
+            .and_then(|()| gb_session::files::write_atomic(&folder.join(file), text.as_bytes()));
         if let Err(e) = r {
             self.say(format!(
-                "cannot save the watch list in {}: {e}",
+                "cannot save the {what} in {}: {e}",
                 folder.display()
             ));
         }
     }
 
+    fn save_watches(&mut self) {
+        let text = watchlist::to_wch(&self.tools.watches);
+        self.save_list("watch.wch", "watch list", &text);
+    }
+
     fn save_cheats(&mut self) {
-        let Some(folder) = self.rom_folder() else {
-            return;
-        };
         let title = self.session.gb().cartridge().header().title.clone();
         let text = cheat_file_text(&title, &self.tools.cheats);
-        let r = std::fs::create_dir_all(&folder).and_then(|()| {
-            gb_session::files::write_atomic(&folder.join("cheats.tsv"), text.as_bytes())
-        });
-        if let Err(e) = r {
-            self.say(format!(
-                "cannot save the cheat list in {}: {e}",
-                folder.display()
-            ));
-        }
+        self.save_list("cheats.tsv", "cheat list", &text);
     }
 
     /// After every frame run live: count the candidates' changes.

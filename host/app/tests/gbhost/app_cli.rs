@@ -648,3 +648,25 @@ fn editor_paint_bench_runs_headless() {
         "{o}"
     );
 }
+
+/// `gbhost bench --search-list` draws the RAM Search list with no display and prints its times.
+#[test]
+fn bench_search_list_prints_its_times() {
+    let out = Command::new(bin())
+        .args([
+            "bench",
+            "--search-list",
+            "--frames",
+            "2000",
+            "--rounds",
+            "1",
+        ])
+        .output()
+        .expect("run gbhost");
+    let o = text(&out.stdout);
+    assert!(out.status.success(), "{o}{}", text(&out.stderr));
+    assert!(
+        o.contains("search-list: 2000 candidates") && o.contains("median-ms: "),
+        "{o}"
+    );
+}
