@@ -138,6 +138,12 @@ pub struct Cpu {
     slow: bool,
     /// Set when the CPU executes `LD B,B` (0x40), the debug breakpoint of test ROMs; hosts clear it.
     pub ld_b_b: bool,
+    /// Interrupt dispatches so far, wrapping: what a debugger's "interrupt taken" breakpoint
+    /// watches. An observer, not state: not in the state image.
+    pub dispatches: u32,
+    /// Where the last instruction a debug run ran began (see `Gb::run_debug`); an observer,
+    /// not in the state image.
+    pub debug_pc: u16,
 }
 
 /// The opcode `match`, with the `LD r,r'` (0x41-0x7F) and ALU (0x80-0xBF) opcodes expanded one
@@ -297,6 +303,7 @@ impl Cpu {
     /// pushed, so a push that lands on IE (SP=0x0000) can cancel it (Mooneye `ie_push`): PC
     /// becomes 0.
     fn dispatch<B: Bus>(&mut self, bus: &mut B) {
+        self.dispatches = self.dispatches.wrapping_add(1);
         self.ime = false;
         // A halt bug's repeated byte is the dropped opcode: PC is pushed as it is.
         self.halt_bug = false;

@@ -52,6 +52,38 @@ pub enum Domain {
     CartRam,
 }
 
+/// What [`Gb::run_debug`] runs until (besides the frame's end and watchpoint hits).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DebugUntil {
+    /// Stop after this many steps (instructions, interrupt dispatches, or HALT waits).
+    pub steps: Option<u64>,
+    /// Stop when the clock reaches this cycle (at the next instruction boundary).
+    pub cycle: Option<u64>,
+    /// Stop before an `LD B,B` (the software breakpoint of test ROMs and homebrew) runs.
+    pub ld_b_b: bool,
+    /// ... except the one at this address (the host stopped there and now goes on).
+    pub skip_ld_b_b_at: Option<u16>,
+    /// Stop after an interrupt is dispatched (at its vector).
+    pub interrupt: bool,
+}
+
+/// Why [`Gb::run_debug`] stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DebugStop {
+    /// The frame ended.
+    FrameEnd,
+    /// A watchpoint was hit: the hits are in [`Gb::watch`].
+    Watch,
+    /// The steps asked for ran.
+    Steps,
+    /// The clock reached the cycle asked for.
+    Cycle,
+    /// An `LD B,B` is next.
+    LdBB,
+    /// An interrupt was dispatched.
+    Interrupt,
+}
+
 /// Errors from building a [`Gb`].
 #[derive(Debug, thiserror::Error)]
 pub enum GbError {
@@ -279,6 +311,74 @@ impl Gb {
             self.cpu.run_until(&mut self.hw, |_, hw| hw.stop);
         }
         self.finish_run()
+    }
+
+    /// Run the current frame on as a debugger asks: until it ends, a watchpoint is hit, or
+    /// one of `until`'s stops comes first (see [`DebugUntil`]). Stops are at instruction
+    /// boundaries, so a run cut into pieces this way is the same run as one whole frame.
+    pub fn run_debug(&mut self, until: DebugUntil) -> DebugStop {
+        self.hw.set_stop_at(self.frame_deadline);
+        let mut steps = until.steps;
+        let interrupts = self.cpu.dispatches;
+        let cycle = until.cycle.unwrap_or(u64::MAX);
+        let mut why = DebugStop::Watch;
+        let mut last_pc = self.cpu.debug_pc;
+        self.cpu.run_until(&mut self.hw, |cpu, hw| {
+            if hw.stop {
+                return true;
+            }
+            if hw.now >= cycle {
+                why = DebugStop::Cycle;
+                return true;
+            }
+            if until.interrupt && cpu.dispatches != interrupts {
+                why = DebugStop::Interrupt;
+                return true;
+            }
+            let next = cpu.runs_instruction_next(hw);
+            if until.ld_b_b && next && hw.read_byte(cpu.regs.pc) == 0x40 && steps != Some(0) {
+                // Stopped before it: a host resumes with one step.
+                if until.skip_ld_b_b_at != Some(cpu.regs.pc) {
+                    why = DebugStop::LdBB;
+                    return true;
+                }
+            }
+            if hw.watch.any_exec
+                && hw.watch.exec_at(cpu.regs.pc)
+                && next
+                && hw.exec_hit(cpu.regs.pc)
+            {
+                return true;
+            }
+            let go = match &mut steps {
+                Some(0) => {
+                    why = DebugStop::Steps;
+                    return true;
+                }
+                Some(n) => {
+                    *n -= 1;
+                    true
+                }
+                None => true,
+            };
+            last_pc = cpu.regs.pc;
+            !go
+        });
+        self.cpu.debug_pc = last_pc;
+        if self.hw.stop {
+            return if self.finish_run() {
+                DebugStop::FrameEnd
+            } else {
+                DebugStop::Watch
+            };
+        }
+        why
+    }
+
+    /// Where the last instruction run by [`Gb::run_debug`] began: after a read or write
+    /// watchpoint stop, the instruction that made the access (PC is already past it).
+    pub fn last_debug_pc(&self) -> u16 {
+        self.cpu.debug_pc
     }
 
     /// After the run loop stopped: end the frame if it is over, else (a watchpoint hit) get

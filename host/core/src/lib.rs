@@ -45,7 +45,7 @@ pub use cartridge::Cartridge;
 pub use compat::DmgPalette;
 pub use cpu::Registers;
 pub use frame::{ColorCorrection, Frame};
-pub use gb::{Boot, Domain, Gb, GbError};
+pub use gb::{Boot, DebugStop, DebugUntil, Domain, Gb, GbError};
 pub use joypad::Buttons;
 pub use model::{CgbRevision, Model, ModelChoice};
 pub use power_on::RamInit;

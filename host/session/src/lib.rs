@@ -12,7 +12,7 @@
 //!   writes), [`keys`] (the user's state key), [`patch`] (IPS, UPS and BPS ROM patches);
 //! - [`api`] (the Lua API's host side) and [`script`] (one script's VM); [`banks`]
 //!   (`bank:addr` as debuggers write it); [`tools`] (RAM search, the watch list, cheat
-//!   codes);
+//!   codes); [`debug`] (the debugger's breakpoints and conditions);
 //! - [`rewind`]: the ring and the [`History`] (capture, cursor, restore, the desync check);
 //! - [`state`]: in-memory states and the state-file format;
 //! - [`session`]: the [`Session`] itself (frame loop, logged input, timeline, state files,
@@ -30,6 +30,7 @@ pub mod banks;
 pub mod catalog;
 pub mod codec;
 pub mod data;
+pub mod debug;
 pub mod events;
 pub mod files;
 pub mod keys;

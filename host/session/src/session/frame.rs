@@ -132,15 +132,32 @@ impl Session {
     }
 
     /// Run one frame, capture it into the rewind history, and hand out its outputs. After a
-    /// seek, this resumes play there and forgets the recorded future.
+    /// seek, this resumes play there and forgets the recorded future. A frame a debugger
+    /// stopped in the middle of is run to its end (breakpoints do not stop it here).
     pub fn run_frame(&mut self) {
-        self.fork();
-        self.step_frame();
+        match self.in_frame.take() {
+            Some(mut f) => {
+                self.frame_core(&mut f, None);
+                self.frame_finish(f);
+            }
+            None => {
+                self.fork();
+                self.step_frame();
+            }
+        }
         self.capture();
     }
 
     /// The frame loop proper (no capture): used live and for replays.
     pub(crate) fn step_frame(&mut self) {
+        let mut f = self.frame_begin();
+        self.frame_core(&mut f, None);
+        self.frame_finish(f);
+    }
+
+    /// A frame's start: the events due, GameShark writes, the frame-start hooks and the
+    /// buttons. Returns the frame's events, those not applied yet from `next` on.
+    pub(crate) fn frame_begin(&mut self) -> InFrame {
         // A frame's overlay is what the scripts draw from here to the frame's end.
         for s in &mut self.scripts {
             s.draw.clear();
@@ -185,22 +202,59 @@ impl Session {
         }
         self.overrides = (press, release & !press);
         self.gb.set_buttons(self.effective_buttons());
-        // The core, with sub-frame events at their cycles, stopping for the scripts' bus hooks.
-        let mut ended = false;
-        while !ended {
-            ended = match events.get(next) {
-                Some(e) => self.gb.run_until_cycle(e.cycle),
-                None => self.gb.run_frame_watched(),
+        InFrame { events, next }
+    }
+
+    /// The core through the frame, with sub-frame events at their cycles and stops for the
+    /// scripts' bus hooks; with `debug`, also for what the debugger asks (see
+    /// `debugger.rs`). Returns `None` when the frame ended, else why it stopped.
+    pub(crate) fn frame_core(
+        &mut self,
+        f: &mut InFrame,
+        mut debug: Option<&mut super::debugger::Run>,
+    ) -> Option<crate::debug::Stopped> {
+        loop {
+            let due = f.events.get(f.next).map(|e| e.cycle);
+            let stop = match debug.as_deref_mut() {
+                Some(run) => run.core(&mut self.gb, due),
+                None => {
+                    let ended = match due {
+                        Some(c) => self.gb.run_until_cycle(c),
+                        None => self.gb.run_frame_watched(),
+                    };
+                    if ended {
+                        gb_core::DebugStop::FrameEnd
+                    } else {
+                        gb_core::DebugStop::Watch
+                    }
+                }
             };
+            let mut stopped = None;
             if self.gb.watch().has_hits() {
-                self.service_hits();
+                stopped = self.service_hits(debug.as_deref_mut());
             }
-            if !ended && next < events.len() && events[next].cycle <= self.gb.cycles() {
-                self.apply_event(&events[next]);
-                next += 1;
+            if stop == gb_core::DebugStop::FrameEnd {
+                return None;
+            }
+            if f.next < f.events.len() && f.events[f.next].cycle <= self.gb.cycles() {
+                let e = f.events[f.next].clone();
+                self.apply_event(&e);
+                f.next += 1;
+            }
+            if stopped.is_none()
+                && let Some(run) = debug.as_deref_mut()
+            {
+                stopped = run.after(&self.gb, stop);
+            }
+            if stopped.is_some() {
+                return stopped;
             }
         }
-        for event in &events[next..] {
+    }
+
+    /// A frame's end: the events left, the picture, the frame-end hooks and coroutines.
+    pub(crate) fn frame_finish(&mut self, f: InFrame) {
+        for event in &f.events[f.next..] {
             self.apply_event(event);
         }
         self.frame += 1;
@@ -219,4 +273,12 @@ impl Session {
         }
         self.files.stepping = None;
     }
+}
+
+/// A frame under way: its events, those from `next` on not applied yet. Kept by the session
+/// while a debugger holds the machine in the middle of a frame.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct InFrame {
+    pub(crate) events: Vec<Event>,
+    pub(crate) next: usize,
 }

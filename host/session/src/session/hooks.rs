@@ -83,7 +83,7 @@ impl Session {
 
     /// Set the core's watchpoints to what the loaded scripts' bus hooks ask for.
     pub(crate) fn rebuild_watches(&mut self) {
-        self.gb.clear_watches();
+        let mut watches = Vec::new();
         for i in 0..self.scripts.len() {
             if self.scripts[i].active && self.scripts[i].may_watch {
                 for (kind, addr, len) in self.with_script(i, |s, api| s.watches(api)) {
@@ -92,10 +92,13 @@ impl Session {
                         1 => Access::Write,
                         _ => Access::Exec,
                     };
-                    self.gb.add_watch(access, addr, len);
+                    watches.push((access, addr, len));
                 }
             }
         }
+        self.script_watches = watches;
+        // With the debugger's breakpoints.
+        self.apply_watches();
     }
 
     /// Ask every loaded script that has had windows for their description again (after a
@@ -108,27 +111,41 @@ impl Session {
         }
     }
 
-    /// Run the scripts' bus hooks for the watchpoint hits the core stopped on.
-    pub(crate) fn service_hits(&mut self) {
+    /// Run the scripts' bus hooks for the watchpoint hits the core stopped on (only the hits
+    /// of addresses the scripts watch: the others are the debugger's, and a replay without it
+    /// must call the same Lua). With a debug run, the breakpoint that stops it, if any.
+    pub(crate) fn service_hits(
+        &mut self,
+        debug: Option<&mut super::debugger::Run>,
+    ) -> Option<crate::debug::Stopped> {
         let mut hits = std::mem::take(&mut self.hits);
         self.gb.watch().take_hits(&mut hits);
+        let mut stopped = None;
         for hit in &hits {
             let kind = match hit.access {
                 Access::Read => 0,
                 Access::Write => 1,
                 Access::Exec => 2,
             };
-            for i in 0..self.scripts.len() {
-                if self.scripts[i].active {
-                    self.with_script(i, |s, api| s.bus(api, kind, hit.addr, hit.value, hit.bank));
-                    self.after_script_call(i);
+            if self.scripts_watch(hit.access, hit.addr) {
+                for i in 0..self.scripts.len() {
+                    if self.scripts[i].active {
+                        self.with_script(i, |s, api| {
+                            s.bus(api, kind, hit.addr, hit.value, hit.bank)
+                        });
+                        self.after_script_call(i);
+                    }
                 }
             }
             if hit.access == Access::Exec {
                 self.gb.watch().skip_exec_once(hit.addr);
             }
+            if debug.is_some() && stopped.is_none() {
+                stopped = self.breakpoint_hit(hit);
+            }
         }
         self.hits = hits;
+        stopped
     }
 
     /// Run every loaded script's hooks for `event`.

@@ -13,11 +13,16 @@ impl Session {
     pub(crate) fn log_now(&mut self, kind: EventKind) {
         self.fork();
         let cycle = self.gb.cycles();
-        self.log.push(Event {
+        let event = Event {
             frame: self.frame,
             cycle,
             kind,
-        });
+        };
+        // Stopped in the middle of a frame: the frame under way applies it where it stands.
+        if let Some(f) = &mut self.in_frame {
+            f.events.push(event.clone());
+        }
+        self.log.push(event);
     }
 
     /// Hold `buttons` from the next frame on (logged only when they change).

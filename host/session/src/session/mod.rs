@@ -26,6 +26,7 @@
 //! on a replay.
 
 mod console;
+mod debugger;
 mod frame;
 mod hooks;
 mod input;
@@ -292,6 +293,14 @@ pub struct Session {
     pub(crate) firing_load: bool,
     /// Scratch list of watchpoint hits.
     pub(crate) hits: Vec<gb_core::watch::Hit>,
+    /// The addresses the scripts' bus hooks watch, as they last said (kind, first, length).
+    pub(crate) script_watches: Vec<(gb_core::watch::Access, u16, u32)>,
+    /// The debugger's breakpoints (host configuration, not inputs).
+    pub(crate) breakpoints: Vec<crate::debug::Breakpoint>,
+    /// The last breakpoint number given.
+    pub(crate) next_break: u32,
+    /// The frame a debugger stopped in the middle of.
+    pub(crate) in_frame: Option<frame::InFrame>,
     pub(crate) stats: Stats,
     /// This session's id in the process (state files' arena token).
     pub(crate) id: u64,
@@ -406,6 +415,10 @@ impl Session {
             files: crate::api::io::FileIo::default(),
             firing_load: false,
             hits: Vec::new(),
+            script_watches: Vec::new(),
+            breakpoints: Vec::new(),
+            next_break: 0,
+            in_frame: None,
             stats: Stats::default(),
             id: NEXT_SESSION.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             pending_persist: BTreeMap::new(),

@@ -30,6 +30,8 @@ impl Session {
     /// Load the live core and VMs from the history's cursor, now at frame `t` with `slots`
     /// active.
     fn load_from_cursor(&mut self, t: u64, slots: &[u32]) -> Result<(), SessionError> {
+        // A frame a debugger stopped in the middle of is left: back to a frame boundary.
+        self.in_frame = None;
         self.history.load_core(&mut self.gb)?;
         for i in 0..self.scripts.len() {
             let slot = self.scripts[i].slot;

@@ -12,6 +12,7 @@ mod cheats;
 mod common;
 mod compat_styles;
 mod container;
+mod debugger;
 mod editor;
 mod forms;
 mod movie;

@@ -1,0 +1,359 @@
+//! The debugger on the session: breakpoints set and removed, and [`Session::debug`], which
+//! runs the machine until a breakpoint, the end of the frame, or the end of a step, stopping
+//! in the middle of a frame when it must.
+//!
+//! **Determinism.** A stop is at an instruction boundary, and the core runs the same whether
+//! it is cut there or not; breakpoints are host configuration (the core's watchpoint set, with
+//! the scripts' bus hooks), never inputs, and the scripts are only called for the accesses they
+//! watch, so a debugged run and its replay call the same Lua. The frame under way is kept
+//! (`Session::in_frame`); input given while stopped (a poke, buttons) is logged at the cycle
+//! of the stop, which is an instruction boundary the replay stops at too. A rewind from a stop
+//! goes back to a frame boundary and replays from there; [`Session::run_frame`] finishes a
+//! frame a debugger stopped.
+
+use gb_core::watch::Access;
+use gb_core::{DebugStop, DebugUntil, Gb};
+
+use super::Session;
+use crate::debug::expr::{Expr, Reg};
+use crate::debug::{BreakOn, Breakpoint, Resume, STEP_FRAMES, Stopped};
+
+/// `CALL` and `RST` opcodes: `next` runs them through.
+fn call_len(opcode: u8) -> Option<u16> {
+    match opcode {
+        0xCD | 0xC4 | 0xCC | 0xD4 | 0xDC => Some(3),
+        op if op & 0xC7 == 0xC7 => Some(1),
+        _ => None,
+    }
+}
+
+/// `RET`, `RETI` and `RET cc`: what `finish` waits for.
+fn is_return(opcode: u8) -> bool {
+    matches!(opcode, 0xC9 | 0xD9 | 0xC0 | 0xC8 | 0xD0 | 0xD8)
+}
+
+/// One debug run: what it waits for, kept across the core's stops.
+pub(crate) struct Run {
+    resume: Resume,
+    /// Steps left (`si`).
+    steps: Option<u64>,
+    /// The stack pointer when the run began (`next`, `finish`).
+    sp0: u16,
+    /// The instruction the run began at: an `LD B,B` breakpoint there does not stop it again.
+    pc0: u16,
+    /// `finish`: the opcode about to run at the last single step.
+    last_op: Option<u8>,
+    /// Any `LD B,B` / interrupt breakpoint is on.
+    ld_b_b: bool,
+    interrupt: bool,
+    /// A step ran (`si` across a frame's end).
+    pub(crate) stepped: bool,
+}
+
+impl Run {
+    /// Run the core on once (until `due`, the next sub-frame event's cycle).
+    pub(crate) fn core(&mut self, gb: &mut Gb, due: Option<u64>) -> DebugStop {
+        let single = matches!(self.resume, Resume::StepIn | Resume::StepOut);
+        if single {
+            self.last_op = Some(gb.peek(gb.regs().pc));
+        }
+        let before = gb.cycles();
+        let until = DebugUntil {
+            steps: if single { self.steps } else { None },
+            cycle: due,
+            ld_b_b: self.ld_b_b,
+            skip_ld_b_b_at: Some(self.pc0).filter(|_| gb.regs().pc == self.pc0),
+            interrupt: self.interrupt,
+        };
+        let stop = gb.run_debug(until);
+        // Every step moves the clock: the step ran if time passed.
+        if single && self.steps == Some(1) && gb.cycles() != before {
+            self.steps = Some(0);
+            self.stepped = true;
+        }
+        stop
+    }
+
+    /// After the core stopped (and its hits were served): whether the run is over.
+    pub(crate) fn after(&mut self, gb: &Gb, stop: DebugStop) -> Option<Stopped> {
+        match self.resume {
+            Resume::StepIn if self.steps == Some(0) => Some(Stopped::Step),
+            Resume::StepOut
+                if self.steps == Some(0)
+                    && self.last_op.is_some_and(is_return)
+                    && gb.regs().sp > self.sp0 =>
+            {
+                Some(Stopped::Step)
+            }
+            _ => match stop {
+                DebugStop::LdBB => Some(Stopped::Break {
+                    id: 0,
+                    what: format!("LD B,B at {:04X}", gb.regs().pc),
+                }),
+                DebugStop::Interrupt => Some(Stopped::Break {
+                    id: 0,
+                    what: format!("interrupt taken: vector {:04X}", gb.regs().pc),
+                }),
+                _ => {
+                    if self.resume == Resume::StepOut {
+                        // On to the next instruction.
+                        self.steps = Some(1);
+                    }
+                    None
+                }
+            },
+        }
+    }
+}
+
+impl Session {
+    /// Add a breakpoint; returns its number. A condition that does not parse is an error and
+    /// nothing is added.
+    #[allow(clippy::too_many_arguments)]
+    pub fn add_breakpoint(
+        &mut self,
+        on: BreakOn,
+        addr: u16,
+        len: u16,
+        bank: Option<u16>,
+        value: Option<u8>,
+        cond: Option<&str>,
+    ) -> Result<u32, crate::debug::expr::ExprError> {
+        let cond = match cond {
+            Some(text) => Some((text.to_owned(), crate::debug::expr::parse(text)?)),
+            None => None,
+        };
+        self.next_break += 1;
+        let id = self.next_break;
+        self.breakpoints.push(Breakpoint {
+            id,
+            on,
+            addr,
+            len: len.max(1),
+            bank,
+            value,
+            cond,
+            enabled: true,
+            hits: 0,
+            temporary: false,
+        });
+        self.apply_watches();
+        Ok(id)
+    }
+
+    /// Remove breakpoint `id`; false when there is none.
+    pub fn remove_breakpoint(&mut self, id: u32) -> bool {
+        let before = self.breakpoints.len();
+        self.breakpoints.retain(|b| b.id != id || b.temporary);
+        let removed = self.breakpoints.len() != before;
+        self.apply_watches();
+        removed
+    }
+
+    /// Turn breakpoint `id` on or off; false when there is none.
+    pub fn enable_breakpoint(&mut self, id: u32, on: bool) -> bool {
+        let found = self
+            .breakpoints
+            .iter_mut()
+            .find(|b| b.id == id && !b.temporary)
+            .map(|b| b.enabled = on)
+            .is_some();
+        self.apply_watches();
+        found
+    }
+
+    /// The breakpoints (temporary ones left out).
+    pub fn breakpoints(&self) -> impl Iterator<Item = &Breakpoint> {
+        self.breakpoints.iter().filter(|b| !b.temporary)
+    }
+
+    /// Whether a debugger holds the machine in the middle of a frame.
+    pub fn is_mid_frame(&self) -> bool {
+        self.in_frame.is_some()
+    }
+
+    /// Set the core's watchpoints: the scripts' bus hooks (as they last said) and the
+    /// breakpoints on. Runs no Lua.
+    pub(crate) fn apply_watches(&mut self) {
+        self.gb.clear_watches();
+        for &(access, addr, len) in &self.script_watches {
+            self.gb.add_watch(access, addr, len);
+        }
+        for b in self.breakpoints.iter().filter(|b| b.enabled) {
+            let access = match b.on {
+                BreakOn::Exec => Access::Exec,
+                BreakOn::Read => Access::Read,
+                BreakOn::Write => Access::Write,
+                BreakOn::Interrupt | BreakOn::LdBB => continue,
+            };
+            self.gb.add_watch(access, b.addr, u32::from(b.len.max(1)));
+        }
+    }
+
+    /// Whether the scripts watch `addr` for `access` (only those hits are theirs).
+    pub(crate) fn scripts_watch(&self, access: Access, addr: u16) -> bool {
+        self.script_watches
+            .iter()
+            .any(|&(a, first, len)| a == access && u32::from(addr.wrapping_sub(first)) < len.max(1))
+    }
+
+    /// The breakpoint a core watchpoint hit stops at, if any (its hit count goes up).
+    pub(crate) fn breakpoint_hit(&mut self, hit: &gb_core::watch::Hit) -> Option<Stopped> {
+        let on = match hit.access {
+            Access::Exec => BreakOn::Exec,
+            Access::Read => BreakOn::Read,
+            Access::Write => BreakOn::Write,
+        };
+        let gb = &self.gb;
+        let b = self.breakpoints.iter_mut().find(|b| {
+            b.enabled
+                && b.on == on
+                && b.covers(hit.addr)
+                && (b.bank.is_none() || b.bank == hit.bank)
+                && (b.value.is_none() || b.value == Some(hit.value) || on == BreakOn::Exec)
+                && b.cond.as_ref().is_none_or(|(_, e)| e.holds(gb, hit.value))
+        })?;
+        b.hits += 1;
+        if b.temporary {
+            return Some(Stopped::Step);
+        }
+        let bank = hit
+            .bank
+            .map_or_else(|| "-".to_owned(), |b| format!("{b:X}"));
+        let what = match on {
+            BreakOn::Exec => format!("execute {:04X} (bank {bank})", hit.addr),
+            BreakOn::Read => format!(
+                "read of {:02X} from {:04X} (bank {bank})",
+                hit.value, hit.addr
+            ),
+            _ => format!(
+                "write of {:02X} to {:04X} (bank {bank})",
+                hit.value, hit.addr
+            ),
+        };
+        Some(Stopped::Break { id: b.id, what })
+    }
+
+    /// The breakpoint of kind `on` (interrupt, `LD B,B`) the machine stopped at, if one holds.
+    fn special_hit(&mut self, on: BreakOn) -> Option<u32> {
+        let gb = &self.gb;
+        let b = self.breakpoints.iter_mut().find(|b| {
+            b.enabled && b.on == on && b.cond.as_ref().is_none_or(|(_, e)| e.holds(gb, 0))
+        })?;
+        b.hits += 1;
+        Some(b.id)
+    }
+
+    /// Run the machine as `resume` says: until a breakpoint, the end of the current frame
+    /// (`Continue`; the frame is captured into the history), or the end of the step. A stop
+    /// in the middle of a frame keeps the frame under way; the next call (or
+    /// [`Session::run_frame`]) goes on from there. `next`, `finish` and `run-to` run through
+    /// frames, up to [`STEP_FRAMES`] of them.
+    pub fn debug(&mut self, resume: Resume) -> Stopped {
+        let regs = self.gb.regs();
+        let mut resume = resume;
+        if resume == Resume::StepOver {
+            match call_len(self.gb.peek(regs.pc)) {
+                Some(len) => self.add_temporary(regs.pc.wrapping_add(len), Some(regs.sp)),
+                None => resume = Resume::StepIn,
+            }
+        }
+        if let Resume::RunTo(addr) = resume {
+            self.add_temporary(addr, None);
+        }
+        let mut run = Run {
+            resume,
+            steps: matches!(resume, Resume::StepIn | Resume::StepOut).then_some(1),
+            sp0: regs.sp,
+            pc0: regs.pc,
+            last_op: None,
+            ld_b_b: self
+                .breakpoints
+                .iter()
+                .any(|b| b.enabled && b.on == BreakOn::LdBB),
+            interrupt: self
+                .breakpoints
+                .iter()
+                .any(|b| b.enabled && b.on == BreakOn::Interrupt),
+            stepped: false,
+        };
+        let mut frames = 0;
+        let stopped = loop {
+            let mut f = match self.in_frame.take() {
+                Some(f) => f,
+                None => {
+                    self.fork();
+                    self.frame_begin()
+                }
+            };
+            match self.frame_core(&mut f, Some(&mut run)) {
+                Some(stop) => {
+                    self.in_frame = Some(f);
+                    break self.named(stop);
+                }
+                None => {
+                    self.frame_finish(f);
+                    self.capture();
+                    frames += 1;
+                    match resume {
+                        Resume::Continue => break Stopped::FrameEnd,
+                        Resume::StepIn if run.stepped => break Stopped::Step,
+                        _ if frames >= STEP_FRAMES => break Stopped::GaveUp(frames),
+                        _ => {}
+                    }
+                }
+            }
+        };
+        if self.breakpoints.iter().any(|b| b.temporary) {
+            self.breakpoints.retain(|b| !b.temporary);
+            self.apply_watches();
+        }
+        stopped
+    }
+
+    /// Give an interrupt or `LD B,B` stop the number of the breakpoint that asked for it.
+    fn named(&mut self, stop: Stopped) -> Stopped {
+        match stop {
+            Stopped::Break { id: 0, what } => {
+                let on = if what.starts_with("LD B,B") {
+                    BreakOn::LdBB
+                } else {
+                    BreakOn::Interrupt
+                };
+                match self.special_hit(on) {
+                    Some(id) => Stopped::Break { id, what },
+                    // Its condition does not hold: a stop nobody asked for is a step.
+                    None => Stopped::Step,
+                }
+            }
+            other => other,
+        }
+    }
+
+    /// A temporary execute breakpoint at `addr` (when the stack pointer is at least `sp`).
+    fn add_temporary(&mut self, addr: u16, sp: Option<u16>) {
+        let cond = sp.map(|sp| {
+            (
+                format!("sp >= {sp:#06X}"),
+                Expr::Binary(
+                    ">=",
+                    Box::new(Expr::Reg(Reg::Sp)),
+                    Box::new(Expr::Num(i64::from(sp))),
+                ),
+            )
+        });
+        self.breakpoints.push(Breakpoint {
+            id: 0,
+            on: BreakOn::Exec,
+            addr,
+            len: 1,
+            bank: None,
+            value: None,
+            cond,
+            enabled: true,
+            hits: 0,
+            temporary: true,
+        });
+        self.apply_watches();
+    }
+}
