@@ -51,6 +51,25 @@ pub enum TargetKind {
     Value,
 }
 
+/// Where the program goes after an instruction, for stepping over calls and out of routines.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Flow {
+    /// On to the next instruction (everything below, and `halt`, `stop`, data bytes).
+    Next,
+    /// Always elsewhere: `jp n16`, `jr e8`, `jp hl` (its target is not in the bytes).
+    Jump,
+    /// Elsewhere or on, by a condition: `jp cc, n16`, `jr cc, e8`.
+    JumpIf,
+    /// A subroutine, then back to the next instruction: `call n16`, `rst`.
+    Call,
+    /// A subroutine or on, by a condition: `call cc, n16`.
+    CallIf,
+    /// Back to the caller: `ret`, `reti`.
+    Return,
+    /// Back to the caller or on, by a condition: `ret cc`.
+    ReturnIf,
+}
+
 /// An address an instruction names, with what it does there.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Target {
@@ -84,6 +103,29 @@ impl Instruction {
     /// of a slice) rather than an instruction.
     pub fn is_data(&self) -> bool {
         self.mnemonic == "db"
+    }
+
+    /// Where the program goes after it.
+    ///
+    /// ```
+    /// use gb_core::asm::{Flow, decode_bytes};
+    ///
+    /// let flow = |bytes: &[u8]| decode_bytes(bytes, 0, 0).unwrap().flow();
+    /// assert_eq!(flow(&[0xCD, 0x00, 0x40]), Flow::Call);
+    /// assert_eq!(flow(&[0xC0]), Flow::ReturnIf);
+    /// assert_eq!(flow(&[0x3C]), Flow::Next);
+    /// ```
+    pub fn flow(&self) -> Flow {
+        match self.bytes[0] {
+            _ if self.is_data() => Flow::Next,
+            0x18 | 0xC3 | 0xE9 => Flow::Jump,
+            0x20 | 0x28 | 0x30 | 0x38 | 0xC2 | 0xCA | 0xD2 | 0xDA => Flow::JumpIf,
+            0xCD | 0xC7 | 0xCF | 0xD7 | 0xDF | 0xE7 | 0xEF | 0xF7 | 0xFF => Flow::Call,
+            0xC4 | 0xCC | 0xD4 | 0xDC => Flow::CallIf,
+            0xC9 | 0xD9 => Flow::Return,
+            0xC0 | 0xC8 | 0xD0 | 0xD8 => Flow::ReturnIf,
+            _ => Flow::Next,
+        }
     }
 
     /// Its bytes, `len` of them.
@@ -187,7 +229,7 @@ fn signed8(v: u8) -> String {
 }
 
 /// How many bytes the instruction starting with `opcode` takes.
-pub fn length(opcode: u8) -> u8 {
+pub fn instruction_length(opcode: u8) -> u8 {
     match opcode {
         0x01 | 0x11 | 0x21 | 0x31 | 0x08 | 0xC2 | 0xC3 | 0xC4 | 0xCA | 0xCC | 0xCD | 0xD2
         | 0xD4 | 0xDA | 0xDC | 0xEA | 0xFA => 3,
@@ -212,7 +254,7 @@ pub fn length(opcode: u8) -> u8 {
 /// ```
 pub fn decode(mut read: impl FnMut(u16) -> u8, addr: u16) -> Instruction {
     let opcode = read(addr);
-    let len = length(opcode);
+    let len = instruction_length(opcode);
     let mut bytes = [opcode, 0, 0];
     for i in 1..len {
         bytes[usize::from(i)] = read(addr.wrapping_add(u16::from(i)));
@@ -235,7 +277,7 @@ pub fn decode(mut read: impl FnMut(u16) -> u8, addr: u16) -> Instruction {
 pub fn decode_bytes(bytes: &[u8], base: u16, addr: u16) -> Option<Instruction> {
     let offset = usize::from(addr.checked_sub(base)?);
     let opcode = *bytes.get(offset)?;
-    let len = length(opcode);
+    let len = instruction_length(opcode);
     match bytes.get(offset..offset + usize::from(len)) {
         Some(found) => {
             let mut buf = [0; 3];

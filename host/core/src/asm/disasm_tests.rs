@@ -40,7 +40,7 @@ fn every_base_opcode_round_trips_with_edge_operands() {
             for lo in EDGES {
                 for hi in EDGES {
                     let instr = round_trip([opcode, lo, hi], addr);
-                    assert_eq!(instr.len, length(opcode), "{opcode:02X}");
+                    assert_eq!(instr.len, instruction_length(opcode), "{opcode:02X}");
                     assert_eq!(
                         instr.is_data(),
                         ILLEGAL_OPCODES.contains(&opcode),
@@ -72,7 +72,7 @@ fn every_cb_opcode_round_trips() {
 
 #[test]
 fn every_operand_value_of_two_byte_instructions_round_trips() {
-    for opcode in (0..=0xFFu8).filter(|&op| length(op) == 2 && op != 0xCB) {
+    for opcode in (0..=0xFFu8).filter(|&op| instruction_length(op) == 2 && op != 0xCB) {
         for n in 0..=0xFFu8 {
             for addr in [0x0000, 0x4000, 0xFFFE] {
                 round_trip([opcode, n, 0], addr);
@@ -249,6 +249,44 @@ fn targets_name_the_address_and_what_is_done_there() {
     ] {
         assert_eq!(target(none, 0), None, "{none:02X?}");
     }
+}
+
+#[test]
+fn flow_says_where_the_program_goes() {
+    let mut counts = std::collections::HashMap::new();
+    for opcode in 0..=0xFFu8 {
+        let instr = decode_bytes(&[opcode, 0, 0], 0x0150, 0x0150).unwrap();
+        let flow = instr.flow();
+        *counts.entry(flow).or_insert(0) += 1;
+        let expected = match instr.mnemonic {
+            "jp" | "jr" if instr.operands.contains(", ") => Flow::JumpIf,
+            "jp" | "jr" => Flow::Jump,
+            "call" if instr.operands.contains(", ") => Flow::CallIf,
+            "call" | "rst" => Flow::Call,
+            "ret" if !instr.operands.is_empty() => Flow::ReturnIf,
+            "ret" | "reti" => Flow::Return,
+            _ => Flow::Next,
+        };
+        assert_eq!(flow, expected, "{instr}");
+    }
+    assert_eq!(counts[&Flow::Jump], 3);
+    assert_eq!(counts[&Flow::JumpIf], 8);
+    assert_eq!(counts[&Flow::Call], 9);
+    assert_eq!(counts[&Flow::CallIf], 4);
+    assert_eq!(counts[&Flow::Return], 2);
+    assert_eq!(counts[&Flow::ReturnIf], 4);
+    // Every CB opcode goes on.
+    assert!((0..=0xFFu8).all(|op| decode_bytes(&[0xCB, op], 0, 0).unwrap().flow() == Flow::Next));
+}
+
+#[test]
+fn window_start_far_back_is_quick_and_exact() {
+    // 5,000 `nop`s before pc: the window starts 5,000 bytes back.
+    let start = window_start(|_| 0x00, 0x8000, 5000);
+    assert_eq!(start, 0x8000 - 5000);
+    // More than there is room for: as far back as $0000.
+    assert_eq!(window_start(|_| 0x00, 0x0010, 100), 0x0000);
+    assert_eq!(window_start(|_| 0x00, 0xFFFF, usize::MAX), 0xFFFF - 0xFFFF);
 }
 
 #[test]

@@ -2,12 +2,14 @@
 //! shows a few instructions before the PC (the code around PC a debugger shows).
 //!
 //! The SM83's instructions have no alignment, so the instruction before an address is a guess.
-//! [`window_start`] guesses the way debuggers usually do: it decodes forward from every address
-//! a little before the PC and keeps a start whose instructions land exactly on the PC,
-//! preferring the longest run without illegal opcodes (runs from different starts soon fall in
-//! step, so the instructions just before the PC are usually the same whichever start is kept).
+//! [`window_start`] guesses the way debuggers usually do: of the runs of instructions from every
+//! address a little before the PC, it keeps one that lands exactly on the PC, preferring runs
+//! without illegal opcodes, then longer ones (runs from different starts soon fall in step, so
+//! the instructions just before the PC are usually the same whichever start is kept). Each
+//! run is the next instruction's run with one more in front, so all of them are scored in one
+//! pass backward from the PC.
 
-use super::disasm::{Instruction, decode, decode_bytes};
+use super::disasm::{ILLEGAL_OPCODES, Instruction, decode, decode_bytes, instruction_length};
 
 /// The longest SM83 instruction, in bytes.
 const MAX_LEN: u16 = 3;
@@ -92,34 +94,35 @@ pub fn window_start(mut read: impl FnMut(u16) -> u8, pc: u16, before: usize) -> 
         .unwrap_or(u16::MAX)
         .saturating_mul(MAX_LEN);
     let first = pc.saturating_sub(reach);
-    // The best run so far: (no illegal opcode in it, instructions before pc, its boundaries).
-    let mut best: Option<(bool, usize, Vec<u16>)> = None;
-    for start in first..pc {
-        let mut at = start;
-        let mut starts = Vec::new();
-        let mut clean = true;
-        while at < pc {
-            let instr = decode(&mut read, at);
-            clean &= !instr.is_data();
-            starts.push(at);
-            match at.checked_add(u16::from(instr.len)) {
-                Some(next) => at = next,
-                None => break,
-            }
-        }
-        if at != pc {
-            continue;
-        }
-        let better = match &best {
-            None => true,
-            Some((best_clean, best_count, _)) => (clean, starts.len()) > (*best_clean, *best_count),
+    // The run from each start is the run from the next instruction with one more in front,
+    // so the runs are scored from pc backward: (no illegal opcode in it, instructions in it),
+    // `None` when it does not land on pc.
+    let mut runs: Vec<Option<(bool, usize)>> = vec![None; usize::from(pc - first)];
+    let mut best: Option<(bool, usize, u16)> = None;
+    for start in (first..pc).rev() {
+        let opcode = read(start);
+        let clean = !ILLEGAL_OPCODES.contains(&opcode);
+        let next = u32::from(start) + u32::from(instruction_length(opcode));
+        let run = match next.cmp(&u32::from(pc)) {
+            std::cmp::Ordering::Equal => Some((clean, 1)),
+            std::cmp::Ordering::Less => runs[(next - u32::from(first)) as usize]
+                .map(|(rest_clean, count)| (clean && rest_clean, count + 1)),
+            std::cmp::Ordering::Greater => None,
         };
-        if better {
-            best = Some((clean, starts.len(), starts));
+        runs[usize::from(start - first)] = run;
+        // Going down, `>=` keeps the earliest start among equals.
+        if let Some((clean, count)) = run
+            && best.is_none_or(|(c, n, _)| (clean, count) >= (c, n))
+        {
+            best = Some((clean, count, start));
         }
     }
-    match best {
-        Some((_, _, starts)) => starts[starts.len().saturating_sub(before)],
-        None => pc,
+    let Some((_, count, mut at)) = best else {
+        return pc;
+    };
+    // Skip the instructions in front of the last `before`.
+    for _ in 0..count.saturating_sub(before) {
+        at += u16::from(instruction_length(read(at)));
     }
+    at
 }

@@ -65,6 +65,9 @@ mod rom;
 mod tests;
 
 pub use assemble::{AsmError, Assembly, assemble, assemble_with_symbols};
-pub use disasm::{ILLEGAL_OPCODES, Instruction, Target, TargetKind, decode, decode_bytes, length};
+pub use disasm::{
+    Flow, ILLEGAL_OPCODES, Instruction, Target, TargetKind, decode, decode_bytes,
+    instruction_length,
+};
 pub use listing::{disassemble, disassemble_bytes, window_start};
 pub use rom::{RomBuilder, rom};
