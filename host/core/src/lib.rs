@@ -16,7 +16,7 @@
 //!   boot ROM gives DMG games ([`DmgPalette`]); `cgb_boot.rs`: the CGB's post-boot state;
 //!   [`hdma`]: the CGB's VRAM DMA registers;
 //! - [`bess`]: SameBoy's BESS save states, exported and imported;
-//! - [`asm`]: a small SM83 assembler for tests and built-in ROMs.
+//! - [`asm`]: a small SM83 assembler (for tests and built-in ROMs) and its disassembler.
 #![warn(missing_docs)]
 
 pub mod apu;

@@ -11,8 +11,9 @@
 //! - [`events`] (the event log), [`codec`] (portable byte encodings), [`files`] (atomic
 //!   writes), [`keys`] (the user's state key), [`patch`] (IPS, UPS and BPS ROM patches);
 //! - [`api`] (the Lua API's host side) and [`script`] (one script's VM); [`banks`]
-//!   (`bank:addr` as debuggers write it); [`tools`] (RAM search, the watch list, cheat
-//!   codes); [`debug`] (the debugger's breakpoints and conditions);
+//!   (`bank:addr` as debuggers write it); [`symbols`] (RGBDS `.sym` files: names for banked
+//!   addresses); [`tools`] (RAM search, the watch list, cheat codes); [`debug`] (the
+//!   debugger's breakpoints and conditions);
 //! - [`rewind`]: the ring and the [`History`] (capture, cursor, restore, the desync check);
 //! - [`state`]: in-memory states and the state-file format;
 //! - [`session`]: the [`Session`] itself (frame loop, logged input, timeline, state files,
@@ -40,6 +41,7 @@ pub mod rewind;
 pub mod script;
 pub mod session;
 pub mod state;
+pub mod symbols;
 pub mod tools;
 
 pub use api::DrawCmd;

@@ -1,7 +1,10 @@
-//! A small SM83 (Game Boy CPU) assembler, for tests and tools.
+//! A small SM83 (Game Boy CPU) assembler and disassembler, for tests and tools.
 //!
 //! It reads RGBDS-like source and produces bytes: [`assemble`](fn@assemble) gives a flat image starting at an
 //! origin address, [`RomBuilder`] / [`rom`](fn@rom) give a complete cartridge image with a valid header.
+//! The disassembler goes back: [`decode`] reads one [`Instruction`] in the assembler's own
+//! spelling (assembling its text at its address gives its bytes back), [`disassemble`] a run of
+//! them, [`window_start`] where to start one to show the code before a PC.
 //!
 //! # Syntax
 //!
@@ -50,12 +53,21 @@
 //! ```
 
 mod assemble;
+mod disasm;
+#[cfg(test)]
+mod disasm_tests;
 mod encode;
 mod lexer;
+mod listing;
 mod parse;
 mod rom;
 #[cfg(test)]
 mod tests;
 
 pub use assemble::{AsmError, Assembly, assemble, assemble_with_symbols};
+pub use disasm::{
+    Flow, ILLEGAL_OPCODES, Instruction, Target, TargetKind, decode, decode_bytes,
+    instruction_length,
+};
+pub use listing::{disassemble, disassemble_bytes, window_start};
 pub use rom::{RomBuilder, rom};
