@@ -50,7 +50,36 @@ pub const COMMANDS: &[(&str, &str)] = &[
     ),
     (
         "watch",
-        "watch ADDR | watch -ADDR | watch   print when a byte changes / stop / list",
+        "watch ADDR | watch -ADDR | watch   print when a byte changes (each frame) / stop / list; watch r|w|rw ADDR [=VAL] [if COND]: stop on the access",
+    ),
+    (
+        "break",
+        "break ADDR|BANK:ADDR|SYMBOL [if COND] | break r|w|rw ADDR[..END] [=VAL] [if COND] | break int | break ldbb   breakpoints (COND: a == $10 && [hl] > 5)",
+    ),
+    ("delete", "delete N | delete all   remove breakpoints"),
+    ("enable", "enable N                turn a breakpoint on"),
+    ("disable", "disable N               turn a breakpoint off"),
+    ("info", "info break              list the breakpoints"),
+    ("si", "si [N]                  run N instructions (1)"),
+    (
+        "next",
+        "next                    one instruction, a CALL or RST run through",
+    ),
+    (
+        "finish",
+        "finish                  run until the current routine returns",
+    ),
+    (
+        "run-to",
+        "run-to ADDR|SYMBOL      run until the instruction there",
+    ),
+    (
+        "disasm",
+        "disasm [ADDR] [N]       disassemble N instructions (around PC, or from ADDR)",
+    ),
+    (
+        "bt",
+        "bt                      the call stack (return addresses on the stack)",
     ),
     (
         "search",
@@ -349,6 +378,8 @@ pub enum Command {
     Movie(MovieCmd),
     /// A RAM search command.
     Search(crate::tool_cmds::SearchCmd),
+    /// A debugger command.
+    Debug(crate::debug_cmds::DebugCmd),
     /// A cheat command.
     Cheat(crate::tool_cmds::CheatCmd),
     /// A RAM watch list command.
@@ -449,7 +480,20 @@ pub fn parse(line: &str) -> Result<Command, String> {
     let known = COMMANDS.iter().any(|(n, _)| *n == name)
         || matches!(
             name,
-            "?" | "x" | "registers" | "s" | "next" | "continue" | "c" | "back" | "exit" | "q"
+            "?" | "x"
+                | "registers"
+                | "s"
+                | "continue"
+                | "c"
+                | "back"
+                | "exit"
+                | "q"
+                | "b"
+                | "n"
+                | "stepi"
+                | "until"
+                | "dis"
+                | "backtrace"
         );
     if !known {
         return Ok(Command::Lua(line.to_owned()));
@@ -482,7 +526,7 @@ pub fn parse(line: &str) -> Result<Command, String> {
             Command::Poke { addr: a, bytes }
         }
         "regs" | "registers" => Command::Regs,
-        "step" | "s" | "next" => {
+        "step" | "s" => {
             at_most(args, 1, "step [N]")?;
             Command::Step(count(arg(0), 1)?.min(100_000))
         }
@@ -497,16 +541,14 @@ pub fn parse(line: &str) -> Result<Command, String> {
             Command::Seek(count(Some(arg(0).ok_or("usage: seek FRAME")?), 0)?)
         }
         "frame" => Command::Frame,
-        "watch" => {
-            at_most(args, 1, "watch ADDR | watch -ADDR | watch")?;
-            match arg(0) {
-                None => Command::Watches,
-                Some(s) => match s.strip_prefix('-') {
-                    Some(rest) => Command::Unwatch(addr(Some(&rest.to_owned()))?),
-                    None => Command::Watch(addr(Some(s))?),
-                },
-            }
-        }
+        "watch" if args.len() > 1 => Command::Debug(crate::debug_cmds::parse_break(args, true)?),
+        "watch" => match arg(0) {
+            None => Command::Watches,
+            Some(s) => match s.strip_prefix('-') {
+                Some(rest) => Command::Unwatch(addr(Some(&rest.to_owned()))?),
+                None => Command::Watch(addr(Some(s))?),
+            },
+        },
         "load" => {
             at_most(args, 1, "load SCRIPT")?;
             Command::Load(arg(0).ok_or("usage: load SCRIPT")?.into())
@@ -523,6 +565,7 @@ pub fn parse(line: &str) -> Result<Command, String> {
         "state" => Command::State(parse_state(args)?),
         "movie" => Command::Movie(parse_movie(args)?),
         "search" => Command::Search(crate::tool_cmds::parse_search(args)?),
+        other if let Some(d) = crate::debug_cmds::parse(other, args) => Command::Debug(d?),
         "cheat" => Command::Cheat(crate::tool_cmds::parse_cheat(args)?),
         "ramwatch" => Command::RamWatch(crate::tool_cmds::parse_ramwatch(args)?),
         _ => Command::Quit,
@@ -708,6 +751,7 @@ impl fmt::Display for Command {
             Command::State(StateCmd::ExportBess(p)) => write!(f, "state export-bess {}", path(p)),
             Command::State(StateCmd::ImportBess(p)) => write!(f, "state import-bess {}", path(p)),
             Command::Search(c) => write!(f, "{c}"),
+            Command::Debug(c) => write!(f, "{c}"),
             Command::Cheat(c) => write!(f, "{c}"),
             Command::RamWatch(c) => write!(f, "{c}"),
             Command::Movie(m) => match m {

@@ -11,6 +11,7 @@ mod bench;
 mod cmd_words;
 mod command;
 mod config;
+mod debug_cmds;
 mod demo;
 mod desktop;
 mod editor_bench;

@@ -92,6 +92,10 @@ impl Emu {
                 self.paused = true;
                 for _ in 0..n {
                     self.advance();
+                    // A breakpoint stopped the frame: stay there (it said where).
+                    if self.session.is_mid_frame() {
+                        return Ok(String::new());
+                    }
                 }
                 Ok(format!("frame {}", self.session.frame()))
             }
@@ -126,6 +130,7 @@ impl Emu {
                 None => format!("frame {}", self.session.frame()),
             }),
             Command::Search(c) => self.apply_search(c),
+            Command::Debug(c) => self.apply_debug(c),
             Command::Cheat(c) => self.apply_cheat(c),
             Command::RamWatch(c) => self.apply_ramwatch(c),
             Command::Watch(a) => {

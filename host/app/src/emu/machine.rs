@@ -81,6 +81,8 @@ pub struct Emu {
     pub(crate) editor: Option<super::editor_state::OpenEditor>,
     /// RAM search, the watch list, the cheat list.
     pub(crate) tools: super::tool_state::Tools,
+    /// The ROM's symbols (its `.sym` file), for the debugger.
+    pub(crate) symbols: Option<gb_session::symbols::Symbols>,
     /// The authors and description of the movie at this path, as last read or set.
     pub(crate) movie_info: Option<(std::path::PathBuf, super::types::MovieInfo)>,
 }
@@ -130,6 +132,7 @@ impl Emu {
                 dir: super::tool_state::rom_data_dir(),
                 ..Default::default()
             },
+            symbols: None,
             movie_info: None,
         };
         emu.open(&start.rom)?;
@@ -213,6 +216,7 @@ impl Emu {
             w.clear();
         }
         self.tools_opened();
+        self.load_symbols();
         if matches!(rom, RomSource::Demo) {
             // Run from the repository (the README's command), the overlay is loaded from its
             // file, so editing it shows live reload at once; elsewhere the built-in copy runs.
@@ -317,7 +321,14 @@ impl Emu {
             return;
         }
         self.log_host_input();
-        self.session.run_frame();
+        if self.debugging() {
+            // A breakpoint pauses the app where it hit, in the middle of the frame.
+            if !self.debug_live_frame() {
+                return;
+            }
+        } else {
+            self.session.run_frame();
+        }
         self.movie_after_frame();
         self.serve_client_requests();
         // Only a movie's playback loads scripts the app did not.

@@ -11,6 +11,8 @@
 //! - `movie_info.rs`: a movie's authors and description, set from the window;
 //! - `windows.rs`: scripts' windows: form actions and the host's keys and mouse as logged
 //!   input, and what scripts ask of the app's window (`client.*`);
+//! - `debugger.rs`: the debugger's commands, the ROM's symbols, and the live loop through
+//!   `Session::debug` while breakpoints are set;
 //! - `tool_state.rs`, `tools.rs`: RAM search, the RAM watch and cheat lists (kept per ROM):
 //!   their state and views, and their commands;
 //! - `publish.rs`: the [`View`] the window draws;
@@ -18,6 +20,7 @@
 //!   hold ([`EmuHandle`]).
 
 mod apply;
+mod debugger;
 mod editor;
 mod editor_cmds;
 mod editor_ghost;

@@ -7,6 +7,7 @@ mod bk2_cli;
 mod cgb_cli;
 mod cli;
 mod common;
+mod debugger_cli;
 mod editor_bk2_cli;
 mod movie_cli;
 mod patch_cli;
