@@ -48,6 +48,8 @@ pub(crate) struct Run {
     interrupt: bool,
     /// A step ran (`si` across a frame's end).
     pub(crate) stepped: bool,
+    /// An `LD B,B` here does not stop the run (no breakpoint's condition held at it).
+    pass_ld_b_b: Option<u16>,
 }
 
 impl Run {
@@ -62,7 +64,10 @@ impl Run {
             steps: if single { self.steps } else { None },
             cycle: due,
             ld_b_b: self.ld_b_b,
-            skip_ld_b_b_at: Some(self.pc0).filter(|_| gb.regs().pc == self.pc0),
+            skip_ld_b_b_at: self
+                .pass_ld_b_b
+                .filter(|&a| a == gb.regs().pc)
+                .or(Some(self.pc0).filter(|_| gb.regs().pc == self.pc0)),
             interrupt: self.interrupt,
         };
         let stop = gb.run_debug(until);
@@ -72,6 +77,11 @@ impl Run {
             self.stepped = true;
         }
         stop
+    }
+
+    /// Go on past the `LD B,B` the machine stopped before (no breakpoint wanted it).
+    pub(crate) fn pass_here(&mut self, gb: &Gb) {
+        self.pass_ld_b_b = Some(gb.regs().pc);
     }
 
     /// After the core stopped (and its hits were served): whether the run is over.
@@ -276,6 +286,7 @@ impl Session {
                 .iter()
                 .any(|b| b.enabled && b.on == BreakOn::Interrupt),
             stepped: false,
+            pass_ld_b_b: None,
         };
         let mut frames = 0;
         let stopped = loop {
@@ -289,7 +300,7 @@ impl Session {
             match self.frame_core(&mut f, Some(&mut run)) {
                 Some(stop) => {
                     self.in_frame = Some(f);
-                    break self.named(stop);
+                    break stop;
                 }
                 None => {
                     self.frame_finish(f);
@@ -311,8 +322,9 @@ impl Session {
         stopped
     }
 
-    /// Give an interrupt or `LD B,B` stop the number of the breakpoint that asked for it.
-    fn named(&mut self, stop: Stopped) -> Stopped {
+    /// Give an interrupt or `LD B,B` stop the number of the breakpoint that asked for it;
+    /// `None` when no such breakpoint's condition holds (the run goes on).
+    pub(crate) fn named(&mut self, stop: Stopped) -> Option<Stopped> {
         match stop {
             Stopped::Break { id: 0, what } => {
                 let on = if what.starts_with("LD B,B") {
@@ -320,13 +332,9 @@ impl Session {
                 } else {
                     BreakOn::Interrupt
                 };
-                match self.special_hit(on) {
-                    Some(id) => Stopped::Break { id, what },
-                    // Its condition does not hold: a stop nobody asked for is a step.
-                    None => Stopped::Step,
-                }
+                self.special_hit(on).map(|id| Stopped::Break { id, what })
             }
-            other => other,
+            other => Some(other),
         }
     }
 

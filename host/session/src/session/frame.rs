@@ -243,8 +243,13 @@ impl Session {
             }
             if stopped.is_none()
                 && let Some(run) = debug.as_deref_mut()
+                && let Some(stop) = run.after(&self.gb, stop)
             {
-                stopped = run.after(&self.gb, stop);
+                // An interrupt or LD B,B stop is kept only when a breakpoint's condition holds.
+                match self.named(stop) {
+                    Some(stop) => stopped = Some(stop),
+                    None => run.pass_here(&self.gb),
+                }
             }
             if stopped.is_some() {
                 return stopped;

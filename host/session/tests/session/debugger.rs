@@ -212,6 +212,15 @@ fn conditions_values_banks_interrupts_and_ld_b_b() {
     assert_eq!(s.gb().regs().pc, at(&asm, "ldbb"));
     assert_eq!(s.debug(Resume::StepIn), Stopped::Step);
     assert_eq!(s.gb().regs().pc, at(&asm, "ldbb") + 1);
+    // Interrupt and LD B,B breakpoints whose conditions never hold never stop the machine.
+    s.remove_breakpoint(ldbb);
+    s.add_breakpoint(BreakOn::Interrupt, 0, 1, None, None, Some("a == 256"))
+        .unwrap();
+    s.add_breakpoint(BreakOn::LdBB, 0, 1, None, None, Some("b == 300"))
+        .unwrap();
+    for _ in 0..300 {
+        assert_eq!(s.debug(Resume::Continue), Stopped::FrameEnd);
+    }
     // A bad condition is an error, and nothing is added.
     let n = s.breakpoints().count();
     assert!(
