@@ -57,6 +57,8 @@ pub enum DebugCmd {
     Disasm(Option<String>, usize),
     /// The call stack, from the stack's contents.
     Backtrace,
+    /// Write a trace of N frames' instructions to a file.
+    Trace(std::path::PathBuf, u64),
 }
 
 const BREAK_USAGE: &str = "break ADDR|BANK:ADDR|SYMBOL [if COND] | break r|w|rw ADDR[..END] [=VALUE] [if COND] | break int | break ldbb";
@@ -178,6 +180,14 @@ pub fn parse(name: &str, args: &[String]) -> Option<Result<DebugCmd, String>> {
             Ok(DebugCmd::Disasm(at, n.clamp(1, 1000)))
         }
         "bt" | "backtrace" => Ok(DebugCmd::Backtrace),
+        "trace" => match args {
+            [f] => Ok(DebugCmd::Trace(f.into(), 1)),
+            [f, n] => n
+                .parse()
+                .map(|n| DebugCmd::Trace(f.into(), n))
+                .map_err(|_| format!("usage: trace FILE [FRAMES] ('{n}' is not a count)")),
+            _ => Err("usage: trace FILE [FRAMES]".into()),
+        },
         _ => return None,
     })
 }
@@ -223,6 +233,7 @@ impl fmt::Display for DebugCmd {
             DebugCmd::Disasm(None, n) => write!(f, "disasm {n}"),
             DebugCmd::Disasm(Some(a), n) => write!(f, "disasm {} {n}", quote(a)),
             DebugCmd::Backtrace => write!(f, "bt"),
+            DebugCmd::Trace(p, n) => write!(f, "trace {} {n}", quote(&p.to_string_lossy())),
         }
     }
 }
@@ -258,6 +269,8 @@ mod tests {
             "disasm 20",
             "disasm 4000 5",
             "bt",
+            "trace t.log",
+            "trace \"my traces/a.log\" 3",
         ] {
             let cmd = parse(line).unwrap_or_else(|e| panic!("{line}: {e}"));
             assert_eq!(parse(&cmd.to_string()).unwrap(), cmd, "{line} → {cmd}");

@@ -8,6 +8,9 @@
 //! - `int`: with an interrupt breakpoint whose condition never holds (every dispatch stops the
 //!   core to ask).
 //!
+//! - `trace-frame-ms`: `Session::trace` of one frame of Blargg's `cpu_instrs` (a CPU that never
+//!   halts: every cycle is instructions) into memory (median of 9).
+//!
 //! Medians of 5 rounds of 1,200 frames each, all in one run. `cargo bench -p gb-session
 //! --bench debugger` prints `NAME-fps: X`.
 
@@ -68,4 +71,23 @@ fn main() {
             .unwrap();
     };
     println!("int-fps: {:.0}", fps(&rom, int, true));
+    // A trace of one whole frame to memory: of a busy CPU (Blargg's cpu_instrs, which never
+    // halts), after 600 frames.
+    let busy = gb_testkit::roms::shared_rom_bytes("blargg/cpu_instrs/cpu_instrs.gb").unwrap_or(rom);
+    let mut times = Vec::new();
+    let mut s = Session::new(busy, None, SessionConfig::default()).expect("session");
+    for _ in 0..600 {
+        s.run_frame();
+    }
+    let mut lines = 0;
+    for _ in 0..9 {
+        let mut out = Vec::with_capacity(8 << 20);
+        let t = Instant::now();
+        lines = s.trace(1, &mut out).expect("trace");
+        times.push(t.elapsed().as_secs_f64() * 1000.0);
+    }
+    println!(
+        "trace-frame-ms: {:.1} ({lines} instructions)",
+        median(times)
+    );
 }

@@ -301,6 +301,27 @@ impl Emu {
                 Ok(out.join("\n"))
             }
             DebugCmd::Backtrace => Ok(self.backtrace()),
+            DebugCmd::Trace(path, frames) => {
+                self.may_step()?;
+                let frames = frames.clamp(1, 600);
+                let file = std::fs::File::create(&path)
+                    .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+                let mut w = std::io::BufWriter::new(file);
+                let t0 = std::time::Instant::now();
+                let lines = self
+                    .session
+                    .trace(frames, &mut w)
+                    .and_then(|n| std::io::Write::flush(&mut w).map(|()| n))
+                    .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+                self.paused = true;
+                self.after_frame();
+                Ok(format!(
+                    "traced {lines} instructions of {frames} frame(s) to {} in {} ms (Gameboy Doctor's format); {}",
+                    path.display(),
+                    t0.elapsed().as_millis(),
+                    self.where_now()
+                ))
+            }
         }
     }
 

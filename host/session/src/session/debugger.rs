@@ -365,3 +365,60 @@ impl Session {
         self.apply_watches();
     }
 }
+
+impl Session {
+    /// Run `frames` frames from here (a frame under way first finishes, counted as one),
+    /// writing one line per instruction the CPU runs, before it runs, in Gameboy Doctor's
+    /// format (`A:01 F:B0 B:00 C:13 D:00 E:D8 H:01 L:4D SP:FFFE PC:0100 PCMEM:00,C3,13,02`),
+    /// which binjgb's and other emulators' traces can be compared with. Interrupt dispatches
+    /// and HALT waits are not instructions: no line. Breakpoints do not stop a trace. Returns
+    /// the lines written.
+    pub fn trace(&mut self, frames: u64, out: &mut dyn std::io::Write) -> std::io::Result<u64> {
+        let end = self.frame + frames.max(1);
+        let mut lines = 0;
+        let enabled: Vec<u32> = self
+            .breakpoints
+            .iter()
+            .filter(|b| b.enabled)
+            .map(|b| b.id)
+            .collect();
+        for id in &enabled {
+            self.enable_breakpoint(*id, false);
+        }
+        let result = (|| {
+            while self.frame < end {
+                let gb = &self.gb;
+                let r = gb.regs();
+                let dispatch = gb.ime() && gb.peek(0xFF0F) & gb.peek(0xFFFF) & 0x1F != 0;
+                if !gb.is_halted() && !dispatch {
+                    let m = |k: u16| gb.peek(r.pc.wrapping_add(k));
+                    writeln!(
+                        out,
+                        "A:{:02X} F:{:02X} B:{:02X} C:{:02X} D:{:02X} E:{:02X} H:{:02X} L:{:02X} SP:{:04X} PC:{:04X} PCMEM:{:02X},{:02X},{:02X},{:02X}",
+                        r.a,
+                        r.f,
+                        r.b,
+                        r.c,
+                        r.d,
+                        r.e,
+                        r.h,
+                        r.l,
+                        r.sp,
+                        r.pc,
+                        m(0),
+                        m(1),
+                        m(2),
+                        m(3)
+                    )?;
+                    lines += 1;
+                }
+                self.debug(Resume::StepIn);
+            }
+            Ok(lines)
+        })();
+        for id in &enabled {
+            self.enable_breakpoint(*id, true);
+        }
+        result
+    }
+}

@@ -275,3 +275,36 @@ fn stops_and_steps_in_the_middle_of_frames_replay_byte_for_byte() {
     assert_eq!(s.stats().desyncs, 0);
     assert_eq!(s.gb().peek(0xC0F0), last_poke);
 }
+
+#[test]
+fn a_trace_lists_every_instruction_in_gameboy_doctors_format() {
+    let asm = program();
+    let mut s = session(&asm);
+    let mut out = Vec::new();
+    let lines = s.trace(2, &mut out).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    let all: Vec<&str> = text.lines().collect();
+    assert_eq!(all.len() as u64, lines);
+    // The post-boot state at the entry point (`nop`, `jp $0150`).
+    assert_eq!(
+        all[0],
+        "A:01 F:B0 B:00 C:13 D:00 E:D8 H:01 L:4D SP:FFFE PC:0100 PCMEM:00,C3,50,01"
+    );
+    assert!(all[1].contains("PC:0101 PCMEM:C3,50,01"), "{}", all[1]);
+    assert!(all[2].contains("PC:0150 PCMEM:AF"), "{}", all[2]);
+    assert_eq!(s.frame(), 2);
+    // `sub` runs once per round of the loop, and each round is 5 lines of `sub` and 4 of main.
+    let in_sub = all
+        .iter()
+        .filter(|l| l.contains(&format!("PC:{:04X}", at(&asm, "sub"))))
+        .count();
+    assert!(in_sub > 100, "{in_sub}");
+    // Breakpoints do not stop a trace, and stay set.
+    s.add_breakpoint(BreakOn::Exec, at(&asm, "sub"), 1, None, None, None)
+        .unwrap();
+    let more = s.trace(1, &mut std::io::sink()).unwrap();
+    assert!(more > 1000);
+    assert!(s.breakpoints().all(|b| b.enabled));
+    // And the traced frames replay as they ran.
+    assert_eq!(s.verify_replay(1).unwrap(), 0);
+}
