@@ -233,6 +233,36 @@ function emu.model() end
 ---@return string
 function emu.rom_title() end
 
+---The instruction at `addr` (on the bus, read without side effects) as the assembler writes it (`ld a, [$C0A0]`), and its length in bytes
+---@param addr integer
+---@return string, integer
+function debugger.disasm(addr) end
+
+---Call `fn` before the instruction at `addr` runs (in `bank` only, when given): `event.on_bus_exec` with the debugger's argument order
+---Returns an id for `event.unregister`
+---Scripts' hooks run the script; the machine stops for the debugger's breakpoints (`break` in the REPL), never for a script
+---@param addr integer
+---@param fn fun(addr: integer, opcode: integer, bank: integer?)
+---@param bank? integer
+---@return integer
+function debugger.on_exec(addr, fn, bank) end
+
+---Call `fn` after each CPU read of `addr` (or `len` addresses): `event.on_bus_read`
+---@param addr integer
+---@param fn fun(addr: integer, value: integer, bank: integer?)
+---@param len? integer
+---@param bank? integer
+---@return integer
+function debugger.on_read(addr, fn, len, bank) end
+
+---Call `fn` after each CPU write to `addr` (or `len` addresses), once the value has landed: `event.on_bus_write`
+---@param addr integer
+---@param fn fun(addr: integer, value: integer, bank: integer?)
+---@param len? integer
+---@param bank? integer
+---@return integer
+function debugger.on_write(addr, fn, len, bank) end
+
 ---The ROM image's FNV-1a hash, 16 hex digits
 ---@return string
 function emu.rom_hash() end

@@ -117,6 +117,15 @@ impl Api<'_> {
             }
             id::MODEL => ret.push(Value::from(self.gb.model().name())),
             id::ROM_TITLE => ret.push(Value::from(self.gb.cartridge().header().title.as_str())),
+            id::DISASM => {
+                let addr = int(args, 0, "debugger.disasm")?;
+                let addr = u16::try_from(addr)
+                    .map_err(|_| format!("debugger.disasm: {addr} is not an address 0-0xFFFF"))?;
+                let gb = &*self.gb;
+                let i = gb_core::asm::decode(|a| gb.peek(a), addr);
+                ret.push(Value::from(i.text().as_str()));
+                ret.push(Value::Integer(i64::from(i.len)));
+            }
             id::ROM_HASH => ret.push(Value::from(format!("{:016x}", self.rom_hash).as_str())),
             id::JOYPAD_GET => ret.push(Value::Integer(i64::from(self.gb.buttons().0))),
             id::JOYPAD_IMMEDIATE => ret.push(Value::Integer(i64::from(self.user_buttons.0))),

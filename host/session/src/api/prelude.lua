@@ -267,6 +267,13 @@ do
   end
 end
 
+-- The debugger's names for the bus hooks (the machine stops for the REPL's breakpoints; a
+-- script's hooks run the script).
+debugger = debugger or {}
+debugger.on_exec = function(addr, fn, bank) return event.on_bus_exec(fn, addr, 1, bank) end
+debugger.on_read = function(addr, fn, len, bank) return event.on_bus_read(fn, addr, len, bank) end
+debugger.on_write = function(addr, fn, len, bank) return event.on_bus_write(fn, addr, len, bank) end
+
 console = {}
 console.log = print
 console.write = function(...)

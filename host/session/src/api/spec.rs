@@ -91,6 +91,7 @@ pub mod id {
     pub const IMAGE_DATA: u32 = 34;
     pub const TAS: u32 = 35;
     pub const TAS_REQUEST: u32 = 36;
+    pub const DISASM: u32 = 37;
     // Scripts' windows and the app's window (60-69).
     pub const UI_CHANGED: u32 = 60;
     pub const INPUT_USED: u32 = 61;
@@ -196,6 +197,19 @@ pub fn functions() -> Vec<Function> {
           "Set a CPU register (replayed with the script on a rewind).", Some(id::SETREGISTER)),
         f("emu.model", &[], "string", "The emulated model: `DMG` or `CGB`.", Some(id::MODEL)),
         f("emu.rom_title", &[], "string", "The title in the cartridge header.", Some(id::ROM_TITLE)),
+        f("debugger.disasm", &[("addr", "integer")], "string, integer",
+          "The instruction at `addr` (on the bus, read without side effects) as the assembler \
+           writes it (`ld a, [$C0A0]`), and its length in bytes.", Some(id::DISASM)),
+        f("debugger.on_exec", &[("addr", "integer"), ("fn", "fun(addr: integer, opcode: integer, bank: integer?)"), ("bank", "integer?")], "integer",
+          "Call `fn` before the instruction at `addr` runs (in `bank` only, when given): \
+           `event.on_bus_exec` with the debugger's argument order. Returns an id for \
+           `event.unregister`. Scripts' hooks run the script; the machine stops for the \
+           debugger's breakpoints (`break` in the REPL), never for a script.", None),
+        f("debugger.on_read", &[("addr", "integer"), ("fn", "fun(addr: integer, value: integer, bank: integer?)"), ("len", "integer?"), ("bank", "integer?")], "integer",
+          "Call `fn` after each CPU read of `addr` (or `len` addresses): `event.on_bus_read`.", None),
+        f("debugger.on_write", &[("addr", "integer"), ("fn", "fun(addr: integer, value: integer, bank: integer?)"), ("len", "integer?"), ("bank", "integer?")], "integer",
+          "Call `fn` after each CPU write to `addr` (or `len` addresses), once the value has \
+           landed: `event.on_bus_write`.", None),
         f("emu.rom_hash", &[], "string",
           "The ROM image's FNV-1a hash, 16 hex digits.", Some(id::ROM_HASH)),
         f("joypad.set", &[("buttons", "table|integer")], "",

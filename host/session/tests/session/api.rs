@@ -133,6 +133,31 @@ fn a_scripts_ram_search_finds_the_frame_counter_and_rewinds_with_it() {
 }
 
 #[test]
+fn debugger_functions_disassemble_and_hook_accesses() {
+    // The counter ROM's VBlank handler: `push af` at $40, `ld a, [$C000]` at $41.
+    let (_, lines) = run(
+        r#"
+        print(debugger.disasm(0x40))
+        print(debugger.disasm(0x41))
+        local writes = 0
+        debugger.on_write(0xC000, function(addr, value) writes = writes + 1 end)
+        debugger.on_exec(0x41, function(addr, opcode) if writes == 2 then print("exec", addr, opcode) end end)
+        event.on_frame_end(function() if emu.framecount() == 4 then print("writes", writes) end end)
+        print(pcall(debugger.disasm, 0x10000))
+        "#,
+        4,
+    );
+    assert_eq!(lines[0], "push af\t1");
+    assert_eq!(lines[1], "ld a, [$C000]\t3");
+    assert!(
+        lines[2].starts_with("false\t") && lines[2].contains("not an address"),
+        "{lines:?}"
+    );
+    assert!(lines.contains(&"exec\t65\t250".to_owned()), "{lines:?}");
+    assert!(lines.iter().any(|l| l.starts_with("writes\t")), "{lines:?}");
+}
+
+#[test]
 fn emu_functions_report_and_change_the_machine() {
     let (s, lines) = run(
         r#"
