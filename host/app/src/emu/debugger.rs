@@ -325,6 +325,66 @@ impl Emu {
         }
     }
 
+    /// The Debugger window's view: the code around PC, registers, breakpoints, stack.
+    pub(crate) fn debug_view(&self) -> super::debug_view::DebugView {
+        use super::debug_view::{CodeLine, DebugView};
+        let gb = self.session.gb();
+        let r = gb.regs();
+        let start = window_start(|a| gb.peek(a), r.pc, 6);
+        let breaks: Vec<u16> = self
+            .session
+            .breakpoints()
+            .filter(|b| b.enabled && b.on == BreakOn::Exec)
+            .map(|b| b.addr)
+            .collect();
+        let listing = disassemble(|a| gb.peek(a), start, 18)
+            .iter()
+            .map(|i| CodeLine {
+                label: self
+                    .symbols
+                    .as_ref()
+                    .and_then(|s| s.name_in(gb, i.addr))
+                    .map(str::to_owned),
+                addr: i.addr,
+                bytes: i
+                    .byte_slice()
+                    .iter()
+                    .map(|b| format!("{b:02X}"))
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                text: self.instruction_text(i),
+                is_pc: i.addr == r.pc,
+                has_break: breaks.contains(&i.addr),
+            })
+            .collect();
+        let flag = |bit: u8, c: char| if r.f & bit != 0 { c } else { '-' };
+        DebugView {
+            at: self.where_now(),
+            listing,
+            regs: format!(
+                "A={:02X} F={:02X} [{}{}{}{}] BC={:02X}{:02X} DE={:02X}{:02X} HL={:02X}{:02X} SP={:04X} PC={:04X} IME={}",
+                r.a,
+                r.f,
+                flag(0x80, 'Z'),
+                flag(0x40, 'N'),
+                flag(0x20, 'H'),
+                flag(0x10, 'C'),
+                r.b,
+                r.c,
+                r.d,
+                r.e,
+                r.h,
+                r.l,
+                r.sp,
+                r.pc,
+                u8::from(gb.ime())
+            ),
+            breakpoints: self.session.breakpoints().map(|b| b.describe()).collect(),
+            mid_frame: self.session.is_mid_frame(),
+            stack: self.backtrace().lines().map(str::to_owned).collect(),
+        }
+    }
+
     /// The call stack as the stack shows it: PC, then each word on the stack that points just
     /// after a CALL or RST (a return address); other words (pushed registers) are skipped. A
     /// heuristic, as every debugger's for a CPU without frame pointers.

@@ -83,6 +83,8 @@ pub struct Emu {
     pub(crate) tools: super::tool_state::Tools,
     /// The ROM's symbols (its `.sym` file), for the debugger.
     pub(crate) symbols: Option<gb_session::symbols::Symbols>,
+    /// The Debugger window is open (its view is published).
+    pub(crate) debug_open: bool,
     /// The authors and description of the movie at this path, as last read or set.
     pub(crate) movie_info: Option<(std::path::PathBuf, super::types::MovieInfo)>,
 }
@@ -133,6 +135,7 @@ impl Emu {
                 ..Default::default()
             },
             symbols: None,
+            debug_open: false,
             movie_info: None,
         };
         emu.open(&start.rom)?;

@@ -11,7 +11,7 @@
 //! - `movie_info.rs`: a movie's authors and description, set from the window;
 //! - `windows.rs`: scripts' windows: form actions and the host's keys and mouse as logged
 //!   input, and what scripts ask of the app's window (`client.*`);
-//! - `debugger.rs`: the debugger's commands, the ROM's symbols, and the live loop through
+//! - `debug_view.rs`: what the Debugger window shows; `debugger.rs`: the debugger's commands, the ROM's symbols, and the live loop through
 //!   `Session::debug` while breakpoints are set;
 //! - `tool_state.rs`, `tools.rs`: RAM search, the RAM watch and cheat lists (kept per ROM):
 //!   their state and views, and their commands;
@@ -20,6 +20,7 @@
 //!   hold ([`EmuHandle`]).
 
 mod apply;
+mod debug_view;
 mod debugger;
 mod editor;
 mod editor_cmds;

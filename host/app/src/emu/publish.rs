@@ -126,6 +126,7 @@ impl Emu {
             movie_info,
             wants_host_input: self.session.wants_host_input(),
             tools: self.tools_view(),
+            debug: self.debug_open.then(|| self.debug_view()),
             quit: self.quit,
         };
         *self.shared.lock().unwrap_or_else(|e| e.into_inner()) = view;

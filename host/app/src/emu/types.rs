@@ -153,6 +153,8 @@ pub struct View {
     pub editor: Option<EditorView>,
     /// RAM search, RAM watch and cheats.
     pub tools: super::tool_state::ToolsView,
+    /// The Debugger window's view (only while it is open).
+    pub debug: Option<super::debug_view::DebugView>,
     /// The open movie's authors and description.
     pub movie_info: Option<MovieInfo>,
     /// Lag frames since power-on (frames the game did not read the joypad).

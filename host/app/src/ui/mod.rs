@@ -2,7 +2,8 @@
 //! the timeline over the rewind history, the status bar, the scripts, console and memory
 //! panels, the TAS editor (`tas_editor.rs`: its window; `piano_roll.rs`: the rows drawn;
 //! `roll_mouse.rs`: clicks and drags on them; `branches.rs`: its branches; `roll_state.rs`:
-//! its state), the tools (`ram_search.rs`, `ram_watch.rs`, `cheats.rs`; their state:
+//! its state), the debugger (`debugger.rs`), the tools (`ram_search.rs`, `ram_watch.rs`,
+//! `cheats.rs`; their state and the debugger's:
 //! `tools_state.rs`), and the scripts' own
 //! windows (`windows.rs`: forms, text buffers; `host_input.rs`: the keys and mouse scripts
 //! read), the file dialogs (`dialogs.rs`: native through the desktop portal, `portal.rs` finds
@@ -13,6 +14,9 @@
 
 mod branches;
 mod cheats;
+mod debugger;
+#[cfg(test)]
+mod debugger_tests;
 mod dialogs;
 mod drop;
 #[cfg(test)]
@@ -112,6 +116,8 @@ pub struct GbApp {
     watch_ui: tools_state::WatchUi,
     /// The Cheats window.
     cheat_ui: tools_state::CheatUi,
+    /// The Debugger window.
+    debug_ui: tools_state::DebugUi,
 }
 
 /// Key bindings resolved to egui keys.
@@ -190,6 +196,7 @@ impl GbApp {
             search_ui: Default::default(),
             watch_ui: Default::default(),
             cheat_ui: Default::default(),
+            debug_ui: Default::default(),
         }
     }
 
@@ -526,6 +533,7 @@ impl GbApp {
         ui.checkbox(&mut self.search_ui.open, "RAM search");
         ui.checkbox(&mut self.watch_ui.open, "RAM watch");
         ui.checkbox(&mut self.cheat_ui.open, "Cheats");
+        ui.checkbox(&mut self.debug_ui.open, "Debugger");
         if self.view.editor.is_some() {
             ui.checkbox(&mut self.roll.open, "TAS Editor");
         } else if ui.button("TAS Editor").clicked() {
@@ -868,6 +876,9 @@ impl GbApp {
         }
         if self.cheat_ui.open {
             self.cheats_window(&ctx);
+        }
+        if self.debug_ui.open || self.debug_ui.told {
+            self.debugger_window(&ctx);
         }
         self.script_windows(&ctx);
         self.tas_editor(&ctx);
