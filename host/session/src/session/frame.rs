@@ -3,6 +3,7 @@
 //! cycles and stops for the scripts' bus hooks, the frame-end hooks and coroutines, the
 //! windows of the scripts whose windows changed, each VM's end-of-frame collection.
 
+use super::run::{InFrame, Run};
 use super::{ConsoleLine, Session};
 use crate::data::{Event, EventKind};
 use crate::script::Script;
@@ -211,7 +212,7 @@ impl Session {
     pub(crate) fn frame_core(
         &mut self,
         f: &mut InFrame,
-        mut debug: Option<&mut super::debugger::Run>,
+        mut debug: Option<&mut Run>,
     ) -> Option<crate::debug::Stopped> {
         loop {
             let due = f.events.get(f.next).map(|e| e.cycle);
@@ -278,12 +279,4 @@ impl Session {
         }
         self.files.stepping = None;
     }
-}
-
-/// A frame under way: its events, those from `next` on not applied yet. Kept by the session
-/// while a debugger holds the machine in the middle of a frame.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct InFrame {
-    pub(crate) events: Vec<Event>,
-    pub(crate) next: usize,
 }

@@ -116,7 +116,7 @@ impl Session {
     /// must call the same Lua). With a debug run, the breakpoint that stops it, if any.
     pub(crate) fn service_hits(
         &mut self,
-        debug: Option<&mut super::debugger::Run>,
+        debug: Option<&mut super::run::Run>,
     ) -> Option<crate::debug::Stopped> {
         let mut hits = std::mem::take(&mut self.hits);
         self.gb.watch().take_hits(&mut hits);

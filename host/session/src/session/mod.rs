@@ -30,6 +30,7 @@ mod debugger;
 mod frame;
 mod hooks;
 mod input;
+mod run;
 mod states;
 mod timeline;
 mod trace;
@@ -300,7 +301,7 @@ pub struct Session {
     /// The last breakpoint number given.
     pub(crate) next_break: u32,
     /// The frame a debugger stopped in the middle of.
-    pub(crate) in_frame: Option<frame::InFrame>,
+    pub(crate) in_frame: Option<run::InFrame>,
     pub(crate) stats: Stats,
     /// This session's id in the process (state files' arena token).
     pub(crate) id: u64,
