@@ -335,8 +335,26 @@ impl Tmux {
         self.run(&["send-keys", "-t", &self.session, key]);
     }
 
-    /// Type a line and Enter.
+    /// Type a line and Enter, and wait for the next prompt: the REPL (rustyline) drops what
+    /// is typed before its prompt is up.
     fn send(&self, line: &str) {
+        let prompts = || self.screen().matches("gbhost>").count();
+        let before = prompts();
+        self.keys(line);
+        self.press("Enter");
+        let t0 = Instant::now();
+        while prompts() <= before {
+            assert!(
+                t0.elapsed() < Duration::from_secs(60),
+                "no prompt after '{line}':\n{}",
+                self.screen()
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// Type a line and Enter, without waiting (the last one, `quit`).
+    fn send_last(&self, line: &str) {
         self.keys(line);
         self.press("Enter");
     }
@@ -388,7 +406,7 @@ fn repl_in_tmux() {
     t.keys("5");
     t.press("Enter");
     t.wait_for("at frame 38");
-    t.send("quit");
+    t.send_last("quit");
 }
 
 /// A ROM whose "height" at $C0A2 goes up by one every frame and whose "lives" at $C0A5 stay 3
@@ -441,6 +459,7 @@ fn repl_search_cheats_and_watches_in_tmux() {
     t.send("search new 1u");
     t.wait_for("8192 candidates in wram (1u)");
     t.send("step 1");
+    t.wait_for("frame 11");
     t.send("search gt");
     t.wait_for("(value > previous) 1 candidate(s) in wram");
     t.send("search by 3");
@@ -448,6 +467,7 @@ fn repl_search_cheats_and_watches_in_tmux() {
     t.send("search undo");
     t.wait_for("undone: 1 candidate(s)");
     t.send("step 3");
+    t.wait_for("frame 14");
     t.send("search by 3");
     let s = t.wait_for("(value ±3 previous) 1 candidate(s)");
     assert!(s.contains("C0A2"), "{s}");
@@ -460,6 +480,7 @@ fn repl_search_cheats_and_watches_in_tmux() {
     t.send("ramwatch poke 1 9");
     t.wait_for("poked 9 into C0A5");
     t.send("step");
+    t.wait_for("frame 15");
     t.send("ramwatch list");
     t.wait_for("C0A5       1u                9  lives");
     // A GameShark code holding the lives at 99; a bad code says why.
@@ -468,11 +489,12 @@ fn repl_search_cheats_and_watches_in_tmux() {
     t.send("cheat add 0163A5C0 lives");
     t.wait_for("cheat 0163A5C0 on");
     t.send("step 2");
+    t.wait_for("frame 17");
     t.send("peek c0a5 1");
     t.wait_for("C0A5: 63");
     t.send("cheat list");
     t.wait_for("[x] 0163A5C0");
-    t.send("quit");
+    t.send_last("quit");
     drop(t);
     // Both lists were kept for this ROM.
     let folder = std::fs::read_dir(dir.join("rom-data"))
