@@ -76,6 +76,9 @@ pub enum Cmd {
     /// The memory viewer's window: `len` bytes from offset `start` of a domain (None: the
     /// CPU's address space).
     ViewMemory(Option<Domain>, u32, u32),
+    /// Whether a video viewer (tiles, maps, OAM, palettes, I/O registers) is open: while one
+    /// is, every published view carries [`View::video`].
+    ViewVideo(bool),
     /// A REPL line as typed (a command or Lua), parsed here; the reply (may be empty) goes
     /// back on the sender, or to the console when there is none.
     Line(String, Option<Sender<String>>),
@@ -286,6 +289,7 @@ impl Emu {
                     }
                 }
                 Cmd::ViewMemory(d, start, len) => self.mem_window = (d, start, len),
+                Cmd::ViewVideo(on) => self.video_viewers = on,
                 Cmd::Line(line, reply) => {
                     let out = self.apply_line(&line);
                     self.answer(&line, &out, reply);

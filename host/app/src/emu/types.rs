@@ -153,6 +153,9 @@ pub struct View {
     pub editor: Option<EditorView>,
     /// RAM search, RAM watch and cheats.
     pub tools: super::tool_state::ToolsView,
+    /// The machine's video memory and registers for the video viewers (only while one is
+    /// open).
+    pub video: Option<Arc<super::video_state::VideoView>>,
     /// The open movie's authors and description.
     pub movie_info: Option<MovieInfo>,
     /// Lag frames since power-on (frames the game did not read the joypad).

@@ -3,7 +3,9 @@
 //! panels, the TAS editor (`tas_editor.rs`: its window; `piano_roll.rs`: the rows drawn;
 //! `roll_mouse.rs`: clicks and drags on them; `branches.rs`: its branches; `roll_state.rs`:
 //! its state), the tools (`ram_search.rs`, `ram_watch.rs`, `cheats.rs`; their state:
-//! `tools_state.rs`), and the scripts' own
+//! `tools_state.rs`), the video viewers (`vram_viewer.rs`: tiles, tile maps, OAM, palettes;
+//! `io_viewer.rs`: I/O and CPU registers; decoding in `vram.rs` and `io_regs.rs`; their
+//! state: `vram_state.rs`), and the scripts' own
 //! windows (`windows.rs`: forms, text buffers; `host_input.rs`: the keys and mouse scripts
 //! read), the file dialogs (`dialogs.rs`: native through the desktop portal, `portal.rs` finds
 //! it, else a typed path), files dropped on the window (`drop.rs`) and a movie's authors and
@@ -21,6 +23,8 @@ mod file_state;
 #[cfg(test)]
 mod files_tests;
 mod host_input;
+mod io_regs;
+mod io_viewer;
 mod movie_info;
 mod panels;
 pub mod piano_roll;
@@ -36,6 +40,11 @@ mod tests;
 mod tools_state;
 #[cfg(test)]
 mod tools_tests;
+pub mod vram;
+mod vram_state;
+#[cfg(test)]
+mod vram_tests;
+mod vram_viewer;
 mod windows;
 #[cfg(test)]
 mod windows_tests;
@@ -112,6 +121,8 @@ pub struct GbApp {
     watch_ui: tools_state::WatchUi,
     /// The Cheats window.
     cheat_ui: tools_state::CheatUi,
+    /// The VRAM viewer and I/O registers windows.
+    vram_ui: vram_state::VramUi,
 }
 
 /// Key bindings resolved to egui keys.
@@ -190,6 +201,7 @@ impl GbApp {
             search_ui: Default::default(),
             watch_ui: Default::default(),
             cheat_ui: Default::default(),
+            vram_ui: Default::default(),
         }
     }
 
@@ -526,6 +538,8 @@ impl GbApp {
         ui.checkbox(&mut self.search_ui.open, "RAM search");
         ui.checkbox(&mut self.watch_ui.open, "RAM watch");
         ui.checkbox(&mut self.cheat_ui.open, "Cheats");
+        ui.checkbox(&mut self.vram_ui.open, "VRAM viewer");
+        ui.checkbox(&mut self.vram_ui.io_open, "I/O registers");
         if self.view.editor.is_some() {
             ui.checkbox(&mut self.roll.open, "TAS Editor");
         } else if ui.button("TAS Editor").clicked() {
@@ -869,6 +883,7 @@ impl GbApp {
         if self.cheat_ui.open {
             self.cheats_window(&ctx);
         }
+        self.video_windows(&ctx);
         self.script_windows(&ctx);
         self.tas_editor(&ctx);
         self.host_input(&ctx);
