@@ -54,7 +54,7 @@ impl GbApp {
             egui::Window::new("VRAM viewer")
                 .open(&mut open)
                 .default_width(560.0)
-                .default_height(560.0)
+                .default_height(660.0)
                 .show(ctx, |ui| self.vram_contents(ui));
             self.vram_ui.open = open;
         }
