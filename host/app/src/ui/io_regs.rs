@@ -101,8 +101,9 @@ fn set_bits(value: u8, names: &[&str]) -> String {
     }
 }
 
-/// What a register's value means, in words (empty for registers shown by value only).
-pub fn describe(addr: u16, v: u8) -> String {
+/// What a register's value means, in words (empty for registers shown by value only); `cgb`:
+/// the machine is a Game Boy Color (SC's bit 1, the clock speed, exists only there).
+pub fn describe(addr: u16, v: u8, cgb: bool) -> String {
     let bit = |b: u8| v & (1 << b) != 0;
     let on_off = |b: u8| if bit(b) { "on" } else { "off" };
     match addr {
@@ -126,7 +127,7 @@ pub fn describe(addr: u16, v: u8) -> String {
             "transfer {}, {} clock{}",
             on_off(7),
             if bit(0) { "internal" } else { "external" },
-            if bit(1) { ", fast (CGB)" } else { "" }
+            if cgb && bit(1) { ", fast" } else { "" }
         ),
         0xFF07 => {
             let hz = ["4096", "262144", "65536", "16384"][usize::from(v & 3)];
@@ -278,40 +279,52 @@ mod tests {
     #[test]
     fn important_registers_decode_their_bits() {
         assert_eq!(
-            describe(0xFF40, 0x91),
+            describe(0xFF40, 0x91, false),
             "LCD on, win map 9800, win off, tiles 8000, BG map 9800, OBJ 8x8, OBJ off, BG/win on"
         );
         assert_eq!(
-            describe(0xFF40, 0b0110_1110),
+            describe(0xFF40, 0b0110_1110, false),
             "LCD off, win map 9C00, win on, tiles 8800, BG map 9C00, OBJ 8x16, OBJ on, BG/win off"
         );
         assert_eq!(
-            describe(0xFF41, 0b1100_0101),
+            describe(0xFF41, 0b1100_0101, false),
             "mode 1 VBlank, LY=LYC; interrupts: LYC"
         );
         assert_eq!(
-            describe(0xFF41, 0b0010_1011),
+            describe(0xFF41, 0b0010_1011, false),
             "mode 3 drawing; interrupts: mode0 mode2"
         );
-        assert_eq!(describe(0xFF07, 0x05), "timer on, 262144 Hz");
-        assert_eq!(describe(0xFF07, 0x02), "timer off, 65536 Hz");
-        assert_eq!(describe(0xFFFF, 0x05), "VBlank Timer");
-        assert_eq!(describe(0xFF0F, 0xE0), "none");
-        assert_eq!(describe(0xFF00, 0xDE), "select buttons; pressed A");
-        assert_eq!(describe(0xFF00, 0xE7), "select d-pad; pressed Down");
-        assert_eq!(describe(0xFF00, 0xFF), "select nothing; pressed none");
-        assert_eq!(describe(0xFF02, 0x81), "transfer on, internal clock");
-        assert_eq!(describe(0xFF26, 0x83), "audio on; channels on: CH1 CH2");
-        assert_eq!(describe(0xFF47, 0xE4), "shades 0 1 2 3");
-        assert_eq!(describe(0xFF4D, 0x81), "double speed, switch armed");
-        assert_eq!(describe(0xFF4F, 0xFF), "bank 1");
-        assert_eq!(describe(0xFF55, 0xFF), "no HBlank DMA");
-        assert_eq!(describe(0xFF55, 0x03), "HBlank DMA: 4 blocks left");
-        assert_eq!(describe(0xFF68, 0x86), "index 6, auto-increment");
-        assert_eq!(describe(0xFF6C, 0xFE), "priority by OAM index");
-        assert_eq!(describe(0xFF70, 0xF8), "bank 1");
-        assert_eq!(describe(0xFF70, 0xFB), "bank 3");
-        assert_eq!(describe(0xFF05, 0x12), "");
+        assert_eq!(describe(0xFF07, 0x05, false), "timer on, 262144 Hz");
+        assert_eq!(describe(0xFF07, 0x02, false), "timer off, 65536 Hz");
+        assert_eq!(describe(0xFFFF, 0x05, false), "VBlank Timer");
+        assert_eq!(describe(0xFF0F, 0xE0, false), "none");
+        assert_eq!(describe(0xFF00, 0xDE, false), "select buttons; pressed A");
+        assert_eq!(describe(0xFF00, 0xE7, false), "select d-pad; pressed Down");
+        assert_eq!(
+            describe(0xFF00, 0xFF, false),
+            "select nothing; pressed none"
+        );
+        assert_eq!(describe(0xFF02, 0x81, false), "transfer on, internal clock");
+        // Bit 1 reads 1 on the DMG: only the CGB has a fast clock.
+        assert_eq!(describe(0xFF02, 0xFE, false), "transfer on, external clock");
+        assert_eq!(
+            describe(0xFF02, 0x83, true),
+            "transfer on, internal clock, fast"
+        );
+        assert_eq!(
+            describe(0xFF26, 0x83, false),
+            "audio on; channels on: CH1 CH2"
+        );
+        assert_eq!(describe(0xFF47, 0xE4, false), "shades 0 1 2 3");
+        assert_eq!(describe(0xFF4D, 0x81, false), "double speed, switch armed");
+        assert_eq!(describe(0xFF4F, 0xFF, false), "bank 1");
+        assert_eq!(describe(0xFF55, 0xFF, false), "no HBlank DMA");
+        assert_eq!(describe(0xFF55, 0x03, false), "HBlank DMA: 4 blocks left");
+        assert_eq!(describe(0xFF68, 0x86, false), "index 6, auto-increment");
+        assert_eq!(describe(0xFF6C, 0xFE, false), "priority by OAM index");
+        assert_eq!(describe(0xFF70, 0xF8, false), "bank 1");
+        assert_eq!(describe(0xFF70, 0xFB, false), "bank 3");
+        assert_eq!(describe(0xFF05, 0x12, false), "");
         assert_eq!(flags(0xB0), "Z - H C");
         assert_eq!(flags(0x40), "- N - -");
     }

@@ -36,6 +36,7 @@ impl GbApp {
             v.frame
         ));
         ui.separator();
+        let cgb = v.model == gb_core::Model::Cgb;
         egui::ScrollArea::vertical()
             .id_salt("io registers")
             .auto_shrink([false, false])
@@ -48,7 +49,7 @@ impl GbApp {
                     ui.monospace(
                         format!(
                             "{addr:04X} {name:<6} {value:02X}  {}",
-                            io_regs::describe(addr, value)
+                            io_regs::describe(addr, value, cgb)
                         )
                         .trim_end(),
                     );

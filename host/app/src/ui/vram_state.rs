@@ -70,13 +70,33 @@ impl DataChoice {
 }
 
 /// What the textures were drawn from: the machine's video state and the choices.
-#[derive(Clone, PartialEq)]
+#[derive(Clone)]
 pub(super) struct Drawn {
     pub(super) video: Arc<VideoView>,
     pub(super) palette: PaletteChoice,
     pub(super) map_base: u16,
     pub(super) unsigned_8000: bool,
     pub(super) correction: gb_core::ColorCorrection,
+}
+
+impl PartialEq for Drawn {
+    /// The same pictures: the same choices, video memory, palettes and the registers the
+    /// pictures depend on (LCDC, BGP, OBP0, OBP1), whatever the frame, the CPU or the other
+    /// registers (DIV, LY… change every frame).
+    fn eq(&self, o: &Drawn) -> bool {
+        let (a, b) = (&*self.video, &*o.video);
+        let regs = |v: &VideoView| [0xFF40, 0xFF47, 0xFF48, 0xFF49].map(|r| v.reg(r));
+        self.palette == o.palette
+            && self.map_base == o.map_base
+            && self.unsigned_8000 == o.unsigned_8000
+            && self.correction == o.correction
+            && a.cgb_mode == b.cgb_mode
+            && regs(a) == regs(b)
+            && a.bg_palettes == b.bg_palettes
+            && a.obj_palettes == b.obj_palettes
+            && a.oam == b.oam
+            && a.vram == b.vram
+    }
 }
 
 /// The viewers' textures.
