@@ -272,21 +272,46 @@ pub type MapRect = [u16; 4];
 /// The screen's 160×144 viewport at (`scx`, `scy`) on the 256×256 background map, as 1 to 4
 /// rectangles inside the map (it wraps around the right and bottom edges).
 pub fn viewport_rects(scx: u8, scy: u8) -> Vec<MapRect> {
+    wrapped_rects(scx, scy, 160, 144)
+}
+
+/// A `w`×`h` rectangle (at most 256×256) at (`x`, `y`) on the 256×256 map, as 1 to 4
+/// rectangles inside it (wrapping around the right and bottom edges); none when empty.
+pub fn wrapped_rects(x: u8, y: u8, w: u16, h: u16) -> Vec<MapRect> {
     let spans = |start: u8, len: u16| -> Vec<(u16, u16)> {
-        let s = u16::from(start);
-        if s + len <= 256 {
+        let (s, len) = (u16::from(start), len.min(256));
+        if len == 0 {
+            vec![]
+        } else if s + len <= 256 {
             vec![(s, len)]
         } else {
             vec![(s, 256 - s), (0, s + len - 256)]
         }
     };
     let mut out = Vec::new();
-    for (y, h) in spans(scy, 144) {
-        for &(x, w) in &spans(scx, 160) {
+    for (y, h) in spans(y, h) {
+        for &(x, w) in &spans(x, w) {
             out.push([x, y, w, h]);
         }
     }
     out
+}
+
+/// Where the window covers the screen, on the background map scrolled to (`scx`, `scy`): the
+/// part of the viewport from the window's corner (WX - 7, WY) to the screen's edges, as
+/// rectangles inside the map; none when the window cannot show.
+pub fn window_over_bg(scx: u8, scy: u8, wx: u8, wy: u8) -> Vec<MapRect> {
+    let (x, y, shows) = window_position(wx, wy);
+    if !shows {
+        return vec![];
+    }
+    let (x, y) = (x.max(0) as u16, y.max(0) as u16);
+    wrapped_rects(
+        scx.wrapping_add(x as u8),
+        scy.wrapping_add(y as u8),
+        160 - x,
+        144 - y,
+    )
 }
 
 /// Where the window's top-left corner is on the screen, from WX and WY (WX - 7, WY), and
@@ -594,6 +619,16 @@ mod tests {
                 [0, 0, 104, 38]
             ]
         );
+        assert!(wrapped_rects(10, 10, 0, 5).is_empty());
+        // The window from (WX 87 - 7, WY 100) = (80, 100) on the screen, SCX 200: the
+        // screen's (80..160, 100..144) is the map's (24..104, 100..144).
+        assert_eq!(window_over_bg(200, 0, 87, 100), vec![[24, 100, 80, 44]]);
+        // WX 0: the window starts 7 pixels left of the screen, covering all of its width.
+        assert_eq!(
+            window_over_bg(0, 250, 0, 0),
+            vec![[0, 250, 160, 6], [0, 0, 160, 138]]
+        );
+        assert!(window_over_bg(0, 0, 167, 0).is_empty());
         assert_eq!(window_position(7, 0), (0, 0, true));
         assert_eq!(window_position(167, 10), (160, 10, false));
     }

@@ -287,6 +287,12 @@ impl GbApp {
                 for rect in vram::viewport_rects(scx, scy) {
                     draw(rect, egui::Color32::RED);
                 }
+                // Where the window hides the background.
+                if win_on {
+                    for rect in vram::window_over_bg(scx, scy, wx, wy) {
+                        draw(rect, egui::Color32::LIGHT_BLUE);
+                    }
+                }
             }
         }
         let text = match pixel_at(&r, zoom) {
