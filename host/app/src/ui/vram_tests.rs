@@ -2,7 +2,8 @@
 //! (`gb_core::asm::RomBuilder`) that set known tiles, a map entry, an object, scroll and
 //! window registers and palettes, then halt: the VRAM viewer's tabs and the I/O registers
 //! window show those values, follow a rewind, and the machine's video memory is published
-//! only while one of them is open.
+//! only while one of them is open; and on uCity (a copy of the shared ROM), its scrolling
+//! title screen followed live and after a seek back.
 
 use super::GbApp;
 use crate::config::Config;
@@ -305,4 +306,51 @@ fn the_viewers_show_a_cgb_games_palettes_bank_1_and_attributes() {
     open(h, "I/O registers");
     h.get_by_label("FF4F VBK    FE  bank 0");
     h.get_by_label("FF68 BCPS   D8  index 24, auto-increment");
+}
+
+fn peek(h: &Harness<'static, GbApp>, addr: u16) -> u8 {
+    let r = h.state().emu().repl(&format!("peek {addr:04X} 1"));
+    let hex = r.split_whitespace().nth(1).unwrap_or_else(|| panic!("{r}"));
+    u8::from_str_radix(hex, 16).unwrap()
+}
+
+/// uCity (a CGB game, a copy of `../shared/roms`) on its title screen, where the map scrolls
+/// under the logo: the viewers show what the machine holds at the shown frame, while it runs
+/// and after a seek back.
+#[test]
+fn the_viewers_follow_ucitys_scrolling_title_screen() {
+    let Some(path) = gb_testkit::roms::shared_rom("homebrew/ucity/ucity.gbc") else {
+        return;
+    };
+    let mut r = rig("ucity", std::fs::read(path).unwrap());
+    let h = &mut r.h;
+    step(h, 300);
+    open(h, "VRAM viewer");
+    open(h, "I/O registers");
+    let v = h.state().view().video.clone().unwrap();
+    assert!(v.cgb_mode);
+    assert_eq!(v.vram.len(), 0x4000);
+    h.get_by_label("Bank 1");
+    tab(h, "Tile maps");
+    let scroll = |h: &Harness<'static, GbApp>| (peek(h, 0xFF43), peek(h, 0xFF42));
+    let (scx, scy) = scroll(h);
+    h.get_by_label(&format!("Scroll SCX {scx} SCY {scy}"));
+    let lcdc = peek(h, 0xFF40);
+    h.get_by_label_contains(&format!("FF40 LCDC   {lcdc:02X}  LCD on"));
+    let at = h.state().view().frame;
+    step(h, 120);
+    let later = scroll(h);
+    assert_ne!(later, (scx, scy), "the title screen scrolls");
+    h.get_by_label(&format!("Scroll SCX {} SCY {}", later.0, later.1));
+    h.get_by_label(&format!("FF43 SCX    {:02X}", later.0));
+    h.state().emu().send(Cmd::Seek(at));
+    settle(h);
+    h.get_by_label(&format!("Scroll SCX {scx} SCY {scy}"));
+    h.get_by_label(&format!("FF43 SCX    {scx:02X}"));
+    // The palettes tab: the game's 16 CGB palettes.
+    tab(h, "Palettes");
+    for p in 0..8 {
+        h.get_by_label_contains(&format!("BG  {p} "));
+        h.get_by_label_contains(&format!("OBJ {p} "));
+    }
 }
