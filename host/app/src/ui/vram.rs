@@ -94,20 +94,31 @@ impl PaletteChoice {
     }
 }
 
-/// The four colours of a palette as 8-bit RGB (DMG shades in `dmg` colours).
+/// The four colours of a palette as 8-bit RGB: DMG shades in `dmg` colours, except for a DMG
+/// game on the CGB (its compatibility mode), where BGP's shades index CGB background palette
+/// 0 and OBP0's and OBP1's object palettes 0 and 1, as the screen shows them.
 pub fn colors(
     v: &VideoView,
     choice: PaletteChoice,
     dmg: &[[u8; 3]; 4],
     correction: ColorCorrection,
 ) -> [[u8; 3]; 4] {
+    let rgb = |c: u16| gb_core::frame::rgb555_to_rgb888(c, correction);
+    let compat = v.model == gb_core::Model::Cgb && !v.cgb_mode;
     let from_dmg = |reg: u16| {
         let p = v.reg(reg);
-        [0, 1, 2, 3].map(|i| dmg[usize::from(dmg_shade(p, i))])
+        [0, 1, 2, 3].map(|i| {
+            let shade = dmg_shade(p, i);
+            if !compat {
+                dmg[usize::from(shade)]
+            } else if reg == 0xFF47 {
+                rgb(cgb_color(&v.bg_palettes, 0, shade))
+            } else {
+                rgb(cgb_color(&v.obj_palettes, (reg - 0xFF48) as u8, shade))
+            }
+        })
     };
-    let from_cgb = |ram: &[u8; 64], p: u8| {
-        [0, 1, 2, 3].map(|i| gb_core::frame::rgb555_to_rgb888(cgb_color(ram, p, i), correction))
-    };
+    let from_cgb = |ram: &[u8; 64], p: u8| [0, 1, 2, 3].map(|i| rgb(cgb_color(ram, p, i)));
     match choice {
         PaletteChoice::Gray => GRAY,
         PaletteChoice::Bgp => from_dmg(0xFF47),
@@ -531,6 +542,20 @@ mod tests {
         assert_eq!(cgb_color(&v.bg_palettes, 2, 1), 0x001F);
         assert_eq!(
             colors(&v, PaletteChoice::CgbBg(2), &GRAY, ColorCorrection::Off)[1],
+            [0xFF, 0, 0]
+        );
+        // A DMG game on the CGB: BGP's shades index BG palette 0, OBP1's OBJ palette 1.
+        let mut c = v.clone();
+        c.model = gb_core::Model::Cgb;
+        c.bg_palettes[0..8].copy_from_slice(&[0xFF, 0x7F, 0x1F, 0, 0xE0, 0x03, 0, 0x7C]);
+        c.obj_palettes[8..16].copy_from_slice(&[0, 0, 0, 0, 0, 0, 0x1F, 0]);
+        c.io[0x49] = 0xC0; // OBP1: index 3 -> shade 3.
+        assert_eq!(
+            colors(&c, PaletteChoice::Bgp, &GRAY, ColorCorrection::Off),
+            [[0, 0, 0xFF], [0, 0xFF, 0], [0xFF, 0, 0], [0xFF, 0xFF, 0xFF]]
+        );
+        assert_eq!(
+            colors(&c, PaletteChoice::Obp1, &GRAY, ColorCorrection::Off)[3],
             [0xFF, 0, 0]
         );
         v.obj_palettes[63] = 0xFF;
