@@ -479,6 +479,14 @@ impl Gb {
         self.hw.read_byte(addr)
     }
 
+    /// The CGB's colour palette RAM as it is (no side effects, no mode 3 lock): 64 bytes of
+    /// background palettes (BCPS/BCPD: 8 palettes of 4 colours, each RGB555 little-endian),
+    /// then 64 of object palettes (OCPS/OCPD). All 0 on the DMG. For viewers: it changes
+    /// nothing.
+    pub fn color_palettes(&self) -> ([u8; 64], [u8; 64]) {
+        self.hw.ppu.palettes()
+    }
+
     /// Read `addr` in `bank`, whatever is mapped now, without side effects or access blocking
     /// (a debugger's `peek 3:D000`): ROM (either half: the flat ROM at `bank * 0x4000`),
     /// cartridge RAM (`bank * 0x2000`), and on the CGB VRAM 0x8000-0x9FFF (banks 0-1) and work

@@ -81,6 +81,8 @@ pub struct Emu {
     pub(crate) editor: Option<super::editor_state::OpenEditor>,
     /// RAM search, the watch list, the cheat list.
     pub(crate) tools: super::tool_state::Tools,
+    /// A video viewer is open: the view carries the machine's video memory and registers.
+    pub(crate) video_viewers: bool,
     /// The ROM's symbols (its `.sym` file), for the debugger.
     pub(crate) symbols: Option<gb_session::symbols::Symbols>,
     /// The Debugger window is open (its view is published).
@@ -134,6 +136,7 @@ impl Emu {
                 dir: super::tool_state::rom_data_dir(),
                 ..Default::default()
             },
+            video_viewers: false,
             symbols: None,
             debug_open: false,
             movie_info: None,

@@ -15,6 +15,8 @@
 //!   `Session::debug` while breakpoints are set;
 //! - `tool_state.rs`, `tools.rs`: RAM search, the RAM watch and cheat lists (kept per ROM):
 //!   their state and views, and their commands;
+//! - `video_state.rs`: the video memory and registers the viewers (tiles, maps, OAM,
+//!   palettes, I/O registers) are shown, taken only while one is open;
 //! - `publish.rs`: the [`View`] the window draws;
 //! - `thread.rs`: the thread, its commands ([`Cmd`]) and the handle the window and the REPL
 //!   hold ([`EmuHandle`]).
@@ -36,11 +38,14 @@ mod thread;
 mod tool_state;
 mod tools;
 mod types;
+mod video_state;
 mod windows;
 
 #[cfg(test)]
 mod tests;
 
+pub use publish::DMG_GREEN;
 pub use thread::{Cmd, EmuHandle, spawn};
 pub use tool_state::SearchView;
 pub use types::{BranchView, EditorView, MovieInfo, RomFile, RomSource, Speed, Start, View};
+pub use video_state::VideoView;

@@ -9,6 +9,7 @@ use gb_session::Status;
 
 use super::machine::{Emu, FRAME};
 use super::types::{ScriptRow, View};
+use super::video_state::VideoView;
 
 /// DMG shades (lightest first) as the window shows them: the DMG's green.
 pub const DMG_GREEN: [[u8; 3]; 4] = [
@@ -127,6 +128,9 @@ impl Emu {
             wants_host_input: self.session.wants_host_input(),
             tools: self.tools_view(),
             debug: self.debug_open.then(|| self.debug_view()),
+            video: self
+                .video_viewers
+                .then(|| Arc::new(VideoView::capture(gb, self.session.frame()))),
             quit: self.quit,
         };
         *self.shared.lock().unwrap_or_else(|e| e.into_inner()) = view;

@@ -78,6 +78,9 @@ pub enum Cmd {
     ViewMemory(Option<Domain>, u32, u32),
     /// The Debugger window opened or closed (its view is published only while open).
     DebugWindow(bool),
+    /// Whether a video viewer (tiles, maps, OAM, palettes, I/O registers) is open: while one
+    /// is, every published view carries [`View::video`].
+    ViewVideo(bool),
     /// A REPL line as typed (a command or Lua), parsed here; the reply (may be empty) goes
     /// back on the sender, or to the console when there is none.
     Line(String, Option<Sender<String>>),
@@ -289,6 +292,7 @@ impl Emu {
                 }
                 Cmd::ViewMemory(d, start, len) => self.mem_window = (d, start, len),
                 Cmd::DebugWindow(open) => self.debug_open = open,
+                Cmd::ViewVideo(on) => self.video_viewers = on,
                 Cmd::Line(line, reply) => {
                     let out = self.apply_line(&line);
                     self.answer(&line, &out, reply);

@@ -155,6 +155,9 @@ pub struct View {
     pub tools: super::tool_state::ToolsView,
     /// The Debugger window's view (only while it is open).
     pub debug: Option<super::debug_view::DebugView>,
+    /// The machine's video memory and registers for the video viewers (only while one is
+    /// open).
+    pub video: Option<Arc<super::video_state::VideoView>>,
     /// The open movie's authors and description.
     pub movie_info: Option<MovieInfo>,
     /// Lag frames since power-on (frames the game did not read the joypad).

@@ -3,8 +3,9 @@
 //! panels, the TAS editor (`tas_editor.rs`: its window; `piano_roll.rs`: the rows drawn;
 //! `roll_mouse.rs`: clicks and drags on them; `branches.rs`: its branches; `roll_state.rs`:
 //! its state), the debugger (`debugger.rs`), the tools (`ram_search.rs`, `ram_watch.rs`,
-//! `cheats.rs`; their state and the debugger's:
-//! `tools_state.rs`), and the scripts' own
+//! `cheats.rs`; their state and the debugger's: `tools_state.rs`), the video viewers
+//! (`vram_viewer.rs`: tiles, tile maps, OAM, palettes; `io_viewer.rs`: I/O and CPU registers;
+//! decoding in `vram.rs` and `io_regs.rs`; their state: `vram_state.rs`), and the scripts' own
 //! windows (`windows.rs`: forms, text buffers; `host_input.rs`: the keys and mouse scripts
 //! read), the file dialogs (`dialogs.rs`: native through the desktop portal, `portal.rs` finds
 //! it, else a typed path), files dropped on the window (`drop.rs`) and a movie's authors and
@@ -25,6 +26,8 @@ mod file_state;
 #[cfg(test)]
 mod files_tests;
 mod host_input;
+mod io_regs;
+mod io_viewer;
 mod movie_info;
 mod panels;
 pub mod piano_roll;
@@ -40,6 +43,11 @@ mod tests;
 mod tools_state;
 #[cfg(test)]
 mod tools_tests;
+pub mod vram;
+mod vram_state;
+#[cfg(test)]
+mod vram_tests;
+mod vram_viewer;
 mod windows;
 #[cfg(test)]
 mod windows_tests;
@@ -118,6 +126,8 @@ pub struct GbApp {
     cheat_ui: tools_state::CheatUi,
     /// The Debugger window.
     debug_ui: tools_state::DebugUi,
+    /// The VRAM viewer and I/O registers windows.
+    vram_ui: vram_state::VramUi,
 }
 
 /// Key bindings resolved to egui keys.
@@ -197,6 +207,7 @@ impl GbApp {
             watch_ui: Default::default(),
             cheat_ui: Default::default(),
             debug_ui: Default::default(),
+            vram_ui: Default::default(),
         }
     }
 
@@ -534,6 +545,8 @@ impl GbApp {
         ui.checkbox(&mut self.watch_ui.open, "RAM watch");
         ui.checkbox(&mut self.cheat_ui.open, "Cheats");
         ui.checkbox(&mut self.debug_ui.open, "Debugger");
+        ui.checkbox(&mut self.vram_ui.open, "VRAM viewer");
+        ui.checkbox(&mut self.vram_ui.io_open, "I/O registers");
         if self.view.editor.is_some() {
             ui.checkbox(&mut self.roll.open, "TAS Editor");
         } else if ui.button("TAS Editor").clicked() {
@@ -880,6 +893,7 @@ impl GbApp {
         if self.debug_ui.open || self.debug_ui.told {
             self.debugger_window(&ctx);
         }
+        self.video_windows(&ctx);
         self.script_windows(&ctx);
         self.tas_editor(&ctx);
         self.host_input(&ctx);
