@@ -308,3 +308,57 @@ fn a_trace_lists_every_instruction_in_gameboy_doctors_format() {
     // And the traced frames replay as they ran.
     assert_eq!(s.verify_replay(1).unwrap(), 0);
 }
+
+/// Through the menus with A (and Start), then play holding A now and then.
+const PLAY: &str = r#"
+local f = 0
+event.on_frame_start(function()
+  f = f + 1
+  if f < 1200 then
+    if f % 60 < 3 then joypad.set({A = true}) end
+    if f % 120 == 30 then joypad.set({Start = true}) end
+  elseif f % 30 < 10 then joypad.set({A = true}) end
+end)
+"#;
+
+#[test]
+fn a_write_breakpoint_in_tobu_tobu_girl_stops_by_the_clocks_store() {
+    let Some(rom) = gb_testkit::roms::shared_rom_bytes("homebrew/tobutobugirl/tobutobugirl.gb")
+    else {
+        return;
+    };
+    let mut s = Session::new(rom, None, SessionConfig::default()).expect("session");
+    s.load_script("play.lua", PLAY);
+    for _ in 0..1300 {
+        s.run_frame();
+    }
+    // The level's clock (seconds left) at C0B0, counted down once a second.
+    let before = s.gb().peek(0xC0B0);
+    let id = s
+        .add_breakpoint(BreakOn::Write, 0xC0B0, 1, None, None, None)
+        .unwrap();
+    let mut frames = 0;
+    let stop = loop {
+        match s.debug(Resume::Continue) {
+            Stopped::FrameEnd if frames < 120 => frames += 1,
+            other => break other,
+        }
+    };
+    assert!(
+        matches!(stop, Stopped::Break { id: got, .. } if got == id),
+        "{stop:?}"
+    );
+    assert_eq!(s.gb().peek(0xC0B0), before.wrapping_sub(1));
+    // The writing instruction, as the disassembly reads it: the clock's `ld [hl], a` in bank 1
+    // (after `ld hl, $C0B0`), PC past it.
+    let pc = s.gb().last_debug_pc();
+    let gb = s.gb();
+    let text = gb_core::asm::decode(|a| gb.peek(a), pc).text();
+    assert_eq!((pc, text.as_str()), (0x6B62, "ld [hl], a"));
+    assert_eq!(
+        gb_core::asm::decode(|a| gb.peek(a), pc - 3).text(),
+        "ld hl, $C0B0"
+    );
+    assert_eq!(gb.bank_of(pc), Some(1));
+    assert_eq!(gb.regs().pc, 0x6B63);
+}
