@@ -233,6 +233,12 @@ function emu.model() end
 ---@return string
 function emu.rom_title() end
 
+---The address and bank of a symbol of the ROM's RGBDS `.sym` file (loaded beside the ROM: `emu.symbol("wPlayerHP")`), or nil
+---A lookup is read like a file: logged, and checked on a replay (a movie played without the same `.sym` says so)
+---@param name string
+---@return integer?, integer?
+function emu.symbol(name) end
+
 ---The instruction at `addr` (on the bus, read without side effects) as the assembler writes it (`ld a, [$C0A0]`), and its length in bytes
 ---@param addr integer
 ---@return string, integer

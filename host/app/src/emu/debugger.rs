@@ -38,6 +38,7 @@ impl Emu {
                 );
                 self.symbols = Some(s);
                 self.say(note);
+                self.session.set_symbols(self.symbols.clone());
             }
             Ok(None) => {}
             Err(e) => self.say(format!("symbols: {e}")),

@@ -465,6 +465,7 @@ impl Emu {
     pub(crate) fn replace_session(&mut self, session: Session) {
         self.editor = None;
         self.session = session;
+        self.session.set_symbols(self.symbols.clone());
         self.scripts.clear();
         self.adopt_new_scripts();
         if let Some(w) = &mut self.watcher {

@@ -253,4 +253,6 @@ pub struct FileIo {
     pub reads: Vec<(u32, String, u64)>,
     /// Differences found on a replay, for the console: slot, text.
     pub warnings: Vec<(u32, String)>,
+    /// The ROM's symbols (its `.sym` file) for `emu.symbol`, as the host gave them.
+    pub symbols: Option<std::sync::Arc<crate::symbols::Symbols>>,
 }

@@ -138,6 +138,51 @@ impl Api<'_> {
     }
 
     /// `gbhost.file_read(path)`: the bytes, or nil and why.
+    /// A read of outside data (`what` names it): a read the log already holds (a replay, a
+    /// movie's playback) is checked against it; a new one is logged.
+    fn check_read(files: &mut FileIo, slot: u32, path: &str, hash: u64, what_read: &str) {
+        let expected = files.expected.get_mut(&slot).and_then(VecDeque::pop_front);
+        let what = match expected {
+            Some((p, h)) if p == path && h == hash => None,
+            Some((p, _)) if p == path => Some("different bytes from"),
+            Some(_) => Some("a file it did not read in"),
+            None if files.replaying => Some("a file it did not read in"),
+            None => {
+                files.reads.push((slot, path.to_owned(), hash));
+                None
+            }
+        };
+        if let Some(what) = what {
+            files.warnings.push((
+                slot,
+                format!(
+                    "replay: {what_read} {path} and found {what} the run it replays; it may go another way"
+                ),
+            ));
+        }
+    }
+
+    /// `emu.symbol(name)`: the address (and bank) of a symbol of the ROM's `.sym` file, read
+    /// like a file: logged, and checked on a replay.
+    fn symbol(&mut self, name: &str, ret: &mut Vec<Value>) -> Result<(), String> {
+        let slot = self.slot;
+        let Some(files) = self.files.as_deref_mut() else {
+            return Err("emu.symbol: no symbols here".into());
+        };
+        let found = files.symbols.as_ref().and_then(|s| s.lookup(name));
+        let hash = found.map_or(0, |(bank, addr)| {
+            (u64::from(bank) << 16 | u64::from(addr)) + 1
+        });
+        Self::check_read(files, slot, &format!("sym:{name}"), hash, "emu.symbol read");
+        if let Some((bank, addr)) = found {
+            ret.push(Value::Integer(i64::from(addr)));
+            ret.push(Value::Integer(i64::from(bank)));
+        } else {
+            ret.push(Value::Nil);
+        }
+        Ok(())
+    }
+
     fn file_read(&mut self, path: &str, ret: &mut Vec<Value>) -> Result<(), String> {
         let located = self.locate(path, false)?;
         let slot = self.slot;
@@ -155,27 +200,7 @@ impl Api<'_> {
             std::fs::read(&p).map_err(|e| format!("{path}: {e}"))
         });
         let hash = read.as_deref().map_or(0, fnv1a);
-        // A read the log already holds (a replay, a movie's playback) is checked against it;
-        // a new one is logged.
-        let expected = files.expected.get_mut(&slot).and_then(VecDeque::pop_front);
-        let what = match expected {
-            Some((p, h)) if p == path && h == hash => None,
-            Some((p, _)) if p == path => Some("different bytes from"),
-            Some(_) => Some("a file it did not read in"),
-            None if files.replaying => Some("a file it did not read in"),
-            None => {
-                files.reads.push((slot, path.to_owned(), hash));
-                None
-            }
-        };
-        if let Some(what) = what {
-            files.warnings.push((
-                slot,
-                format!(
-                    "replay: io read {path} and found {what} the run it replays; it may go another way"
-                ),
-            ));
-        }
+        Self::check_read(files, slot, path, hash, "io read");
         match read {
             Ok(bytes) => ret.push(Value::String(bytes)),
             Err(e) => ret.extend([Value::Nil, Value::String(e.into_bytes())]),
@@ -226,6 +251,10 @@ impl Api<'_> {
             id::FILE_READ => {
                 let path = text_arg(args, 0, "io.open")?;
                 self.file_read(&path, ret)?;
+            }
+            id::SYMBOL => {
+                let name = text_arg(args, 0, "emu.symbol")?;
+                self.symbol(&name, ret)?;
             }
             id::FILE_WRITE => {
                 let path = text_arg(args, 0, "io.open")?;

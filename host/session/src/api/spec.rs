@@ -92,6 +92,7 @@ pub mod id {
     pub const TAS: u32 = 35;
     pub const TAS_REQUEST: u32 = 36;
     pub const DISASM: u32 = 37;
+    pub const SYMBOL: u32 = 38;
     // Scripts' windows and the app's window (60-69).
     pub const UI_CHANGED: u32 = 60;
     pub const INPUT_USED: u32 = 61;
@@ -197,6 +198,10 @@ pub fn functions() -> Vec<Function> {
           "Set a CPU register (replayed with the script on a rewind).", Some(id::SETREGISTER)),
         f("emu.model", &[], "string", "The emulated model: `DMG` or `CGB`.", Some(id::MODEL)),
         f("emu.rom_title", &[], "string", "The title in the cartridge header.", Some(id::ROM_TITLE)),
+        f("emu.symbol", &[("name", "string")], "integer?, integer?",
+          "The address and bank of a symbol of the ROM's RGBDS `.sym` file (loaded beside the \
+           ROM: `emu.symbol(\"wPlayerHP\")`), or nil. A lookup is read like a file: logged, and \
+           checked on a replay (a movie played without the same `.sym` says so).", Some(id::SYMBOL)),
         f("debugger.disasm", &[("addr", "integer")], "string, integer",
           "The instruction at `addr` (on the bus, read without side effects) as the assembler \
            writes it (`ld a, [$C0A0]`), and its length in bytes.", Some(id::DISASM)),

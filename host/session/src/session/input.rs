@@ -208,6 +208,12 @@ impl Session {
         self.files.folders.insert(slot, folder.to_path_buf());
     }
 
+    /// Give scripts the ROM's symbols (`emu.symbol`; `None`: none). Host configuration:
+    /// each lookup is logged like a file read, so a replay notices different symbols.
+    pub fn set_symbols(&mut self, symbols: Option<crate::symbols::Symbols>) {
+        self.files.symbols = symbols.map(std::sync::Arc::new);
+    }
+
     /// Log the wall-clock time the session starts at (Unix seconds), before its first frame:
     /// scripts' `os.time` and `os.date` count on from it in emulated time, the same on every
     /// replay. A session with none logged starts its scripts' clock at 1970-01-01.

@@ -158,6 +158,44 @@ fn debugger_functions_disassemble_and_hook_accesses() {
 }
 
 #[test]
+fn symbols_are_read_like_files_and_checked_on_replays() {
+    let mut s = session();
+    s.set_symbols(Some(gb_session::symbols::Symbols::parse(
+        "; RGBDS\n00:C0A0 wPlayerHP\n03:4010 Boss.attack\n",
+    )));
+    s.load_script(
+        "t.lua",
+        r#"
+        event.on_frame_end(function()
+          local a, b = emu.symbol("wPlayerHP")
+          local c, d = emu.symbol("Boss.attack")
+          print(a, b, c, d, emu.symbol("nope"))
+        end)
+        "#,
+    );
+    for _ in 0..3 {
+        s.run_frame();
+    }
+    let lines = console(&mut s);
+    assert_eq!(lines[0], "49312\t0\t16400\t3\tnil");
+    // A replay with the same symbols matches; with others it says so.
+    s.seek(1).unwrap();
+    s.run_frame();
+    assert!(console(&mut s).iter().all(|l| !l.contains("replay:")));
+    s.set_symbols(Some(gb_session::symbols::Symbols::parse(
+        "00:C0A2 wPlayerHP\n",
+    )));
+    s.seek(2).unwrap();
+    let warned = console(&mut s);
+    assert!(
+        warned
+            .iter()
+            .any(|l| l.contains("emu.symbol read sym:wPlayerHP")),
+        "{warned:?}"
+    );
+}
+
+#[test]
 fn emu_functions_report_and_change_the_machine() {
     let (s, lines) = run(
         r#"
