@@ -70,6 +70,18 @@ impl EventLog {
         }
     }
 
+    /// Forget the events after cycle `cycle` of frame `frame`, and every later frame's (the
+    /// future, when new input comes while a debugger holds a replayed frame midway).
+    pub fn truncate_after_cycle(&mut self, frame: u64, cycle: u64) {
+        let start = self
+            .events
+            .partition_point(|e| (e.frame, e.cycle) <= (frame, cycle));
+        self.events.truncate(start);
+        while self.script_events.last().is_some_and(|&i| i >= start) {
+            self.script_events.pop();
+        }
+    }
+
     /// The buttons the user held at the start of frame `frame` (the last joypad event before it).
     pub fn buttons_before(&self, frame: u64) -> Buttons {
         let end = self.events.partition_point(|e| e.frame < frame);

@@ -188,18 +188,42 @@ impl Session {
             let mut f = match self.in_frame.take() {
                 Some(f) => f,
                 None => {
-                    self.fork();
-                    self.frame_begin()
+                    // Rewound: the recorded future is replayed (its input with it), so a
+                    // breakpoint stops at the cycle it stopped at before; new input forks it.
+                    let replay = self
+                        .history
+                        .frames()
+                        .is_some_and(|(_, last)| last > self.frame);
+                    if !replay {
+                        self.fork();
+                    }
+                    self.replaying = replay;
+                    let mut f = self.frame_begin();
+                    self.replaying = false;
+                    f.replay = replay;
+                    f
                 }
             };
-            match self.frame_core(&mut f, Some(&mut run)) {
+            self.replaying = f.replay;
+            let core = self.frame_core(&mut f, Some(&mut run));
+            self.replaying = false;
+            match core {
                 Some(stop) => {
                     self.in_frame = Some(f);
                     break stop;
                 }
                 None => {
+                    let replay = f.replay;
+                    self.replaying = replay;
                     self.frame_finish(f);
-                    self.capture();
+                    self.replaying = false;
+                    if replay {
+                        if self.replayed(self.config.desync_check).is_err() {
+                            self.history.resync(self.frame, &self.gb, &mut self.scripts);
+                        }
+                    } else {
+                        self.capture();
+                    }
                     frames += 1;
                     match resume {
                         Resume::Continue => break Stopped::FrameEnd,

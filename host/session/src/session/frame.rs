@@ -138,8 +138,18 @@ impl Session {
     pub fn run_frame(&mut self) {
         match self.in_frame.take() {
             Some(mut f) => {
+                let replay = f.replay;
+                self.replaying = replay;
                 self.frame_core(&mut f, None);
                 self.frame_finish(f);
+                self.replaying = false;
+                if replay {
+                    // A frame of the recorded future: the cursor moves on, no capture.
+                    if self.replayed(self.config.desync_check).is_err() {
+                        self.history.resync(self.frame, &self.gb, &mut self.scripts);
+                    }
+                    return;
+                }
             }
             None => {
                 self.fork();
@@ -203,7 +213,11 @@ impl Session {
         }
         self.overrides = (press, release & !press);
         self.gb.set_buttons(self.effective_buttons());
-        InFrame { events, next }
+        InFrame {
+            events,
+            next,
+            replay: false,
+        }
     }
 
     /// The core through the frame, with sub-frame events at their cycles and stops for the

@@ -260,7 +260,17 @@ impl Session {
             return;
         }
         self.history.truncate_after(self.frame);
-        self.log.truncate_from(self.frame);
+        let cycle = self.gb.cycles();
+        match &mut self.in_frame {
+            // A replayed frame a debugger holds midway goes on live from here: what it
+            // applied stays in the log, what it had yet to apply goes with the future.
+            Some(f) => {
+                self.log.truncate_after_cycle(self.frame, cycle);
+                f.events.truncate(f.next);
+                f.replay = false;
+            }
+            None => self.log.truncate_from(self.frame),
+        }
         // Slots whose load was in the forgotten future are gone for good.
         let loaded: Vec<u32> = self
             .log
@@ -274,7 +284,6 @@ impl Session {
         self.scripts.retain(|s| loaded.contains(&s.slot));
         self.current.retain(|slot, _| loaded.contains(slot));
         // The source being edited is the truth: bring restored VMs up to it.
-        let cycle = self.gb.cycles();
         let mut reloads = Vec::new();
         for s in self.scripts.iter().filter(|s| s.active) {
             match self.current.get(&s.slot) {
@@ -287,11 +296,15 @@ impl Session {
         }
         reloads.push(EventKind::Resumed);
         for kind in reloads {
-            self.log.push(Event {
+            let event = Event {
                 frame: self.frame,
                 cycle,
                 kind,
-            });
+            };
+            if let Some(f) = &mut self.in_frame {
+                f.events.push(event.clone());
+            }
+            self.log.push(event);
         }
     }
 

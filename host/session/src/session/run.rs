@@ -13,6 +13,9 @@ use crate::debug::{Resume, Stopped};
 pub(crate) struct InFrame {
     pub(crate) events: Vec<Event>,
     pub(crate) next: usize,
+    /// A frame of the recorded future, replayed (a debugger run while rewound): it ends by
+    /// moving the history's cursor on, not by a capture.
+    pub(crate) replay: bool,
 }
 
 /// `CALL` and `RST` opcodes: `next` runs them through.

@@ -135,6 +135,12 @@ impl Session {
         self.replaying = true;
         self.step_frame();
         self.replaying = false;
+        self.replayed(check)
+    }
+
+    /// After a frame of the recorded future was replayed: move the cursor to the next record
+    /// and (with `check`) compare the replayed state with it. Returns whether they matched.
+    pub(crate) fn replayed(&mut self, check: bool) -> Result<bool, SessionError> {
         self.stats.replayed += 1;
         let t = self.frame;
         self.history.step_to(t, &self.scripts)?;

@@ -362,3 +362,71 @@ fn a_write_breakpoint_in_tobu_tobu_girl_stops_by_the_clocks_store() {
     assert_eq!(gb.bank_of(pc), Some(1));
     assert_eq!(gb.regs().pc, 0x6B63);
 }
+
+#[test]
+fn after_a_rewind_the_recorded_future_replays_to_the_same_stop() {
+    let asm = program();
+    let mut s = session(&asm);
+    // A recorded run with input and a poke in it.
+    for f in 0..30u8 {
+        if f == 10 {
+            s.poke(0xC0F1, 0x77);
+        }
+        if f % 7 == 0 {
+            s.set_buttons(gb_core::Buttons(f));
+        }
+        s.run_frame();
+    }
+    let end = s.frame();
+    let id = s
+        .add_breakpoint(
+            BreakOn::Write,
+            0xC000,
+            1,
+            None,
+            None,
+            Some("[$C0F1] == $77 && value == 200"),
+        )
+        .unwrap();
+    // Back to frame 5: a debug run replays the recorded frames (not forking them) and stops
+    // where a live run would.
+    s.seek(5).unwrap();
+    let stop = loop {
+        match s.debug(Resume::Continue) {
+            Stopped::FrameEnd => assert!(s.frame() < 400, "never stopped"),
+            other => break other,
+        }
+    };
+    assert!(
+        matches!(stop, Stopped::Break { id: got, .. } if got == id),
+        "{stop:?}"
+    );
+    let (frame, cycle) = (s.frame(), s.gb().cycles());
+    assert_eq!(frame, 10, "the first write of 200 after the poke");
+    assert!(
+        frame < end,
+        "the stop ({frame}) is in the recorded future (to {end})"
+    );
+    assert_eq!(
+        s.history().frames().map(|(_, b)| b),
+        Some(end),
+        "the future is kept"
+    );
+    assert_eq!(s.gb().peek(0xC0F1), 0x77, "the recorded poke was replayed");
+    // Again from further back: the same frame and cycle.
+    s.seek(2).unwrap();
+    while s.debug(Resume::Continue) == Stopped::FrameEnd {}
+    assert_eq!((s.frame(), s.gb().cycles()), (frame, cycle));
+    // New input while stopped there forks the future from this cycle: the frame goes on
+    // live, and the whole run still replays byte for byte.
+    s.poke(0xC0F2, 0x55);
+    assert_eq!(s.history().frames().map(|(_, b)| b), Some(frame));
+    s.remove_breakpoint(id);
+    s.run_frame();
+    for _ in 0..5 {
+        s.run_frame();
+    }
+    assert_eq!(s.gb().peek(0xC0F2), 0x55);
+    assert_eq!(s.verify_replay(1).unwrap(), 0);
+    assert_eq!(s.stats().desyncs, 0);
+}
