@@ -280,12 +280,23 @@ impl Emu {
             DebugCmd::Disasm(at, n) => {
                 let gb = self.session.gb();
                 let pc = gb.regs().pc;
-                let start = match &at {
-                    Some(w) => self.resolve(w)?.1,
-                    None => window_start(|a| gb.peek(a), pc, n.min(8) / 2),
+                let (bank, start) = match &at {
+                    Some(w) => self.resolve(w)?,
+                    None => (None, window_start(|a| gb.peek(a), pc, n.min(8) / 2)),
+                };
+                // A bank named: read it whether it is mapped or not.
+                if let Some(b) = bank {
+                    gb_session::banks::peek(gb, b, start).map_err(|e| e.to_string())?;
+                }
+                let read = |a: u16| match bank {
+                    Some(b) => gb_session::banks::peek(gb, b, a).unwrap_or(0xFF),
+                    None => gb.peek(a),
                 };
                 let mut out = Vec::new();
-                for i in disassemble(|a| gb.peek(a), start, n) {
+                if let Some(b) = bank {
+                    out.push(format!("bank {b:X}:"));
+                }
+                for i in disassemble(read, start, n) {
                     if let Some(name) = self.symbols.as_ref().and_then(|s| s.name_in(gb, i.addr)) {
                         out.push(format!("{name}:"));
                     }
