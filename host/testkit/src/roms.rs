@@ -6,6 +6,20 @@ use std::path::{Path, PathBuf};
 /// Grey level of each shade index in the reference palette (lightest to darkest).
 pub const LEVELS: [u8; 4] = gb_core::frame::DMG_LEVELS;
 
+/// A script that plays Tobu Tobu Girl (`homebrew/tobutobugirl`) for tests: through the menus
+/// with A (and Start) until frame 1200, then A held now and then. From about frame 1260 the
+/// first level runs, its clock (seconds left, `C0B0`) counting down.
+pub const TOBU_PLAY_LUA: &str = r#"
+local f = 0
+event.on_frame_start(function()
+  f = f + 1
+  if f < 1200 then
+    if f % 60 < 3 then joypad.set({A = true}) end
+    if f % 120 == 30 then joypad.set({Start = true}) end
+  elseif f % 30 < 10 then joypad.set({A = true}) end
+end)
+"#;
+
 /// The shared test-ROM folder: `GBHOST_TEST_ROMS`, else `../shared/roms` beside the repository.
 pub fn rom_root() -> PathBuf {
     match std::env::var_os("GBHOST_TEST_ROMS") {

@@ -179,7 +179,8 @@ impl Emu {
         }
     }
 
-    fn registers(&self) -> String {
+    /// The CPU registers and flags, then the bytes at PC (`regs`; the Debugger's first line).
+    pub(crate) fn registers(&self) -> String {
         let gb = self.session.gb();
         let r = gb.regs();
         let flag = |bit: u8, c: char| if r.f & bit != 0 { c } else { '-' };

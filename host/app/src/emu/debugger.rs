@@ -369,28 +369,16 @@ impl Emu {
                 has_break: breaks.contains(&i.addr),
             })
             .collect();
-        let flag = |bit: u8, c: char| if r.f & bit != 0 { c } else { '-' };
         DebugView {
             at: self.where_now(),
             listing,
-            regs: format!(
-                "A={:02X} F={:02X} [{}{}{}{}] BC={:02X}{:02X} DE={:02X}{:02X} HL={:02X}{:02X} SP={:04X} PC={:04X} IME={}",
-                r.a,
-                r.f,
-                flag(0x80, 'Z'),
-                flag(0x40, 'N'),
-                flag(0x20, 'H'),
-                flag(0x10, 'C'),
-                r.b,
-                r.c,
-                r.d,
-                r.e,
-                r.h,
-                r.l,
-                r.sp,
-                r.pc,
-                u8::from(gb.ime())
-            ),
+            // The first line of `regs`.
+            regs: self
+                .registers()
+                .lines()
+                .next()
+                .unwrap_or_default()
+                .to_owned(),
             breakpoints: self.session.breakpoints().map(|b| b.describe()).collect(),
             mid_frame: self.session.is_mid_frame(),
             stack: self.backtrace().lines().map(str::to_owned).collect(),

@@ -18,16 +18,7 @@ use std::path::PathBuf;
 /// each 60 frames), which the search below finds.
 const CLOCK: u16 = 0xC0B0;
 
-const PLAY: &str = r#"
-local f = 0
-event.on_frame_start(function()
-  f = f + 1
-  if f < 1200 then
-    if f % 60 < 3 then joypad.set({A = true}) end
-    if f % 120 == 30 then joypad.set({Start = true}) end
-  elseif f % 30 < 10 then joypad.set({A = true}) end
-end)
-"#;
+const PLAY: &str = gb_testkit::roms::TOBU_PLAY_LUA;
 
 struct Tobu {
     h: Harness<'static, GbApp>,

@@ -309,17 +309,7 @@ fn a_trace_lists_every_instruction_in_gameboy_doctors_format() {
     assert_eq!(s.verify_replay(1).unwrap(), 0);
 }
 
-/// Through the menus with A (and Start), then play holding A now and then.
-const PLAY: &str = r#"
-local f = 0
-event.on_frame_start(function()
-  f = f + 1
-  if f < 1200 then
-    if f % 60 < 3 then joypad.set({A = true}) end
-    if f % 120 == 30 then joypad.set({Start = true}) end
-  elseif f % 30 < 10 then joypad.set({A = true}) end
-end)
-"#;
+const PLAY: &str = gb_testkit::roms::TOBU_PLAY_LUA;
 
 #[test]
 fn a_write_breakpoint_in_tobu_tobu_girl_stops_by_the_clocks_store() {
