@@ -92,9 +92,9 @@ impl Emu {
                 self.paused = true;
                 for _ in 0..n {
                     self.advance();
-                    // A breakpoint stopped the frame: stay there (it said where).
-                    if self.session.is_mid_frame() {
-                        return Ok(String::new());
+                    // A breakpoint stopped the frame: stay there and say where.
+                    if let Some(note) = self.stop_note.take() {
+                        return Ok(note);
                     }
                 }
                 Ok(format!("frame {}", self.session.frame()))

@@ -150,8 +150,9 @@ impl Emu {
             Stopped::FrameEnd => true,
             stop => {
                 self.paused = true;
-                let text = self.describe_stop(&stop);
-                self.say(text);
+                // Said when the view is next published, or given as the reply of the command
+                // that ran the frame (`step`).
+                self.stop_note = Some(self.describe_stop(&stop));
                 false
             }
         }

@@ -87,6 +87,8 @@ pub struct Emu {
     pub(crate) symbols: Option<gb_session::symbols::Symbols>,
     /// The Debugger window is open (its view is published).
     pub(crate) debug_open: bool,
+    /// Where a breakpoint stopped a live frame, not said yet.
+    pub(crate) stop_note: Option<String>,
     /// The authors and description of the movie at this path, as last read or set.
     pub(crate) movie_info: Option<(std::path::PathBuf, super::types::MovieInfo)>,
 }
@@ -139,6 +141,7 @@ impl Emu {
             video_viewers: false,
             symbols: None,
             debug_open: false,
+            stop_note: None,
             movie_info: None,
         };
         emu.open(&start.rom)?;

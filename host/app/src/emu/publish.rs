@@ -51,6 +51,9 @@ impl Emu {
 
     /// Build the view and hand it to the window.
     pub(crate) fn publish(&mut self) {
+        if let Some(note) = self.stop_note.take() {
+            self.say(note);
+        }
         let elapsed = self.fps_since.elapsed();
         if elapsed >= Duration::from_millis(500) {
             self.fps = f64::from(self.fps_count) / elapsed.as_secs_f64();
