@@ -592,6 +592,19 @@ impl Gb {
         self.hw.apu.samples().len()
     }
 
+    /// Turn the picture on (the default) or off. Off, frames run with the same timing and
+    /// every register as with it, and no pixel is produced (the framebuffer keeps its last
+    /// picture): a bot's frames cost less. The first frame drawn after turning it on again
+    /// is the frame a machine that always drew would show. Host configuration, not state.
+    pub fn set_rendering(&mut self, on: bool) {
+        self.hw.ppu.render = on;
+    }
+
+    /// Whether the picture is produced (see [`Gb::set_rendering`]).
+    pub fn rendering(&self) -> bool {
+        self.hw.ppu.render
+    }
+
     /// Turn audio generation on (the default) or off. Off, no samples are produced and the
     /// waveform generators stand still, which the DMG's CPU cannot observe (registers, lengths,
     /// wave RAM access and everything else run as usual).

@@ -151,6 +151,9 @@ pub struct Ppu {
     line_write_count: u8,
     /// Whether the window was drawn on the current line (it advances the window line counter).
     window_drawn: bool,
+    /// Pixels are produced (host configuration, not state: off, lines are timed and the
+    /// window line counter kept exactly as drawing would, and no pixel is written).
+    pub(crate) render: bool,
     /// Per pixel of the current line, non-zero where the background/window colour index is not 0
     /// (for object priority).
     line_index: [u8; WIDTH],
@@ -231,6 +234,7 @@ impl Ppu {
             }; MAX_LINE_WRITES],
             line_write_count: 0,
             window_drawn: false,
+            render: true,
             line_index: [0; WIDTH],
             line_sprites: [0; 10],
             line_sprite_count: 0,

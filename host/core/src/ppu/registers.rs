@@ -46,8 +46,10 @@ impl Ppu {
                     self.next = u64::MAX;
                     // The LY=LYC flag keeps its value; only that source stays on the line.
                     self.stat_line = self.lyc_equal && self.stat_enable & 0x40 != 0;
-                    let blank = self.blank_pixel();
-                    self.framebuffer.pixels_mut().fill(blank);
+                    if self.render {
+                        let blank = self.blank_pixel();
+                        self.framebuffer.pixels_mut().fill(blank);
+                    }
                 } else if !was_on && self.lcd_on() {
                     // Line 0 runs as if S was 4 dots ago, with no OAM scan.
                     self.blank_frame = true;

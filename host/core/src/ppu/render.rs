@@ -28,6 +28,10 @@ impl Ppu {
     /// A frame is handed out: rows the LCD did not draw since the last one (it was off, or
     /// switched on part-way) are blank, as on the screen, whatever the buffer held before.
     pub fn finish_frame(&mut self) {
+        if !self.render {
+            self.rows_drawn = [0; 3];
+            return;
+        }
         let blank = self.blank_pixel();
         for y in 0..HEIGHT {
             if self.rows_drawn[y / 64] & (1 << (y % 64)) == 0 {
@@ -48,6 +52,10 @@ impl Ppu {
             return;
         }
         let row_start = y * WIDTH;
+        if !self.render {
+            self.line_unrendered();
+            return;
+        }
         self.rows_drawn[y / 64] |= 1 << (y % 64);
         if self.blank_frame {
             let blank = self.blank_pixel();
@@ -92,6 +100,41 @@ impl Ppu {
             if self.cgb && !self.cgb_mode {
                 self.compat_colors(row_start);
             }
+        }
+        self.line_write_count = 0;
+        if self.window_drawn {
+            self.window_line = self.window_line.wrapping_add(1);
+        }
+    }
+
+    /// [`Ppu::render_line`] without pixels: what drawing the line changes besides them (the
+    /// window line counter, the line's register writes consumed), exactly as drawing does.
+    fn line_unrendered(&mut self) {
+        if self.blank_frame {
+            return;
+        }
+        let whole = self.line_write_count == 0 || self.line_write_count as usize > MAX_LINE_WRITES;
+        if whole {
+            // As the renderers decide it: the DMG draws the window only with LCDC.0 on.
+            self.window_drawn = self.window_on_line() && (self.cgb_mode || self.lcdc & 0x01 != 0);
+        } else {
+            // Registers changed mid-line: the replay knows where the window got to.
+            let mut pixels = [0u16; WIDTH];
+            let writes = &self.line_writes[..usize::from(self.line_write_count)];
+            let input = super::fifo::LineInput {
+                vram: &self.vram,
+                oam: &self.oam,
+                objects: self.line_objects(),
+                cgb: self.cgb_mode,
+                dmg_order: self.opri & 1 != 0,
+                cgb_hardware: self.cgb,
+                cgb_d: self.cgb_d,
+                bg_palettes: &self.cram.bg,
+                obj_palettes: &self.cram.obj,
+            };
+            let end = super::fifo::render(input, self.line_regs, writes, &mut pixels);
+            self.window_line = end.window_line;
+            self.window_drawn = false;
         }
         self.line_write_count = 0;
         if self.window_drawn {

@@ -10,5 +10,6 @@ mod cpu_instructions;
 mod determinism;
 mod frame_hashes;
 mod lcd;
+mod no_render;
 mod random_programs;
 mod watch;
