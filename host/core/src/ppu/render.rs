@@ -76,18 +76,7 @@ impl Ppu {
         } else {
             let mut pixels = [0u16; WIDTH];
             let writes = &self.line_writes[..usize::from(self.line_write_count)];
-            let input = super::fifo::LineInput {
-                vram: &self.vram,
-                oam: &self.oam,
-                objects: self.line_objects(),
-                cgb: self.cgb_mode,
-                dmg_order: self.opri & 1 != 0,
-                cgb_hardware: self.cgb,
-                cgb_d: self.cgb_d,
-                bg_palettes: &self.cram.bg,
-                obj_palettes: &self.cram.obj,
-            };
-            let end = super::fifo::render(input, self.line_regs, writes, &mut pixels);
+            let end = super::fifo::render(self.line_input(), self.line_regs, writes, &mut pixels);
             self.window_line = end.window_line;
             self.window_drawn = false;
             if !self.cgb {
@@ -107,6 +96,21 @@ impl Ppu {
         }
     }
 
+    /// What the FIFO replay of the current line reads.
+    fn line_input(&self) -> super::fifo::LineInput<'_> {
+        super::fifo::LineInput {
+            vram: &self.vram,
+            oam: &self.oam,
+            objects: self.line_objects(),
+            cgb: self.cgb_mode,
+            dmg_order: self.opri & 1 != 0,
+            cgb_hardware: self.cgb,
+            cgb_d: self.cgb_d,
+            bg_palettes: &self.cram.bg,
+            obj_palettes: &self.cram.obj,
+        }
+    }
+
     /// [`Ppu::render_line`] without pixels: what drawing the line changes besides them (the
     /// window line counter, the line's register writes consumed), exactly as drawing does.
     fn line_unrendered(&mut self) {
@@ -121,18 +125,7 @@ impl Ppu {
             // Registers changed mid-line: the replay knows where the window got to.
             let mut pixels = [0u16; WIDTH];
             let writes = &self.line_writes[..usize::from(self.line_write_count)];
-            let input = super::fifo::LineInput {
-                vram: &self.vram,
-                oam: &self.oam,
-                objects: self.line_objects(),
-                cgb: self.cgb_mode,
-                dmg_order: self.opri & 1 != 0,
-                cgb_hardware: self.cgb,
-                cgb_d: self.cgb_d,
-                bg_palettes: &self.cram.bg,
-                obj_palettes: &self.cram.obj,
-            };
-            let end = super::fifo::render(input, self.line_regs, writes, &mut pixels);
+            let end = super::fifo::render(self.line_input(), self.line_regs, writes, &mut pixels);
             self.window_line = end.window_line;
             self.window_drawn = false;
         }
