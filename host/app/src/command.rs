@@ -82,6 +82,10 @@ pub const COMMANDS: &[(&str, &str)] = &[
         "bt                      the call stack (return addresses on the stack)",
     ),
     (
+        "trace",
+        "trace FILE [FRAMES]     write every instruction run (Gameboy Doctor's format) for FRAMES frames (1)",
+    ),
+    (
         "search",
         "search new [wram|hram|cartram|vram|oam] [1u|2s|4h…] [be] [any] | lt|gt|le|ge|eq|ne [VALUE|@ADDR] | by N | changes OP N | list [N] | undo | reset | show u|s|h | end   RAM search",
     ),

@@ -273,6 +273,10 @@ mod tests {
             "trace \"my traces/a.log\" 3",
         ] {
             let cmd = parse(line).unwrap_or_else(|e| panic!("{line}: {e}"));
+            assert!(
+                matches!(cmd, crate::command::Command::Debug(_)),
+                "{line} is a debugger command, not {cmd:?}"
+            );
             assert_eq!(parse(&cmd.to_string()).unwrap(), cmd, "{line} → {cmd}");
         }
     }

@@ -74,7 +74,10 @@ fn breakpoints_steps_and_listings_with_symbols() {
     let out = repl(
         &dir,
         &rom,
-        "break Count\nstep 5\nregs\nsi\nsi\nnext\nfinish\ndisasm Count 4\nbt\ndelete 1\nwatch w wCounter if value == 100\ninfo break\nstep 200\nquit\n",
+        &format!(
+            "break Count\nstep 5\nregs\nsi\nsi\nnext\nfinish\ndisasm Count 4\nbt\ndelete 1\nwatch w wCounter if value == 100\ninfo break\nstep 200\ndelete all\ntrace {} 2\nquit\n",
+            dir.join("trace.log").display()
+        ),
     );
     assert!(
         out.contains(&format!("breakpoint #1 x {count:04X}")),
@@ -119,4 +122,17 @@ fn breakpoints_steps_and_listings_with_symbols() {
         )),
         "{out}"
     );
+    // Two frames traced, one line per instruction, in Gameboy Doctor's format.
+    assert!(
+        out.contains("traced ") && out.contains("of 2 frame(s)"),
+        "{out}"
+    );
+    let trace = std::fs::read_to_string(dir.join("trace.log")).unwrap();
+    let first = trace.lines().next().unwrap();
+    assert!(
+        first.starts_with("A:") && first.contains(" SP:") && first.contains(" PCMEM:"),
+        "{first}"
+    );
+    // The frame under way (stopped at the breakpoint) counts as one.
+    assert!(trace.lines().count() > 5_000, "{}", trace.lines().count());
 }
