@@ -93,12 +93,27 @@ impl Frame {
 
     /// [`Frame::to_rgb888`] with DMG shades in `dmg` (lightest first), e.g. a green screen.
     pub fn to_rgb888_with(&self, dmg: &[[u8; 3]; 4], correction: ColorCorrection) -> Vec<u8> {
-        let mut out = Vec::with_capacity(WIDTH * HEIGHT * 3);
-        for &p in self.pixels.iter() {
-            if self.color {
-                out.extend_from_slice(&rgb555_to_rgb888(p, correction));
-            } else {
-                out.extend_from_slice(&dmg[usize::from(p & 3)]);
+        // One pass over a buffer of the final size (a bot reads a picture every frame).
+        let mut out = vec![0u8; self.pixels.len() * 3];
+        let pixels = out.chunks_exact_mut(3).zip(self.pixels.iter());
+        match (self.color, correction) {
+            (false, _) => {
+                for (o, &p) in pixels {
+                    o.copy_from_slice(&dmg[usize::from(p & 3)]);
+                }
+            }
+            (true, ColorCorrection::Off) => {
+                for (o, &p) in pixels {
+                    let widen = |x: u16| ((x << 3) | (x >> 2)) as u8;
+                    o[0] = widen(p & 0x1F);
+                    o[1] = widen((p >> 5) & 0x1F);
+                    o[2] = widen((p >> 10) & 0x1F);
+                }
+            }
+            (true, _) => {
+                for (o, &p) in pixels {
+                    o.copy_from_slice(&rgb555_to_rgb888(p, correction));
+                }
             }
         }
         out
@@ -120,6 +135,36 @@ pub fn rgb555_to_rgb888(c: u16, correction: ColorCorrection) -> [u8; 3] {
             let g2 = (g * 24 + b * 8).min(960);
             let b2 = (r * 6 + g * 4 + b * 22).min(960);
             [(r2 >> 2) as u8, (g2 >> 2) as u8, (b2 >> 2) as u8]
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rgb_pictures_convert_every_pixel_as_the_one_pixel_conversion_does() {
+        let mut f = Frame::default();
+        for (i, p) in f.pixels_mut().iter_mut().enumerate() {
+            *p = (i as u16).wrapping_mul(2_654_435_761u32 as u16) & 0x7FFF;
+        }
+        f.set_color(true);
+        for correction in [ColorCorrection::Off, ColorCorrection::Lcd] {
+            let rgb = f.to_rgb888_with(&[[0; 3]; 4], correction);
+            for (i, &p) in f.pixels().iter().enumerate() {
+                assert_eq!(
+                    rgb[i * 3..i * 3 + 3],
+                    rgb555_to_rgb888(p, correction),
+                    "pixel {i}"
+                );
+            }
+        }
+        f.set_color(false);
+        let grays = [[1, 2, 3], [4, 5, 6], [7, 8, 9], [10, 11, 12]];
+        let rgb = f.to_rgb888_with(&grays, ColorCorrection::Off);
+        for (i, &p) in f.pixels().iter().enumerate() {
+            assert_eq!(rgb[i * 3..i * 3 + 3], grays[usize::from(p & 3)]);
         }
     }
 }
