@@ -305,6 +305,11 @@ pub fn run(run: &Run<'_>) -> Result<Session> {
             s
         }
     };
+    // The ROM's symbols for `emu.symbol` (its `.sym` file beside it), as the app gives them.
+    match gb_session::symbols::Symbols::beside_rom(run.rom) {
+        Ok(symbols) => session.set_symbols(symbols),
+        Err(e) => eprintln!("gbhost: symbols: {e}"),
+    }
     load_scripts(&mut session, run.scripts, run.api)?;
     let mut wav = run.wav.map(crate::audio::WavOut::create).transpose()?;
     let mut mismatches = 0;

@@ -136,3 +136,39 @@ fn breakpoints_steps_and_listings_with_symbols() {
     // The frame under way (stopped at the breakpoint) counts as one.
     assert!(trace.lines().count() > 5_000, "{}", trace.lines().count());
 }
+
+/// `headless --script` gives scripts the `.sym` beside the ROM too (`emu.symbol`).
+#[test]
+fn headless_scripts_read_the_roms_symbols() {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("debugger-headless");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let rom = dir.join("sym.gb");
+    std::fs::write(&rom, gb_core::asm::rom("Main:\n jr Main\n").unwrap()).unwrap();
+    std::fs::write(dir.join("sym.sym"), "00:0150 Main\n00:C0A0 wPlayerHP\n").unwrap();
+    let script = dir.join("s.lua");
+    std::fs::write(
+        &script,
+        "print(emu.symbol('wPlayerHP'), emu.symbol('Main'), emu.symbol('nope'))\n",
+    )
+    .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_gbhost"))
+        .env("GBHOST_STATE_KEY", crate::common::state_key())
+        .args([
+            "headless",
+            rom.to_str().unwrap(),
+            "--frames",
+            "2",
+            "--script",
+            script.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    // Lua keeps only the first value of a call that is not the last argument.
+    assert!(
+        text.contains("log: 49312\t336\tnil"),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
