@@ -79,22 +79,14 @@ pub enum RamWatchCmd {
     Export(PathBuf),
 }
 
-/// The memories a search can run over, by the REPL's names.
-pub const SEARCH_DOMAINS: [(&str, Domain); 5] = [
-    ("wram", Domain::Wram),
-    ("hram", Domain::Hram),
-    ("cartram", Domain::CartRam),
-    ("vram", Domain::Vram),
-    ("oam", Domain::Oam),
+/// The memories a search can run over (the REPL names them by [`Domain::name`]).
+pub const SEARCH_DOMAINS: [Domain; 5] = [
+    Domain::Wram,
+    Domain::Hram,
+    Domain::CartRam,
+    Domain::Vram,
+    Domain::Oam,
 ];
-
-/// The REPL's name of a searchable memory.
-pub fn domain_word(d: Domain) -> &'static str {
-    SEARCH_DOMAINS
-        .iter()
-        .find(|(_, x)| *x == d)
-        .map_or("rom", |(n, _)| n)
-}
 
 const SEARCH_USAGE: &str = "search new [wram|hram|cartram|vram|oam] [1u|1s|1h|2u|…|4h] [be] [any] | search lt|gt|le|ge|eq|ne [VALUE|@ADDR] | search by N [VALUE|@ADDR] | search changes OP N | search list [N] | search undo | search reset | search show u|s|h | search end";
 
@@ -106,12 +98,11 @@ pub fn parse_search(args: &[String]) -> Result<SearchCmd, String> {
         None => SearchCmd::List(20),
         Some("new") => {
             let mut rest = &words[1..];
-            let domain = match rest.first().and_then(|w| {
-                SEARCH_DOMAINS
-                    .iter()
-                    .find(|(n, _)| n.eq_ignore_ascii_case(w))
-            }) {
-                Some(&(_, d)) => {
+            let domain = match rest
+                .first()
+                .and_then(|w| Domain::from_name(w).filter(|d| SEARCH_DOMAINS.contains(d)))
+            {
+                Some(d) => {
                     rest = &rest[1..];
                     d
                 }
@@ -223,7 +214,7 @@ impl fmt::Display for SearchCmd {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             SearchCmd::New { domain, layout } => {
-                write!(f, "search new {} {}", domain_word(*domain), layout.short())
+                write!(f, "search new {} {}", domain.name(), layout.short())
             }
             SearchCmd::Filter(words) => {
                 write!(f, "search")?;

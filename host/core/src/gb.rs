@@ -52,6 +52,38 @@ pub enum Domain {
     CartRam,
 }
 
+impl Domain {
+    /// Every memory, in the order the Lua API lists them.
+    pub const ALL: [Domain; 6] = [
+        Domain::Rom,
+        Domain::Wram,
+        Domain::Vram,
+        Domain::Oam,
+        Domain::Hram,
+        Domain::CartRam,
+    ];
+
+    /// Its name in scripts, the REPL and Python (`rom`, `wram`, `vram`, `oam`, `hram`,
+    /// `cartram`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Domain::Rom => "rom",
+            Domain::Wram => "wram",
+            Domain::Vram => "vram",
+            Domain::Oam => "oam",
+            Domain::Hram => "hram",
+            Domain::CartRam => "cartram",
+        }
+    }
+
+    /// The memory a [`Domain::name`] names, ignoring case.
+    pub fn from_name(name: &str) -> Option<Domain> {
+        Domain::ALL
+            .into_iter()
+            .find(|d| d.name().eq_ignore_ascii_case(name))
+    }
+}
+
 /// What [`Gb::run_debug`] runs until (besides the frame's end and watchpoint hits).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct DebugUntil {

@@ -44,17 +44,9 @@ pub(crate) fn button(name: &str) -> PyResult<Buttons> {
 
 /// The memories by name, as the Lua API names them.
 pub(crate) fn domain(name: &str) -> PyResult<Domain> {
-    Ok(match name {
-        "rom" => Domain::Rom,
-        "wram" => Domain::Wram,
-        "vram" => Domain::Vram,
-        "oam" => Domain::Oam,
-        "hram" => Domain::Hram,
-        "cartram" => Domain::CartRam,
-        _ => {
-            return Err(value_error(format!(
-                "no memory '{name}' (rom, wram, vram, oam, hram, cartram)"
-            )));
-        }
+    Domain::from_name(name).ok_or_else(|| {
+        value_error(format!(
+            "no memory '{name}' (rom, wram, vram, oam, hram, cartram)"
+        ))
     })
 }

@@ -23,7 +23,7 @@ use gb_session::tools::watchlist::{self, Space, Watch};
 use super::machine::Emu;
 use super::tool_state::{CheatEntry, CheatRow, LIST_MAX, SearchView, ToolsView, WatchRow};
 use crate::command::Location;
-use crate::tool_cmds::{CheatCmd, RamWatchCmd, SearchCmd, domain_word};
+use crate::tool_cmds::{CheatCmd, RamWatchCmd, SearchCmd};
 
 /// The bus address `addr` as a memory and offset, with the banks mapped now.
 fn flat_of(gb: &Gb, addr: u16) -> Option<(Domain, usize)> {
@@ -193,7 +193,7 @@ impl Emu {
         let mut out = format!(
             "{} candidate(s) in {} ({})",
             s.len(),
-            domain_word(s.domain()),
+            s.domain().name(),
             s.layout().short()
         );
         if s.is_empty() {
@@ -227,7 +227,7 @@ impl Emu {
                 self.tools.search = Some(s);
                 Ok(format!(
                     "search: {n} candidates in {} ({}); now filter: search lt|gt|eq|ne [VALUE|@ADDR], by N, changes OP N",
-                    domain_word(domain),
+                    domain.name(),
                     layout.short()
                 ))
             }

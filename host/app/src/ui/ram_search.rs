@@ -30,8 +30,8 @@ impl GbApp {
         let view = self.view.tools.search.clone();
         ui.horizontal_wrapped(|ui| {
             ui.label("Memory");
-            for (name, d) in SEARCH_DOMAINS {
-                ui.selectable_value(&mut self.search_ui.domain, d, name.to_uppercase());
+            for d in SEARCH_DOMAINS {
+                ui.selectable_value(&mut self.search_ui.domain, d, d.name().to_uppercase());
             }
         });
         ui.horizontal(|ui| {

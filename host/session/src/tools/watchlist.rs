@@ -40,15 +40,13 @@ impl Space {
     /// The space a `.wch` domain name (BizHawk's Gambatte, SameBoy and GBHawk cores) or a
     /// gbhost domain name (`wram`, `bus`, …) names, ignoring case.
     pub fn from_name(name: &str) -> Option<Space> {
-        Some(match name.trim().to_ascii_lowercase().as_str() {
+        let name = name.trim().to_ascii_lowercase();
+        Some(match name.as_str() {
             "system bus" | "bus" => Space::Bus,
-            "wram" | "main ram" => Space::Flat(Domain::Wram),
-            "hram" | "zero page ram" => Space::Flat(Domain::Hram),
-            "vram" => Space::Flat(Domain::Vram),
-            "oam" => Space::Flat(Domain::Oam),
-            "cartram" | "cart ram" | "sram" => Space::Flat(Domain::CartRam),
-            "rom" => Space::Flat(Domain::Rom),
-            _ => return None,
+            "main ram" => Space::Flat(Domain::Wram),
+            "zero page ram" => Space::Flat(Domain::Hram),
+            "cart ram" | "sram" => Space::Flat(Domain::CartRam),
+            other => Space::Flat(Domain::from_name(other)?),
         })
     }
 }
