@@ -63,25 +63,7 @@ fn damaged(format: &'static str, what: impl Into<String>) -> PatchError {
 
 /// CRC-32 (IEEE, reflected, as zip and the patch formats use).
 pub fn crc32(bytes: &[u8]) -> u32 {
-    static TABLE: std::sync::OnceLock<[u32; 256]> = std::sync::OnceLock::new();
-    let table = TABLE.get_or_init(|| {
-        let mut t = [0u32; 256];
-        for (i, e) in t.iter_mut().enumerate() {
-            let mut c = i as u32;
-            for _ in 0..8 {
-                c = if c & 1 != 0 {
-                    0xEDB8_8320 ^ (c >> 1)
-                } else {
-                    c >> 1
-                };
-            }
-            *e = c;
-        }
-        t
-    });
-    !bytes.iter().fold(!0u32, |c, &b| {
-        table[((c ^ u32::from(b)) & 0xFF) as usize] ^ (c >> 8)
-    })
+    crc32fast::hash(bytes)
 }
 
 /// Which format `patch` is, by its magic.
