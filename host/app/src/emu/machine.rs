@@ -81,12 +81,10 @@ pub struct Emu {
     pub(crate) editor: Option<super::editor_state::OpenEditor>,
     /// RAM search, the watch list, the cheat list.
     pub(crate) tools: super::tool_state::Tools,
-    /// A video viewer is open: the view carries the machine's video memory and registers.
-    pub(crate) video_viewers: bool,
+    /// The panels shown, whose parts of the view are published only then.
+    pub(crate) shown: super::types::Shown,
     /// The ROM's symbols (its `.sym` file), for the debugger.
     pub(crate) symbols: Option<gb_session::symbols::Symbols>,
-    /// The Debugger window is open (its view is published).
-    pub(crate) debug_open: bool,
     /// Where a breakpoint stopped a live frame, not said yet.
     pub(crate) stop_note: Option<String>,
     /// The authors and description of the movie at this path, as last read or set.
@@ -138,9 +136,8 @@ impl Emu {
                 dir: super::tool_state::rom_data_dir(),
                 ..Default::default()
             },
-            video_viewers: false,
+            shown: Default::default(),
             symbols: None,
-            debug_open: false,
             stop_note: None,
             movie_info: None,
         };

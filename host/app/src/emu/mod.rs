@@ -47,5 +47,7 @@ mod tests;
 pub use publish::DMG_GREEN;
 pub use thread::{Cmd, EmuHandle, spawn};
 pub use tool_state::SearchView;
-pub use types::{BranchView, EditorView, MovieInfo, RomFile, RomSource, Speed, Start, View};
+pub use types::{
+    BranchView, EditorView, MovieInfo, Panel, RomFile, RomSource, Shown, Speed, Start, View,
+};
 pub use video_state::VideoView;

@@ -130,9 +130,10 @@ impl Emu {
             movie_info,
             wants_host_input: self.session.wants_host_input(),
             tools: self.tools_view(),
-            debug: self.debug_open.then(|| self.debug_view()),
+            debug: self.shown.debugger.then(|| self.debug_view()),
             video: self
-                .video_viewers
+                .shown
+                .video
                 .then(|| Arc::new(VideoView::capture(gb, self.session.frame()))),
             quit: self.quit,
         };

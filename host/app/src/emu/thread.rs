@@ -14,7 +14,7 @@ use anyhow::{Context, Result};
 use gb_core::{Buttons, Domain};
 
 use super::machine::{BATTERY_EVERY, Emu, FAST_FACTOR, FRAME};
-use super::types::{RomSource, Speed, Start, View};
+use super::types::{Panel, RomSource, Speed, Start, View};
 use crate::command::Command;
 
 /// A request to the emulation thread.
@@ -76,11 +76,9 @@ pub enum Cmd {
     /// The memory viewer's window: `len` bytes from offset `start` of a domain (None: the
     /// CPU's address space).
     ViewMemory(Option<Domain>, u32, u32),
-    /// The Debugger window opened or closed (its view is published only while open).
-    DebugWindow(bool),
-    /// Whether a video viewer (tiles, maps, OAM, palettes, I/O registers) is open: while one
-    /// is, every published view carries [`View::video`].
-    ViewVideo(bool),
+    /// A panel whose view costs to build was shown or hidden: its part of [`View`] is
+    /// published only while it is shown.
+    Shown(Panel, bool),
     /// A REPL line as typed (a command or Lua), parsed here; the reply (may be empty) goes
     /// back on the sender, or to the console when there is none.
     Line(String, Option<Sender<String>>),
@@ -291,8 +289,7 @@ impl Emu {
                     }
                 }
                 Cmd::ViewMemory(d, start, len) => self.mem_window = (d, start, len),
-                Cmd::DebugWindow(open) => self.debug_open = open,
-                Cmd::ViewVideo(on) => self.video_viewers = on,
+                Cmd::Shown(panel, on) => self.shown.set(panel, on),
                 Cmd::Line(line, reply) => {
                     let out = self.apply_line(&line);
                     self.answer(&line, &out, reply);

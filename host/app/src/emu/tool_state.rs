@@ -51,7 +51,7 @@ pub struct SearchView {
     pub count: usize,
     /// The filters applied, as text.
     pub filters: Vec<String>,
-    /// The first [`LIST_MAX`] candidates.
+    /// The first [`LIST_MAX`] candidates (empty while the RAM Search window is closed).
     pub rows: Arc<Vec<search::Candidate>>,
 }
 

@@ -494,7 +494,11 @@ impl Emu {
                 layout: s.layout(),
                 count: s.len(),
                 filters: s.filters().iter().map(ToString::to_string).collect(),
-                rows: Arc::new(s.rows(0..LIST_MAX, mem)),
+                rows: Arc::new(if self.shown.search {
+                    s.rows(0..LIST_MAX, mem)
+                } else {
+                    Vec::new()
+                }),
             }
         });
         let watches = self

@@ -1,6 +1,6 @@
 //! The plain values the emulation thread and the window share: how fast play runs, what the
-//! cartridge comes from, how the thread starts, the scripts the app loaded, and the [`View`]
-//! the window draws.
+//! cartridge comes from, how the thread starts, the scripts the app loaded, which costly
+//! panels are shown, and the [`View`] the window draws.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -19,6 +19,48 @@ pub enum Speed {
     Fast,
     /// As fast as the machine goes.
     Unthrottled,
+}
+
+/// A panel whose part of the [`View`] costs to build, so it is published only while shown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Panel {
+    /// The Debugger window ([`View::debug`]).
+    Debugger,
+    /// A video viewer: tiles, maps, OAM, palettes, I/O registers ([`View::video`]).
+    Video,
+    /// The RAM Search window (the candidate rows of [`View::tools`]).
+    Search,
+}
+
+/// Which [`Panel`]s are shown.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Shown {
+    /// The Debugger window.
+    pub debugger: bool,
+    /// A video viewer.
+    pub video: bool,
+    /// The RAM Search window.
+    pub search: bool,
+}
+
+impl Shown {
+    /// Whether `panel` is shown.
+    pub fn get(self, panel: Panel) -> bool {
+        match panel {
+            Panel::Debugger => self.debugger,
+            Panel::Video => self.video,
+            Panel::Search => self.search,
+        }
+    }
+
+    /// Mark `panel` shown or hidden.
+    pub fn set(&mut self, panel: Panel, on: bool) {
+        match panel {
+            Panel::Debugger => self.debugger = on,
+            Panel::Video => self.video = on,
+            Panel::Search => self.search = on,
+        }
+    }
 }
 
 /// What the cartridge and its scripts come from.

@@ -14,18 +14,10 @@ use crate::emu::Cmd;
 impl GbApp {
     pub(super) fn debugger_window(&mut self, ctx: &egui::Context) {
         let mut open = self.debug_ui.open;
-        if open != self.debug_ui.told {
-            self.debug_ui.told = open;
-            self.send(Cmd::DebugWindow(open));
-        }
         egui::Window::new("Debugger")
             .open(&mut open)
             .default_width(520.0)
             .show(ctx, |ui| self.debugger_contents(ui));
-        if !open {
-            self.debug_ui.told = false;
-            self.send(Cmd::DebugWindow(false));
-        }
         self.debug_ui.open = open;
     }
 

@@ -54,7 +54,7 @@ mod windows_tests;
 
 use crate::command::{Command, MovieCmd, StateCmd, StateTarget};
 use crate::config::{Config, Keys};
-use crate::emu::{Cmd, EmuHandle, RomSource, Speed, View};
+use crate::emu::{Cmd, EmuHandle, Panel, RomSource, Speed, View};
 use crate::gamepad::Gamepads;
 use eframe::egui;
 use file_state::Dialog;
@@ -116,6 +116,8 @@ pub struct GbApp {
     wheel: f32,
     /// The keys and mouse last sent for scripts.
     sent_input: gb_session::data::HostInput,
+    /// The costly panels the emulation thread was last told are shown.
+    told_shown: crate::emu::Shown,
     /// The TAS editor's window.
     roll: roll_state::RollUi,
     /// The RAM Search window.
@@ -202,6 +204,7 @@ impl GbApp {
             screen_at: (egui::Pos2::ZERO, 1.0),
             wheel: 0.0,
             sent_input: Default::default(),
+            told_shown: Default::default(),
             roll: Default::default(),
             search_ui: Default::default(),
             watch_ui: Default::default(),
@@ -237,6 +240,22 @@ impl GbApp {
 
     fn send(&self, cmd: Cmd) {
         self.emu.send(cmd);
+    }
+
+    /// Tell the emulation thread which costly panels are shown now, when that changed (it
+    /// publishes their views only while they are).
+    fn tell_shown(&mut self) {
+        let now = crate::emu::Shown {
+            debugger: self.debug_ui.open,
+            video: self.vram_ui.open || self.vram_ui.io_open,
+            search: self.search_ui.open,
+        };
+        for panel in [Panel::Debugger, Panel::Video, Panel::Search] {
+            if now.get(panel) != self.told_shown.get(panel) {
+                self.send(Cmd::Shown(panel, now.get(panel)));
+            }
+        }
+        self.told_shown = now;
     }
 
     /// Run a console command on the emulation thread (it and its reply go to the console).
@@ -890,10 +909,11 @@ impl GbApp {
         if self.cheat_ui.open {
             self.cheats_window(&ctx);
         }
-        if self.debug_ui.open || self.debug_ui.told {
+        if self.debug_ui.open {
             self.debugger_window(&ctx);
         }
         self.video_windows(&ctx);
+        self.tell_shown();
         self.script_windows(&ctx);
         self.tas_editor(&ctx);
         self.host_input(&ctx);

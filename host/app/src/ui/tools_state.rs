@@ -125,8 +125,6 @@ impl CheatUi {
 #[derive(Default)]
 pub(super) struct DebugUi {
     pub(super) open: bool,
-    /// Whether the thread was told the window is open.
-    pub(super) told: bool,
     /// The breakpoint being typed (`sub`, `w C0A0 if value == 3`).
     pub(super) input: String,
 }

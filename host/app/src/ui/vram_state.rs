@@ -118,8 +118,6 @@ pub(super) struct VramUi {
     pub(super) open: bool,
     /// The I/O registers window is open.
     pub(super) io_open: bool,
-    /// What the emulation thread was last told (a viewer is open).
-    pub(super) sent: bool,
     pub(super) tab: VramTab,
     /// The palette tiles are drawn with (`None`: the background's, BGP or CGB BG 0).
     pub(super) palette: Option<PaletteChoice>,
@@ -137,7 +135,6 @@ impl Default for VramUi {
         VramUi {
             open: false,
             io_open: false,
-            sent: false,
             tab: VramTab::Tiles,
             palette: None,
             zoom: 2.0,

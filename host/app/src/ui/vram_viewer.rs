@@ -12,7 +12,7 @@ use eframe::egui;
 use super::GbApp;
 use super::vram::{self, PaletteChoice};
 use super::vram_state::{DataChoice, Drawn, MapChoice, VramTab};
-use crate::emu::{Cmd, DMG_GREEN, VideoView};
+use crate::emu::{DMG_GREEN, VideoView};
 
 /// How far a texture's pixels go: `size` in Game Boy pixels at `zoom`.
 fn scaled(size: [usize; 2], zoom: f32) -> egui::Vec2 {
@@ -41,14 +41,9 @@ fn pixel_at(resp: &egui::Response, zoom: f32) -> Option<(usize, usize)> {
 }
 
 impl GbApp {
-    /// The video viewers: tell the emulation thread whether one is open (it publishes the
-    /// video memory only then), and draw the open ones.
+    /// The video viewers: draw the open ones (the emulation thread publishes the video
+    /// memory only while one is: [`GbApp::tell_shown`]).
     pub(super) fn video_windows(&mut self, ctx: &egui::Context) {
-        let want = self.vram_ui.open || self.vram_ui.io_open;
-        if want != self.vram_ui.sent {
-            self.send(Cmd::ViewVideo(want));
-            self.vram_ui.sent = want;
-        }
         if self.vram_ui.open {
             let mut open = true;
             egui::Window::new("VRAM viewer")
