@@ -7,7 +7,7 @@ use lua_rollback::Value;
 
 use super::args::{address, bytes_arg, int, type_name};
 use super::context::Api;
-use super::spec::{FIXED, FIXED_DOMAINS, READ, WIDTHS, WRITE, id};
+use super::spec::{FIXED, READ, WIDTHS, WRITE, id};
 use crate::data::EventKind;
 
 /// Where a memory access goes: the bus (side-effect-free reads, CPU-like writes) or a flat
@@ -32,6 +32,18 @@ const SPACES: [(&str, Space); 10] = [
     ("hram", Space::Flat(Domain::Hram)),
     ("cartram", Space::Flat(Domain::CartRam)),
     ("sram", Space::Flat(Domain::CartRam)),
+];
+
+/// The spaces of [`FIXED_DOMAINS`], in its order (a test keeps them so).
+const FIXED_SPACES: [Space; 8] = [
+    Space::Bus,
+    Space::Io,
+    Space::Flat(Domain::Rom),
+    Space::Flat(Domain::Wram),
+    Space::Flat(Domain::Vram),
+    Space::Flat(Domain::Oam),
+    Space::Flat(Domain::Hram),
+    Space::Flat(Domain::CartRam),
 ];
 
 fn space(args: &[Value], i: usize, default: Space, what: &str) -> Result<Space, String> {
@@ -208,16 +220,8 @@ impl Api<'_> {
             args
         };
         let wi = (x & 15) as usize;
-        let default = match FIXED_DOMAINS.get(((x >> 5) & 15) as usize) {
-            Some(&"bus") => Space::Bus,
-            Some(&"io") => Space::Io,
-            Some(&"rom") => Space::Flat(Domain::Rom),
-            Some(&"wram") => Space::Flat(Domain::Wram),
-            Some(&"vram") => Space::Flat(Domain::Vram),
-            Some(&"oam") => Space::Flat(Domain::Oam),
-            Some(&"hram") => Space::Flat(Domain::Hram),
-            Some(&"cartram") => Space::Flat(Domain::CartRam),
-            _ => return Err(format!("unknown host function {id}")),
+        let Some(&default) = FIXED_SPACES.get(((x >> 5) & 15) as usize) else {
+            return Err(format!("unknown host function {id}"));
         };
         if wi >= WIDTHS.len() {
             return Err(format!("unknown host function {id}"));
@@ -349,5 +353,23 @@ fn bus_address(sp: Space, a: usize) -> Option<u16> {
         Space::Bus => u16::try_from(a).ok(),
         Space::Io if a <= 0x80 => Some(io_addr(a)),
         Space::Io | Space::Flat(_) => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::spec::FIXED_DOMAINS;
+    use super::*;
+
+    #[test]
+    fn the_fixed_spaces_are_the_fixed_domains_in_order() {
+        for (i, name) in FIXED_DOMAINS.iter().enumerate() {
+            let args = [Value::String(name.as_bytes().into())];
+            assert_eq!(
+                space(&args, 0, Space::Io, "test"),
+                Ok(FIXED_SPACES[i]),
+                "{name}"
+            );
+        }
     }
 }
