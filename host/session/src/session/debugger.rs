@@ -146,14 +146,21 @@ impl Session {
         Some(Stopped::Break { id: b.id, what })
     }
 
-    /// The breakpoint of kind `on` (interrupt, `LD B,B`) the machine stopped at, if one holds.
-    fn special_hit(&mut self, on: BreakOn) -> Option<u32> {
+    /// The stop at an interrupt or `LD B,B` (`on`), named by the breakpoint on it whose
+    /// condition holds; `None` when none does (the run goes on).
+    pub(crate) fn special_stop(&mut self, on: BreakOn) -> Option<Stopped> {
         let gb = &self.gb;
         let b = self.breakpoints.iter_mut().find(|b| {
             b.enabled && b.on == on && b.cond.as_ref().is_none_or(|(_, e)| e.holds(gb, 0))
         })?;
         b.hits += 1;
-        Some(b.id)
+        let pc = gb.regs().pc;
+        let what = if on == BreakOn::LdBB {
+            format!("LD B,B at {pc:04X}")
+        } else {
+            format!("interrupt taken: vector {pc:04X}")
+        };
+        Some(Stopped::Break { id: b.id, what })
     }
 
     /// Run the machine as `resume` says: until a breakpoint, the end of the current frame
@@ -239,22 +246,6 @@ impl Session {
             self.apply_watches();
         }
         stopped
-    }
-
-    /// Give an interrupt or `LD B,B` stop the number of the breakpoint that asked for it;
-    /// `None` when no such breakpoint's condition holds (the run goes on).
-    pub(crate) fn named(&mut self, stop: Stopped) -> Option<Stopped> {
-        match stop {
-            Stopped::Break { id: 0, what } => {
-                let on = if what.starts_with("LD B,B") {
-                    BreakOn::LdBB
-                } else {
-                    BreakOn::Interrupt
-                };
-                self.special_hit(on).map(|id| Stopped::Break { id, what })
-            }
-            other => Some(other),
-        }
     }
 
     /// A temporary execute breakpoint at `addr` (when the stack pointer is at least `sp`).

@@ -3,7 +3,7 @@
 //! cycles and stops for the scripts' bus hooks, the frame-end hooks and coroutines, the
 //! windows of the scripts whose windows changed, each VM's end-of-frame collection.
 
-use super::run::{InFrame, Run};
+use super::run::{InFrame, Over, Run};
 use super::{ConsoleLine, Session};
 use crate::data::{Event, EventKind};
 use crate::script::Script;
@@ -258,12 +258,16 @@ impl Session {
             }
             if stopped.is_none()
                 && let Some(run) = debug.as_deref_mut()
-                && let Some(stop) = run.after(&self.gb, stop)
             {
-                // An interrupt or LD B,B stop is kept only when a breakpoint's condition holds.
-                match self.named(stop) {
-                    Some(stop) => stopped = Some(stop),
-                    None => run.pass_here(&self.gb),
+                match run.after(&self.gb, stop) {
+                    Some(Over::Stopped(stop)) => stopped = Some(stop),
+                    // An interrupt or LD B,B stop is kept only when a breakpoint's condition
+                    // holds.
+                    Some(Over::At(on)) => match self.special_stop(on) {
+                        Some(stop) => stopped = Some(stop),
+                        None => run.pass_here(&self.gb),
+                    },
+                    None => {}
                 }
             }
             if stopped.is_some() {

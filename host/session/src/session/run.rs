@@ -5,7 +5,17 @@
 use gb_core::{DebugStop, DebugUntil, Gb, Registers};
 
 use crate::data::Event;
-use crate::debug::{Resume, Stopped};
+use crate::debug::{BreakOn, Resume, Stopped};
+
+/// Why a debug run is over, as [`Run::after`] sees it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Over {
+    /// Stopped for good (a step ran).
+    Stopped(Stopped),
+    /// At an interrupt or an `LD B,B`: over only if a breakpoint on it holds
+    /// ([`crate::Session`] decides).
+    At(BreakOn),
+}
 
 /// A frame under way: its events, those from `next` on not applied yet. Kept by the session
 /// while a debugger holds the machine in the middle of a frame.
@@ -101,25 +111,19 @@ impl Run {
     }
 
     /// After the core stopped (and its hits were served): whether the run is over.
-    pub(crate) fn after(&mut self, gb: &Gb, stop: DebugStop) -> Option<Stopped> {
+    pub(crate) fn after(&mut self, gb: &Gb, stop: DebugStop) -> Option<Over> {
         match self.resume {
-            Resume::StepIn if self.steps == Some(0) => Some(Stopped::Step),
+            Resume::StepIn if self.steps == Some(0) => Some(Over::Stopped(Stopped::Step)),
             Resume::StepOut
                 if self.steps == Some(0)
                     && self.last_op.is_some_and(is_return)
                     && gb.regs().sp > self.sp0 =>
             {
-                Some(Stopped::Step)
+                Some(Over::Stopped(Stopped::Step))
             }
             _ => match stop {
-                DebugStop::LdBB => Some(Stopped::Break {
-                    id: 0,
-                    what: format!("LD B,B at {:04X}", gb.regs().pc),
-                }),
-                DebugStop::Interrupt => Some(Stopped::Break {
-                    id: 0,
-                    what: format!("interrupt taken: vector {:04X}", gb.regs().pc),
-                }),
+                DebugStop::LdBB => Some(Over::At(BreakOn::LdBB)),
+                DebugStop::Interrupt => Some(Over::At(BreakOn::Interrupt)),
                 _ => {
                     if self.resume == Resume::StepOut {
                         // On to the next instruction.
