@@ -220,17 +220,7 @@ impl Session {
                     break stop;
                 }
                 None => {
-                    let replay = f.replay;
-                    self.replaying = replay;
-                    self.frame_finish(f);
-                    self.replaying = false;
-                    if replay {
-                        if self.replayed(self.config.desync_check).is_err() {
-                            self.history.resync(self.frame, &self.gb, &mut self.scripts);
-                        }
-                    } else {
-                        self.capture();
-                    }
+                    self.end_under_way(f);
                     frames += 1;
                     match resume {
                         Resume::Continue => break Stopped::FrameEnd,

@@ -1,7 +1,10 @@
 //! The frame loop, the same live and on replays: the events due at the frame's start, the
-//! scripts' frame-start hooks and their buttons, the core with sub-frame events at their
-//! cycles and stops for the scripts' bus hooks, the frame-end hooks and coroutines, the
-//! windows of the scripts whose windows changed, each VM's end-of-frame collection.
+//! scripts' frame-start hooks and their buttons, the file reads the log holds set aside for
+//! the scripts' reads to be checked against, the core with sub-frame events at their cycles
+//! and stops for the scripts' bus hooks, the frame-end hooks and coroutines, the windows of
+//! the scripts whose windows changed, each VM's end-of-frame collection. A frame is begun,
+//! run and finished in three steps so that a debugger can stop in the middle of its core and
+//! finish it later ([`Session::run_frame`], `end_under_way`).
 
 use super::run::{InFrame, Over, Run};
 use super::{ConsoleLine, Session};
@@ -138,25 +141,33 @@ impl Session {
     pub fn run_frame(&mut self) {
         match self.in_frame.take() {
             Some(mut f) => {
-                let replay = f.replay;
-                self.replaying = replay;
+                self.replaying = f.replay;
                 self.frame_core(&mut f, None);
-                self.frame_finish(f);
                 self.replaying = false;
-                if replay {
-                    // A frame of the recorded future: the cursor moves on, no capture.
-                    if self.replayed(self.config.desync_check).is_err() {
-                        self.history.resync(self.frame, &self.gb, &mut self.scripts);
-                    }
-                    return;
-                }
+                self.end_under_way(f);
             }
             None => {
                 self.fork();
                 self.step_frame();
+                self.capture();
             }
         }
-        self.capture();
+    }
+
+    /// End a frame a debugger ran (its core is done): a frame of the recorded future moves
+    /// the history's cursor on (checked for a desync when asked), a new one is captured.
+    pub(crate) fn end_under_way(&mut self, f: InFrame) {
+        let replay = f.replay;
+        self.replaying = replay;
+        self.frame_finish(f);
+        self.replaying = false;
+        if replay {
+            if self.replayed(self.config.desync_check).is_err() {
+                self.history.resync(self.frame, &self.gb, &mut self.scripts);
+            }
+        } else {
+            self.capture();
+        }
     }
 
     /// The frame loop proper (no capture): used live and for replays.
