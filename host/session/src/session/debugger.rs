@@ -276,15 +276,9 @@ impl Session {
     pub fn trace(&mut self, frames: u64, out: &mut dyn std::io::Write) -> std::io::Result<u64> {
         let end = self.frame + frames.max(1);
         let mut lines = 0;
-        let enabled: Vec<u32> = self
-            .breakpoints
-            .iter()
-            .filter(|b| b.enabled)
-            .map(|b| b.id)
-            .collect();
-        for id in &enabled {
-            self.enable_breakpoint(*id, false);
-        }
+        // Set aside for the trace (the core's watchpoints go with them), put back after.
+        let kept = std::mem::take(&mut self.breakpoints);
+        self.apply_watches();
         let result = (|| {
             while self.frame < end {
                 let gb = &self.gb;
@@ -316,9 +310,8 @@ impl Session {
             }
             Ok(lines)
         })();
-        for id in &enabled {
-            self.enable_breakpoint(*id, true);
-        }
+        self.breakpoints = kept;
+        self.apply_watches();
         result
     }
 }
