@@ -81,11 +81,11 @@ impl Emu {
             path: o.path.clone(),
             start: ed.start(),
             frames,
-            lag: Arc::new(
-                (ed.start()..ed.valid_end().min(ed.end()))
-                    .map(|f| ed.lagged(f))
-                    .collect(),
-            ),
+            lag: Arc::new({
+                let known = ed.lag_known();
+                let n = ed.valid_end().min(ed.end()).saturating_sub(ed.start());
+                known[..usize::try_from(n).unwrap_or(usize::MAX).min(known.len())].to_vec()
+            }),
             lag_count: ed.lag_count(),
             markers,
             valid_end: ed.valid_end(),

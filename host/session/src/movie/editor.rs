@@ -101,6 +101,8 @@ pub struct Editor {
     target: u64,
     /// Lag of each frame emulated with the current input (by roll index).
     lag: Vec<Option<bool>>,
+    /// How many of `lag` are `Some(true)`.
+    lag_count: usize,
     /// Recording: playing past the end appends the user's input.
     recording: bool,
     /// The session's other outside inputs (script loads, pokes, the start time, form actions,
@@ -128,6 +130,7 @@ impl Editor {
             valid,
             target: session.frame(),
             lag: Vec::new(),
+            lag_count: 0,
             recording: true,
             kept: Vec::new(),
             branches: Vec::new(),
@@ -188,7 +191,12 @@ impl Editor {
 
     /// Lag frames known (emulated with the current input).
     pub fn lag_count(&self) -> usize {
-        self.lag.iter().filter(|l| **l == Some(true)).count()
+        self.lag_count
+    }
+
+    /// Whether each frame from the start lagged, as far as known (see [`Editor::lagged`]).
+    pub fn lag_known(&self) -> &[Option<bool>] {
+        &self.lag
     }
 
     /// Whether playing past the end appends input (else it plays empty input there).
@@ -215,7 +223,8 @@ impl Editor {
         if f < self.valid {
             self.valid = f;
             self.lag
-                .truncate(first.and_then(|i| usize::try_from(i).ok()).unwrap_or(0));
+                .truncate(usize::try_from(first?).unwrap_or(usize::MAX));
+            self.lag_count = self.lag.iter().filter(|l| **l == Some(true)).count();
             // Re-emulate up to where the user was.
             self.target = self.target.max(session.frame());
         }
@@ -381,15 +390,15 @@ impl Editor {
         if f >= self.start
             && let Ok(i) = usize::try_from(f - self.start)
         {
-            if self.lag.len() < i {
-                self.lag.resize(i, None);
+            if self.lag.len() <= i {
+                self.lag.resize(i + 1, None);
             }
-            let lagged = Some(session.gb().lagged());
-            if i < self.lag.len() {
-                self.lag[i] = lagged;
-            } else {
-                self.lag.push(lagged);
+            let lagged = session.gb().lagged();
+            if self.lag[i] == Some(true) {
+                self.lag_count -= 1;
             }
+            self.lag[i] = Some(lagged);
+            self.lag_count += usize::from(lagged);
         }
         if f == self.valid {
             self.valid = f + 1;
