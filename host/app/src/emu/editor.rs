@@ -75,12 +75,15 @@ impl Emu {
         Ok(msg)
     }
 
-    /// Before a frame: what scripts' `tastudio.*` see.
+    /// Before a frame: what scripts' `tastudio.*` see (nothing to build when no script runs).
     pub(crate) fn give_editor_info(&mut self) {
-        let info = self
-            .editor
-            .as_ref()
-            .map(|o| o.ed.info(&self.session, Vec::new()));
+        let scripts = self.session.scripts().next().is_some();
+        let info = self.editor.as_ref().filter(|_| scripts).map(|o| {
+            let selection = o
+                .selection
+                .map_or_else(Vec::new, |(a, b)| (a..=b).collect());
+            o.ed.info(&self.session, selection)
+        });
         self.session.set_editor_info(info);
     }
 

@@ -31,6 +31,8 @@ pub(crate) struct OpenEditor {
     pub stalled: bool,
     /// A second machine racing the edited one (`movie ghost …`).
     pub ghost: Option<Ghost>,
+    /// The piano roll's selection (first and last frame), for scripts' `tastudio.getselection`.
+    pub selection: Option<(u64, u64)>,
 }
 
 impl OpenEditor {
@@ -45,6 +47,7 @@ impl OpenEditor {
             cache: None,
             stalled: false,
             ghost: None,
+            selection: None,
         }
     }
 }

@@ -439,6 +439,7 @@ fn tastudio_requests_reach_the_editor() {
             tastudio.applyinputchanges()
             tastudio.setmarker(25, "from lua")
             console.log("tas sees " .. tastudio.getmarker(10))
+            console.log("selected " .. table.concat(tastudio.getselection(), ","))
           end
         end)
         "#,
@@ -452,12 +453,19 @@ fn tastudio_requests_reach_the_editor() {
     emu.apply_line("step 30");
     assert!(emu.apply_line("movie edit").contains("30 frames"));
     emu.apply_line("movie marker 10 hello");
+    // The piano roll's selection, as the window sends it.
+    emu.handle(Cmd::RollSelection(Some((12, 14))));
     emu.apply_line("step 1");
     let ed = &emu.editor.as_ref().expect("open").ed;
     assert!(ed.input(20).contains(Buttons::A), "painted by the script");
     assert_eq!(ed.marker(25).map(|m| m.text.as_str()), Some("from lua"));
     assert!(
         emu.lines.iter().any(|l| l.contains("tas sees hello")),
+        "{:?}",
+        emu.lines
+    );
+    assert!(
+        emu.lines.iter().any(|l| l.contains("selected 12,13,14")),
         "{:?}",
         emu.lines
     );

@@ -76,6 +76,8 @@ pub enum Cmd {
     /// The memory viewer's window: `len` bytes from offset `start` of a domain (None: the
     /// CPU's address space).
     ViewMemory(Option<Domain>, u32, u32),
+    /// The piano roll's selection changed (first and last frame; scripts see it).
+    RollSelection(Option<(u64, u64)>),
     /// A panel whose view costs to build was shown or hidden: its part of [`View`] is
     /// published only while it is shown.
     Shown(Panel, bool),
@@ -290,6 +292,11 @@ impl Emu {
                 }
                 Cmd::ViewMemory(d, start, len) => self.mem_window = (d, start, len),
                 Cmd::Shown(panel, on) => self.shown.set(panel, on),
+                Cmd::RollSelection(sel) => {
+                    if let Some(o) = &mut self.editor {
+                        o.selection = sel;
+                    }
+                }
                 Cmd::Line(line, reply) => {
                     let out = self.apply_line(&line);
                     self.answer(&line, &out, reply);

@@ -29,6 +29,8 @@ pub struct RollUi {
     pub(super) was_open: bool,
     /// Selected frames (anchor, other end).
     pub(super) selection: Option<(u64, u64)>,
+    /// The selection the emulation thread was last told of (scripts see it).
+    pub(super) told_selection: Option<(u64, u64)>,
     /// A selection drag over frame numbers is going on.
     pub(super) selecting: bool,
     pub(super) paint: Option<Paint>,

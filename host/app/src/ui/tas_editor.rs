@@ -35,6 +35,11 @@ impl GbApp {
             .default_pos([(ctx.content_rect().right() - 490.0).max(8.0), 60.0])
             .show(ctx, |ui| self.editor_contents(ui, &ed));
         self.roll.open = open;
+        let sel = self.roll.selection.map(|(a, b)| (a.min(b), a.max(b)));
+        if sel != self.roll.told_selection {
+            self.roll.told_selection = sel;
+            self.send(Cmd::RollSelection(sel));
+        }
     }
 
     fn editor_contents(&mut self, ui: &mut egui::Ui, ed: &EditorView) {

@@ -1,6 +1,6 @@
-//! [`EditorInfo`]: what scripts' `tastudio.*` see of the TAS editor (set by the app before
-//! every frame while the editor is open, like the movie's [`super::MovieView`]; not part of
-//! the log).
+//! [`EditorInfo`]: what scripts' `tastudio.*` see of the TAS editor (set by the app while
+//! the editor is open and a script runs: before each live frame, once per re-emulation tick;
+//! like the movie's [`super::MovieView`], not part of the log).
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
