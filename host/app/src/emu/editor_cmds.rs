@@ -154,9 +154,7 @@ impl Emu {
             MovieCmd::Delete { from, to } => changed(ed.delete(session, span(*from, *to))),
             MovieCmd::Clone { from, to } => changed(ed.clone_frames(session, span(*from, *to))),
             MovieCmd::Clear { from, to } => changed(ed.clear(session, span(*from, *to))),
-            MovieCmd::Paste { frame, input } => {
-                changed(ed.paste(session, *frame, input.clone(), false))
-            }
+            MovieCmd::Paste { frame, input } => changed(ed.paste(session, *frame, input.clone())),
             MovieCmd::Undo => match ed.undo(session) {
                 Some(f) => format!("undone (from frame {f})"),
                 None if ed.roll().can_undo_redo().0 => "undone".into(),

@@ -296,20 +296,9 @@ impl Editor {
         self.edited(session, first)
     }
 
-    /// The input of `frames`, for copy and cut.
-    pub fn copy(&self, frames: Range<u64>) -> Vec<Buttons> {
-        self.roll.copy(self.range(frames))
-    }
-
-    /// Paste `input` at frame `f`, over the frames there or inserted before them.
-    pub fn paste(
-        &mut self,
-        session: &Session,
-        f: u64,
-        input: Vec<Buttons>,
-        insert: bool,
-    ) -> Option<u64> {
-        let first = self.roll.paste(f.saturating_sub(self.start), input, insert);
+    /// Paste `input` at frame `f`, over the frames there.
+    pub fn paste(&mut self, session: &Session, f: u64, input: Vec<Buttons>) -> Option<u64> {
+        let first = self.roll.paste(f.saturating_sub(self.start), input, false);
         self.edited(session, first)
     }
 
@@ -348,16 +337,10 @@ impl Editor {
         self.roll.markers().get(&f.checked_sub(self.start)?)
     }
 
-    /// The next marker after frame `f`, and the previous one.
+    /// The next marker after frame `f`.
     pub fn next_marker(&self, f: u64) -> Option<u64> {
         let i = f.saturating_sub(self.start);
         self.roll.next_marker(i).map(|i| self.start + i)
-    }
-
-    /// The previous marker before frame `f`.
-    pub fn prev_marker(&self, f: u64) -> Option<u64> {
-        let i = f.checked_sub(self.start)?;
-        self.roll.prev_marker(i).map(|i| self.start + i)
     }
 
     // --- Playback and seeking. ---

@@ -298,14 +298,9 @@ impl Roll {
         self.markers.remove(&f).is_some()
     }
 
-    /// The first marker after frame `f`, and the last before it.
+    /// The first marker after frame `f`.
     pub fn next_marker(&self, f: u64) -> Option<u64> {
         self.markers.range(f + 1..).next().map(|(k, _)| *k)
-    }
-
-    /// The last marker before frame `f`.
-    pub fn prev_marker(&self, f: u64) -> Option<u64> {
-        self.markers.range(..f).next_back().map(|(k, _)| *k)
     }
 
     /// Replace the whole input and markers (a branch loaded) as one undoable change.
