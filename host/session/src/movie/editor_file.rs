@@ -18,6 +18,7 @@ use std::path::{Path, PathBuf};
 
 use gb_core::Buttons;
 
+use super::bk2::carry::KEY_MARKERS;
 use super::editor::{Branch, Editor};
 use super::error::MovieError;
 use super::reader::Movie;
@@ -38,45 +39,14 @@ pub fn branches_path(movie: &Path) -> PathBuf {
     PathBuf::from(p)
 }
 
-/// Markers as the `markers` metadata holds them: a line per marker, `frame<TAB>P|-<TAB>text`
-/// (frames from the movie's start; `P` pinned; tabs and line breaks in the text become
-/// spaces).
+/// Markers as the `markers` metadata holds them: a [`Marker::line`] each.
 pub fn encode_markers(markers: &BTreeMap<u64, Marker>) -> String {
-    markers
-        .iter()
-        .map(|(f, m)| {
-            let text: String = m
-                .text
-                .chars()
-                .map(|c| {
-                    if c == '\t' || c == '\n' || c == '\r' {
-                        ' '
-                    } else {
-                        c
-                    }
-                })
-                .collect();
-            format!("{f}\t{}\t{text}\n", if m.pinned { "P" } else { "-" })
-        })
-        .collect()
+    markers.iter().map(|(f, m)| m.line(*f)).collect()
 }
 
 /// The markers of a `markers` metadata value (bad lines are skipped).
 pub fn decode_markers(s: &str) -> BTreeMap<u64, Marker> {
-    s.lines()
-        .filter_map(|l| {
-            let mut c = l.splitn(3, '\t');
-            let f = c.next()?.parse().ok()?;
-            let pinned = c.next()? == "P";
-            Some((
-                f,
-                Marker {
-                    text: c.next().unwrap_or("").to_owned(),
-                    pinned,
-                },
-            ))
-        })
-        .collect()
+    s.lines().filter_map(Marker::parse_line).collect()
 }
 
 fn decode_error(part: &str, source: DecodeError) -> MovieError {
@@ -179,7 +149,7 @@ pub fn decode_branches(bytes: &[u8]) -> Result<Vec<Branch>, MovieError> {
 pub fn open(movie: &Movie, path: &Path, session: &Session) -> Result<Editor, MovieError> {
     let (frames, _) = movie.frame_buttons()?;
     let mut ed = Editor::new(session, movie.header.start_frame, frames);
-    if let Some(m) = movie.header.metadata.get("markers") {
+    if let Some(m) = movie.header.metadata.get(KEY_MARKERS) {
         for (f, marker) in decode_markers(m) {
             ed.set_marker(movie.header.start_frame + f, &marker.text, marker.pinned);
         }
@@ -209,7 +179,7 @@ pub fn save(
         .map(|(f, m)| (f - ed.start(), m.clone()))
         .collect();
     let mut meta = BTreeMap::new();
-    meta.insert("markers".to_owned(), encode_markers(&markers));
+    meta.insert(KEY_MARKERS.to_owned(), encode_markers(&markers));
     meta.insert("edited_by".to_owned(), "gbhost TAS editor".to_owned());
     // Recorded as a journal beside the movie, then compacted over it (atomically).
     let tmp = path.with_extension("gbm-saving");

@@ -26,6 +26,25 @@ pub struct Marker {
     pub pinned: bool,
 }
 
+impl Marker {
+    /// Its line in the `markers` metadata: `frame<TAB>P|-<TAB>text` (the frame from the
+    /// movie's start; `P` pinned; tabs and line breaks in the text become spaces).
+    pub fn line(&self, frame: u64) -> String {
+        let text = self.text.replace(['\t', '\r', '\n'], " ");
+        format!("{frame}\t{}\t{text}\n", if self.pinned { "P" } else { "-" })
+    }
+
+    /// A marker and its frame from a [`Marker::line`] (without its line break); `None` when
+    /// the line is not one.
+    pub fn parse_line(line: &str) -> Option<(u64, Marker)> {
+        let mut c = line.splitn(3, '\t');
+        let frame = c.next()?.parse().ok()?;
+        let pinned = c.next()? == "P";
+        let text = c.next().unwrap_or("").to_owned();
+        Some((frame, Marker { text, pinned }))
+    }
+}
+
 /// One undoable change: the frames it replaced and what replaced them, and the markers
 /// before and after.
 #[derive(Clone, Debug)]

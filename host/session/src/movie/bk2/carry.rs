@@ -13,6 +13,7 @@ use std::collections::BTreeMap;
 use super::data::{Bk2, Bk2Frame};
 use super::error::Bk2Error;
 use super::notes::{LagLog, Marker, Subtitle};
+use crate::movie::roll;
 
 /// Metadata key: comments.
 pub const KEY_COMMENTS: &str = "bk2.comments";
@@ -94,13 +95,16 @@ impl Carried {
         }
         put(KEY_POWER, json!(self.power), self.power.is_empty());
         if !self.markers.is_empty() {
-            // BizHawk has no pinned markers; tabs and line breaks cannot be in the editor's.
+            // The editor's format (BizHawk has no pinned markers).
             let lines: String = self
                 .markers
                 .iter()
                 .map(|m| {
-                    let text = m.message.replace(['\t', '\r', '\n'], " ");
-                    format!("{}\t-\t{text}\n", m.frame)
+                    let marker = roll::Marker {
+                        text: m.message.clone(),
+                        pinned: false,
+                    };
+                    marker.line(u64::from(m.frame))
                 })
                 .collect();
             meta.insert(KEY_MARKERS.to_string(), lines);
@@ -147,19 +151,17 @@ impl Carried {
             .collect::<Result<_, _>>()?;
         let mut markers = Vec::new();
         for line in meta.get(KEY_MARKERS).map_or("", String::as_str).lines() {
-            let mut cols = line.splitn(3, '\t');
-            let (Some(f), Some(_pinned), message) = (cols.next(), cols.next(), cols.next()) else {
-                return Err(bad(
-                    KEY_MARKERS,
-                    format!("`{line}` is not frame, pin, text"),
-                ));
-            };
-            let frame = f
-                .parse()
-                .map_err(|_| bad(KEY_MARKERS, format!("`{f}` is not a frame number")))?;
+            let (frame, m) = roll::Marker::parse_line(line)
+                .and_then(|(f, m)| Some((u32::try_from(f).ok()?, m)))
+                .ok_or_else(|| {
+                    bad(
+                        KEY_MARKERS,
+                        format!("`{line}` is not a frame number, a pin and a text"),
+                    )
+                })?;
             markers.push(Marker {
                 frame,
-                message: message.unwrap_or("").to_string(),
+                message: m.text,
             });
         }
         let lag_log = match meta.get(KEY_LAG_LOG) {
