@@ -3,7 +3,12 @@
 
 /// FNV-1a over bytes.
 pub fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+    fnv1a_iter(bytes.iter().copied())
+}
+
+/// FNV-1a over bytes made on the way (no buffer for them).
+pub fn fnv1a_iter(bytes: impl IntoIterator<Item = u8>) -> u64 {
+    bytes.into_iter().fold(0xcbf2_9ce4_8422_2325, |h, b| {
         (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
     })
 }

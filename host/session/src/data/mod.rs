@@ -25,7 +25,7 @@ pub use bundle::{Bundle, Image};
 pub use editor_info::EditorInfo;
 pub use event::{Event, EventKind};
 pub use flavor::Flavor;
-pub use hash::{SourceHash, fnv1a, source_hash};
+pub use hash::{SourceHash, fnv1a, fnv1a_iter, source_hash};
 pub use movie_view::MovieView;
 pub use status::Status;
 pub use window_input::{FormValue, HostInput};

@@ -13,20 +13,15 @@
 
 use gb_core::{Buttons, Domain};
 
-use crate::data::fnv1a;
+use crate::data::{fnv1a, fnv1a_iter};
 use crate::session::{Session, SessionError};
 
 /// A frame's fingerprint: work RAM and picture hashes.
 type Print = (u64, u64);
 
 fn print(s: &Session) -> Print {
-    let px: Vec<u8> = s
-        .picture()
-        .pixels()
-        .iter()
-        .flat_map(|p| p.to_le_bytes())
-        .collect();
-    (fnv1a(s.gb().domain(Domain::Wram)), fnv1a(&px))
+    let px = s.picture().pixels().iter().flat_map(|p| p.to_le_bytes());
+    (fnv1a(s.gb().domain(Domain::Wram)), fnv1a_iter(px))
 }
 
 /// Where two machines first differ.
@@ -51,19 +46,18 @@ pub struct Ghost {
     /// Fingerprints after each frame (index: frame - 1), of the ghost and of the main session.
     ghost_prints: Vec<Option<Print>>,
     main_prints: Vec<Option<Print>>,
+    /// The first frame both fingerprinted where they differ, kept up as prints come in (the
+    /// app asks for it at every publish).
+    first_diff: Option<Divergence>,
+    /// The last frame both fingerprinted.
+    compared: u64,
 }
 
-fn put(v: &mut Vec<Option<Print>>, frame: u64, p: Print) {
-    let Some(i) = frame.checked_sub(1).and_then(|i| usize::try_from(i).ok()) else {
-        return;
-    };
-    if i >= super::MAX_FRAME_LIST as usize {
-        return;
-    }
-    if v.len() <= i {
-        v.resize(i + 1, None);
-    }
-    v[i] = Some(p);
+/// Which machine a fingerprint is of.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Side {
+    Ghost,
+    Main,
 }
 
 impl Ghost {
@@ -77,6 +71,8 @@ impl Ghost {
             name: name.to_owned(),
             ghost_prints: Vec::new(),
             main_prints: Vec::new(),
+            first_diff: None,
+            compared: 0,
         }
     }
 
@@ -107,11 +103,8 @@ impl Ghost {
                 .unwrap_or_default();
             self.session.set_buttons(b);
             self.session.run_frame();
-            put(
-                &mut self.ghost_prints,
-                self.session.frame(),
-                print(&self.session),
-            );
+            let p = print(&self.session);
+            self.put(Side::Ghost, self.session.frame(), p);
             budget -= 1;
         }
         Ok(())
@@ -119,20 +112,70 @@ impl Ghost {
 
     /// Fingerprint the edited session's frame (call after each frame it runs).
     pub fn observe(&mut self, main: &Session) {
-        put(&mut self.main_prints, main.frame(), print(main));
+        self.put(Side::Main, main.frame(), print(main));
     }
 
     /// The edited input changed at frame `f`: its fingerprints from there are stale.
     pub fn invalidate_main_from(&mut self, f: u64) {
         let keep = usize::try_from(f).unwrap_or(usize::MAX);
         self.main_prints.truncate(keep.min(self.main_prints.len()));
+        self.rescan();
     }
 
     /// The first frame both machines ran where their work RAM or picture differ.
     pub fn divergence(&self) -> Option<Divergence> {
-        self.ghost_prints
-            .iter()
-            .zip(&self.main_prints)
+        self.first_diff
+    }
+
+    /// The last frame both machines fingerprinted (how far the comparison reaches).
+    pub fn compared_to(&self) -> u64 {
+        self.compared
+    }
+
+    /// Keep `p` as `side`'s fingerprint after `frame`, and the comparison up to date.
+    fn put(&mut self, side: Side, frame: u64, p: Print) {
+        let Some(i) = frame.checked_sub(1).and_then(|i| usize::try_from(i).ok()) else {
+            return;
+        };
+        if i >= super::MAX_FRAME_LIST as usize {
+            return;
+        }
+        let v = match side {
+            Side::Ghost => &mut self.ghost_prints,
+            Side::Main => &mut self.main_prints,
+        };
+        if v.len() <= i {
+            v.resize(i + 1, None);
+        }
+        let old = v[i].replace(p);
+        if old.is_some_and(|o| o != p) && self.first_diff.is_some_and(|d| d.frame > frame) {
+            // A fingerprint the first difference rested on changed (a rare rerun): look again.
+            self.rescan();
+            return;
+        }
+        let (Some(g), Some(m)) = (
+            self.ghost_prints.get(i).copied().flatten(),
+            self.main_prints.get(i).copied().flatten(),
+        ) else {
+            return;
+        };
+        self.compared = self.compared.max(frame);
+        if g != m && self.first_diff.is_none_or(|d| d.frame >= frame) {
+            self.first_diff = Some(Divergence {
+                frame,
+                ram: g.0 != m.0,
+                screen: g.1 != m.1,
+            });
+        } else if g == m && self.first_diff.is_some_and(|d| d.frame == frame) {
+            self.rescan();
+        }
+    }
+
+    /// Compare every frame both fingerprinted again.
+    fn rescan(&mut self) {
+        let mut both = self.ghost_prints.iter().zip(&self.main_prints);
+        self.first_diff = both
+            .clone()
             .enumerate()
             .find_map(|(i, (g, m))| match (g, m) {
                 (Some(g), Some(m)) if g != m => Some(Divergence {
@@ -141,15 +184,9 @@ impl Ghost {
                     screen: g.1 != m.1,
                 }),
                 _ => None,
-            })
-    }
-
-    /// The last frame both machines fingerprinted (how far the comparison reaches).
-    pub fn compared_to(&self) -> u64 {
-        self.ghost_prints
-            .iter()
-            .zip(&self.main_prints)
+            });
+        self.compared = both
             .rposition(|(g, m)| g.is_some() && m.is_some())
-            .map_or(0, |i| i as u64 + 1)
+            .map_or(0, |i| i as u64 + 1);
     }
 }
