@@ -13,6 +13,20 @@ use super::piano_roll::header;
 use crate::command::{Command, MovieCmd};
 use crate::emu::{Cmd, EditorView};
 
+/// An edit the toolbar and the keys both make.
+#[derive(Clone, Copy)]
+enum RollAction {
+    Insert,
+    Delete,
+    Clone,
+    Copy,
+    Cut,
+    Paste,
+    Clear,
+    Undo,
+    Redo,
+}
+
 impl GbApp {
     pub(super) fn movie(&self, cmd: MovieCmd) {
         self.run(Command::Movie(cmd));
@@ -59,55 +73,46 @@ impl GbApp {
         let sel = self.roll.selected(cursor);
         let (a, b) = (*sel.start(), *sel.end());
         ui.horizontal_wrapped(|ui| {
-            if ui
-                .button("Insert")
-                .on_hover_text("Insert frames before the selection")
-                .clicked()
-            {
-                self.movie(MovieCmd::Insert {
-                    frame: a,
-                    n: b - a + 1,
-                    buttons: Buttons::default(),
-                });
-            }
-            if ui.button("Delete").clicked() {
-                self.movie(MovieCmd::Delete { from: a, to: b });
-                self.roll.selection = None;
-            }
-            if ui.button("Clone").clicked() {
-                self.movie(MovieCmd::Clone { from: a, to: b });
-            }
-            if ui.button("Copy").clicked() {
-                self.copy(ed, a, b);
-            }
-            if ui.button("Cut").clicked() {
-                self.copy(ed, a, b);
-                self.movie(MovieCmd::Delete { from: a, to: b });
-                self.roll.selection = None;
-            }
-            if ui
-                .add_enabled(!self.roll.clipboard.is_empty(), egui::Button::new("Paste"))
-                .clicked()
-            {
-                self.movie(MovieCmd::Paste {
-                    frame: a,
-                    input: self.roll.clipboard.clone(),
-                });
-            }
-            if ui.button("Clear").clicked() {
-                self.movie(MovieCmd::Clear { from: a, to: b });
-            }
-            if ui
-                .add_enabled(ed.can_undo, egui::Button::new("Undo"))
-                .clicked()
-            {
-                self.movie(MovieCmd::Undo);
-            }
-            if ui
-                .add_enabled(ed.can_redo, egui::Button::new("Redo"))
-                .clicked()
-            {
-                self.movie(MovieCmd::Redo);
+            use RollAction::*;
+            let paste = !self.roll.clipboard.is_empty();
+            for (label, act, enabled, hover) in [
+                ("Insert", Insert, true, "Insert frames before the selection"),
+                ("Delete", Delete, true, "Delete the selected frames"),
+                (
+                    "Clone",
+                    Clone,
+                    true,
+                    "Repeat the selected frames after them",
+                ),
+                ("Copy", Copy, true, "Copy the selected frames' input"),
+                (
+                    "Cut",
+                    Cut,
+                    true,
+                    "Copy the selected frames' input and delete them",
+                ),
+                (
+                    "Paste",
+                    Paste,
+                    paste,
+                    "Paste over the frames from the selection on",
+                ),
+                (
+                    "Clear",
+                    Clear,
+                    true,
+                    "Release every button in the selected frames",
+                ),
+                ("Undo", Undo, ed.can_undo, "Undo the last edit"),
+                ("Redo", Redo, ed.can_redo, "Redo the last undone edit"),
+            ] {
+                if ui
+                    .add_enabled(enabled, egui::Button::new(label))
+                    .on_hover_text(hover)
+                    .clicked()
+                {
+                    self.roll_action(act, ed, a, b);
+                }
             }
         });
         ui.horizontal(|ui| {
@@ -228,34 +233,51 @@ impl GbApp {
         }
         let sel = self.roll.selected(cursor);
         let (a, b) = (*sel.start(), *sel.end());
-        if ins {
-            self.movie(MovieCmd::Insert {
+        for (pressed, act) in [
+            (ins, RollAction::Insert),
+            (del, RollAction::Delete),
+            (undo, RollAction::Undo),
+            (redo, RollAction::Redo),
+            (copy, RollAction::Copy),
+            (cut, RollAction::Cut),
+            (paste, RollAction::Paste),
+        ] {
+            if pressed {
+                self.roll_action(act, ed, a, b);
+            }
+        }
+    }
+
+    /// Carry out an edit of the toolbar or the keys on frames `a..=b` (the selection).
+    fn roll_action(&mut self, act: RollAction, ed: &EditorView, a: u64, b: u64) {
+        match act {
+            RollAction::Insert => self.movie(MovieCmd::Insert {
                 frame: a,
                 n: b - a + 1,
                 buttons: Buttons::default(),
-            });
-        }
-        if del {
-            self.movie(MovieCmd::Delete { from: a, to: b });
-            self.roll.selection = None;
-        }
-        if undo {
-            self.movie(MovieCmd::Undo);
-        }
-        if redo {
-            self.movie(MovieCmd::Redo);
-        }
-        if copy || cut {
-            self.copy(ed, a, b);
-        }
-        if cut {
-            self.movie(MovieCmd::Delete { from: a, to: b });
-        }
-        if paste && !self.roll.clipboard.is_empty() {
-            self.movie(MovieCmd::Paste {
-                frame: a,
-                input: self.roll.clipboard.clone(),
-            });
+            }),
+            RollAction::Delete => {
+                self.movie(MovieCmd::Delete { from: a, to: b });
+                self.roll.selection = None;
+            }
+            RollAction::Clone => self.movie(MovieCmd::Clone { from: a, to: b }),
+            RollAction::Copy => self.copy(ed, a, b),
+            RollAction::Cut => {
+                self.copy(ed, a, b);
+                self.movie(MovieCmd::Delete { from: a, to: b });
+                self.roll.selection = None;
+            }
+            RollAction::Paste => {
+                if !self.roll.clipboard.is_empty() {
+                    self.movie(MovieCmd::Paste {
+                        frame: a,
+                        input: self.roll.clipboard.clone(),
+                    });
+                }
+            }
+            RollAction::Clear => self.movie(MovieCmd::Clear { from: a, to: b }),
+            RollAction::Undo => self.movie(MovieCmd::Undo),
+            RollAction::Redo => self.movie(MovieCmd::Redo),
         }
     }
 }
