@@ -2,19 +2,11 @@
 //! in a temporary folder, a breakpoint typed by symbol, Continue stopping there, Step and Step
 //! out moving PC as the listing shows.
 
-use super::GbApp;
-use crate::config::Config;
-use crate::emu::{self, RomSource, Start};
-use egui_kittest::Harness;
+use super::test_support::{self as support, settle};
+use crate::emu::RomSource;
 use egui_kittest::kittest::Queryable;
 use gb_core::asm::RomBuilder;
 use std::time::{Duration, Instant};
-
-fn settle(h: &mut Harness<'static, GbApp>) {
-    h.run_steps(2);
-    h.state().emu().sync();
-    h.run_steps(2);
-}
 
 #[test]
 fn a_breakpoint_by_symbol_stops_and_steps_show_in_the_listing() {
@@ -35,21 +27,7 @@ fn a_breakpoint_by_symbol_stops_and_steps_show_in_the_listing() {
         .map(|n| format!("00:{:04X} {n}\n", asm.address(n).unwrap()))
         .collect();
     std::fs::write(dir.join("debug.sym"), sym).unwrap();
-    let emu = emu::spawn(Start {
-        rom: RomSource::File(rom),
-        scripts: Vec::new(),
-        paused: true,
-        ring_bytes: 8 << 20,
-        audio: false,
-        stop: None,
-        power: Default::default(),
-        correction: Default::default(),
-    })
-    .unwrap();
-    let app = GbApp::new(emu, Config::default(), false);
-    let mut h = Harness::builder()
-        .with_size([1200.0, 900.0])
-        .build_ui_state(|ui, app: &mut GbApp| app.show(ui), app);
+    let mut h = support::harness(RomSource::File(rom), Vec::new(), 8 << 20, [1200.0, 900.0]);
     settle(&mut h);
     h.get_by_label("View").click_accesskit();
     h.run_steps(2);

@@ -7,8 +7,8 @@
 //! script's counter), markers kept through a save and a reopen.
 
 use super::GbApp;
-use crate::config::Config;
-use crate::emu::{self, EditorView, RomSource, Start};
+use super::test_support::{self as support, settle};
+use crate::emu::{EditorView, RomSource};
 use eframe::egui;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
@@ -32,27 +32,7 @@ fn dir(name: &str) -> PathBuf {
 fn harness(dir: &std::path::Path) -> Harness<'static, GbApp> {
     let hud = dir.join("hud.lua");
     std::fs::write(&hud, HUD).unwrap();
-    let emu = emu::spawn(Start {
-        rom: RomSource::Demo,
-        scripts: vec![hud],
-        paused: true,
-        ring_bytes: 32 << 20,
-        audio: false,
-        stop: None,
-        power: Default::default(),
-        correction: Default::default(),
-    })
-    .expect("the demo starts");
-    let app = GbApp::new(emu, Config::default(), false);
-    Harness::builder()
-        .with_size([1200.0, 1000.0])
-        .build_ui_state(|ui, app: &mut GbApp| app.show(ui), app)
-}
-
-fn settle(h: &mut Harness<'static, GbApp>) {
-    h.run_steps(2);
-    h.state().emu().sync();
-    h.run_steps(2);
+    support::harness(RomSource::Demo, vec![hud], 32 << 20, [1200.0, 1000.0])
 }
 
 fn editor(h: &Harness<'static, GbApp>) -> EditorView {

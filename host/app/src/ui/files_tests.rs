@@ -5,8 +5,8 @@
 //! Every ROM is built in code and lives in a temporary folder.
 
 use super::GbApp;
-use crate::config::Config;
-use crate::emu::{self, MovieInfo, RomSource, Start};
+use super::test_support::{self as support, settle};
+use crate::emu::{MovieInfo, RomSource};
 use eframe::egui;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
@@ -40,29 +40,15 @@ fn ips(offset: u32, bytes: &[u8]) -> Vec<u8> {
 }
 
 fn harness_on(rom: &Path) -> Harness<'static, GbApp> {
-    let emu = emu::spawn(Start {
-        rom: RomSource::File(rom.to_path_buf()),
-        scripts: Vec::new(),
-        paused: true,
-        ring_bytes: 8 << 20,
-        audio: false,
-        stop: None,
-        power: Default::default(),
-        correction: Default::default(),
-    })
-    .expect("the ROM starts");
-    let mut app = GbApp::new(emu, Config::default(), false);
+    let mut h = support::harness(
+        RomSource::File(rom.to_path_buf()),
+        Vec::new(),
+        8 << 20,
+        [1400.0, 700.0],
+    );
     // The console repeats the status bar's notes: hidden, so each label is found once.
-    app.show_console = false;
-    Harness::builder()
-        .with_size([1400.0, 700.0])
-        .build_ui_state(|ui, app: &mut GbApp| app.show(ui), app)
-}
-
-fn settle(h: &mut Harness<'static, GbApp>) {
-    h.run_steps(2);
-    h.state().emu().sync();
-    h.run_steps(2);
+    h.state_mut().show_console = false;
+    h
 }
 
 /// A file dropped on the window.

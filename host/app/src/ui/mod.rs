@@ -39,6 +39,8 @@ mod roll_state;
 pub mod screen;
 mod tas_editor;
 #[cfg(test)]
+mod test_support;
+#[cfg(test)]
 mod tests;
 mod tools_state;
 #[cfg(test)]

@@ -3,8 +3,8 @@
 //! failing in the panel, and unloaded.
 
 use super::GbApp;
-use crate::config::Config;
-use crate::emu::{self, RomSource, Start};
+use super::test_support::{self as support, settle};
+use crate::emu::RomSource;
 use eframe::egui;
 use eframe::egui::accesskit::Role;
 use egui_kittest::Harness;
@@ -16,29 +16,7 @@ fn harness() -> Harness<'static, GbApp> {
 }
 
 fn harness_with(scripts: Vec<std::path::PathBuf>) -> Harness<'static, GbApp> {
-    let emu = emu::spawn(Start {
-        rom: RomSource::Demo,
-        scripts,
-        paused: true,
-        ring_bytes: 8 << 20,
-        audio: false,
-        stop: None,
-        power: Default::default(),
-        correction: Default::default(),
-    })
-    .expect("the demo starts");
-    let app = GbApp::new(emu, Config::default(), false);
-    Harness::builder()
-        .with_size([1000.0, 700.0])
-        .build_ui_state(|ui, app: &mut GbApp| app.show(ui), app)
-}
-
-/// Let the UI send its commands, wait until the emulation thread handled them, and show the
-/// result.
-fn settle(h: &mut Harness<'static, GbApp>) {
-    h.run_steps(2);
-    h.state().emu().sync();
-    h.run_steps(2);
+    support::harness(RomSource::Demo, scripts, 8 << 20, [1000.0, 700.0])
 }
 
 fn frame(h: &Harness<'static, GbApp>) -> u64 {

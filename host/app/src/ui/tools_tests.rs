@@ -7,8 +7,8 @@
 //! The input comes from a small script (menus, then play): the windows are what is tested.
 
 use super::GbApp;
-use crate::config::Config;
-use crate::emu::{self, RomSource, Start};
+use super::test_support::{self as support, open, settle, step};
+use crate::emu::RomSource;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use gb_core::bus::RomCheat;
@@ -40,57 +40,19 @@ fn tobu(name: &str) -> Option<Tobu> {
     std::fs::copy(&rom, &copy).unwrap();
     let script = dir.join("play.lua");
     std::fs::write(&script, PLAY).unwrap();
-    let emu = emu::spawn(Start {
-        rom: RomSource::File(copy),
-        scripts: vec![script],
-        paused: true,
-        ring_bytes: 16 << 20,
-        audio: false,
-        stop: None,
-        power: Default::default(),
-        correction: Default::default(),
-    })
-    .expect("Tobu Tobu Girl starts");
-    let app = GbApp::new(emu, Config::default(), false);
-    let h = Harness::builder()
-        .with_size([1200.0, 900.0])
-        .build_ui_state(|ui, app: &mut GbApp| app.show(ui), app);
+    let h = support::harness(
+        RomSource::File(copy),
+        vec![script],
+        16 << 20,
+        [1200.0, 900.0],
+    );
     Some(Tobu { h, dir })
-}
-
-fn settle(h: &mut Harness<'static, GbApp>) {
-    h.run_steps(2);
-    h.state().emu().sync();
-    h.run_steps(2);
-}
-
-fn step(h: &mut Harness<'static, GbApp>, frames: u32) {
-    h.state().emu().repl(&format!("step {frames}"));
-    settle(h);
 }
 
 fn peek(h: &Harness<'static, GbApp>, addr: u16) -> u8 {
     let r = h.state().emu().repl(&format!("peek {addr:04X} 1"));
     let hex = r.split_whitespace().nth(1).unwrap_or_else(|| panic!("{r}"));
     u8::from_str_radix(hex, 16).unwrap()
-}
-
-fn open(h: &mut Harness<'static, GbApp>, item: &str) {
-    // The View menu (a click on its title closes it when it is open already).
-    for _ in 0..2 {
-        if h.query_by_label(item).is_none() {
-            // By accessibility action: a tool window may lie over the menu bar.
-            h.get_by_label("View").click_accesskit();
-            h.run_steps(2);
-        }
-    }
-    h.get_by_label(item).click_accesskit();
-    h.run_steps(2);
-    // Close the menu, which stays open after a tick and would cover the window.
-    if h.query_by_label("Memory viewer").is_some() {
-        h.get_by_label("View").click_accesskit();
-        h.run_steps(2);
-    }
 }
 
 #[test]

@@ -6,8 +6,8 @@
 //! title screen followed live and after a seek back.
 
 use super::GbApp;
-use crate::config::Config;
-use crate::emu::{self, Cmd, RomSource, Start};
+use super::test_support::{self as support, open, settle, step};
+use crate::emu::{Cmd, RomSource};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use std::path::PathBuf;
@@ -112,49 +112,8 @@ fn rig(name: &str, rom: Vec<u8>) -> Rig {
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("viewers.gb");
     std::fs::write(&path, rom).unwrap();
-    let emu = emu::spawn(Start {
-        rom: RomSource::File(path),
-        scripts: vec![],
-        paused: true,
-        ring_bytes: 4 << 20,
-        audio: false,
-        stop: None,
-        power: Default::default(),
-        correction: Default::default(),
-    })
-    .expect("the test ROM starts");
-    let app = GbApp::new(emu, Config::default(), false);
-    let h = Harness::builder()
-        .with_size([1400.0, 1000.0])
-        .build_ui_state(|ui, app: &mut GbApp| app.show(ui), app);
+    let h = support::harness(RomSource::File(path), vec![], 4 << 20, [1400.0, 1000.0]);
     Rig { h, dir }
-}
-
-fn settle(h: &mut Harness<'static, GbApp>) {
-    h.run_steps(2);
-    h.state().emu().sync();
-    h.run_steps(3);
-}
-
-fn step(h: &mut Harness<'static, GbApp>, frames: u32) {
-    h.state().emu().repl(&format!("step {frames}"));
-    settle(h);
-}
-
-fn open(h: &mut Harness<'static, GbApp>, item: &str) {
-    for _ in 0..2 {
-        if h.query_by_label(item).is_none() {
-            h.get_by_label("View").click_accesskit();
-            h.run_steps(2);
-        }
-    }
-    h.get_by_label(item).click_accesskit();
-    h.run_steps(2);
-    if h.query_by_label("Memory viewer").is_some() {
-        h.get_by_label("View").click_accesskit();
-        h.run_steps(2);
-    }
-    settle(h);
 }
 
 fn tab(h: &mut Harness<'static, GbApp>, name: &str) {

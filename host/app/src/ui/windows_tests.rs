@@ -3,8 +3,8 @@
 //! buffer is a panel of its own.
 
 use super::GbApp;
-use crate::config::Config;
-use crate::emu::{self, RomSource, Start};
+use super::test_support::{self as support, settle};
+use crate::emu::RomSource;
 use eframe::egui;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
@@ -15,28 +15,8 @@ fn harness_with(name: &str, source: &str) -> (Harness<'static, GbApp>, std::path
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join(name);
     std::fs::write(&path, source).unwrap();
-    let emu = emu::spawn(Start {
-        rom: RomSource::Demo,
-        scripts: vec![path],
-        paused: true,
-        ring_bytes: 8 << 20,
-        audio: false,
-        stop: None,
-        power: Default::default(),
-        correction: Default::default(),
-    })
-    .expect("the demo starts");
-    let app = GbApp::new(emu, Config::default(), false);
-    let h = Harness::builder()
-        .with_size([1000.0, 700.0])
-        .build_ui_state(|ui, app: &mut GbApp| app.show(ui), app);
+    let h = support::harness(RomSource::Demo, vec![path], 8 << 20, [1000.0, 700.0]);
     (h, dir)
-}
-
-fn settle(h: &mut Harness<'static, GbApp>) {
-    h.run_steps(2);
-    h.state().emu().sync();
-    h.run_steps(2);
 }
 
 fn advance(h: &mut Harness<'static, GbApp>) {
