@@ -1,6 +1,7 @@
 //! What the tool windows keep between frames (what is typed and chosen): the RAM Search
-//! window's ([`SearchUi`]), the RAM Watch window's ([`WatchUi`]) and the Cheats window's
-//! ([`CheatUi`]). The windows themselves are `ram_search.rs`, `ram_watch.rs`, `cheats.rs`.
+//! window's ([`SearchUi`]), the RAM Watch window's ([`WatchUi`]), the Cheats window's
+//! ([`CheatUi`]) and the Debugger's ([`DebugUi`]). The windows themselves are
+//! `ram_search.rs`, `ram_watch.rs`, `cheats.rs`, `debugger.rs`.
 
 use gb_core::Domain;
 use gb_session::tools::search::{Layout, Op};

@@ -3,14 +3,18 @@
 //!
 //! - **Files** are those of the script's own folder and its subfolders, and of its own data
 //!   folder (`data:name`, see [`DATA_PREFIX`]), nothing else: a path is relative, has no `..`,
-//!   and once symbolic links are followed it is still inside the folder ([`resolve`]). A read is an outside input: live, its bytes' hash is logged
-//!   ([`crate::data::EventKind::FileRead`]); on a replay (rewind, seek, sync test) the file is read again
-//!   and a difference from the logged hash is reported on the console (the replay then sees
-//!   today's bytes, and may go another way). Writes are outputs: made live, skipped on
-//!   replays (the run already made them), so a log file gets each line once.
-//! - **Time**: `os.time` counts from the session's logged start time ([`crate::data::EventKind::Clock`])
-//!   on emulated time, `os.clock` is the emulated seconds since power-on: a rewind replays
-//!   the same values. See [`Clock`].
+//!   and once symbolic links are followed it is still inside the folder ([`resolve`]). A read
+//!   is an outside input: live, its bytes' hash is logged
+//!   ([`crate::data::EventKind::FileRead`]); on a replay (rewind, seek, sync test) the file is
+//!   read again and a difference from the logged hash is reported on the console (the replay
+//!   then sees today's bytes, and may go another way). Writes are outputs: made live, skipped
+//!   on replays (the run already made them), so a log file gets each line once.
+//! - **Time**: `os.time` counts from the session's logged start time
+//!   ([`crate::data::EventKind::Clock`]) on emulated time, `os.clock` is the emulated seconds
+//!   since power-on: a rewind replays the same values. See [`Clock`].
+//! - **Symbols**: `emu.symbol(name)` looks a name up in the ROM's `.sym` file, which the host
+//!   hands over; the answer is an outside input too, logged and checked on replays like a
+//!   file read (as `sym:NAME`).
 
 use std::collections::VecDeque;
 use std::path::{Component, Path, PathBuf};

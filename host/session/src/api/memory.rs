@@ -34,7 +34,7 @@ const SPACES: [(&str, Space); 10] = [
     ("sram", Space::Flat(Domain::CartRam)),
 ];
 
-/// The spaces of [`FIXED_DOMAINS`], in its order (a test keeps them so).
+/// The spaces of [`super::spec::FIXED_DOMAINS`], in its order (a test keeps them so).
 const FIXED_SPACES: [Space; 8] = [
     Space::Bus,
     Space::Io,
