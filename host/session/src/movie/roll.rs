@@ -46,7 +46,7 @@ impl Marker {
 }
 
 /// One undoable change: the frames it replaced and what replaced them, and the markers
-/// before and after.
+/// before and after when it moved them.
 #[derive(Clone, Debug)]
 struct Change {
     /// Where it starts.
@@ -55,8 +55,9 @@ struct Change {
     old: Vec<Buttons>,
     /// The frames put there.
     new: Vec<Buttons>,
-    /// The markers before and after (edits move them).
-    markers: (BTreeMap<u64, Marker>, BTreeMap<u64, Marker>),
+    /// The markers before and after, when the change moved them (an insert, a delete, a
+    /// branch loaded); a change that moves none leaves later marker edits alone on undo.
+    markers: Option<(BTreeMap<u64, Marker>, BTreeMap<u64, Marker>)>,
 }
 
 /// A movie's input, its markers and the edit history.
@@ -123,8 +124,8 @@ impl Roll {
         if old == new || (self.frames.len() - old_len + new.len()) as u64 > super::MAX_FRAME_LIST {
             return None;
         }
-        let before = self.markers.clone();
         let shift = new.len() as i64 - old_len as i64;
+        let before = (shift != 0).then(|| self.markers.clone());
         if shift != 0 {
             let (at64, old_end, new_len) = (at as u64, (at + old_len) as u64, new.len() as u64);
             let mut moved = BTreeMap::new();
@@ -151,7 +152,7 @@ impl Roll {
             at,
             old,
             new,
-            markers: (before, self.markers.clone()),
+            markers: before.map(|b| (b, self.markers.clone())),
         });
         if self.undo.len() > MAX_UNDO {
             self.undo.remove(0);
@@ -274,7 +275,9 @@ impl Roll {
         let c = self.undo.pop()?;
         self.frames
             .splice(c.at..c.at + c.new.len(), c.old.iter().copied());
-        self.markers = c.markers.0.clone();
+        if let Some((before, _)) = &c.markers {
+            self.markers = before.clone();
+        }
         let at = c.at as u64;
         self.redo.push(c);
         Some(at)
@@ -285,7 +288,9 @@ impl Roll {
         let c = self.redo.pop()?;
         self.frames
             .splice(c.at..c.at + c.old.len(), c.new.iter().copied());
-        self.markers = c.markers.1.clone();
+        if let Some((_, after)) = &c.markers {
+            self.markers = after.clone();
+        }
         let at = c.at as u64;
         self.undo.push(c);
         Some(at)
@@ -334,8 +339,7 @@ impl Roll {
         if let Some(c) = self.undo.last_mut()
             && first.is_some()
         {
-            c.markers.0 = before;
-            c.markers.1 = markers.clone();
+            c.markers = Some((before, markers.clone()));
         }
         self.markers = markers;
         first.or(Some(0))
@@ -372,6 +376,20 @@ mod tests {
         assert_eq!(r.get(5), Buttons::default());
         assert_eq!(r.redo(), Some(3));
         assert_eq!(r.get(3), Buttons::A);
+    }
+
+    #[test]
+    fn undoing_a_paint_keeps_a_marker_set_after_it() {
+        let mut r = Roll::new(vec![Buttons::default(); 10]);
+        r.paint(3..6, Buttons::A, true);
+        r.set_marker(8, "boss", false);
+        assert_eq!(r.undo(), Some(3));
+        assert!(r.markers().contains_key(&8), "a paint moves no marker");
+        // An insert moves markers: its undo puts them back where they were.
+        r.insert(2, vec![Buttons::B; 2]);
+        assert!(r.markers().contains_key(&10));
+        r.undo();
+        assert_eq!(r.markers().keys().copied().collect::<Vec<_>>(), [8]);
     }
 
     #[test]
