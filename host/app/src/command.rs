@@ -286,9 +286,6 @@ pub enum BranchCmd {
     Diff(usize, usize),
 }
 
-/// The buttons' names in `movie` commands, in the piano roll's column order.
-pub const BUTTON_NAMES: [(Buttons, &str); 8] = Buttons::NAMES;
-
 /// Parse buttons: names joined by `+` (`A+B+Up`, any case; `U D L R S s` too), `.` for none.
 pub fn parse_buttons(s: &str) -> Result<Buttons, String> {
     if s == "." || s == "-" {
@@ -303,7 +300,7 @@ pub fn parse_buttons(s: &str) -> Result<Buttons, String> {
             "D" | "d" => Some(Buttons::DOWN),
             "L" | "l" => Some(Buttons::LEFT),
             "R" | "r" => Some(Buttons::RIGHT),
-            _ => BUTTON_NAMES
+            _ => Buttons::NAMES
                 .iter()
                 .find(|(_, n)| n.eq_ignore_ascii_case(part))
                 .map(|(m, _)| *m),
@@ -317,7 +314,7 @@ pub fn parse_buttons(s: &str) -> Result<Buttons, String> {
 
 /// Buttons as `movie` commands write them (`Up+A`, `.` for none).
 pub fn buttons_text(b: Buttons) -> String {
-    let names: Vec<&str> = BUTTON_NAMES
+    let names: Vec<&str> = Buttons::NAMES
         .iter()
         .filter(|(m, _)| b.contains(*m))
         .map(|(_, n)| *n)

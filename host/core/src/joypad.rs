@@ -42,6 +42,10 @@ impl Buttons {
         (Buttons::A, "A"),
     ];
 
+    /// BizHawk's input-log letters for [`Buttons::NAMES`], in its order (the piano roll's
+    /// column heads too).
+    pub const MNEMONICS: [u8; 8] = *b"UDLRSsBA";
+
     /// Whether every button of `other` is pressed in `self`.
     pub fn contains(self, other: Buttons) -> bool {
         self.0 & other.0 == other.0

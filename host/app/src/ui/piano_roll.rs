@@ -11,7 +11,6 @@ use eframe::egui;
 use egui::{Color32, Pos2, Rect, Sense, Vec2};
 use gb_core::Buttons;
 
-use crate::command::BUTTON_NAMES;
 use crate::emu::EditorView;
 
 /// Height of a row, in points.
@@ -22,8 +21,6 @@ const FRAME_W: f32 = 64.0;
 const LAG_W: f32 = 18.0;
 /// Width of a button column.
 const BUTTON_W: f32 = 22.0;
-/// The column letters, in [`BUTTON_NAMES`] order.
-const LETTERS: [&str; 8] = ["U", "D", "L", "R", "S", "s", "B", "A"];
 
 /// Row colours: greenzone or not, with the selection on top.
 fn row_fill(green: bool, selected: bool, odd: bool) -> Color32 {
@@ -98,7 +95,8 @@ pub fn draw_rows(
         }
         // The eight buttons.
         let input = ed.input(f);
-        for (c, ((mask, name), letter)) in BUTTON_NAMES.iter().zip(LETTERS).enumerate() {
+        for (c, ((mask, name), letter)) in Buttons::NAMES.iter().zip(Buttons::MNEMONICS).enumerate()
+        {
             let cell = Rect::from_min_size(
                 Pos2::new(lag.right() + c as f32 * BUTTON_W, rect.top()),
                 Vec2::new(BUTTON_W, ROW_HEIGHT),
@@ -125,7 +123,7 @@ pub fn draw_rows(
             painter.text(
                 cell.center(),
                 egui::Align2::CENTER_CENTER,
-                letter,
+                char::from(letter),
                 font.clone(),
                 if pressed { Color32::BLACK } else { dim },
             );
@@ -203,12 +201,12 @@ pub(super) fn header(ui: &mut egui::Ui) {
         egui::FontId::monospace(9.0),
         c,
     );
-    for (i, l) in LETTERS.iter().enumerate() {
+    for (i, l) in Buttons::MNEMONICS.into_iter().enumerate() {
         let x = x0 + LAG_W + (i as f32 + 0.5) * BUTTON_W;
         p.text(
             Pos2::new(x, rect.center().y),
             egui::Align2::CENTER_CENTER,
-            *l,
+            char::from(l),
             font.clone(),
             c,
         );

@@ -39,22 +39,15 @@ impl Control {
     /// does).
     fn from_name(name: &str) -> Option<Control> {
         let base = name.strip_prefix("P1 ").unwrap_or(name);
-        let button = |bit, mnemonic, name| {
-            Some(Control::Button {
+        if let Some(i) = Buttons::NAMES.iter().position(|&(_, n)| n == base) {
+            let (bit, name) = Buttons::NAMES[i];
+            return Some(Control::Button {
                 bit,
-                mnemonic,
+                mnemonic: Buttons::MNEMONICS[i],
                 name,
-            })
-        };
+            });
+        }
         match base {
-            "Up" => button(Buttons::UP, b'U', "Up"),
-            "Down" => button(Buttons::DOWN, b'D', "Down"),
-            "Left" => button(Buttons::LEFT, b'L', "Left"),
-            "Right" => button(Buttons::RIGHT, b'R', "Right"),
-            "Start" => button(Buttons::START, b'S', "Start"),
-            "Select" => button(Buttons::SELECT, b's', "Select"),
-            "B" => button(Buttons::B, b'B', "B"),
-            "A" => button(Buttons::A, b'A', "A"),
             "Power" => Some(Control::Power),
             // Gambatte's subframe axis is not player-prefixed; GBHawk's neither.
             _ if name == "Input Length" => Some(Control::Axis {
