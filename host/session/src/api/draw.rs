@@ -67,8 +67,12 @@ impl Api<'_> {
     /// The image `name` of the script's folder (`./a.png`, `img\\a.png` name `a.png`,
     /// `img/a.png`).
     fn image(&self, name: &str, what: &str) -> Result<Image, String> {
-        let key = name.trim_start_matches("./").replace('\\', "/");
-        self.images.get(&key).cloned().ok_or_else(|| {
+        // The name as given first: no allocation on the way for a HUD drawing every frame.
+        let found = self.images.get(name).or_else(|| {
+            let key = name.trim_start_matches("./").replace('\\', "/");
+            self.images.get(&key)
+        });
+        found.cloned().ok_or_else(|| {
             format!("{what}: no image '{name}' in the script's folder (PNG files only)")
         })
     }
