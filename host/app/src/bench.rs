@@ -2,7 +2,8 @@
 //!
 //! Each round loads the ROM afresh (not timed) and runs N frames headless, every frame fully
 //! emulated and rendered, and its audio generated and drained as the app does (`--no-audio`
-//! turns sample generation off, to measure what audio costs). Prints `fps: X` and
+//! turns sample generation off, to measure what audio costs; `--no-render` emulates frames
+//! without drawing them, as a bot does). Prints `fps: X` and
 //! `mcycles-per-sec: Y` (M-cycles, 1,048,576 per emulated second), both medians.
 
 use anyhow::Result;
@@ -24,6 +25,9 @@ pub struct Args {
     /// Do not generate audio samples.
     #[arg(long)]
     no_audio: bool,
+    /// Emulate frames without drawing them (a bot's mode: same timing, no pixels).
+    #[arg(long)]
+    no_render: bool,
     #[command(flatten)]
     power: crate::rom::PowerArgs,
     #[command(flatten)]
@@ -93,6 +97,7 @@ pub fn run(args: &Args) -> Result<()> {
     for round in 0..rounds {
         let mut gb = crate::rom::load(rom, None, args.power, &args.patch.patches)?;
         gb.set_audio_enabled(!args.no_audio);
+        gb.set_rendering(!args.no_render);
         let mut audio = vec![(0, 0); gb_core::apu::RING_CAPACITY];
         let mut samples = 0usize;
         let start_cycles = gb.cycles();
