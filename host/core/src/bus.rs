@@ -154,6 +154,9 @@ pub struct Hardware {
     pub now: u64,
     /// Earliest time any component has an event.
     next_event: u64,
+    /// Earliest event of everything but the PPU (the deadline included): most events are the
+    /// PPU's alone, and [`Hardware::process_events`] then needs nothing else.
+    others_next: u64,
     /// The cartridge (ROM, RAM, mapper, RTC).
     pub cart: Cartridge,
     /// The boot ROM, mapped at 0x0000-0x00FF (and 0x0200-0x08FF for the CGB's 0x900 bytes)
@@ -267,6 +270,7 @@ impl Hardware {
         let mut hw = Hardware {
             now,
             next_event: 0,
+            others_next: 0,
             cart,
             boot_rom: None,
             wram: Box::new([0; WRAM_SIZE]),
@@ -507,14 +511,14 @@ impl Hardware {
     #[inline]
     fn reschedule(&mut self) {
         self.plain_reads = self.plain_base && !self.dma.active;
-        self.next_event = self
+        self.others_next = self
             .deadline
             .min(self.apu_fs_next)
             .min(self.timer.next_event())
-            .min(self.ppu.next_event())
             .min(self.serial.next_event())
             .min(self.dma.next_event())
             .min(self.joypad.next_event());
+        self.next_event = self.others_next.min(self.ppu.next_event());
     }
 
     /// Advance the clock one M-cycle and run the events due.
@@ -543,14 +547,23 @@ impl Hardware {
     #[inline(always)]
     fn process_events(&mut self) {
         let now = self.now;
+        if self.others_next > now {
+            // Only the PPU is due, the usual case: nothing else to look at unless its events
+            // started an HBlank (VRAM DMA) or ended a frame.
+            self.if_ |= self.ppu.run_events(now);
+            if !self.ppu.hblank_started && !self.ppu.frame_ready {
+                self.next_event = self.others_next.min(self.ppu.next_event());
+                return;
+            }
+        }
         if self.timer.next_event() <= now && self.timer.run_events(now) {
             self.if_ |= irq::TIMER;
         }
         if self.ppu.next_event() <= now {
             self.if_ |= self.ppu.run_events(now);
-            if self.ppu.hblank_started {
-                self.hblank_dma();
-            }
+        }
+        if self.ppu.hblank_started {
+            self.hblank_dma();
         }
         if self.serial.next_event() <= now && self.serial.run_events(now) {
             self.if_ |= irq::SERIAL;

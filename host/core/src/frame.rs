@@ -93,30 +93,82 @@ impl Frame {
 
     /// [`Frame::to_rgb888`] with DMG shades in `dmg` (lightest first), e.g. a green screen.
     pub fn to_rgb888_with(&self, dmg: &[[u8; 3]; 4], correction: ColorCorrection) -> Vec<u8> {
-        // One pass over a buffer of the final size (a bot reads a picture every frame).
-        let mut out = vec![0u8; self.pixels.len() * 3];
-        let pixels = out.chunks_exact_mut(3).zip(self.pixels.iter());
-        match (self.color, correction) {
-            (false, _) => {
-                for (o, &p) in pixels {
-                    o.copy_from_slice(&dmg[usize::from(p & 3)]);
-                }
-            }
-            (true, ColorCorrection::Off) => {
-                for (o, &p) in pixels {
-                    let widen = |x: u16| ((x << 3) | (x >> 2)) as u8;
-                    o[0] = widen(p & 0x1F);
-                    o[1] = widen((p >> 5) & 0x1F);
-                    o[2] = widen((p >> 10) & 0x1F);
-                }
-            }
-            (true, _) => {
-                for (o, &p) in pixels {
-                    o.copy_from_slice(&rgb555_to_rgb888(p, correction));
-                }
-            }
-        }
+        let mut out = vec![0u8; RGB888_LEN];
+        self.write_rgb888(&mut out, dmg, correction);
         out
+    }
+
+    /// [`Frame::to_rgb888_with`] into `out`, which holds [`RGB888_LEN`] bytes (a longer
+    /// buffer keeps its tail; a shorter one gets the pixels that fit). A bot reads a picture
+    /// every frame: this writes 4 pixels as three 32-bit words, with no allocation.
+    pub fn write_rgb888(&self, out: &mut [u8], dmg: &[[u8; 3]; 4], correction: ColorCorrection) {
+        // Each pixel as 0x00BBGGRR.
+        let word = |[r, g, b]: [u8; 3]| u32::from_le_bytes([r, g, b, 0]);
+        match (self.color, correction) {
+            (false, _) => dmg_rgb(&self.pixels[..], out, dmg),
+            (true, ColorCorrection::Off) => {
+                let widen = |x: u16| u32::from((x << 3) | (x >> 2)) & 0xFF;
+                pack_rgb(&self.pixels[..], out, |p| {
+                    widen(p & 0x1F) | widen((p >> 5) & 0x1F) << 8 | widen((p >> 10) & 0x1F) << 16
+                });
+            }
+            (true, _) => pack_rgb(&self.pixels[..], out, |p| {
+                word(rgb555_to_rgb888(p, correction))
+            }),
+        }
+    }
+}
+
+/// Bytes of a whole frame as 8-bit RGB ([`Frame::write_rgb888`]).
+pub const RGB888_LEN: usize = WIDTH * HEIGHT * 3;
+
+/// [`pack_rgb`] for DMG shades: each group of 4 pixels is one of 256 shade patterns, whose 12
+/// bytes come from a table built for `dmg` (a third of the work of a pixel at a time).
+fn dmg_rgb(pixels: &[u16], out: &mut [u8], dmg: &[[u8; 3]; 4]) {
+    let mut table = [[0u8; 12]; 256];
+    for (k, entry) in table.iter_mut().enumerate() {
+        for (j, rgb) in entry.chunks_exact_mut(3).enumerate() {
+            rgb.copy_from_slice(&dmg[(k >> (2 * j)) & 3]);
+        }
+    }
+    let n = pixels.len().min(out.len() / 3);
+    let whole = n / 4 * 4;
+    for (o, p) in out[..whole * 3]
+        .chunks_exact_mut(12)
+        .zip(pixels[..whole].chunks_exact(4))
+    {
+        let k = (p[0] & 3) | (p[1] & 3) << 2 | (p[2] & 3) << 4 | (p[3] & 3) << 6;
+        o.copy_from_slice(&table[usize::from(k)]);
+    }
+    for (o, &p) in out[whole * 3..n * 3]
+        .chunks_exact_mut(3)
+        .zip(&pixels[whole..n])
+    {
+        o.copy_from_slice(&dmg[usize::from(p & 3)]);
+    }
+}
+
+/// Write `pixels` as RGB bytes into `out`, each pixel's colour given by `rgb` as 0x00BBGGRR:
+/// four pixels at a time as three little-endian words, the rest (if `out` is short) a pixel
+/// at a time.
+#[inline(always)]
+fn pack_rgb(pixels: &[u16], out: &mut [u8], rgb: impl Fn(u16) -> u32) {
+    let n = pixels.len().min(out.len() / 3);
+    let (pixels, out) = (&pixels[..n], &mut out[..n * 3]);
+    let mut quads = out.chunks_exact_mut(12);
+    let mut groups = pixels.chunks_exact(4);
+    for (o, p) in (&mut quads).zip(&mut groups) {
+        let [a, b, c, d] = [rgb(p[0]), rgb(p[1]), rgb(p[2]), rgb(p[3])];
+        o[0..4].copy_from_slice(&(a | b << 24).to_le_bytes());
+        o[4..8].copy_from_slice(&(b >> 8 | c << 16).to_le_bytes());
+        o[8..12].copy_from_slice(&(c >> 16 | d << 8).to_le_bytes());
+    }
+    for (o, &p) in quads
+        .into_remainder()
+        .chunks_exact_mut(3)
+        .zip(groups.remainder())
+    {
+        o.copy_from_slice(&rgb(p).to_le_bytes()[..3]);
     }
 }
 
@@ -166,5 +218,30 @@ mod tests {
         for (i, &p) in f.pixels().iter().enumerate() {
             assert_eq!(rgb[i * 3..i * 3 + 3], grays[usize::from(p & 3)]);
         }
+    }
+
+    #[test]
+    fn a_short_buffer_gets_the_pixels_that_fit_and_a_long_one_keeps_its_tail() {
+        let mut f = Frame::new(true);
+        for (i, p) in f.pixels_mut().iter_mut().enumerate() {
+            *p = (i as u16).wrapping_mul(40_503) & 0x7FFF;
+        }
+        let whole = f.to_rgb888(ColorCorrection::Off);
+        // 7 pixels: one group of four, then three alone.
+        let mut short = [0xEEu8; 22];
+        f.write_rgb888(&mut short, &DMG_REFERENCE, ColorCorrection::Off);
+        assert_eq!(short[..21], whole[..21]);
+        assert_eq!(short[21], 0xEE);
+        f.set_color(false);
+        let shades = f.to_rgb888(ColorCorrection::Off);
+        let mut short = [0xEEu8; 22];
+        f.write_rgb888(&mut short, &DMG_REFERENCE, ColorCorrection::Off);
+        assert_eq!(short[..21], shades[..21]);
+        assert_eq!(short[21], 0xEE);
+        f.set_color(true);
+        let mut long = vec![0xEEu8; RGB888_LEN + 5];
+        f.write_rgb888(&mut long, &DMG_REFERENCE, ColorCorrection::Off);
+        assert_eq!(long[..RGB888_LEN], whole[..]);
+        assert_eq!(long[RGB888_LEN..], [0xEE; 5]);
     }
 }

@@ -179,12 +179,12 @@ impl GameBoy {
 
     /// The last frame's picture as RGB bytes, 160 × 144 × 3, row by row (`screen` in the
     /// package makes it a NumPy array).
-    fn screen_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        let rgb = self
-            .session
-            .picture()
-            .to_rgb888_with(&GRAYS, gb_core::ColorCorrection::Off);
-        PyBytes::new(py, &rgb)
+    fn screen_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        let picture = self.session.picture();
+        PyBytes::new_with(py, gb_core::frame::RGB888_LEN, |out| {
+            picture.write_rgb888(out, &GRAYS, gb_core::ColorCorrection::Off);
+            Ok(())
+        })
     }
 
     /// The byte at `addr` as the CPU sees it (no side effects), or bytes of a slice.
