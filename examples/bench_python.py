@@ -1,6 +1,7 @@
-"""gbhost's Python module against PyBoy, side by side in one run: frames per second, medians of 5
-rounds, of a Python loop `step(1, render=False)` against `tick(1, False)`, a bulk
-`step(600, render=False)` against `tick(600, False)`, and a loop drawing every frame and
+"""gbhost's Python module against PyBoy, side by side in one run: frames per second, medians of 7
+interleaved rounds (each from power-on plus 60 frames, then 3,000 frames timed, 1,500 when
+drawn), of a Python loop `step(1, render=False)` against `tick(1, False)`, bulk
+`step(600, render=False)` calls against `tick(600, False)`, and a loop drawing every frame and
 reading the screen (`step(1, True)` + `screen`) against `tick(1, True)` + `screen.ndarray`.
 
     pip install ./host/python pyboy
@@ -14,42 +15,61 @@ import time, statistics, sys
 import gbhost
 from pyboy import PyBoy
 ROM = sys.argv[1] if len(sys.argv) > 1 else None
-def med(f, rounds=5):
-    """The median of `rounds` measures."""
-    return statistics.median(f() for _ in range(rounds))
+ROUNDS = 7
+# Frames timed per measure: long enough (tens of milliseconds) that a scheduler hiccup on a
+# shared machine moves one measure, not the median.
+BULK, LOOP, DRAWN = 5, 3000, 1500
 def gb_bulk():
     g = gbhost.GameBoy(ROM, history_mib=0); g.step(60, False)
-    t=time.perf_counter(); g.step(600, False); return 600/(time.perf_counter()-t)
+    t=time.perf_counter()
+    for _ in range(BULK): g.step(600, False)
+    return BULK*600/(time.perf_counter()-t)
 def gb_loop():
     g = gbhost.GameBoy(ROM, history_mib=0); g.step(60, False)
     t=time.perf_counter()
-    for _ in range(600): g.step(1, False)
-    return 600/(time.perf_counter()-t)
+    for _ in range(LOOP): g.step(1, False)
+    return LOOP/(time.perf_counter()-t)
 def gb_render():
     g = gbhost.GameBoy(ROM, history_mib=0); g.step(60, False)
     t=time.perf_counter()
-    for _ in range(300): g.step(1, True); g.screen
-    return 300/(time.perf_counter()-t)
-def pb(render, bulk):
+    for _ in range(DRAWN): g.step(1, True); g.screen
+    return DRAWN/(time.perf_counter()-t)
+def pyboy():
     p = PyBoy(ROM, window='null'); p.set_emulation_speed(0); p.tick(60, False)
+    return p
+def pb_bulk():
+    p = pyboy()
     t=time.perf_counter()
-    if bulk: p.tick(600, False); n=600
-    else:
-        n = 300 if render else 600
-        for _ in range(n):
-            p.tick(1, render)
-            if render: p.screen.ndarray
-    return n/(time.perf_counter()-t)
+    for _ in range(BULK): p.tick(600, False)
+    return BULK*600/(time.perf_counter()-t)
+def pb_loop():
+    p = pyboy()
+    t=time.perf_counter()
+    for _ in range(LOOP): p.tick(1, False)
+    return LOOP/(time.perf_counter()-t)
+def pb_render():
+    p = pyboy()
+    t=time.perf_counter()
+    for _ in range(DRAWN): p.tick(1, True); p.screen.ndarray
+    return DRAWN/(time.perf_counter()-t)
 if len(sys.argv) < 2:
     sys.exit(__doc__)
-r = {
- 'gbhost step(600,False)': med(gb_bulk), 'pyboy tick(600,False)': med(lambda: pb(False, True)),
- 'gbhost step(1,False)': med(gb_loop), 'pyboy tick(1,False)': med(lambda: pb(False, False)),
- 'gbhost step(1,True)+screen': med(gb_render), 'pyboy tick(1,True)+ndarray': med(lambda: pb(True, False)),
+measures = {
+ 'gbhost step(600,False)': gb_bulk, 'pyboy tick(600,False)': pb_bulk,
+ 'gbhost step(1,False)': gb_loop, 'pyboy tick(1,False)': pb_loop,
+ 'gbhost step(1,True)+screen': gb_render, 'pyboy tick(1,True)+ndarray': pb_render,
 }
+# Rounds interleave the two emulators, so a slow stretch of the machine hits both.
+runs = {k: [] for k in measures}
+for _ in range(ROUNDS):
+    for k, f in measures.items():
+        runs[k].append(f())
+r = {k: statistics.median(v) for k, v in runs.items()}
 for k, v in r.items():
     print(f"{k}: {v:.0f} fps")
 pairs = [("step(600,False)", "tick(600,False)"), ("step(1,False)", "tick(1,False)"),
          ("step(1,True)+screen", "tick(1,True)+ndarray")]
 for a, b in pairs:
-    print(f"ratio {a} / {b}: {r['gbhost ' + a] / r['pyboy ' + b]:.2f}x")
+    ratios = [x / y for x, y in zip(runs['gbhost ' + a], runs['pyboy ' + b])]
+    print(f"ratio {a} / {b}: {r['gbhost ' + a] / r['pyboy ' + b]:.2f}x "
+          f"(per round: {min(ratios):.2f}-{max(ratios):.2f}x)")

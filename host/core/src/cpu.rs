@@ -146,26 +146,21 @@ pub struct Cpu {
     pub debug_pc: u16,
 }
 
-/// The opcode `match`, with the `LD r,r'` (0x41-0x7F) and ALU (0x80-0xBF) opcodes expanded one
-/// arm each, operands as constants: one jump per instruction, operand decoding folded away.
+/// The opcode `match`: each listed group's opcodes get an arm of their own that calls the
+/// group's method with the opcode as a constant (`self.op_ld::<B, 0x41>(bus)`), so the
+/// register, pair or condition it names is folded away: one jump per instruction, no second
+/// `match` on operand bits. The other opcodes' arms follow as written.
 macro_rules! dispatch {
-    ($self:ident, $bus:ident, $op:ident, [$($ld:literal),* $(,)?], [$($alu:literal),* $(,)?],
+    ($self:ident, $bus:ident, $op:ident, $($name:ident [$($x:literal),* $(,)?])*
      { $($rest:tt)* }) => {
         match $op {
-            $($ld => {
-                const OP: u8 = $ld;
-                let v = $self.r8($bus, OP);
-                $self.set_r8($bus, OP >> 3, v);
-            })*
-            $($alu => {
-                const OP: u8 = $alu;
-                let v = $self.r8($bus, OP);
-                $self.alu(OP >> 3, v);
-            })*
+            $($($x => $self.$name::<B, $x>($bus),)*)*
             $($rest)*
         }
     };
 }
+
+mod ops;
 
 /// Decoded 8-bit register operand (bits 2..0 or 5..3 of an opcode). 6 is `(HL)`.
 const R_HL_IND: u8 = 6;
@@ -559,6 +554,7 @@ impl Cpu {
     }
 
     /// Rotates and shifts of the CB table (0x00-0x3F), op index from bits 5..3.
+    #[inline(always)]
     fn rot(&mut self, op: u8, v: u8) -> u8 {
         let carry_in = self.regs.f & C != 0;
         let (r, carry_out) = match op & 7 {
@@ -582,35 +578,6 @@ impl Cpu {
         r
     }
 
-    fn execute_cb<B: Bus>(&mut self, bus: &mut B) {
-        let op = self.imm8(bus);
-        let idx = op & 7;
-        let bit = (op >> 3) & 7;
-        match op >> 6 {
-            0 => {
-                let v = self.r8(bus, idx);
-                let r = self.rot(bit, v);
-                self.set_r8(bus, idx, r);
-            }
-            1 => {
-                let v = self.r8(bus, idx);
-                let mut f = (self.regs.f & C) | H;
-                if v & (1 << bit) == 0 {
-                    f |= Z;
-                }
-                self.regs.f = f;
-            }
-            2 => {
-                let v = self.r8(bus, idx);
-                self.set_r8(bus, idx, v & !(1 << bit));
-            }
-            _ => {
-                let v = self.r8(bus, idx);
-                self.set_r8(bus, idx, v | (1 << bit));
-            }
-        }
-    }
-
     /// Execute one opcode whose byte was just fetched.
     #[inline(always)]
     fn execute<B: Bus>(&mut self, op: u8, bus: &mut B) {
@@ -618,26 +585,26 @@ impl Cpu {
             self,
             bus,
             op,
-            [
-                0x41, 0x42, 0x43, 0x44, 0x45, 0x46, 0x47, 0x48, 0x49, 0x4A, 0x4B, 0x4C, 0x4D,
-                0x4E, 0x4F, 0x50, 0x51, 0x52, 0x53, 0x54, 0x55, 0x56, 0x57, 0x58, 0x59, 0x5A,
-                0x5B, 0x5C, 0x5D, 0x5E, 0x5F, 0x60, 0x61, 0x62, 0x63, 0x64, 0x65, 0x66, 0x67,
-                0x68, 0x69, 0x6A, 0x6B, 0x6C, 0x6D, 0x6E, 0x6F, 0x70, 0x71, 0x72, 0x73, 0x74,
-                0x75, 0x77, 0x78, 0x79, 0x7A, 0x7B, 0x7C, 0x7D, 0x7E, 0x7F,
-            ],
-            [
-                0x80, 0x81, 0x82, 0x83, 0x84, 0x85, 0x86, 0x87, 0x88, 0x89, 0x8A, 0x8B, 0x8C,
-                0x8D, 0x8E, 0x8F, 0x90, 0x91, 0x92, 0x93, 0x94, 0x95, 0x96, 0x97, 0x98, 0x99,
-                0x9A, 0x9B, 0x9C, 0x9D, 0x9E, 0x9F, 0xA0, 0xA1, 0xA2, 0xA3, 0xA4, 0xA5, 0xA6,
-                0xA7, 0xA8, 0xA9, 0xAA, 0xAB, 0xAC, 0xAD, 0xAE, 0xAF, 0xB0, 0xB1, 0xB2, 0xB3,
-                0xB4, 0xB5, 0xB6, 0xB7, 0xB8, 0xB9, 0xBA, 0xBB, 0xBC, 0xBD, 0xBE, 0xBF,
-            ],
+            op_ld [0x41, 0x42, 0x43, 0x44, 0x45, 0x46, 0x47, 0x48, 0x49, 0x4A, 0x4B, 0x4C, 0x4D, 0x4E, 0x4F, 0x50, 0x51, 0x52, 0x53, 0x54, 0x55, 0x56, 0x57, 0x58, 0x59, 0x5A, 0x5B, 0x5C, 0x5D, 0x5E, 0x5F, 0x60, 0x61, 0x62, 0x63, 0x64, 0x65, 0x66, 0x67, 0x68, 0x69, 0x6A, 0x6B, 0x6C, 0x6D, 0x6E, 0x6F, 0x70, 0x71, 0x72, 0x73, 0x74, 0x75, 0x77, 0x78, 0x79, 0x7A, 0x7B, 0x7C, 0x7D, 0x7E, 0x7F]
+            op_alu [0x80, 0x81, 0x82, 0x83, 0x84, 0x85, 0x86, 0x87, 0x88, 0x89, 0x8A, 0x8B, 0x8C, 0x8D, 0x8E, 0x8F, 0x90, 0x91, 0x92, 0x93, 0x94, 0x95, 0x96, 0x97, 0x98, 0x99, 0x9A, 0x9B, 0x9C, 0x9D, 0x9E, 0x9F, 0xA0, 0xA1, 0xA2, 0xA3, 0xA4, 0xA5, 0xA6, 0xA7, 0xA8, 0xA9, 0xAA, 0xAB, 0xAC, 0xAD, 0xAE, 0xAF, 0xB0, 0xB1, 0xB2, 0xB3, 0xB4, 0xB5, 0xB6, 0xB7, 0xB8, 0xB9, 0xBA, 0xBB, 0xBC, 0xBD, 0xBE, 0xBF]
+            op_ld16 [0x01, 0x11, 0x21, 0x31]
+            op_inc16 [0x03, 0x13, 0x23, 0x33]
+            op_dec16 [0x0B, 0x1B, 0x2B, 0x3B]
+            op_add_hl [0x09, 0x19, 0x29, 0x39]
+            op_inc8 [0x04, 0x0C, 0x14, 0x1C, 0x24, 0x2C, 0x34, 0x3C]
+            op_dec8 [0x05, 0x0D, 0x15, 0x1D, 0x25, 0x2D, 0x35, 0x3D]
+            op_ld_n [0x06, 0x0E, 0x16, 0x1E, 0x26, 0x2E, 0x36, 0x3E]
+            op_rot_a [0x07, 0x0F, 0x17, 0x1F]
+            op_jr_cc [0x20, 0x28, 0x30, 0x38]
+            op_alu_n [0xC6, 0xCE, 0xD6, 0xDE, 0xE6, 0xEE, 0xF6, 0xFE]
+            op_ret_cc [0xC0, 0xC8, 0xD0, 0xD8]
+            op_pop [0xC1, 0xD1, 0xE1]
+            op_push [0xC5, 0xD5, 0xE5]
+            op_jp_cc [0xC2, 0xCA, 0xD2, 0xDA]
+            op_call_cc [0xC4, 0xCC, 0xD4, 0xDC]
+            op_rst [0xC7, 0xCF, 0xD7, 0xDF, 0xE7, 0xEF, 0xF7, 0xFF]
             {
                 0x00 => {}
-                0x01 | 0x11 | 0x21 | 0x31 => {
-                    let v = self.imm16(bus);
-                    self.set_rp(op >> 4, v);
-                }
                 0x02 => bus.write(self.bc(), self.regs.a),
                 0x12 => bus.write(self.de(), self.regs.a),
                 0x22 => {
@@ -661,54 +628,6 @@ impl Cpu {
                     let hl = self.hl();
                     self.regs.a = bus.read_idu(hl);
                     self.set_hl(hl.wrapping_sub(1));
-                }
-                0x03 | 0x13 | 0x23 | 0x33 => {
-                    let idx = op >> 4;
-                    let v = self.rp(idx);
-                    self.set_rp(idx, v.wrapping_add(1));
-                    bus.idle_idu(v);
-                }
-                0x0B | 0x1B | 0x2B | 0x3B => {
-                    let idx = op >> 4;
-                    let v = self.rp(idx);
-                    self.set_rp(idx, v.wrapping_sub(1));
-                    bus.idle_idu(v);
-                }
-                0x09 | 0x19 | 0x29 | 0x39 => {
-                    let hl = self.hl();
-                    let v = self.rp(op >> 4);
-                    let r = u32::from(hl) + u32::from(v);
-                    let mut f = self.regs.f & Z;
-                    if (hl & 0x0FFF) + (v & 0x0FFF) > 0x0FFF {
-                        f |= H;
-                    }
-                    if r > 0xFFFF {
-                        f |= C;
-                    }
-                    self.regs.f = f;
-                    self.set_hl(r as u16);
-                    bus.idle();
-                }
-                0x04 | 0x0C | 0x14 | 0x1C | 0x24 | 0x2C | 0x34 | 0x3C => {
-                    let idx = op >> 3;
-                    let v = self.r8(bus, idx);
-                    let r = self.inc8(v);
-                    self.set_r8(bus, idx, r);
-                }
-                0x05 | 0x0D | 0x15 | 0x1D | 0x25 | 0x2D | 0x35 | 0x3D => {
-                    let idx = op >> 3;
-                    let v = self.r8(bus, idx);
-                    let r = self.dec8(v);
-                    self.set_r8(bus, idx, r);
-                }
-                0x06 | 0x0E | 0x16 | 0x1E | 0x26 | 0x2E | 0x36 | 0x3E => {
-                    let v = self.imm8(bus);
-                    self.set_r8(bus, op >> 3, v);
-                }
-                0x07 | 0x0F | 0x17 | 0x1F => {
-                    let r = self.rot(op >> 3, self.regs.a);
-                    self.regs.a = r;
-                    self.regs.f &= C;
                 }
                 0x08 => {
                     let addr = self.imm16(bus);
@@ -749,13 +668,6 @@ impl Cpu {
                     self.regs.pc = self.regs.pc.wrapping_add(e as u16);
                     bus.idle();
                 }
-                0x20 | 0x28 | 0x30 | 0x38 => {
-                    let e = self.imm8(bus) as i8;
-                    if self.condition(op >> 3) {
-                        self.regs.pc = self.regs.pc.wrapping_add(e as u16);
-                        bus.idle();
-                    }
-                }
                 0x27 => self.daa(),
                 0x2F => {
                     self.regs.a = !self.regs.a;
@@ -779,17 +691,6 @@ impl Cpu {
                         self.mode = CpuMode::Halted;
                     }
                 }
-                                        0xC6 | 0xCE | 0xD6 | 0xDE | 0xE6 | 0xEE | 0xF6 | 0xFE => {
-                    let v = self.imm8(bus);
-                    self.alu(op >> 3, v);
-                }
-                0xC0 | 0xC8 | 0xD0 | 0xD8 => {
-                    bus.idle();
-                    if self.condition(op >> 3) {
-                        self.regs.pc = self.pop(bus);
-                        bus.idle();
-                    }
-                }
                 0xC9 => {
                     self.regs.pc = self.pop(bus);
                     bus.idle();
@@ -799,55 +700,26 @@ impl Cpu {
                     bus.idle();
                     self.ime = true;
                 }
-                0xC1 | 0xD1 | 0xE1 => {
-                    let v = self.pop(bus);
-                    self.set_rp((op >> 4) & 3, v);
-                }
                 0xF1 => {
                     let [a, f] = self.pop(bus).to_be_bytes();
                     self.regs.a = a;
                     self.regs.f = f & 0xF0;
-                }
-                0xC5 | 0xD5 | 0xE5 => {
-                    bus.idle_idu(self.regs.sp);
-                    let v = self.rp((op >> 4) & 3);
-                    self.push(bus, v);
                 }
                 0xF5 => {
                     bus.idle_idu(self.regs.sp);
                     let v = u16::from_be_bytes([self.regs.a, self.regs.f]);
                     self.push(bus, v);
                 }
-                0xC2 | 0xCA | 0xD2 | 0xDA => {
-                    let addr = self.imm16(bus);
-                    if self.condition(op >> 3) {
-                        self.regs.pc = addr;
-                        bus.idle();
-                    }
-                }
                 0xC3 => {
                     self.regs.pc = self.imm16(bus);
                     bus.idle();
                 }
                 0xE9 => self.regs.pc = self.hl(),
-                0xC4 | 0xCC | 0xD4 | 0xDC => {
-                    let addr = self.imm16(bus);
-                    if self.condition(op >> 3) {
-                        bus.idle_idu(self.regs.sp);
-                        self.push(bus, self.regs.pc);
-                        self.regs.pc = addr;
-                    }
-                }
                 0xCD => {
                     let addr = self.imm16(bus);
                     bus.idle_idu(self.regs.sp);
                     self.push(bus, self.regs.pc);
                     self.regs.pc = addr;
-                }
-                0xC7 | 0xCF | 0xD7 | 0xDF | 0xE7 | 0xEF | 0xF7 | 0xFF => {
-                    bus.idle_idu(self.regs.sp);
-                    self.push(bus, self.regs.pc);
-                    self.regs.pc = u16::from(op & 0x38);
                 }
                 0xCB => self.execute_cb(bus),
                 0xE0 => {
