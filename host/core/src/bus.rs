@@ -1067,6 +1067,9 @@ impl Hardware {
                 // Bank 1 is mapped at 0xD000 (`plain_reads`): the index is the offset.
                 return self.wram[usize::from(addr & 0x1FFF)];
             }
+            if (0xFF80..0xFFFF).contains(&addr) {
+                return self.hram[usize::from(addr & 0x7F)];
+            }
         }
         if addr & 0xFF00 == 0xFE00 {
             self.oam_bug(oam_bug);
@@ -1117,10 +1120,18 @@ impl Bus for Hardware {
     #[inline(always)]
     fn write(&mut self, addr: u16, value: u8) {
         self.tick();
-        if addr & 0xFF00 == 0xFE00 {
-            self.oam_bug(OamBug::Write);
+        if (0xFF80..0xFFFF).contains(&addr) {
+            // HRAM: never behind an OAM DMA's bus, nothing else to do.
+            self.hram[usize::from(addr & 0x7F)] = value;
+        } else if self.plain_reads && (0xC000..0xE000).contains(&addr) {
+            // Work RAM with bank 1 at 0xD000 and no DMA, as `write_byte` does it.
+            self.wram[usize::from(addr & 0x1FFF)] = value;
+        } else {
+            if addr & 0xFF00 == 0xFE00 {
+                self.oam_bug(OamBug::Write);
+            }
+            self.write_byte(addr, value);
         }
-        self.write_byte(addr, value);
         if self.watch.any_write && self.watch.on_write(addr, value, self.bank_of(addr)) {
             self.stop = true;
         }
