@@ -35,6 +35,7 @@ mod cgb;
 mod cram;
 mod event;
 mod fifo;
+mod lanes;
 mod oam_bug;
 mod objects;
 mod registers;

@@ -3,6 +3,7 @@
 //! while it was drawn goes to the FIFO replay ([`super::fifo`]) instead. Rows the LCD did not
 //! draw are blanked when a frame is handed out.
 
+use super::lanes::{BUF, Claims, ColorLanes, LEAD, blend, lanes_at, put_lanes};
 use super::{HEIGHT, MAX_LINE_WRITES, Ppu, WIDTH};
 
 impl Ppu {
@@ -135,131 +136,167 @@ impl Ppu {
         }
     }
 
-    /// Draw background and window for the whole line from the registers as they are now.
-    pub(super) fn render_whole_line(&mut self, row_start: usize) {
-        // Colour index per pixel (for sprite priority), and the shades.
-        let mut opaque = [0u8; WIDTH + 16];
-        let mut shades = [0u8; WIDTH + 16];
-        let lcdc = self.lcdc;
-        if lcdc & 0x01 != 0 {
-            let pal = Palette::new(self.bgp);
-            let fine = usize::from(self.scx & 7);
-            // The window covers the line from screen x = WX - 7 (clipped at the left edge).
-            let window_visible = self.window_on_line();
-            let start = if window_visible {
-                usize::from(self.wx).saturating_sub(7)
+    /// Call `tile(at, map_addr, y)` for each background and window tile the current line
+    /// shows, from the registers as they are now, in drawing order (the window's over the
+    /// background's): `at` is where the tile's first pixel goes in a line buffer
+    /// ([`LEAD`] pixels before the screen's left edge), `map_addr` its tile map entry's VRAM
+    /// address, `y` the line's row in the map (its low 3 bits the row in the tile). Returns
+    /// whether the window shows.
+    #[inline]
+    pub(super) fn for_each_tile(&self, mut tile: impl FnMut(usize, usize, u8)) -> bool {
+        let fine = usize::from(self.scx & 7);
+        // The window covers the line from screen x = WX - 7 (clipped at the left edge).
+        let window = self.window_on_line();
+        let start = if window {
+            usize::from(self.wx).saturating_sub(7)
+        } else {
+            WIDTH
+        };
+        // Background tiles: only those showing left of the window.
+        let map = if self.lcdc & 0x08 != 0 {
+            0x1C00
+        } else {
+            0x1800
+        };
+        let py = self.line.wrapping_add(self.scy);
+        let row = map + usize::from(py / 8) * 32;
+        let first = usize::from(self.scx / 8);
+        for t in 0..(start + fine).div_ceil(8) {
+            tile(LEAD - fine + t * 8, row + ((first + t) & 31), py);
+        }
+        if window {
+            let map = if self.lcdc & 0x40 != 0 {
+                0x1C00
             } else {
-                WIDTH
+                0x1800
             };
-            // Background tiles: only those showing left of the window.
-            let bg_tiles = (start + fine).div_ceil(8);
-            let map = if lcdc & 0x08 != 0 { 0x1C00 } else { 0x1800 };
-            let py = self.line.wrapping_add(self.scy);
-            let first = self.scx / 8;
-            for t in 0..bg_tiles {
-                let col = first.wrapping_add(t as u8) & 31;
-                let (lo, hi) = self.tile_row(map, col, py);
-                let at = t * 8;
-                shades[at..at + 8].copy_from_slice(&pal.apply(lo, hi).to_le_bytes());
-                opaque[at..at + 8].copy_from_slice(&(lo | hi).to_le_bytes());
+            let wy = self.window_line;
+            let row = map + usize::from(wy / 8) * 32;
+            // WX < 7 puts the window's first pixels left of the screen (`start` is 0 then).
+            let skip = 7usize.saturating_sub(usize::from(self.wx));
+            for t in 0..(skip + WIDTH - start).div_ceil(8) {
+                tile(LEAD + start - skip + t * 8, row + (t & 31), wy);
             }
-            if fine != 0 {
-                shades.copy_within(fine..fine + WIDTH, 0);
-                opaque.copy_within(fine..fine + WIDTH, 0);
-            }
-            if window_visible {
-                let map = if lcdc & 0x40 != 0 { 0x1C00 } else { 0x1800 };
-                let wy = self.window_line;
-                let skip = (7usize).saturating_sub(usize::from(self.wx));
-                let n = WIDTH - start;
-                let mut wshades = [0u8; WIDTH + 16];
-                let mut wopaque = [0u8; WIDTH + 16];
-                for t in 0..(skip + n).div_ceil(8) {
-                    let (lo, hi) = self.tile_row(map, t as u8, wy);
-                    let at = t * 8;
-                    wshades[at..at + 8].copy_from_slice(&pal.apply(lo, hi).to_le_bytes());
-                    wopaque[at..at + 8].copy_from_slice(&(lo | hi).to_le_bytes());
-                }
-                shades[start..WIDTH].copy_from_slice(&wshades[skip..skip + n]);
-                opaque[start..WIDTH].copy_from_slice(&wopaque[skip..skip + n]);
+        }
+        window
+    }
+
+    /// Draw background and window for the whole line from the registers as they are now,
+    /// their colour indices (0x00 for 0, else 0xFF) kept in `line_index`.
+    pub(super) fn render_whole_line(&mut self, row_start: usize) {
+        let mut shades = [0u8; BUF];
+        let mut opaque = [0u8; BUF];
+        if self.lcdc & 0x01 != 0 {
+            let pal = Palette::new(self.bgp);
+            let window = self.for_each_tile(|at, map_addr, y| {
+                let addr = tile_addr(self.lcdc, self.vram[map_addr]) + usize::from(y & 7) * 2;
+                let (lo, hi) = (spread(self.vram[addr]), spread(self.vram[addr + 1]));
+                put_lanes(&mut shades, at, pal.apply(lo, hi));
+                put_lanes(&mut opaque, at, lo | hi);
+            });
+            if window {
                 self.window_drawn = true;
             }
         }
-        put_shades(&mut self.framebuffer, row_start, &shades[..WIDTH]);
-        self.line_index.copy_from_slice(&opaque[..WIDTH]);
+        let row = &mut self.framebuffer.pixels_mut()[row_start..row_start + WIDTH];
+        for (dst, &s) in row.iter_mut().zip(&shades[LEAD..LEAD + WIDTH]) {
+            *dst = u16::from(s);
+        }
+        self.line_index.copy_from_slice(&opaque[LEAD..LEAD + WIDTH]);
     }
 
-    /// The two bit planes of row `y % 8` of the tile at column `col`, row `y / 8` of tile map
-    /// `map`, spread to byte lanes (leftmost pixel in the lowest byte).
+    /// The row of object `i` (OAM index) on the current line: its X in line buffers (OAM X:
+    /// [`LEAD`] is 8), its two bit planes with the flips applied (bit 7 leftmost), its
+    /// attributes. `banked`: attribute bit 3 picks the tile's VRAM bank (CGB mode). `None`
+    /// when the object has no pixel on screen (X 0 or 168 and above).
     #[inline]
-    fn tile_row(&self, map: usize, col: u8, y: u8) -> (u64, u64) {
-        let tile = self.vram[map + usize::from(y / 8) * 32 + usize::from(col & 31)];
-        let base = if self.lcdc & 0x10 != 0 {
-            usize::from(tile) * 16
+    pub(super) fn object_row(&self, i: u8, banked: bool) -> Option<(usize, u8, u8, u8)> {
+        let o = usize::from(i) * 4;
+        let [sy, sx, tile, attr] = [
+            self.oam[o],
+            self.oam[o + 1],
+            self.oam[o + 2],
+            self.oam[o + 3],
+        ];
+        if !(1..LEAD + WIDTH).contains(&usize::from(sx)) {
+            return None;
+        }
+        let tall = self.lcdc & 0x04 != 0;
+        let height = if tall { 16 } else { 8 };
+        let mut row = self.line.wrapping_add(16).wrapping_sub(sy);
+        if attr & 0x40 != 0 {
+            row = height - 1 - row;
+        }
+        let tile = if tall { tile & 0xFE } else { tile };
+        let bank = if banked {
+            usize::from(attr & 0x08) << 10
         } else {
-            0x1000usize.wrapping_add_signed(isize::from(tile as i8) * 16)
+            0
         };
-        let addr = (base + usize::from(y % 8) * 2) & 0x1FFE;
-        (spread(self.vram[addr]), spread(self.vram[addr + 1]))
+        let addr = bank | (usize::from(tile) * 16 + usize::from(row) * 2);
+        let (mut lo, mut hi) = (self.vram[addr], self.vram[addr + 1]);
+        if attr & 0x20 != 0 {
+            lo = lo.reverse_bits();
+            hi = hi.reverse_bits();
+        }
+        Some((usize::from(sx), lo, hi, attr))
     }
 
     /// Draw the line's objects over the background and window already in the framebuffer,
     /// with the colour indices in `line_index` for the OBJ-to-BG priority bit.
     pub(super) fn render_sprites(&mut self, row_start: usize) {
-        let height = if self.lcdc & 0x04 != 0 { 16 } else { 8 };
         let n = self.line_objects().len();
+        if n == 0 {
+            return;
+        }
         // Lower X wins, then lower OAM index. The winner's pixel is the object pixel even when
         // the background hides it (priority bit): objects behind it never show there.
         let mut order: [u8; 10] = self.line_sprites;
         let order = &mut order[..n];
         order.sort_by_key(|&i| (self.oam[usize::from(i) * 4 + 1], i));
-        let mut claimed = [false; WIDTH];
+        let mut bg = [0u8; BUF];
+        bg[LEAD..LEAD + WIDTH].copy_from_slice(&self.line_index);
+        let mut line = [0u16; BUF];
+        line[LEAD..LEAD + WIDTH]
+            .copy_from_slice(&self.framebuffer.pixels()[row_start..row_start + WIDTH]);
+        let mut claims = Claims::new();
         for &i in order.iter() {
-            let o = usize::from(i) * 4;
-            let sy = self.oam[o];
-            let sx = self.oam[o + 1];
-            let mut tile = self.oam[o + 2];
-            let attr = self.oam[o + 3];
-            let mut row = self.line.wrapping_add(16).wrapping_sub(sy);
-            if attr & 0x40 != 0 {
-                row = height - 1 - row;
-            }
-            if height == 16 {
-                tile &= 0xFE;
-            }
-            let addr = usize::from(tile) * 16 + usize::from(row) * 2;
-            let lo = self.vram[addr];
-            let hi = self.vram[addr + 1];
-            let palette = if attr & 0x10 != 0 {
-                self.obp1
-            } else {
-                self.obp0
+            let Some((x, lo, hi, attr)) = self.object_row(i, false) else {
+                continue;
             };
-            // In the CGB's compatibility mode the object's palette goes with its shade, for
-            // `compat_colors`.
-            let tag = if self.cgb { 4 << ((attr >> 4) & 1) } else { 0 };
-            for px in 0..8u8 {
-                let x = i16::from(sx) - 8 + i16::from(px);
-                if !(0..WIDTH as i16).contains(&x) {
-                    continue;
-                }
-                let bit = if attr & 0x20 != 0 { px } else { 7 - px };
-                let idx = ((lo >> bit) & 1) | (((hi >> bit) & 1) << 1);
-                if idx == 0 {
-                    continue;
-                }
-                let x = x as usize;
-                if claimed[x] {
-                    continue;
-                }
-                claimed[x] = true;
-                if attr & 0x80 != 0 && self.line_index[x] != 0 {
-                    continue;
-                }
-                self.framebuffer.pixels_mut()[row_start + x] =
-                    u16::from((palette >> (idx * 2)) & 3) | tag;
+            let won = claims.claim(x, super::lanes::opaque(lo, hi));
+            let shown = if attr & 0x80 != 0 {
+                won & !lanes_at(&bg, x)
+            } else {
+                won
+            };
+            if shown != 0 {
+                let palette = if attr & 0x10 != 0 {
+                    self.obp1
+                } else {
+                    self.obp0
+                };
+                // In the CGB's compatibility mode the object's palette goes with its shade,
+                // for `compat_colors`.
+                let tag = if self.cgb { 4 << ((attr >> 4) & 1) } else { 0 };
+                let shades = std::array::from_fn(|c| u16::from((palette >> (c * 2)) & 3) | tag);
+                blend(&mut line, x, ColorLanes::new(shades).tile(lo, hi), shown);
             }
         }
+        self.framebuffer.pixels_mut()[row_start..row_start + WIDTH]
+            .copy_from_slice(&line[LEAD..LEAD + WIDTH]);
+    }
+}
+
+/// Where the row 0 of tile `tile` starts in VRAM (bank 0), with the addressing mode of LCDC
+/// bit 4: tiles 0-255 from 0x8000, or -128-127 around 0x9000 (0x8800-0x97FF), which is tiles
+/// 128-255 then 0-127 from 0x8800.
+#[inline]
+pub(super) fn tile_addr(lcdc: u8, tile: u8) -> usize {
+    if lcdc & 0x10 != 0 {
+        usize::from(tile) * 16
+    } else {
+        0x0800 + usize::from(tile ^ 0x80) * 16
     }
 }
 
@@ -313,33 +350,28 @@ pub(super) fn spread(bits: u8) -> u64 {
     SPREAD[usize::from(bits)]
 }
 
-/// A DMG palette register expanded to byte-lane masks, to map 8 colour indices at once.
+/// A DMG palette register expanded to byte-lane masks, to map 8 colour indices at once: each
+/// pixel picks between shades 0 and 1 (low plane), 2 and 3 (low plane), then between those
+/// two (high plane).
 pub(super) struct Palette {
-    shades: [u64; 4],
+    /// Shade 0, shade 0 XOR shade 1, shade 2, shade 2 XOR shade 3, in every lane.
+    lanes: [u64; 4],
 }
 
 impl Palette {
     pub(super) fn new(reg: u8) -> Palette {
         let lane = |i: u8| u64::from((reg >> (i * 2)) & 3) * 0x0101_0101_0101_0101;
         Palette {
-            shades: [lane(0), lane(1), lane(2), lane(3)],
+            lanes: [lane(0), lane(0) ^ lane(1), lane(2), lane(2) ^ lane(3)],
         }
     }
 
     /// Shades of 8 pixels from their spread bit planes.
     #[inline]
     pub(super) fn apply(&self, lo: u64, hi: u64) -> u64 {
-        (self.shades[0] & !hi & !lo)
-            | (self.shades[1] & !hi & lo)
-            | (self.shades[2] & hi & !lo)
-            | (self.shades[3] & hi & lo)
-    }
-}
-
-/// Write a line of shades into the frame at `row_start`.
-fn put_shades(frame: &mut crate::frame::Frame, row_start: usize, shades: &[u8]) {
-    let row = &mut frame.pixels_mut()[row_start..row_start + shades.len()];
-    for (dst, &s) in row.iter_mut().zip(shades) {
-        *dst = u16::from(s);
+        let [s0, d01, s2, d23] = self.lanes;
+        let low_pair = s0 ^ (d01 & lo);
+        let high_pair = s2 ^ (d23 & lo);
+        low_pair ^ ((low_pair ^ high_pair) & hi)
     }
 }

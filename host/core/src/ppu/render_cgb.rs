@@ -14,23 +14,32 @@
 //!   pixel of colour 1-3 shows over the object when its tile's priority bit or the object's
 //!   OBJ-to-BG bit is set.
 //!
-//! Tile rows are decoded 8 pixels at a time as byte lanes of a `u64` (as the DMG renderer
-//! does); colours come from a table of the 32 palette colours taken once per line.
+//! Tiles and objects are drawn whole into line buffers ([`super::lanes`]): colours 8 pixels
+//! at a time from each background palette's 4 colours, taken once per line. The background's
+//! priority over objects is kept only on lines with objects to draw.
 
-use super::render::spread;
+use super::lanes::{BUF, Claims, ColorLanes, LEAD, blend, lanes_at, opaque, put_lanes};
 use super::{Ppu, WIDTH};
 
-/// Pixels of the line buffers left of the screen's first.
-const LEAD: usize = 8;
-/// The line buffers' length: the lead, the screen, and a tile's spill past its right edge.
-const BUF: usize = LEAD + WIDTH + 16;
+/// Per pixel of the background and window, as byte lanes in line buffers: where it hides
+/// objects (colour 1-3), and where it hides even objects without the OBJ-to-BG bit (colour 1-3
+/// of a tile with the priority bit).
+struct BgPriority {
+    /// Colour index 1-3.
+    opaque: [u8; BUF],
+    /// Colour index 1-3 in a tile with the priority bit.
+    priority: [u8; BUF],
+}
 
-/// The colour index (0-3) of 8 pixels from a tile row's two bit planes, as bytes (leftmost
-/// first).
-#[inline]
-fn indices(lo: u8, hi: u8) -> [u8; 8] {
-    let lanes = (spread(lo) & 0x0101_0101_0101_0101) | (spread(hi) & 0x0202_0202_0202_0202);
-    lanes.to_le_bytes()
+impl BgPriority {
+    /// Note a tile row's pixels at `at`.
+    #[inline]
+    fn put(&mut self, at: usize, lo: u8, hi: u8, attr: u8) {
+        let opaque = opaque(lo, hi);
+        put_lanes(&mut self.opaque, at, opaque);
+        let priority = if attr & 0x80 != 0 { opaque } else { 0 };
+        put_lanes(&mut self.priority, at, priority);
+    }
 }
 
 impl Ppu {
@@ -41,13 +50,8 @@ impl Ppu {
         let tile = self.vram[map_addr];
         let attr = self.vram[0x2000 + map_addr];
         let y = if attr & 0x40 != 0 { 7 - (y & 7) } else { y & 7 };
-        let base = if self.lcdc & 0x10 != 0 {
-            usize::from(tile) * 16
-        } else {
-            0x1000usize.wrapping_add_signed(isize::from(tile as i8) * 16)
-        };
         let bank = usize::from(attr & 0x08) << 10;
-        let addr = bank + ((base + usize::from(y) * 2) & 0x1FFE);
+        let addr = bank + super::render::tile_addr(self.lcdc, tile) + usize::from(y) * 2;
         let (mut lo, mut hi) = (self.vram[addr], self.vram[addr + 1]);
         if attr & 0x20 != 0 {
             lo = lo.reverse_bits();
@@ -57,69 +61,46 @@ impl Ppu {
     }
 
     /// Draw the current line in CGB mode from the registers as they are now (see the module
-    /// docs).
-    ///
-    /// Tiles are written at their place in line buffers that start [`LEAD`] pixels before the
-    /// screen's left edge (the fine scroll and a window left of x = 0 land there), colours
-    /// looked up per tile from the palettes as they are at the line's start.
+    /// docs), background and window colours taken from the palettes as they are at the line's
+    /// start.
     pub(super) fn render_cgb_line(&mut self, row_start: usize) {
-        let lcdc = self.lcdc;
-        let pal = self.cram.bg_table();
-        // Colour index, attributes and colour of each background/window pixel.
-        let mut index = [0u8; BUF];
-        let mut attrs = [0u8; BUF];
         let mut line = [0u16; BUF];
-        let mut put = |at: usize, (lo, hi, attr): (u8, u8, u8)| {
-            let px = indices(lo, hi);
-            index[at..at + 8].copy_from_slice(&px);
-            attrs[at..at + 8].fill(attr);
-            let p = &pal[usize::from(attr & 7) * 4..][..4];
-            for (c, &i) in line[at..at + 8].iter_mut().zip(&px) {
-                *c = p[usize::from(i & 3)];
-            }
-        };
-        let fine = usize::from(self.scx & 7);
-        let window_visible = self.window_on_line();
-        let start = if window_visible {
-            usize::from(self.wx).saturating_sub(7)
+        if self.lcdc & 0x02 != 0 && !self.line_objects().is_empty() {
+            let mut bg = BgPriority {
+                opaque: [0; BUF],
+                priority: [0; BUF],
+            };
+            self.cgb_background(&mut line, Some(&mut bg));
+            self.cgb_objects(&bg, &mut line);
         } else {
-            WIDTH
-        };
-        let map = if lcdc & 0x08 != 0 { 0x1C00 } else { 0x1800 };
-        let py = self.line.wrapping_add(self.scy);
-        let first = self.scx / 8;
-        let row = usize::from(py / 8) * 32;
-        for t in 0..(start + fine).div_ceil(8) {
-            let col = usize::from(first.wrapping_add(t as u8) & 31);
-            put(LEAD - fine + t * 8, self.cgb_tile_row(map + row + col, py));
+            self.cgb_background(&mut line, None);
         }
-        if window_visible {
-            let map = if lcdc & 0x40 != 0 { 0x1C00 } else { 0x1800 };
-            let wy = self.window_line;
-            let row = usize::from(wy / 8) * 32;
-            // WX < 7 puts the window's first pixels left of the screen (`start` is 0 then).
-            let skip = 7usize.saturating_sub(usize::from(self.wx));
-            for t in 0..(skip + WIDTH - start).div_ceil(8) {
-                put(
-                    LEAD + start - skip + t * 8,
-                    self.cgb_tile_row(map + row + (t & 31), wy),
-                );
-            }
-            self.window_drawn = true;
-        }
-        let screen = LEAD..LEAD + WIDTH;
-        let mut colors = [0u16; WIDTH];
-        colors.copy_from_slice(&line[screen.clone()]);
-        if lcdc & 0x02 != 0 {
-            self.cgb_objects(&index[screen.clone()], &attrs[screen], &mut colors);
-        }
-        self.framebuffer.pixels_mut()[row_start..row_start + WIDTH].copy_from_slice(&colors);
+        self.framebuffer.pixels_mut()[row_start..row_start + WIDTH]
+            .copy_from_slice(&line[LEAD..LEAD + WIDTH]);
     }
 
-    /// Draw the line's objects over `colors` (the background and window, whose colour indices
-    /// and attributes are `index` and `attrs`).
-    fn cgb_objects(&self, index: &[u8], attrs: &[u8], colors: &mut [u16; WIDTH]) {
-        let height = if self.lcdc & 0x04 != 0 { 16 } else { 8 };
+    /// Draw the background and window tiles into `line`, noting their priority in `bg` if
+    /// given.
+    fn cgb_background(&mut self, line: &mut [u16; BUF], mut bg: Option<&mut BgPriority>) {
+        let table = self.cram.bg_table();
+        let palettes: [ColorLanes; 8] =
+            std::array::from_fn(|p| ColorLanes::new(std::array::from_fn(|i| table[p * 4 + i])));
+        let window = self.for_each_tile(|at, map_addr, y| {
+            let (lo, hi, attr) = self.cgb_tile_row(map_addr, y);
+            let colors = palettes[usize::from(attr & 7)].tile(lo, hi);
+            line[at..at + 8].copy_from_slice(&colors);
+            if let Some(bg) = bg.as_deref_mut() {
+                bg.put(at, lo, hi, attr);
+            }
+        });
+        if window {
+            self.window_drawn = true;
+        }
+    }
+
+    /// Draw the line's objects over `line` (the background and window, whose priority is
+    /// `bg`).
+    fn cgb_objects(&self, bg: &BgPriority, line: &mut [u16; BUF]) {
         let master = self.lcdc & 0x01 != 0;
         let n = self.line_objects().len();
         let mut order: [u8; 10] = self.line_sprites;
@@ -127,46 +108,23 @@ impl Ppu {
         if self.opri & 1 != 0 {
             order.sort_by_key(|&i| (self.oam[usize::from(i) * 4 + 1], i));
         }
-        let pal = self.cram.obj_table();
-        let mut claimed = [false; WIDTH];
+        let table = self.cram.obj_table();
+        let mut claims = Claims::new();
         for &i in order.iter() {
-            let o = usize::from(i) * 4;
-            let (sy, sx, mut tile, attr) = (
-                self.oam[o],
-                self.oam[o + 1],
-                self.oam[o + 2],
-                self.oam[o + 3],
-            );
-            let mut row = self.line.wrapping_add(16).wrapping_sub(sy);
-            if attr & 0x40 != 0 {
-                row = height - 1 - row;
-            }
-            if height == 16 {
-                tile &= 0xFE;
-            }
-            let addr =
-                usize::from(attr & 0x08) << 10 | (usize::from(tile) * 16 + usize::from(row) * 2);
-            let (mut lo, mut hi) = (self.vram[addr], self.vram[addr + 1]);
-            if attr & 0x20 != 0 {
-                lo = lo.reverse_bits();
-                hi = hi.reverse_bits();
-            }
-            let px = indices(lo, hi);
-            let palette = &pal[usize::from(attr & 7) * 4..][..4];
-            for (k, &idx) in px.iter().enumerate() {
-                let x = i16::from(sx) - 8 + k as i16;
-                if !(0..WIDTH as i16).contains(&x) || idx == 0 {
-                    continue;
-                }
-                let x = x as usize;
-                if claimed[x] {
-                    continue;
-                }
-                claimed[x] = true;
-                let bg_wins = master && index[x] != 0 && (attrs[x] & 0x80 != 0 || attr & 0x80 != 0);
-                if !bg_wins {
-                    colors[x] = palette[usize::from(idx & 3)];
-                }
+            let Some((x, lo, hi, attr)) = self.object_row(i, true) else {
+                continue;
+            };
+            let won = claims.claim(x, opaque(lo, hi));
+            let hidden = match (master, attr & 0x80 != 0) {
+                (false, _) => 0,
+                (true, true) => lanes_at(&bg.opaque, x),
+                (true, false) => lanes_at(&bg.priority, x),
+            };
+            let shown = won & !hidden;
+            if shown != 0 {
+                let palette = usize::from(attr & 7) * 4;
+                let colors = std::array::from_fn(|c| table[palette + c]);
+                blend(line, x, ColorLanes::new(colors).tile(lo, hi), shown);
             }
         }
     }
