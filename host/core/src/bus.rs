@@ -103,6 +103,18 @@ impl Dma {
     fn next_event(&self) -> u64 {
         self.next.min(self.start_at)
     }
+
+    /// When the scheduler must run the transfer: a pending start, or the step after the last
+    /// byte that ends it. The bytes between are copied when something can see them
+    /// ([`Hardware::dma_catch_up`]), at their own times, so nothing differs but the work.
+    fn sync_event(&self, mcycle: u64) -> u64 {
+        let end = if self.active && self.next != u64::MAX {
+            self.next + u64::from(0xA0 - self.index.min(0xA0)) * mcycle
+        } else {
+            self.next
+        };
+        end.min(self.start_at)
+    }
 }
 
 /// The address OAM DMA really reads for `addr`: sources from 0xE000 up reach work RAM on the
@@ -516,7 +528,7 @@ impl Hardware {
             .min(self.apu_fs_next)
             .min(self.timer.next_event())
             .min(self.serial.next_event())
-            .min(self.dma.next_event())
+            .min(self.dma.sync_event(self.mcycle))
             .min(self.joypad.next_event());
         self.next_event = self.others_next.min(self.ppu.next_event());
     }
@@ -547,6 +559,11 @@ impl Hardware {
     #[inline(always)]
     fn process_events(&mut self) {
         let now = self.now;
+        if self.dma.active {
+            // The PPU's events see the bytes copied before this M-cycle (at `now` the PPU goes
+            // first, as when every byte was an event).
+            self.run_dma(now.saturating_sub(1));
+        }
         if self.others_next > now {
             // Only the PPU is due, the usual case: nothing else to look at unless its events
             // started an HBlank (VRAM DMA) or ended a frame.
@@ -712,6 +729,7 @@ impl Hardware {
     /// The CPU is about to run the instruction at `pc`: true (and the run loop stops) if an
     /// instruction watchpoint is there.
     pub(crate) fn exec_hit(&mut self, pc: u16) -> bool {
+        self.dma_catch_up();
         if self.watch.on_exec(pc, self.read_byte(pc), self.bank_of(pc)) {
             self.stop = true;
             return true;
@@ -793,7 +811,7 @@ impl Hardware {
             if self.dma.next == at {
                 let i = self.dma.index;
                 if i < 0xA0 {
-                    let byte = self.dma_read(self.dma.source.wrapping_add(u16::from(i)));
+                    let byte = self.dma_read(self.dma.source.wrapping_add(u16::from(i)), at);
                     self.dma.last_byte = byte;
                     self.ppu.oam[usize::from(i)] = byte;
                     self.dma.index += 1;
@@ -803,6 +821,15 @@ impl Hardware {
                     self.dma.next = u64::MAX;
                 }
             }
+        }
+    }
+
+    /// Copy the OAM DMA bytes due by now: before a CPU write while a transfer runs (a bank
+    /// switch changes what it reads next), and whenever the run loop stops.
+    #[inline]
+    pub(crate) fn dma_catch_up(&mut self) {
+        if self.dma.active {
+            self.run_dma(self.now);
         }
     }
 
@@ -820,14 +847,14 @@ impl Hardware {
             .map_or(v, |c| c.value)
     }
 
-    /// What OAM DMA reads at `addr`: the bus without the PPU's access blocking.
-    fn dma_read(&self, addr: u16) -> u8 {
+    /// What OAM DMA reads at `addr` at time `at`: the bus without the PPU's access blocking.
+    fn dma_read(&self, addr: u16, at: u64) -> u8 {
         match dma_source(addr, self.model == Model::Cgb) {
             0x0000..=0x7FFF => self.rom_read(addr),
             0x8000..=0x9FFF => {
                 self.ppu.vram[self.ppu.vram_bank_offset() + usize::from(addr & 0x1FFF)]
             }
-            0xA000..=0xBFFF => self.cart.read_ram(addr, self.now),
+            0xA000..=0xBFFF => self.cart.read_ram(addr, at),
             _ => self.wram[self.wram_index(addr)],
         }
     }
@@ -916,6 +943,7 @@ impl Hardware {
     /// Write `addr` as the CPU does now (time does not advance).
     #[inline]
     pub fn write_byte(&mut self, addr: u16, v: u8) {
+        self.dma_catch_up();
         if self.dma.active && self.dma_conflict(addr) {
             // The DMA owns this bus: the CPU's write does not land.
             return;
@@ -1071,6 +1099,11 @@ impl Hardware {
                 return self.hram[usize::from(addr & 0x7F)];
             }
         }
+        if self.dma.active && self.dma_conflict(addr) {
+            // The DMA's bus shows the byte it moves now; nothing else a read sees depends on
+            // how far the transfer is (OAM reads 0xFF while it runs).
+            self.run_dma(self.now);
+        }
         if addr & 0xFF00 == 0xFE00 {
             self.oam_bug(oam_bug);
         }
@@ -1209,12 +1242,19 @@ impl Bus for Hardware {
         self.cgb_mode && self.cgb.key1_armed
     }
 
+    fn settle(&mut self) {
+        self.dma_catch_up();
+        self.reschedule();
+    }
+
     /// The CGB's speed switch (Pan Docs "FF4D — KEY1", "Using the STOP Instruction"): DIV is
     /// reset, then the CPU, the timer, the serial clock and OAM DMA run at the other speed
     /// (the PPU, the APU and HDMA keep their pace in dots). Without an interrupt pending the
     /// CPU then sits in HALT for `SPEED_SWITCH_TICKS` (0x20000) counter ticks unless an interrupt
     /// wakes it earlier (`docs/timing.md`).
     fn switch_speed(&mut self, halt: bool) {
+        // The bytes copied so far keep the old speed's spacing.
+        self.dma_catch_up();
         let now = self.now;
         self.counter_reset(now);
         let double = !self.cgb.double_speed;
@@ -1245,6 +1285,7 @@ impl Hardware {
     /// `dma_copy_during_halt_speed`: a CPU woken from HALT reads the byte after the ones it
     /// saw before halting, on the DMG and the CGB). `None` when no transfer runs or waits.
     fn freeze_dma(&mut self) -> Option<FrozenDma> {
+        self.dma_catch_up();
         if self.dma.next_event() == u64::MAX {
             return None;
         }

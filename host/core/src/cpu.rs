@@ -77,6 +77,9 @@ pub trait Bus {
     fn switch_speed(&mut self, halt: bool) {
         let _ = halt;
     }
+    /// The run loop stopped (no time passes): bring up to now whatever the machine keeps
+    /// lazily, so everything it holds can be looked at or saved.
+    fn settle(&mut self) {}
 }
 
 /// What the CPU is doing between instructions.
@@ -234,12 +237,13 @@ impl Cpu {
         self.mode == CpuMode::Running && !(self.ime && bus.pending_interrupts() != 0)
     }
 
-    /// Run steps until `done` says so (checked before each step).
+    /// Run steps until `done` says so (checked before each step), then [`Bus::settle`].
     #[inline]
     pub fn run_until<B: Bus>(&mut self, bus: &mut B, mut done: impl FnMut(&Cpu, &mut B) -> bool) {
         while !done(self, bus) {
             self.step(bus);
         }
+        bus.settle();
     }
 
     /// [`Cpu::step`] when anything unusual is going on: HALT, STOP, a lock-up, an interrupt to

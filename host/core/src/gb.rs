@@ -315,6 +315,7 @@ impl Gb {
     #[inline]
     pub fn step(&mut self) {
         self.cpu.step(&mut self.hw);
+        crate::cpu::Bus::settle(&mut self.hw);
     }
 
     /// Run to the end of the current frame: the start of VBlank, or 70,224 T-cycles after the

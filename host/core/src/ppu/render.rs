@@ -223,7 +223,10 @@ impl Ppu {
         }
         let tall = self.lcdc & 0x04 != 0;
         let height = if tall { 16 } else { 8 };
-        let mut row = self.line.wrapping_add(16).wrapping_sub(sy);
+        // The row within the object, 4 bits as the OAM scan stores it (OAM DMA or a size
+        // change between the scan and now may have moved the object off this line), taken
+        // modulo the height LCDC.2 gives now, as the FIFO replay does.
+        let mut row = self.line.wrapping_add(16).wrapping_sub(sy) & (height - 1);
         if attr & 0x40 != 0 {
             row = height - 1 - row;
         }
