@@ -3,6 +3,8 @@
 //! entries as they are: bits 0-4 red, 5-9 green, 10-14 blue) on the CGB model. The host
 //! turns it into screen colours ([`Frame::to_rgb888`]).
 
+use std::sync::OnceLock;
+
 /// Screen width in pixels.
 pub const WIDTH: usize = 160;
 /// Screen height in pixels.
@@ -100,23 +102,37 @@ impl Frame {
 
     /// [`Frame::to_rgb888_with`] into `out`, which holds [`RGB888_LEN`] bytes (a longer
     /// buffer keeps its tail; a shorter one gets the pixels that fit). A bot reads a picture
-    /// every frame: this writes 4 pixels as three 32-bit words, with no allocation.
+    /// every frame: this writes colours 8 pixels at a time (DMG shades 4 at a time from a table),
+    /// with no allocation.
     pub fn write_rgb888(&self, out: &mut [u8], dmg: &[[u8; 3]; 4], correction: ColorCorrection) {
         // Each pixel as 0x00BBGGRR.
-        let word = |[r, g, b]: [u8; 3]| u32::from_le_bytes([r, g, b, 0]);
         match (self.color, correction) {
             (false, _) => dmg_rgb(&self.pixels[..], out, dmg),
-            (true, ColorCorrection::Off) => {
-                let widen = |x: u16| u32::from((x << 3) | (x >> 2)) & 0xFF;
-                pack_rgb(&self.pixels[..], out, |p| {
-                    widen(p & 0x1F) | widen((p >> 5) & 0x1F) << 8 | widen((p >> 10) & 0x1F) << 16
-                });
+            (true, _) => {
+                let table = rgb555_table(correction);
+                pack_rgb(&self.pixels[..], out, |p| table[usize::from(p & 0x7FFF)]);
             }
-            (true, _) => pack_rgb(&self.pixels[..], out, |p| {
-                word(rgb555_to_rgb888(p, correction))
-            }),
         }
     }
+}
+
+/// Every RGB555 colour as 0x00BBGGRR under `correction`, built once per process (128 KiB
+/// each; a frame uses a few dozen colours, so the lookups stay in cache).
+fn rgb555_table(correction: ColorCorrection) -> &'static [u32; 0x8000] {
+    static OFF: OnceLock<Box<[u32; 0x8000]>> = OnceLock::new();
+    static LCD: OnceLock<Box<[u32; 0x8000]>> = OnceLock::new();
+    let cell = match correction {
+        ColorCorrection::Off => &OFF,
+        ColorCorrection::Lcd => &LCD,
+    };
+    cell.get_or_init(|| {
+        let mut table = Box::new([0u32; 0x8000]);
+        for (c, entry) in (0u16..).zip(table.iter_mut()) {
+            let [r, g, b] = rgb555_to_rgb888(c, correction);
+            *entry = u32::from_le_bytes([r, g, b, 0]);
+        }
+        table
+    })
 }
 
 /// Bytes of a whole frame as 8-bit RGB ([`Frame::write_rgb888`]).
@@ -149,24 +165,29 @@ fn dmg_rgb(pixels: &[u16], out: &mut [u8], dmg: &[[u8; 3]; 4]) {
 }
 
 /// Write `pixels` as RGB bytes into `out`, each pixel's colour given by `rgb` as 0x00BBGGRR:
-/// four pixels at a time as three little-endian words, the rest (if `out` is short) a pixel
-/// at a time.
+/// eight pixels at a time as three little-endian 64-bit words, the rest (if `out` is short or
+/// the count is not a multiple of 8) a pixel at a time.
 #[inline(always)]
 fn pack_rgb(pixels: &[u16], out: &mut [u8], rgb: impl Fn(u16) -> u32) {
     let n = pixels.len().min(out.len() / 3);
     let (pixels, out) = (&pixels[..n], &mut out[..n * 3]);
-    let mut quads = out.chunks_exact_mut(12);
-    let mut groups = pixels.chunks_exact(4);
-    for (o, p) in (&mut quads).zip(&mut groups) {
-        let [a, b, c, d] = [rgb(p[0]), rgb(p[1]), rgb(p[2]), rgb(p[3])];
-        o[0..4].copy_from_slice(&(a | b << 24).to_le_bytes());
-        o[4..8].copy_from_slice(&(b >> 8 | c << 16).to_le_bytes());
-        o[8..12].copy_from_slice(&(c >> 16 | d << 8).to_le_bytes());
+    let mut groups = out.chunks_exact_mut(24);
+    let mut eights = pixels.chunks_exact(8);
+    for (o, p) in (&mut groups).zip(&mut eights) {
+        let c: [u64; 8] = std::array::from_fn(|k| u64::from(rgb(p[k])));
+        let words = [
+            c[0] | c[1] << 24 | c[2] << 48,
+            c[2] >> 16 | c[3] << 8 | c[4] << 32 | c[5] << 56,
+            c[5] >> 8 | c[6] << 16 | c[7] << 40,
+        ];
+        for (o, w) in o.chunks_exact_mut(8).zip(words) {
+            o.copy_from_slice(&w.to_le_bytes());
+        }
     }
-    for (o, &p) in quads
+    for (o, &p) in groups
         .into_remainder()
         .chunks_exact_mut(3)
-        .zip(groups.remainder())
+        .zip(eights.remainder())
     {
         o.copy_from_slice(&rgb(p).to_le_bytes()[..3]);
     }
@@ -227,11 +248,15 @@ mod tests {
             *p = (i as u16).wrapping_mul(40_503) & 0x7FFF;
         }
         let whole = f.to_rgb888(ColorCorrection::Off);
-        // 7 pixels: one group of four, then three alone.
+        // 7 pixels (fewer than a group), then 25 (three groups of eight and one alone).
         let mut short = [0xEEu8; 22];
         f.write_rgb888(&mut short, &DMG_REFERENCE, ColorCorrection::Off);
         assert_eq!(short[..21], whole[..21]);
         assert_eq!(short[21], 0xEE);
+        let mut short = [0xEEu8; 77];
+        f.write_rgb888(&mut short, &DMG_REFERENCE, ColorCorrection::Off);
+        assert_eq!(short[..75], whole[..75]);
+        assert_eq!(short[75..], [0xEE; 2]);
         f.set_color(false);
         let shades = f.to_rgb888(ColorCorrection::Off);
         let mut short = [0xEEu8; 22];
