@@ -1336,11 +1336,14 @@ impl Hardware {
                 self.if_ |= self.ppu.run_events(phase_c);
                 if self.ppu.hblank_started {
                     self.hblank_dma();
+                    self.reschedule();
+                } else {
+                    // Only the PPU's schedule moved.
+                    self.next_event = self.others_next.min(self.ppu.next_event());
                 }
                 if self.ppu.frame_ready {
                     self.stop = true;
                 }
-                self.reschedule();
             }
             if self.serial.next_event() <= phase_c && self.serial.run_events(phase_c) {
                 self.if_ |= irq::SERIAL;
