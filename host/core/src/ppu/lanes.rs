@@ -9,7 +9,6 @@
 //! into a few vector operations.
 
 use super::WIDTH;
-use super::render::spread;
 
 /// Pixels of the line buffers left of the screen's first.
 pub(super) const LEAD: usize = 8;
@@ -32,6 +31,32 @@ static MASKS: [[u16; 8]; 256] = {
     }
     table
 };
+
+/// [`spread`] for every byte, built at compile time.
+const SPREAD: [u64; 256] = {
+    let mut table = [0u64; 256];
+    let mut v = 0;
+    while v < 256 {
+        let mut lanes = 0u64;
+        let mut i = 0;
+        while i < 8 {
+            if (v >> (7 - i)) & 1 != 0 {
+                lanes |= 0xFF << (i * 8);
+            }
+            i += 1;
+        }
+        table[v] = lanes;
+        v += 1;
+    }
+    table
+};
+
+/// Spread the 8 bits of a tile plane byte to 8 byte lanes of 0x00/0xFF, bit 7 (the leftmost
+/// pixel) in the lowest lane.
+#[inline]
+pub(super) fn spread(bits: u8) -> u64 {
+    SPREAD[usize::from(bits)]
+}
 
 /// A palette's 4 colours (or shades) arranged to colour 8 pixels at once from a tile row's
 /// bit planes: each pixel is a choice between colours 0 and 1 (low plane), 2 and 3 (low

@@ -3,7 +3,7 @@
 //! while it was drawn goes to the FIFO replay ([`super::fifo`]) instead. Rows the LCD did not
 //! draw are blanked when a frame is handed out.
 
-use super::lanes::{BUF, Claims, ColorLanes, LEAD, blend, lanes_at, put_lanes};
+use super::lanes::{BUF, Claims, ColorLanes, LEAD, blend, lanes_at, put_lanes, spread};
 use super::{HEIGHT, MAX_LINE_WRITES, Ppu, WIDTH};
 
 impl Ppu {
@@ -45,7 +45,7 @@ impl Ppu {
     /// Render the current line into the framebuffer from the registers as they are now.
     ///
     /// Background and window tiles are decoded 8 pixels at a time as byte lanes of a `u64`
-    /// ([`spread`]), and BGP is applied with lane masks, so a line costs a few hundred
+    /// ([`super::lanes::spread`]), and BGP is applied with lane masks, so a line costs a few hundred
     /// operations rather than a few per pixel.
     pub(super) fn render_line(&mut self) {
         let y = usize::from(self.line);
@@ -325,32 +325,6 @@ impl Ppu {
             *p = lut[usize::from(*p).min(11)];
         }
     }
-}
-
-/// [`spread`] for every byte, built at compile time.
-const SPREAD: [u64; 256] = {
-    let mut table = [0u64; 256];
-    let mut v = 0;
-    while v < 256 {
-        let mut lanes = 0u64;
-        let mut i = 0;
-        while i < 8 {
-            if (v >> (7 - i)) & 1 != 0 {
-                lanes |= 0xFF << (i * 8);
-            }
-            i += 1;
-        }
-        table[v] = lanes;
-        v += 1;
-    }
-    table
-};
-
-/// Spread the 8 bits of a tile plane byte to 8 byte lanes of 0x00/0xFF, bit 7 (the leftmost
-/// pixel) in the lowest lane.
-#[inline]
-pub(super) fn spread(bits: u8) -> u64 {
-    SPREAD[usize::from(bits)]
 }
 
 /// A DMG palette register expanded to byte-lane masks, to map 8 colour indices at once: each

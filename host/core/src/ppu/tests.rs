@@ -1,6 +1,7 @@
 //! Tests of the renderer against the FIFO replay and of the pixel helpers.
 
-use super::render::{Palette, spread};
+use super::lanes::spread;
+use super::render::Palette;
 use super::timeline::{DRAW_DELAY, MODE0_START};
 use super::{Ppu, WIDTH};
 
