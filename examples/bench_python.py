@@ -9,33 +9,36 @@ reading the screen (`step(1, True)` + `screen`) against `tick(1, True)` + `scree
     python examples/bench_python.py ../shared/roms/homebrew/tobutobugirl/tobutobugirl.gb
 
 Both run the model the ROM's header asks for (cpu_instrs: the Game Boy Color) with no history
-and no sound.
+and no sound; `python examples/bench_python.py ROM dmg` runs both as the original Game Boy.
 """
 import time, statistics, sys
 import gbhost
 from pyboy import PyBoy
 ROM = sys.argv[1] if len(sys.argv) > 1 else None
+# `dmg` as a second argument runs both as the original Game Boy (PyBoy's `cgb=False`).
+DMG = len(sys.argv) > 2 and sys.argv[2] == "dmg"
+MODEL = "dmg" if DMG else "auto"
 ROUNDS = 7
 # Frames timed per measure: long enough (tens of milliseconds) that a scheduler hiccup on a
 # shared machine moves one measure, not the median.
 BULK, LOOP, DRAWN = 5, 3000, 1500
 def gb_bulk():
-    g = gbhost.GameBoy(ROM, history_mib=0); g.step(60, False)
+    g = gbhost.GameBoy(ROM, model=MODEL, history_mib=0); g.step(60, False)
     t=time.perf_counter()
     for _ in range(BULK): g.step(600, False)
     return BULK*600/(time.perf_counter()-t)
 def gb_loop():
-    g = gbhost.GameBoy(ROM, history_mib=0); g.step(60, False)
+    g = gbhost.GameBoy(ROM, model=MODEL, history_mib=0); g.step(60, False)
     t=time.perf_counter()
     for _ in range(LOOP): g.step(1, False)
     return LOOP/(time.perf_counter()-t)
 def gb_render():
-    g = gbhost.GameBoy(ROM, history_mib=0); g.step(60, False)
+    g = gbhost.GameBoy(ROM, model=MODEL, history_mib=0); g.step(60, False)
     t=time.perf_counter()
     for _ in range(DRAWN): g.step(1, True); g.screen
     return DRAWN/(time.perf_counter()-t)
 def pyboy():
-    p = PyBoy(ROM, window='null'); p.set_emulation_speed(0); p.tick(60, False)
+    p = PyBoy(ROM, window='null', cgb=False if DMG else None); p.set_emulation_speed(0); p.tick(60, False)
     return p
 def pb_bulk():
     p = pyboy()
