@@ -61,6 +61,7 @@ pub(super) fn spread(bits: u8) -> u64 {
 /// A palette's 4 colours (or shades) arranged to colour 8 pixels at once from a tile row's
 /// bit planes: each pixel is a choice between colours 0 and 1 (low plane), 2 and 3 (low
 /// plane), then between those two (high plane).
+#[derive(Clone, Copy, Debug)]
 pub(super) struct ColorLanes {
     /// Colour 0 in every lane.
     c0: [u16; 8],
@@ -95,6 +96,38 @@ impl ColorLanes {
             let high_pair = self.c2[k] ^ (self.d23[k] & lo[k]);
             low_pair ^ ((low_pair ^ high_pair) & hi[k])
         })
+    }
+}
+
+/// The 8 background palettes as [`ColorLanes`], with the colour RAM they were made from: a
+/// line reuses them while BCPD is not written (derived data, not in the state image).
+#[derive(Clone, Debug, Default)]
+pub(super) struct PaletteCache {
+    from: Option<[u8; 64]>,
+    lanes: [ColorLanes; 8],
+}
+
+impl Default for ColorLanes {
+    fn default() -> ColorLanes {
+        ColorLanes::new([0; 4])
+    }
+}
+
+impl PaletteCache {
+    /// Make the lanes of the 8 palettes in `cram` (64 bytes of RGB555 colours, as BCPD sets
+    /// them; `table` decodes them) unless they were made from the same bytes last time.
+    pub(super) fn refresh(&mut self, cram: &[u8; 64], table: impl FnOnce() -> [u16; 32]) {
+        if self.from.as_ref() != Some(cram) {
+            let table = table();
+            self.lanes =
+                std::array::from_fn(|p| ColorLanes::new(std::array::from_fn(|i| table[p * 4 + i])));
+            self.from = Some(*cram);
+        }
+    }
+
+    /// The lanes [`PaletteCache::refresh`] made.
+    pub(super) fn lanes(&self) -> &[ColorLanes; 8] {
+        &self.lanes
     }
 }
 

@@ -81,6 +81,8 @@ pub struct Ppu {
     cgb_mode: bool,
     /// The CGB's colour palettes (also used in DMG compatibility mode, through BGP/OBP).
     cram: cram::ColorRam,
+    /// The background palettes as colour lanes for the CGB renderer (a cache).
+    bg_lanes: lanes::PaletteCache,
     /// OPRI (0xFF6C) bit 0: objects ordered by X as on the DMG (1) or by OAM index (0).
     opri: u8,
     /// Object attribute memory, 0xFE00-0xFE9F.
@@ -187,6 +189,7 @@ impl Ppu {
             double_speed: false,
             cgb_mode: false,
             cram: cram::ColorRam::default(),
+            bg_lanes: lanes::PaletteCache::default(),
             opri: 0,
             oam: [0; 0xA0],
             lcdc: 0,

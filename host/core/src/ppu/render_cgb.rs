@@ -82,9 +82,9 @@ impl Ppu {
     /// Draw the background and window tiles into `line`, noting their priority in `bg` if
     /// given.
     fn cgb_background(&mut self, line: &mut [u16; BUF], mut bg: Option<&mut BgPriority>) {
-        let table = self.cram.bg_table();
-        let palettes: [ColorLanes; 8] =
-            std::array::from_fn(|p| ColorLanes::new(std::array::from_fn(|i| table[p * 4 + i])));
+        let cram = &self.cram;
+        self.bg_lanes.refresh(&cram.bg, || cram.bg_table());
+        let palettes = self.bg_lanes.lanes();
         let window = self.for_each_tile(|at, map_addr, y| {
             let (lo, hi, attr) = self.cgb_tile_row(map_addr, y);
             let colors = palettes[usize::from(attr & 7)].tile(lo, hi);
