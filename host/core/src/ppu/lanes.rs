@@ -8,7 +8,7 @@
 //! planes with the palette's 4 colours loaded once ([`ColorLanes`]), which the compiler turns
 //! into a few vector operations.
 
-use super::WIDTH;
+use crate::frame::WIDTH;
 
 /// Pixels of the line buffers left of the screen's first.
 pub(super) const LEAD: usize = 8;
