@@ -58,6 +58,24 @@ pub(super) fn spread(bits: u8) -> u64 {
     SPREAD[usize::from(bits)]
 }
 
+/// Every byte with its bits in reverse order, built at compile time.
+const FLIPPED: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut v = 0;
+    while v < 256 {
+        table[v] = (v as u8).reverse_bits();
+        v += 1;
+    }
+    table
+};
+
+/// A tile row's bit plane mirrored (X flip): one table read, where `reverse_bits` takes a
+/// dozen instructions without a bit-reverse instruction.
+#[inline]
+pub(super) fn flip(plane: u8) -> u8 {
+    FLIPPED[usize::from(plane)]
+}
+
 /// A palette's 4 colours (or shades) arranged to colour 8 pixels at once from a tile row's
 /// bit planes: each pixel is a choice between colours 0 and 1 (low plane), 2 and 3 (low
 /// plane), then between those two (high plane).

@@ -3,7 +3,7 @@
 //! while it was drawn goes to the FIFO replay ([`super::fifo`]) instead. Rows the LCD did not
 //! draw are blanked when a frame is handed out.
 
-use super::lanes::{BUF, Claims, ColorLanes, LEAD, blend, lanes_at, put_lanes, spread};
+use super::lanes::{BUF, Claims, ColorLanes, LEAD, blend, flip, lanes_at, put_lanes, spread};
 use super::{HEIGHT, MAX_LINE_WRITES, Ppu, WIDTH};
 
 impl Ppu {
@@ -239,8 +239,8 @@ impl Ppu {
         let addr = bank | (usize::from(tile) * 16 + usize::from(row) * 2);
         let (mut lo, mut hi) = (self.vram[addr], self.vram[addr + 1]);
         if attr & 0x20 != 0 {
-            lo = lo.reverse_bits();
-            hi = hi.reverse_bits();
+            lo = flip(lo);
+            hi = flip(hi);
         }
         Some((usize::from(sx), lo, hi, attr))
     }

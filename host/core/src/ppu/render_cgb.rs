@@ -18,7 +18,7 @@
 //! at a time from each background palette's 4 colours, taken once per line. The background's
 //! priority over objects is kept only on lines with objects to draw.
 
-use super::lanes::{BUF, Claims, ColorLanes, LEAD, blend, lanes_at, opaque, put_lanes};
+use super::lanes::{BUF, Claims, ColorLanes, LEAD, blend, flip, lanes_at, opaque, put_lanes};
 use super::{Ppu, WIDTH};
 
 /// Per pixel of the background and window, as byte lanes in line buffers: where it hides
@@ -54,8 +54,8 @@ impl Ppu {
         let addr = bank + super::render::tile_addr(self.lcdc, tile) + usize::from(y) * 2;
         let (mut lo, mut hi) = (self.vram[addr], self.vram[addr + 1]);
         if attr & 0x20 != 0 {
-            lo = lo.reverse_bits();
-            hi = hi.reverse_bits();
+            lo = flip(lo);
+            hi = flip(hi);
         }
         (lo, hi, attr)
     }
