@@ -229,7 +229,7 @@ pub struct Hardware {
     /// IE (0xFFFF).
     pub ie: u8,
     /// No boot ROM overlay, no DMA, no read watchpoint, and work RAM bank 1 at 0xD000 (always
-    /// on the DMG): ROM and work RAM reads take the fast path.
+    /// on the DMG): ROM, work RAM and HRAM reads, and work RAM writes, take the fast path.
     plain_reads: bool,
     /// `plain_reads` but for DMA (what changes rarely: boot ROM, read watchpoints, the bank).
     plain_base: bool,
