@@ -1098,6 +1098,10 @@ impl Hardware {
             if (0xFF80..0xFFFF).contains(&addr) {
                 return self.hram[usize::from(addr & 0x7F)];
             }
+        } else if (0xFF80..0xFFFF).contains(&addr) && !self.watch.any_read {
+            // HRAM while the fast path is off for something that cannot reach it: an OAM DMA
+            // (games wait for one running from HRAM), the boot ROM, a work RAM bank.
+            return self.hram[usize::from(addr & 0x7F)];
         }
         if self.dma.active && self.dma_conflict(addr) {
             // The DMA's bus shows the byte it moves now; nothing else a read sees depends on
