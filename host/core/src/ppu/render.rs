@@ -63,7 +63,7 @@ impl Ppu {
             self.framebuffer.pixels_mut()[row_start..row_start + WIDTH].fill(blank);
             return;
         }
-        let whole = self.line_write_count == 0 || self.line_write_count as usize > MAX_LINE_WRITES;
+        let whole = self.line_is_whole();
         if whole && self.cgb_mode {
             self.render_cgb_line(row_start);
         } else if whole {
@@ -75,11 +75,7 @@ impl Ppu {
                 self.compat_colors(row_start);
             }
         } else {
-            let mut pixels = [0u16; WIDTH];
-            let writes = &self.line_writes[..usize::from(self.line_write_count)];
-            let end = super::fifo::render(self.line_input(), self.line_regs, writes, &mut pixels);
-            self.window_line = end.window_line;
-            self.window_drawn = false;
+            let mut pixels = self.replay_line();
             if !self.cgb {
                 // Objects' shades come tagged with their palette, for compatibility mode.
                 for p in &mut pixels {
@@ -91,6 +87,29 @@ impl Ppu {
                 self.compat_colors(row_start);
             }
         }
+        self.line_done();
+    }
+
+    /// Whether the line is drawn whole from the registers as they are now: no writes while it
+    /// was drawn, or more than the replay keeps.
+    fn line_is_whole(&self) -> bool {
+        self.line_write_count == 0 || self.line_write_count as usize > MAX_LINE_WRITES
+    }
+
+    /// The FIFO replay of a line whose registers changed while it was drawn: its pixels, and
+    /// the window line counter where the replay left it.
+    fn replay_line(&mut self) -> [u16; WIDTH] {
+        let mut pixels = [0u16; WIDTH];
+        let writes = &self.line_writes[..usize::from(self.line_write_count)];
+        let end = super::fifo::render(self.line_input(), self.line_regs, writes, &mut pixels);
+        self.window_line = end.window_line;
+        self.window_drawn = false;
+        pixels
+    }
+
+    /// A line is over: its register writes are consumed, and the window line counter moves
+    /// on if the window showed.
+    fn line_done(&mut self) {
         self.line_write_count = 0;
         if self.window_drawn {
             self.window_line = self.window_line.wrapping_add(1);
@@ -118,22 +137,14 @@ impl Ppu {
         if self.blank_frame {
             return;
         }
-        let whole = self.line_write_count == 0 || self.line_write_count as usize > MAX_LINE_WRITES;
-        if whole {
+        if self.line_is_whole() {
             // As the renderers decide it: the DMG draws the window only with LCDC.0 on.
             self.window_drawn = self.window_on_line() && (self.cgb_mode || self.lcdc & 0x01 != 0);
         } else {
             // Registers changed mid-line: the replay knows where the window got to.
-            let mut pixels = [0u16; WIDTH];
-            let writes = &self.line_writes[..usize::from(self.line_write_count)];
-            let end = super::fifo::render(self.line_input(), self.line_regs, writes, &mut pixels);
-            self.window_line = end.window_line;
-            self.window_drawn = false;
+            self.replay_line();
         }
-        self.line_write_count = 0;
-        if self.window_drawn {
-            self.window_line = self.window_line.wrapping_add(1);
-        }
+        self.line_done();
     }
 
     /// Call `tile(at, map_addr, y)` for each background and window tile the current line
