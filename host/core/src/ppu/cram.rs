@@ -46,13 +46,8 @@ impl ColorRam {
         color(&self.obj, p * 4 + i)
     }
 
-    /// All 32 background colours as RGB555, palette `p`'s colour `i` at `p * 4 + i`.
-    #[inline]
-    pub(super) fn bg_table(&self) -> [u16; 32] {
-        table(&self.bg)
-    }
-
-    /// All 32 object colours as RGB555, as [`ColorRam::bg_table`].
+    /// All 32 object colours as RGB555, palette `p`'s colour `i` at `p * 4 + i` (the
+    /// background's: [`super::lanes::PaletteCache`]).
     #[inline]
     pub(super) fn obj_table(&self) -> [u16; 32] {
         table(&self.obj)
@@ -100,8 +95,8 @@ fn color(mem: &[u8; 64], n: usize) -> u16 {
     u16::from_le_bytes([mem[n * 2], mem[n * 2 + 1]]) & 0x7FFF
 }
 
-/// Every colour of a palette memory as RGB555.
+/// Every colour of a palette memory as RGB555, palette `p`'s colour `i` at `p * 4 + i`.
 #[inline]
-fn table(mem: &[u8; 64]) -> [u16; 32] {
+pub(super) fn table(mem: &[u8; 64]) -> [u16; 32] {
     std::array::from_fn(|n| color(mem, n))
 }

@@ -91,6 +91,12 @@ pub(super) struct ColorLanes {
     d23: [u16; 8],
 }
 
+impl Default for ColorLanes {
+    fn default() -> ColorLanes {
+        ColorLanes::new([0; 4])
+    }
+}
+
 impl ColorLanes {
     /// The lanes of the palette `colors` (colour index 0-3 to colour).
     #[inline]
@@ -125,18 +131,12 @@ pub(super) struct PaletteCache {
     lanes: [ColorLanes; 8],
 }
 
-impl Default for ColorLanes {
-    fn default() -> ColorLanes {
-        ColorLanes::new([0; 4])
-    }
-}
-
 impl PaletteCache {
     /// Make the lanes of the 8 palettes in `cram` (64 bytes of RGB555 colours, as BCPD sets
-    /// them; `table` decodes them) unless they were made from the same bytes last time.
-    pub(super) fn refresh(&mut self, cram: &[u8; 64], table: impl FnOnce() -> [u16; 32]) {
+    /// them) unless they were made from the same bytes last time.
+    pub(super) fn refresh(&mut self, cram: &[u8; 64]) {
         if self.from.as_ref() != Some(cram) {
-            let table = table();
+            let table = super::cram::table(cram);
             self.lanes =
                 std::array::from_fn(|p| ColorLanes::new(std::array::from_fn(|i| table[p * 4 + i])));
             self.from = Some(*cram);

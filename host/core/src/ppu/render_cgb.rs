@@ -15,7 +15,8 @@
 //!   OBJ-to-BG bit is set.
 //!
 //! Tiles and objects are drawn whole into line buffers ([`super::lanes`]): colours 8 pixels
-//! at a time from each background palette's 4 colours, taken once per line. The background's
+//! at a time from each background palette's 4 colours, whose lanes are kept from line to line
+//! while the colour RAM is unchanged ([`super::lanes::PaletteCache`]). The background's
 //! priority over objects is kept only on lines with objects to draw.
 
 use super::lanes::{BUF, Claims, ColorLanes, LEAD, blend, flip, lanes_at, opaque, put_lanes};
@@ -82,8 +83,7 @@ impl Ppu {
     /// Draw the background and window tiles into `line`, noting their priority in `bg` if
     /// given.
     fn cgb_background(&mut self, line: &mut [u16; BUF], mut bg: Option<&mut BgPriority>) {
-        let cram = &self.cram;
-        self.bg_lanes.refresh(&cram.bg, || cram.bg_table());
+        self.bg_lanes.refresh(&self.cram.bg);
         let palettes = self.bg_lanes.lanes();
         let window = self.for_each_tile(|at, map_addr, y| {
             let (lo, hi, attr) = self.cgb_tile_row(map_addr, y);
