@@ -95,25 +95,14 @@ impl Ppu {
         // An object covers the line when Y <= LY + 16 < Y + height; LY + 16 is at least 16,
         // so one wrapping subtraction tests both sides.
         let y = self.line.wrapping_add(16);
-        // Entry i is read at dot 2i; while an OAM DMA holds OAM the scan reads no object.
+        // Entry i is read at dot 2i; an OAM DMA holding OAM then hides it. Without a DMA over
+        // the scan's 80 dots (the usual case) Y alone decides.
         let (from, until) = self.oam_dma_busy;
         let scan = self.line_start..self.line_start + 80;
-        if until <= scan.start || from >= scan.end {
-            // No DMA during this scan (the usual case): Y alone decides.
-            for i in 0..40 {
-                if y.wrapping_sub(self.oam[i * 4]) < height {
-                    found[n] = i as u8;
-                    n += 1;
-                    if n == 10 {
-                        break;
-                    }
-                }
-            }
-            return (found, n);
-        }
-        let held = |i: usize| (from..until).contains(&(self.line_start + 2 * i as u64));
-        for (i, entry) in self.oam.chunks_exact(4).enumerate() {
-            if y.wrapping_sub(entry[0]) < height && !held(i) {
+        let dma = until > scan.start && from < scan.end;
+        let held = |i: usize| dma && (from..until).contains(&(self.line_start + 2 * i as u64));
+        for i in 0..40 {
+            if y.wrapping_sub(self.oam[i * 4]) < height && !held(i) {
                 found[n] = i as u8;
                 n += 1;
                 if n == 10 {
