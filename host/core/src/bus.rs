@@ -5,7 +5,9 @@
 //! one M-cycle, then reads or writes, so an access "at" time `t` sees every hardware event due
 //! at or before `t`. Components (timer, PPU, serial, DMA) publish the time of their next event;
 //! [`Hardware::tick`] only compares `now` with the earliest of them, so a plain M-cycle costs an
-//! add and a compare. Which edge each event and access lands on is in `docs/timing.md`.
+//! add and a compare. OAM DMA publishes only its start and its end: the bytes between are
+//! copied, each at its own time, when something could see them and when the run loop stops
+//! ([`Bus::settle`]). Which edge each event and access lands on is in `docs/timing.md`.
 
 use crate::apu::Apu;
 use crate::cartridge::Cartridge;
@@ -533,6 +535,12 @@ impl Hardware {
         self.next_event = self.others_next.min(self.ppu.next_event());
     }
 
+    /// [`Hardware::reschedule`] when only the PPU's events ran (nothing else's schedule moved).
+    #[inline]
+    fn ppu_rescheduled(&mut self) {
+        self.next_event = self.others_next.min(self.ppu.next_event());
+    }
+
     /// Advance the clock one M-cycle and run the events due.
     #[inline(always)]
     pub fn tick(&mut self) {
@@ -569,7 +577,7 @@ impl Hardware {
             // started an HBlank (VRAM DMA) or ended a frame.
             self.if_ |= self.ppu.run_events(now);
             if !self.ppu.hblank_started && !self.ppu.frame_ready {
-                self.next_event = self.others_next.min(self.ppu.next_event());
+                self.ppu_rescheduled();
                 return;
             }
         }
@@ -1342,8 +1350,7 @@ impl Hardware {
                     self.hblank_dma();
                     self.reschedule();
                 } else {
-                    // Only the PPU's schedule moved.
-                    self.next_event = self.others_next.min(self.ppu.next_event());
+                    self.ppu_rescheduled();
                 }
                 if self.ppu.frame_ready {
                     self.stop = true;

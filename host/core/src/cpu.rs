@@ -23,8 +23,9 @@ pub mod flags {
 }
 use flags::{C, H, N, Z};
 
-/// The machine the CPU drives. Every method takes exactly one M-cycle, except the two
-/// interrupt-line queries, which take none.
+/// The machine the CPU drives. Every access (`read`, `write`, `idle` and their IDU forms)
+/// takes exactly one M-cycle; the waits (`halt_wait`, `idle_until_event`) as many as they
+/// need; the queries, `acknowledge_interrupt` and `settle` none.
 pub trait Bus {
     /// Advance one M-cycle, then read `addr`.
     fn read(&mut self, addr: u16) -> u8;
