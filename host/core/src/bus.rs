@@ -1255,8 +1255,9 @@ impl Bus for Hardware {
     }
 
     fn settle(&mut self) {
+        // The schedule stays as it is: a transfer that ended here still has its end event due,
+        // which reschedules at the next M-cycle.
         self.dma_catch_up();
-        self.reschedule();
     }
 
     /// The CGB's speed switch (Pan Docs "FF4D — KEY1", "Using the STOP Instruction"): DIV is
