@@ -532,13 +532,37 @@ impl Hardware {
             .min(self.serial.next_event())
             .min(self.dma.sync_event(self.mcycle))
             .min(self.joypad.next_event());
-        self.next_event = self.others_next.min(self.ppu.next_event());
+        self.next_event = self.others_next.min(self.ppu_wake());
     }
 
     /// [`Hardware::reschedule`] when only the PPU's events ran (nothing else's schedule moved).
     #[inline]
     fn ppu_rescheduled(&mut self) {
-        self.next_event = self.others_next.min(self.ppu.next_event());
+        self.next_event = self.others_next.min(self.ppu_wake());
+    }
+
+    /// When the scheduler must run the PPU: [`Ppu::wake_at`] (its next event only while a
+    /// STAT source can request an interrupt, else the next VBlank), but every event on time
+    /// while an OAM DMA is pending or running (the OAM scan sees its bytes as they land) or
+    /// an HBlank DMA waits for HBlanks. Events left behind are run by
+    /// [`Hardware::ppu_catch_up`] before the CPU touches anything the PPU owns.
+    #[inline]
+    fn ppu_wake(&self) -> u64 {
+        if self.dma.active || self.dma.start_at != u64::MAX || self.hdma.hblank {
+            self.ppu.next_event()
+        } else {
+            self.ppu.wake_at()
+        }
+    }
+
+    /// Run the PPU's events left behind (see [`Hardware::ppu_wake`]) up to now, before an
+    /// access that could see or change its state: everything off the read and write fast
+    /// paths (VRAM, OAM, the I/O registers), the OAM bug, the speed switch, and every stop.
+    #[inline]
+    fn ppu_catch_up(&mut self) {
+        if self.ppu.next_event() <= self.now {
+            self.run_events();
+        }
     }
 
     /// Advance the clock one M-cycle and run the events due.
@@ -1111,6 +1135,7 @@ impl Hardware {
             // (games wait for one running from HRAM), the boot ROM, a work RAM bank.
             return self.hram[usize::from(addr & 0x7F)];
         }
+        self.ppu_catch_up();
         if self.dma.active && self.dma_conflict(addr) {
             // The DMA's bus shows the byte it moves now; nothing else a read sees depends on
             // how far the transfer is (OAM reads 0xFF while it runs).
@@ -1152,6 +1177,7 @@ impl Bus for Hardware {
     fn idle_idu(&mut self, addr: u16) {
         self.tick();
         if addr & 0xFF00 == 0xFE00 {
+            self.ppu_catch_up();
             self.oam_bug(OamBug::Write);
         }
     }
@@ -1172,6 +1198,7 @@ impl Bus for Hardware {
             // Work RAM with bank 1 at 0xD000 and no DMA, as `write_byte` does it.
             self.wram[usize::from(addr & 0x1FFF)] = value;
         } else {
+            self.ppu_catch_up();
             if addr & 0xFF00 == 0xFE00 {
                 self.oam_bug(OamBug::Write);
             }
@@ -1258,6 +1285,7 @@ impl Bus for Hardware {
         // The schedule stays as it is: a transfer that ended here still has its end event due,
         // which reschedules at the next M-cycle.
         self.dma_catch_up();
+        self.ppu_catch_up();
     }
 
     /// The CGB's speed switch (Pan Docs "FF4D — KEY1", "Using the STOP Instruction"): DIV is
@@ -1268,6 +1296,7 @@ impl Bus for Hardware {
     fn switch_speed(&mut self, halt: bool) {
         // The bytes copied so far keep the old speed's spacing.
         self.dma_catch_up();
+        self.ppu_catch_up();
         let now = self.now;
         self.counter_reset(now);
         let double = !self.cgb.double_speed;

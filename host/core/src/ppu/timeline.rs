@@ -65,6 +65,32 @@ impl Ppu {
         }
     }
 
+    /// When the PPU's timeline must run next if nothing touches the PPU before: its next event
+    /// while a STAT interrupt source is enabled (any edge may request the interrupt), otherwise
+    /// the next start of VBlank (line 144, dot 2: the VBlank interrupt and the frame's end).
+    /// The events between change nothing outside the PPU, so they may run late, in one batch,
+    /// when the CPU next reads or writes the PPU ([`crate::bus`]'s catch-up); the result is
+    /// the same as running each on time.
+    pub(crate) fn wake_at(&self) -> u64 {
+        if self.stat_enable & 0x78 != 0 || self.next == u64::MAX {
+            return self.next;
+        }
+        // Lines are DOTS_PER_LINE apart from `line_start` on (the speed switch's delay moves
+        // both), so line 144's compare dot is a product away.
+        let lines = if self.line <= 144 {
+            144 - self.line
+        } else {
+            154 - self.line + 144
+        };
+        let vblank = self.line_start + u64::from(lines) * DOTS_PER_LINE + COMPARE_DOT;
+        if vblank >= self.next {
+            vblank
+        } else {
+            // This frame's VBlank has started: the next frame's.
+            vblank + 154 * DOTS_PER_LINE
+        }
+    }
+
     /// When VBlank started (line 144, dot 2), while the PPU is on line 144 in VBlank.
     pub(crate) fn vblank_started(&self) -> Option<u64> {
         (self.lcd_on() && self.line == 144 && self.mode == 1)
