@@ -215,15 +215,28 @@ impl Ppu {
                 Event::Mode3 => {
                     self.mode = 3;
                     self.set_blocked(true);
-                    self.oam_scan(self.lcdc);
+                    // A lazy batch (see `wake_at`) that runs past the line's end: nobody saw
+                    // when mode 3 ended, so its length is not worked out. When it also runs
+                    // past the next line's mode 3, with nothing drawn, nobody sees this line's
+                    // objects either (the next scan replaces them; after line 143, VBlank
+                    // clears them).
+                    let lazy = self.stat_enable & 0x78 == 0;
+                    let line_seen = !lazy || now < s + DOTS_PER_LINE - 1;
+                    if line_seen || self.render || now < s + DOTS_PER_LINE + self.mode3_start() {
+                        self.oam_scan(self.lcdc);
+                    }
                     self.line_write_count = 0;
                     self.line_regs = self.line_regs_now();
-                    let first = if self.first_line { FIRST_LINE_DELAY } else { 0 };
-                    // At double speed STAT's reads see mode 0 a dot later: a read at an
-                    // even dot catches it from dot 254 (+ p), not 253 (gbc-hw-tests
-                    // `mode3_stat_timing_spr_en_gbc_mode_8x16`, double-speed half).
-                    let late = u64::from(self.double_speed);
-                    let end = s + MODE0_START + first + self.mode3_penalty() + late;
+                    let end = if line_seen {
+                        let first = if self.first_line { FIRST_LINE_DELAY } else { 0 };
+                        // At double speed STAT's reads see mode 0 a dot later: a read at an
+                        // even dot catches it from dot 254 (+ p), not 253 (gbc-hw-tests
+                        // `mode3_stat_timing_spr_en_gbc_mode_8x16`, double-speed half).
+                        let late = u64::from(self.double_speed);
+                        s + MODE0_START + first + self.mode3_penalty() + late
+                    } else {
+                        s + MODE0_START
+                    };
                     self.schedule(Event::HBlank, end);
                 }
                 Event::HBlank => {
