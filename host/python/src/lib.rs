@@ -37,6 +37,17 @@ pub struct GameBoy {
     audio: bool,
     held: Buttons,
     recorder: Option<Recorder>,
+    screen: Option<ScreenCache>,
+}
+
+/// The last `screen_bytes` answer and the picture it was made from. A picture that did not
+/// change since (a menu, a text box, a test's result screen, a paused game) gets the same
+/// bytes object again instead of a new conversion: Python's bytes are immutable, so handing
+/// one out twice is safe, and comparing 23,040 pixels costs a fraction of converting them.
+struct ScreenCache {
+    pixels: Vec<u16>,
+    color: bool,
+    bytes: Py<PyBytes>,
 }
 
 impl GameBoy {
@@ -110,6 +121,7 @@ impl GameBoy {
             audio,
             held: Buttons::default(),
             recorder: None,
+            screen: None,
         };
         gb.setup();
         for s in scripts.unwrap_or_default() {
@@ -179,12 +191,34 @@ impl GameBoy {
 
     /// The last frame's picture as RGB bytes, 160 × 144 × 3, row by row (`screen` in the
     /// package makes it a NumPy array).
-    fn screen_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+    fn screen_bytes<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
         let picture = self.session.picture();
-        PyBytes::new_with(py, gb_core::frame::RGB888_LEN, |out| {
+        let (pixels, color) = (picture.pixels(), picture.is_color());
+        if let Some(cache) = &self.screen
+            && cache.color == color
+            && cache.pixels[..] == pixels[..]
+        {
+            return Ok(cache.bytes.bind(py).clone());
+        }
+        let bytes = PyBytes::new_with(py, gb_core::frame::RGB888_LEN, |out| {
             picture.write_rgb888(out, &GRAYS, gb_core::ColorCorrection::Off);
             Ok(())
-        })
+        })?;
+        match &mut self.screen {
+            Some(cache) => {
+                cache.pixels.copy_from_slice(pixels);
+                cache.color = color;
+                cache.bytes = bytes.clone().unbind();
+            }
+            None => {
+                self.screen = Some(ScreenCache {
+                    pixels: pixels.to_vec(),
+                    color,
+                    bytes: bytes.clone().unbind(),
+                });
+            }
+        }
+        Ok(bytes)
     }
 
     /// The byte at `addr` as the CPU sees it (no side effects), or bytes of a slice.

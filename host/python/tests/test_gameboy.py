@@ -21,6 +21,28 @@ def test_stepping_counts_frames_and_runs_the_cpu(tiny):
     assert gb.registers["af"] >> 8 == gb.registers["a"]
 
 
+def test_an_unchanged_picture_is_the_same_array_and_old_arrays_keep_their_frame(cpu_instrs):
+    # `screen` hands out an unchanged picture again instead of converting it again; arrays
+    # are read-only views of immutable bytes, so one handed out earlier never changes.
+    gb = gbhost.GameBoy(cpu_instrs, history_mib=0)
+    gb.step(60)
+    first = gb.screen
+    kept = first.copy()
+    assert gb.screen is first and not first.flags.writeable
+    with pytest.raises(ValueError):
+        first[0, 0, 0] = 1
+    gb.step(3, render=False)  # nothing drawn: the last picture drawn stays
+    assert gb.screen is first
+    for _ in range(600):
+        gb.step(5)
+        if not np.array_equal(gb.screen, kept):
+            break
+    later = gb.screen
+    assert not np.array_equal(later, kept), "cpu_instrs writes its results on screen"
+    assert later is not first
+    assert np.array_equal(first, kept), "an array handed out earlier keeps its frame"
+
+
 def test_the_screen_is_the_frame_the_command_line_draws(cpu_instrs, tmp_path):
     # cpu_instrs writes its results on screen; at frame 180 it shows its header and first
     # tests. The same frame from `gbhost headless --screenshot` (reference grays), pixel for

@@ -89,6 +89,10 @@ class GameBoy:
             rom, model, boot_rom, [os.fspath(s) for s in scripts], history_mib, audio
         )
         self.memory = Memory(self._core)
+        # The last `screen` array and the bytes under it: an unchanged picture comes back as
+        # the same bytes object (see `screen`), so its read-only array can be handed out again.
+        self._screen_bytes = None
+        self._screen = None
 
     # Stepping ---------------------------------------------------------------------------
 
@@ -123,8 +127,13 @@ class GameBoy:
 
     @property
     def screen(self) -> np.ndarray:
-        """The last frame drawn, as a 144 x 160 x 3 ``uint8`` array (RGB; DMG games in grays)."""
-        return np.frombuffer(self._core.screen_bytes(), dtype=np.uint8).reshape(144, 160, 3)
+        """The last frame drawn, as a read-only 144 x 160 x 3 ``uint8`` array (RGB; DMG games in
+        grays). A picture that has not changed since the last call is the same array."""
+        raw = self._core.screen_bytes()
+        if raw is not self._screen_bytes:
+            self._screen = np.frombuffer(raw, dtype=np.uint8).reshape(144, 160, 3)
+            self._screen_bytes = raw
+        return self._screen
 
     @property
     def screen_rgba(self) -> np.ndarray:
