@@ -217,12 +217,14 @@ impl Ppu {
                     self.set_blocked(true);
                     // A lazy batch (see `wake_at`) that runs past the line's end: nobody saw
                     // when mode 3 ended, so its length is not worked out. When it also runs
-                    // past the next line's mode 3, with nothing drawn, nobody sees this line's
+                    // past the next line's mode 3, with no objects drawn (nothing drawn, or
+                    // LCDC.1 clear, which the CGB still scans with), nobody sees this line's
                     // objects either (the next scan replaces them; after line 143, VBlank
                     // clears them).
                     let lazy = self.stat_enable & 0x78 == 0;
                     let line_seen = !lazy || now < s + DOTS_PER_LINE - 1;
-                    if line_seen || self.render || now < s + DOTS_PER_LINE + self.mode3_start() {
+                    let objects_drawn = self.render && self.lcdc & 0x02 != 0;
+                    if line_seen || objects_drawn || now < s + DOTS_PER_LINE + self.mode3_start() {
                         self.oam_scan(self.lcdc);
                     }
                     self.line_write_count = 0;
