@@ -598,7 +598,12 @@ impl Gb {
 
     /// Hand the completed frame to the caller without copying or allocating: `frame` and the
     /// core's buffer are swapped, and the core draws the next frame into the caller's old one.
+    /// A frame run without drawing ([`Gb::set_rendering`]) hands nothing out: `frame` keeps
+    /// the last picture drawn (the core's buffer holds an older one).
     pub fn swap_frame(&mut self, frame: &mut Frame) {
+        if !self.rendering() {
+            return;
+        }
         std::mem::swap(&mut self.hw.ppu.framebuffer, frame);
         // The buffer handed in draws what this machine draws (shades or colours).
         self.hw.ppu.framebuffer.set_color(frame.is_color());

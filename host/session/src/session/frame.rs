@@ -293,11 +293,7 @@ impl Session {
             self.apply_event(event);
         }
         self.frame += 1;
-        // A frame run without drawing (bots) keeps the last picture drawn: the core's other
-        // buffer holds an older one.
-        if self.gb.rendering() {
-            self.gb.swap_frame(&mut self.picture);
-        }
+        self.gb.swap_frame(&mut self.picture);
         // Frame-end hooks and the main coroutines.
         for i in 0..self.scripts.len() {
             if !self.scripts[i].active {
