@@ -204,20 +204,11 @@ impl GameBoy {
             picture.write_rgb888(out, &GRAYS, gb_core::ColorCorrection::Off);
             Ok(())
         })?;
-        match &mut self.screen {
-            Some(cache) => {
-                cache.pixels.copy_from_slice(pixels);
-                cache.color = color;
-                cache.bytes = bytes.clone().unbind();
-            }
-            None => {
-                self.screen = Some(ScreenCache {
-                    pixels: pixels.to_vec(),
-                    color,
-                    bytes: bytes.clone().unbind(),
-                });
-            }
-        }
+        self.screen = Some(ScreenCache {
+            pixels: pixels.to_vec(),
+            color,
+            bytes: bytes.clone().unbind(),
+        });
         Ok(bytes)
     }
 
