@@ -555,6 +555,14 @@ impl Hardware {
         }
     }
 
+    /// Bring what runs lazily up to now: the OAM DMA's bytes, then the PPU's events (which see
+    /// them). A transfer that ended here still has its end event due, which reschedules at
+    /// the next M-cycle.
+    fn catch_up(&mut self) {
+        self.dma_catch_up();
+        self.ppu_catch_up();
+    }
+
     /// Run the PPU's events left behind (see [`Hardware::ppu_wake`]) up to now, before an
     /// access that could see or change its state: everything off the read and write fast
     /// paths (VRAM, OAM, the I/O registers), the OAM bug, the speed switch, and every stop.
@@ -1282,10 +1290,7 @@ impl Bus for Hardware {
     }
 
     fn settle(&mut self) {
-        // The schedule stays as it is: a transfer that ended here still has its end event due,
-        // which reschedules at the next M-cycle.
-        self.dma_catch_up();
-        self.ppu_catch_up();
+        self.catch_up();
     }
 
     /// The CGB's speed switch (Pan Docs "FF4D — KEY1", "Using the STOP Instruction"): DIV is
@@ -1294,9 +1299,8 @@ impl Bus for Hardware {
     /// CPU then sits in HALT for `SPEED_SWITCH_TICKS` (0x20000) counter ticks unless an interrupt
     /// wakes it earlier (`docs/timing.md`).
     fn switch_speed(&mut self, halt: bool) {
-        // The bytes copied so far keep the old speed's spacing.
-        self.dma_catch_up();
-        self.ppu_catch_up();
+        // The bytes copied and the PPU's edges so far keep the old speed's spacing.
+        self.catch_up();
         let now = self.now;
         self.counter_reset(now);
         let double = !self.cgb.double_speed;

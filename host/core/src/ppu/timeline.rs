@@ -72,7 +72,7 @@ impl Ppu {
     /// when the CPU next reads or writes the PPU ([`crate::bus`]'s catch-up); the result is
     /// the same as running each on time.
     pub(crate) fn wake_at(&self) -> u64 {
-        if self.stat_enable & 0x78 != 0 || self.next == u64::MAX {
+        if self.stat_irq_enabled() || self.next == u64::MAX {
             return self.next;
         }
         // Lines are DOTS_PER_LINE apart from `line_start` on (the speed switch's delay moves
@@ -89,6 +89,12 @@ impl Ppu {
             // This frame's VBlank has started: the next frame's.
             vblank + 154 * DOTS_PER_LINE
         }
+    }
+
+    /// Whether a STAT interrupt source is enabled (STAT bits 3-6): then any edge may request
+    /// the interrupt, so the timeline runs on time.
+    fn stat_irq_enabled(&self) -> bool {
+        self.stat_enable & 0x78 != 0
     }
 
     /// When VBlank started (line 144, dot 2), while the PPU is on line 144 in VBlank.
@@ -221,8 +227,7 @@ impl Ppu {
                     // LCDC.1 clear, which the CGB still scans with), nobody sees this line's
                     // objects either (the next scan replaces them; after line 143, VBlank
                     // clears them).
-                    let lazy = self.stat_enable & 0x78 == 0;
-                    let line_seen = !lazy || now < s + DOTS_PER_LINE - 1;
+                    let line_seen = self.stat_irq_enabled() || now < s + DOTS_PER_LINE - 1;
                     let objects_drawn = self.render && self.lcdc & 0x02 != 0;
                     if line_seen || objects_drawn || now < s + DOTS_PER_LINE + self.mode3_start() {
                         self.oam_scan(self.lcdc);
