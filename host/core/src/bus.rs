@@ -7,7 +7,10 @@
 //! [`Hardware::tick`] only compares `now` with the earliest of them, so a plain M-cycle costs an
 //! add and a compare. OAM DMA publishes only its start and its end: the bytes between are
 //! copied, each at its own time, when something could see them and when the run loop stops
-//! ([`Bus::settle`]). Which edge each event and access lands on is in `docs/timing.md`.
+//! ([`Bus::settle`]). The PPU, while no STAT interrupt source is enabled and no DMA needs its
+//! edges, publishes only its next VBlank (`Hardware::ppu_wake`): its events left behind run
+//! before any CPU access off the fast paths and at every stop (`Hardware::catch_up`). Which
+//! edge each event and access lands on is in `docs/timing.md`.
 
 use crate::apu::Apu;
 use crate::cartridge::Cartridge;

@@ -1,6 +1,9 @@
 //! The PPU's timeline: the events of a line (LY change, LY=LYC comparison, mode 2, VRAM block,
 //! mode 3, mode 0, the line's drawing), the STAT interrupt sources and their edge detection.
-//! Each edge's dot, with its hardware reference, is in `docs/timing.md`.
+//! Each edge's dot, with its hardware reference, is in `docs/timing.md`. With no STAT source
+//! enabled the scheduler wakes the timeline only for VBlank ([`Ppu::wake_at`]) and the events
+//! between run late, in one batch; a batch that runs past a line skips what nobody saw there
+//! (mode 3's length, and the object scan when no objects are drawn).
 
 use super::event::{Event, SRC_HBLANK, SRC_OAM, SRC_VBLANK};
 use super::{DOTS_PER_LINE, IRQ_STAT, IRQ_VBLANK, Ppu};
