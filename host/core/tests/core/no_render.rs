@@ -2,8 +2,9 @@
 //! the same timing and registers (the state image byte for byte), and the first frame drawn
 //! afterwards is pixel for pixel the frame of a machine that always drew. On ROMs whose
 //! pictures depend on the window line counter and mid-line register writes (the acid2 tests),
-//! a game with both, and the CGB. Stopped anywhere mid-frame, a machine that does not draw is
-//! the same whether it was stopped often or seldom before (the lazy PPU's batches).
+//! a game with both, and the CGB. Stopped anywhere mid-frame, a machine (not drawing, or
+//! drawing with objects hidden) is the same whether it was stopped often or seldom before
+//! (the lazy PPU's batches).
 
 use gb_core::{Boot, Cartridge, Gb, Model, ModelChoice};
 
@@ -94,7 +95,7 @@ fn a_game_unrendered_is_the_same_game() {
 }
 
 /// Stopped anywhere in a frame (as a debugger, a script's watchpoint or a state save stops it),
-/// a machine that does not draw is the same machine however often it was stopped before: the
+/// a machine (drawing with `render`, or not) is the same however often it was stopped before: the
 /// PPU's events that ran late in one batch, and the object scans and mode 3 lengths a batch
 /// skips because nobody saw them (see `Ppu::wake_at`), leave nothing behind. One machine stops
 /// every 1 to 150 cycles (no batch runs past a line's end), the other every 1 to 8,000 (a line
@@ -191,7 +192,7 @@ fn spin_rom(lcdc: u8) -> Vec<u8> {
 }
 
 #[test]
-fn unrendered_machine_stopped_anywhere_is_the_same_machine() {
+fn a_machine_stopped_anywhere_is_the_same_however_often_it_stopped() {
     for model in [Model::Dmg, Model::Cgb] {
         let model = ModelChoice::Fixed(model);
         check_cut("built: spinning CPU", &spin_rom(0x97), model, 60, false);
