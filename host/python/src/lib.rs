@@ -190,7 +190,7 @@ impl GameBoy {
     }
 
     /// The last frame's picture as RGB bytes, 160 × 144 × 3, row by row (`screen` in the
-    /// package makes it a NumPy array).
+    /// package makes it a NumPy array); the same bytes object while the picture is unchanged.
     fn screen_bytes<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
         let picture = self.session.picture();
         let (pixels, color) = (picture.pixels(), picture.is_color());
