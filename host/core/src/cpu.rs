@@ -415,6 +415,7 @@ impl Cpu {
         }
     }
 
+    #[inline(always)]
     fn push<B: Bus>(&mut self, bus: &mut B, v: u16) {
         let [hi, lo] = v.to_be_bytes();
         self.regs.sp = self.regs.sp.wrapping_sub(1);
@@ -423,6 +424,7 @@ impl Cpu {
         bus.write(self.regs.sp, lo);
     }
 
+    #[inline(always)]
     fn pop<B: Bus>(&mut self, bus: &mut B) -> u16 {
         let lo = bus.read_idu(self.regs.sp);
         self.regs.sp = self.regs.sp.wrapping_add(1);
