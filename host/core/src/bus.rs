@@ -707,7 +707,8 @@ impl Hardware {
         let bank = self.ppu.vram_bank_offset();
         for _ in 0..16 {
             let byte = self.hdma_read(self.hdma.src);
-            self.ppu.vram[bank + usize::from(self.hdma.dst & 0x1FFF)] = byte;
+            self.ppu
+                .set_vram(bank + usize::from(self.hdma.dst & 0x1FFF), byte);
             self.hdma.src = self.hdma.src.wrapping_add(1);
             self.hdma.dst = self.hdma.dst.wrapping_add(1) & 0x1FFF;
         }
@@ -856,7 +857,7 @@ impl Hardware {
                 if i < 0xA0 {
                     let byte = self.dma_read(self.dma.source.wrapping_add(u16::from(i)), at);
                     self.dma.last_byte = byte;
-                    self.ppu.oam[usize::from(i)] = byte;
+                    self.ppu.set_oam(usize::from(i), byte);
                     self.dma.index += 1;
                     self.dma.next = at + self.mcycle;
                 } else {
@@ -996,7 +997,7 @@ impl Hardware {
             0x8000..=0x9FFF => {
                 if self.ppu.vram_writable() {
                     let i = self.ppu.vram_bank_offset() + usize::from(addr & 0x1FFF);
-                    self.ppu.vram[i] = v;
+                    self.ppu.set_vram(i, v);
                 }
             }
             0xA000..=0xBFFF => self.cart.write_ram(addr, v, self.now),
@@ -1011,7 +1012,7 @@ impl Hardware {
             }
             0xFE00..=0xFE9F => {
                 if !self.dma.active && self.ppu.oam_writable() {
-                    self.ppu.oam[usize::from(addr & 0xFF)] = v;
+                    self.ppu.set_oam(usize::from(addr & 0xFF), v);
                 }
             }
             0xFEA0..=0xFEFF => {

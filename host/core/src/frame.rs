@@ -35,11 +35,26 @@ pub enum ColorCorrection {
 }
 
 /// A picture: 160 × 144 pixels, row-major.
-#[derive(Clone, Debug, PartialEq, Eq)]
+///
+/// Each row may carry a tag saying from what the PPU drew it (see `Ppu::line_tag`): a row
+/// whose tag matches what the PPU would draw it from now is not drawn again. Any other
+/// change of the pixels forgets the tags ([`Frame::pixels_mut`], [`Frame::set_color`]).
+/// Equality compares the pictures, not the tags.
+#[derive(Clone, Debug)]
 pub struct Frame {
     pixels: Box<[u16; WIDTH * HEIGHT]>,
     color: bool,
+    /// Per row: what the PPU drew it from, 0 when unknown.
+    tags: Box<[u64; HEIGHT]>,
 }
+
+impl PartialEq for Frame {
+    fn eq(&self, other: &Frame) -> bool {
+        self.color == other.color && self.pixels == other.pixels
+    }
+}
+
+impl Eq for Frame {}
 
 impl Default for Frame {
     fn default() -> Self {
@@ -53,6 +68,7 @@ impl Frame {
         Frame {
             pixels: Box::new([0; WIDTH * HEIGHT]),
             color,
+            tags: Box::new([0; HEIGHT]),
         }
     }
 
@@ -63,6 +79,9 @@ impl Frame {
 
     /// Switch what the pixels hold (the PPU does when the model's mode is set).
     pub fn set_color(&mut self, color: bool) {
+        if self.color != color {
+            self.forget_tags();
+        }
         self.color = color;
     }
 
@@ -73,7 +92,24 @@ impl Frame {
 
     /// The pixels, to draw into.
     pub fn pixels_mut(&mut self) -> &mut [u16; WIDTH * HEIGHT] {
+        self.forget_tags();
         &mut self.pixels
+    }
+
+    /// Row `y`'s pixels, to draw into: the row's tag becomes `tag` (0: unknown).
+    pub(crate) fn row_mut(&mut self, y: usize, tag: u64) -> &mut [u16] {
+        self.tags[y] = tag;
+        &mut self.pixels[y * WIDTH..(y + 1) * WIDTH]
+    }
+
+    /// What row `y` was drawn from (see [`Frame::row_mut`]), 0 when unknown.
+    pub(crate) fn row_tag(&self, y: usize) -> u64 {
+        self.tags[y]
+    }
+
+    /// Forget what every row was drawn from.
+    fn forget_tags(&mut self) {
+        self.tags.fill(0);
     }
 
     /// The shade of pixel `i` (0-3) of a DMG frame; the low two bits of a colour otherwise.

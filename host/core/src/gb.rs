@@ -596,6 +596,13 @@ impl Gb {
         &self.hw.ppu.framebuffer
     }
 
+    /// Lines not drawn again because the buffer's row was drawn from the same VRAM, OAM,
+    /// colours and registers (a still picture in CGB mode, see [`Frame`]), since power-on or
+    /// the last BESS import: for benchmarks and tests; not part of the machine's state.
+    pub fn lines_kept(&self) -> u64 {
+        self.hw.ppu.lines_kept
+    }
+
     /// Hand the completed frame to the caller without copying or allocating: `frame` and the
     /// core's buffer are swapped, and the core draws the next frame into the caller's old one.
     /// A frame run without drawing ([`Gb::set_rendering`]) hands nothing out: `frame` keeps

@@ -19,6 +19,7 @@ impl Ppu {
             self.vbk = 0;
         }
         self.framebuffer.set_color(cgb);
+        self.touch();
     }
 
     /// Set the CGB's revision: `d` for the CPU CGB D (see [`crate::CgbRevision`]).
@@ -97,11 +98,16 @@ impl Ppu {
             0xFF69 | 0xFF6B => {
                 if reachable {
                     let ok = !self.cram_locked();
+                    let before = (self.cram.bg, self.cram.obj);
                     self.cram.write(addr, v, ok);
+                    if (self.cram.bg, self.cram.obj) != before {
+                        self.touch();
+                    }
                 }
             }
             0xFF6C => {
-                if reachable {
+                if reachable && self.opri != v & 1 {
+                    self.touch();
                     self.opri = v & 1;
                 }
             }
@@ -129,6 +135,7 @@ impl Ppu {
 
     /// Set the colour palettes (a save state load, the boot ROM's compatibility palettes).
     pub(crate) fn set_palettes(&mut self, bg: &[u8; 64], obj: &[u8; 64]) {
+        self.touch();
         self.cram.bg = *bg;
         self.cram.obj = *obj;
     }
@@ -141,6 +148,7 @@ impl Ppu {
 
     /// OPRI bit 0 (a save state load, the boot ROM's value).
     pub(crate) fn set_opri(&mut self, v: u8) {
+        self.touch();
         self.opri = v & 1;
     }
 }

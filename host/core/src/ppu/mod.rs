@@ -176,6 +176,16 @@ pub struct Ppu {
     /// Rows drawn since the host last took a frame (output bookkeeping, not in the state
     /// image): rows the LCD did not draw are blank in the frame handed out.
     rows_drawn: [u64; 3],
+    /// Names what lines are drawn from (VRAM, OAM, colour RAM and the registers as they are):
+    /// unique in the process, taken anew after any of them changed (see
+    /// [`Ppu::line_tag`]). Derived data, not in the state image.
+    inputs_id: u64,
+    /// Something lines are drawn from changed since `inputs_id` was taken
+    /// ([`Ppu::touch`]).
+    inputs_changed: bool,
+    /// Lines found drawn already (their row's tag matched) since power-on: output
+    /// bookkeeping for benchmarks and tests, not state.
+    pub(crate) lines_kept: u64,
 }
 
 impl Ppu {
@@ -247,6 +257,9 @@ impl Ppu {
             blank_frame: false,
             framebuffer: Frame::default(),
             rows_drawn: [0; 3],
+            inputs_id: 0,
+            inputs_changed: true,
+            lines_kept: 0,
         }
     }
 
@@ -289,6 +302,7 @@ impl Ppu {
     pub fn load_boot_logo_tiles(&mut self, logo: &[u8]) {
         /// The ® tile's rows, from the boot ROM.
         const REGISTERED: [u8; 8] = [0x3C, 0x42, 0xB9, 0xA5, 0xB9, 0xA5, 0x42, 0x3C];
+        self.touch();
         let double = |nibble: u8| {
             (0..4).fold(0u8, |acc, bit| {
                 if nibble & (1 << bit) != 0 {
@@ -313,6 +327,7 @@ impl Ppu {
 
     /// The tile map of [`Ppu::load_boot_logo`].
     pub fn load_boot_logo_map(&mut self) {
+        self.touch();
         for i in 0..12u8 {
             self.vram[0x1904 + usize::from(i)] = i + 1;
             self.vram[0x1924 + usize::from(i)] = i + 13;

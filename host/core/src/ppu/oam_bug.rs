@@ -31,6 +31,7 @@ impl Ppu {
 
     /// A read while the IDU changes the register (read and write in one M-cycle).
     pub fn oam_bug_read_idu(&mut self, row: usize) {
+        self.touch();
         if (4..19).contains(&row) {
             // Word operations are bitwise, so they work byte by byte.
             for byte in 0..2 {
@@ -49,6 +50,7 @@ impl Ppu {
     }
 
     fn oam_bug_corrupt(&mut self, row: usize, first: impl Fn(u8, u8, u8) -> u8) {
+        self.touch();
         if row == 0 || row >= 20 {
             return;
         }

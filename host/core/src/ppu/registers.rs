@@ -29,6 +29,24 @@ impl Ppu {
 
     /// Write a PPU register; returns the interrupt flags to request.
     pub fn write_register(&mut self, addr: u16, v: u8, now: u64) -> u8 {
+        let drawn_from = self.drawn_registers();
+        let irq = self.write_register_now(addr, v, now);
+        if self.drawn_registers() != drawn_from {
+            self.touch();
+        }
+        irq
+    }
+
+    /// The registers lines are drawn from (a write of the value a register holds changes
+    /// no picture: games rewrite their scroll and palettes every frame).
+    fn drawn_registers(&self) -> [u8; 8] {
+        [
+            self.lcdc, self.scy, self.scx, self.bgp, self.obp0, self.obp1, self.wy, self.wx,
+        ]
+    }
+
+    /// [`Ppu::write_register`] but for what lines are drawn from.
+    fn write_register_now(&mut self, addr: u16, v: u8, now: u64) -> u8 {
         if matches!(addr, 0xFF40 | 0xFF42 | 0xFF43 | 0xFF47..=0xFF49 | 0xFF4B) {
             self.record_write(addr, v, now);
         }

@@ -3,8 +3,14 @@
 //! while it was drawn goes to the FIFO replay ([`super::fifo`]) instead. Rows the LCD did not
 //! draw are blanked when a frame is handed out.
 
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use super::lanes::{BUF, Claims, ColorLanes, LEAD, blend, flip, lanes_at, put_lanes, spread};
 use super::{HEIGHT, MAX_LINE_WRITES, Ppu, WIDTH};
+
+/// The next [`Ppu::inputs_id`] handed out, in the whole process (so a frame drawn by one
+/// machine never matches another's lines by chance).
+static NEXT_INPUTS_ID: AtomicU64 = AtomicU64::new(1);
 
 impl Ppu {
     /// VBlank starts: the last line's scratch data (its colour indices, objects and register
@@ -36,7 +42,7 @@ impl Ppu {
         let blank = self.blank_pixel();
         for y in 0..HEIGHT {
             if self.rows_drawn[y / 64] & (1 << (y % 64)) == 0 {
-                self.framebuffer.pixels_mut()[y * WIDTH..(y + 1) * WIDTH].fill(blank);
+                self.framebuffer.row_mut(y, 0).fill(blank);
             }
         }
         self.rows_drawn = [0; 3];
@@ -60,12 +66,22 @@ impl Ppu {
         self.rows_drawn[y / 64] |= 1 << (y % 64);
         if self.blank_frame {
             let blank = self.blank_pixel();
-            self.framebuffer.pixels_mut()[row_start..row_start + WIDTH].fill(blank);
+            self.framebuffer.row_mut(y, 0).fill(blank);
             return;
         }
         let whole = self.line_is_whole();
         if whole && self.cgb_mode {
-            self.render_cgb_line(row_start);
+            let tag = self.line_tag();
+            if self.framebuffer.row_tag(y) == tag {
+                // The buffer's row was drawn from the same VRAM, OAM, colours and registers
+                // (a still picture): it holds this line's pixels already.
+                #[cfg(debug_assertions)]
+                self.check_still_line(y, tag);
+                self.lines_kept += 1;
+                self.line_unrendered();
+                return;
+            }
+            self.render_cgb_line(y, tag);
         } else if whole {
             self.render_whole_line(row_start);
             if self.lcdc & 0x02 != 0 {
@@ -82,12 +98,66 @@ impl Ppu {
                     *p &= 3;
                 }
             }
-            self.framebuffer.pixels_mut()[row_start..row_start + WIDTH].copy_from_slice(&pixels);
+            self.framebuffer.row_mut(y, 0).copy_from_slice(&pixels);
             if self.cgb && !self.cgb_mode {
                 self.compat_colors(row_start);
             }
         }
         self.line_done();
+    }
+
+    /// What the current line is drawn from, as a row tag ([`crate::Frame`]): the id of VRAM,
+    /// OAM, the colour RAM and the registers as they are (a new one if any changed), with
+    /// the window's state on this line, which changes by itself (the WY condition, the
+    /// window line counter). Lines in CGB mode drawn whole only.
+    fn line_tag(&mut self) -> u64 {
+        if self.inputs_changed {
+            self.inputs_changed = false;
+            self.inputs_id = NEXT_INPUTS_ID.fetch_add(1, Ordering::Relaxed);
+        }
+        (self.inputs_id << 9)
+            | (u64::from(self.window_on_line()) << 8)
+            | u64::from(self.window_line)
+    }
+
+    /// Something lines are drawn from changed: VRAM, OAM, the colour RAM, a register, the
+    /// mode. Rows drawn before no longer match a line drawn from now on.
+    #[inline]
+    pub(crate) fn touch(&mut self) {
+        self.inputs_changed = true;
+    }
+
+    /// Write VRAM byte `i` (both banks: 0-0x3FFF) for the CPU or a DMA.
+    #[inline]
+    pub(crate) fn set_vram(&mut self, i: usize, v: u8) {
+        if self.vram[i] != v {
+            self.vram[i] = v;
+            self.touch();
+        }
+    }
+
+    /// Write OAM byte `i` (0-0x9F) for the CPU or a DMA.
+    #[inline]
+    pub(crate) fn set_oam(&mut self, i: usize, v: u8) {
+        if self.oam[i] != v {
+            self.oam[i] = v;
+            self.touch();
+        }
+    }
+
+    /// Debug builds: a line taken as unchanged from the buffer is drawn again and must come
+    /// out the same (every test that draws frames checks the tags this way).
+    #[cfg(debug_assertions)]
+    fn check_still_line(&mut self, y: usize, tag: u64) {
+        let kept = self.framebuffer.pixels()[y * WIDTH..(y + 1) * WIDTH].to_vec();
+        let window_drawn = self.window_drawn;
+        self.render_cgb_line(y, tag);
+        self.window_drawn = window_drawn;
+        assert_eq!(
+            kept,
+            &self.framebuffer.pixels()[y * WIDTH..(y + 1) * WIDTH],
+            "line {y} kept from a buffer drawn from the same inputs differs from a new drawing"
+        );
     }
 
     /// Whether the line is drawn whole from the registers as they are now: no writes while it
@@ -209,7 +279,7 @@ impl Ppu {
                 self.window_drawn = true;
             }
         }
-        let row = &mut self.framebuffer.pixels_mut()[row_start..row_start + WIDTH];
+        let row = self.framebuffer.row_mut(row_start / WIDTH, 0);
         for (dst, &s) in row.iter_mut().zip(&shades[LEAD..LEAD + WIDTH]) {
             *dst = u16::from(s);
         }
@@ -297,7 +367,8 @@ impl Ppu {
                 blend(&mut line, x, ColorLanes::new(shades).tile(lo, hi), shown);
             }
         }
-        self.framebuffer.pixels_mut()[row_start..row_start + WIDTH]
+        self.framebuffer
+            .row_mut(row_start / WIDTH, 0)
             .copy_from_slice(&line[LEAD..LEAD + WIDTH]);
     }
 }
@@ -332,7 +403,7 @@ impl Ppu {
             0 => self.cram.bg_color(0, i % 4),
             k => self.cram.obj_color(k - 1, i % 4),
         });
-        for p in &mut self.framebuffer.pixels_mut()[row_start..row_start + WIDTH] {
+        for p in self.framebuffer.row_mut(row_start / WIDTH, 0) {
             *p = lut[usize::from(*p).min(11)];
         }
     }

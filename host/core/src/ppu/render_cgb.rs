@@ -64,7 +64,8 @@ impl Ppu {
     /// Draw the current line in CGB mode from the registers as they are now (see the module
     /// docs), background and window colours taken from the palettes as they are at the line's
     /// start.
-    pub(super) fn render_cgb_line(&mut self, row_start: usize) {
+    /// `tag` is what the row is drawn from ([`Ppu::line_tag`]).
+    pub(super) fn render_cgb_line(&mut self, y: usize, tag: u64) {
         let mut line = [0u16; BUF];
         if self.lcdc & 0x02 != 0 && !self.line_objects().is_empty() {
             let mut bg = BgPriority {
@@ -76,7 +77,8 @@ impl Ppu {
         } else {
             self.cgb_background(&mut line, None);
         }
-        self.framebuffer.pixels_mut()[row_start..row_start + WIDTH]
+        self.framebuffer
+            .row_mut(y, tag)
             .copy_from_slice(&line[LEAD..LEAD + WIDTH]);
     }
 

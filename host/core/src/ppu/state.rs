@@ -199,6 +199,7 @@ impl Ppu {
         vram_len: usize,
     ) -> Result<(), crate::state::StateError> {
         use crate::state::StateError::Invalid;
+        self.touch();
         r.bytes(&mut self.vram[..vram_len])?;
         self.vbk = r.below(2, "VBK")?;
         r.bytes(&mut self.cram.bg)?;

@@ -12,4 +12,5 @@ mod frame_hashes;
 mod lcd;
 mod no_render;
 mod random_programs;
+mod still_lines;
 mod watch;
