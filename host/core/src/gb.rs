@@ -808,8 +808,15 @@ impl Gb {
         match domain {
             Domain::Rom => None,
             Domain::Wram => Some(&mut self.hw.wram[..wram]),
-            Domain::Vram => Some(&mut self.hw.ppu.vram[..vram]),
-            Domain::Oam => Some(&mut self.hw.ppu.oam),
+            Domain::Vram => {
+                // The picture is drawn from it: lines drawn before are not kept.
+                self.hw.ppu.touch();
+                Some(&mut self.hw.ppu.vram[..vram])
+            }
+            Domain::Oam => {
+                self.hw.ppu.touch();
+                Some(&mut self.hw.ppu.oam)
+            }
             Domain::Hram => Some(&mut self.hw.hram),
             Domain::CartRam => Some(self.hw.cart.ram_mut()),
         }

@@ -1,10 +1,11 @@
 //! A line drawn from the same VRAM, OAM, colour RAM and registers as the buffer's row was is
 //! not drawn again (CGB mode; `Frame`'s row tags). Frames drawn over older ones, the way the
 //! session swaps two buffers, are pixel for pixel the frames drawn into blank buffers, through
-//! state loads, frames run without drawing, and buttons; and still pictures do keep lines.
+//! state loads, frames run without drawing, buttons and debugger writes to VRAM; and still
+//! pictures do keep lines.
 //! (Debug builds also draw every kept line again and compare, in every test.)
 
-use gb_core::{Boot, Buttons, Cartridge, Frame, Gb, Model, ModelChoice};
+use gb_core::{Boot, Buttons, Cartridge, Domain, Frame, Gb, Model, ModelChoice};
 
 fn machine(rom: &[u8], model: ModelChoice) -> Gb {
     let cart = Cartridge::from_rom(rom.to_vec()).expect("cartridge");
@@ -45,6 +46,14 @@ fn check(relative: &str, model: ModelChoice, frames: u32) -> Option<u64> {
             kept.save_state(&mut a);
             fresh.save_state(&mut b);
             states.push((a, b));
+        }
+        if f % 100 == 60 {
+            // A debugger's write to the tile map (a memory domain).
+            for gb in [&mut kept, &mut fresh] {
+                if let Some(vram) = gb.domain_mut(Domain::Vram) {
+                    vram[0x1800 + (f as usize * 37) % 0x800] ^= 0x01;
+                }
+            }
         }
         if f % 150 == 149 && states.len() >= 2 {
             let (a, b) = &states[states.len() - 2];
