@@ -8,7 +8,8 @@
 
 use gb_core::{Boot, Cartridge, Gb, Model, ModelChoice};
 
-fn machine(rom: &[u8], model: ModelChoice) -> Gb {
+/// A machine for `rom` powered on as `model` resolves for it (shared with `still_lines`).
+pub(crate) fn machine(rom: &[u8], model: ModelChoice) -> Gb {
     let cart = Cartridge::from_rom(rom.to_vec()).expect("cartridge");
     let model = model.resolve(&cart);
     Gb::power_on(

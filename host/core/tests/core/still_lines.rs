@@ -5,20 +5,9 @@
 //! pictures do keep lines.
 //! (Debug builds also draw every kept line again and compare, in every test.)
 
-use gb_core::{Boot, Buttons, Cartridge, Domain, Frame, Gb, Model, ModelChoice};
+use gb_core::{Buttons, Domain, Frame, Model, ModelChoice};
 
-fn machine(rom: &[u8], model: ModelChoice) -> Gb {
-    let cart = Cartridge::from_rom(rom.to_vec()).expect("cartridge");
-    let model = model.resolve(&cart);
-    Gb::power_on(
-        cart,
-        Boot {
-            model,
-            ..Boot::default()
-        },
-    )
-    .expect("power on")
-}
+use crate::no_render::machine;
 
 /// Run `frames` frames of `relative` on two machines, one swapping two buffers and one given
 /// a blank buffer every frame; every frame must be the same. Returns the lines kept.
