@@ -771,8 +771,8 @@ impl Cpu {
                     self.ei_pending = true;
                     self.slow = true;
                 }
-                // 0xD3 0xDB 0xDD 0xE3 0xE4 0xEB 0xEC 0xED 0xF4 0xFC 0xFD: illegal, the CPU locks up.
-                _ => {
+                // Illegal: the CPU locks up.
+                0xD3 | 0xDB | 0xDD | 0xE3 | 0xE4 | 0xEB | 0xEC | 0xED | 0xF4 | 0xFC | 0xFD => {
                     self.mode = CpuMode::Locked;
                     self.slow = true;
                 }
