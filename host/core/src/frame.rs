@@ -44,8 +44,18 @@ pub enum ColorCorrection {
 pub struct Frame {
     pixels: Box<[u16; WIDTH * HEIGHT]>,
     color: bool,
-    /// Per row: what the PPU drew it from, 0 when unknown.
-    tags: Box<[u64; HEIGHT]>,
+    /// Per row: what the PPU drew it from, [`RowTag::UNKNOWN`] when unknown.
+    tags: Box<[RowTag; HEIGHT]>,
+}
+
+/// What a row was drawn from, as the PPU names it: the id of its VRAM, OAM, colour RAM and
+/// registers with the window's state on the line, and the line's objects.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct RowTag(pub(crate) u64, pub(crate) u64);
+
+impl RowTag {
+    /// Drawn from something unknown: matches no line (the PPU's ids start at 1).
+    pub(crate) const UNKNOWN: RowTag = RowTag(0, 0);
 }
 
 impl PartialEq for Frame {
@@ -68,7 +78,7 @@ impl Frame {
         Frame {
             pixels: Box::new([0; WIDTH * HEIGHT]),
             color,
-            tags: Box::new([0; HEIGHT]),
+            tags: Box::new([RowTag::UNKNOWN; HEIGHT]),
         }
     }
 
@@ -96,20 +106,25 @@ impl Frame {
         &mut self.pixels
     }
 
-    /// Row `y`'s pixels, to draw into: the row's tag becomes `tag` (0: unknown).
-    pub(crate) fn row_mut(&mut self, y: usize, tag: u64) -> &mut [u16] {
+    /// Row `y`'s pixels, to draw into: the row's tag becomes `tag`.
+    pub(crate) fn row_mut(&mut self, y: usize, tag: RowTag) -> &mut [u16] {
         self.tags[y] = tag;
         &mut self.pixels[y * WIDTH..(y + 1) * WIDTH]
     }
 
-    /// What row `y` was drawn from (see [`Frame::row_mut`]), 0 when unknown.
-    pub(crate) fn row_tag(&self, y: usize) -> u64 {
+    /// Say what row `y`, just drawn, was drawn from (see [`Frame::row_mut`]).
+    pub(crate) fn set_row_tag(&mut self, y: usize, tag: RowTag) {
+        self.tags[y] = tag;
+    }
+
+    /// What row `y` was drawn from (see [`Frame::row_mut`]).
+    pub(crate) fn row_tag(&self, y: usize) -> RowTag {
         self.tags[y]
     }
 
     /// Forget what every row was drawn from.
     fn forget_tags(&mut self) {
-        self.tags.fill(0);
+        self.tags.fill(RowTag::UNKNOWN);
     }
 
     /// The shade of pixel `i` (0-3) of a DMG frame; the low two bits of a colour otherwise.

@@ -157,9 +157,6 @@ pub struct Ppu {
     /// Pixels are produced (host configuration, not state: off, lines are timed and the
     /// window line counter kept exactly as drawing would, and no pixel is written).
     pub(crate) render: bool,
-    /// Per pixel of the current line, non-zero where the background/window colour index is not 0
-    /// (for object priority).
-    line_index: [u8; WIDTH],
     /// The objects found by the OAM scan for the current line (OAM indices, in OAM order).
     line_sprites: [u8; 10],
     /// How many entries of `line_sprites` are used.
@@ -249,7 +246,6 @@ impl Ppu {
             line_write_count: 0,
             window_drawn: false,
             render: true,
-            line_index: [0; WIDTH],
             line_sprites: [0; 10],
             line_sprite_count: 0,
             frame_ready: false,

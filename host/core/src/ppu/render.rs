@@ -15,6 +15,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::lanes::{BUF, Claims, ColorLanes, LEAD, blend, flip, lanes_at, put_lanes, spread};
 use super::{HEIGHT, MAX_LINE_WRITES, Ppu, WIDTH};
+use crate::frame::RowTag;
 
 /// The next [`Ppu::inputs_id`] handed out, in the whole process (so a frame drawn by one
 /// machine never matches another's lines by chance).
@@ -26,7 +27,6 @@ impl Ppu {
     /// nothing the machine does, and keeps frame-end snapshots free of leftovers that differ
     /// every frame (smaller rewind diffs).
     pub(super) fn clear_line_scratch(&mut self) {
-        self.line_index = [0; WIDTH];
         self.line_sprites = [0; 10];
         self.line_sprite_count = 0;
         if self.line_write_count == 0 {
@@ -50,7 +50,7 @@ impl Ppu {
         let blank = self.blank_pixel();
         for y in 0..HEIGHT {
             if self.rows_drawn[y / 64] & (1 << (y % 64)) == 0 {
-                self.framebuffer.row_mut(y, 0).fill(blank);
+                self.framebuffer.row_mut(y, RowTag::UNKNOWN).fill(blank);
             }
         }
         self.rows_drawn = [0; 3];
@@ -74,11 +74,11 @@ impl Ppu {
         self.rows_drawn[y / 64] |= 1 << (y % 64);
         if self.blank_frame {
             let blank = self.blank_pixel();
-            self.framebuffer.row_mut(y, 0).fill(blank);
+            self.framebuffer.row_mut(y, RowTag::UNKNOWN).fill(blank);
             return;
         }
         let whole = self.line_is_whole();
-        if whole && self.cgb_mode {
+        if whole {
             let tag = self.line_tag();
             if self.framebuffer.row_tag(y) == tag {
                 // The buffer's row was drawn from the same VRAM, OAM, colours and registers
@@ -89,15 +89,7 @@ impl Ppu {
                 self.line_unrendered();
                 return;
             }
-            self.render_cgb_line(y, tag);
-        } else if whole {
-            self.render_whole_line(row_start);
-            if self.lcdc & 0x02 != 0 {
-                self.render_sprites(row_start);
-            }
-            if self.cgb {
-                self.compat_colors(row_start);
-            }
+            self.render_line_whole(y, tag);
         } else {
             let mut pixels = self.replay_line();
             if !self.cgb {
@@ -106,7 +98,9 @@ impl Ppu {
                     *p &= 3;
                 }
             }
-            self.framebuffer.row_mut(y, 0).copy_from_slice(&pixels);
+            self.framebuffer
+                .row_mut(y, RowTag::UNKNOWN)
+                .copy_from_slice(&pixels);
             if self.cgb && !self.cgb_mode {
                 self.compat_colors(row_start);
             }
@@ -116,16 +110,26 @@ impl Ppu {
 
     /// What the current line is drawn from, as a row tag ([`crate::Frame`]): the id of VRAM,
     /// OAM, the colour RAM and the registers as they are (a new one if any changed), with
-    /// the window's state on this line, which changes by itself (the WY condition, the
-    /// window line counter). Lines in CGB mode drawn whole only.
-    fn line_tag(&mut self) -> u64 {
+    /// what changes by itself: the window's state on this line (the WY condition, the window
+    /// line counter) and the OAM scan's objects (the same OAM gives other objects when an
+    /// OAM DMA runs during the scan). Lines drawn whole only.
+    fn line_tag(&mut self) -> RowTag {
         if self.inputs_changed {
             self.inputs_changed = false;
             self.inputs_id = NEXT_INPUTS_ID.fetch_add(1, Ordering::Relaxed);
         }
-        (self.inputs_id << 9)
+        let id = (self.inputs_id << 9)
             | (u64::from(self.window_on_line()) << 8)
-            | u64::from(self.window_line)
+            | u64::from(self.window_line);
+        // Up to 10 OAM indices below 40 (6 bits each) and their count (4 bits): exactly.
+        let objects = if self.lcdc & 0x02 != 0 {
+            let list = self.line_objects();
+            list.iter()
+                .fold(list.len() as u64, |key, &i| (key << 6) | u64::from(i))
+        } else {
+            0
+        };
+        RowTag(id, objects)
     }
 
     /// Something lines are drawn from changed: VRAM, OAM, the colour RAM, a register, the
@@ -153,13 +157,30 @@ impl Ppu {
         }
     }
 
+    /// Draw line `y` whole from the registers as they are now, tagging its row `tag`.
+    fn render_line_whole(&mut self, y: usize, tag: RowTag) {
+        if self.cgb_mode {
+            self.render_cgb_line(y, tag);
+            return;
+        }
+        let row_start = y * WIDTH;
+        let index = self.render_whole_line(row_start);
+        if self.lcdc & 0x02 != 0 {
+            self.render_sprites(row_start, &index);
+        }
+        if self.cgb {
+            self.compat_colors(row_start);
+        }
+        self.framebuffer.set_row_tag(y, tag);
+    }
+
     /// Debug builds: a line taken as unchanged from the buffer is drawn again and must come
     /// out the same (every test that draws frames checks the tags this way).
     #[cfg(debug_assertions)]
-    fn check_still_line(&mut self, y: usize, tag: u64) {
+    fn check_still_line(&mut self, y: usize, tag: RowTag) {
         let kept = self.framebuffer.pixels()[y * WIDTH..(y + 1) * WIDTH].to_vec();
         let window_drawn = self.window_drawn;
-        self.render_cgb_line(y, tag);
+        self.render_line_whole(y, tag);
         self.window_drawn = window_drawn;
         assert_eq!(
             kept,
@@ -270,9 +291,9 @@ impl Ppu {
         window
     }
 
-    /// Draw background and window for the whole line from the registers as they are now,
-    /// their colour indices (0x00 for 0, else 0xFF) kept in `line_index`.
-    pub(super) fn render_whole_line(&mut self, row_start: usize) {
+    /// Draw background and window for the whole line from the registers as they are now;
+    /// returns their colour indices (0x00 for 0, else 0xFF), for the objects' priority.
+    pub(super) fn render_whole_line(&mut self, row_start: usize) -> [u8; WIDTH] {
         let mut shades = [0u8; BUF];
         let mut opaque = [0u8; BUF];
         if self.lcdc & 0x01 != 0 {
@@ -287,11 +308,13 @@ impl Ppu {
                 self.window_drawn = true;
             }
         }
-        let row = self.framebuffer.row_mut(row_start / WIDTH, 0);
+        let row = self.framebuffer.row_mut(row_start / WIDTH, RowTag::UNKNOWN);
         for (dst, &s) in row.iter_mut().zip(&shades[LEAD..LEAD + WIDTH]) {
             *dst = u16::from(s);
         }
-        self.line_index.copy_from_slice(&opaque[LEAD..LEAD + WIDTH]);
+        let mut index = [0u8; WIDTH];
+        index.copy_from_slice(&opaque[LEAD..LEAD + WIDTH]);
+        index
     }
 
     /// The row of object `i` (OAM index) on the current line: its X in line buffers (OAM X:
@@ -335,8 +358,9 @@ impl Ppu {
     }
 
     /// Draw the line's objects over the background and window already in the framebuffer,
-    /// with the colour indices in `line_index` for the OBJ-to-BG priority bit.
-    pub(super) fn render_sprites(&mut self, row_start: usize) {
+    /// with the background's colour indices `index` (from [`Ppu::render_whole_line`]) for the
+    /// OBJ-to-BG priority bit.
+    pub(super) fn render_sprites(&mut self, row_start: usize, index: &[u8; WIDTH]) {
         let n = self.line_objects().len();
         if n == 0 {
             return;
@@ -347,7 +371,7 @@ impl Ppu {
         let order = &mut order[..n];
         order.sort_by_key(|&i| (self.oam[usize::from(i) * 4 + 1], i));
         let mut bg = [0u8; BUF];
-        bg[LEAD..LEAD + WIDTH].copy_from_slice(&self.line_index);
+        bg[LEAD..LEAD + WIDTH].copy_from_slice(index);
         let mut line = [0u16; BUF];
         line[LEAD..LEAD + WIDTH]
             .copy_from_slice(&self.framebuffer.pixels()[row_start..row_start + WIDTH]);
@@ -376,7 +400,7 @@ impl Ppu {
             }
         }
         self.framebuffer
-            .row_mut(row_start / WIDTH, 0)
+            .row_mut(row_start / WIDTH, RowTag::UNKNOWN)
             .copy_from_slice(&line[LEAD..LEAD + WIDTH]);
     }
 }
@@ -411,7 +435,7 @@ impl Ppu {
             0 => self.cram.bg_color(0, i % 4),
             k => self.cram.obj_color(k - 1, i % 4),
         });
-        for p in self.framebuffer.row_mut(row_start / WIDTH, 0) {
+        for p in self.framebuffer.row_mut(row_start / WIDTH, RowTag::UNKNOWN) {
             *p = lut[usize::from(*p).min(11)];
         }
     }

@@ -65,7 +65,7 @@ impl Ppu {
     /// docs), background and window colours taken from the palettes as they are at the line's
     /// start.
     /// `tag` is what the row is drawn from ([`Ppu::line_tag`]).
-    pub(super) fn render_cgb_line(&mut self, y: usize, tag: u64) {
+    pub(super) fn render_cgb_line(&mut self, y: usize, tag: crate::frame::RowTag) {
         let mut line = [0u16; BUF];
         if self.lcdc & 0x02 != 0 && !self.line_objects().is_empty() {
             let mut bg = BgPriority {

@@ -3,7 +3,7 @@
 
 use super::event::{Event, SRC_HBLANK, SRC_OAM, SRC_VBLANK};
 use super::timeline::{COMPARE_DOT, MODE0_START, VRAM_BLOCK};
-use super::{DOTS_PER_LINE, HEIGHT, MAX_LINE_WRITES, Ppu};
+use super::{DOTS_PER_LINE, HEIGHT, MAX_LINE_WRITES, Ppu, WIDTH};
 
 impl Ppu {
     /// Put the PPU where LY (0xFF44) and STAT's mode name in the frame, for a save state that
@@ -185,7 +185,9 @@ impl Ppu {
             w.u8(lw.value);
         }
         w.u8(self.line_write_count);
-        w.bytes(&self.line_index);
+        // Where the line's colour indices were kept (now the renderer's own): zeros, as the
+        // image had them at every frame's end.
+        w.bytes(&[0; WIDTH]);
         w.bytes(&self.line_sprites);
         w.u8(self.line_sprite_count);
     }
@@ -292,7 +294,7 @@ impl Ppu {
             }
         }
         self.line_write_count = r.below(MAX_LINE_WRITES as u8 + 1, "PPU line write count")?;
-        r.bytes(&mut self.line_index)?;
+        r.bytes(&mut [0; WIDTH])?;
         r.bytes(&mut self.line_sprites)?;
         if self.line_sprites.iter().any(|&i| i >= 40) {
             return Err(Invalid("PPU object index"));

@@ -103,3 +103,41 @@ fn cpu_instrs_frames_drawn_over_older_ones_are_the_frames_drawn_afresh() {
         assert!(kept > 50_000, "lines kept: {kept}");
     }
 }
+
+#[test]
+fn cpu_instrs_as_a_dmg_frames_drawn_over_older_ones_are_the_frames_drawn_afresh() {
+    if let Some(kept) = check(
+        "blargg/cpu_instrs/cpu_instrs.gb",
+        ModelChoice::Fixed(Model::Dmg),
+        600,
+    ) {
+        assert!(kept > 50_000, "lines kept: {kept}");
+    }
+}
+
+#[test]
+fn dmg_games_frames_drawn_over_older_ones_are_the_frames_drawn_afresh() {
+    // Objects move in every frame of play (OAM DMA each frame: the scan's objects change
+    // with the DMA's timing, not only with OAM).
+    check(
+        "homebrew/tobutobugirl/tobutobugirl.gb",
+        ModelChoice::Fixed(Model::Dmg),
+        900,
+    );
+    check(
+        "homebrew/adjustris/adjustris.gb",
+        ModelChoice::Fixed(Model::Dmg),
+        900,
+    );
+    check("acid2/dmg-acid2.gb", ModelChoice::Fixed(Model::Dmg), 120);
+}
+
+#[test]
+fn a_dmg_game_on_the_cgb_frames_drawn_over_older_ones_are_the_frames_drawn_afresh() {
+    // Compatibility mode: shades coloured through the boot ROM's palettes.
+    check(
+        "homebrew/tobutobugirl/tobutobugirl.gb",
+        ModelChoice::Fixed(Model::Cgb),
+        600,
+    );
+}
