@@ -597,7 +597,7 @@ impl Gb {
     }
 
     /// Lines not drawn again because the buffer's row was drawn from the same VRAM, OAM,
-    /// colours and registers (a still picture in CGB mode, see [`Frame`]), since power-on or
+    /// colours and registers (a still picture, see [`Frame`]), since power-on or
     /// the last BESS import: for benchmarks and tests; not part of the machine's state.
     pub fn lines_kept(&self) -> u64 {
         self.hw.ppu.lines_kept

@@ -3,13 +3,14 @@
 //! while it was drawn goes to the FIFO replay ([`super::fifo`]) instead. Rows the LCD did not
 //! draw are blanked when a frame is handed out.
 //!
-//! Still pictures are not drawn again (CGB mode, lines drawn whole): each row of the frame
+//! Still pictures are not drawn again (lines drawn whole, either mode): each row of the frame
 //! buffer is tagged with what it was drawn from ([`Ppu::line_tag`]: an id of VRAM, OAM, the
 //! colour RAM and the registers, new after any write that changed one of them
-//! ([`Ppu::touch`]), with the window's state on the line), and a line whose tag is the
-//! row's keeps the row. The session swaps two buffers, so a row is compared with the frame
-//! before last; a game whose registers change between lines every frame (raster effects)
-//! gets a new id every frame and keeps nothing.
+//! ([`Ppu::touch`]), with the window's state on the line and the OAM scan's objects), and a
+//! line whose tag is the row's keeps the row. The session swaps two buffers, so a row is
+//! compared with the frame before last; a game whose registers change between lines every
+//! frame (raster effects), or that writes new objects every frame, gets a new id every frame
+//! and keeps nothing. Nothing the state image holds depends on whether a line was kept.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
