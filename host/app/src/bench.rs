@@ -4,7 +4,9 @@
 //! emulated and rendered, and its audio generated and drained as the app does (`--no-audio`
 //! turns sample generation off, to measure what audio costs; `--no-render` emulates frames
 //! without drawing them, as a bot does). Prints `fps: X` and
-//! `mcycles-per-sec: Y` (M-cycles, 1,048,576 per emulated second), both medians.
+//! `mcycles-per-sec: Y` (M-cycles, 1,048,576 per emulated second), both medians; each
+//! round's line on stderr also says how many lines the PPU kept rather than drew (a still
+//! picture costs nothing to draw, so a ROM's title screen flatters its figure).
 
 use anyhow::Result;
 use std::path::PathBuf;
@@ -109,11 +111,13 @@ pub fn run(args: &Args) -> Result<()> {
         std::hint::black_box(samples);
         let secs = t.elapsed().as_secs_f64().max(1e-9);
         let mcycles = (gb.cycles() - start_cycles) as f64 / 4.0;
+        let kept = gb.lines_kept() as f64 / (frames as f64 * 144.0).max(1.0);
         eprintln!(
-            "round {}: {:.0} fps, {:.1} M-cycles/s",
+            "round {}: {:.0} fps, {:.1} M-cycles/s, {:.0} % of lines kept from the frame before",
             round + 1,
             frames as f64 / secs,
-            mcycles / secs / 1e6
+            mcycles / secs / 1e6,
+            kept * 100.0
         );
         fps.push(frames as f64 / secs);
         mcps.push(mcycles / secs / 1e6);
