@@ -94,13 +94,13 @@ impl Ppu {
                     self.vbk = v & 1;
                 }
             }
-            0xFF68 | 0xFF6A => self.cram.write(addr, v, true),
+            0xFF68 | 0xFF6A => {
+                self.cram.write(addr, v, true);
+            }
             0xFF69 | 0xFF6B => {
                 if reachable {
                     let ok = !self.cram_locked();
-                    let before = (self.cram.bg, self.cram.obj);
-                    self.cram.write(addr, v, ok);
-                    if (self.cram.bg, self.cram.obj) != before {
+                    if self.cram.write(addr, v, ok) {
                         self.touch();
                     }
                 }

@@ -65,27 +65,30 @@ impl ColorRam {
     }
 
     /// Write 0xFF68-0xFF6B. `data_ok` as for [`ColorRam::read`]; a dropped data write still
-    /// advances an auto-incrementing index.
-    pub(super) fn write(&mut self, addr: u16, v: u8, data_ok: bool) {
+    /// advances an auto-incrementing index. True when a colour changed.
+    pub(super) fn write(&mut self, addr: u16, v: u8, data_ok: bool) -> bool {
         let (mem, spec) = match addr {
             0xFF68 => {
                 self.bcps = v & 0xBF;
-                return;
+                return false;
             }
             0xFF6A => {
                 self.ocps = v & 0xBF;
-                return;
+                return false;
             }
             0xFF69 => (&mut self.bg, &mut self.bcps),
             0xFF6B => (&mut self.obj, &mut self.ocps),
-            _ => return,
+            _ => return false,
         };
+        let byte = &mut mem[usize::from(*spec & 0x3F)];
+        let changed = data_ok && *byte != v;
         if data_ok {
-            mem[usize::from(*spec & 0x3F)] = v;
+            *byte = v;
         }
         if *spec & 0x80 != 0 {
             *spec = 0x80 | (spec.wrapping_add(1) & 0x3F);
         }
+        changed
     }
 }
 
