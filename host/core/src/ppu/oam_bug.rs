@@ -31,7 +31,7 @@ impl Ppu {
 
     /// A read while the IDU changes the register (read and write in one M-cycle).
     pub fn oam_bug_read_idu(&mut self, row: usize) {
-        self.touch();
+        // (`oam_bug_read` below marks OAM changed for the still-line rule.)
         if (4..19).contains(&row) {
             // Word operations are bitwise, so they work byte by byte.
             for byte in 0..2 {
