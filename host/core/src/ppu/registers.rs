@@ -45,7 +45,7 @@ impl Ppu {
         ]
     }
 
-    /// [`Ppu::write_register`] but for what lines are drawn from.
+    /// The write itself ([`Ppu::write_register`] adds the still-line bookkeeping).
     fn write_register_now(&mut self, addr: u16, v: u8, now: u64) -> u8 {
         if matches!(addr, 0xFF40 | 0xFF42 | 0xFF43 | 0xFF47..=0xFF49 | 0xFF4B) {
             self.record_write(addr, v, now);
