@@ -370,6 +370,32 @@ impl Ppu {
     pub fn oam_writable(&self) -> bool {
         !self.oam_write_blocked
     }
+
+    /// Something lines are drawn from changed: VRAM, OAM, the colour RAM, a register, the
+    /// mode. Rows drawn before no longer match a line drawn from now on (the still-line rule,
+    /// `render.rs`).
+    #[inline]
+    pub(crate) fn touch(&mut self) {
+        self.inputs_changed = true;
+    }
+
+    /// Write VRAM byte `i` (both banks: 0-0x3FFF) for the CPU or a DMA.
+    #[inline]
+    pub(crate) fn set_vram(&mut self, i: usize, v: u8) {
+        if self.vram[i] != v {
+            self.vram[i] = v;
+            self.touch();
+        }
+    }
+
+    /// Write OAM byte `i` (0-0x9F) for the CPU or a DMA.
+    #[inline]
+    pub(crate) fn set_oam(&mut self, i: usize, v: u8) {
+        if self.oam[i] != v {
+            self.oam[i] = v;
+            self.touch();
+        }
+    }
 }
 
 impl Default for Ppu {

@@ -23,8 +23,7 @@ use crate::frame::RowTag;
 static NEXT_INPUTS_ID: AtomicU64 = AtomicU64::new(1);
 
 impl Ppu {
-    /// VBlank starts: the last line's scratch data (its colour indices, objects and register
-    /// writes) is dead until the next frame's first line writes it again. Clearing it changes
+    /// VBlank starts: the last line's scratch data (its objects and register writes) is dead until the next frame's first line writes it again. Clearing it changes
     /// nothing the machine does, and keeps frame-end snapshots free of leftovers that differ
     /// every frame (smaller rewind diffs).
     pub(super) fn clear_line_scratch(&mut self) {
@@ -133,44 +132,19 @@ impl Ppu {
         RowTag(id, objects)
     }
 
-    /// Something lines are drawn from changed: VRAM, OAM, the colour RAM, a register, the
-    /// mode. Rows drawn before no longer match a line drawn from now on.
-    #[inline]
-    pub(crate) fn touch(&mut self) {
-        self.inputs_changed = true;
-    }
-
-    /// Write VRAM byte `i` (both banks: 0-0x3FFF) for the CPU or a DMA.
-    #[inline]
-    pub(crate) fn set_vram(&mut self, i: usize, v: u8) {
-        if self.vram[i] != v {
-            self.vram[i] = v;
-            self.touch();
-        }
-    }
-
-    /// Write OAM byte `i` (0-0x9F) for the CPU or a DMA.
-    #[inline]
-    pub(crate) fn set_oam(&mut self, i: usize, v: u8) {
-        if self.oam[i] != v {
-            self.oam[i] = v;
-            self.touch();
-        }
-    }
-
     /// Draw line `y` whole from the registers as they are now, tagging its row `tag`.
     fn render_line_whole(&mut self, y: usize, tag: RowTag) {
-        if self.cgb_mode {
-            self.render_cgb_line(y, tag);
-            return;
-        }
         let row_start = y * WIDTH;
-        let index = self.render_whole_line(row_start);
-        if self.lcdc & 0x02 != 0 {
-            self.render_sprites(row_start, &index);
-        }
-        if self.cgb {
-            self.compat_colors(row_start);
+        if self.cgb_mode {
+            self.render_cgb_line(row_start);
+        } else {
+            let opaque = self.render_whole_line(row_start);
+            if self.lcdc & 0x02 != 0 {
+                self.render_sprites(row_start, &opaque);
+            }
+            if self.cgb {
+                self.compat_colors(row_start);
+            }
         }
         self.framebuffer.set_row_tag(y, tag);
     }
@@ -293,8 +267,9 @@ impl Ppu {
     }
 
     /// Draw background and window for the whole line from the registers as they are now;
-    /// returns their colour indices (0x00 for 0, else 0xFF), for the objects' priority.
-    pub(super) fn render_whole_line(&mut self, row_start: usize) -> [u8; WIDTH] {
+    /// returns where their colour index is not 0 (0xFF, else 0x00) as a line buffer, for the
+    /// objects' priority.
+    pub(super) fn render_whole_line(&mut self, row_start: usize) -> [u8; BUF] {
         let mut shades = [0u8; BUF];
         let mut opaque = [0u8; BUF];
         if self.lcdc & 0x01 != 0 {
@@ -313,9 +288,7 @@ impl Ppu {
         for (dst, &s) in row.iter_mut().zip(&shades[LEAD..LEAD + WIDTH]) {
             *dst = u16::from(s);
         }
-        let mut index = [0u8; WIDTH];
-        index.copy_from_slice(&opaque[LEAD..LEAD + WIDTH]);
-        index
+        opaque
     }
 
     /// The row of object `i` (OAM index) on the current line: its X in line buffers (OAM X:
@@ -359,9 +332,9 @@ impl Ppu {
     }
 
     /// Draw the line's objects over the background and window already in the framebuffer,
-    /// with the background's colour indices `index` (from [`Ppu::render_whole_line`]) for the
-    /// OBJ-to-BG priority bit.
-    pub(super) fn render_sprites(&mut self, row_start: usize, index: &[u8; WIDTH]) {
+    /// with the background's non-zero colour indices `bg` (from [`Ppu::render_whole_line`]) for
+    /// the OBJ-to-BG priority bit.
+    pub(super) fn render_sprites(&mut self, row_start: usize, bg: &[u8; BUF]) {
         let n = self.line_objects().len();
         if n == 0 {
             return;
@@ -371,8 +344,6 @@ impl Ppu {
         let mut order: [u8; 10] = self.line_sprites;
         let order = &mut order[..n];
         order.sort_by_key(|&i| (self.oam[usize::from(i) * 4 + 1], i));
-        let mut bg = [0u8; BUF];
-        bg[LEAD..LEAD + WIDTH].copy_from_slice(index);
         let mut line = [0u16; BUF];
         line[LEAD..LEAD + WIDTH]
             .copy_from_slice(&self.framebuffer.pixels()[row_start..row_start + WIDTH]);
@@ -383,7 +354,7 @@ impl Ppu {
             };
             let won = claims.claim(x, super::lanes::opaque(lo, hi));
             let shown = if attr & 0x80 != 0 {
-                won & !lanes_at(&bg, x)
+                won & !lanes_at(bg, x)
             } else {
                 won
             };

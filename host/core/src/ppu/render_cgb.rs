@@ -64,8 +64,7 @@ impl Ppu {
     /// Draw the current line in CGB mode from the registers as they are now (see the module
     /// docs), background and window colours taken from the palettes as they are at the line's
     /// start.
-    /// `tag` is what the row is drawn from ([`Ppu::line_tag`]).
-    pub(super) fn render_cgb_line(&mut self, y: usize, tag: crate::frame::RowTag) {
+    pub(super) fn render_cgb_line(&mut self, row_start: usize) {
         let mut line = [0u16; BUF];
         if self.lcdc & 0x02 != 0 && !self.line_objects().is_empty() {
             let mut bg = BgPriority {
@@ -78,7 +77,7 @@ impl Ppu {
             self.cgb_background(&mut line, None);
         }
         self.framebuffer
-            .row_mut(y, tag)
+            .row_mut(row_start / WIDTH, crate::frame::RowTag::UNKNOWN)
             .copy_from_slice(&line[LEAD..LEAD + WIDTH]);
     }
 

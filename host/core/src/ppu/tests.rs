@@ -70,9 +70,9 @@ fn fifo_replay_without_writes_matches_the_whole_line_path() {
             wy_triggered: ppu.wy_triggered,
         };
         let row = usize::from(ppu.line) * WIDTH;
-        let index = ppu.render_whole_line(row);
+        let opaque = ppu.render_whole_line(row);
         if ppu.lcdc & 0x02 != 0 {
-            ppu.render_sprites(row, &index);
+            ppu.render_sprites(row, &opaque);
         }
         let whole: Vec<u16> = ppu.framebuffer.pixels()[row..row + WIDTH].to_vec();
         let mut shades = [0u16; WIDTH];
