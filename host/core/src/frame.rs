@@ -106,9 +106,10 @@ impl Frame {
         &mut self.pixels
     }
 
-    /// Row `y`'s pixels, to draw into: the row's tag becomes `tag`.
-    pub(crate) fn row_mut(&mut self, y: usize, tag: RowTag) -> &mut [u16] {
-        self.tags[y] = tag;
+    /// Row `y`'s pixels, to draw into: what it is drawn from is unknown until
+    /// [`Frame::set_row_tag`] says.
+    pub(crate) fn row_mut(&mut self, y: usize) -> &mut [u16] {
+        self.tags[y] = RowTag::UNKNOWN;
         &mut self.pixels[y * WIDTH..(y + 1) * WIDTH]
     }
 

@@ -50,7 +50,7 @@ impl Ppu {
         let blank = self.blank_pixel();
         for y in 0..HEIGHT {
             if self.rows_drawn[y / 64] & (1 << (y % 64)) == 0 {
-                self.framebuffer.row_mut(y, RowTag::UNKNOWN).fill(blank);
+                self.framebuffer.row_mut(y).fill(blank);
             }
         }
         self.rows_drawn = [0; 3];
@@ -74,7 +74,7 @@ impl Ppu {
         self.rows_drawn[y / 64] |= 1 << (y % 64);
         if self.blank_frame {
             let blank = self.blank_pixel();
-            self.framebuffer.row_mut(y, RowTag::UNKNOWN).fill(blank);
+            self.framebuffer.row_mut(y).fill(blank);
             return;
         }
         let whole = self.line_is_whole();
@@ -98,9 +98,7 @@ impl Ppu {
                     *p &= 3;
                 }
             }
-            self.framebuffer
-                .row_mut(y, RowTag::UNKNOWN)
-                .copy_from_slice(&pixels);
+            self.framebuffer.row_mut(y).copy_from_slice(&pixels);
             if self.cgb && !self.cgb_mode {
                 self.compat_colors(row_start);
             }
@@ -284,7 +282,7 @@ impl Ppu {
                 self.window_drawn = true;
             }
         }
-        let row = self.framebuffer.row_mut(row_start / WIDTH, RowTag::UNKNOWN);
+        let row = self.framebuffer.row_mut(row_start / WIDTH);
         for (dst, &s) in row.iter_mut().zip(&shades[LEAD..LEAD + WIDTH]) {
             *dst = u16::from(s);
         }
@@ -372,7 +370,7 @@ impl Ppu {
             }
         }
         self.framebuffer
-            .row_mut(row_start / WIDTH, RowTag::UNKNOWN)
+            .row_mut(row_start / WIDTH)
             .copy_from_slice(&line[LEAD..LEAD + WIDTH]);
     }
 }
@@ -407,7 +405,7 @@ impl Ppu {
             0 => self.cram.bg_color(0, i % 4),
             k => self.cram.obj_color(k - 1, i % 4),
         });
-        for p in self.framebuffer.row_mut(row_start / WIDTH, RowTag::UNKNOWN) {
+        for p in self.framebuffer.row_mut(row_start / WIDTH) {
             *p = lut[usize::from(*p).min(11)];
         }
     }

@@ -77,7 +77,7 @@ impl Ppu {
             self.cgb_background(&mut line, None);
         }
         self.framebuffer
-            .row_mut(row_start / WIDTH, crate::frame::RowTag::UNKNOWN)
+            .row_mut(row_start / WIDTH)
             .copy_from_slice(&line[LEAD..LEAD + WIDTH]);
     }
 
