@@ -1,5 +1,5 @@
-//! A line drawn from the same VRAM, OAM, colour RAM and registers as the buffer's row was is
-//! not drawn again (CGB mode; `Frame`'s row tags). Frames drawn over older ones, the way the
+//! A line drawn from the same VRAM, OAM, colour RAM, registers, window state and objects as
+//! the buffer's row was is not drawn again (either mode; `Frame`'s row tags). Frames drawn over older ones, the way the
 //! session swaps two buffers, are pixel for pixel the frames drawn into blank buffers, through
 //! state loads, frames run without drawing, buttons and debugger writes to VRAM; and still
 //! pictures do keep lines.
