@@ -1,7 +1,8 @@
 //! The PPU: LCD registers, VRAM and OAM, mode/LY/STAT timing, and a scanline renderer.
 //!
 //! Timing is event-driven: the PPU keeps the time of its next transition and the bus calls
-//! [`Ppu::run_events`] when that time is reached, so nothing runs per dot. The timeline, with
+//! [`Ppu::run_events`] when that time is reached (or later, in one batch, while no STAT
+//! interrupt source is enabled: `Ppu::wake_at`), so nothing runs per dot. The timeline, with
 //! the hardware references for each edge, is in `docs/timing.md`; in short, dots counted from
 //! the point S where LY changes, a CPU access at time `t` seeing every change at or before `t`:
 //!
