@@ -5,13 +5,15 @@
 //! ROMs run on the DMG is `table.rs` and the modules' `ROMS`; on the CGB, `table_cgb.rs`,
 //! rtc3test's `ROMS_CGB` and gbc-hw-tests' `roms_cgb()` (its DMG rows with the CGB-only ones
 //! run), plus every Mooneye test whose file name's suffix names the CGB (or no model). A DMG trial is named by the ROM's path, a CGB trial by `cgb/` and the path. Known
-//! failures are listed per model, with their reason, in `tests/expected-failures.tsv`: a
+//! failures are listed per model, with their reason, in `tests/expected-failures.tsv` (and
+//! `tests/expected-failures-gambatte.tsv` for Gambatte's tests, [`gambatte`]): a
 //! listed ROM that fails passes the run, and a listed ROM that passes fails it until the list
 //! is updated. A full run (no name filter) rewrites `docs/conformance.md` with every ROM's
 //! result on both models.
 //!
 //! Without the ROM folder every test says so and is skipped; with `CI=true` they fail instead.
 
+mod gambatte;
 mod gbc_hw;
 mod gbmicrotest;
 mod rtc3test;
@@ -75,7 +77,7 @@ const MODELS: [Model; 2] = [Model::Dmg, Model::Cgb];
 /// Every row of the table on each model: the plain suites, gbmicrotest, then the modules with
 /// harnesses of their own, on the DMG; the CGB's table, the Mooneye tests and the modules'
 /// CGB rows on the CGB. A path with no CGB row is not run there ([`no_cgb_row`] says why).
-fn all_roms() -> Vec<(&'static str, Model, Kind)> {
+fn all_roms(root: &Path) -> Vec<(&'static str, Model, Kind)> {
     let microtests = gbmicrotest::ROMS.iter().map(|&p| (p, Kind::Microtest));
     let dmg = table::ROMS
         .iter()
@@ -95,6 +97,7 @@ fn all_roms() -> Vec<(&'static str, Model, Kind)> {
         .chain(gbc_hw::roms_cgb());
     let mut all: Vec<_> = dmg.map(|(p, k)| (p, Model::Dmg, k)).collect();
     all.extend(cgb.map(|(p, k)| (p, Model::Cgb, k)));
+    all.extend(gambatte::roms(root));
     all
 }
 
@@ -288,10 +291,20 @@ fn run_rom(root: &Path, path: &str, kind: Kind, model: Model) -> Result<Outcome,
     })
 }
 
-/// `tests/expected-failures.tsv`: model (`dmg` or `cgb`), tab, path, tab, reason.
+/// The lists of known failures: `tests/expected-failures.tsv`, and Gambatte's tests' in
+/// `tests/expected-failures-gambatte.tsv` (kept apart for its size).
+const EXPECTED_FAILURES: [&str; 2] = [
+    "tests/expected-failures.tsv",
+    "tests/expected-failures-gambatte.tsv",
+];
+
+/// The known failures ([`EXPECTED_FAILURES`]): model (`dmg` or `cgb`), tab, path, tab, reason.
 fn expected_failures() -> BTreeMap<(Model, String), String> {
-    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/expected-failures.tsv");
-    let text = std::fs::read_to_string(&file).unwrap_or_default();
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let text: String = EXPECTED_FAILURES
+        .iter()
+        .map(|f| std::fs::read_to_string(dir.join(f)).unwrap_or_default() + "\n")
+        .collect();
     let mut out = BTreeMap::new();
     for line in text.lines() {
         if line.trim().is_empty() || line.starts_with('#') {
@@ -367,7 +380,7 @@ fn write_conformance(rows: &Rows) {
          not edit by hand. Every ROM of the shared test-ROM folder, run on the DMG model \
          (DMG-CPU B) and on the CGB model (CPU CGB C, gbc-hw-tests on a CPU CGB D: see below; \
          a DMG game runs in the CGB's DMG compatibility mode, as on the console). Expected failures, with their reasons, are \
-         listed per model in `host/core/tests/expected-failures.tsv`.\n\n",
+         listed per model in `host/core/tests/expected-failures.tsv` and, for Gambatte's tests, `host/core/tests/expected-failures-gambatte.tsv`.\n\n",
     );
     md.push_str(CGB_REVISION);
     md.push('\n');
@@ -402,6 +415,14 @@ fn write_conformance(rows: &Rows) {
         );
     }
     md.push('\n');
+    md.push_str(&gambatte::summary(rows.iter().map(|(path, cols)| {
+        let pass = cols.clone().map(|r| match r? {
+            Row::Pass => Some(true),
+            Row::ExpectedFailure(..) | Row::Fail(_) => Some(false),
+            Row::NotApplicable(_) | Row::NoVerdict => None,
+        });
+        (*path, pass)
+    })));
     md.push_str("| ROM | DMG | CGB | notes |\n|---|---|---|---|\n");
     for (path, cols) in rows {
         let mut results = ["—"; 2];
@@ -455,7 +476,7 @@ fn judge(
     listed: Option<&String>,
     root: &Path,
 ) -> (Row, Result<(), Failed>) {
-    let tsv = "tests/expected-failures.tsv";
+    let tsv = "tests/expected-failures*.tsv";
     match (outcome, listed) {
         (Outcome::Pass, None) => (Row::Pass, Ok(())),
         (Outcome::Pass, Some(_)) => (
@@ -504,7 +525,7 @@ fn main() {
             .entry(path)
             .or_default()[m] = Some(row);
     };
-    let roms = all_roms();
+    let roms = all_roms(&root);
     let mut trials = Vec::new();
     for &(path, model, kind) in &roms {
         let not_applicable = match kind {
@@ -539,6 +560,18 @@ fn main() {
         })
         .with_ignored_flag(!have_roms && !ci);
         trials.push(trial);
+    }
+    if have_roms {
+        trials.extend(gambatte::self_checks(&root));
+        if !root.join(gambatte::DIR).is_dir() {
+            let dir = root.join(gambatte::DIR);
+            trials.push(
+                Trial::test("gambatte", move || {
+                    Err(Failed::from(format!("{} not found", dir.display())))
+                })
+                .with_ignored_flag(!ci),
+            );
+        }
     }
     // Paths with a row on one model only.
     for &(path, model, _) in &roms {
