@@ -41,7 +41,9 @@
 //! state saved while the boot ROM was mapped when this machine has none mapped. A file without
 //! `INFO` is taken as made for this ROM. An `XOAM` block is checked and restored on the CGB
 //! (ignored on the DMG, where 0xFEA0-0xFEFF reads 0); `HUC3`, `TPP1` and `MBC7` blocks are
-//! checked and ignored (nothing on these mappers to restore); an `SGB ` block is refused. A CGB file's KEY0 picks CGB mode or DMG compatibility mode, KEY1 bit 7 the
+//! checked and ignored (nothing on these mappers to restore); an `SGB ` block is refused.
+//! gbhost writes one block of its own, `GBHF` (the frame clock, [`crate::frames`]: where
+//! frames end, which the LCD's last switching decides), and restores it when present. A CGB file's KEY0 picks CGB mode or DMG compatibility mode, KEY1 bit 7 the
 //! speed, and its HDMA registers the transfer's addresses (no transfer starts, as the format
 //! asks); memories of another size (a CGB file without the second VRAM bank) are padded. The
 //! `RTC ` timestamp is ignored: the clock resumes from the saved registers at the machine's
@@ -239,6 +241,8 @@ pub fn export_with_timestamp(gb: &Gb, unix_seconds: u64) -> Vec<u8> {
         block(&mut out, b"RTC ", &body);
     }
 
+    // gbhost's own block (others skip it): where frames end, for a gbhost that imports it.
+    block(&mut out, b"GBHF", &hw.frame_clock.to_age(hw.now).to_bytes());
     block(&mut out, b"END ", &[]);
     out.extend_from_slice(&first_block.to_le_bytes());
     out.extend_from_slice(b"BESS");
@@ -355,6 +359,9 @@ struct Parsed<'a> {
     mbc_writes: Vec<(u16, u8)>,
     /// The last `RTC ` block's live and latched registers.
     rtc: Option<([u8; 5], [u8; 5])>,
+    /// gbhost's `GBHF` block: the frame clock ([`crate::frames::FrameClock`]), its
+    /// switch-off time as dots before the export.
+    frame_clock: Option<crate::frames::FrameClock>,
 }
 
 /// A little-endian u16 at `at` (the caller checked the length).
@@ -493,6 +500,17 @@ fn parse<'a>(gb: &Gb, bytes: &'a [u8]) -> Result<Parsed<'a>, BessError> {
                     [reg(0), reg(1), reg(2), reg(3), reg(4)],
                     [reg(5), reg(6), reg(7), reg(8), reg(9)],
                 ));
+            }
+            b"GBHF" => {
+                let Some(p) = parsed.as_mut() else {
+                    return Err(known_before_core("GBHF"));
+                };
+                let clock = crate::frames::FrameClock::from_bytes(body)
+                    .filter(|c| c.age().unwrap_or(0) <= crate::frames::FrameClock::MAX_AGE)
+                    .ok_or_else(|| {
+                        damaged(format!("the GBHF block at 0x{at:X} is no frame clock"))
+                    })?;
+                p.frame_clock = Some(clock);
             }
             b"SGB " => {
                 if parsed.is_none() {
@@ -647,6 +665,7 @@ fn parse_core<'a>(file: &'a [u8], b: &[u8], running: Model) -> Result<Parsed<'a>
         xoam: None,
         mbc_writes: Vec::new(),
         rtc: None,
+        frame_clock: None,
     })
 }
 
@@ -692,7 +711,9 @@ fn restore_cgb(hw: &mut Hardware, p: &Parsed<'_>) {
 /// The machine `p` describes, built beside `gb` (whose host settings it keeps).
 fn build(gb: &Gb, p: &Parsed<'_>) -> Gb {
     let (_, old) = gb.parts();
-    let now = old.now.max(MIN_NOW);
+    // Late enough to count the frame clock's switch-off age back from.
+    let age = p.frame_clock.and_then(|c| c.age()).unwrap_or(0);
+    let now = old.now.max(MIN_NOW).max(age);
     let io = &p.io;
 
     let mut cart = old.cart.clone();
@@ -757,5 +778,6 @@ fn build(gb: &Gb, p: &Parsed<'_>) -> Gb {
     hw.if_ = io[0x0F] & 0x1F;
     hw.ie = p.ie;
     hw.resync();
+    hw.frame_clock = p.frame_clock.unwrap_or_default().from_age(hw.now);
     gb.with_parts(Cpu::restored(p.regs, p.ime, p.mode), hw)
 }

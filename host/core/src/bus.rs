@@ -248,6 +248,9 @@ pub struct Hardware {
     pub p1_reads: u32,
     /// Watchpoints (host configuration, not in the state image).
     pub watch: crate::watch::Watch,
+    /// Where frames end ([`crate::frames`]): told of every LCD switch. Saved with the
+    /// [`crate::Gb`]'s part of the image.
+    pub(crate) frame_clock: crate::frames::FrameClock,
     /// Game Genie codes: ROM reads they replace (host configuration, not in the state image;
     /// set with [`crate::Gb::set_rom_cheats`]). Any code turns the read fast path off.
     pub(crate) rom_cheats: Vec<RomCheat>,
@@ -321,6 +324,7 @@ impl Hardware {
             apu_fs_next: 0,
             p1_reads: 0,
             watch: crate::watch::Watch::default(),
+            frame_clock: crate::frames::FrameClock::default(),
             rom_cheats: Vec::new(),
         };
         hw.apu_fs_next = hw.next_fs_edge();
@@ -1022,6 +1026,16 @@ impl Hardware {
             }
             0xFF80..=0xFFFE => self.hram[usize::from(addr & 0x7F)] = v,
             0xFFFF => self.ie = v,
+            0xFF40 => {
+                let was_on = self.ppu.lcd_is_on();
+                self.write_io(addr, v);
+                match (was_on, self.ppu.lcd_is_on()) {
+                    (true, false) => self.frame_clock.lcd_off(self.now),
+                    (false, true) => self.frame_clock.lcd_on(self.now),
+                    _ => {}
+                }
+                self.reschedule();
+            }
             _ => {
                 self.write_io(addr, v);
                 self.reschedule();

@@ -6,6 +6,7 @@ use crate::cartridge::Cartridge;
 use crate::compat::DmgPalette;
 use crate::cpu::{Cpu, CpuMode, Registers};
 use crate::frame::Frame;
+use crate::frames::FrameRule;
 use crate::joypad::Buttons;
 use crate::model::{CgbRevision, Model};
 use crate::power_on::{self, RamInit};
@@ -154,6 +155,8 @@ pub struct Boot<'a> {
     pub dmg_palette: DmgPalette,
     /// The CGB's CPU revision (ignored on the DMG; the default is the CPU CGB C).
     pub cgb_revision: CgbRevision,
+    /// Where frames end (the default: as BizHawk counts them; see [`FrameRule`]).
+    pub frame_rule: FrameRule,
 }
 
 /// A DMG (DMG-CPU B) Game Boy: CPU, hardware and cartridge. Plain data, cheap to clone.
@@ -163,6 +166,9 @@ pub struct Gb {
     hw: Hardware,
     /// When the current frame ends at the latest (the LCD may be off: no VBlank then).
     frame_deadline: u64,
+    /// When the current frame started (its deadline is worked out again from it when the
+    /// LCD's switching moves it, [`Gb::frame_over`]).
+    frame_start: u64,
     /// Frames completed.
     frames: u64,
     /// Frames in which the game did not read the joypad (TAS "lag frames").
@@ -231,20 +237,35 @@ impl Gb {
             };
             return Err(GbError::DmgPalette(n));
         }
-        match (boot.model, boot.boot_rom) {
-            (Model::Dmg, Some(image)) => Gb::with_boot_rom_and_ram_init(cart, image, boot.ram_init),
-            (Model::Dmg, None) => Ok(Gb::with_ram_init(cart, boot.ram_init)),
+        let mut gb = match (boot.model, boot.boot_rom) {
+            (Model::Dmg, Some(image)) => {
+                Gb::with_boot_rom_and_ram_init(cart, image, boot.ram_init)?
+            }
+            (Model::Dmg, None) => Gb::with_ram_init(cart, boot.ram_init),
             (Model::Cgb, Some(image)) => {
                 let mut gb = Gb::cgb_with_boot_rom(cart, image, boot.ram_init)?;
                 gb.hw.set_revision(boot.cgb_revision);
-                Ok(gb)
+                gb
             }
             (Model::Cgb, None) => {
                 let mut gb = Gb::cgb_post_boot(cart, boot.ram_init, boot.dmg_palette);
                 gb.hw.set_revision(boot.cgb_revision);
-                Ok(gb)
+                gb
             }
-        }
+        };
+        gb.set_frame_rule(boot.frame_rule);
+        Ok(gb)
+    }
+
+    /// Where frames end ([`FrameRule`]): a start parameter (movies record it).
+    pub fn frame_rule(&self) -> FrameRule {
+        self.hw.frame_clock.rule
+    }
+
+    /// Choose where frames end from now on (a host sets it at power-on, as [`Boot`] does;
+    /// the state image keeps it).
+    pub fn set_frame_rule(&mut self, rule: FrameRule) {
+        self.hw.frame_clock.rule = rule;
     }
 
     /// A CGB in the state its boot ROM leaves it at 0x0100 (see `cgb_boot.rs`): CGB mode for
@@ -273,6 +294,7 @@ impl Gb {
         Gb {
             model: hw.model(),
             cpu,
+            frame_start: frame_deadline.saturating_sub(CYCLES_PER_FRAME),
             hw,
             frame_deadline,
             frames: 0,
@@ -330,26 +352,40 @@ impl Gb {
     /// [`Gb::run_frame`], but return early (false) when a watchpoint is hit, so the host can
     /// look at the machine ([`Gb::watch`]) before calling again; true when the frame ended.
     pub fn run_frame_watched(&mut self) -> bool {
-        self.hw.set_stop_at(self.frame_deadline);
-        if self.hw.watch.any_exec {
-            // Instruction watchpoints are checked by a loop of their own, so the usual one
-            // pays nothing for them.
-            self.cpu.run_until(&mut self.hw, |cpu, hw| {
-                hw.stop
-                    || (hw.watch.exec_at(cpu.regs.pc)
-                        && cpu.runs_instruction_next(hw)
-                        && hw.exec_hit(cpu.regs.pc))
-            });
-        } else {
-            self.cpu.run_until(&mut self.hw, |_, hw| hw.stop);
+        loop {
+            self.hw.set_stop_at(self.frame_deadline);
+            if self.hw.watch.any_exec {
+                // Instruction watchpoints are checked by a loop of their own, so the usual
+                // one pays nothing for them.
+                self.cpu.run_until(&mut self.hw, |cpu, hw| {
+                    hw.stop
+                        || (hw.watch.exec_at(cpu.regs.pc)
+                            && cpu.runs_instruction_next(hw)
+                            && hw.exec_hit(cpu.regs.pc))
+                });
+            } else {
+                self.cpu.run_until(&mut self.hw, |_, hw| hw.stop);
+            }
+            if let Some(ended) = self.finish_run() {
+                return ended;
+            }
         }
-        self.finish_run()
     }
 
     /// Run the current frame on as a debugger asks: until it ends, a watchpoint is hit, or
     /// one of `until`'s stops comes first (see [`DebugUntil`]). Stops are at instruction
     /// boundaries, so a run cut into pieces this way is the same run as one whole frame.
     pub fn run_debug(&mut self, until: DebugUntil) -> DebugStop {
+        loop {
+            if let Some(stop) = self.run_debug_once(until) {
+                return stop;
+            }
+        }
+    }
+
+    /// [`Gb::run_debug`] up to the first stop of the run loop (`None`: a stop that was no
+    /// frame's end after all, see [`Gb::finish_run`]).
+    fn run_debug_once(&mut self, until: DebugUntil) -> Option<DebugStop> {
         self.hw.set_stop_at(self.frame_deadline);
         let mut steps = until.steps;
         let interrupts = self.cpu.dispatches;
@@ -399,13 +435,15 @@ impl Gb {
         });
         self.cpu.debug_pc = last_pc;
         if self.hw.stop {
-            return if self.finish_run() {
-                DebugStop::FrameEnd
-            } else {
-                DebugStop::Watch
-            };
+            return self.finish_run().map(|ended| {
+                if ended {
+                    DebugStop::FrameEnd
+                } else {
+                    DebugStop::Watch
+                }
+            });
         }
-        why
+        Some(why)
     }
 
     /// Where the last instruction run by [`Gb::run_debug`] began: after a read or write
@@ -414,16 +452,39 @@ impl Gb {
         self.cpu.debug_pc
     }
 
-    /// After the run loop stopped: end the frame if it is over, else (a watchpoint hit) get
-    /// ready to go on. True when the frame ended.
-    fn finish_run(&mut self) -> bool {
-        if self.hw.ppu.frame_ready || self.hw.now >= self.frame_deadline {
+    /// After the run loop stopped: end the frame if it is over (`Some(true)`), else get
+    /// ready to go on: after a watchpoint hit `Some(false)`, after a stop that was no
+    /// frame's end after all (see [`Gb::frame_over`]) `None`, and the caller runs on.
+    fn finish_run(&mut self) -> Option<bool> {
+        let watch = !self.hw.ppu.frame_ready && self.hw.now < self.frame_deadline;
+        if self.frame_over() {
             self.end_frame();
-            true
+            Some(true)
         } else {
             self.hw.clear_stop();
-            false
+            watch.then_some(false)
         }
+    }
+
+    /// Whether the run loop stopped at the frame's end. A VBlank that ends no frame (the
+    /// LCD came on again too soon, [`FrameRule::BizHawk`]) is passed over, and a blank
+    /// frame's deadline is moved to the frame's budget when the LCD came on before it: the
+    /// loop is then set to run on.
+    fn frame_over(&mut self) -> bool {
+        if self.hw.ppu.frame_ready {
+            if self.hw.frame_clock.vblank_ends_frame() {
+                return true;
+            }
+            self.hw.ppu.frame_ready = false;
+        }
+        if self.hw.now >= self.frame_deadline {
+            let deadline = self.hw.frame_clock.deadline(self.frame_start);
+            if deadline <= self.frame_deadline || self.hw.now >= deadline {
+                return true;
+            }
+            self.frame_deadline = deadline;
+        }
+        false
     }
 
     /// The watchpoints and their hits (change watchpoints with [`Gb::add_watch`] and
@@ -469,7 +530,8 @@ impl Gb {
         self.lag_frames += u64::from(self.lagged);
         self.p1_at_frame_start = self.hw.p1_reads;
         self.hw.clear_stop();
-        self.frame_deadline = start + CYCLES_PER_FRAME;
+        self.frame_start = start;
+        self.frame_deadline = self.hw.frame_clock.deadline(start);
         self.frames += 1;
     }
 
@@ -491,15 +553,18 @@ impl Gb {
     /// Like [`Gb::run_frame`], but stops early (returning true) when the CPU executes `LD B,B`.
     pub fn run_frame_or_ld_b_b(&mut self) -> bool {
         self.cpu.ld_b_b = false;
-        self.hw.set_stop_at(self.frame_deadline);
-        self.cpu
-            .run_until(&mut self.hw, |cpu, hw| hw.stop || cpu.ld_b_b);
-        if self.cpu.ld_b_b {
-            self.cpu.ld_b_b = false;
-            return true;
+        loop {
+            self.hw.set_stop_at(self.frame_deadline);
+            self.cpu
+                .run_until(&mut self.hw, |cpu, hw| hw.stop || cpu.ld_b_b);
+            if self.cpu.ld_b_b {
+                self.cpu.ld_b_b = false;
+                return true;
+            }
+            if self.finish_run() == Some(true) {
+                return false;
+            }
         }
-        self.end_frame();
-        false
     }
 
     /// The CPU registers.
@@ -678,6 +743,8 @@ impl Gb {
         w.u8(self.model.id());
         w.u8(self.hw.revision().id());
         w.u64(self.frame_deadline);
+        w.u64(self.frame_start);
+        w.bytes(&self.hw.frame_clock.to_bytes());
         w.u64(self.frames);
         w.u64(self.lag_frames);
         w.bool(self.lagged);
@@ -724,6 +791,10 @@ impl Gb {
         // Load into a copy, so that a bad image changes nothing.
         let mut next = self.clone();
         next.frame_deadline = r.u64()?;
+        next.frame_start = r.u64()?;
+        next.hw.frame_clock =
+            crate::frames::FrameClock::from_bytes(r.take(crate::frames::FrameClock::LEN)?)
+                .ok_or(StateError::Invalid("frame clock"))?;
         next.frames = r.u64()?;
         next.lag_frames = r.u64()?;
         next.lagged = r.bool()?;
@@ -742,10 +813,15 @@ impl Gb {
     /// This machine with `cpu` and `hw` in its place (a save state load, [`crate::bess`]):
     /// the frame and lag-frame counters go on, and the current frame ends one frame from
     /// `hw.now` at the latest.
-    pub(crate) fn with_parts(&self, cpu: Cpu, hw: Hardware) -> Gb {
+    pub(crate) fn with_parts(&self, cpu: Cpu, mut hw: Hardware) -> Gb {
+        // The imported machine counts frames by this one's rule (its clock came with it
+        // when the file had one, else it starts as at power-on).
+        hw.frame_clock = hw.frame_clock.with_rule(self.frame_rule());
+        let start = frame_start(&hw);
         Gb {
             cpu,
-            frame_deadline: frame_start(&hw) + CYCLES_PER_FRAME,
+            frame_deadline: hw.frame_clock.deadline(start),
+            frame_start: start,
             hw,
             p1_at_frame_start: self.p1_at_frame_start,
             frames: self.frames,
@@ -760,26 +836,30 @@ impl Gb {
     /// cycles past it), the current frame ends or a watchpoint is hit, whichever comes first;
     /// true if the frame ended. For input that changes in the middle of a frame.
     pub fn run_until_cycle(&mut self, cycle: u64) -> bool {
-        if cycle >= self.frame_deadline {
-            return self.run_frame_watched();
+        loop {
+            if cycle >= self.frame_deadline {
+                return self.run_frame_watched();
+            }
+            self.hw.set_stop_at(self.frame_deadline);
+            if self.hw.watch.any_exec {
+                self.cpu.run_until(&mut self.hw, |cpu, hw| {
+                    hw.stop
+                        || hw.now >= cycle
+                        || (hw.watch.exec_at(cpu.regs.pc)
+                            && cpu.runs_instruction_next(hw)
+                            && hw.exec_hit(cpu.regs.pc))
+                });
+            } else {
+                self.cpu
+                    .run_until(&mut self.hw, |_, hw| hw.stop || hw.now >= cycle);
+            }
+            if !self.hw.stop {
+                return false;
+            }
+            if let Some(ended) = self.finish_run() {
+                return ended;
+            }
         }
-        self.hw.set_stop_at(self.frame_deadline);
-        if self.hw.watch.any_exec {
-            self.cpu.run_until(&mut self.hw, |cpu, hw| {
-                hw.stop
-                    || hw.now >= cycle
-                    || (hw.watch.exec_at(cpu.regs.pc)
-                        && cpu.runs_instruction_next(hw)
-                        && hw.exec_hit(cpu.regs.pc))
-            });
-        } else {
-            self.cpu
-                .run_until(&mut self.hw, |_, hw| hw.stop || hw.now >= cycle);
-        }
-        if self.hw.stop {
-            return self.finish_run();
-        }
-        false
     }
 
     /// Write `value` to `addr` as a debugger poke: no time passes, and I/O registers take the

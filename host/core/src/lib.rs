@@ -29,6 +29,7 @@ mod cgb_boot;
 pub mod compat;
 pub mod cpu;
 pub mod frame;
+pub mod frames;
 pub mod gb;
 pub mod hdma;
 pub mod joypad;
@@ -45,8 +46,15 @@ pub use cartridge::Cartridge;
 pub use compat::DmgPalette;
 pub use cpu::Registers;
 pub use frame::{ColorCorrection, Frame};
+pub use frames::FrameRule;
 pub use gb::{Boot, DebugStop, DebugUntil, Domain, Gb, GbError};
 pub use joypad::Buttons;
 pub use model::{CgbRevision, Model, ModelChoice};
 pub use power_on::RamInit;
 pub use state::StateError;
+
+/// The core's version: bumped whenever what the machine does, or how frames are counted,
+/// changes (a timing fix, a new rule), so that a movie recorded on another version can say so
+/// when it does not replay the same. 1 is every core before the number existed; 2 counts
+/// frames by [`FrameRule`] and has the timing of Gambatte's hardware tests (issue 31).
+pub const CORE_VERSION: u32 = 2;

@@ -9,6 +9,7 @@ mod cgb;
 mod cpu_instructions;
 mod determinism;
 mod frame_hashes;
+mod frame_rule;
 mod lcd;
 mod no_render;
 mod random_programs;
