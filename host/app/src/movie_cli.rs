@@ -338,6 +338,10 @@ fn play(a: &PlayArgs) -> Result<()> {
         crate::screenshot::write(p, session.picture())?;
     }
     println!("played: {report_frames} frames, {checks} checks");
+    if let Some(note) = movie.core_note() {
+        println!("unverified: {note}");
+        return Ok(());
+    }
     match desync {
         None => {
             println!("desync: none");
@@ -366,6 +370,16 @@ fn info(path: &Path) -> Result<()> {
         }
     );
     println!("start frame: {}", h.start_frame);
+    println!(
+        "core: version {}{}",
+        h.core_version,
+        if movie.other_core().is_some() {
+            format!(" (this build: {})", gb_core::CORE_VERSION)
+        } else {
+            String::new()
+        }
+    );
+    println!("frame rule: {}", h.frame_rule);
     println!("frames: {}", movie.frames());
     println!("rerecords: {}", h.rerecords);
     println!("authors: {}", h.authors.join(", "));

@@ -80,6 +80,14 @@ pub fn to_bk2(input: &Path, output: &Path, o: &Options<'_>) -> Result<()> {
     }
     let model = movie.model()?;
     let cgb = model == gb_core::Model::Cgb;
+    if movie.header.frame_rule != gb_core::FrameRule::BizHawk {
+        eprintln!(
+            "warning: the movie counts frames by the {} rule (recorded before core version \
+             2); BizHawk counts them otherwise while the LCD is off, so where the game switches \
+             it off the .bk2's input may land on other frames in BizHawk",
+            movie.header.frame_rule
+        );
+    }
     let (frames, lost) = movie.frame_buttons()?;
     if lost > 0 {
         eprintln!(
@@ -192,6 +200,7 @@ fn play_through(
                 ram_init: *ram_init,
                 dmg_palette: *dmg_palette,
                 model: gb_core::ModelChoice::Fixed(movie.model()?),
+                frame_rule: movie.header.frame_rule,
             };
             Session::power_on(rom, power, config(true))?
         }

@@ -144,6 +144,7 @@ pub fn load(
         boot_rom: image.as_deref(),
         dmg_palette: power.dmg_palette,
         cgb_revision: gb_core::CgbRevision::default(),
+        frame_rule: gb_core::FrameRule::default(),
     };
     Gb::power_on(cart, boot).with_context(|| format!("'{}' cannot be run", path.display()))
 }

@@ -208,11 +208,14 @@ impl Emu {
             self.say("battery saves are off while a movie plays (reopen the ROM to resume them)");
         }
         self.replace_session(session);
-        let frames = tas.view().length;
+        let view = tas.view();
         self.tas = Some(tas);
         Ok(format!(
-            "playing {} read-only ({frames} frames)",
-            path.display()
+            "playing {} read-only ({} frames){}",
+            path.display(),
+            view.length,
+            view.unverified
+                .map_or(String::new(), |note| format!("; unverified: {note}"))
         ))
     }
 

@@ -719,6 +719,10 @@ impl GbApp {
                     m.rerecords,
                     if m.ended { " · ended" } else { "" }
                 );
+                let text = match &m.unverified {
+                    Some(_) => format!("{text} · unverified (another core)"),
+                    None => text,
+                };
                 match m.desync {
                     Some(at) => ui.colored_label(
                         egui::Color32::RED,

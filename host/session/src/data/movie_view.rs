@@ -19,4 +19,7 @@ pub struct MovieView {
     pub ended: bool,
     /// The first frame the desync detector found different, if any.
     pub desync: Option<u64>,
+    /// Why the playback is not checked, if it is not: a movie of another core
+    /// (`Movie::core_note`).
+    pub unverified: Option<String>,
 }

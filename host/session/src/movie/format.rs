@@ -11,7 +11,7 @@ use crate::codec::{self, Dec, DecodeError, Enc};
 use crate::data::limits::MAX_FRAME;
 use crate::data::{Bundle, Event, fnv1a};
 use crate::session::Session;
-use gb_core::{DmgPalette, RamInit};
+use gb_core::{DmgPalette, FrameRule, RamInit};
 use std::collections::BTreeMap;
 
 /// Frames per chunk: one emulated second (the most a crash can lose).
@@ -21,8 +21,12 @@ pub const KEYFRAME_CHUNKS: u64 = 10;
 /// Chunk flag: the chunk holds a keyframe.
 pub const FLAG_KEYFRAME: u32 = 1;
 /// Version of the header payload (2: the battery RAM and the power-on RAM of a power-on
-/// start).
-const HEADER_VERSION: u8 = 2;
+/// start; 3: the core version and the frame rule).
+const HEADER_VERSION: u8 = 3;
+
+/// The core version of a movie whose header has none (before version 3): every core before
+/// the number existed.
+const UNVERSIONED_CORE: u32 = 1;
 
 /// How a movie starts.
 #[derive(Clone, Debug, PartialEq)]
@@ -63,6 +67,11 @@ pub struct MovieHeader {
     pub authors: Vec<String>,
     /// Free metadata (a JSON object in the file).
     pub metadata: BTreeMap<String, String>,
+    /// The core it was recorded on ([`gb_core::CORE_VERSION`]; 1 for movies from before the
+    /// number): on another core the state checks cannot match, and playback says so.
+    pub core_version: u32,
+    /// Where its frames end (movies from before the rule was named: the legacy rule).
+    pub frame_rule: FrameRule,
 }
 
 impl MovieHeader {
@@ -121,6 +130,8 @@ impl MovieHeader {
         }
         let json = serde_json::to_string(&self.metadata).unwrap_or_else(|_| "{}".into());
         e.str(&json);
+        e.var(u64::from(self.core_version));
+        e.u8(self.frame_rule.id());
         e.buf
     }
 
@@ -180,6 +191,16 @@ impl MovieHeader {
             let json = d.str()?;
             let metadata = serde_json::from_str(&json)
                 .map_err(|e| d.error(format!("metadata is not a JSON object of texts: {e}")))?;
+            let (core_version, frame_rule) = if v >= 3 {
+                let core =
+                    u32::try_from(d.var()?).map_err(|_| d.error("core version out of range"))?;
+                let id = d.u8()?;
+                let rule = FrameRule::from_id(id)
+                    .ok_or_else(|| d.error(format!("unknown frame rule {id}")))?;
+                (core, rule)
+            } else {
+                (UNVERSIONED_CORE, FrameRule::Legacy)
+            };
             Ok(MovieHeader {
                 rom_hash,
                 rom_title,
@@ -190,6 +211,8 @@ impl MovieHeader {
                 rerecords,
                 authors,
                 metadata,
+                core_version,
+                frame_rule,
             })
         })()
         .map_err(part)

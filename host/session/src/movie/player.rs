@@ -40,6 +40,9 @@ pub struct Feeder {
     /// The frame [`Movie::session_at`] started playing from (a keyframe's, or the movie's
     /// start).
     pub start: u64,
+    /// State checks not made: the movie was recorded on another core
+    /// ([`Movie::other_core`]), whose states cannot match this one's.
+    pub unchecked: u64,
 }
 
 impl Default for Feeder {
@@ -56,6 +59,7 @@ impl Feeder {
             cached: None,
             desync: None,
             checks: 0,
+            unchecked: 0,
         }
     }
 
@@ -72,7 +76,9 @@ impl Feeder {
         let Some((_, chunk)) = &self.cached else {
             return Ok(Feed::Ended);
         };
-        if movie.chunks()[i].meta.start_frame == f {
+        if movie.chunks()[i].meta.start_frame == f && movie.other_core().is_some() {
+            self.unchecked += 1;
+        } else if movie.chunks()[i].meta.start_frame == f {
             self.checks += 1;
             let got = state_hash(session);
             if got != chunk.state_hash && self.desync.is_none() {
@@ -110,6 +116,32 @@ pub struct PlayReport {
     pub desync: Option<Desync>,
     /// FNV-1a of the core image at the end.
     pub final_hash: u64,
+    /// The core the movie was recorded on, when it is not this one: its state checks were
+    /// not made ([`Feeder::unchecked`]), so the playback is unverified.
+    pub other_core: Option<u32>,
+}
+
+impl Movie {
+    /// The core version the movie was recorded on, when it is not this build's
+    /// ([`gb_core::CORE_VERSION`]): its state checks and keyframes are another core's, so
+    /// playback feeds its input without checking (a timing fix changes what a game does) and
+    /// says so ([`Movie::core_note`]).
+    pub fn other_core(&self) -> Option<u32> {
+        (self.header.core_version != gb_core::CORE_VERSION).then_some(self.header.core_version)
+    }
+
+    /// What a player tells the user about a movie of another core, if this is one.
+    pub fn core_note(&self) -> Option<String> {
+        self.other_core().map(|v| {
+            format!(
+                "recorded on core version {v}, this build's core is version {}: its state \
+                 checks are not made (the core's timing changed since), so the playback is \
+                 unverified; frames are counted by the {} rule it was recorded with",
+                gb_core::CORE_VERSION,
+                self.header.frame_rule
+            )
+        })
+    }
 }
 
 /// Play `movie` from its start to its end in a new session on `rom` (headless); `progress`
@@ -135,6 +167,7 @@ pub fn play(
         checks: feeder.checks,
         desync: feeder.desync,
         final_hash: state_hash(&session),
+        other_core: movie.other_core(),
     };
     Ok((report, session))
 }
@@ -185,7 +218,10 @@ impl Movie {
         mut progress: impl FnMut(&mut Session),
     ) -> Result<(Session, Feeder), MovieError> {
         let frame = frame.clamp(self.header.start_frame, self.end_frame());
-        let power_on = matches!(self.header.start, Start::PowerOn { .. });
+        // A movie of another core has keyframes this core cannot take: it plays from its
+        // start.
+        let power_on =
+            matches!(self.header.start, Start::PowerOn { .. }) && self.other_core().is_none();
         // The last keyframe at or before `frame`, found from the index alone: a state file
         // there starts the seek without reading the chunks before it.
         let last_key = self

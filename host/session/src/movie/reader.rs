@@ -135,6 +135,7 @@ impl Movie {
                     ram_init: *ram_init,
                     dmg_palette: *dmg_palette,
                     model: ModelChoice::Fixed(self.model()?),
+                    frame_rule: self.header.frame_rule,
                     ..PowerOn::default()
                 };
                 Session::power_on(rom, power, config)?

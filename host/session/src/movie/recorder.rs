@@ -88,6 +88,8 @@ impl Recorder {
             rerecords: 0,
             authors,
             metadata,
+            core_version: gb_core::CORE_VERSION,
+            frame_rule: session.gb().frame_rule(),
         };
         let writer = container::Writer::create(path, &header.encode())?;
         let start_frame = session.frame();

@@ -180,6 +180,7 @@ impl Tas {
                 can_undo: rec.can_undo(),
                 ended: false,
                 desync: None,
+                unverified: None,
             },
             Mode::Playing {
                 path,
@@ -195,6 +196,7 @@ impl Tas {
                 can_undo: false,
                 ended: *ended,
                 desync: feeder.desync.as_ref().map(|d| d.frame),
+                unverified: movie.core_note(),
             },
         }
     }

@@ -38,7 +38,9 @@ mod trace;
 use std::collections::{BTreeMap, HashMap};
 use std::time::Instant;
 
-use gb_core::{Boot, Buttons, Cartridge, DmgPalette, Frame, Gb, Model, ModelChoice, RamInit};
+use gb_core::{
+    Boot, Buttons, Cartridge, DmgPalette, Frame, FrameRule, Gb, Model, ModelChoice, RamInit,
+};
 
 use crate::api::{DrawCmd, Request};
 use crate::data::{Bundle, SourceHash, fnv1a};
@@ -197,6 +199,8 @@ pub struct StartParams {
     pub ram_init: RamInit,
     /// The compatibility palette a DMG game got on the CGB (see [`PowerOn::dmg_palette`]).
     pub dmg_palette: DmgPalette,
+    /// Where frames end (see [`PowerOn::frame_rule`]).
+    pub frame_rule: FrameRule,
 }
 
 /// How the machine powers on, besides its ROM: everything a replay of the session needs to
@@ -219,6 +223,9 @@ pub struct PowerOn {
     /// On the CGB, the palette its boot ROM gives a DMG game: its choice from the title, or
     /// one of the 12 button combinations held at power-on.
     pub dmg_palette: DmgPalette,
+    /// Where frames end: as BizHawk counts them (the default), or gbhost's rule before core
+    /// version 2, which movies recorded then play with (`gb_core::FrameRule`).
+    pub frame_rule: FrameRule,
 }
 
 /// A line a script printed.
@@ -379,6 +386,7 @@ impl Session {
             dmg_palette: power.dmg_palette,
             // Sessions run the default revision (CPU CGB C); the state image records it.
             cgb_revision: gb_core::CgbRevision::default(),
+            frame_rule: power.frame_rule,
         };
         let gb = Gb::power_on(cart, boot)?;
         let start = StartParams {
@@ -389,6 +397,7 @@ impl Session {
             battery: power.battery,
             ram_init: power.ram_init,
             dmg_palette: power.dmg_palette,
+            frame_rule: power.frame_rule,
         };
         let mut s = Session {
             gb,

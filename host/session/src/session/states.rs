@@ -481,6 +481,8 @@ impl Session {
         let mut s = Session::power_on(rom, power, config)?;
         s.check_state_file(file)?;
         s.gb.load_state(&file.core).map_err(StateFileError::from)?;
+        // The image carries the rule frames were counted by.
+        s.start.frame_rule = s.gb.frame_rule();
         s.frame = file.meta.frame;
         s.log = EventLog::from_events(file.log.clone());
         s.user_buttons = s.log.buttons_before(s.frame);

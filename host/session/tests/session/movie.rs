@@ -449,3 +449,110 @@ fn seeking_a_movie_with_scripts_starts_from_a_keyframe_with_their_images() {
         reference
     );
 }
+
+/// A ROM that switches the LCD off and on every ~2.4 frames and sums the action buttons it
+/// reads (P1) into 0xC000 all along, so where frames end decides what it sums.
+fn lcd_switching_rom() -> Vec<u8> {
+    let phase = r#"
+            ld bc, 3000
+        .delay_LABEL:
+            ldh a, [$00]
+            add a, [hl]
+            ld [hl], a
+            dec bc
+            ld a, b
+            or c
+            jr nz, .delay_LABEL
+    "#;
+    let src = format!(
+        r#"
+            ld hl, $C000
+            xor a
+            ld [hl], a
+            ld a, $10
+            ldh [$00], a
+        main:
+            xor a
+            ldh [$40], a
+            {}
+            ld a, $91
+            ldh [$40], a
+            {}
+            jr main
+        "#,
+        phase.replace("LABEL", "off"),
+        phase.replace("LABEL", "on")
+    );
+    gb_core::asm::rom(&src).expect("assemble")
+}
+
+/// Record 400 frames of `rom` counting frames by `rule`, with A toggled every 7 frames.
+fn record_with_rule(path: &std::path::Path, rom: &[u8], rule: gb_core::FrameRule) -> Session {
+    let power = gb_session::PowerOn {
+        frame_rule: rule,
+        ..gb_session::PowerOn::default()
+    };
+    let mut s = Session::power_on(rom.to_vec(), power, config()).unwrap();
+    let mut rec = Recorder::create(path, &mut s, vec![], BTreeMap::new()).unwrap();
+    for f in 0..400u64 {
+        s.set_buttons(Buttons(if (f / 7) % 2 == 1 { 0x01 } else { 0 }));
+        s.run_frame();
+        rec.after_frame(&mut s).unwrap();
+    }
+    rec.finish().unwrap();
+    s
+}
+
+#[test]
+fn a_movie_from_before_core_versions_plays_by_the_legacy_rule_and_says_it_is_unverified() {
+    let rom = lcd_switching_rom();
+    let new_path = temp("rule-bizhawk.gbm");
+    let old_path = temp("rule-legacy.gbm");
+    let bizhawk = record_with_rule(&new_path, &rom, gb_core::FrameRule::BizHawk);
+    let legacy = record_with_rule(&old_path, &rom, gb_core::FrameRule::Legacy);
+    // On this ROM the rules put the input on other dots.
+    assert_ne!(
+        (bizhawk.gb().peek(0xC000), bizhawk.gb().cycles()),
+        (legacy.gb().peek(0xC000), legacy.gb().cycles()),
+        "the frame rule changes what the game sees"
+    );
+    // A new movie says its core and rule, and plays checked.
+    let m = Movie::open(&new_path).unwrap();
+    assert_eq!(m.header.core_version, gb_core::CORE_VERSION);
+    assert_eq!(m.header.frame_rule, gb_core::FrameRule::BizHawk);
+    assert_eq!(m.other_core(), None);
+    let (report, played) = movie::play(&m, rom.clone(), config(), |_, _| {}).unwrap();
+    assert_eq!((report.desync, report.other_core), (None, None));
+    assert!(report.checks > 0);
+    assert_eq!(core_hash(&played), core_hash(&bizhawk));
+    // Turn the legacy recording into a movie as gbhost wrote them before core versions:
+    // header version 2, without the core version and rule at its end.
+    let m = Movie::open(&old_path).unwrap();
+    let mut header = m.header.encode();
+    header.truncate(header.len() - 2);
+    header[0] = 2;
+    drop(m);
+    let mut w = movie::container::Writer::resume(&old_path).unwrap();
+    w.set_header(&header).unwrap();
+    w.sync().unwrap();
+    drop(w);
+    let m = Movie::open(&old_path).unwrap();
+    assert_eq!(m.header.core_version, 1);
+    assert_eq!(m.header.frame_rule, gb_core::FrameRule::Legacy);
+    assert_eq!(m.other_core(), Some(1));
+    let note = m.core_note().expect("a note");
+    assert!(
+        note.contains("core version 1") && note.contains("legacy"),
+        "{note}"
+    );
+    let (report, played) = movie::play(&m, rom.clone(), config(), |_, _| {}).unwrap();
+    assert_eq!(report.other_core, Some(1));
+    assert_eq!(report.checks, 0, "no state check against another core");
+    assert_eq!(report.desync, None);
+    // Played by the legacy rule, it is the legacy recording's game.
+    assert_eq!(played.gb().frame_rule(), gb_core::FrameRule::Legacy);
+    assert_eq!(core_hash(&played), core_hash(&legacy));
+    // A seek plays it from its start (its keyframes are another core's).
+    let (at, feeder) = m.session_at(rom, config(), 300, |_| {}).unwrap();
+    assert_eq!((at.frame(), feeder.start), (300, 0));
+}
