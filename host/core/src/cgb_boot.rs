@@ -11,7 +11,7 @@
 //! | D E H L | 0xFF 0x56 0x00 0x0D | 0x00 0x08, HL 0x991A for the two logo-map palettes, else 0x007C |
 //! | DIV | 0x1E at the first read, the counter pinned to the M-cycle by gbc-hw-tests `sys_clocks_init_gbc_mode` | 0x26; the M-cycle depends on the header's licensee code (`sys_clocks_init_dmg_mode`'s CGB dump, Mooneye `misc/boot_div-cgbABCDE`) |
 //! | P1, SC | 0xCF (both groups selected), 0x7F | 0xFF (neither), 0x7E (Mooneye `misc/boot_hwio-C`) |
-//! | palettes | background all white, BCPS 0xC0 | object 0 and 1 and background 0 from the table, BCPS 0xC8, OCPS 0xD0 |
+//! | palettes | background all white, BCPS 0xC0; object colours not initialised (power-on noise from the seed but the first byte 0x00: Pan Docs "LCD Color Palettes") | object 0 and 1 and background 0 from the table, BCPS 0xC8, OCPS 0xD0 |
 //! | VRAM | bank 0: the logo's tiles from the header (0x8010-0x819F) and ®; no tile map | the same, and the DMG's logo tile map for the two palettes that ask for it |
 //!
 //! Everything else as on the DMG (LCDC 0x91, BGP 0xFC, the sound registers, IF 0x01), the DMA
@@ -80,7 +80,9 @@ pub(crate) fn post_boot(
     bg.copy_from_slice(&white);
     let regs = if cgb_mode {
         hw.cgb.key0 = hw.cartridge_cgb_flag();
-        hw.ppu.set_palettes(&bg, &[0; 64]);
+        let mut obj = [0u8; 64];
+        power_on::fill_obj_palettes(init, &mut obj);
+        hw.ppu.set_palettes(&bg, &obj);
         hw.ppu.set_palette_specs(0x80, 0x00);
         hw.serial.restore(0x00, 0x03, now, counter);
         hw.set_cgb_mode(true);

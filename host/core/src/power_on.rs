@@ -144,6 +144,26 @@ pub(crate) fn fill_cgb(init: RamInit, wram: &mut [u8], hram: &mut [u8]) {
     }
 }
 
+/// Fill the CGB's object colour RAM (OCPD's 64 bytes) as its boot ROM leaves it in CGB mode:
+/// not initialised, power-on noise (uniform random bytes from the seed), except the first byte
+/// (OBJ0 colour 0's low byte), which it sets to 0x00 (Pan Docs "LCD Color Palettes": "the boot
+/// ROM leaves all object colors uninitialized (and thus somewhat random/unreliable), aside from
+/// setting the first byte of OBJ0 color #0 to $00"; Gambatte's power-on state, taken from a
+/// CGB's dump after boot, has varied bytes there too). Zeros for [`RamInit::Zero`].
+pub(crate) fn fill_obj_palettes(init: RamInit, obj: &mut [u8; 64]) {
+    match init {
+        RamInit::Zero => obj.fill(0),
+        RamInit::Pattern(seed) => {
+            // A stream of its own, so the work RAM pattern of a seed stays what it was.
+            let mut rng = SplitMix64(seed ^ 0x4F43_5044_4F43_5044);
+            for b in obj.iter_mut() {
+                *b = rng.byte();
+            }
+            obj[0] = 0x00;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -157,6 +177,22 @@ mod tests {
     fn ones(bytes: &[u8]) -> f64 {
         let bits: u32 = bytes.iter().map(|b| b.count_ones()).sum();
         f64::from(bits) / (bytes.len() as f64 * 8.0)
+    }
+
+    #[test]
+    fn object_colours_are_noise_but_the_first_byte() {
+        let mut a = [0xAA; 64];
+        fill_obj_palettes(RamInit::default(), &mut a);
+        let mut b = [0; 64];
+        fill_obj_palettes(RamInit::default(), &mut b);
+        assert_eq!(a, b, "the same seed, the same bytes");
+        assert_eq!(a[0], 0x00);
+        let distinct: std::collections::BTreeSet<u8> = a.iter().copied().collect();
+        assert!(distinct.len() > 32, "varied bytes: {a:02X?}");
+        let white = a.chunks(2).filter(|c| c == &[0xFF, 0x7F]).count();
+        assert!(white < 4, "not white");
+        fill_obj_palettes(RamInit::Zero, &mut b);
+        assert_eq!(b, [0; 64]);
     }
 
     #[test]
