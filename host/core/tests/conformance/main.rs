@@ -14,6 +14,7 @@
 //! Without the ROM folder every test says so and is skipped; with `CI=true` they fail instead.
 
 mod gambatte;
+mod games;
 mod gbc_hw;
 mod gbmicrotest;
 mod rtc3test;
@@ -423,6 +424,7 @@ fn write_conformance(rows: &Rows) {
         });
         (*path, pass)
     })));
+    md.push_str(&games::table());
     md.push_str("| ROM | DMG | CGB | notes |\n|---|---|---|---|\n");
     for (path, cols) in rows {
         let mut results = ["—"; 2];

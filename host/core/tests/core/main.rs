@@ -13,5 +13,6 @@ mod frame_rule;
 mod lcd;
 mod no_render;
 mod random_programs;
+mod serial;
 mod still_lines;
 mod watch;
