@@ -161,5 +161,8 @@ impl Ppu {
         }
         // Past the log's size the line falls back to whole-line drawing.
         self.line_write_count = self.line_write_count.saturating_add(1);
+        if matches!(addr, 0xFF40 | 0xFF43 | 0xFF4B) {
+            self.retime_mode0(now);
+        }
     }
 }
