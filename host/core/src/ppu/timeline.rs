@@ -324,7 +324,7 @@ impl Ppu {
         let plain = super::fifo::render(input, regs, &[], &mut scratch).dot;
         let writes = &self.line_writes[..n];
         let written = super::fifo::render(input, regs, writes, &mut scratch).dot;
-        let penalty = self.mode3_penalty_with(regs.lcdc, regs.scx, regs.wx);
+        let penalty = self.mode3_penalty_with(regs.lcdc, regs.scx, regs.wx, regs.wy_triggered);
         let end = (self.line_start + self.mode0_dot(penalty))
             .saturating_add_signed(i64::from(written) - i64::from(plain));
         self.next = end.max(now);
