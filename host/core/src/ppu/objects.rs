@@ -13,20 +13,27 @@ impl Ppu {
     /// cost 65 dots, not 110; one object at X=4 adds one M-cycle, at X=3 two; gbmicrotest
     /// `sprite4_*` with SCX 0-7).
     pub(super) fn mode3_penalty(&self) -> u64 {
-        let scx = u16::from(self.scx);
+        self.mode3_penalty_with(self.lcdc, self.scx, self.wx, self.wy_triggered)
+    }
+
+    /// [`Ppu::mode3_penalty`] with LCDC, SCX, WX and the WY condition as given (the line's registers as its
+    /// mode 3 started, for [`Ppu::retime_mode0`]).
+    pub(super) fn mode3_penalty_with(&self, lcdc: u8, scx: u8, wx: u8, wy_triggered: bool) -> u64 {
+        let scx = u16::from(scx);
         // Switching the fetcher to the window costs 6 dots (Pan Docs "Mode 3 length"). In CGB
         // mode LCDC.0 does not hide the window.
-        let window = if (self.lcdc & 0x01 != 0 || self.cgb_mode) && self.window_on_line() {
+        let window_shows = lcdc & 0x20 != 0 && wy_triggered && wx <= 166;
+        let window = if (lcdc & 0x01 != 0 || self.cgb_mode) && window_shows {
             6
         } else {
             0
         };
-        let fine = u64::from(self.scx & 7) + window;
+        let fine = (scx & 7) as u64 + window;
         // The CGB fetches the line's objects with LCDC.1 clear too (the bit only hides their
         // pixels; SameBoy has it so): gbc-hw-tests `mode2_read_oam_spr_dis_*` (OAM stays blocked
         // 16 dots longer on a line with two objects) and `dma_timing_lcd_on` (OAM read back in
         // mode 3's tail).
-        if self.lcdc & 0x02 == 0 && !self.cgb {
+        if lcdc & 0x02 == 0 && !self.cgb {
             return fine;
         }
         let mut dots = 0;

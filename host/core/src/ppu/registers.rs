@@ -47,7 +47,7 @@ impl Ppu {
 
     /// The write itself ([`Ppu::write_register`] adds the still-line bookkeeping).
     fn write_register_now(&mut self, addr: u16, v: u8, now: u64) -> u8 {
-        if matches!(addr, 0xFF40 | 0xFF42 | 0xFF43 | 0xFF47..=0xFF49 | 0xFF4B) {
+        if matches!(addr, 0xFF40 | 0xFF42 | 0xFF43 | 0xFF47..=0xFF4B) {
             self.record_write(addr, v, now);
         }
         match addr {
@@ -130,6 +130,22 @@ impl Ppu {
             }
             0xFF4A => {
                 self.wy = v;
+                // LY is compared with WY all through the line, not only at its start: WY
+                // written with LY's value triggers the window from now on (the current
+                // line's mode 3, if it is under way, sees it through the FIFO replay, WY
+                // `fifo::WY_DELAY` dots late).
+                // The CGB's comparison sees the write 4 dots later than the DMG's: written in
+                // a line's last M-cycle, WY meets the next line's LY (Gambatte
+                // `window/arg/late_wy_FFto0_ly2_*`: WY 0 written at line 0, dot 448 shows the
+                // window on both models, at dot 452 on the DMG only).
+                let seen = now + if self.cgb { 4 } else { 0 };
+                if self.lcd_on()
+                    && self.line < HEIGHT as u8
+                    && v == self.line
+                    && seen < self.line_start + super::DOTS_PER_LINE
+                {
+                    self.wy_triggered = true;
+                }
                 0
             }
             0xFF4B => {
@@ -161,5 +177,8 @@ impl Ppu {
         }
         // Past the log's size the line falls back to whole-line drawing.
         self.line_write_count = self.line_write_count.saturating_add(1);
+        if matches!(addr, 0xFF40 | 0xFF43 | 0xFF4A | 0xFF4B) {
+            self.retime_mode0(now);
+        }
     }
 }

@@ -189,7 +189,7 @@ impl Ppu {
     }
 
     /// What the FIFO replay of the current line reads.
-    fn line_input(&self) -> super::fifo::LineInput<'_> {
+    pub(super) fn line_input(&self) -> super::fifo::LineInput<'_> {
         super::fifo::LineInput {
             vram: &self.vram,
             oam: &self.oam,

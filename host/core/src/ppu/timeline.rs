@@ -238,12 +238,7 @@ impl Ppu {
                     self.line_write_count = 0;
                     self.line_regs = self.line_regs_now();
                     let end = if line_seen {
-                        let first = if self.first_line { FIRST_LINE_DELAY } else { 0 };
-                        // At double speed STAT's reads see mode 0 a dot later: a read at an
-                        // even dot catches it from dot 254 (+ p), not 253 (gbc-hw-tests
-                        // `mode3_stat_timing_spr_en_gbc_mode_8x16`, double-speed half).
-                        let late = u64::from(self.double_speed);
-                        s + MODE0_START + first + self.mode3_penalty() + late
+                        s + self.mode0_dot(self.mode3_penalty())
                     } else {
                         s + MODE0_START
                     };
@@ -289,6 +284,50 @@ impl Ppu {
             irq |= self.update_stat();
         }
         irq
+    }
+
+    /// Dot (from S) at which STAT reads mode 0 with mode 3 `penalty` dots longer than 172.
+    fn mode0_dot(&self, penalty: u64) -> u64 {
+        let first = if self.first_line { FIRST_LINE_DELAY } else { 0 };
+        // At double speed STAT's reads see mode 0 a dot later: a read at an even dot catches
+        // it from dot 254 (+ p), not 253 (gbc-hw-tests
+        // `mode3_stat_timing_spr_en_gbc_mode_8x16`, double-speed half).
+        let late = u64::from(self.double_speed);
+        MODE0_START + first + penalty + late
+    }
+
+    /// A write during mode 3 (LCDC, SCX, WX) may move mode 0: the FIFO replay runs the line
+    /// with the writes so far and without any, and mode 0 moves by the difference of their
+    /// last pixels (the window switched off before the fetcher reached it saves its 6 dots,
+    /// WX moved onto or off a pixel still to come adds or saves them, objects switched on or
+    /// off mid-line). A later write runs this again; a write after mode 0 changes nothing.
+    pub(super) fn retime_mode0(&mut self, now: u64) {
+        let n = usize::from(self.line_write_count);
+        if self.event != Event::HBlank || self.mode != 3 || n > super::MAX_LINE_WRITES {
+            return;
+        }
+        let regs = self.line_regs;
+        // With fine scroll the replay's window start comes later than the hardware's (Gambatte
+        // `window/late_disable_scx5_1`, `late_disable_*_scx03_wx11_2`: the hardware's last
+        // dot to cancel the window moves less than SCX % 8 dots): such lines keep mode 3's
+        // length as it started.
+        let fine = |v: u8| v & 7 != 0;
+        if fine(regs.scx)
+            || self.line_writes[..n]
+                .iter()
+                .any(|w| w.addr == 0xFF43 && fine(w.value))
+        {
+            return;
+        }
+        let mut scratch = [0u16; 160];
+        let input = self.line_input();
+        let plain = super::fifo::render(input, regs, &[], &mut scratch).dot;
+        let writes = &self.line_writes[..n];
+        let written = super::fifo::render(input, regs, writes, &mut scratch).dot;
+        let penalty = self.mode3_penalty_with(regs.lcdc, regs.scx, regs.wx, regs.wy_triggered);
+        let end = (self.line_start + self.mode0_dot(penalty))
+            .saturating_add_signed(i64::from(written) - i64::from(plain));
+        self.next = end.max(now);
     }
 
     /// The HBlank interrupt source rises, for a mode 0 that started at `mode0`; the line is

@@ -34,6 +34,8 @@
 //!   background tile boundary while LCDC.5 (set at the line's start) is cleared, shifts out
 //!   one extra colour-0 pixel (Mealybug `m3_wx_4_change`, `m3_lcdc_win_en_change_multiple_wx`;
 //!   the second case is seen in that one ROM only).
+//! - WY written with LY's value during the line makes the window eligible `WY_DELAY` dots
+//!   later (CGB: `WY_DELAY_CGB`): the WY condition is checked all through the line.
 //!
 //! The CGB's hardware (either mode) differs in: the delays ([`FETCH_DELAY_CGB`],
 //! [`OUTPUT_DELAY_CGB`], [`LCDC_OUTPUT_DELAY_CGB`], [`OBJ_SIZE_DELAY_CGB`]), no old|new glitch, objects fetched with
@@ -68,6 +70,14 @@ const OUTPUT_DELAY: u16 = 4;
 /// Dots after a write until the window's WX comparison sees it (Mealybug `m3_wx_6_change`,
 /// `m3_window_timing`).
 const WX_DELAY: u16 = 6;
+/// Dots after a WY write until the window's WY condition sees it: WY written with LY's value
+/// during mode 3 still starts the window on this line if the pixel counter has not reached WX
+/// by then (Gambatte `window/arg/late_wy_FFto2_ly2_*`: with WX 7 a write at dot 92 starts it
+/// on the DMG, one at 96 does not; 8 and 10 both fit).
+const WY_DELAY: u16 = 10;
+/// The CGB's comparison sees WY 4 dots later (the same tests: a write at 88 starts the window,
+/// one at 92 does not).
+const WY_DELAY_CGB: u16 = 14;
 /// Dots after a write until the fetcher sees it (Mealybug `m3_scy_change`,
 /// `m3_lcdc_tile_sel_change`, `m3_lcdc_bg_map_change`, `m3_scx_high_5_bits`).
 const FETCH_DELAY: u16 = 5;
@@ -175,6 +185,12 @@ pub fn render(
     };
     let mut lcdc_writes = Delayed::new(writes, lcdc_delay);
     let mut wx_writes = Delayed::new(writes, WX_DELAY);
+    let wy_delay = if input.cgb_hardware {
+        WY_DELAY_CGB
+    } else {
+        WY_DELAY
+    };
+    let mut wy_writes = Delayed::new(writes, wy_delay);
     let mut wx = regs.wx;
     let mut out_lcdc = regs.lcdc;
     let mut bg = BgFifo::default();
@@ -229,6 +245,11 @@ pub fn render(
             pal.apply(w, &mut glitch);
         }
         let out_pal = if glitched { glitch } else { pal };
+        while let Some((w, _)) = wy_writes.due(dot) {
+            if w.addr == 0xFF4A && w.value == regs.ly {
+                regs.wy_triggered = true;
+            }
+        }
         while let Some((w, _)) = wx_writes.due(dot) {
             if w.addr == 0xFF4B {
                 wx = w.value;
