@@ -872,6 +872,44 @@ impl Hardware {
         }
     }
 
+    /// A CPU write to the bus OAM DMA is reading: it does not reach its address, but its data
+    /// meets the byte the DMA moves in this M-cycle (the one copied last, at or before now), and
+    /// what OAM takes depends on who drives the bus. The DMG: from work RAM the two drivers fight
+    /// and 0 wins (the byte ANDed with the data), from the cartridge or VRAM the CPU's data
+    /// alone. The CGB: the CPU's data, except from VRAM, where OAM takes 0 (Gambatte's
+    /// `oamdma_src*_busypush*` tests, DMG-CPU B and CGB C).
+    #[cold]
+    #[inline(never)]
+    fn dma_conflict_write(&mut self, v: u8) {
+        let Some(i) = self.dma.index.checked_sub(1) else {
+            return;
+        };
+        let cgb = self.model == Model::Cgb;
+        let source = dma_source(self.dma.source, cgb);
+        let byte = match (cgb, self.dma.source_bus) {
+            (false, _) if source >= 0xC000 => self.dma.last_byte & v,
+            (true, 1) => 0,
+            (true, 3) => return,
+            _ => v,
+        };
+        self.dma.last_byte = byte;
+        self.ppu.set_oam(usize::from(i), byte);
+    }
+
+    /// A CPU read of VRAM while OAM DMA reads VRAM, on the CGB: the CPU gets the byte the DMA
+    /// moves, and OAM takes 0 in its place (Gambatte's `oamdma_src8000_busypop*` CGB C results:
+    /// the byte copied in the M-cycle of the pop reads back 0).
+    #[cold]
+    #[inline(never)]
+    fn dma_conflict_read_vram(&mut self) -> u8 {
+        let v = self.dma.last_byte;
+        if let Some(i) = self.dma.index.checked_sub(1) {
+            self.dma.last_byte = 0;
+            self.ppu.set_oam(usize::from(i), 0);
+        }
+        v
+    }
+
     /// Copy the OAM DMA bytes due by now: before a CPU write while a transfer runs (a bank
     /// switch changes what it reads next), and whenever the run loop stops.
     #[inline]
@@ -993,7 +1031,7 @@ impl Hardware {
     pub fn write_byte(&mut self, addr: u16, v: u8) {
         self.dma_catch_up();
         if self.dma.active && self.dma_conflict(addr) {
-            // The DMA owns this bus: the CPU's write does not land.
+            self.dma_conflict_write(v);
             return;
         }
         match addr {
@@ -1166,6 +1204,13 @@ impl Hardware {
             // The DMA's bus shows the byte it moves now; nothing else a read sees depends on
             // how far the transfer is (OAM reads 0xFF while it runs).
             self.run_dma(self.now);
+            if self.dma.active && self.dma.source_bus == 1 && self.model == Model::Cgb {
+                let v = self.dma_conflict_read_vram();
+                if self.watch.any_read && self.watch.on_read(addr, v, self.bank_of(addr)) {
+                    self.stop = true;
+                }
+                return v;
+            }
         }
         if addr & 0xFF00 == 0xFE00 {
             self.oam_bug(oam_bug);
