@@ -1338,6 +1338,40 @@ impl Bus for Hardware {
         self.if_ &= !(1 << bit);
     }
 
+    /// The acknowledge holds IF's bit clear past the dispatch (Gambatte's `late_retrigger`
+    /// tests, `docs/timing.md`): a PPU request (VBlank, STAT) made by half an M-cycle after its
+    /// last M-cycle, and on the CGB a timer request made by the end of the M-cycle after it,
+    /// is dropped. The next M-cycle is the handler's opcode fetch, which reads no register:
+    /// running the PPU's or the timer's events that early changes nothing else.
+    fn acknowledge_held(&mut self, bit: u8) {
+        let now = self.now;
+        let cgb = self.model == Model::Cgb;
+        match bit {
+            0 | 1 => {
+                let until = now + self.mcycle / 2;
+                if self.ppu.next_event() <= until {
+                    self.if_ |= self.ppu.run_events(until);
+                    if self.ppu.hblank_started {
+                        self.hblank_dma();
+                    }
+                    if self.ppu.frame_ready {
+                        self.stop = true;
+                    }
+                    self.reschedule();
+                }
+            }
+            2 if cgb => {
+                let until = now + self.mcycle;
+                if self.timer.next_event() <= until && self.timer.run_events(until) {
+                    self.if_ |= irq::TIMER;
+                    self.reschedule();
+                }
+            }
+            _ => return,
+        }
+        self.if_ &= !(1 << bit);
+    }
+
     fn stop(&mut self) {
         let now = self.now;
         self.counter_reset(now);

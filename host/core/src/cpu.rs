@@ -64,6 +64,13 @@ pub trait Bus {
     fn pending_interrupts(&self) -> u8;
     /// Clear bit `bit` of IF as the CPU acknowledges that interrupt (no time passes).
     fn acknowledge_interrupt(&mut self, bit: u8);
+    /// The dispatch's last M-cycle has passed (the next is the handler's opcode fetch): the
+    /// acknowledge of `bit` still holds that flag clear for a while, so a request for it made
+    /// since [`Bus::acknowledge_interrupt`] or in that hold is dropped (how long it holds
+    /// depends on the source: `docs/timing.md`, "The CPU side"). No time passes.
+    fn acknowledge_held(&mut self, bit: u8) {
+        let _ = bit;
+    }
     /// The CPU enters STOP mode: the hardware resets DIV (the CPU then waits for a joypad
     /// press).
     fn stop(&mut self);
@@ -320,6 +327,9 @@ impl Cpu {
             let bit = pending.trailing_zeros() as u8;
             bus.acknowledge_interrupt(bit);
             self.regs.pc = 0x0040 + 8 * u16::from(bit);
+            bus.idle();
+            bus.acknowledge_held(bit);
+            return;
         }
         bus.idle();
     }
