@@ -41,6 +41,13 @@ const FS_PERIOD: u64 = 1 << 13;
 const SPEED_SWITCH_TICKS: u64 = 0x20000;
 /// Dots the PPU is held by a switch back to normal speed with the LCD on (`Ppu::delay`).
 const SPEED_SWITCH_PPU_DELAY: u64 = 1;
+/// Dots the CPU, OAM DMA and the system counter (reset, at 0) stand still after a switch to
+/// double speed, while the PPU runs on (Gambatte's `speedchange_ly44_*`, `speedchange_div_*`).
+const SPEED_SWITCH_HOLD_TO_DOUBLE: u64 = 4;
+/// The same going back to normal speed: with the PPU's 1-dot hold the CPU's M-cycles then
+/// fall 1 dot before S, S+4, … (gbc-hw-tests `ly_timings_*_gbc_mode`; Gambatte's
+/// `speedchange2_ly44_*`).
+const SPEED_SWITCH_HOLD_TO_NORMAL: u64 = 2;
 /// Dots the CPU stalls per 16-byte block of VRAM DMA, at either speed (Pan Docs "Transfer
 /// Timings": 8 M-cycles at normal speed, 16 at double speed).
 const HDMA_BLOCK_DOTS: u64 = 32;
@@ -1398,17 +1405,50 @@ impl Bus for Hardware {
     fn switch_speed(&mut self, halt: bool) {
         // The bytes copied and the PPU's edges so far keep the old speed's spacing.
         self.catch_up();
+        if halt {
+            let frozen = self.freeze_dma();
+            self.tick();
+            if let Some(frozen) = frozen {
+                self.thaw_dma(frozen, false);
+            }
+            self.catch_up();
+        }
         let now = self.now;
-        self.counter_reset(now);
+        let fs_bit = 0x1000 << (self.timer.rate() - 1);
+        if self.timer.counter(now) & fs_bit != 0 {
+            self.apu.frame_sequencer(now);
+        }
+        self.timer.speed_switch_reset(now);
         let double = !self.cgb.double_speed;
         self.cgb.key1_armed = false;
         self.set_speed(double);
         if !double {
             self.ppu.delay(SPEED_SWITCH_PPU_DELAY);
         }
+        // The CPU's clock and the system counter stand while the clock switches.
+        let hold = if double {
+            SPEED_SWITCH_HOLD_TO_DOUBLE
+        } else {
+            SPEED_SWITCH_HOLD_TO_NORMAL
+        };
+        let start = now + hold;
+        self.timer.hold_reset_until(start);
+        self.serial.counter_reset(start);
+        self.apu_fs_next = start + FS_PERIOD;
+        if hold > 0 {
+            self.reschedule();
+            let frozen = self.freeze_dma();
+            self.now = start;
+            if self.now >= self.next_event {
+                self.run_events();
+            }
+            if let Some(frozen) = frozen {
+                self.thaw_dma(frozen, false);
+            }
+        }
         let rate: u64 = if double { 2 } else { 1 };
         if halt {
-            self.set_speed_switch_end(now + SPEED_SWITCH_TICKS / rate);
+            self.set_speed_switch_end(start + SPEED_SWITCH_TICKS / rate);
         }
         self.reschedule();
     }

@@ -660,7 +660,11 @@ impl Cpu {
                     // the speed changes, HALT mode until the switch is over unless an
                     // interrupt is pending. Else STOP mode, DIV reset.
                     let pending = bus.pending_interrupts() != 0;
+                    let switch = !bus.joypad_wake() && bus.speed_switch_armed();
                     if !pending {
+                        if !switch {
+                            bus.read(self.regs.pc);
+                        }
                         self.regs.pc = self.regs.pc.wrapping_add(1);
                     }
                     if bus.joypad_wake() {

@@ -171,6 +171,25 @@ impl Timer {
         self.schedule(now);
     }
 
+    /// The CGB's speed switch resets the system counter at `now` as a DIV write does, but with
+    /// TAC's clock select 1-3 the increment the reset can cause follows the selected bit as it
+    /// is one M-cycle (4 ticks) later (see `docs/timing.md`).
+    pub fn speed_switch_reset(&mut self, now: u64) {
+        let ahead = if self.tac & 3 == 0 { 0 } else { 4 };
+        if self.enabled() && self.counter(now).wrapping_add(ahead) & self.bit() != 0 {
+            self.increment(now);
+        }
+        self.div_offset = 0u16.wrapping_sub((now as u16).wrapping_mul(self.rate));
+        self.schedule(now);
+    }
+
+    /// The counter, just reset, stands at 0 until `at` and counts from there (the speed
+    /// switch holds it).
+    pub fn hold_reset_until(&mut self, at: u64) {
+        self.div_offset = 0u16.wrapping_sub((at as u16).wrapping_mul(self.rate));
+        self.schedule(at);
+    }
+
     /// TIMA write, with the overflow races described in the module docs.
     pub fn write_tima(&mut self, now: u64, v: u8) {
         if self.reloaded_at == now {
