@@ -164,11 +164,10 @@ pub struct Boot<'a> {
 pub struct Gb {
     cpu: Cpu,
     hw: Hardware,
-    /// When the current frame ends at the latest (the LCD may be off: no VBlank then).
+    /// When the current frame ends at the latest: a frame's length after the last one ended
+    /// (the LCD may be off: no VBlank then). The frame clock may end it earlier
+    /// ([`Gb::deadline`]).
     frame_deadline: u64,
-    /// When the current frame started (its deadline is worked out again from it when the
-    /// LCD's switching moves it, [`Gb::frame_over`]).
-    frame_start: u64,
     /// Frames completed.
     frames: u64,
     /// Frames in which the game did not read the joypad (TAS "lag frames").
@@ -294,7 +293,6 @@ impl Gb {
         Gb {
             model: hw.model(),
             cpu,
-            frame_start: frame_deadline.saturating_sub(CYCLES_PER_FRAME),
             hw,
             frame_deadline,
             frames: 0,
@@ -353,7 +351,8 @@ impl Gb {
     /// look at the machine ([`Gb::watch`]) before calling again; true when the frame ended.
     pub fn run_frame_watched(&mut self) -> bool {
         loop {
-            self.hw.set_stop_at(self.frame_deadline);
+            let target = self.deadline();
+            self.hw.set_stop_at(target);
             if self.hw.watch.any_exec {
                 // Instruction watchpoints are checked by a loop of their own, so the usual
                 // one pays nothing for them.
@@ -366,10 +365,17 @@ impl Gb {
             } else {
                 self.cpu.run_until(&mut self.hw, |_, hw| hw.stop);
             }
-            if let Some(ended) = self.finish_run() {
+            if let Some(ended) = self.finish_run(target) {
                 return ended;
             }
         }
+    }
+
+    /// When the current frame ends at the latest, if no VBlank ends it first: its budget, or
+    /// earlier a blank frame's end while the LCD is off ([`crate::frames::FrameClock`]).
+    fn deadline(&self) -> u64 {
+        let start = self.frame_deadline.saturating_sub(CYCLES_PER_FRAME);
+        self.hw.frame_clock.deadline(start)
     }
 
     /// Run the current frame on as a debugger asks: until it ends, a watchpoint is hit, or
@@ -386,7 +392,8 @@ impl Gb {
     /// [`Gb::run_debug`] up to the first stop of the run loop (`None`: a stop that was no
     /// frame's end after all, see [`Gb::finish_run`]).
     fn run_debug_once(&mut self, until: DebugUntil) -> Option<DebugStop> {
-        self.hw.set_stop_at(self.frame_deadline);
+        let target = self.deadline();
+        self.hw.set_stop_at(target);
         let mut steps = until.steps;
         let interrupts = self.cpu.dispatches;
         let cycle = until.cycle.unwrap_or(u64::MAX);
@@ -435,7 +442,7 @@ impl Gb {
         });
         self.cpu.debug_pc = last_pc;
         if self.hw.stop {
-            return self.finish_run().map(|ended| {
+            return self.finish_run(target).map(|ended| {
                 if ended {
                     DebugStop::FrameEnd
                 } else {
@@ -452,11 +459,12 @@ impl Gb {
         self.cpu.debug_pc
     }
 
-    /// After the run loop stopped: end the frame if it is over (`Some(true)`), else get
-    /// ready to go on: after a watchpoint hit `Some(false)`, after a stop that was no
-    /// frame's end after all (see [`Gb::frame_over`]) `None`, and the caller runs on.
-    fn finish_run(&mut self) -> Option<bool> {
-        let watch = !self.hw.ppu.frame_ready && self.hw.now < self.frame_deadline;
+    /// After the run loop, set to stop at `target`, stopped: end the frame if it is over
+    /// (`Some(true)`), else get ready to go on: after a watchpoint hit `Some(false)`, after a
+    /// stop that was no frame's end after all (see [`Gb::frame_over`]) `None`, and the
+    /// caller runs on.
+    fn finish_run(&mut self, target: u64) -> Option<bool> {
+        let watch = !self.hw.ppu.frame_ready && self.hw.now < target;
         if self.frame_over() {
             self.end_frame();
             Some(true)
@@ -467,9 +475,9 @@ impl Gb {
     }
 
     /// Whether the run loop stopped at the frame's end. A VBlank that ends no frame (the
-    /// LCD came on again too soon, [`FrameRule::BizHawk`]) is passed over, and a blank
-    /// frame's deadline is moved to the frame's budget when the LCD came on before it: the
-    /// loop is then set to run on.
+    /// LCD came on again too soon, [`FrameRule::BizHawk`]) is passed over, and so is a blank
+    /// frame's end that the LCD's switch-on cancelled after the loop was set to stop there
+    /// ([`Gb::deadline`] is then later): the caller runs on.
     fn frame_over(&mut self) -> bool {
         if self.hw.ppu.frame_ready {
             if self.hw.frame_clock.vblank_ends_frame() {
@@ -477,14 +485,7 @@ impl Gb {
             }
             self.hw.ppu.frame_ready = false;
         }
-        if self.hw.now >= self.frame_deadline {
-            let deadline = self.hw.frame_clock.deadline(self.frame_start);
-            if deadline <= self.frame_deadline || self.hw.now >= deadline {
-                return true;
-            }
-            self.frame_deadline = deadline;
-        }
-        false
+        self.hw.now >= self.deadline()
     }
 
     /// The watchpoints and their hits (change watchpoints with [`Gb::add_watch`] and
@@ -530,8 +531,7 @@ impl Gb {
         self.lag_frames += u64::from(self.lagged);
         self.p1_at_frame_start = self.hw.p1_reads;
         self.hw.clear_stop();
-        self.frame_start = start;
-        self.frame_deadline = self.hw.frame_clock.deadline(start);
+        self.frame_deadline = start + CYCLES_PER_FRAME;
         self.frames += 1;
     }
 
@@ -554,14 +554,15 @@ impl Gb {
     pub fn run_frame_or_ld_b_b(&mut self) -> bool {
         self.cpu.ld_b_b = false;
         loop {
-            self.hw.set_stop_at(self.frame_deadline);
+            let target = self.deadline();
+            self.hw.set_stop_at(target);
             self.cpu
                 .run_until(&mut self.hw, |cpu, hw| hw.stop || cpu.ld_b_b);
             if self.cpu.ld_b_b {
                 self.cpu.ld_b_b = false;
                 return true;
             }
-            if self.finish_run() == Some(true) {
+            if self.finish_run(target) == Some(true) {
                 return false;
             }
         }
@@ -743,7 +744,6 @@ impl Gb {
         w.u8(self.model.id());
         w.u8(self.hw.revision().id());
         w.u64(self.frame_deadline);
-        w.u64(self.frame_start);
         w.bytes(&self.hw.frame_clock.to_bytes());
         w.u64(self.frames);
         w.u64(self.lag_frames);
@@ -791,7 +791,6 @@ impl Gb {
         // Load into a copy, so that a bad image changes nothing.
         let mut next = self.clone();
         next.frame_deadline = r.u64()?;
-        next.frame_start = r.u64()?;
         next.hw.frame_clock =
             crate::frames::FrameClock::from_bytes(r.take(crate::frames::FrameClock::LEN)?)
                 .ok_or(StateError::Invalid("frame clock"))?;
@@ -817,11 +816,9 @@ impl Gb {
         // The imported machine counts frames by this one's rule (its clock came with it
         // when the file had one, else it starts as at power-on).
         hw.frame_clock = hw.frame_clock.with_rule(self.frame_rule());
-        let start = frame_start(&hw);
         Gb {
             cpu,
-            frame_deadline: hw.frame_clock.deadline(start),
-            frame_start: start,
+            frame_deadline: frame_start(&hw) + CYCLES_PER_FRAME,
             hw,
             p1_at_frame_start: self.p1_at_frame_start,
             frames: self.frames,
@@ -837,10 +834,11 @@ impl Gb {
     /// true if the frame ended. For input that changes in the middle of a frame.
     pub fn run_until_cycle(&mut self, cycle: u64) -> bool {
         loop {
-            if cycle >= self.frame_deadline {
+            let target = self.deadline();
+            if cycle >= target {
                 return self.run_frame_watched();
             }
-            self.hw.set_stop_at(self.frame_deadline);
+            self.hw.set_stop_at(target);
             if self.hw.watch.any_exec {
                 self.cpu.run_until(&mut self.hw, |cpu, hw| {
                     hw.stop
@@ -856,7 +854,7 @@ impl Gb {
             if !self.hw.stop {
                 return false;
             }
-            if let Some(ended) = self.finish_run() {
+            if let Some(ended) = self.finish_run(target) {
                 return ended;
             }
         }

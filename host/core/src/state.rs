@@ -13,8 +13,8 @@
 //!
 //! Layout: a 4-byte magic `GBst`, a format version (u16, little-endian), the model (a stable
 //! id: 0 DMG, 1 CGB) and the CGB revision (0 C, 1 D; 0 on the DMG): an image is loaded only on
-//! its model and revision. Then the frame bookkeeping (the frame's deadline and start, the
-//! counters, the frame clock: [`crate::frames`]; version 8 added the start and the clock), and
+//! its model and revision. Then the frame bookkeeping (the frame's deadline, the frame clock:
+//! [`crate::frames`], the counters; version 8 added the clock), and
 //! the parts in order: CPU,
 //! clock and interrupt registers, work RAM (8 KiB on the DMG, 32 on the CGB), high RAM, PPU
 //! (VRAM 8 or 16 KiB, VBK, the colour palettes, OPRI), timer, serial, joypad, APU, OAM DMA,
