@@ -1,7 +1,8 @@
 //! The serial port with nothing on the cable: a transfer on the external clock never ends
 //! (Pan Docs "Serial Data Transfer", "Timeouts"), one on the internal clock shifts in $FF.
 
-use gb_core::{Boot, Cartridge, Gb, Model, asm};
+use crate::no_render::machine as power_on;
+use gb_core::{Gb, Model, ModelChoice, asm};
 
 /// Start a transfer with SC = `sc` (SB = $55, the serial interrupt enabled, IME off), then
 /// spin.
@@ -21,15 +22,7 @@ fn machine(sc: u8, model: Model) -> Gb {
         "#
     ))
     .expect("assemble");
-    let cart = Cartridge::from_rom(rom).expect("cartridge");
-    Gb::power_on(
-        cart,
-        Boot {
-            model,
-            ..Boot::default()
-        },
-    )
-    .expect("power on")
+    power_on(&rom, ModelChoice::Fixed(model))
 }
 
 #[test]
