@@ -18,7 +18,8 @@
 //! runs through (size codes, checksums) load with [`HeaderWarning`]s (module `warning`).
 //!
 //! Open choices, where Pan Docs leaves the behaviour open:
-//! - RAM starts zero-filled (real SRAM powers up with random contents).
+//! - RAM starts as $FF throughout, as on Gambatte, SameBoy and mGBA (real SRAM powers up with
+//!   random contents): [`fresh_ram_byte`].
 //! - RAM size comes from the header's RAM size code whatever the type byte says, so an
 //!   "MBC1" header declaring 8 KiB of RAM gets it; "+RAM" types with code 0 get none.
 //! - A cartridge without an MBC maps only the first 8 KiB of its RAM.
@@ -159,6 +160,21 @@ pub struct Cartridge {
     warnings: Arc<[HeaderWarning]>,
 }
 
+/// What a cartridge's RAM holds before any battery save is loaded: every byte $FF (on MBC2,
+/// whose RAM is 4 bits wide, every nibble $F). On hardware a cartridge's SRAM holds random
+/// garbage when first powered (Pan Docs, "Power Up Sequence": "external RAM in the cartridge,
+/// when present, usually contains random garbage data when first powered on"); a constant
+/// keeps runs deterministic, and $FF is what Gambatte (BizHawk's core: its power-on state),
+/// SameBoy and mGBA start from, so movies from BizHawk start alike and a game that checks
+/// its save slots for a blank value (gb-rem reads $00 as an empty slot) sees the same slots in
+/// use as on those cores and, with any garbage other than $00, on a new cartridge.
+fn fresh_ram_byte(mapper: &Mapper) -> u8 {
+    match mapper {
+        Mapper::Mbc2(_) => 0x0F,
+        _ => 0xFF,
+    }
+}
+
 impl Cartridge {
     /// Builds a cartridge from a whole ROM image, as a Game Boy would run it.
     ///
@@ -173,7 +189,8 @@ impl Cartridge {
     /// Errors: a file shorter than the header; a cartridge type this core does not emulate;
     /// an unknown cartridge type on an image over 32 KiB.
     ///
-    /// The cartridge is in its power-on state: RAM zero-filled and disabled, and an MBC3 clock
+    /// The cartridge is in its power-on state: RAM disabled and reading $FF throughout (see
+    /// [`fresh_ram_byte`]; load a battery save over it), and an MBC3 clock
     /// at day 0, 00:00:00, running, as of emulated time 0 (call [`Cartridge::load_battery`]
     /// to restore a saved one).
     pub fn from_rom(rom: impl Into<Arc<[u8]>>) -> Result<Cartridge, CartridgeError> {
@@ -231,7 +248,7 @@ impl Cartridge {
         let mut cart = Cartridge {
             rom_bank_mask: rom_banks - 1,
             ram_mask: ram_len.saturating_sub(1),
-            ram: vec![0; ram_len],
+            ram: vec![fresh_ram_byte(&mapper); ram_len],
             rom,
             header: Arc::new(header),
             mapper,

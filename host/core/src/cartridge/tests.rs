@@ -399,7 +399,7 @@ fn mbc1_ram_enable_and_banking() {
     c.write_rom(0x0000, 0x0A, 0);
     assert_eq!(
         c.read_ram(0xA000, 0),
-        0x00,
+        0xFF,
         "write while disabled had no effect"
     );
     // Mode 0: bank 0 whatever BANK2 says.
@@ -504,12 +504,27 @@ fn mbc2_romb_zero_check_before_masking() {
 }
 
 #[test]
+fn fresh_ram_reads_ff_until_a_save_is_loaded() {
+    for (ty, ram_code) in [(0x03, 0x03), (0x13, 0x03), (0x1B, 0x02), (0x06, 0)] {
+        let mut c = cart(ty, 0, ram_code);
+        assert!(!c.ram().is_empty(), "type {ty:02X} has RAM");
+        c.write_rom(0x0000, 0x0A, 0);
+        assert_eq!(c.read_ram(0xA000, 0), 0xFF, "type {ty:02X}");
+        assert_eq!(c.read_ram(0xA1FF, 0), 0xFF, "type {ty:02X}");
+        let save = vec![0x05; c.ram().len()];
+        c.load_ram(&save).unwrap();
+        let expect = if ty == 0x06 { 0xF5 } else { 0x05 };
+        assert_eq!(c.read_ram(0xA000, 0), expect, "type {ty:02X} after a save");
+    }
+}
+
+#[test]
 fn mbc2_ram_nibbles_and_echo() {
     let mut c = cart(0x06, 0, 0);
     assert_eq!(c.read_ram(0xA000, 0), 0xFF, "disabled at power-on");
     c.write_ram(0xA000, 0x0C, 0);
     c.write_rom(0x0000, 0x0A, 0);
-    assert_eq!(c.read_ram(0xA000, 0), 0xF0, "write while disabled ignored");
+    assert_eq!(c.read_ram(0xA000, 0), 0xFF, "write while disabled ignored");
     c.write_ram(0xA000, 0xAB, 0);
     assert_eq!(c.read_ram(0xA000, 0), 0xFB);
     assert_eq!(c.ram()[0], 0x0B);
@@ -772,7 +787,7 @@ fn mbc3_register_selects_outside_the_clock() {
         assert_eq!(c.read_ram(0xA000, 0), 0xFF, "{sel:02X}");
         c.write_ram(0xA000, 0x99, 0);
     }
-    assert!(c.ram().iter().all(|&b| b == 0 || b == 0x11));
+    assert!(c.ram().iter().all(|&b| b == 0xFF || b == 0x11));
     c.write_rom(0x4000, 0x01, 0);
     assert_eq!(c.read_ram(0xA000, 0), 0x11);
     // Without a clock (MBC3+RAM), 0x08-0x0C select nothing either.
@@ -783,7 +798,7 @@ fn mbc3_register_selects_outside_the_clock() {
         assert_eq!(plain.read_ram(0xA000, 0), 0xFF);
         plain.write_ram(0xA000, 0x55, 0);
     }
-    assert!(plain.ram().iter().all(|&b| b == 0));
+    assert!(plain.ram().iter().all(|&b| b == 0xFF));
 }
 
 #[test]

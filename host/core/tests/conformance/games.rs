@@ -28,7 +28,7 @@ pub const GAMES: &[Game] = &[
     Game {
         game: "gb-rem (CGB, homebrew-open)",
         report: "1,386 pixels light grey where both peers draw black",
-        answer: "open. Measured: those 1,386 pixels are BG palette 1 colour 3, which the game writes as $6318 (light grey) through BCPS $0E/$0F at LY 83-84 of frame 9, in mode 0 by this core's timing (each byte with its own BCPS write, no auto-increment). The peers draw that colour black, as if those two writes were dropped (blocked in mode 3) and the colour kept 0. Whether the hardware blocks them depends on mode 3's end on those lines, to the dot; not settled",
+        answer: "fixed (the palette writes were a red herring: mGBA's colour RAM holds the same $6318 after them). The letters' tile attributes differ: the game marks each of its 16 save slots used (palette 2, black) or empty (palette 1, grey) by reading the slot's first byte of cartridge RAM, $00 meaning empty. gbhost powered cartridge RAM on as $00; Gambatte (BizHawk's core), SameBoy and mGBA start it as $FF, and a new cartridge's SRAM holds garbage (Pan Docs \"Power Up Sequence\"), so slots read used there too. Cartridge RAM without a save now reads $FF (`cartridge::fresh_ram_byte`); gb-rem then matches mGBA exactly at frame 600",
     },
     Game {
         game: "Monkey Cowboys Extreme (DMG)",
