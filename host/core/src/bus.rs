@@ -130,9 +130,8 @@ impl Dma {
 }
 
 /// The address OAM DMA really reads for `addr`: sources from 0xE000 up reach work RAM on the
-/// DMG, the cartridge's RAM at `addr - 0x4000` on the CGB (gbc-hw-tests
-/// `dma_valid_sources_gbc_mode`'s notes: "Copying from E000 or higher reads from SRAM at
-/// A000").
+/// DMG; on the CGB they go out on the cartridge bus, where only a cartridge whose RAM ignores
+/// A14 answers, with its RAM at `addr - 0x4000` ([`Cartridge::read_high`]).
 fn dma_source(addr: u16, cgb: bool) -> u16 {
     match addr {
         0xE000.. if cgb => addr - 0x4000,
@@ -733,14 +732,15 @@ impl Hardware {
     }
 
     /// What VRAM DMA reads at `addr`: ROM, cartridge RAM and work RAM; from 0xE000 up the
-    /// cartridge's RAM at `addr - 0x4000` (gbc-hw-tests `hdma_valid_sources`: 0xE000, 0xFE00,
-    /// 0xFFE0 copy 0xA000, 0xBE00, 0xBFE0); VRAM is no source (what the bus held; 0xFF here).
+    /// cartridge bus ([`Cartridge::read_high`]: 0xFF, or on gbc-hw-tests' cartridge its RAM at
+    /// `addr - 0x4000`: `hdma_valid_sources`, 0xE000, 0xFE00, 0xFFE0 copy 0xA000, 0xBE00,
+    /// 0xBFE0); VRAM is no source (what the bus held; 0xFF here).
     fn hdma_read(&self, addr: u16) -> u8 {
         match addr {
             0x0000..=0x7FFF => self.rom_read(addr),
             0xA000..=0xBFFF => self.cart.read_ram(addr, self.now),
             0xC000..=0xDFFF => self.wram[self.wram_index(addr)],
-            0xE000..=0xFFFF => self.cart.read_ram(addr - 0x4000, self.now),
+            0xE000..=0xFFFF => self.cart.read_high(addr, self.now),
             _ => 0xFF,
         }
     }
@@ -947,6 +947,7 @@ impl Hardware {
             0x8000..=0x9FFF => {
                 self.ppu.vram[self.ppu.vram_bank_offset() + usize::from(addr & 0x1FFF)]
             }
+            0xA000..=0xBFFF if addr >= 0xE000 => self.cart.read_high(addr, at),
             0xA000..=0xBFFF => self.cart.read_ram(addr, at),
             _ => self.wram[self.wram_index(addr)],
         }
