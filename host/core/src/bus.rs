@@ -852,14 +852,15 @@ impl Hardware {
                 self.dma.source_bus = bus_of(dma_source(self.dma.source, cgb), cgb);
                 self.dma.start_at = u64::MAX;
                 self.dma.index = 0;
-                // OAM is the DMA's from its first byte to the M-cycle after its last; a
-                // restart keeps it.
+                // The OAM scan loses OAM from the DMA's first byte and reads it again in the
+                // M-cycle after its last (the CPU an M-cycle later); a restart keeps it.
                 let from = if self.dma.active {
                     self.ppu.oam_dma_busy.0
                 } else {
+                    self.ppu.oam_before_dma = self.ppu.oam;
                     at
                 };
-                self.ppu.oam_dma_busy = (from, at + 0xA0 * self.mcycle + self.mcycle);
+                self.ppu.oam_dma_busy = (from, at + 0xA0 * self.mcycle);
                 self.dma.active = true;
                 self.dma.next = at;
             }
@@ -1612,6 +1613,7 @@ impl Hardware {
         // When the transfer holds OAM: the PPU's OAM scan keeps it (the DMA's part of the image).
         w.u64(self.ppu.oam_dma_busy.0);
         w.u64(self.ppu.oam_dma_busy.1);
+        w.bytes(&self.ppu.oam_before_dma);
         w.bool(self.cgb_mode);
         self.cgb.save_state(w);
         w.u64(self.speed_switch_end);
@@ -1655,6 +1657,7 @@ impl Hardware {
         self.apu.load_state(r, self.now)?;
         self.dma.load_state(r)?;
         self.ppu.oam_dma_busy = (r.u64()?, r.u64()?);
+        r.bytes(&mut self.ppu.oam_before_dma)?;
         let cgb_mode = r.bool()?;
         self.cgb.load_state(r)?;
         self.speed_switch_end = r.u64()?;
