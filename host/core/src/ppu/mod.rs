@@ -133,6 +133,9 @@ pub struct Ppu {
     /// for the entries it reads before that ([`Ppu::oam_scan`]). The bus's DMA sets it and
     /// saves it after [`Ppu::oam_dma_busy`].
     pub(crate) oam_before_dma: [u8; 0xA0],
+    /// The last write that changed LCDC.2 (the object size): when, and LCDC before it. The
+    /// OAM scan's entries read before that time used the old size ([`Ppu::oam_scan`]).
+    size_change: (u64, u8),
     /// Time of the next event.
     next: u64,
     /// The next event.
@@ -224,6 +227,7 @@ impl Ppu {
             line_start: 0,
             oam_dma_busy: (0, 0),
             oam_before_dma: [0; 0xA0],
+            size_change: (0, 0),
             next: u64::MAX,
             event: Event::Off,
             first_line: false,

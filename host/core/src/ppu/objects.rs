@@ -95,7 +95,9 @@ impl Ppu {
         self.line_sprite_count = n as u8;
     }
 
-    /// The OAM indices of up to 10 sprites on the current line, in OAM order.
+    /// The OAM indices of up to 10 sprites on the current line, in OAM order. `height` is
+    /// the object size now; an entry read before the last write that changed LCDC.2 landed
+    /// was checked with the size before it.
     fn sprites_on_line(&self, height: u8) -> ([u8; 10], usize) {
         let mut found = [0u8; 10];
         let mut n = 0;
@@ -108,9 +110,19 @@ impl Ppu {
         let (from, until) = self.oam_dma_busy;
         let scan = self.line_start + 2..self.line_start + 82;
         let dma = until > scan.start && from < scan.end;
+        // Each entry's Y is checked with LCDC.2 as it was when the entry was read: a write
+        // changing the size after dot 2i + 2 came too late for entry i.
+        let (changed_at, old_lcdc) = self.size_change;
+        let old_height = if old_lcdc & 0x04 != 0 { 16 } else { 8 };
+        let resized = changed_at > scan.start;
         for i in 0..40 {
+            let at = scan.start + 2 * i as u64;
+            let height = if resized && changed_at > at {
+                old_height
+            } else {
+                height
+            };
             let oam_y = if dma {
-                let at = scan.start + 2 * i as u64;
                 if (from..until).contains(&at) {
                     continue;
                 }
