@@ -130,9 +130,8 @@ impl Dma {
 }
 
 /// The address OAM DMA really reads for `addr`: sources from 0xE000 up reach work RAM on the
-/// DMG, the cartridge's RAM at `addr - 0x4000` on the CGB (gbc-hw-tests
-/// `dma_valid_sources_gbc_mode`'s notes: "Copying from E000 or higher reads from SRAM at
-/// A000").
+/// DMG; on the CGB they go out on the cartridge bus, where only a cartridge whose RAM ignores
+/// A14 answers, with its RAM at `addr - 0x4000` ([`Cartridge::read_high`]).
 fn dma_source(addr: u16, cgb: bool) -> u16 {
     match addr {
         0xE000.. if cgb => addr - 0x4000,
@@ -733,14 +732,15 @@ impl Hardware {
     }
 
     /// What VRAM DMA reads at `addr`: ROM, cartridge RAM and work RAM; from 0xE000 up the
-    /// cartridge's RAM at `addr - 0x4000` (gbc-hw-tests `hdma_valid_sources`: 0xE000, 0xFE00,
-    /// 0xFFE0 copy 0xA000, 0xBE00, 0xBFE0); VRAM is no source (what the bus held; 0xFF here).
+    /// cartridge bus ([`Cartridge::read_high`]: 0xFF, or on gbc-hw-tests' cartridge its RAM at
+    /// `addr - 0x4000`: `hdma_valid_sources`, 0xE000, 0xFE00, 0xFFE0 copy 0xA000, 0xBE00,
+    /// 0xBFE0); VRAM is no source (what the bus held; 0xFF here).
     fn hdma_read(&self, addr: u16) -> u8 {
         match addr {
             0x0000..=0x7FFF => self.rom_read(addr),
             0xA000..=0xBFFF => self.cart.read_ram(addr, self.now),
             0xC000..=0xDFFF => self.wram[self.wram_index(addr)],
-            0xE000..=0xFFFF => self.cart.read_ram(addr - 0x4000, self.now),
+            0xE000..=0xFFFF => self.cart.read_high(addr, self.now),
             _ => 0xFF,
         }
     }
@@ -852,14 +852,15 @@ impl Hardware {
                 self.dma.source_bus = bus_of(dma_source(self.dma.source, cgb), cgb);
                 self.dma.start_at = u64::MAX;
                 self.dma.index = 0;
-                // OAM is the DMA's from its first byte to the M-cycle after its last; a
-                // restart keeps it.
+                // The OAM scan loses OAM from the DMA's first byte and reads it again in the
+                // M-cycle after its last (the CPU an M-cycle later); a restart keeps it.
                 let from = if self.dma.active {
                     self.ppu.oam_dma_busy.0
                 } else {
+                    self.ppu.oam_before_dma = self.ppu.oam;
                     at
                 };
-                self.ppu.oam_dma_busy = (from, at + 0xA0 * self.mcycle + self.mcycle);
+                self.ppu.oam_dma_busy = (from, at + 0xA0 * self.mcycle);
                 self.dma.active = true;
                 self.dma.next = at;
             }
@@ -947,6 +948,7 @@ impl Hardware {
             0x8000..=0x9FFF => {
                 self.ppu.vram[self.ppu.vram_bank_offset() + usize::from(addr & 0x1FFF)]
             }
+            0xA000..=0xBFFF if addr >= 0xE000 => self.cart.read_high(addr, at),
             0xA000..=0xBFFF => self.cart.read_ram(addr, at),
             _ => self.wram[self.wram_index(addr)],
         }
@@ -1611,6 +1613,7 @@ impl Hardware {
         // When the transfer holds OAM: the PPU's OAM scan keeps it (the DMA's part of the image).
         w.u64(self.ppu.oam_dma_busy.0);
         w.u64(self.ppu.oam_dma_busy.1);
+        w.bytes(&self.ppu.oam_before_dma);
         w.bool(self.cgb_mode);
         self.cgb.save_state(w);
         w.u64(self.speed_switch_end);
@@ -1654,6 +1657,7 @@ impl Hardware {
         self.apu.load_state(r, self.now)?;
         self.dma.load_state(r)?;
         self.ppu.oam_dma_busy = (r.u64()?, r.u64()?);
+        r.bytes(&mut self.ppu.oam_before_dma)?;
         let cgb_mode = r.bool()?;
         self.cgb.load_state(r)?;
         self.speed_switch_end = r.u64()?;

@@ -156,6 +156,8 @@ pub struct Cartridge {
     /// Byte offset into `ram` of the bank at 0xA000 (wrapped by `ram_mask` on access).
     ram_offset: usize,
     ram_access: RamAccess,
+    /// The RAM's select ignores address line 14 ([`Cartridge::set_ram_ignores_a14`]).
+    ram_ignores_a14: bool,
     /// What [`Cartridge::from_rom`] accepted but noticed (not part of any state).
     warnings: Arc<[HeaderWarning]>,
 }
@@ -255,6 +257,7 @@ impl Cartridge {
             rom_offsets: [0, ROM_BANK_SIZE],
             ram_offset: 0,
             ram_access: RamAccess::Open,
+            ram_ignores_a14: false,
             warnings: warnings.into(),
         };
         cart.remap();
@@ -327,6 +330,29 @@ impl Cartridge {
                 _ => 0xFF,
             },
         }
+    }
+
+    /// Reads 0xE000-0xFFFF on the cartridge bus, which only the CGB's DMA units put there
+    /// (the CPU reaches work RAM and the CGB's internal I/O at those addresses): a mapper
+    /// selects its RAM for A15 = 1, A14 = 0, A13 = 1, so a cartridge leaves the bus open and
+    /// it reads 0xFF; one that ignores A14 ([`Cartridge::set_ram_ignores_a14`]) answers with
+    /// its RAM at `addr - 0x4000`.
+    #[inline]
+    pub fn read_high(&self, addr: u16, now: u64) -> u8 {
+        if self.ram_ignores_a14 {
+            self.read_ram(addr, now)
+        } else {
+            0xFF
+        }
+    }
+
+    /// Whether the RAM select ignores address line 14, as some flash cartridges' does
+    /// (gbc-hw-tests `dma_valid_sources_gbc_mode`'s cartridge: "Copying from E000 or higher
+    /// reads from SRAM at A000"). A cartridge with a real mapper does not (`false`, the
+    /// default: Gambatte's `oamdma_srcE000_*`, SameBoy). A setting of the cartridge, not
+    /// part of its state.
+    pub fn set_ram_ignores_a14(&mut self, ignores: bool) {
+        self.ram_ignores_a14 = ignores;
     }
 
     /// Writes 0xA000-0xBFFF (only the low 13 bits of `addr` matter); ignored when RAM is

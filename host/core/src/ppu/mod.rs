@@ -124,10 +124,18 @@ pub struct Ppu {
     stat_line: bool,
     /// Time of dot 0 of the current line.
     line_start: u64,
-    /// From when to when the running OAM DMA (restarts included) holds OAM (`[from, until)`):
-    /// the OAM scan reads no object then; `(0, 0)` before any transfer. The bus's DMA keeps it
+    /// From when to when the running OAM DMA (restarts included) holds OAM for the OAM scan
+    /// (`[from, until)`: its first byte to the M-cycle after its last): the scan reads no
+    /// object then; `(0, 0)` before any transfer. The bus's DMA keeps it
     /// here, its only copy, and saves it in the state image after the DMA's own fields.
     pub(crate) oam_dma_busy: (u64, u64),
+    /// OAM as it was when the running OAM DMA copied its first byte: what the OAM scan reads
+    /// for the entries it reads before that ([`Ppu::oam_scan`]). The bus's DMA sets it and
+    /// saves it after [`Ppu::oam_dma_busy`].
+    pub(crate) oam_before_dma: [u8; 0xA0],
+    /// The last write that changed LCDC.2 (the object size): when, and LCDC before it. The
+    /// OAM scan's entries read before that time used the old size ([`Ppu::oam_scan`]).
+    size_change: (u64, u8),
     /// Time of the next event.
     next: u64,
     /// The next event.
@@ -218,6 +226,8 @@ impl Ppu {
             stat_line: false,
             line_start: 0,
             oam_dma_busy: (0, 0),
+            oam_before_dma: [0; 0xA0],
+            size_change: (0, 0),
             next: u64::MAX,
             event: Event::Off,
             first_line: false,

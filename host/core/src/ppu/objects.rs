@@ -95,21 +95,46 @@ impl Ppu {
         self.line_sprite_count = n as u8;
     }
 
-    /// The OAM indices of up to 10 sprites on the current line, in OAM order.
+    /// The OAM indices of up to 10 sprites on the current line, in OAM order. `height` is
+    /// the object size now; an entry read before the last write that changed LCDC.2 landed
+    /// was checked with the size before it.
     fn sprites_on_line(&self, height: u8) -> ([u8; 10], usize) {
         let mut found = [0u8; 10];
         let mut n = 0;
         // An object covers the line when Y <= LY + 16 < Y + height; LY + 16 is at least 16,
         // so one wrapping subtraction tests both sides.
         let y = self.line.wrapping_add(16);
-        // Entry i is read at dot 2i; an OAM DMA holding OAM then hides it. Without a DMA over
-        // the scan's 80 dots (the usual case) Y alone decides.
+        // Entry i is read at dot 2i + 2. An OAM DMA hides it from its first byte to the M-cycle
+        // after its last (`oam_dma_busy`); read before the first byte, it is OAM's old entry.
+        // Without a DMA over the scan's 80 dots (the usual case) Y alone decides.
         let (from, until) = self.oam_dma_busy;
-        let scan = self.line_start..self.line_start + 80;
+        let scan = self.line_start + 2..self.line_start + 82;
         let dma = until > scan.start && from < scan.end;
-        let held = |i: usize| dma && (from..until).contains(&(self.line_start + 2 * i as u64));
+        // Each entry's Y is checked with LCDC.2 as it was when the entry was read: a write
+        // changing the size after dot 2i + 2 came too late for entry i.
+        let (changed_at, old_lcdc) = self.size_change;
+        let old_height = if old_lcdc & 0x04 != 0 { 16 } else { 8 };
+        let resized = changed_at > scan.start;
         for i in 0..40 {
-            if y.wrapping_sub(self.oam[i * 4]) < height && !held(i) {
+            let at = scan.start + 2 * i as u64;
+            let height = if resized && changed_at > at {
+                old_height
+            } else {
+                height
+            };
+            let oam_y = if dma {
+                if (from..until).contains(&at) {
+                    continue;
+                }
+                if at < from {
+                    self.oam_before_dma[i * 4]
+                } else {
+                    self.oam[i * 4]
+                }
+            } else {
+                self.oam[i * 4]
+            };
+            if y.wrapping_sub(oam_y) < height {
                 found[n] = i as u8;
                 n += 1;
                 if n == 10 {

@@ -52,6 +52,9 @@ impl Ppu {
         }
         match addr {
             0xFF40 => {
+                if (self.lcdc ^ v) & 0x04 != 0 {
+                    self.size_change = (now, self.lcdc);
+                }
                 let was_on = self.lcd_on();
                 self.lcdc = v;
                 if was_on && !self.lcd_on() {

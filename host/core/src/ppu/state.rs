@@ -190,6 +190,8 @@ impl Ppu {
         w.bytes(&[0; WIDTH]);
         w.bytes(&self.line_sprites);
         w.u8(self.line_sprite_count);
+        w.u64(self.size_change.0);
+        w.u8(self.size_change.1);
     }
 
     /// Read the PPU's part of the state image; `now` is the machine's clock, for the checks,
@@ -300,6 +302,7 @@ impl Ppu {
             return Err(Invalid("PPU object index"));
         }
         self.line_sprite_count = r.below(11, "PPU object count")?;
+        self.size_change = (r.u64()?, r.u8()?);
         Ok(())
     }
 }

@@ -30,6 +30,13 @@
 //! are compared ([`RAW_DUMPS`]). The tests that have no `real_gb.sav` are CGB-only (a
 //! `real_gbc.sav` only: run on the CGB model alone) or have no dump at all (their result is
 //! on screen or by ear).
+//!
+//! The dumps' cartridge is a flash cartridge whose RAM select ignores address line 14: the
+//! CGB's DMA units, reading 0xE000-0xFFFF from the cartridge bus, get its RAM at
+//! `addr - 0x4000` (`dma_valid_sources_gbc_mode`'s notes: "Copying from E000 or higher reads
+//! from SRAM at A000"; `hdma_valid_sources`), where a cartridge with a real mapper leaves the
+//! bus open (Gambatte's `oamdma_srcE000_*` on the CGB; SameBoy: "This is cart specific!").
+//! The runs set [`gb_core::Cartridge::set_ram_ignores_a14`].
 
 use crate::Kind;
 use crate::Outcome;
@@ -837,6 +844,8 @@ fn run_test(root: &Path, path: &str, input: Input, model: Model) -> Result<Outco
         .map_err(|e| format!("cannot read {}: {e}", dump_path.display()))?;
     // The dumps' CGB behaves as a CPU CGB D (see the module docs).
     let mut gb = crate::load_revision(root, path, model, CgbRevision::D)?;
+    // The dumps' cartridge answers at 0xE000-0xFFFF (see the module docs).
+    gb.cartridge_mut().set_ram_ignores_a14(true);
 
     let len = compare_len(path, &dump, gb.cartridge().ram().len()).min(dump.len());
     let magic_at = len.checked_sub(MAGIC.len());
