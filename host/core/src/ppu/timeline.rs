@@ -147,6 +147,7 @@ impl Ppu {
                     // The CPU CGB D keeps the flag as it was (gbc-hw-tests
                     // `mode1_disable*`, `vbl_irq_delay_timer_*`: the flag still set an
                     // M-cycle into line 144; SameBoy has it so for CGB D and later).
+                    self.lyc_before_line = self.lyc_equal;
                     if self.ly != self.line && !self.cgb_d {
                         self.lyc_equal = false;
                     }
@@ -198,13 +199,19 @@ impl Ppu {
                         // LY reads 0 from here (an M-cycle before LYC sees it); on the CPU
                         // CGB D an M-cycle later (gbc-hw-tests `ly_timings_*_dmg_mode`'s CGB
                         // dumps; SameBoy has the CGB C as the DMG).
-                        153 if !self.cgb_d => self.ly = 0,
+                        // At double speed a read at S+4 still sees 153: 0 from
+                        // Line153Blank.
+                        153 if !self.cgb_d && !self.double_speed => self.ly = 0,
                         _ => {}
                     }
                     if self.line < 144 {
                         self.schedule(Event::Mode2, s + self.mode2_start());
                     } else if self.line == 153 {
-                        self.schedule(Event::Line153Blank, s + COMPARE_DOT + 4);
+                        // LY reads 0 from S+6, at double speed on the CPU CGB C from S+5
+                        // (Gambatte `enable_display/frame1_ly_count_ds_*`,
+                        // `lcd_offset/offset1_lyc98int_ly_count_ds_*`).
+                        let ds = u64::from(self.double_speed && !self.cgb_d);
+                        self.schedule(Event::Line153Blank, s + COMPARE_DOT + 4 - ds);
                     } else {
                         self.schedule_line_end(s);
                     }
@@ -270,11 +277,19 @@ impl Ppu {
                     // (Already 0 but on the CPU CGB D.)
                     self.ly = 0;
                     // The CPU CGB D still compares LY 153 until LYC sees LY 0 (SameBoy;
-                    // gbc-hw-tests `stat_timings_lyc_152_153_dmg_mode`).
-                    if !self.cgb_d {
-                        self.lyc_equal = false;
+                    // gbc-hw-tests `stat_timings_lyc_152_153_dmg_mode`). At double speed the
+                    // CPU CGB C keeps LY=LYC for 153 up to S+8: this event runs again at S+9
+                    // to clear it (Gambatte `ly0/lycint152_lyc153flag_ds_*`,
+                    // `lycEnable/lyc153_late_ff41_enable_ds_*`).
+                    let ds_first = self.double_speed && at < s + COMPARE_DOT + 7;
+                    if ds_first && !self.cgb_d {
+                        self.schedule(Event::Line153Blank, s + COMPARE_DOT + 7);
+                    } else {
+                        if !self.cgb_d {
+                            self.lyc_equal = false;
+                        }
+                        self.schedule(Event::Line153Compare, s + COMPARE_DOT + 8);
                     }
-                    self.schedule(Event::Line153Compare, s + COMPARE_DOT + 8);
                 }
                 Event::Line153Compare => {
                     self.compare_lyc();
