@@ -1006,7 +1006,6 @@ impl Hardware {
             0xFF0F => 0xE0 | self.if_,
             0xFF10..=0xFF3F => self.apu.read(addr, self.now),
             0xFF46 => self.dma.reg,
-            0xFF41 => self.ppu.read_stat(self.now),
             0xFF40..=0xFF4B => self.ppu.read_register(addr),
             0xFF4C..=0xFF7F if self.model == Model::Cgb => self.read_cgb_io(addr),
             _ => 0xFF,

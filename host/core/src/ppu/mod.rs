@@ -120,10 +120,6 @@ pub struct Ppu {
     sources: u8,
     /// LY == LYC as last compared.
     lyc_equal: bool,
-    /// The LY=LYC flag as the line before this one left it, which a double-speed STAT read
-    /// on the line's first dot still sees on the CPU CGB C (`Ppu::read_stat`). Worked out
-    /// again at each line start, before any read can see it: not in the state image.
-    lyc_before_line: bool,
     /// The STAT interrupt line (the OR of the enabled sources), for edge detection.
     stat_line: bool,
     /// Time of dot 0 of the current line.
@@ -219,7 +215,6 @@ impl Ppu {
             mode: 0,
             sources: 0,
             lyc_equal: false,
-            lyc_before_line: false,
             stat_line: false,
             line_start: 0,
             oam_dma_busy: (0, 0),

@@ -27,20 +27,6 @@ impl Ppu {
         }
     }
 
-    /// Read STAT at `now`: [`Ppu::read_register`], but a double-speed read on a line's first
-    /// dot (S) still sees the LY=LYC flag of the line before on the CPU CGB C, while the
-    /// interrupt line has dropped it at S (Gambatte `enable_display/frame0_m2stat_count_ds_1`
-    /// reads LY=LYC at S of line 1; `m1/lycint143_m1irq_ds_2` needs the line low there).
-    pub fn read_stat(&self, now: u64) -> u8 {
-        let stat = self.read_register(0xFF41);
-        let first_dot = self.double_speed && !self.cgb_d && now == self.line_start;
-        if first_dot && self.lcd_on() && self.event == Event::Compare && self.lyc_before_line {
-            stat | 0x04
-        } else {
-            stat
-        }
-    }
-
     /// Write a PPU register; returns the interrupt flags to request.
     pub fn write_register(&mut self, addr: u16, v: u8, now: u64) -> u8 {
         let drawn_from = self.drawn_registers();

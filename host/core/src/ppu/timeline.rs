@@ -147,8 +147,10 @@ impl Ppu {
                     // The CPU CGB D keeps the flag as it was (gbc-hw-tests
                     // `mode1_disable*`, `vbl_irq_delay_timer_*`: the flag still set an
                     // M-cycle into line 144; SameBoy has it so for CGB D and later).
-                    self.lyc_before_line = self.lyc_equal;
-                    if self.ly != self.line && !self.cgb_d {
+                    // At double speed the CPU CGB C drops it a dot later, at S+1 (the
+                    // `Compare` below).
+                    let ds_late = self.double_speed && !self.cgb_d;
+                    if self.ly != self.line && !self.cgb_d && !ds_late {
                         self.lyc_equal = false;
                     }
                     self.ly = self.line;
@@ -178,7 +180,20 @@ impl Ppu {
                     } else if self.line > 144 {
                         self.mode = 1;
                     }
-                    self.schedule(Event::Compare, at + COMPARE_DOT);
+                    let compare = if ds_late { at + 1 } else { at + COMPARE_DOT };
+                    self.schedule(Event::Compare, compare);
+                }
+                Event::Compare if at < s + COMPARE_DOT => {
+                    // S+1 at double speed on the CPU CGB C: the old line's LY=LYC flag drops
+                    // (LY changed, but on line 0, which keeps line 153's LY 0). A STAT read
+                    // or write at S still sees it, the interrupt line falls before S+2
+                    // (Gambatte `enable_display/frame0_m2stat_count_ds_1`: LY=LYC read at S
+                    // of line 1; `lycEnable/late_ff41_enable_ds_1`; `m1/lycint143_m1irq_ds_*`:
+                    // the mode 1 interrupt at S+2 of line 144 still rises).
+                    if self.line != 0 {
+                        self.lyc_equal = false;
+                    }
+                    self.schedule(Event::Compare, s + COMPARE_DOT);
                 }
                 Event::Compare => {
                     // LY as the line started, compared with LYC in phase B of the M-cycle
