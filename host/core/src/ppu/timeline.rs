@@ -271,7 +271,11 @@ impl Ppu {
                     self.set_blocked(false);
                     // HBlank DMA copies a block now (lines 0-143 only: this event).
                     self.hblank_started = self.cgb_mode;
-                    if at + HBLANK_IRQ_DELAY <= now {
+                    // At double speed STAT's mode 0 is the interrupt's dot (254 + p, see
+                    // `mode0_dot`): the source rises with it (Gambatte
+                    // `vramw_m3end/vramw_m3end_ds_*`: an HBlank interrupt's handler writes
+                    // VRAM an M-cycle sooner than one dot later would let it).
+                    if self.double_speed || at + HBLANK_IRQ_DELAY <= now {
                         self.hblank_source(at);
                     } else {
                         // The source would be seen an M-cycle too early: it rises in the next.
