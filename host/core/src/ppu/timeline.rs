@@ -211,22 +211,29 @@ impl Ppu {
                             self.blank_frame = false;
                             self.clear_line_scratch();
                         }
-                        // LY reads 0 from here (an M-cycle before LYC sees it); on the CPU
-                        // CGB D an M-cycle later (gbc-hw-tests `ly_timings_*_dmg_mode`'s CGB
-                        // dumps; SameBoy has the CGB C as the DMG).
-                        // At double speed a read at S+4 still sees 153: 0 from
-                        // Line153Blank.
-                        153 if !self.cgb_d && !self.double_speed => self.ly = 0,
+                        // The DMG's LY reads 0 from here (an M-cycle before LYC sees it); the
+                        // CGB's from Line153Blank.
+                        153 if !self.cgb => self.ly = 0,
                         _ => {}
                     }
                     if self.line < 144 {
                         self.schedule(Event::Mode2, s + self.mode2_start());
                     } else if self.line == 153 {
-                        // LY reads 0 from S+6, at double speed on the CPU CGB C from S+5
-                        // (Gambatte `enable_display/frame1_ly_count_ds_*`,
-                        // `lcd_offset/offset1_lyc98int_ly_count_ds_*`).
-                        let ds = u64::from(self.double_speed && !self.cgb_d);
-                        self.schedule(Event::Line153Blank, s + COMPARE_DOT + 4 - ds);
+                        // The CPU CGB C's LY reads 0 from S+4, at double speed from S+5
+                        // (Gambatte `lcd_offset/offset2_lyc98int_ly_count_*`: reads 2 dots
+                        // off the normal grid after four switches see 153 at S+2;
+                        // `enable_display/frame1_ly_count_ds_*`,
+                        // `lcd_offset/offset1_lyc98int_ly_count_ds_*`); the CPU CGB D's from
+                        // S+6, an M-cycle after the DMG's (gbc-hw-tests
+                        // `ly_timings_*_dmg_mode`'s CGB dumps).
+                        let first = if !self.cgb || self.cgb_d {
+                            6
+                        } else if self.double_speed {
+                            5
+                        } else {
+                            4
+                        };
+                        self.schedule(Event::Line153Blank, s + first);
                     } else {
                         self.schedule_line_end(s);
                     }
@@ -300,9 +307,11 @@ impl Ppu {
                     // CPU CGB C keeps LY=LYC for 153 up to S+8: this event runs again at S+9
                     // to clear it (Gambatte `ly0/lycint152_lyc153flag_ds_*`,
                     // `lycEnable/lyc153_late_ff41_enable_ds_*`).
-                    let ds_first = self.double_speed && at < s + COMPARE_DOT + 7;
-                    if ds_first && !self.cgb_d {
-                        self.schedule(Event::Line153Blank, s + COMPARE_DOT + 7);
+                    // The CPU CGB C's LY turns 0 before the flag clears: this event runs
+                    // again at the clear (S+6, at double speed S+9).
+                    let clear = s + if self.double_speed { 9 } else { 6 };
+                    if self.cgb && !self.cgb_d && at < clear {
+                        self.schedule(Event::Line153Blank, clear);
                     } else {
                         if !self.cgb_d {
                             self.lyc_equal = false;
