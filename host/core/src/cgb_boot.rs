@@ -39,10 +39,17 @@ const COUNTER_CGB_MODE: u16 = 0x1E9C;
 /// gbc-hw-tests `sys_clocks_init_dmg_mode`, the timer interrupt 0x2E `inc b` after its TAC
 /// write). Other headers shift it by [`licensee_check_cycles`].
 const COUNTER_DMG_MODE: u16 = 0x2678;
-/// Where the PPU is at 0x0100 (line, dot), as on the DMG.
+/// Where the PPU is at 0x0100 (line, dot) in DMG compatibility mode, as on the DMG.
 const PPU_LINE: u8 = 153;
 /// See [`PPU_LINE`].
 const PPU_DOT: u64 = 396;
+/// Where the PPU is at 0x0100 in CGB mode: in VBlank, line 144 (Gambatte
+/// `display_startstate/ly_dmg08_out00_cgb04c_out90`: LY reads 0x90 at the first instruction),
+/// 164 dots in, so that line 0 reads mode 3 at S+252 and mode 0 at S+256 where `stat_1` and
+/// `stat_2` (`_scx2`, `_scx3`, `_scx5` too) read it, 1,157 and 1,158 M-cycles after 0x0100.
+const PPU_LINE_CGB_MODE: u8 = 144;
+/// See [`PPU_LINE_CGB_MODE`].
+const PPU_DOT_CGB_MODE: u64 = 164;
 
 /// The CPU and the hardware of a CGB past its boot ROM, with `cart`, at time `now`: in CGB
 /// mode for a cartridge whose header asks for it, else in DMG compatibility mode with the
@@ -60,7 +67,11 @@ pub(crate) fn post_boot(
     } else {
         COUNTER_DMG_MODE.wrapping_add_signed(licensee_check_cycles(&cart))
     };
-    let mut ppu = Ppu::post_boot(now, PPU_LINE, PPU_DOT);
+    let mut ppu = if cgb_mode {
+        Ppu::post_boot(now, PPU_LINE_CGB_MODE, PPU_DOT_CGB_MODE)
+    } else {
+        Ppu::post_boot(now, PPU_LINE, PPU_DOT)
+    };
     let logo: [u8; 48] = std::array::from_fn(|i| cart.read_rom(0x0104 + i as u16));
     ppu.load_boot_logo_tiles(&logo);
     if !cgb_mode && compat.logo_map {

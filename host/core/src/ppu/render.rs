@@ -198,6 +198,7 @@ impl Ppu {
             dmg_order: self.opri & 1 != 0,
             cgb_hardware: self.cgb,
             cgb_d: self.cgb_d,
+            double_speed: self.double_speed,
             bg_palettes: &self.cram.bg,
             obj_palettes: &self.cram.obj,
         }

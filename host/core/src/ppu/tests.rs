@@ -84,6 +84,7 @@ fn fifo_replay_without_writes_matches_the_whole_line_path() {
             dmg_order: false,
             cgb_hardware: false,
             cgb_d: false,
+            double_speed: false,
             bg_palettes: &[0; 64],
             obj_palettes: &[0; 64],
         };

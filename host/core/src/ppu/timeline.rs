@@ -147,7 +147,10 @@ impl Ppu {
                     // The CPU CGB D keeps the flag as it was (gbc-hw-tests
                     // `mode1_disable*`, `vbl_irq_delay_timer_*`: the flag still set an
                     // M-cycle into line 144; SameBoy has it so for CGB D and later).
-                    if self.ly != self.line && !self.cgb_d {
+                    // At double speed the CPU CGB C drops it a dot later, at S+1 (the
+                    // `Compare` below).
+                    let ds_late = self.double_speed && !self.cgb_d;
+                    if self.ly != self.line && !self.cgb_d && !ds_late {
                         self.lyc_equal = false;
                     }
                     self.ly = self.line;
@@ -177,7 +180,20 @@ impl Ppu {
                     } else if self.line > 144 {
                         self.mode = 1;
                     }
-                    self.schedule(Event::Compare, at + COMPARE_DOT);
+                    let compare = if ds_late { at + 1 } else { at + COMPARE_DOT };
+                    self.schedule(Event::Compare, compare);
+                }
+                Event::Compare if at < s + COMPARE_DOT => {
+                    // S+1 at double speed on the CPU CGB C: the old line's LY=LYC flag drops
+                    // (LY changed, but on line 0, which keeps line 153's LY 0). A STAT read
+                    // or write at S still sees it, the interrupt line falls before S+2
+                    // (Gambatte `enable_display/frame0_m2stat_count_ds_1`: LY=LYC read at S
+                    // of line 1; `lycEnable/late_ff41_enable_ds_1`; `m1/lycint143_m1irq_ds_*`:
+                    // the mode 1 interrupt at S+2 of line 144 still rises).
+                    if self.line != 0 {
+                        self.lyc_equal = false;
+                    }
+                    self.schedule(Event::Compare, s + COMPARE_DOT);
                 }
                 Event::Compare => {
                     // LY as the line started, compared with LYC in phase B of the M-cycle
@@ -195,16 +211,29 @@ impl Ppu {
                             self.blank_frame = false;
                             self.clear_line_scratch();
                         }
-                        // LY reads 0 from here (an M-cycle before LYC sees it); on the CPU
-                        // CGB D an M-cycle later (gbc-hw-tests `ly_timings_*_dmg_mode`'s CGB
-                        // dumps; SameBoy has the CGB C as the DMG).
-                        153 if !self.cgb_d => self.ly = 0,
+                        // The DMG's LY reads 0 from here (an M-cycle before LYC sees it); the
+                        // CGB's from Line153Blank.
+                        153 if !self.cgb => self.ly = 0,
                         _ => {}
                     }
                     if self.line < 144 {
                         self.schedule(Event::Mode2, s + self.mode2_start());
                     } else if self.line == 153 {
-                        self.schedule(Event::Line153Blank, s + COMPARE_DOT + 4);
+                        // The CPU CGB C's LY reads 0 from S+4, at double speed from S+5
+                        // (Gambatte `lcd_offset/offset2_lyc98int_ly_count_*`: reads 2 dots
+                        // off the normal grid after four switches see 153 at S+2;
+                        // `enable_display/frame1_ly_count_ds_*`,
+                        // `lcd_offset/offset1_lyc98int_ly_count_ds_*`); the CPU CGB D's from
+                        // S+6, an M-cycle after the DMG's (gbc-hw-tests
+                        // `ly_timings_*_dmg_mode`'s CGB dumps).
+                        let first = if !self.cgb || self.cgb_d {
+                            6
+                        } else if self.double_speed {
+                            5
+                        } else {
+                            4
+                        };
+                        self.schedule(Event::Line153Blank, s + first);
                     } else {
                         self.schedule_line_end(s);
                     }
@@ -249,7 +278,11 @@ impl Ppu {
                     self.set_blocked(false);
                     // HBlank DMA copies a block now (lines 0-143 only: this event).
                     self.hblank_started = self.cgb_mode;
-                    if at + HBLANK_IRQ_DELAY <= now {
+                    // At double speed STAT's mode 0 is the interrupt's dot (254 + p, see
+                    // `mode0_dot`): the source rises with it (Gambatte
+                    // `vramw_m3end/vramw_m3end_ds_*`: an HBlank interrupt's handler writes
+                    // VRAM an M-cycle sooner than one dot later would let it).
+                    if self.double_speed || at + HBLANK_IRQ_DELAY <= now {
                         self.hblank_source(at);
                     } else {
                         // The source would be seen an M-cycle too early: it rises in the next.
@@ -270,11 +303,21 @@ impl Ppu {
                     // (Already 0 but on the CPU CGB D.)
                     self.ly = 0;
                     // The CPU CGB D still compares LY 153 until LYC sees LY 0 (SameBoy;
-                    // gbc-hw-tests `stat_timings_lyc_152_153_dmg_mode`).
-                    if !self.cgb_d {
-                        self.lyc_equal = false;
+                    // gbc-hw-tests `stat_timings_lyc_152_153_dmg_mode`). At double speed the
+                    // CPU CGB C keeps LY=LYC for 153 up to S+8: this event runs again at S+9
+                    // to clear it (Gambatte `ly0/lycint152_lyc153flag_ds_*`,
+                    // `lycEnable/lyc153_late_ff41_enable_ds_*`).
+                    // The CPU CGB C's LY turns 0 before the flag clears: this event runs
+                    // again at the clear (S+6, at double speed S+9).
+                    let clear = s + if self.double_speed { 9 } else { 6 };
+                    if self.cgb && !self.cgb_d && at < clear {
+                        self.schedule(Event::Line153Blank, clear);
+                    } else {
+                        if !self.cgb_d {
+                            self.lyc_equal = false;
+                        }
+                        self.schedule(Event::Line153Compare, s + COMPARE_DOT + 8);
                     }
-                    self.schedule(Event::Line153Compare, s + COMPARE_DOT + 8);
                 }
                 Event::Line153Compare => {
                     self.compare_lyc();

@@ -56,6 +56,8 @@ pub struct LineInput<'a> {
     pub cgb_hardware: bool,
     /// The CPU CGB D's PPU (its LCDC.4 glitch differs).
     pub cgb_d: bool,
+    /// The CPU runs at double speed: the fetcher sees its writes a dot sooner.
+    pub double_speed: bool,
     /// The background colour palettes (BCPD's memory).
     pub bg_palettes: &'a [u8; 64],
     /// The object colour palettes (OCPD's memory).

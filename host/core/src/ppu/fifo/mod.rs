@@ -84,7 +84,11 @@ const FETCH_DELAY: u16 = 5;
 /// The CGB's PPU (either mode) sees a write 2 dots later in the fetcher and 1 dot later in
 /// the shifter, without the DMG's old|new glitch (Mealybug's CPU CGB C screenshots:
 /// `m3_bgp_change`, `m3_scy_change`, `m3_scx_high_5_bits`, `m3_window_timing`, where the
-/// palette, scroll and window changes land 1-2 pixels to the right of the DMG's).
+/// palette, scroll and window changes land 1-2 pixels to the right of the DMG's). At double
+/// speed the fetcher sees a write a dot sooner, 6 dots after its M-cycle's end, while the
+/// shifter and the window's WX comparison keep their delays (Gambatte's
+/// `scx_during_m3/scx_0060c0/*_ds_*`, `scy/scy_during_m3_ds_*`, `bgtiledata/*_ds_*`,
+/// `bgtilemap/*_ds_*`; Gambatte delays these writes by 2 CPU clocks, a dot at double speed).
 const FETCH_DELAY_CGB: u16 = 7;
 /// See [`FETCH_DELAY_CGB`].
 const OUTPUT_DELAY_CGB: u16 = 5;
@@ -170,6 +174,8 @@ pub fn render(
     } else {
         (FETCH_DELAY, OUTPUT_DELAY)
     };
+    // At double speed the fetcher sees a write a dot sooner (see `FETCH_DELAY_CGB`).
+    let fetch_delay = fetch_delay - u16::from(input.double_speed);
     let mut fetch_writes = Delayed::new(writes, fetch_delay);
     // The CGB's object fetch sees LCDC.2 (object size) a dot after the rest of the fetcher.
     let late_mask: u8 = if input.cgb_hardware { 0x04 } else { 0 };
