@@ -217,7 +217,9 @@ impl Ppu {
                 }
                 Event::VramBlock => {
                     // For one M-cycle OAM takes writes again (Mooneye lcdon_write_timing-GS).
-                    self.vram_read_blocked = true;
+                    // The CGB's VRAM reads stay open until mode 3 (Gambatte
+                    // `vram_m3/preread_*`).
+                    self.vram_read_blocked = !self.cgb;
                     self.oam_write_blocked = false;
                     self.schedule(Event::Mode3, s + self.mode3_start());
                 }
@@ -249,6 +251,7 @@ impl Ppu {
                     self.set_blocked(false);
                     // HBlank DMA copies a block now (lines 0-143 only: this event).
                     self.hblank_started = self.cgb_mode;
+                    self.hblank_at = at;
                     if at + HBLANK_IRQ_DELAY <= now {
                         self.hblank_source(at);
                     } else {
