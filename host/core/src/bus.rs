@@ -798,7 +798,7 @@ impl Hardware {
             Start::Nothing => {}
             Start::General => self.hdma_due(Due::General),
             Start::HBlank => {
-                if !self.ppu.lcd_is_on() || (self.ppu.mode() == 0 && self.ppu.ly_visible()) {
+                if !self.ppu.lcd_is_on() || self.ppu.in_hblank(self.now) {
                     self.hdma_due(Due::Block);
                 }
             }
