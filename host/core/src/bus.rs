@@ -16,7 +16,7 @@ use crate::apu::Apu;
 use crate::cartridge::Cartridge;
 use crate::cgb::CgbRegs;
 use crate::cpu::Bus;
-use crate::hdma::{Hdma, Start};
+use crate::hdma::{Due, Hdma, Start};
 use crate::joypad::{Buttons, FILTER_MCYCLES, Joypad};
 use crate::model::{CgbRevision, Model};
 use crate::ppu::Ppu;
@@ -54,6 +54,9 @@ const HDMA_BLOCK_DOTS: u64 = 32;
 /// Extra M-cycles a VRAM DMA stalls the CPU for, besides its blocks' time (gbc-hw-tests
 /// `gdma_timing_fine`, `hdma_timing_fine`).
 const HDMA_START_MCYCLES: u64 = 1;
+/// Dots from an HBlank's start (STAT's mode 0) to the HBlank DMA's request: an opcode fetch
+/// ending then or later is followed by the block (Gambatte `dma/hdma_start_*`, SCX 0-5).
+const HDMA_REQUEST_DELAY: u64 = 2;
 /// Work RAM on the CGB: 8 banks of 4 KiB (the DMG uses the first two).
 pub const WRAM_SIZE: usize = 0x8000;
 /// The length of a CGB boot ROM image (0x0000-0x00FF and 0x0200-0x08FF; the cartridge
@@ -708,8 +711,52 @@ impl Hardware {
         if self.in_halt {
             self.hdma.missed = true;
         } else {
-            self.hdma_block();
+            self.hdma.due = Due::Block;
+            // Dot 255 + p at either speed (STAT's mode 0 comes a dot later at double speed).
+            let late = u64::from(self.cgb.double_speed);
+            self.hdma.due_at = self.ppu.hblank_at + HDMA_REQUEST_DELAY - late;
         }
+    }
+
+    /// [`Hardware::run_due_hdma`] with no stall (the CPU is paused anyway).
+    fn run_due_hdma_hidden(&mut self) {
+        let stall = self.dma_stall;
+        self.in_stall = true;
+        self.run_due_hdma();
+        self.in_stall = false;
+        self.dma_stall = stall;
+        self.update_deadline();
+        self.reschedule();
+    }
+
+    /// A VRAM DMA copy waits for the CPU's next opcode fetch.
+    fn hdma_due(&mut self, due: Due) {
+        self.hdma.due = due;
+        self.hdma.due_at = self.now;
+    }
+
+    /// The CPU fetched an opcode with a VRAM DMA due: copy it now and stall the CPU for it
+    /// before the instruction runs.
+    #[cold]
+    #[inline(never)]
+    fn run_due_hdma(&mut self) {
+        let due = std::mem::replace(&mut self.hdma.due, Due::Nothing);
+        match due {
+            Due::Nothing => {}
+            // A block requested is copied even if HDMA5 stopped the transfer since.
+            Due::Block => self.hdma_block(),
+            Due::General => loop {
+                // Every block now; the last sets HDMA5 to 0xFF.
+                self.hdma_block();
+                if self.hdma.blocks == 0x7F {
+                    break;
+                }
+            },
+        }
+        if self.dma_stall != 0 && !self.in_stall {
+            self.run_stall();
+        }
+        self.reschedule();
     }
 
     /// Copy one 16-byte block of VRAM DMA and stall the CPU for it.
@@ -749,16 +796,10 @@ impl Hardware {
     fn write_hdma(&mut self, addr: u16, v: u8) {
         match self.hdma.write(addr, v) {
             Start::Nothing => {}
-            Start::General => loop {
-                // Every block now; the last sets HDMA5 to 0xFF.
-                self.hdma_block();
-                if self.hdma.blocks == 0x7F {
-                    break;
-                }
-            },
+            Start::General => self.hdma_due(Due::General),
             Start::HBlank => {
-                if !self.ppu.lcd_is_on() || (self.ppu.mode() == 0 && self.ppu.ly_visible()) {
-                    self.hdma_block();
+                if !self.ppu.lcd_is_on() || self.ppu.in_hblank(self.now) {
+                    self.hdma_due(Due::Block);
                 }
             }
         }
@@ -1126,7 +1167,7 @@ impl Hardware {
                 let outside_hblank = self.ppu.lcd_is_on() && self.ppu.mode() != 0;
                 self.if_ |= self.ppu.write_register(addr, v, now);
                 if outside_hblank && !self.ppu.lcd_is_on() {
-                    self.hdma_block();
+                    self.hdma_due(Due::Block);
                 }
             }
             0xFF40..=0xFF4B => self.if_ |= self.ppu.write_register(addr, v, now),
@@ -1249,6 +1290,15 @@ impl Hardware {
 
 impl Bus for Hardware {
     #[inline(always)]
+    fn fetch(&mut self, addr: u16) -> u8 {
+        let v = self.read(addr);
+        if self.hdma.due != Due::Nothing && self.now >= self.hdma.due_at {
+            self.run_due_hdma();
+        }
+        v
+    }
+
+    #[inline(always)]
     fn read(&mut self, addr: u16) -> u8 {
         self.tick();
         self.read_now(addr, OamBug::Read)
@@ -1330,7 +1380,13 @@ impl Bus for Hardware {
             // HBlank DMA resumes with the CPU: the HBlank it slept through gets its block if
             // it is not over yet.
             self.hdma.missed = false;
-            if self.ppu.mode() == 0 && self.ppu.ly_visible() && self.hdma.hblank {
+            // The block is copied before the wake-up's opcode fetch, the CPU stalled from it
+            // (Gambatte `dma/hdma_transition_halt_hdmadst_unhalt`: the fetch reads the
+            // block's first byte).
+            // A block requested before HALT and still due follows the wake-up's fetch
+            // instead, whatever the mode then (`hdma_late_m3halt_m2unhalt_*`).
+            let requested = self.hdma.due == Due::Block;
+            if !requested && self.ppu.mode() == 0 && self.ppu.ly_visible() && self.hdma.hblank {
                 self.hdma_block();
                 self.reschedule();
             }
@@ -1415,6 +1471,13 @@ impl Bus for Hardware {
             }
             self.catch_up();
         }
+        let hidden = halt && self.hdma.due != Due::Nothing;
+        if hidden {
+            // A VRAM DMA still waiting for an opcode fetch is copied as the switch begins,
+            // its stall hidden in the switch's pause but for one M-cycle after it (Gambatte
+            // `dma/hdma_late_m3speedchange_ly_*`: LY read after the switch).
+            self.run_due_hdma_hidden();
+        }
         let now = self.now;
         let fs_bit = 0x1000 << (self.timer.rate() - 1);
         if self.timer.counter(now) & fs_bit != 0 {
@@ -1440,10 +1503,13 @@ impl Bus for Hardware {
         if hold > 0 {
             self.reschedule();
             let frozen = self.freeze_dma();
+            // An HBlank in the hold finds the CPU asleep, as in the HALT after it.
+            self.in_halt = halt;
             self.now = start;
             if self.now >= self.next_event {
                 self.run_events();
             }
+            self.in_halt = false;
             if let Some(frozen) = frozen {
                 self.thaw_dma(frozen, false);
             }
@@ -1451,6 +1517,10 @@ impl Bus for Hardware {
         let rate: u64 = if double { 2 } else { 1 };
         if halt {
             self.set_speed_switch_end(start + SPEED_SWITCH_TICKS / rate);
+        }
+        if hidden {
+            self.dma_stall += HDMA_START_MCYCLES * self.mcycle;
+            self.update_deadline();
         }
         self.reschedule();
     }

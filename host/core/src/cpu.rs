@@ -29,6 +29,11 @@ use flags::{C, H, N, Z};
 pub trait Bus {
     /// Advance one M-cycle, then read `addr`.
     fn read(&mut self, addr: u16) -> u8;
+    /// [`Bus::read`] of an opcode (the M-cycle the CPU also checks for interrupts in): the
+    /// CGB's VRAM DMA takes the bus only after one (`docs/timing.md`, "VRAM DMA").
+    fn fetch(&mut self, addr: u16) -> u8 {
+        self.read(addr)
+    }
     /// Advance one M-cycle, then write `value` to `addr`.
     fn write(&mut self, addr: u16, value: u8);
     /// Advance one M-cycle with no memory access.
@@ -225,7 +230,7 @@ impl Cpu {
             self.step_slow(bus);
             return;
         }
-        let op = bus.read(self.regs.pc);
+        let op = bus.fetch(self.regs.pc);
         if self.ime && bus.pending_interrupts() != 0 {
             self.dispatch(bus);
             return;
@@ -285,7 +290,7 @@ impl Cpu {
                 return;
             }
         }
-        let op = bus.read(self.regs.pc);
+        let op = bus.fetch(self.regs.pc);
         if self.ime && bus.pending_interrupts() != 0 {
             self.dispatch(bus);
             return;

@@ -7,6 +7,9 @@
 //!   blocks of 16 bytes, all at once; with bit 7 set an HBlank DMA, one block at the start of
 //!   each HBlank of lines 0-143 (at once if the PPU is in HBlank, or the LCD is off, when the
 //!   write lands). Writing it with bit 7 clear while an HBlank DMA runs stops that instead.
+//! - The DMA takes the bus only after an opcode fetch: a copy asked for waits ([`Due`]) for
+//!   the CPU's next one, which still reads the old bytes, and the CPU stalls before that
+//!   instruction runs (Gambatte's `dma/hdma_pc_7ffe`, `late_gdma_pc_7ffe_1`; `docs/timing.md`).
 //! - HDMA5 reads the blocks left minus one in bits 0-6, bit 7 clear while an HBlank DMA runs;
 //!   0xFF once done; after a stop, bit 7 set over the length bits of the stopping write (the
 //!   CGB's dumps of gbc-hw-tests `hdma_start`, `hdma_start_3`: a stop with 0x00 reads 0x80,
@@ -29,6 +32,17 @@ pub(crate) enum Start {
     HBlank,
 }
 
+/// What VRAM DMA copies after the CPU's next opcode fetch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Due {
+    /// Nothing.
+    Nothing,
+    /// An HBlank DMA's block.
+    Block,
+    /// A general-purpose DMA: every block.
+    General,
+}
+
 /// The VRAM DMA registers and the transfer under way.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Hdma {
@@ -43,6 +57,10 @@ pub struct Hdma {
     /// An HBlank came while the CPU slept in HALT: its block is copied when it wakes, if the
     /// PPU is still in that HBlank.
     pub(crate) missed: bool,
+    /// A copy waits for the CPU's next opcode fetch (the DMA takes the bus only after one).
+    pub(crate) due: Due,
+    /// The first time an opcode fetch ending then (or later) starts the copy `due` names.
+    pub(crate) due_at: u64,
 }
 
 impl Hdma {
@@ -54,6 +72,8 @@ impl Hdma {
             blocks: 0x7F,
             hblank: false,
             missed: false,
+            due: Due::Nothing,
+            due_at: 0,
         }
     }
 
@@ -114,6 +134,12 @@ impl Hdma {
         w.u8(self.blocks);
         w.bool(self.hblank);
         w.bool(self.missed);
+        w.u8(match self.due {
+            Due::Nothing => 0,
+            Due::Block => 1,
+            Due::General => 2,
+        });
+        w.u64(self.due_at);
     }
 
     /// Read the registers from the state image.
@@ -126,6 +152,12 @@ impl Hdma {
         self.blocks = r.below(0x80, "HDMA5 blocks")?;
         self.hblank = r.bool()?;
         self.missed = r.bool()?;
+        self.due = match r.below(3, "VRAM DMA due")? {
+            0 => Due::Nothing,
+            1 => Due::Block,
+            _ => Due::General,
+        };
+        self.due_at = r.u64()?;
         Ok(())
     }
 }

@@ -62,6 +62,12 @@ impl Ppu {
         self.lcd_on() && usize::from(self.line) < super::HEIGHT
     }
 
+    /// Whether the PPU is in a visible line's HBlank at `now`: mode 0 past the line's first
+    /// M-cycle (which reads mode 0 too, before mode 2).
+    pub(crate) fn in_hblank(&self, now: u64) -> bool {
+        self.ly_visible() && self.mode == 0 && now >= self.line_start + 4
+    }
+
     /// Whether the PPU reads colour RAM now (mode 3): the CPU cannot reach it.
     fn cram_locked(&self) -> bool {
         self.lcd_on() && self.mode == 3

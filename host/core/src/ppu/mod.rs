@@ -174,6 +174,8 @@ pub struct Ppu {
     pub frame_ready: bool,
     /// CGB mode: an HBlank of lines 0-143 started (for HDMA; the bus clears it).
     pub(crate) hblank_started: bool,
+    /// When that HBlank started (the dot STAT reads mode 0 from); read with `hblank_started`.
+    pub(crate) hblank_at: u64,
     /// The first frame after the LCD is switched on is not shown: it stays blank (Pan Docs
     /// "LCDC.7").
     blank_frame: bool,
@@ -261,6 +263,7 @@ impl Ppu {
             line_sprite_count: 0,
             frame_ready: false,
             hblank_started: false,
+            hblank_at: 0,
             blank_frame: false,
             framebuffer: Frame::default(),
             rows_drawn: [0; 3],

@@ -246,7 +246,9 @@ impl Ppu {
                 }
                 Event::VramBlock => {
                     // For one M-cycle OAM takes writes again (Mooneye lcdon_write_timing-GS).
-                    self.vram_read_blocked = true;
+                    // The CGB's VRAM reads stay open until mode 3 (Gambatte
+                    // `vram_m3/preread_*`).
+                    self.vram_read_blocked = !self.cgb;
                     self.oam_write_blocked = false;
                     self.schedule(Event::Mode3, s + self.mode3_start());
                 }
@@ -282,6 +284,7 @@ impl Ppu {
                     // `mode0_dot`): the source rises with it (Gambatte
                     // `vramw_m3end/vramw_m3end_ds_*`: an HBlank interrupt's handler writes
                     // VRAM an M-cycle sooner than one dot later would let it).
+                    self.hblank_at = at;
                     if self.double_speed || at + HBLANK_IRQ_DELAY <= now {
                         self.hblank_source(at);
                     } else {
