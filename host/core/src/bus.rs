@@ -1011,7 +1011,7 @@ impl Hardware {
                 self.rom_read(addr)
             }
             0x8000..=0x9FFF => {
-                if self.ppu.vram_readable() {
+                if self.ppu.vram_readable(self.now) {
                     self.ppu.vram[self.ppu.vram_bank_offset() + usize::from(addr & 0x1FFF)]
                 } else {
                     0xFF
@@ -1087,7 +1087,7 @@ impl Hardware {
         match addr {
             0x0000..=0x7FFF => self.cart.write_rom(addr, v, self.now),
             0x8000..=0x9FFF => {
-                if self.ppu.vram_writable() {
+                if self.ppu.vram_writable(self.now) {
                     let i = self.ppu.vram_bank_offset() + usize::from(addr & 0x1FFF);
                     self.ppu.set_vram(i, v);
                 }

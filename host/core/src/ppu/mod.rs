@@ -361,16 +361,25 @@ impl Ppu {
         self.lcdc & 0x80 != 0
     }
 
-    /// Whether a CPU read of VRAM gets through now.
+    /// Whether a CPU read of VRAM at time `now` gets through.
     #[inline]
-    pub fn vram_readable(&self) -> bool {
-        !self.vram_read_blocked
+    pub fn vram_readable(&self, now: u64) -> bool {
+        !self.vram_read_blocked || self.cgb_vram_open(now)
     }
 
-    /// Whether a CPU write to VRAM lands now.
+    /// Whether a CPU write to VRAM at time `now` lands.
     #[inline]
-    pub fn vram_writable(&self) -> bool {
-        !self.vram_write_blocked
+    pub fn vram_writable(&self, now: u64) -> bool {
+        !self.vram_write_blocked || self.cgb_vram_open(now)
+    }
+
+    /// The CGB blocks VRAM a dot after mode 3 starts for STAT (S+83), at double speed from
+    /// mode 3 (S+82), and not from S+80 as the DMG does reads (see `docs/timing.md`).
+    #[inline]
+    fn cgb_vram_open(&self, now: u64) -> bool {
+        self.cgb
+            && self.mode == 3
+            && now < self.line_start + timeline::CGB_VRAM_BLOCK - u64::from(self.double_speed)
     }
 
     /// Whether a CPU read of OAM gets through now.

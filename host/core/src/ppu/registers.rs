@@ -162,7 +162,7 @@ impl Ppu {
     /// Remember a register write made during mode 3, for the FIFO replay of this line.
     fn record_write(&mut self, addr: u16, v: u8, now: u64) {
         let drawing = self.mode == 3 || self.event == Event::Draw;
-        if !drawing || !self.lcd_on() || self.blank_frame || self.line >= HEIGHT as u8 {
+        if !drawing || !self.lcd_on() || self.line >= HEIGHT as u8 {
             return;
         }
         if addr == 0xFF40 && v & 0x02 != 0 && self.line_regs.lcdc & 0x02 == 0 {

@@ -41,6 +41,11 @@ const FIRST_LINE_DELAY: u64 = 2;
 const CGB_MODE2_START: u64 = 2;
 /// The CGB's dot (from S) at which STAT reads mode 3 (see [`Ppu::mode3_start`]).
 const CGB_MODE3_START: u64 = 82;
+/// The CGB's dot (from S) from which CPU reads and writes of VRAM are blocked at normal speed
+/// (a dot earlier at double speed): not S+80 for reads as on the DMG, nor mode 3's S+82
+/// (Gambatte `vram_m3/preread_*`, `prewrite_lcdoffset*`: a read or write at S+82 gets
+/// through, one at S+83 does not; at double speed one at S+81 does, one at S+82 does not).
+pub(super) const CGB_VRAM_BLOCK: u64 = 83;
 
 impl Ppu {
     /// Dot (from S) of mode 2 on lines 0-143: [`MODE2_START`] on the DMG, [`CGB_MODE2_START`]
@@ -246,8 +251,7 @@ impl Ppu {
                 }
                 Event::VramBlock => {
                     // For one M-cycle OAM takes writes again (Mooneye lcdon_write_timing-GS).
-                    // The CGB's VRAM reads stay open until mode 3 (Gambatte
-                    // `vram_m3/preread_*`).
+                    // (The CGB blocks VRAM later: `Ppu::cgb_vram_open`.)
                     self.vram_read_blocked = !self.cgb;
                     self.oam_write_blocked = false;
                     self.schedule(Event::Mode3, s + self.mode3_start());
@@ -357,11 +361,20 @@ impl Ppu {
         // `window/late_disable_scx5_1`, `late_disable_*_scx03_wx11_2`: the hardware's last
         // dot to cancel the window moves less than SCX % 8 dots): such lines keep mode 3's
         // length as it started.
+        // Lines the window cannot show on are retimed with their fine scroll: the discard runs
+        // longer when SCX's low bits are written while it counts (Gambatte
+        // `scx_during_m3/scx_m3_extend_*`).
         let fine = |v: u8| v & 7 != 0;
-        if fine(regs.scx)
-            || self.line_writes[..n]
-                .iter()
-                .any(|w| w.addr == 0xFF43 && fine(w.value))
+        let window = (regs.wy_triggered || self.wy_triggered)
+            && (regs.lcdc & 0x20 != 0
+                || self.line_writes[..n]
+                    .iter()
+                    .any(|w| w.addr == 0xFF40 && w.value & 0x20 != 0));
+        if window
+            && (fine(regs.scx)
+                || self.line_writes[..n]
+                    .iter()
+                    .any(|w| w.addr == 0xFF43 && fine(w.value)))
         {
             return;
         }

@@ -38,6 +38,13 @@ pub(super) struct Fetcher {
     attr: u8,
     /// Fetching the window's tiles.
     pub(super) in_window: bool,
+    /// The background came back after the window: its columns count on from there.
+    resumed: bool,
+    /// The CGB's hardware: the map column is taken a pixel earlier (see
+    /// [`Fetcher::map_column`]).
+    cgb_hardware: bool,
+    /// The pixel counter when the last tile was pushed.
+    push_count: usize,
 }
 
 impl Default for Fetcher {
@@ -51,17 +58,47 @@ impl Default for Fetcher {
             hi: 0,
             attr: 0,
             in_window: false,
+            resumed: false,
+            cgb_hardware: false,
+            push_count: 0,
         }
     }
 }
 
 impl Fetcher {
+    /// A fetcher for a line on the CGB's hardware or the DMG's.
+    pub(super) fn new(cgb_hardware: bool) -> Fetcher {
+        Fetcher {
+            cgb_hardware,
+            ..Fetcher::default()
+        }
+    }
+
     /// The window starts: the fetcher restarts on its first tile (the FIFO was cleared).
     pub(super) fn start_window(&mut self) {
         self.in_window = true;
         self.step = 0;
         self.tile_x = 0;
         self.first = false;
+    }
+
+    /// The background's map column: SCX plus the pixel counter as the tile number is read,
+    /// divided by 8 (SameBoy; Gambatte's `(scx + xpos + 1 - cgb) / 8` at the tile's start).
+    /// The CGB takes the counter a pixel earlier, but not before the pixel at which the last
+    /// tile was pushed (SameBoy: not during an object fetch). SCX's low bits written
+    /// mid-line thus carry into the column or borrow from it, and a fine scroll that wrapped
+    /// (see `fifo::render`) restarts it (Gambatte `scx_during_m3/*`). The background resumed
+    /// after the window counts tiles on from where it resumed.
+    fn map_column(&self, scx: u8, count: usize) -> u8 {
+        if self.resumed {
+            return (scx >> 3).wrapping_add(self.tile_x) & 31;
+        }
+        let pos = if self.cgb_hardware {
+            count.saturating_sub(1).max(self.push_count)
+        } else {
+            count
+        };
+        ((usize::from(scx) + pos) / 8 % 32) as u8
     }
 
     /// The fetch has its tile data in hand (an object fetch can run now).
@@ -100,6 +137,7 @@ impl Fetcher {
                     self.in_window = false;
                     let x = count + bg.remaining();
                     self.tile_x = ((x + usize::from(regs.scx & 7)) / 8) as u8;
+                    self.resumed = true;
                 }
                 let (map, col, row) = if self.in_window {
                     (
@@ -118,7 +156,7 @@ impl Fetcher {
                         } else {
                             0x1800
                         },
-                        (regs.scx >> 3).wrapping_add(self.tile_x) & 31,
+                        self.map_column(regs.scx, count),
                         regs.ly.wrapping_add(regs.scy),
                     )
                 };
@@ -164,6 +202,7 @@ impl Fetcher {
             } else {
                 bg.push(self.lo, self.hi, self.attr);
             }
+            self.push_count = count;
             if self.first {
                 self.first = false;
             } else {

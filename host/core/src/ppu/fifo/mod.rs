@@ -15,10 +15,13 @@
 //!   SCY, window state), tile data low, tile data high (LCDC.4 and SCY each time), read on
 //!   its 2nd, 4th and 6th dots; from the 6th it pushes 8 pixels once the FIFO is empty, and
 //!   the push dot is the 1st of the next fetch. It sees a write `FETCH_DELAY` dots late.
-//! - The first fetch's tile is fetched again. After `SCX % 8` discarded pixels (SCX's low bits
-//!   latched at `SCX_LATCH`) a pixel counter runs from 0; pixels 0-7 are hidden, 8-167 are
-//!   the screen's 0-159. Objects and the window compare their X with this counter, so objects
-//!   at X below 8 and the window at WX below 7 lose their left pixels by themselves.
+//! - The first fetch's tile is fetched again. Pixels are dropped until a counter of the dropped
+//!   ones equals SCX's low bits (seen `FINE_DELAY` dots late, compared on each pixel, so a
+//!   write can make it wrap), then a pixel counter runs from 0; pixels 0-7 are hidden, 8-167
+//!   are the screen's 0-159. A background tile's map column is (SCX + that counter) / 8 as
+//!   its number is read (see `Fetcher::map_column`). Objects and the window compare their X
+//!   with this counter, so objects at X below 8 and the window at WX below 7 lose their left
+//!   pixels by themselves.
 //! - Objects stop the shifter at their X and are fetched while the fetcher waits: see
 //!   [`objects`] (Pan Docs' penalty, the LCDC.1 cases).
 //! - The shifter sees a write `OUTPUT_DELAY` dots late: each pixel picks object or
@@ -61,9 +64,11 @@ use shifter::{BgFifo, Palettes};
 /// Tearoom (write times against pixels); it puts the last pixel 5 dots after the timeline's
 /// mode 0 (STAT reads), a gap this model does not explain yet.
 pub const START: u16 = 86;
-/// Last write dot whose SCX low bits the fine-scroll discard uses: a write ending at 84 counts,
-/// one at 88 does not (Mealybug `m3_scx_low_3_bits`).
-const SCX_LATCH: u16 = 84;
+/// Dots after a write until the fine scroll's discard compares with it (both models): SCX 0x60
+/// written over 3 at S+84 is seen by the first pixel's comparison, at S+88 only after the
+/// counter has passed 0, so 8 more pixels are dropped (Gambatte `scx_during_m3/scx_0360c0/*`,
+/// `scx_0761c0/*`: 4 fails them, 5 and 6 fit both models; Mealybug `m3_scx_low_3_bits`).
+const FINE_DELAY: u16 = 5;
 /// Dots after a write until the shifter sees it: palettes, LCDC.0/.1/.5 (Mealybug
 /// `m3_bgp_change`, `m3_lcdc_bg_en_change`, `m3_obp0_change`).
 const OUTPUT_DELAY: u16 = 4;
@@ -200,17 +205,18 @@ pub fn render(
     let mut wx = regs.wx;
     let mut out_lcdc = regs.lcdc;
     let mut bg = BgFifo::default();
-    let mut fetcher = Fetcher::default();
     let mut window_drawn = false;
     let mut window_start = usize::MAX; // the pixel count at which the window last started
     let mut window_line = regs.window_line;
-    // SCX's low bits are latched at SCX_LATCH (Mealybug `m3_scx_low_3_bits`).
-    let mut discard = writes
-        .iter()
-        .rfind(|w| w.addr == 0xFF43 && w.dot <= SCX_LATCH)
-        .map_or(regs.scx, |w| w.value)
-        & 7;
-    let fine = discard;
+    // The fine scroll: pixels are dropped until a counter of the dropped ones matches SCX's
+    // low bits, seen FINE_DELAY dots late, on each pixel (so SCX written while it counts can
+    // make it wrap and drop 8 more). `fine` is what it dropped, modulo 8.
+    let mut discarding = true;
+    let mut dropped = 0u8;
+    let mut fine = regs.scx & 7;
+    let mut fine_scx = regs.scx;
+    let mut fine_writes = Delayed::new(writes, FINE_DELAY);
+    let mut fetcher = Fetcher::new(input.cgb_hardware);
     let mut stall = 0u8; // dots the window switch still holds the fetcher and the shifter
     // Pixels shifted out after the discard; the first 8 are off screen (left of X = 0).
     let mut count = 0usize;
@@ -241,6 +247,11 @@ pub fn render(
         {
             if w.addr == 0xFF40 {
                 regs.lcdc = (regs.lcdc & !late_mask) | (w.value & late_mask);
+            }
+        }
+        while let Some((w, _)) = fine_writes.due(dot) {
+            if w.addr == 0xFF43 {
+                fine_scx = w.value;
             }
         }
         let mut glitch = pal;
@@ -279,7 +290,7 @@ pub fn render(
             && out_lcdc & 0x20 != 0
             && regs.wy_triggered
             && count == wx + 1
-            && discard == 0
+            && !discarding
             && bg.started()
         {
             if window_drawn {
@@ -328,8 +339,13 @@ pub fn render(
             );
         }
         objects.drop_if_disabled(fetcher.has_tile_data(), fetch_lcdc);
+        // The fine scroll's counter matches SCX's low bits: the next pixel out is counted.
+        if discarding && bg.has_pixels() && dropped & 7 == fine_scx & 7 {
+            discarding = false;
+            fine = dropped & 7;
+        }
         // Object match: the shifter stops at an object's X.
-        if !objects.fetching() && discard == 0 && bg.has_pixels() {
+        if !objects.fetching() && !discarding && bg.has_pixels() {
             objects.match_at(input.oam, count, fetch_lcdc);
         }
         if objects.fetching() {
@@ -355,8 +371,8 @@ pub fn render(
                 };
             let bg_attr = bg.attr();
             let index = if repeat { 0 } else { bg.pop() };
-            if discard > 0 {
-                discard -= 1;
+            if discarding {
+                dropped += 1;
             } else {
                 let obj = objects.shift();
                 if count >= 8 {
