@@ -190,6 +190,9 @@ impl Ppu {
         w.bytes(&[0; WIDTH]);
         w.bytes(&self.line_sprites);
         w.u8(self.line_sprite_count);
+        w.bool(self.window_carry);
+        w.bool(self.line_regs.window_carry);
+        w.u64(self.hblank_end);
     }
 
     /// Read the PPU's part of the state image; `now` is the machine's clock, for the checks,
@@ -281,6 +284,7 @@ impl Ppu {
             ly: ly.min(143),
             window_line,
             wy_triggered: r.bool()?,
+            window_carry: false,
         };
         for lw in &mut self.line_writes {
             lw.dot = r.u16()?;
@@ -300,6 +304,14 @@ impl Ppu {
             return Err(Invalid("PPU object index"));
         }
         self.line_sprite_count = r.below(11, "PPU object count")?;
+        self.window_carry = r.bool()?;
+        self.line_regs.window_carry = r.bool()?;
+        self.hblank_end = r.u64()?;
+        if self.event == Event::HBlankIrqEarly
+            && (self.hblank_end < self.next || self.hblank_end - self.line_start > DOTS_PER_LINE)
+        {
+            return Err(Invalid("PPU mode 0 time"));
+        }
         Ok(())
     }
 }
