@@ -30,6 +30,10 @@ pub(super) enum Event {
     HBlank,
     /// S+254+p when mode 0 started on an M-cycle boundary: the HBlank interrupt source.
     HBlankIrq,
+    /// Before mode 0, when the pixel counter's last step is longer (objects at X 167, the
+    /// CGB's window starting at WX 166): the HBlank interrupt source, a dot after the
+    /// counter reached 167 (see `Ppu::mode3_late_dots`); [`Event::HBlank`] follows.
+    HBlankIrqEarly,
     /// S+258+p on a line with register writes during mode 3: the line is replayed (its pixels
     /// are all out, [`DRAW_DELAY`](super::timeline::DRAW_DELAY)).
     Draw,

@@ -155,6 +155,13 @@ pub struct Ppu {
     /// LY equalled WY at the start of a line this frame: the window may show from then on
     /// (Pan Docs "Window": the WY condition).
     wy_triggered: bool,
+    /// DMG: WX 166 met the pixel counter at the line's last pixel with the WY condition met,
+    /// which starts no window there but makes the next line drawn (the next frame's line 0
+    /// after line 143) start in the window from its first pixel, if LCDC.5 is set then
+    /// (`docs/timing.md`, "WX 166"). Set as mode 0 starts.
+    window_carry: bool,
+    /// When [`Event::HBlankIrqEarly`] is scheduled: the dot mode 0 starts at after it.
+    hblank_end: u64,
     /// The registers as mode 3 of the current line started, for the FIFO replay.
     line_regs: fifo::LineRegs,
     /// Register writes during mode 3 of the current line (replayed by [`fifo`]).
@@ -239,6 +246,8 @@ impl Ppu {
             vram_write_blocked: false,
             window_line: 0,
             wy_triggered: false,
+            window_carry: false,
+            hblank_end: 0,
             line_regs: fifo::LineRegs {
                 lcdc: 0,
                 scy: 0,
@@ -250,6 +259,7 @@ impl Ppu {
                 ly: 0,
                 window_line: 0,
                 wy_triggered: false,
+                window_carry: false,
             },
             line_writes: [fifo::LineWrite {
                 dot: 0,

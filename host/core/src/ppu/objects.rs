@@ -13,28 +13,63 @@ impl Ppu {
     /// cost 65 dots, not 110; one object at X=4 adds one M-cycle, at X=3 two; gbmicrotest
     /// `sprite4_*` with SCX 0-7).
     pub(super) fn mode3_penalty(&self) -> u64 {
-        self.mode3_penalty_with(self.lcdc, self.scx, self.wx, self.wy_triggered)
+        self.mode3_penalty_parts().0
     }
 
-    /// [`Ppu::mode3_penalty`] with LCDC, SCX, WX and the WY condition as given (the line's registers as its
-    /// mode 3 started, for [`Ppu::retime_mode0`]).
-    pub(super) fn mode3_penalty_with(&self, lcdc: u8, scx: u8, wx: u8, wy_triggered: bool) -> u64 {
+    /// [`Ppu::mode3_penalty`], and the dots of it spent once the pixel counter has reached
+    /// 167 (the last pixel): objects at X 167 and the CGB's window switch at WX 166. The
+    /// HBlank interrupt source does not wait for those: it rises a dot after the counter
+    /// reaches 167, while STAT, VRAM and OAM see mode 0 after the last pixel (Gambatte
+    /// `sprites/10spritesPrLine_10xposA7_m0irq_*` against `_10xposA7_m3stat_*`: ten objects at
+    /// X 167 hold STAT's mode 3 16 M-cycles longer but not the interrupt, where ten at X 166
+    /// hold both; `window/m2int_wxA6_m0irq*`, `m2int_wxA6_spxA7_*`,
+    /// `m0enable/enable_wxA6_2x_spxA7_*`).
+    pub(super) fn mode3_penalty_parts(&self) -> (u64, u64) {
+        let carry = self.line_regs.window_carry;
+        self.penalty_parts(self.lcdc, self.scx, self.wx, self.wy_triggered, carry)
+    }
+
+    /// [`Ppu::mode3_penalty`] with LCDC, SCX, WX, the WY condition and the window carried from
+    /// the line before ([`fifo::LineRegs::window_carry`](super::fifo::LineRegs)) as given
+    /// (the line's registers as its mode 3 started, for [`Ppu::retime_mode0`]).
+    pub(super) fn mode3_penalty_with(
+        &self,
+        lcdc: u8,
+        scx: u8,
+        wx: u8,
+        wy_triggered: bool,
+        carry: bool,
+    ) -> u64 {
+        self.penalty_parts(lcdc, scx, wx, wy_triggered, carry).0
+    }
+
+    /// [`Ppu::mode3_penalty_with`] and its dots at the last pixel (see
+    /// [`Ppu::mode3_penalty_parts`]).
+    fn penalty_parts(
+        &self,
+        lcdc: u8,
+        scx: u8,
+        wx: u8,
+        wy_triggered: bool,
+        carry: bool,
+    ) -> (u64, u64) {
         let scx = u16::from(scx);
         // Switching the fetcher to the window costs 6 dots (Pan Docs "Mode 3 length"). In CGB
-        // mode LCDC.0 does not hide the window.
-        let window_shows = lcdc & 0x20 != 0 && wy_triggered && wx <= 166;
-        let window = if (lcdc & 0x01 != 0 || self.cgb_mode) && window_shows {
-            6
-        } else {
-            0
-        };
+        // mode LCDC.0 does not hide the window. A line that starts in the window (WX 166 on
+        // the DMG's line before) never switches.
+        let carried = carry && lcdc & 0x20 != 0;
+        let window_starts = self.window_starts_at(lcdc, wx, wy_triggered) && !carried;
+        let switch = (lcdc & 0x01 != 0 || self.cgb_mode) && window_starts;
+        let window = if switch { 6 } else { 0 };
         let fine = (scx & 7) as u64 + window;
+        // The window's switch at WX 166 (the CGB's) comes at the last pixel.
+        let mut late = if switch && wx == 166 { 6 } else { 0 };
         // The CGB fetches the line's objects with LCDC.1 clear too (the bit only hides their
         // pixels; SameBoy has it so): gbc-hw-tests `mode2_read_oam_spr_dis_*` (OAM stays blocked
         // 16 dots longer on a line with two objects) and `dma_timing_lcd_on` (OAM read back in
         // mode 3's tail).
         if lcdc & 0x02 == 0 && !self.cgb {
-            return fine;
+            return (fine, late);
         }
         let mut dots = 0;
         let n = self.line_objects().len();
@@ -45,39 +80,41 @@ impl Ppu {
         }
         let xs = &mut xs[..n];
         xs.sort_unstable();
-        // Tiles already waited for, by index in fetch order (X + fine scroll) / 8.
-        let mut waited: u32 = 0;
+        // From the window's first pixel on (the pixel counter at WX + 1) the tiles are the
+        // window's, counted from there (Pan Docs "OBJ penalty algorithm": "background or
+        // window").
+        let window_x = if switch { u16::from(wx) + 1 } else { u16::MAX };
+        // Tiles already waited for, by index in fetch order: the background's (X + fine
+        // scroll) / 8, the window's 32 on.
+        let mut waited: u64 = 0;
         for &x in xs.iter() {
             let x = u16::from(x);
             if x >= 168 {
                 // Never reached by the fetcher.
                 continue;
             }
-            let tile = (x + (scx & 7)) >> 3;
+            let (tile, offset) = if x >= window_x {
+                (32 + ((x - window_x) >> 3), (x - window_x) & 7)
+            } else {
+                ((x + (scx & 7)) >> 3, (x + scx) & 7)
+            };
+            let mut cost = 6;
             if waited & (1 << tile) == 0 {
                 waited |= 1 << tile;
-                let offset = (x + scx) & 7;
-                dots += u64::from(5u16.saturating_sub(offset));
+                cost += u64::from(5u16.saturating_sub(offset));
             }
-            dots += 6;
+            dots += cost;
+            if x == 167 {
+                late += cost;
+            }
         }
-        fine + dots
+        (fine + dots, late)
     }
 
     /// The objects the OAM scan found on this line (OAM indices, in OAM order).
     pub(super) fn line_objects(&self) -> &[u8] {
         let n = usize::from(self.line_sprite_count).min(self.line_sprites.len());
         &self.line_sprites[..n]
-    }
-
-    /// Whether mode 3 fetches an object on this line (LCDC.1 set, an object at X below 168).
-    #[cfg(test)]
-    pub(super) fn fetches_objects(&self) -> bool {
-        self.lcdc & 0x02 != 0
-            && self
-                .line_objects()
-                .iter()
-                .any(|&i| self.oam[usize::from(i) * 4 + 1] < 168)
     }
 
     /// The OAM scan's result for this line: up to 10 objects, kept for mode 3 and drawing.
@@ -145,9 +182,24 @@ impl Ppu {
         (found, n)
     }
 
-    /// Whether the window shows on the current line: enabled, WY triggered this frame, WX on
-    /// screen (0-166).
+    /// Whether the window's line counter advances on the current line: the window starts
+    /// where the pixel counter meets WX (enabled, WY triggered this frame, WX 0-166; on the
+    /// DMG WX 166 starts nothing but counts), or the line started in it
+    /// ([`Ppu::window_carried`]).
     pub(super) fn window_on_line(&self) -> bool {
-        self.lcdc & 0x20 != 0 && self.wy_triggered && self.wx <= 166
+        (self.lcdc & 0x20 != 0 && self.wy_triggered && self.wx <= 166) || self.window_carried()
+    }
+
+    /// Whether the window starts on the current line where the pixel counter meets WX, with
+    /// `lcdc`, `wx` and the WY condition as given: WX 0-166 on the CGB, 0-165 on the DMG,
+    /// whose WX 166 only carries the window to the next line ([`Ppu::window_carry`]).
+    pub(super) fn window_starts_at(&self, lcdc: u8, wx: u8, wy_triggered: bool) -> bool {
+        lcdc & 0x20 != 0 && wy_triggered && (wx < 166 || (wx == 166 && self.cgb))
+    }
+
+    /// DMG: the current line started in the window, from its first pixel (WX 166 at the
+    /// line before's end, LCDC.5 set).
+    pub(super) fn window_carried(&self) -> bool {
+        self.line_regs.window_carry && self.lcdc & 0x20 != 0
     }
 }

@@ -116,7 +116,8 @@ impl Ppu {
             self.inputs_changed = false;
             self.inputs_id = NEXT_INPUTS_ID.fetch_add(1, Ordering::Relaxed);
         }
-        let id = (self.inputs_id << 9)
+        let id = (self.inputs_id << 10)
+            | (u64::from(self.window_carried()) << 9)
             | (u64::from(self.window_on_line()) << 8)
             | u64::from(self.window_line);
         // Up to 10 OAM indices below 40 (6 bits each) and their count (4 bits): exactly.
@@ -229,13 +230,18 @@ impl Ppu {
     #[inline]
     pub(super) fn for_each_tile(&self, mut tile: impl FnMut(usize, usize, u8)) -> bool {
         let fine = usize::from(self.scx & 7);
-        // The window covers the line from screen x = WX - 7 (clipped at the left edge).
-        let window = self.window_on_line();
-        let start = if window {
-            usize::from(self.wx).saturating_sub(7)
+        // The window covers the line from screen x = WX - 7 (clipped at the left edge), or
+        // all of it when the line started in it (DMG: WX 166 on the line before), from its
+        // tile 1 scrolled by SCX's fine scroll as the background would be.
+        let carried = self.window_carried();
+        let shown = carried || self.window_starts_at(self.lcdc, self.wx, self.wy_triggered);
+        // Where the window's tile 0 goes (screen x), and its first tile drawn.
+        let (origin, first_tile) = if carried {
+            (-8 - fine as isize, 1)
         } else {
-            WIDTH
+            (isize::from(self.wx) - 7, 0)
         };
+        let start = if shown { origin.max(0) as usize } else { WIDTH };
         // Background tiles: only those showing left of the window.
         let map = if self.lcdc & 0x08 != 0 {
             0x1C00
@@ -248,7 +254,7 @@ impl Ppu {
         for t in 0..(start + fine).div_ceil(8) {
             tile(LEAD - fine + t * 8, row + ((first + t) & 31), py);
         }
-        if window {
+        if shown {
             let map = if self.lcdc & 0x40 != 0 {
                 0x1C00
             } else {
@@ -257,12 +263,13 @@ impl Ppu {
             let wy = self.window_line;
             let row = map + usize::from(wy / 8) * 32;
             // WX < 7 puts the window's first pixels left of the screen (`start` is 0 then).
-            let skip = 7usize.saturating_sub(usize::from(self.wx));
-            for t in 0..(skip + WIDTH - start).div_ceil(8) {
-                tile(LEAD + start - skip + t * 8, row + (t & 31), wy);
+            let tiles = ((WIDTH as isize - origin) as usize).div_ceil(8);
+            for t in first_tile..tiles {
+                let at = LEAD as isize + origin + 8 * t as isize;
+                tile(at as usize, row + (t & 31), wy);
             }
         }
-        window
+        self.window_on_line()
     }
 
     /// Draw background and window for the whole line from the registers as they are now;

@@ -192,6 +192,9 @@ impl Ppu {
         w.u8(self.line_sprite_count);
         w.u64(self.size_change.0);
         w.u8(self.size_change.1);
+        w.bool(self.window_carry);
+        w.bool(self.line_regs.window_carry);
+        w.u64(self.hblank_end);
     }
 
     /// Read the PPU's part of the state image; `now` is the machine's clock, for the checks,
@@ -283,6 +286,7 @@ impl Ppu {
             ly: ly.min(143),
             window_line,
             wy_triggered: r.bool()?,
+            window_carry: false,
         };
         for lw in &mut self.line_writes {
             lw.dot = r.u16()?;
@@ -303,6 +307,14 @@ impl Ppu {
         }
         self.line_sprite_count = r.below(11, "PPU object count")?;
         self.size_change = (r.u64()?, r.u8()?);
+        self.window_carry = r.bool()?;
+        self.line_regs.window_carry = r.bool()?;
+        self.hblank_end = r.u64()?;
+        if self.event == Event::HBlankIrqEarly
+            && (self.hblank_end < self.next || self.hblank_end - self.line_start > DOTS_PER_LINE)
+        {
+            return Err(Invalid("PPU mode 0 time"));
+        }
         Ok(())
     }
 }

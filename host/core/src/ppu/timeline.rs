@@ -272,15 +272,27 @@ impl Ppu {
                     }
                     self.line_write_count = 0;
                     self.line_regs = self.line_regs_now();
-                    let end = if line_seen {
-                        s + self.mode0_dot(self.mode3_penalty())
+                    let (end, late) = if line_seen {
+                        let (penalty, late) = self.mode3_penalty_parts();
+                        (s + self.mode0_dot(penalty), late)
                     } else {
-                        s + MODE0_START
+                        (s + MODE0_START, 0)
                     };
-                    self.schedule(Event::HBlank, end);
+                    if late > 0 && !self.first_line {
+                        // The interrupt source rises as the pixel counter reaches 167; what
+                        // happens there (objects at X 167, the CGB's window at WX 166)
+                        // lengthens mode 3 for STAT, VRAM and OAM only.
+                        self.hblank_end = end;
+                        self.schedule(Event::HBlankIrqEarly, end - late + HBLANK_IRQ_DELAY);
+                    } else {
+                        self.schedule(Event::HBlank, end);
+                    }
                 }
                 Event::HBlank => {
                     self.mode = 0;
+                    // DMG: WX 166 (met at the last pixel, a dot before) with the WY condition
+                    // carries the window to the next line drawn.
+                    self.window_carry = !self.cgb && self.wx == 166 && self.wy_triggered;
                     self.set_blocked(false);
                     // HBlank DMA copies a block now (lines 0-143 only: this event).
                     self.hblank_started = self.cgb_mode;
@@ -297,6 +309,12 @@ impl Ppu {
                     }
                 }
                 Event::HBlankIrq => self.hblank_source(at - HBLANK_IRQ_DELAY),
+                Event::HBlankIrqEarly => {
+                    self.sources = SRC_HBLANK;
+                    // (Zero while unused: the state image does not depend on when it ran.)
+                    let end = std::mem::take(&mut self.hblank_end);
+                    self.schedule(Event::HBlank, end);
+                }
                 Event::Draw => {
                     self.render_line();
                     self.schedule_line_end(s);
@@ -353,7 +371,8 @@ impl Ppu {
     /// off mid-line). A later write runs this again; a write after mode 0 changes nothing.
     pub(super) fn retime_mode0(&mut self, now: u64) {
         let n = usize::from(self.line_write_count);
-        if self.event != Event::HBlank || self.mode != 3 || n > super::MAX_LINE_WRITES {
+        let early = self.event == Event::HBlankIrqEarly;
+        if !(self.event == Event::HBlank || early) || self.mode != 3 || n > super::MAX_LINE_WRITES {
             return;
         }
         let regs = self.line_regs;
@@ -383,10 +402,22 @@ impl Ppu {
         let plain = super::fifo::render(input, regs, &[], &mut scratch).dot;
         let writes = &self.line_writes[..n];
         let written = super::fifo::render(input, regs, writes, &mut scratch).dot;
-        let penalty = self.mode3_penalty_with(regs.lcdc, regs.scx, regs.wx, regs.wy_triggered);
+        let penalty = self.mode3_penalty_with(
+            regs.lcdc,
+            regs.scx,
+            regs.wx,
+            regs.wy_triggered,
+            regs.window_carry,
+        );
         let end = (self.line_start + self.mode0_dot(penalty))
             .saturating_add_signed(i64::from(written) - i64::from(plain));
-        self.next = end.max(now);
+        if early && self.next <= end {
+            // The interrupt source still rises first.
+            self.hblank_end = end.max(now);
+        } else {
+            self.hblank_end = 0;
+            self.schedule(Event::HBlank, end.max(now));
+        }
     }
 
     /// The HBlank interrupt source rises, for a mode 0 that started at `mode0`; the line is
@@ -417,6 +448,7 @@ impl Ppu {
             ly: self.line,
             window_line: self.window_line,
             wy_triggered: self.wy_triggered,
+            window_carry: self.window_carry,
         }
     }
 
@@ -459,6 +491,7 @@ impl Event {
             Event::Draw => 9,
             Event::HBlankIrq => 10,
             Event::LyGlitch => 11,
+            Event::HBlankIrqEarly => 12,
         }
     }
 
@@ -476,6 +509,7 @@ impl Event {
             9 => Event::Draw,
             10 => Event::HBlankIrq,
             11 => Event::LyGlitch,
+            12 => Event::HBlankIrqEarly,
             _ => return None,
         })
     }

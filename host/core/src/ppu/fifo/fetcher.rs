@@ -101,6 +101,13 @@ impl Fetcher {
         ((usize::from(scx) + pos) / 8 % 32) as u8
     }
 
+    /// The line starts in the window (the DMG's WX 166 on the line before): from its tile 1,
+    /// the first fetch's tile fetched again as the background's is.
+    pub(super) fn start_carried(&mut self) {
+        self.in_window = true;
+        self.tile_x = 1;
+    }
+
     /// The fetch has its tile data in hand (an object fetch can run now).
     pub(super) fn has_tile_data(&self) -> bool {
         self.step >= 6

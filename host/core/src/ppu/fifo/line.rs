@@ -35,6 +35,9 @@ pub struct LineRegs {
     pub window_line: u8,
     /// WY matched LY at a line start this frame.
     pub wy_triggered: bool,
+    /// DMG: the line starts in the window, from its first pixel, if LCDC.5 is set as mode 3
+    /// starts (WX 166 met at the last line's end: `Ppu::window_carry`).
+    pub window_carry: bool,
 }
 
 /// What the replay needs besides the registers: VRAM, OAM and the OAM scan's result, and in

@@ -221,6 +221,9 @@ pub fn render(
     // Pixels shifted out after the discard; the first 8 are off screen (left of X = 0).
     let mut count = 0usize;
     let mut dot = START;
+    // DMG: the line starts in the window (WX 166 at the line before's end), if LCDC.5 is set
+    // as the fetcher starts.
+    let mut carry = regs.window_carry;
     while count < 168 && dot < 456 {
         let mut tile_sel_cleared = false;
         while let Some((w, _)) = tile_sel_writes.due(dot) {
@@ -284,9 +287,27 @@ pub fn render(
                 out_lcdc = w.value;
             }
         }
+        if carry {
+            carry = false;
+            if regs.lcdc & 0x20 != 0 {
+                // From the window's tile 1, fetched twice as the background's first tile is.
+                fetcher.start_carried();
+                window_drawn = true;
+            }
+        }
         // Window start: the next pixel out is at WX - 7 (counted from the 8 hidden ones).
         let wx = usize::from(wx);
-        if !fetcher.in_window
+        if !input.cgb_hardware
+            && wx == 166
+            && count == wx + 1
+            && !fetcher.in_window
+            && out_lcdc & 0x20 != 0
+            && regs.wy_triggered
+        {
+            // The DMG's WX 166: no window on this line, but its line counter advances (and
+            // the next line starts in it: `Ppu::window_carry`).
+            window_drawn = true;
+        } else if !fetcher.in_window
             && out_lcdc & 0x20 != 0
             && regs.wy_triggered
             && count == wx + 1
@@ -359,7 +380,9 @@ pub fn render(
             // `m3_wx_4_change`, `m3_wx_5_change`).
             let repeat = count == wx + 1
                 && if fetcher.in_window {
-                    count != window_start && count.wrapping_sub(window_start).is_multiple_of(8)
+                    window_start != usize::MAX
+                        && count != window_start
+                        && count.wrapping_sub(window_start).is_multiple_of(8)
                 } else {
                     // So does a match on a background tile boundary while LCDC.5, set when
                     // the line started, is cleared: the window does not start (Mealybug
