@@ -190,6 +190,10 @@ impl Ppu {
         w.bytes(&[0; WIDTH]);
         w.bytes(&self.line_sprites);
         w.u8(self.line_sprite_count);
+        w.u64(self.stat_fell);
+        w.u64(self.lyc_cleared);
+        w.u8(self.lyc_pending.0);
+        w.u64(self.lyc_pending.1);
     }
 
     /// Read the PPU's part of the state image; `now` is the machine's clock, for the checks,
@@ -300,6 +304,12 @@ impl Ppu {
             return Err(Invalid("PPU object index"));
         }
         self.line_sprite_count = r.below(11, "PPU object count")?;
+        self.stat_fell = r.u64()?;
+        self.lyc_cleared = r.u64()?;
+        self.lyc_pending = (r.u8()?, r.u64()?);
+        if self.lyc_pending.1 != u64::MAX && (!on || self.lyc_pending.1 > now + 8) {
+            return Err(Invalid("PPU pending LYC write"));
+        }
         Ok(())
     }
 }
