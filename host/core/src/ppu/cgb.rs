@@ -38,7 +38,15 @@ impl Ppu {
         if self.lcd_on() && self.next != u64::MAX {
             self.line_start += dots;
             self.next += dots;
+            if self.lyc_pending.1 != u64::MAX {
+                self.lyc_pending.1 += dots;
+            }
         }
+    }
+
+    /// Dots in a CPU M-cycle at the current speed.
+    pub(super) fn mcycle_dots(&self) -> u64 {
+        if self.double_speed { 2 } else { 4 }
     }
 
     /// Where the VRAM bank the CPU sees starts in [`Ppu::vram`].

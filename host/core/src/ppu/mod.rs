@@ -122,6 +122,14 @@ pub struct Ppu {
     lyc_equal: bool,
     /// The STAT interrupt line (the OR of the enabled sources), for edge detection.
     stat_line: bool,
+    /// When the STAT line last fell (`u64::MAX`: not since power-on): a rise in the same dot
+    /// is no edge (see [`Ppu::update_stat`]).
+    stat_fell: u64,
+    /// When LY's change last cleared a set LY=LYC flag (`u64::MAX`: never).
+    lyc_cleared: u64,
+    /// The CGB's LYC write on its way to the LY=LYC comparison: the value and the dot it
+    /// lands (`u64::MAX`: none; see `registers.rs`).
+    lyc_pending: (u8, u64),
     /// Time of dot 0 of the current line.
     line_start: u64,
     /// From when to when the running OAM DMA (restarts included) holds OAM for the OAM scan
@@ -233,6 +241,9 @@ impl Ppu {
             sources: 0,
             lyc_equal: false,
             stat_line: false,
+            stat_fell: u64::MAX,
+            lyc_cleared: u64::MAX,
+            lyc_pending: (0, u64::MAX),
             line_start: 0,
             oam_dma_busy: (0, 0),
             oam_before_dma: [0; 0xA0],
@@ -358,7 +369,7 @@ impl Ppu {
     /// Time of the next event, `u64::MAX` while the LCD is off.
     #[inline]
     pub fn next_event(&self) -> u64 {
-        self.next
+        self.next.min(self.lyc_pending.1)
     }
 
     /// The current mode (0 HBlank, 1 VBlank, 2 OAM scan, 3 drawing).

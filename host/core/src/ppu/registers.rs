@@ -17,6 +17,7 @@ impl Ppu {
             0xFF42 => self.scy,
             0xFF43 => self.scx,
             0xFF44 => self.ly,
+            0xFF45 if self.lyc_pending.1 != u64::MAX => self.lyc_pending.0,
             0xFF45 => self.lyc,
             0xFF47 => self.bgp,
             0xFF48 => self.obp0,
@@ -58,6 +59,9 @@ impl Ppu {
                 let was_on = self.lcd_on();
                 self.lcdc = v;
                 if was_on && !self.lcd_on() {
+                    if self.lyc_pending.1 != u64::MAX {
+                        self.land_lyc();
+                    }
                     self.ly = 0;
                     self.line = 0;
                     self.mode = 0;
@@ -86,7 +90,7 @@ impl Ppu {
                     self.sources = 0;
                     self.schedule(Event::Mode3, self.line_start + MODE3_START);
                     self.compare_lyc();
-                    return self.update_stat();
+                    return self.update_stat(now);
                 }
                 0
             }
@@ -94,12 +98,19 @@ impl Ppu {
                 // DMG quirk: a STAT write acts for one cycle as if every source were enabled
                 // (the CGB does not have it: Pan Docs "Spurious STAT interrupts").
                 let mut irq = 0;
+                // On the DMG a STAT write that raises the line in the dot it fell (a source
+                // ending at S, or the LY=LYC flag cleared there) makes no edge: the write
+                // glitch's enables included (Gambatte `m2enable/late_enable_after_lycint_2`,
+                // `m1/m1irq_m2enable_lyc_2`, `lycEnable/ff41_disable_2`). The CGB's write
+                // reaches the line later in the dot than the fall: an edge (the same tests'
+                // CGB results).
+                let glitchless = !self.cgb;
                 if !self.cgb {
                     self.stat_enable = 0x78;
-                    irq = self.update_stat();
+                    irq = self.update_stat_write(now, glitchless);
                 }
                 self.stat_enable = v & 0x78;
-                irq |= self.update_stat();
+                irq |= self.update_stat_write(now, glitchless);
                 irq
             }
             0xFF42 => {
@@ -111,12 +122,24 @@ impl Ppu {
                 0
             }
             0xFF45 => {
+                // The CGB's comparison sees an LYC write an M-cycle late at normal speed, at
+                // once at double speed (a 2-dot delay there fails the `_ds_1` variants) (Gambatte `lycEnable/ff45_disable_2`, `late_ff45_enable_2`,
+                // `ff45_enable_weirdpoint_2`: the line's LY=LYC interrupt still sees the old
+                // LYC when the write lands at S; DMG-CPU B: at once). STAT's flag follows it;
+                // no read at normal speed falls in between.
+                let mut irq = 0;
+                if self.lyc_pending.1 != u64::MAX {
+                    irq = self.land_lyc();
+                }
+                if self.cgb && self.lcd_on() && !self.double_speed {
+                    self.lyc_pending = (v, now + self.mcycle_dots());
+                    return irq;
+                }
                 self.lyc = v;
                 if self.lcd_on() {
-                    self.compare_lyc();
-                    self.update_stat()
+                    irq | self.lyc_write_compare(now)
                 } else {
-                    0
+                    irq
                 }
             }
             0xFF47 => {

@@ -195,6 +195,10 @@ impl Ppu {
         w.bool(self.window_carry);
         w.bool(self.line_regs.window_carry);
         w.u64(self.hblank_end);
+        w.u64(self.stat_fell);
+        w.u64(self.lyc_cleared);
+        w.u8(self.lyc_pending.0);
+        w.u64(self.lyc_pending.1);
     }
 
     /// Read the PPU's part of the state image; `now` is the machine's clock, for the checks,
@@ -311,9 +315,19 @@ impl Ppu {
         self.line_regs.window_carry = r.bool()?;
         self.hblank_end = r.u64()?;
         if self.event == Event::HBlankIrqEarly
-            && (self.hblank_end < self.next || self.hblank_end - self.line_start > DOTS_PER_LINE)
+            && (self.hblank_end < self.next
+                || self
+                    .hblank_end
+                    .checked_sub(self.line_start)
+                    .is_none_or(|d| d > DOTS_PER_LINE))
         {
             return Err(Invalid("PPU mode 0 time"));
+        }
+        self.stat_fell = r.u64()?;
+        self.lyc_cleared = r.u64()?;
+        self.lyc_pending = (r.u8()?, r.u64()?);
+        if self.lyc_pending.1 != u64::MAX && (!on || self.lyc_pending.1 > now + 8) {
+            return Err(Invalid("PPU pending LYC write"));
         }
         Ok(())
     }

@@ -81,7 +81,7 @@ impl Ppu {
     /// the same as running each on time.
     pub(crate) fn wake_at(&self) -> u64 {
         if self.stat_irq_enabled() || self.next == u64::MAX {
-            return self.next;
+            return self.next_event();
         }
         // Lines are DOTS_PER_LINE apart from `line_start` on (the speed switch's delay moves
         // both), so line 144's compare dot is a product away.
@@ -117,26 +117,84 @@ impl Ppu {
         (self.lyc_equal && e & 0x40 != 0) || self.sources & e != 0
     }
 
-    /// Re-evaluate the STAT line; a rising edge requests the interrupt. While the LCD is off the
-    /// comparison clock is stopped: the line keeps its state (Mooneye `stat_lyc_onoff`).
-    pub(super) fn update_stat(&mut self) -> u8 {
+    /// Re-evaluate the STAT line at dot `at`; a rising edge requests the interrupt. While the
+    /// LCD is off the comparison clock is stopped: the line keeps its state (Mooneye
+    /// `stat_lyc_onoff`).
+    pub(super) fn update_stat(&mut self, at: u64) -> u8 {
         if !self.lcd_on() {
             return 0;
         }
         let line = self.stat_sources();
         let rising = line && !self.stat_line;
+        if self.stat_line && !line {
+            self.stat_fell = at;
+        }
         self.stat_line = line;
         if rising { IRQ_STAT } else { 0 }
+    }
+
+    /// [`Ppu::update_stat`] for a register write at `at` that may raise the line in the dot it
+    /// fell: with `glitchless` the line was never low for the edge detector, no request.
+    pub(super) fn update_stat_write(&mut self, at: u64, glitchless: bool) -> u8 {
+        let irq = self.update_stat(at);
+        if glitchless && self.stat_fell == at {
+            0
+        } else {
+            irq
+        }
+    }
+
+    /// The CGB's pending LYC write lands (see `registers.rs`): LYC is compared again.
+    pub(super) fn land_lyc(&mut self) -> u8 {
+        let (v, at) = self.lyc_pending;
+        self.lyc_pending.1 = u64::MAX;
+        self.lyc = v;
+        self.lyc_write_compare(at)
+    }
+
+    /// LYC was written (or a CGB write landed) at `at`: compare again and update the line. An
+    /// LYC that matches the new LY in the dot LY changed keeps a flag that was set with the old
+    /// LY: the flag never goes low, so the line makes no edge (Gambatte
+    /// `lycEnable/ff45_enable_weirdpoint_*`, `lyc153_late_ff45_enable_*`; Gambatte's own model:
+    /// "simultaneous ly/lyc inc. lyc flag never goes low -> no trigger"). Another source that
+    /// fell in that dot does not hide the LYC's rise (`miscmstatirq/lycwirq_trigger_m0_late_*`:
+    /// HBlank ends as LYC is written with the new LY: an interrupt).
+    pub(super) fn lyc_write_compare(&mut self, at: u64) -> u8 {
+        self.compare_lyc_write();
+        let never_low = self.lyc_equal && self.lyc_cleared == at;
+        self.update_stat_write(at, never_low)
     }
 
     pub(super) fn compare_lyc(&mut self) {
         self.lyc_equal = self.ly == self.lyc;
     }
 
+    /// LY compared with LYC for an LYC write: the LY the comparison sees, which on line 153
+    /// is not the LY the CPU reads: 153 until dot 6 (LY reads 0 from dot 2), no line from dot
+    /// 6 to dot 10 (the flag reads 0; the CPU CGB D still compares 153), 0 from dot 10
+    /// (Gambatte `lycEnable/lyc153_late_ff45_enable_*`: LYC 153 written at S+4 on line 153
+    /// still raises the interrupt, at S+8 it does not).
+    pub(super) fn compare_lyc_write(&mut self) {
+        self.lyc_equal = match (self.line, self.event) {
+            (153, Event::Compare | Event::Line153Blank) => self.lyc == 153,
+            (153, Event::Line153Compare) => self.cgb_d && self.lyc == 153,
+            (153, _) => self.lyc == 0,
+            (line, _) => self.lyc == line,
+        };
+    }
+
     /// Process every event due at or before `now`; returns the interrupt flags to request.
     pub fn run_events(&mut self, now: u64) -> u8 {
         let mut irq = 0;
-        while self.next <= now {
+        loop {
+            // A pending LYC write lands after the events of its own dot.
+            if self.lyc_pending.1 <= now && self.lyc_pending.1 < self.next {
+                irq |= self.land_lyc();
+                continue;
+            }
+            if self.next > now {
+                break;
+            }
             let at = self.next;
             let s = self.line_start;
             match self.event {
@@ -156,6 +214,9 @@ impl Ppu {
                     // `Compare` below).
                     let ds_late = self.double_speed && !self.cgb_d;
                     if self.ly != self.line && !self.cgb_d && !ds_late {
+                        if self.lyc_equal {
+                            self.lyc_cleared = at;
+                        }
                         self.lyc_equal = false;
                     }
                     self.ly = self.line;
@@ -349,7 +410,7 @@ impl Ppu {
                     self.schedule_line_end(s);
                 }
             }
-            irq |= self.update_stat();
+            irq |= self.update_stat(at);
         }
         irq
     }
