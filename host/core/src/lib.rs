@@ -56,5 +56,8 @@ pub use state::StateError;
 /// The core's version: bumped whenever what the machine does, or how frames are counted,
 /// changes (a timing fix, a new rule), so that a movie recorded on another version can say so
 /// when it does not replay the same. 1 is every core before the number existed; 2 counts
-/// frames by [`FrameRule`] and has the timing of Gambatte's hardware tests (issue 31).
-pub const CORE_VERSION: u32 = 2;
+/// frames by [`FrameRule`] and has the timing of Gambatte's hardware tests (issue 31); 3 has
+/// that issue's second round (double speed, mode 3's fine scroll, the window at WX 166, OAM
+/// DMA and the OAM scan, HDMA after an opcode fetch, LYC writes, the CGB's post-boot PPU
+/// position) and cartridge RAM powered on as $FF.
+pub const CORE_VERSION: u32 = 3;

@@ -15,7 +15,9 @@
 //! id: 0 DMG, 1 CGB) and the CGB revision (0 C, 1 D; 0 on the DMG): an image is loaded only on
 //! its model and revision. Then the frame bookkeeping (the frame's deadline, the frame clock:
 //! [`crate::frames`], the counters; version 8 added the clock), and
-//! the parts in order: CPU,
+//! the parts in order (version 9 added PPU, OAM DMA and HDMA fields: the OAM scan's view of
+//! an OAM DMA, the object size's last change, the window carried past WX 166, the LYC
+//! write in flight, the HBlank block due): CPU,
 //! clock and interrupt registers, work RAM (8 KiB on the DMG, 32 on the CGB), high RAM, PPU
 //! (VRAM 8 or 16 KiB, VBK, the colour palettes, OPRI), timer, serial, joypad, APU, OAM DMA,
 //! CGB mode and the CGB registers (KEY0, KEY1, SVBK, RP, FF72-FF75), the speed switch, the RAM
@@ -63,7 +65,7 @@ pub enum StateError {
 /// Magic bytes at the start of an image.
 pub const MAGIC: [u8; 4] = *b"GBst";
 /// Format version of the image.
-pub const VERSION: u16 = 8;
+pub const VERSION: u16 = 9;
 
 /// Appends fields to an image.
 pub(crate) struct Writer<'a> {
