@@ -7,7 +7,7 @@
 //!   blocks of 16 bytes, all at once; with bit 7 set an HBlank DMA, one block at the start of
 //!   each HBlank of lines 0-143 (at once if the PPU is in HBlank, or the LCD is off, when the
 //!   write lands). Writing it with bit 7 clear while an HBlank DMA runs stops that instead.
-//! - The DMA takes the bus only after an opcode fetch: a copy asked for waits ([`Due`]) for
+//! - The DMA takes the bus only after an opcode fetch: a copy asked for waits (`Due`) for
 //!   the CPU's next one, which still reads the old bytes, and the CPU stalls before that
 //!   instruction runs (Gambatte's `dma/hdma_pc_7ffe`, `late_gdma_pc_7ffe_1`; `docs/timing.md`).
 //! - HDMA5 reads the blocks left minus one in bits 0-6, bit 7 clear while an HBlank DMA runs;

@@ -19,7 +19,7 @@
 //!
 //! Open choices, where Pan Docs leaves the behaviour open:
 //! - RAM starts as $FF throughout, as on Gambatte, SameBoy and mGBA (real SRAM powers up with
-//!   random contents): [`fresh_ram_byte`].
+//!   random contents): `fresh_ram_byte`.
 //! - RAM size comes from the header's RAM size code whatever the type byte says, so an
 //!   "MBC1" header declaring 8 KiB of RAM gets it; "+RAM" types with code 0 get none.
 //! - A cartridge without an MBC maps only the first 8 KiB of its RAM.
@@ -192,7 +192,7 @@ impl Cartridge {
     /// an unknown cartridge type on an image over 32 KiB.
     ///
     /// The cartridge is in its power-on state: RAM disabled and reading $FF throughout (see
-    /// [`fresh_ram_byte`]; load a battery save over it), and an MBC3 clock
+    /// `fresh_ram_byte`; load a battery save over it), and an MBC3 clock
     /// at day 0, 00:00:00, running, as of emulated time 0 (call [`Cartridge::load_battery`]
     /// to restore a saved one).
     pub fn from_rom(rom: impl Into<Arc<[u8]>>) -> Result<Cartridge, CartridgeError> {
