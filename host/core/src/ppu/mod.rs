@@ -49,6 +49,12 @@ mod timeline;
 
 use event::{Event, SRC_VBLANK};
 
+/// The CGB's dot (from S) from which CPU reads and writes of VRAM are blocked at normal speed
+/// (a dot earlier at double speed): not S+80 for reads as on the DMG, nor mode 3's S+82
+/// (Gambatte `vram_m3/preread_*`, `prewrite_lcdoffset*`: a read or write at S+82 gets
+/// through, one at S+83 does not; at double speed one at S+81 does, one at S+82 does not).
+const CGB_VRAM_BLOCK: u64 = 83;
+
 pub use crate::frame::{HEIGHT, WIDTH};
 /// Dots (T-cycles) per scanline.
 pub const DOTS_PER_LINE: u64 = 456;
@@ -400,7 +406,7 @@ impl Ppu {
     fn cgb_vram_open(&self, now: u64) -> bool {
         self.cgb
             && self.mode == 3
-            && now < self.line_start + timeline::CGB_VRAM_BLOCK - u64::from(self.double_speed)
+            && now < self.line_start + CGB_VRAM_BLOCK - u64::from(self.double_speed)
     }
 
     /// Whether a CPU read of OAM gets through now.

@@ -41,11 +41,6 @@ const FIRST_LINE_DELAY: u64 = 2;
 const CGB_MODE2_START: u64 = 2;
 /// The CGB's dot (from S) at which STAT reads mode 3 (see [`Ppu::mode3_start`]).
 const CGB_MODE3_START: u64 = 82;
-/// The CGB's dot (from S) from which CPU reads and writes of VRAM are blocked at normal speed
-/// (a dot earlier at double speed): not S+80 for reads as on the DMG, nor mode 3's S+82
-/// (Gambatte `vram_m3/preread_*`, `prewrite_lcdoffset*`: a read or write at S+82 gets
-/// through, one at S+83 does not; at double speed one at S+81 does, one at S+82 does not).
-pub(super) const CGB_VRAM_BLOCK: u64 = 83;
 
 impl Ppu {
     /// Dot (from S) of mode 2 on lines 0-143: [`MODE2_START`] on the DMG, [`CGB_MODE2_START`]
