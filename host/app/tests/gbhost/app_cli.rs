@@ -134,6 +134,8 @@ fn piped_repl_quoted_paths_and_console_lua() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A game with battery RAM that counts its boots at $A000 (fresh cartridge RAM reads $FF, so the
+/// first boot counts 0 and the second 1) and frames at $A010.
 fn battery_rom() -> Vec<u8> {
     RomBuilder::new()
         .title("BATTERY")
@@ -200,10 +202,10 @@ fn battery_save_survives_kill_9_and_loads_again() {
     };
     child.kill().expect("kill -9");
     let _ = child.wait();
-    assert_eq!(&saved[..4], b"\x01GBH");
+    assert_eq!(&saved[..4], b"\x00GBH");
     let after = std::fs::read(&sav).expect(".sav still there");
     assert_eq!(after.len(), 0x2000, "whole file after kill -9");
-    assert_eq!(&after[..4], b"\x01GBH");
+    assert_eq!(&after[..4], b"\x00GBH");
     let leftovers: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
         .filter_map(|e| e.ok())
@@ -221,9 +223,9 @@ fn battery_save_survives_kill_9_and_loads_again() {
     );
     let o = text(&out.stdout);
     let e = text(&out.stderr);
-    assert!(o.contains("A000: 02 47 42 48"), "stdout: {o}\nstderr: {e}");
+    assert!(o.contains("A000: 01 47 42 48"), "stdout: {o}\nstderr: {e}");
     // The clean exit saved the second boot.
-    assert_eq!(std::fs::read(&sav).unwrap()[0], 2);
+    assert_eq!(std::fs::read(&sav).unwrap()[0], 1);
 }
 
 #[test]
@@ -259,7 +261,7 @@ fn corrupt_battery_save_is_kept_aside() {
     // The new save is the game's own.
     assert_eq!(
         &std::fs::read(dir.join("game.sav")).unwrap()[..4],
-        b"\x01GBH"
+        b"\x00GBH"
     );
 }
 
@@ -537,7 +539,7 @@ fn sigterm_saves_and_exits_cleanly() {
     let out = child.wait_with_output().unwrap();
     assert!(out.status.success(), "{}", text(&out.stderr));
     let sav = std::fs::read(dir.join("game.sav")).expect("saved on SIGTERM");
-    assert_eq!(&sav[..4], b"\x01GBH");
+    assert_eq!(&sav[..4], b"\x00GBH");
 }
 
 #[test]
