@@ -152,6 +152,19 @@ impl Ppu {
         let (changed_at, old_lcdc) = self.size_change;
         let old_height = if old_lcdc & 0x04 != 0 { 16 } else { 8 };
         let resized = changed_at > scan.start;
+        if !dma && !resized {
+            // The usual case: every entry as OAM holds it, with the size now.
+            for i in 0..40 {
+                if y.wrapping_sub(self.oam[i * 4]) < height {
+                    found[n] = i as u8;
+                    n += 1;
+                    if n == 10 {
+                        break;
+                    }
+                }
+            }
+            return (found, n);
+        }
         for i in 0..40 {
             let at = scan.start + 2 * i as u64;
             let height = if resized && changed_at > at {

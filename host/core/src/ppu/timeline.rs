@@ -180,10 +180,20 @@ impl Ppu {
 
     /// Process every event due at or before `now`; returns the interrupt flags to request.
     pub fn run_events(&mut self, now: u64) -> u8 {
+        // No event writes LYC, so without a write in flight the loop need not look for one.
+        if self.lyc_pending.1 == u64::MAX {
+            self.run_events_with::<false>(now)
+        } else {
+            self.run_events_with::<true>(now)
+        }
+    }
+
+    /// [`Ppu::run_events`], looking for a pending LYC write (`LYC`) between events or not.
+    fn run_events_with<const LYC: bool>(&mut self, now: u64) -> u8 {
         let mut irq = 0;
         loop {
             // A pending LYC write lands after the events of its own dot.
-            if self.lyc_pending.1 <= now && self.lyc_pending.1 < self.next {
+            if LYC && self.lyc_pending.1 <= now && self.lyc_pending.1 < self.next {
                 irq |= self.land_lyc();
                 continue;
             }
