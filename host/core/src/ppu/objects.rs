@@ -26,26 +26,13 @@ impl Ppu {
     /// `m0enable/enable_wxA6_2x_spxA7_*`).
     pub(super) fn mode3_penalty_parts(&self) -> (u64, u64) {
         let carry = self.line_regs.window_carry;
-        self.penalty_parts(self.lcdc, self.scx, self.wx, self.wy_triggered, carry)
+        self.mode3_penalty_with(self.lcdc, self.scx, self.wx, self.wy_triggered, carry)
     }
 
-    /// [`Ppu::mode3_penalty`] with LCDC, SCX, WX, the WY condition and the window carried from
-    /// the line before ([`fifo::LineRegs::window_carry`](super::fifo::LineRegs)) as given
+    /// [`Ppu::mode3_penalty_parts`] with LCDC, SCX, WX, the WY condition and the window carried
+    /// from the line before ([`fifo::LineRegs::window_carry`](super::fifo::LineRegs)) as given
     /// (the line's registers as its mode 3 started, for [`Ppu::retime_mode0`]).
     pub(super) fn mode3_penalty_with(
-        &self,
-        lcdc: u8,
-        scx: u8,
-        wx: u8,
-        wy_triggered: bool,
-        carry: bool,
-    ) -> u64 {
-        self.penalty_parts(lcdc, scx, wx, wy_triggered, carry).0
-    }
-
-    /// [`Ppu::mode3_penalty_with`] and its dots at the last pixel (see
-    /// [`Ppu::mode3_penalty_parts`]).
-    fn penalty_parts(
         &self,
         lcdc: u8,
         scx: u8,

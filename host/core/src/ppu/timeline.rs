@@ -468,13 +468,15 @@ impl Ppu {
         let plain = super::fifo::render(input, regs, &[], &mut scratch).dot;
         let writes = &self.line_writes[..n];
         let written = super::fifo::render(input, regs, writes, &mut scratch).dot;
-        let penalty = self.mode3_penalty_with(
-            regs.lcdc,
-            regs.scx,
-            regs.wx,
-            regs.wy_triggered,
-            regs.window_carry,
-        );
+        let penalty = self
+            .mode3_penalty_with(
+                regs.lcdc,
+                regs.scx,
+                regs.wx,
+                regs.wy_triggered,
+                regs.window_carry,
+            )
+            .0;
         let end = (self.line_start + self.mode0_dot(penalty))
             .saturating_add_signed(i64::from(written) - i64::from(plain));
         if early && self.next <= end {
