@@ -540,7 +540,7 @@ impl Hardware {
     /// Recompute the earliest pending event (and the read fast-path flag).
     #[inline]
     fn reschedule(&mut self) {
-        self.plain_reads = self.plain_base && !self.dma.active;
+        self.plain_reads = self.plain_base && !self.dma.active && self.hdma.due == Due::Nothing;
         self.others_next = self
             .deadline
             .min(self.apu_fs_next)
@@ -715,6 +715,7 @@ impl Hardware {
             // Dot 255 + p at either speed (STAT's mode 0 comes a dot later at double speed).
             let late = u64::from(self.cgb.double_speed);
             self.hdma.due_at = self.ppu.hblank_at + HDMA_REQUEST_DELAY - late;
+            self.reschedule();
         }
     }
 
@@ -733,6 +734,7 @@ impl Hardware {
     fn hdma_due(&mut self, due: Due) {
         self.hdma.due = due;
         self.hdma.due_at = self.now;
+        self.reschedule();
     }
 
     /// The CPU fetched an opcode with a VRAM DMA due: copy it now and stall the CPU for it
@@ -1291,7 +1293,14 @@ impl Hardware {
 impl Bus for Hardware {
     #[inline(always)]
     fn fetch(&mut self, addr: u16) -> u8 {
-        let v = self.read(addr);
+        self.tick();
+        // A VRAM DMA due turns the fast path off (`reschedule`), so the usual fetch pays
+        // nothing for it.
+        debug_assert!(!self.plain_reads || self.hdma.due == Due::Nothing);
+        if self.plain_reads {
+            return self.read_now(addr, OamBug::Read);
+        }
+        let v = self.read_now(addr, OamBug::Read);
         if self.hdma.due != Due::Nothing && self.now >= self.hdma.due_at {
             self.run_due_hdma();
         }

@@ -42,6 +42,7 @@ mod objects;
 mod registers;
 mod render;
 mod render_cgb;
+mod scan_cache;
 mod state;
 #[cfg(test)]
 mod tests;
@@ -191,6 +192,8 @@ pub struct Ppu {
     line_sprites: [u8; 10],
     /// How many entries of `line_sprites` are used.
     line_sprite_count: u8,
+    /// The OAM scan's objects for every line while OAM holds still (derived, not saved).
+    scan_cache: scan_cache::ScanCache,
     /// Set when a frame's last visible line is done (VBlank starts); the host clears it.
     pub frame_ready: bool,
     /// CGB mode: an HBlank of lines 0-143 started (for HDMA; the bus clears it).
@@ -288,6 +291,7 @@ impl Ppu {
             render: true,
             line_sprites: [0; 10],
             line_sprite_count: 0,
+            scan_cache: scan_cache::ScanCache::default(),
             frame_ready: false,
             hblank_started: false,
             hblank_at: 0,

@@ -122,7 +122,7 @@ impl Ppu {
     /// The OAM indices of up to 10 sprites on the current line, in OAM order. `height` is
     /// the object size now; an entry read before the last write that changed LCDC.2 landed
     /// was checked with the size before it.
-    fn sprites_on_line(&self, height: u8) -> ([u8; 10], usize) {
+    fn sprites_on_line(&mut self, height: u8) -> ([u8; 10], usize) {
         let mut found = [0u8; 10];
         let mut n = 0;
         // An object covers the line when Y <= LY + 16 < Y + height; LY + 16 is at least 16,
@@ -140,7 +140,26 @@ impl Ppu {
         let old_height = if old_lcdc & 0x04 != 0 { 16 } else { 8 };
         let resized = changed_at > scan.start;
         if !dma && !resized {
-            // The usual case: every entry as OAM holds it, with the size now.
+            // The usual case: every entry as OAM holds it, with the size now; from the
+            // table while OAM and the size hold still.
+            if let Some(cached) = self.scan_cache.objects(&self.oam, height, self.line) {
+                #[cfg(debug_assertions)]
+                {
+                    let mut direct = ([0u8; 10], 0);
+                    for i in 0..40 {
+                        if y.wrapping_sub(self.oam[i * 4]) < height && direct.1 < 10 {
+                            direct.0[direct.1] = i as u8;
+                            direct.1 += 1;
+                        }
+                    }
+                    assert_eq!(
+                        cached, direct,
+                        "OAM scan table disagrees on line {}",
+                        self.line
+                    );
+                }
+                return cached;
+            }
             for i in 0..40 {
                 if y.wrapping_sub(self.oam[i * 4]) < height {
                     found[n] = i as u8;
