@@ -1020,7 +1020,7 @@ impl Hardware {
             0xA000..=0xBFFF => self.cart.read_ram(addr, self.now),
             0xC000..=0xFDFF => self.wram[self.wram_index(self.wram_address(addr))],
             0xFE00..=0xFEFF => {
-                if self.dma.active || !self.ppu.oam_readable() {
+                if self.dma.active || !self.ppu.oam_readable(self.now) {
                     0xFF
                 } else if addr < 0xFEA0 {
                     self.ppu.oam[usize::from(addr & 0xFF)]

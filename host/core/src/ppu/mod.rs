@@ -417,10 +417,12 @@ impl Ppu {
             && now < self.line_start + CGB_VRAM_BLOCK - u64::from(self.double_speed)
     }
 
-    /// Whether a CPU read of OAM gets through now.
+    /// Whether a CPU read of OAM at time `now` gets through. At double speed the CGB blocks
+    /// reads a dot after S, not at S (Gambatte `oam_access/preread_ds_*`: a read at S gets
+    /// through, one at S+1 or S+2 does not).
     #[inline]
-    pub fn oam_readable(&self) -> bool {
-        !self.oam_read_blocked
+    pub fn oam_readable(&self, now: u64) -> bool {
+        !self.oam_read_blocked || (self.double_speed && now <= self.line_start)
     }
 
     /// Whether a CPU write to OAM lands now.
