@@ -301,6 +301,8 @@ fn core_body(cpu: &Cpu, hw: &Hardware, buffers: &[(u32, u32); 7]) -> [u8; CORE_L
         io[0x55] = hw.hdma.read(0xFF55);
         io[0x56] = 0x3E | (c.rp & 0xC1);
         io[0x6C] = 0xFE | hw.ppu.opri();
+        // BCPD and OCPD as colour RAM holds them, whether or not mode 3 hides them now.
+        [io[0x69], io[0x6B]] = hw.ppu.palette_data();
         io[0x70] = 0xF8 | c.svbk;
         io[0x72] = c.ff72;
         io[0x73] = c.ff73;

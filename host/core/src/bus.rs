@@ -1022,7 +1022,7 @@ impl Hardware {
             0xA000..=0xBFFF => self.cart.read_ram(addr, self.now),
             0xC000..=0xFDFF => self.wram[self.wram_index(self.wram_address(addr))],
             0xFE00..=0xFEFF => {
-                if self.dma.active || !self.ppu.oam_readable() {
+                if self.dma.active || !self.ppu.oam_readable(self.now) {
                     0xFF
                 } else if addr < 0xFEA0 {
                     self.ppu.oam[usize::from(addr & 0xFF)]
@@ -1060,7 +1060,7 @@ impl Hardware {
     /// Read the CGB's registers at 0xFF4C-0xFF7F.
     #[cold]
     fn read_cgb_io(&self, addr: u16) -> u8 {
-        if let Some(v) = self.ppu.read_cgb_register(addr) {
+        if let Some(v) = self.ppu.read_cgb_register(addr, self.now) {
             return v;
         }
         if let Some(v) = self.cgb.read(addr, self.cgb_mode) {
@@ -1190,7 +1190,7 @@ impl Hardware {
     #[cold]
     fn write_cgb_io(&mut self, addr: u16, v: u8) {
         let boot = self.boot_rom.is_some();
-        if self.ppu.write_cgb_register(addr, v, boot) {
+        if self.ppu.write_cgb_register(addr, v, boot, self.now) {
             return;
         }
         if (0xFF51..=0xFF55).contains(&addr) {
@@ -1683,7 +1683,7 @@ impl Hardware {
         w.u32(self.p1_reads);
         w.bytes(&self.wram[..self.wram_len()]);
         w.bytes(&self.hram);
-        self.ppu.save_state(w, self.vram_len());
+        self.ppu.save_state(w, self.now, self.vram_len());
         self.timer.save_state(w);
         self.serial.save_state(w);
         self.joypad.save_state(w);

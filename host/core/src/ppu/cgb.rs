@@ -76,19 +76,36 @@ impl Ppu {
         self.ly_visible() && self.mode == 0 && now >= self.line_start + 4
     }
 
-    /// Whether the PPU reads colour RAM now (mode 3): the CPU cannot reach it.
-    fn cram_locked(&self) -> bool {
-        self.lcd_on() && self.mode == 3
+    /// Whether the PPU holds colour RAM at `now`, so that the CPU cannot reach it: from a dot
+    /// after VRAM is blocked (S+84, at double speed S+83) until an M-cycle after STAT reads
+    /// mode 0 (see `docs/timing.md`).
+    fn cram_locked(&self, now: u64) -> bool {
+        if !self.lcd_on() {
+            return false;
+        }
+        match self.mode {
+            3 => now >= self.line_start + super::CGB_CRAM_BLOCK - u64::from(self.double_speed),
+            0 => self.cram_held_in_mode0(now),
+            _ => false,
+        }
+    }
+
+    /// Whether `now` falls in the M-cycle after mode 0 started, in which the PPU still holds
+    /// colour RAM.
+    pub(super) fn cram_held_in_mode0(&self, now: u64) -> bool {
+        now < self.hblank_at + if self.double_speed { 2 } else { 4 }
     }
 
     /// Read the CGB registers 0xFF4F and 0xFF68-0xFF6C; `None` for other addresses.
-    pub(crate) fn read_cgb_register(&self, addr: u16) -> Option<u8> {
+    pub(crate) fn read_cgb_register(&self, addr: u16, now: u64) -> Option<u8> {
         if !self.cgb {
             return None;
         }
         Some(match addr {
             0xFF4F => 0xFE | self.vbk,
-            0xFF68..=0xFF6B => self.cram.read(addr, self.cgb_mode && !self.cram_locked()),
+            0xFF68..=0xFF6B => self
+                .cram
+                .read(addr, self.cgb_mode && !self.cram_locked(now)),
             0xFF6C if self.cgb_mode => 0xFE | self.opri,
             0xFF6C => 0xFF,
             _ => return None,
@@ -97,7 +114,13 @@ impl Ppu {
 
     /// Write the CGB registers 0xFF4F and 0xFF68-0xFF6C; true if `addr` is one of them.
     /// `boot_mapped`: the boot ROM runs, which reaches them in either mode.
-    pub(crate) fn write_cgb_register(&mut self, addr: u16, v: u8, boot_mapped: bool) -> bool {
+    pub(crate) fn write_cgb_register(
+        &mut self,
+        addr: u16,
+        v: u8,
+        boot_mapped: bool,
+        now: u64,
+    ) -> bool {
         if !self.cgb {
             return false;
         }
@@ -113,7 +136,7 @@ impl Ppu {
             }
             0xFF69 | 0xFF6B => {
                 if reachable {
-                    let ok = !self.cram_locked();
+                    let ok = !self.cram_locked(now);
                     if self.cram.write(addr, v, ok) {
                         self.touch();
                     }
@@ -133,6 +156,12 @@ impl Ppu {
     /// The colour palettes (64 bytes of background, then 64 of object palettes).
     pub(crate) fn palettes(&self) -> ([u8; 64], [u8; 64]) {
         (self.cram.bg, self.cram.obj)
+    }
+
+    /// The bytes BCPD and OCPD point at, whatever the PPU reads now (0xFF in DMG compatibility
+    /// mode, where the CPU cannot reach them).
+    pub(crate) fn palette_data(&self) -> [u8; 2] {
+        [0xFF69, 0xFF6B].map(|a| self.cram.read(a, self.cgb_mode))
     }
 
     /// OPRI bit 0.

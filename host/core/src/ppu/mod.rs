@@ -56,6 +56,13 @@ use event::{Event, SRC_VBLANK};
 /// through, one at S+83 does not; at double speed one at S+81 does, one at S+82 does not).
 const CGB_VRAM_BLOCK: u64 = 83;
 
+/// The CGB's dot (from S) from which CPU reads and writes of colour RAM (BCPD, OCPD) are
+/// blocked at normal speed (a dot earlier at double speed), a dot after VRAM (Gambatte
+/// `cgbpal_m3/cgbpal_read_m3start_*`, `cgbpal_write_m3start_*`, `cgbpal_m3start_*`: an access
+/// at S+83 gets through, one at S+84 does not; at double speed one at S+82 does, one at S+83
+/// does not).
+const CGB_CRAM_BLOCK: u64 = 84;
+
 pub use crate::frame::{HEIGHT, WIDTH};
 /// Dots (T-cycles) per scanline.
 pub const DOTS_PER_LINE: u64 = 456;
@@ -198,7 +205,8 @@ pub struct Ppu {
     pub frame_ready: bool,
     /// CGB mode: an HBlank of lines 0-143 started (for HDMA; the bus clears it).
     pub(crate) hblank_started: bool,
-    /// When that HBlank started (the dot STAT reads mode 0 from); read with `hblank_started`.
+    /// When the last HBlank of lines 0-143 started (the dot STAT reads mode 0 from): for HDMA
+    /// (with `hblank_started`) and the colour RAM's lock, which outlasts mode 3.
     pub(crate) hblank_at: u64,
     /// The first frame after the LCD is switched on is not shown: it stays blank (Pan Docs
     /// "LCDC.7").
@@ -413,10 +421,12 @@ impl Ppu {
             && now < self.line_start + CGB_VRAM_BLOCK - u64::from(self.double_speed)
     }
 
-    /// Whether a CPU read of OAM gets through now.
+    /// Whether a CPU read of OAM at time `now` gets through. At double speed the CGB blocks
+    /// reads a dot after S, not at S (Gambatte `oam_access/preread_ds_*`: a read at S gets
+    /// through, one at S+1 or S+2 does not).
     #[inline]
-    pub fn oam_readable(&self) -> bool {
-        !self.oam_read_blocked
+    pub fn oam_readable(&self, now: u64) -> bool {
+        !self.oam_read_blocked || (self.double_speed && now <= self.line_start)
     }
 
     /// Whether a CPU write to OAM lands now.

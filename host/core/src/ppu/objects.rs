@@ -135,10 +135,16 @@ impl Ppu {
         let scan = self.line_start + 2..self.line_start + 82;
         let dma = until > scan.start && from < scan.end;
         // Each entry's Y is checked with LCDC.2 as it was when the entry was read: a write
-        // changing the size after dot 2i + 2 came too late for entry i.
+        // changing the size after dot 2i + 2 came too late for entry i. On the CGB at normal
+        // speed the entry read on the write's dot is checked with 8x16 whichever way the size
+        // changed (old and new ORed; Gambatte `sprites/late_sizechange_2`,
+        // `late_sizechange_sp39_2`: 16 to 8 there still finds the object, where the DMG
+        // already checks with 8; `late_sizechange2_*`: 8 to 16 there finds it on both; the
+        // `_ds_` variants: at double speed the new size, as on the DMG).
         let (changed_at, old_lcdc) = self.size_change;
         let old_height = if old_lcdc & 0x04 != 0 { 16 } else { 8 };
-        let resized = changed_at > scan.start;
+        let or_glitch = self.cgb && !self.double_speed;
+        let resized = changed_at > scan.start || (or_glitch && changed_at == scan.start);
         if !dma && !resized {
             // The usual case: every entry as OAM holds it, with the size now; from the
             // table while OAM and the size hold still.
@@ -175,6 +181,8 @@ impl Ppu {
             let at = scan.start + 2 * i as u64;
             let height = if resized && changed_at > at {
                 old_height
+            } else if or_glitch && changed_at == at {
+                16
             } else {
                 height
             };

@@ -123,8 +123,8 @@ impl Ppu {
 
 impl Ppu {
     /// Append the PPU's part of the state image (not the framebuffer: see [`crate::state`]);
-    /// `vram_len` is the model's VRAM size.
-    pub(crate) fn save_state(&self, w: &mut crate::state::Writer<'_>, vram_len: usize) {
+    /// `now` is the machine's clock, `vram_len` the model's VRAM size.
+    pub(crate) fn save_state(&self, w: &mut crate::state::Writer<'_>, now: u64, vram_len: usize) {
         w.bytes(&self.vram[..vram_len]);
         w.u8(self.vbk);
         w.bytes(&self.cram.bg);
@@ -199,6 +199,13 @@ impl Ppu {
         w.u64(self.lyc_cleared);
         w.u8(self.lyc_pending.0);
         w.u64(self.lyc_pending.1);
+        // Mode 0's start only while colour RAM is still held (zero otherwise: the image does
+        // not depend on whether a lazy batch timed mode 0).
+        w.u64(if self.cram_held_in_mode0(now) {
+            self.hblank_at
+        } else {
+            0
+        });
     }
 
     /// Read the PPU's part of the state image; `now` is the machine's clock, for the checks,
@@ -328,6 +335,10 @@ impl Ppu {
         self.lyc_pending = (r.u8()?, r.u64()?);
         if self.lyc_pending.1 != u64::MAX && (!on || self.lyc_pending.1 > now + 8) {
             return Err(Invalid("PPU pending LYC write"));
+        }
+        self.hblank_at = r.u64()?;
+        if self.hblank_at > now + DOTS_PER_LINE {
+            return Err(Invalid("PPU mode 0 start"));
         }
         Ok(())
     }

@@ -316,10 +316,12 @@ impl Ppu {
                     self.schedule(Event::VramBlock, s + VRAM_BLOCK);
                 }
                 Event::VramBlock => {
-                    // For one M-cycle OAM takes writes again (Mooneye lcdon_write_timing-GS).
+                    // For one M-cycle the DMG's OAM takes writes again (Mooneye
+                    // lcdon_write_timing-GS); the CGB's does not (Gambatte
+                    // `oam_access/midwrite_2`: a write at S+80 is dropped on the CGB only).
                     // (The CGB blocks VRAM later: `Ppu::cgb_vram_open`.)
                     self.vram_read_blocked = !self.cgb;
-                    self.oam_write_blocked = false;
+                    self.oam_write_blocked = self.cgb;
                     self.schedule(Event::Mode3, s + self.mode3_start());
                 }
                 Event::Mode3 => {

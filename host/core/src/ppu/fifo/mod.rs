@@ -25,9 +25,10 @@
 //! - Objects stop the shifter at their X and are fetched while the fetcher waits: see
 //!   [`objects`] (Pan Docs' penalty, the LCDC.1 cases).
 //! - The shifter sees a write `OUTPUT_DELAY` dots late: each pixel picks object or
-//!   background (LCDC.0, LCDC.1, the priority bit) and its palette; on the dot a BGP, OBP or
-//!   LCDC write lands there, the pixel gets the old and new values ORed (the DMG's write
-//!   glitch, Mealybug `m3_bgp_change`, `m3_lcdc_bg_en_change`).
+//!   background (LCDC.0, LCDC.1, the priority bit) and its palette; on the dot an LCDC write
+//!   lands there, the pixel gets the old and new values ORed (the DMG's write glitch, Mealybug
+//!   `m3_lcdc_bg_en_change`). A palette write shows its new value from the landing dot on
+//!   (see [`OUTPUT_DELAY`]).
 //! - The window starts when the counter reaches `WX + 1` (WX seen `WX_DELAY` dots late,
 //!   LCDC.5 as the shifter sees it, without the glitch): the FIFO is cleared and the fetcher restarts on the
 //!   window's tiles a dot later, 6 dots in all (7 at WX = 0 with fine scroll). Clearing LCDC.5
@@ -70,7 +71,12 @@ pub const START: u16 = 86;
 /// `scx_0761c0/*`: 4 fails them, 5 and 6 fit both models; Mealybug `m3_scx_low_3_bits`).
 const FINE_DELAY: u16 = 5;
 /// Dots after a write until the shifter sees it: palettes, LCDC.0/.1/.5 (Mealybug
-/// `m3_bgp_change`, `m3_lcdc_bg_en_change`, `m3_obp0_change`).
+/// `m3_bgp_change`, `m3_lcdc_bg_en_change`, `m3_obp0_change`). A BGP write shows the new
+/// palette from the landing dot on, with no pixel of old and new ORed: Gambatte's
+/// `dmgpalette_during_m3/*` (verified on a DMG-08: BGP 0xFF then 0x00, the first white pixel
+/// is the landing dot's; 0x00 then 0xFF, the first black one is too). Mealybug's DMG-blob
+/// screenshots (`m3_bgp_change`, `m3_bgp_change_sprites`) show an old|new pixel there
+/// instead: a difference between DMG revisions; the model follows the DMG-08.
 const OUTPUT_DELAY: u16 = 4;
 /// Dots after a write until the window's WX comparison sees it (Mealybug `m3_wx_6_change`,
 /// `m3_window_timing`).
@@ -257,14 +263,10 @@ pub fn render(
                 fine_scx = w.value;
             }
         }
-        let mut glitch = pal;
-        let mut glitched = false;
-        while let Some((w, landing)) = output_writes.due(dot) {
-            // The DMG's old|new glitch on the landing dot (not on the CGB).
-            glitched |= landing && !input.cgb_hardware;
-            pal.apply(w, &mut glitch);
+        while let Some((w, _)) = output_writes.due(dot) {
+            // The new value from the landing dot on, on both models (see `OUTPUT_DELAY`).
+            pal.apply(w);
         }
-        let out_pal = if glitched { glitch } else { pal };
         while let Some((w, _)) = wy_writes.due(dot) {
             if w.addr == 0xFF4A && w.value == regs.ly {
                 regs.wy_triggered = true;
@@ -278,7 +280,7 @@ pub fn render(
         let mut pixel_lcdc = out_lcdc;
         while let Some((w, landing)) = lcdc_writes.due(dot) {
             if w.addr == 0xFF40 {
-                // The same glitch as the palettes': old and new ORed for one pixel.
+                // The DMG's write glitch: old and new ORed for one pixel.
                 pixel_lcdc = if landing && !input.cgb_hardware {
                     out_lcdc | w.value
                 } else {
@@ -409,7 +411,7 @@ pub fn render(
                             input.obj_palettes,
                         )
                     } else {
-                        u16::from(shifter::shade(index, obj, pixel_lcdc, &out_pal))
+                        u16::from(shifter::shade(index, obj, pixel_lcdc, &pal))
                     };
                 }
                 count += 1;

@@ -1,5 +1,4 @@
-//! The pixel output: the background FIFO, the palettes as the shifter reads them (with the
-//! DMG's old|new glitch on the dot a palette write lands, Mealybug `m3_bgp_change`), and each
+//! The pixel output: the background FIFO, the palettes as the shifter reads them, and each
 //! pixel's shade from the background index, the object pixel, LCDC.0/.1 and the priority bit.
 
 use super::line::LineWrite;
@@ -82,17 +81,14 @@ pub(super) struct Palettes {
 }
 
 impl Palettes {
-    /// Apply a palette write; `glitch` gets the palettes for the pixel leaving on the write's
-    /// dot (old and new ORed).
-    pub(super) fn apply(&mut self, w: &LineWrite, glitch: &mut Palettes) {
-        let reg = match w.addr {
-            0xFF47 => (&mut self.bgp, &mut glitch.bgp),
-            0xFF48 => (&mut self.obp0, &mut glitch.obp0),
-            0xFF49 => (&mut self.obp1, &mut glitch.obp1),
-            _ => return,
-        };
-        *reg.1 = *reg.0 | w.value;
-        *reg.0 = w.value;
+    /// Apply a palette write.
+    pub(super) fn apply(&mut self, w: &LineWrite) {
+        match w.addr {
+            0xFF47 => self.bgp = w.value,
+            0xFF48 => self.obp0 = w.value,
+            0xFF49 => self.obp1 = w.value,
+            _ => {}
+        }
     }
 }
 
