@@ -1160,6 +1160,14 @@ impl Hardware {
                 self.dma.reg = v;
                 self.dma.pending_source = u16::from(v) << 8;
                 self.dma.start_at = now + 2 * self.mcycle;
+                // A running transfer takes the new page at once: its byte in the setup M-cycle
+                // comes from there, and the CPU meets the DMA on the new page's bus (Gambatte's
+                // `oamdma_src8000_srcchange0000_busyinc`; SameBoy's source register too).
+                if self.dma.active {
+                    self.dma.source = self.dma.pending_source;
+                    let cgb = self.model == Model::Cgb;
+                    self.dma.source_bus = bus_of(dma_source(self.dma.source, cgb), cgb);
+                }
             }
             0xFF40 if self.hdma.hblank && self.cgb_mode => {
                 // Switching the LCD off outside HBlank drops the PPU into mode 0: an HBlank
