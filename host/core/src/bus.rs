@@ -1162,6 +1162,14 @@ impl Hardware {
                 self.dma.reg = v;
                 self.dma.pending_source = u16::from(v) << 8;
                 self.dma.start_at = now + 2 * self.mcycle;
+                // A running transfer takes the new page at once: its byte in the setup M-cycle
+                // comes from there, and the CPU meets the DMA on the new page's bus (Gambatte's
+                // `oamdma_src8000_srcchange0000_busyinc`; SameBoy's source register too).
+                if self.dma.active {
+                    self.dma.source = self.dma.pending_source;
+                    let cgb = self.model == Model::Cgb;
+                    self.dma.source_bus = bus_of(dma_source(self.dma.source, cgb), cgb);
+                }
             }
             0xFF40 if self.hdma.hblank && self.cgb_mode => {
                 // Switching the LCD off outside HBlank drops the PPU into mode 0: an HBlank
@@ -1215,11 +1223,12 @@ impl Hardware {
     /// more.
     fn counter_reset(&mut self, now: u64) {
         let fs_bit = 0x1000 << (self.timer.rate() - 1);
-        if self.timer.counter(now) & fs_bit != 0 {
+        let counter = self.timer.counter(now);
+        if counter & fs_bit != 0 {
             self.apu.frame_sequencer(now);
         }
         self.timer.write_div(now);
-        self.serial.counter_reset(now);
+        self.serial.counter_reset(now, counter);
         self.apu_fs_next = now + FS_PERIOD;
     }
 
@@ -1414,9 +1423,11 @@ impl Bus for Hardware {
 
     /// The acknowledge holds IF's bit clear past the dispatch (Gambatte's `late_retrigger`
     /// tests, `docs/timing.md`): a PPU request (VBlank, STAT) made by half an M-cycle after its
-    /// last M-cycle, and on the CGB a timer request made by the end of the M-cycle after it,
-    /// is dropped. The next M-cycle is the handler's opcode fetch, which reads no register:
-    /// running the PPU's or the timer's events that early changes nothing else.
+    /// last M-cycle, on the CGB a timer request made by the end of the M-cycle after it, and a
+    /// serial request made by half an M-cycle after it (the CGB: the whole M-cycle after it;
+    /// Gambatte's `serial/start_wait_trigger_int8_read_if_*`) is dropped. The next M-cycle is
+    /// the handler's opcode fetch, which reads no register: running the PPU's, the timer's or
+    /// the serial port's events that early changes nothing else.
     fn acknowledge_held(&mut self, bit: u8) {
         let now = self.now;
         let cgb = self.model == Model::Cgb;
@@ -1438,6 +1449,13 @@ impl Bus for Hardware {
                 let until = now + self.mcycle;
                 if self.timer.next_event() <= until && self.timer.run_events(until) {
                     self.if_ |= irq::TIMER;
+                    self.reschedule();
+                }
+            }
+            3 => {
+                let until = now + if cgb { self.mcycle } else { self.mcycle / 2 };
+                if self.serial.next_event() <= until && self.serial.run_events(until) {
+                    self.if_ |= irq::SERIAL;
                     self.reschedule();
                 }
             }
@@ -1489,9 +1507,11 @@ impl Bus for Hardware {
         }
         let now = self.now;
         let fs_bit = 0x1000 << (self.timer.rate() - 1);
-        if self.timer.counter(now) & fs_bit != 0 {
+        let counter = self.timer.counter(now);
+        if counter & fs_bit != 0 {
             self.apu.frame_sequencer(now);
         }
+        let serial_edges = self.serial.edges_after_reset(now, counter);
         self.timer.speed_switch_reset(now);
         let double = !self.cgb.double_speed;
         self.cgb.key1_armed = false;
@@ -1507,7 +1527,7 @@ impl Bus for Hardware {
         };
         let start = now + hold;
         self.timer.hold_reset_until(start);
-        self.serial.counter_reset(start);
+        self.serial.restart_after_reset(start, serial_edges);
         self.apu_fs_next = start + FS_PERIOD;
         if hold > 0 {
             self.reschedule();

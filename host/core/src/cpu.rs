@@ -311,32 +311,33 @@ impl Cpu {
     }
 
     /// Interrupt dispatch after the opcode fetch that saw the request (its opcode is dropped and
-    /// PC stays): 4 more M-cycles, 5 in all. The vector is chosen after the high byte of PC is
-    /// pushed, so a push that lands on IE (SP=0x0000) can cancel it (Mooneye `ie_push`): PC
-    /// becomes 0.
+    /// PC stays): 4 more M-cycles, 5 in all, PC pushed in the last two (Gambatte's
+    /// `oamdma_src0000_busyint0002`: the pushes meet an OAM DMA an M-cycle after RST's would).
+    /// The vector is chosen after the high byte of PC is pushed, so a push that lands on IE
+    /// (SP=0x0000) can cancel it (Mooneye `ie_push`): PC becomes 0.
     fn dispatch<B: Bus>(&mut self, bus: &mut B) {
         self.dispatches = self.dispatches.wrapping_add(1);
         self.ime = false;
         // A halt bug's repeated byte is the dropped opcode: PC is pushed as it is.
         self.halt_bug = false;
         bus.idle_idu(self.regs.sp);
+        bus.idle();
         let pc = self.regs.pc;
         self.regs.sp = self.regs.sp.wrapping_sub(1);
         bus.write(self.regs.sp, (pc >> 8) as u8);
         let pending = bus.pending_interrupts();
+        let bit = pending.trailing_zeros() as u8;
+        if pending != 0 {
+            bus.acknowledge_interrupt(bit);
+        }
         self.regs.sp = self.regs.sp.wrapping_sub(1);
         bus.write(self.regs.sp, pc as u8);
         if pending == 0 {
             self.regs.pc = 0x0000;
         } else {
-            let bit = pending.trailing_zeros() as u8;
-            bus.acknowledge_interrupt(bit);
             self.regs.pc = 0x0040 + 8 * u16::from(bit);
-            bus.idle();
             bus.acknowledge_held(bit);
-            return;
         }
-        bus.idle();
     }
 
     #[inline(always)]

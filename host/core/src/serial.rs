@@ -113,9 +113,11 @@ impl Serial {
     /// (SC bit 1, CGB mode) from a counter bit that reads 1 to one that reads 0, the selector's
     /// output falls: that edge clocks the divide-by-two stage, so the first shift comes one
     /// edge of the new clock early (gbc-hw-tests `sc_change_freq_gbc`: bit 7 to bit 2 and
-    /// bit 2 to bit 7, each at every counter phase).
+    /// bit 2 to bit 7, each at every counter phase). With no transfer running the stage is held
+    /// clear and that fall does not count (the CGB leaves its boot with SC bit 1 set: Gambatte's
+    /// `serial/nopx1_div_write_start_wait_read_if_1` starts a transfer on time).
     pub fn write_sc(&mut self, v: u8, now: u64, counter: u16) {
-        let old_bit = self.selected_bit(counter);
+        let old_bit = self.selected_bit(counter) && self.next_shift != u64::MAX;
         self.sc = v & if self.cgb_mode { 0x83 } else { 0x81 };
         if v & 0x81 == 0x81 {
             if self.output.len() >= OUTPUT_CAP {
@@ -164,11 +166,35 @@ impl Serial {
         false
     }
 
-    /// The system counter was reset (DIV write): the next shift comes a whole shift period
-    /// later, on a falling edge of counter bit 8 (AntonioND's `div_reset_serial`).
-    pub fn counter_reset(&mut self, now: u64) {
-        if self.next_shift != u64::MAX {
-            self.next_shift = now + self.periods().0 / self.rate;
+    /// The system counter was reset (DIV write) at `now`, from `counter`: the clock's edges
+    /// restart from 0. If the selected counter bit was 1 it falls now and clocks the
+    /// divide-by-two stage: the shift comes now if that stage was armed (the edge between two
+    /// shifts had passed), else on the first edge after the reset. With the bit at 0 the shift
+    /// comes on the first edge after the reset if the stage was armed, else on the second
+    /// (Gambatte's `serial/start_late_div_write_wait_read_if_*`, the DIV write at each of the
+    /// four phases; AntonioND's `div_reset_serial`).
+    pub fn counter_reset(&mut self, now: u64, counter: u16) {
+        let edges = self.edges_after_reset(now, counter);
+        self.restart_after_reset(now, edges);
+    }
+
+    /// How many edges of the selected clock after a counter reset at `now` (from `counter`)
+    /// the next shift comes: 0 (at the reset), 1 or 2; `None` when idle.
+    pub(crate) fn edges_after_reset(&self, now: u64, counter: u16) -> Option<u64> {
+        if self.next_shift == u64::MAX {
+            return None;
+        }
+        let edge = self.periods().1;
+        let armed = self.next_shift.saturating_sub(now) * self.rate <= edge;
+        let falls = self.selected_bit(counter);
+        Some(2 - u64::from(armed) - u64::from(falls))
+    }
+
+    /// Schedule the next shift `edges` edges of the selected clock after `start`, when the
+    /// reset counter starts counting (see [`Serial::counter_reset`]).
+    pub(crate) fn restart_after_reset(&mut self, start: u64, edges: Option<u64>) {
+        if let Some(edges) = edges {
+            self.next_shift = start + edges * self.periods().1 / self.rate;
         }
     }
 
@@ -220,6 +246,27 @@ mod tests {
         // Counter 0x100 + 8 at t = 8: bit 7 falls at counter 0x200 and 0x300.
         s.write_sc(0x81, 8, 0x108);
         assert_eq!(s.next_event(), 8 + 0x1F8);
+    }
+
+    #[test]
+    fn a_div_write_moves_the_next_shift_by_the_edges_left() {
+        // Started at counter 0: the first shift at 0x200, on the second edge of bit 7.
+        let cases = [
+            // Bit 7 low, the edge at 0x100 still to come: two edges on.
+            (0x40, 0x200),
+            // Bit 7 high: it falls at the reset, one edge on.
+            (0xC0, 0x100),
+            // The edge at 0x100 passed (armed), bit 7 low: one edge on.
+            (0x140, 0x100),
+            // Armed, bit 7 high: the shift comes at the reset.
+            (0x1C0, 0),
+        ];
+        for (at, after) in cases {
+            let mut s = cgb_port();
+            s.write_sc(0x81, 0, 0);
+            s.counter_reset(at, at as u16);
+            assert_eq!(s.next_event(), at + after, "reset at {at:#x}");
+        }
     }
 
     #[test]
