@@ -1,7 +1,7 @@
 //! The LCD registers as the CPU reads and writes them: LCD on/off, the DMG STAT write glitch,
 //! LYC, and the mode 3 writes the FIFO replay needs.
 
-use super::event::Event;
+use super::event::{Event, SRC_HBLANK};
 use super::timeline::MODE3_START;
 use super::{HEIGHT, MAX_LINE_WRITES, Ppu};
 
@@ -31,7 +31,11 @@ impl Ppu {
     /// Write a PPU register; returns the interrupt flags to request.
     pub fn write_register(&mut self, addr: u16, v: u8, now: u64) -> u8 {
         let drawn_from = self.drawn_registers();
-        let irq = self.write_register_now(addr, v, now);
+        let mut irq = 0;
+        if self.stat_held.1 <= now {
+            irq = self.release_stat_held();
+        }
+        irq |= self.write_register_now(addr, v, now);
         if self.drawn_registers() != drawn_from {
             self.touch();
         }
@@ -108,6 +112,21 @@ impl Ppu {
                 if !self.cgb {
                     self.stat_enable = 0x78;
                     irq = self.update_stat_write(now, glitchless);
+                }
+                // The CGB's write reaches the interrupt line 2 CPU clocks late for the enables
+                // it clears (those it sets act at once) of the sources that are up, and of
+                // HBlank: an HBlank source rising by then still makes its edge, and a source
+                // disabled while up still holds the line for one rising then (an LY=LYC source
+                // disabled for HBlank hides HBlank's rise). VBlank and OAM rising then stay
+                // unseen (Gambatte `m0enable/disable_scx*_2`, `lycdisable_ff41_*_2`,
+                // `m1/m1irq_m2disable_lycdisable_2` against `m1/m1irq_disable_1`,
+                // `m2enable/disable_ly0_1`: CPU CGB C and DMG-CPU B digits differ; Gambatte's
+                // own model keeps the old enables for 2 cycles on the CGB for HBlank's
+                // interrupt and for what blocks the others).
+                let up = self.sources | if self.lyc_equal { 0x40 } else { 0 };
+                let held = self.stat_enable & !v & (up | SRC_HBLANK);
+                if self.cgb && held != 0 && self.lcd_on() {
+                    self.stat_held = (held, now + self.mcycle_dots() / 2);
                 }
                 self.stat_enable = v & 0x78;
                 irq |= self.update_stat_write(now, glitchless);

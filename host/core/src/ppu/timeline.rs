@@ -97,7 +97,7 @@ impl Ppu {
     /// Whether a STAT interrupt source is enabled (STAT bits 3-6): then any edge may request
     /// the interrupt, so the timeline runs on time.
     fn stat_irq_enabled(&self) -> bool {
-        self.stat_enable & 0x78 != 0
+        (self.stat_enable | self.stat_held.0) & 0x78 != 0
     }
 
     /// When VBlank started (line 144, dot 2), while the PPU is on line 144 in VBlank.
@@ -108,7 +108,7 @@ impl Ppu {
 
     /// The sources of the STAT interrupt line, ORed.
     pub(super) fn stat_sources(&self) -> bool {
-        let e = self.stat_enable;
+        let e = self.stat_enable | self.stat_held.0;
         (self.lyc_equal && e & 0x40 != 0) || self.sources & e != 0
     }
 
@@ -180,6 +180,26 @@ impl Ppu {
 
     /// Process every event due at or before `now`; returns the interrupt flags to request.
     pub fn run_events(&mut self, now: u64) -> u8 {
+        let mut irq = 0;
+        if self.stat_held.1 <= now {
+            irq = self.release_stat_held();
+        }
+        irq | self.run_events_due(now)
+    }
+
+    /// The enables a CGB STAT write cleared drop (see `registers.rs`): the events up to then
+    /// run with them, then the line is updated without them. Run late (at the next event or
+    /// PPU write after the dot, whichever comes first), as the fall requests nothing.
+    #[cold]
+    pub(super) fn release_stat_held(&mut self) -> u8 {
+        let at = self.stat_held.1;
+        let irq = self.run_events_due(at);
+        self.stat_held = (0, u64::MAX);
+        irq | self.update_stat(at)
+    }
+
+    /// [`Ppu::run_events`] without the STAT write's hold.
+    fn run_events_due(&mut self, now: u64) -> u8 {
         // No event writes LYC, so without a write in flight the loop need not look for one.
         if self.lyc_pending.1 == u64::MAX {
             self.run_events_with::<false>(now)
