@@ -32,7 +32,7 @@ impl Ppu {
     pub fn write_register(&mut self, addr: u16, v: u8, now: u64) -> u8 {
         let drawn_from = self.drawn_registers();
         let mut irq = 0;
-        if self.stat_held.1 <= now {
+        if self.stat_held.2 <= now {
             irq = self.release_stat_held();
         }
         irq |= self.write_register_now(addr, v, now);
@@ -113,20 +113,31 @@ impl Ppu {
                     self.stat_enable = 0x78;
                     irq = self.update_stat_write(now, glitchless);
                 }
-                // The CGB's write reaches the interrupt line 2 CPU clocks late for the enables
-                // it clears (those it sets act at once) of the sources that are up, and of
-                // HBlank: an HBlank source rising by then still makes its edge, and a source
-                // disabled while up still holds the line for one rising then (an LY=LYC source
-                // disabled for HBlank hides HBlank's rise). VBlank and OAM rising then stay
-                // unseen (Gambatte `m0enable/disable_scx*_2`, `lycdisable_ff41_*_2`,
-                // `m1/m1irq_m2disable_lycdisable_2` against `m1/m1irq_disable_1`,
+                // The CGB's write reaches the interrupt line 2 CPU clocks late (2 dots, 1 at
+                // double speed) for the enables it clears of HBlank and of the sources that are
+                // up; the rest act at once. So an HBlank source rising by then still makes its
+                // edge, and a source disabled while up (LY=LYC, HBlank) holds the line over a
+                // rise then; VBlank and OAM rising then are not seen once disabled (Gambatte
+                // `m0enable/disable_scx*_2`, `lycdisable_ff41_*_2`, `m1/m1irq_m0disable_2`,
+                // `m1irq_m2disable_lycdisable_2` against `m1/m1irq_disable_1`,
                 // `m2enable/disable_ly0_1`: CPU CGB C and DMG-CPU B digits differ; Gambatte's
-                // own model keeps the old enables for 2 cycles on the CGB for HBlank's
-                // interrupt and for what blocks the others).
+                // own model keeps the old enables 2 cycles on the CGB for HBlank's interrupt
+                // and for what blocks the others). HBlank enabled while line 143's HBlank runs
+                // on into line 144 is late too (`m1/ly143_late_m0enable_2`: no interrupt for a
+                // write at S; `_ds_1`, `_ds_lcdoffset1_2`: one at S at double speed, none at
+                // S+1); on other lines a write at S-1 still sees HBlank
+                // (`m0enable/late_enable_lcdoffset1_1`).
+                let new = v & 0x78;
                 let up = self.sources | if self.lyc_equal { 0x40 } else { 0 };
-                let held = self.stat_enable & !v & (up | SRC_HBLANK);
-                if self.cgb && held != 0 && self.lcd_on() {
-                    self.stat_held = (held, now + self.mcycle_dots() / 2);
+                let on = self.stat_enable & !new & (up | SRC_HBLANK);
+                let extended = self.line == 144 && self.sources & SRC_HBLANK != 0;
+                let off = if extended {
+                    new & !self.stat_enable & SRC_HBLANK
+                } else {
+                    0
+                };
+                if self.cgb && on | off != 0 && self.lcd_on() {
+                    self.stat_held = (on, off, now + self.mcycle_dots() / 2);
                 }
                 self.stat_enable = v & 0x78;
                 irq |= self.update_stat_write(now, glitchless);

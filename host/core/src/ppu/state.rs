@@ -200,7 +200,8 @@ impl Ppu {
         w.u8(self.lyc_pending.0);
         w.u64(self.lyc_pending.1);
         w.u8(self.stat_held.0);
-        w.u64(self.stat_held.1);
+        w.u8(self.stat_held.1);
+        w.u64(self.stat_held.2);
     }
 
     /// Read the PPU's part of the state image; `now` is the machine's clock, for the checks,
@@ -331,8 +332,8 @@ impl Ppu {
         if self.lyc_pending.1 != u64::MAX && (!on || self.lyc_pending.1 > now + 8) {
             return Err(Invalid("PPU pending LYC write"));
         }
-        self.stat_held = (r.u8()? & 0x78, r.u64()?);
-        if self.stat_held.1 != u64::MAX && (!on || self.stat_held.1 > now + 2) {
+        self.stat_held = (r.u8()? & 0x78, r.u8()? & 0x78, r.u64()?);
+        if self.stat_held.2 != u64::MAX && (!on || self.stat_held.2 > now + 2) {
             return Err(Invalid("PPU STAT write hold"));
         }
         Ok(())

@@ -108,7 +108,7 @@ impl Ppu {
 
     /// The sources of the STAT interrupt line, ORed.
     pub(super) fn stat_sources(&self) -> bool {
-        let e = self.stat_enable | self.stat_held.0;
+        let e = (self.stat_enable | self.stat_held.0) & !self.stat_held.1;
         (self.lyc_equal && e & 0x40 != 0) || self.sources & e != 0
     }
 
@@ -181,21 +181,24 @@ impl Ppu {
     /// Process every event due at or before `now`; returns the interrupt flags to request.
     pub fn run_events(&mut self, now: u64) -> u8 {
         let mut irq = 0;
-        if self.stat_held.1 <= now {
+        if self.stat_held.2 <= now {
             irq = self.release_stat_held();
         }
         irq | self.run_events_due(now)
     }
 
-    /// The enables a CGB STAT write cleared drop (see `registers.rs`): the events up to then
-    /// run with them, then the line is updated without them. Run late (at the next event or
-    /// PPU write after the dot, whichever comes first), as the fall requests nothing.
+    /// A CGB STAT write's value reaches the interrupt line (see `registers.rs`): the events up
+    /// to then run with the enables as they were, then the line is updated with the written
+    /// ones.
     #[cold]
     pub(super) fn release_stat_held(&mut self) -> u8 {
-        let at = self.stat_held.1;
+        let at = self.stat_held.2;
         let irq = self.run_events_due(at);
-        self.stat_held = (0, u64::MAX);
-        irq | self.update_stat(at)
+        self.stat_held = (0, 0, u64::MAX);
+        // Like the DMG's write, the landing value raises the line in the dot it fell with
+        // no edge (`m1/lyc143_late_m0enable_lycdisable_ds_1`: LY=LYC disabled and HBlank
+        // enabled at S on line 144 at double speed, the flag falling at S+1: no interrupt).
+        irq | self.update_stat_write(at, true)
     }
 
     /// [`Ppu::run_events`] without the STAT write's hold.
@@ -253,9 +256,12 @@ impl Ppu {
                     if self.line != 0 || !self.cgb {
                         self.mode = 0;
                     }
+                    // No mode 2 ends line 143's HBlank: its source lasts until VBlank starts
+                    // (`Compare`), so with both enabled VBlank's rise makes no edge.
                     self.sources = match self.line {
                         0 => SRC_VBLANK,
-                        1..=144 => SRC_OAM,
+                        144 => SRC_OAM | (self.sources & SRC_HBLANK),
+                        1..=143 => SRC_OAM,
                         _ => SRC_VBLANK,
                     };
                     if self.line < 144 {
