@@ -1,7 +1,7 @@
 //! The LCD registers as the CPU reads and writes them: LCD on/off, the DMG STAT write glitch,
 //! LYC, and the mode 3 writes the FIFO replay needs.
 
-use super::event::{Event, SRC_HBLANK};
+use super::event::{Event, SRC_HBLANK, SRC_VBLANK};
 use super::timeline::MODE3_START;
 use super::{HEIGHT, MAX_LINE_WRITES, Ppu};
 
@@ -122,19 +122,22 @@ impl Ppu {
                 // `m1irq_m2disable_lycdisable_2` against `m1/m1irq_disable_1`,
                 // `m2enable/disable_ly0_1`: CPU CGB C and DMG-CPU B digits differ; Gambatte's
                 // own model keeps the old enables 2 cycles on the CGB for HBlank's interrupt
-                // and for what blocks the others). HBlank enabled while line 143's HBlank runs
-                // on into line 144 is late too (`m1/ly143_late_m0enable_2`: no interrupt for a
+                // and for what blocks the others). Before VBlank starts on line 144 (S to S+2)
+                // the enables it sets are late too, after line 143's HBlank and the OAM pulse
+                // end (`m1/ly143_late_m0enable_2`, `ly143_late_m2enable_2`: no interrupt for a
                 // write at S; `_ds_1`, `_ds_lcdoffset1_2`: one at S at double speed, none at
-                // S+1); on other lines a write at S-1 still sees HBlank
-                // (`m0enable/late_enable_lcdoffset1_1`).
+                // S+1), and on the CPU CGB C before VBlank ends on line 0 the VBlank enable
+                // (`m1/m1irq_late_enable_2`, `_ds_lcdoffset1_2`; gbc-hw-tests'
+                // `mode1_disableint_*` CGB D dumps see VBlank there); on other lines a write at
+                // S-1 still sees HBlank (`m0enable/late_enable_lcdoffset1_1`) and one at S the
+                // OAM pulse (`m2enable/late_enable_ly0_1`, `late_enable_after_lycint_2`).
                 let new = v & 0x78;
                 let up = self.sources | if self.lyc_equal { 0x40 } else { 0 };
                 let on = self.stat_enable & !new & (up | SRC_HBLANK);
-                let extended = self.line == 144 && self.sources & SRC_HBLANK != 0;
-                let off = if extended {
-                    new & !self.stat_enable & SRC_HBLANK
-                } else {
-                    0
+                let off = match (self.line, self.event) {
+                    (144, Event::Compare) => new & !self.stat_enable,
+                    (0, Event::Compare) if !self.cgb_d => new & !self.stat_enable & SRC_VBLANK,
+                    _ => 0,
                 };
                 if self.cgb && on | off != 0 && self.lcd_on() {
                     self.stat_held = (on, off, now + self.mcycle_dots() / 2);
