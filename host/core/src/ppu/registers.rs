@@ -1,7 +1,7 @@
 //! The LCD registers as the CPU reads and writes them: LCD on/off, the DMG STAT write glitch,
 //! LYC, and the mode 3 writes the FIFO replay needs.
 
-use super::event::Event;
+use super::event::{Event, SRC_HBLANK, SRC_VBLANK};
 use super::timeline::MODE3_START;
 use super::{HEIGHT, MAX_LINE_WRITES, Ppu};
 
@@ -31,7 +31,11 @@ impl Ppu {
     /// Write a PPU register; returns the interrupt flags to request.
     pub fn write_register(&mut self, addr: u16, v: u8, now: u64) -> u8 {
         let drawn_from = self.drawn_registers();
-        let irq = self.write_register_now(addr, v, now);
+        let mut irq = 0;
+        if self.stat_held.2 <= now {
+            irq = self.release_stat_held();
+        }
+        irq |= self.write_register_now(addr, v, now);
         if self.drawn_registers() != drawn_from {
             self.touch();
         }
@@ -108,6 +112,35 @@ impl Ppu {
                 if !self.cgb {
                     self.stat_enable = 0x78;
                     irq = self.update_stat_write(now, glitchless);
+                }
+                // The CGB's write reaches the interrupt line 2 CPU clocks late (2 dots, 1 at
+                // double speed) for the enables it clears of HBlank and of the sources that are
+                // up; the rest act at once. So an HBlank source rising by then still makes its
+                // edge, and a source disabled while up (LY=LYC, HBlank) holds the line over a
+                // rise then; VBlank and OAM rising then are not seen once disabled (Gambatte
+                // `m0enable/disable_scx*_2`, `lycdisable_ff41_*_2`, `m1/m1irq_m0disable_2`,
+                // `m1irq_m2disable_lycdisable_2` against `m1/m1irq_disable_1`,
+                // `m2enable/disable_ly0_1`: CPU CGB C and DMG-CPU B digits differ; Gambatte's
+                // own model keeps the old enables 2 cycles on the CGB for HBlank's interrupt
+                // and for what blocks the others). Before VBlank starts on line 144 (S to S+2)
+                // the enables it sets are late too, after line 143's HBlank and the OAM pulse
+                // end (`m1/ly143_late_m0enable_2`, `ly143_late_m2enable_2`: no interrupt for a
+                // write at S; `_ds_1`, `_ds_lcdoffset1_2`: one at S at double speed, none at
+                // S+1), and on the CPU CGB C before VBlank ends on line 0 the VBlank enable
+                // (`m1/m1irq_late_enable_2`, `_ds_lcdoffset1_2`; gbc-hw-tests'
+                // `mode1_disableint_*` CGB D dumps see VBlank there); on other lines a write at
+                // S-1 still sees HBlank (`m0enable/late_enable_lcdoffset1_1`) and one at S the
+                // OAM pulse (`m2enable/late_enable_ly0_1`, `late_enable_after_lycint_2`).
+                let new = v & 0x78;
+                let up = self.sources | if self.lyc_equal { 0x40 } else { 0 };
+                let on = self.stat_enable & !new & (up | SRC_HBLANK);
+                let off = match (self.line, self.event) {
+                    (144, Event::Compare) => new & !self.stat_enable,
+                    (0, Event::Compare) if !self.cgb_d => new & !self.stat_enable & SRC_VBLANK,
+                    _ => 0,
+                };
+                if self.cgb && on | off != 0 && self.lcd_on() {
+                    self.stat_held = (on, off, now + self.mcycle_dots() / 2);
                 }
                 self.stat_enable = v & 0x78;
                 irq |= self.update_stat_write(now, glitchless);

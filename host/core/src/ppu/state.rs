@@ -206,6 +206,9 @@ impl Ppu {
         } else {
             0
         });
+        w.u8(self.stat_held.0);
+        w.u8(self.stat_held.1);
+        w.u64(self.stat_held.2);
     }
 
     /// Read the PPU's part of the state image; `now` is the machine's clock, for the checks,
@@ -339,6 +342,10 @@ impl Ppu {
         self.hblank_at = r.u64()?;
         if self.hblank_at > now + DOTS_PER_LINE {
             return Err(Invalid("PPU mode 0 start"));
+        }
+        self.stat_held = (r.u8()? & 0x78, r.u8()? & 0x78, r.u64()?);
+        if self.stat_held.2 != u64::MAX && (!on || self.stat_held.2 > now + 2) {
+            return Err(Invalid("PPU STAT write hold"));
         }
         Ok(())
     }

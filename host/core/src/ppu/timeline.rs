@@ -97,7 +97,7 @@ impl Ppu {
     /// Whether a STAT interrupt source is enabled (STAT bits 3-6): then any edge may request
     /// the interrupt, so the timeline runs on time.
     fn stat_irq_enabled(&self) -> bool {
-        self.stat_enable & 0x78 != 0
+        (self.stat_enable | self.stat_held.0) & 0x78 != 0
     }
 
     /// When VBlank started (line 144, dot 2), while the PPU is on line 144 in VBlank.
@@ -108,7 +108,7 @@ impl Ppu {
 
     /// The sources of the STAT interrupt line, ORed.
     pub(super) fn stat_sources(&self) -> bool {
-        let e = self.stat_enable;
+        let e = (self.stat_enable | self.stat_held.0) & !self.stat_held.1;
         (self.lyc_equal && e & 0x40 != 0) || self.sources & e != 0
     }
 
@@ -180,6 +180,29 @@ impl Ppu {
 
     /// Process every event due at or before `now`; returns the interrupt flags to request.
     pub fn run_events(&mut self, now: u64) -> u8 {
+        let mut irq = 0;
+        if self.stat_held.2 <= now {
+            irq = self.release_stat_held();
+        }
+        irq | self.run_events_due(now)
+    }
+
+    /// A CGB STAT write's value reaches the interrupt line (see `registers.rs`): the events up
+    /// to then run with the enables as they were, then the line is updated with the written
+    /// ones.
+    #[cold]
+    pub(super) fn release_stat_held(&mut self) -> u8 {
+        let at = self.stat_held.2;
+        let irq = self.run_events_due(at);
+        self.stat_held = (0, 0, u64::MAX);
+        // Like the DMG's write, the landing value raises the line in the dot it fell with
+        // no edge (`m1/lyc143_late_m0enable_lycdisable_ds_1`: LY=LYC disabled and HBlank
+        // enabled at S on line 144 at double speed, the flag falling at S+1: no interrupt).
+        irq | self.update_stat_write(at, true)
+    }
+
+    /// [`Ppu::run_events`] without the STAT write's hold.
+    fn run_events_due(&mut self, now: u64) -> u8 {
         // No event writes LYC, so without a write in flight the loop need not look for one.
         if self.lyc_pending.1 == u64::MAX {
             self.run_events_with::<false>(now)
@@ -233,9 +256,12 @@ impl Ppu {
                     if self.line != 0 || !self.cgb {
                         self.mode = 0;
                     }
+                    // No mode 2 ends line 143's HBlank: its source lasts until VBlank starts
+                    // (`Compare`), so with both enabled VBlank's rise makes no edge.
                     self.sources = match self.line {
                         0 => SRC_VBLANK,
-                        1..=144 => SRC_OAM,
+                        144 => SRC_OAM | (self.sources & SRC_HBLANK),
+                        1..=143 => SRC_OAM,
                         _ => SRC_VBLANK,
                     };
                     if self.line < 144 {
