@@ -148,33 +148,71 @@ impl Ppu {
     }
 
     /// LYC was written (or a CGB write landed) at `at`: compare again and update the line. An
-    /// LYC that matches the new LY in the dot LY changed keeps a flag that was set with the old
-    /// LY: the flag never goes low, so the line makes no edge (Gambatte
-    /// `lycEnable/ff45_enable_weirdpoint_*`, `lyc153_late_ff45_enable_*`; Gambatte's own model:
-    /// "simultaneous ly/lyc inc. lyc flag never goes low -> no trigger"). Another source that
-    /// fell in that dot does not hide the LYC's rise (`miscmstatirq/lycwirq_trigger_m0_late_*`:
-    /// HBlank ends as LYC is written with the new LY: an interrupt).
+    /// LYC that matches the line about to be compared, written while the flag is still set
+    /// for the line before, keeps the flag: it never goes low, so the line makes no edge
+    /// (Gambatte `lycEnable/ff45_enable_weirdpoint_*`, `lyc153_late_ff45_enable_*`; Gambatte's
+    /// own model: "simultaneous ly/lyc inc. lyc flag never goes low -> no trigger"). That
+    /// holds for a write landing up to [`Ppu::lyc_never_low_dots`] after LY's change cleared
+    /// the flag, while the line stayed low. Another source that fell in that dot does not
+    /// hide the LYC's rise (`miscmstatirq/lycwirq_trigger_m0_late_*`: HBlank ends as LYC is
+    /// written with the new LY: an interrupt).
     pub(super) fn lyc_write_compare(&mut self, at: u64) -> u8 {
-        self.compare_lyc_write();
-        let never_low = self.lyc_equal && self.lyc_cleared == at;
-        self.update_stat_write(at, never_low)
+        self.compare_lyc_write(at);
+        let cleared = self.lyc_cleared;
+        let never_low = self.lyc_equal
+            && at >= cleared
+            && at - cleared < self.lyc_never_low_dots()
+            && self.stat_fell == cleared;
+        let irq = self.update_stat(at);
+        if never_low { 0 } else { irq }
+    }
+
+    /// How long after LY's change cleared a set LY=LYC flag an LYC write that matches the
+    /// new line still keeps it (the flag never went low): the dot itself on the DMG; on the
+    /// CGB, whose write lands an M-cycle late, the M-cycle from it (Gambatte
+    /// `lycEnable/ff45_enable_weirdpoint_lcdoffset1_2`: written a dot before S, landing at
+    /// S+3 after the comparison at S+2: no edge).
+    fn lyc_never_low_dots(&self) -> u64 {
+        if self.cgb { 4 } else { 1 }
     }
 
     pub(super) fn compare_lyc(&mut self) {
         self.lyc_equal = self.ly == self.lyc;
     }
 
-    /// LY compared with LYC for an LYC write: the LY the comparison sees, which on line 153
-    /// is not the LY the CPU reads: 153 until dot 6 (LY reads 0 from dot 2), no line from dot
-    /// 6 to dot 10 (the flag reads 0; the CPU CGB D still compares 153), 0 from dot 10
-    /// (Gambatte `lycEnable/lyc153_late_ff45_enable_*`: LYC 153 written at S+4 on line 153
-    /// still raises the interrupt, at S+8 it does not).
-    pub(super) fn compare_lyc_write(&mut self) {
-        self.lyc_equal = match (self.line, self.event) {
-            (153, Event::Compare | Event::Line153Blank) => self.lyc == 153,
-            (153, Event::Line153Compare) => self.cgb_d && self.lyc == 153,
-            (153, _) => self.lyc == 0,
-            (line, _) => self.lyc == line,
+    /// Dots from an LYC write landing to the comparison it is measured against: the
+    /// comparator sees LY that much later (Gambatte's model: the write reaches the LY=LYC
+    /// comparison only when made more than 4 dots before it on the DMG, 6 on the CGB at normal
+    /// speed (whose write lands 4 late: 2 more), 5 at double speed). On the CPU CGB D the
+    /// comparison is as the write lands.
+    fn lyc_write_ahead(&self) -> u64 {
+        if !self.cgb {
+            4
+        } else if self.cgb_d {
+            0
+        } else if self.double_speed {
+            5
+        } else {
+            2
+        }
+    }
+
+    /// LY compared with LYC for an LYC write landing at `at`: the LY the comparison holds
+    /// [`Ppu::lyc_write_ahead`] dots later, which need not be the LY the CPU reads. On lines
+    /// 0-152 it holds the next line's LY from that line's S+2; on line 153 it holds 153 until
+    /// S+10 and 0 from there (Gambatte `lycEnable/lyc153_late_ff45_enable_*`: LYC 153 written
+    /// at S+4 on line 153 at double speed still raises the interrupt, at S+6 it does not; at
+    /// normal speed on the CGB written at S+3 it does, at S+4 not; `ff45_enable_weirdpoint_ds_*`:
+    /// at double speed LYC written with the next line's LY 2 dots before S keeps the flag).
+    pub(super) fn compare_lyc_write(&mut self, at: u64) {
+        let dot = at.saturating_sub(self.line_start);
+        let seen = dot + self.lyc_write_ahead();
+        self.lyc_equal = match self.line {
+            153 if seen < COMPARE_DOT + 8 => self.lyc == 153,
+            153 if dot < COMPARE_DOT + 8 => self.lyc_equal && self.lyc == 0,
+            153 => self.lyc == 0,
+            line if seen >= DOTS_PER_LINE + COMPARE_DOT => self.lyc_equal && self.lyc == line + 1,
+            line => self.lyc == line,
         };
     }
 
@@ -261,7 +299,9 @@ impl Ppu {
                     // (Gambatte `enable_display/frame0_m2stat_count_ds_1`: LY=LYC read at S
                     // of line 1; `lycEnable/late_ff41_enable_ds_1`; `m1/lycint143_m1irq_ds_*`:
                     // the mode 1 interrupt at S+2 of line 144 still rises).
-                    if self.line != 0 {
+                    // A flag an LYC write set for the new line already stays (it never
+                    // goes low: `lyc_write_compare`).
+                    if self.line != 0 && self.lyc != self.line {
                         self.lyc_equal = false;
                     }
                     self.schedule(Event::Compare, s + COMPARE_DOT);
@@ -404,7 +444,8 @@ impl Ppu {
                     if self.cgb && !self.cgb_d && at < clear {
                         self.schedule(Event::Line153Blank, clear);
                     } else {
-                        if !self.cgb_d {
+                        // (A flag an LYC write set for LY 0 stays: `compare_lyc_write`.)
+                        if !self.cgb_d && self.lyc != 0 {
                             self.lyc_equal = false;
                         }
                         self.schedule(Event::Line153Compare, s + COMPARE_DOT + 8);
