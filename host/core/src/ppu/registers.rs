@@ -109,6 +109,7 @@ impl Ppu {
                     self.stat_enable = 0x78;
                     irq = self.update_stat_write(now, glitchless);
                 }
+                irq |= self.stat_disable_before_compare(v, now);
                 self.stat_enable = v & 0x78;
                 irq |= self.update_stat_write(now, glitchless);
                 irq
@@ -179,6 +180,35 @@ impl Ppu {
                 0
             }
             _ => 0,
+        }
+    }
+
+    /// The CGB at normal speed: a STAT write made 2 dots or less before an LY=LYC comparison
+    /// does not reach it in time, so a comparison that raises the flag still requests the
+    /// interrupt with the LYC source the write disabled (Gambatte `lycEnable/ff41_disable_2`,
+    /// `lyc0_ff41_disable_2`: STAT 0 written at S, LYC matching the new line: an interrupt on
+    /// the CGB, none on the DMG; Gambatte's own model keeps the old STAT for the LYC
+    /// interrupt when written 2 cycles or less before it). The request is made at the write:
+    /// no CPU access falls between.
+    fn stat_disable_before_compare(&self, v: u8, now: u64) -> u8 {
+        let compared = match self.event {
+            Event::Compare => self.line,
+            Event::Line153Compare => 0,
+            _ => return 0,
+        };
+        let disabled = self.stat_enable & 0x40 != 0 && v & 0x40 == 0;
+        let soon = self.next > now && self.next - now <= 2;
+        if self.cgb
+            && !self.double_speed
+            && self.lcd_on()
+            && disabled
+            && soon
+            && self.lyc == compared
+            && !self.stat_line
+        {
+            super::IRQ_STAT
+        } else {
+            0
         }
     }
 

@@ -113,12 +113,11 @@ impl Ppu {
     }
 
     /// Re-evaluate the STAT line at dot `at`; a rising edge requests the interrupt. While the
-    /// LCD is off the comparison clock is stopped: the line keeps its state (Mooneye
-    /// `stat_lyc_onoff`).
+    /// LCD is off the comparison clock is stopped: the LY=LYC flag keeps its value (Mooneye
+    /// `stat_lyc_onoff`) and is the only source left, so a STAT write that enables it while
+    /// it is set still makes an edge (Gambatte `lycEnable/lcdoff_lycirqen_*`; on the DMG the
+    /// write glitch's enables do too).
     pub(super) fn update_stat(&mut self, at: u64) -> u8 {
-        if !self.lcd_on() {
-            return 0;
-        }
         let line = self.stat_sources();
         let rising = line && !self.stat_line;
         if self.stat_line && !line {
