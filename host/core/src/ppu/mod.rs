@@ -136,6 +136,9 @@ pub struct Ppu {
     /// The CGB's LYC write on its way to the LY=LYC comparison: the value and the dot it
     /// lands (`u64::MAX`: none; see `registers.rs`).
     lyc_pending: (u8, u64),
+    /// The interrupt a landed CGB LYC write raised, requested a dot later (`u64::MAX`: none;
+    /// see [`Ppu::land_lyc`]).
+    lyc_irq_at: u64,
     /// Time of dot 0 of the current line.
     line_start: u64,
     /// From when to when the running OAM DMA (restarts included) holds OAM for the OAM scan
@@ -250,6 +253,7 @@ impl Ppu {
             stat_fell: u64::MAX,
             lyc_cleared: u64::MAX,
             lyc_pending: (0, u64::MAX),
+            lyc_irq_at: u64::MAX,
             line_start: 0,
             oam_dma_busy: (0, 0),
             oam_before_dma: [0; 0xA0],
@@ -375,7 +379,7 @@ impl Ppu {
     /// Time of the next event, `u64::MAX` while the LCD is off.
     #[inline]
     pub fn next_event(&self) -> u64 {
-        self.next.min(self.lyc_pending.1)
+        self.next.min(self.lyc_pending.1).min(self.lyc_irq_at)
     }
 
     /// The current mode (0 HBlank, 1 VBlank, 2 OAM scan, 3 drawing).

@@ -62,6 +62,7 @@ impl Ppu {
                     if self.lyc_pending.1 != u64::MAX {
                         self.land_lyc();
                     }
+                    self.lyc_irq_at = u64::MAX;
                     self.ly = 0;
                     self.line = 0;
                     self.mode = 0;

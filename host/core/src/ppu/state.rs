@@ -199,6 +199,7 @@ impl Ppu {
         w.u64(self.lyc_cleared);
         w.u8(self.lyc_pending.0);
         w.u64(self.lyc_pending.1);
+        w.u64(self.lyc_irq_at);
     }
 
     /// Read the PPU's part of the state image; `now` is the machine's clock, for the checks,
@@ -328,6 +329,10 @@ impl Ppu {
         self.lyc_pending = (r.u8()?, r.u64()?);
         if self.lyc_pending.1 != u64::MAX && (!on || self.lyc_pending.1 > now + 8) {
             return Err(Invalid("PPU pending LYC write"));
+        }
+        self.lyc_irq_at = r.u64()?;
+        if self.lyc_irq_at != u64::MAX && (!on || self.lyc_irq_at > now + 8) {
+            return Err(Invalid("PPU pending LYC interrupt"));
         }
         Ok(())
     }

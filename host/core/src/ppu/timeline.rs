@@ -138,12 +138,20 @@ impl Ppu {
         }
     }
 
-    /// The CGB's pending LYC write lands (see `registers.rs`): LYC is compared again.
+    /// The CGB's pending LYC write lands (see `registers.rs`): LYC is compared again. STAT's
+    /// flag and the line follow at once; the interrupt it raises is requested a dot later,
+    /// seen by the interrupt check an M-cycle after the landing (Gambatte
+    /// `lycEnable/lyc_ff45_trigger_delay_2`: LYC written with the current LY; the handler runs
+    /// an instruction later than on the DMG, where the write lands at once; Gambatte's own
+    /// model requests it 5 cycles after the write at normal speed on the CGB).
     pub(super) fn land_lyc(&mut self) -> u8 {
         let (v, at) = self.lyc_pending;
         self.lyc_pending.1 = u64::MAX;
         self.lyc = v;
-        self.lyc_write_compare(at)
+        if self.lyc_write_compare(at) != 0 {
+            self.lyc_irq_at = at + 1;
+        }
+        0
     }
 
     /// LYC was written (or a CGB write landed) at `at`: compare again and update the line. An
@@ -218,7 +226,7 @@ impl Ppu {
     /// Process every event due at or before `now`; returns the interrupt flags to request.
     pub fn run_events(&mut self, now: u64) -> u8 {
         // No event writes LYC, so without a write in flight the loop need not look for one.
-        if self.lyc_pending.1 == u64::MAX {
+        if self.lyc_pending.1 == u64::MAX && self.lyc_irq_at == u64::MAX {
             self.run_events_with::<false>(now)
         } else {
             self.run_events_with::<true>(now)
@@ -232,6 +240,11 @@ impl Ppu {
             // A pending LYC write lands after the events of its own dot.
             if LYC && self.lyc_pending.1 <= now && self.lyc_pending.1 < self.next {
                 irq |= self.land_lyc();
+                continue;
+            }
+            if LYC && self.lyc_irq_at <= now && self.lyc_irq_at < self.next {
+                self.lyc_irq_at = u64::MAX;
+                irq |= IRQ_STAT;
                 continue;
             }
             if self.next > now {
