@@ -44,6 +44,9 @@ impl Ppu {
             if self.lyc_irq_at != u64::MAX {
                 self.lyc_irq_at += dots;
             }
+            if self.stat_pending.1 != u64::MAX {
+                self.stat_pending.1 += dots;
+            }
         }
     }
 

@@ -62,6 +62,9 @@ impl Ppu {
                     if self.lyc_pending.1 != u64::MAX {
                         self.land_lyc();
                     }
+                    if self.stat_pending.1 != u64::MAX {
+                        self.land_stat();
+                    }
                     self.lyc_irq_at = u64::MAX;
                     self.ly = 0;
                     self.line = 0;
@@ -110,7 +113,32 @@ impl Ppu {
                     self.stat_enable = 0x78;
                     irq = self.update_stat_write(now, glitchless);
                 }
+                if self.stat_pending.1 != u64::MAX {
+                    irq |= self.land_stat();
+                }
                 irq |= self.stat_disable_before_compare(v, now);
+                self.stat_enable = v & 0x78;
+                // The CGB at normal speed: a write made 2 dots or less before the comparison
+                // at S+2 (line 153: S+10) that would lower the line lowers it only after that
+                // dot's events, so a source they raise makes no edge (Gambatte
+                // `m2enable/late_enable_m1disable_ly0_2`: VBlank's source disabled and mode
+                // 2's enabled at S of line 0, `late_m1disable_ly0_2`,
+                // `lyc0_late_m2enable_lycdisable_2`, `m1/m1irq_m2disable_lycdisable_2`,
+                // `lycEnable/lyc153_late_m1disable_2`: no interrupt on the CGB, one on the
+                // DMG). A write that raises the line, or one made while it is low, acts at
+                // once (`m2enable/late_enable_ly0_1`, `disable_ly0_1`).
+                let soon = self.next > now && self.next - now <= 2;
+                if self.cgb
+                    && !self.double_speed
+                    && self.lcd_on()
+                    && soon
+                    && matches!(self.event, Event::Compare | Event::Line153Compare)
+                    && self.stat_line
+                    && !self.stat_sources()
+                {
+                    self.stat_pending = (v & 0x78, self.next);
+                    return irq;
+                }
                 self.stat_enable = v & 0x78;
                 irq |= self.update_stat_write(now, glitchless);
                 irq

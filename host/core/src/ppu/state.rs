@@ -200,6 +200,8 @@ impl Ppu {
         w.u8(self.lyc_pending.0);
         w.u64(self.lyc_pending.1);
         w.u64(self.lyc_irq_at);
+        w.u8(self.stat_pending.0);
+        w.u64(self.stat_pending.1);
     }
 
     /// Read the PPU's part of the state image; `now` is the machine's clock, for the checks,
@@ -333,6 +335,10 @@ impl Ppu {
         self.lyc_irq_at = r.u64()?;
         if self.lyc_irq_at != u64::MAX && (!on || self.lyc_irq_at > now + 8) {
             return Err(Invalid("PPU pending LYC interrupt"));
+        }
+        self.stat_pending = (r.u8()? & 0x78, r.u64()?);
+        if self.stat_pending.1 != u64::MAX && (!on || self.stat_pending.1 > now + 8) {
+            return Err(Invalid("PPU pending STAT write"));
         }
         Ok(())
     }

@@ -138,6 +138,14 @@ impl Ppu {
         }
     }
 
+    /// The CGB's pending STAT write lands (see `registers.rs`): the line follows its enables.
+    pub(super) fn land_stat(&mut self) -> u8 {
+        let (v, at) = self.stat_pending;
+        self.stat_pending.1 = u64::MAX;
+        self.stat_enable = v;
+        self.update_stat(at)
+    }
+
     /// The CGB's pending LYC write lands (see `registers.rs`): LYC is compared again. STAT's
     /// flag and the line follow at once; the interrupt it raises is requested a dot later,
     /// seen by the interrupt check an M-cycle after the landing (Gambatte
@@ -226,7 +234,10 @@ impl Ppu {
     /// Process every event due at or before `now`; returns the interrupt flags to request.
     pub fn run_events(&mut self, now: u64) -> u8 {
         // No event writes LYC, so without a write in flight the loop need not look for one.
-        if self.lyc_pending.1 == u64::MAX && self.lyc_irq_at == u64::MAX {
+        if self.lyc_pending.1 == u64::MAX
+            && self.lyc_irq_at == u64::MAX
+            && self.stat_pending.1 == u64::MAX
+        {
             self.run_events_with::<false>(now)
         } else {
             self.run_events_with::<true>(now)
@@ -240,6 +251,10 @@ impl Ppu {
             // A pending LYC write lands after the events of its own dot.
             if LYC && self.lyc_pending.1 <= now && self.lyc_pending.1 < self.next {
                 irq |= self.land_lyc();
+                continue;
+            }
+            if LYC && self.stat_pending.1 <= now && self.stat_pending.1 < self.next {
+                irq |= self.land_stat();
                 continue;
             }
             if LYC && self.lyc_irq_at <= now && self.lyc_irq_at < self.next {
