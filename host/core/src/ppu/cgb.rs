@@ -41,6 +41,12 @@ impl Ppu {
             if self.lyc_pending.1 != u64::MAX {
                 self.lyc_pending.1 += dots;
             }
+            if self.lyc_irq_at != u64::MAX {
+                self.lyc_irq_at += dots;
+            }
+            if self.stat_pending.1 != u64::MAX {
+                self.stat_pending.1 += dots;
+            }
         }
     }
 

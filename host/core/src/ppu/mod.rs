@@ -148,6 +148,13 @@ pub struct Ppu {
     /// dots, 1 at double speed; see `registers.rs`): the bits still enabled there, those not
     /// yet enabled, and the dot the written value takes over (`u64::MAX`: none).
     stat_held: (u8, u8, u64),
+    /// The interrupt a landed CGB LYC write raised, requested a dot later (`u64::MAX`: none;
+    /// see [`Ppu::land_lyc`]).
+    lyc_irq_at: u64,
+    /// The CGB's STAT write that lowers the interrupt line only past the comparison it was
+    /// made just before: its enables (already in STAT) and the dot the line is updated
+    /// (`u64::MAX`: none; see `registers.rs`).
+    stat_pending: (u8, u64),
     /// Time of dot 0 of the current line.
     line_start: u64,
     /// From when to when the running OAM DMA (restarts included) holds OAM for the OAM scan
@@ -266,6 +273,8 @@ impl Ppu {
             lyc_cleared: u64::MAX,
             lyc_pending: (0, u64::MAX),
             stat_held: (0, 0, u64::MAX),
+            lyc_irq_at: u64::MAX,
+            stat_pending: (0, u64::MAX),
             line_start: 0,
             oam_dma_busy: (0, 0),
             oam_before_dma: [0; 0xA0],
@@ -392,7 +401,11 @@ impl Ppu {
     /// Time of the next event, `u64::MAX` while the LCD is off.
     #[inline]
     pub fn next_event(&self) -> u64 {
-        self.next.min(self.lyc_pending.1).min(self.stat_held.2)
+        self.next
+            .min(self.lyc_pending.1)
+            .min(self.stat_held.2)
+            .min(self.lyc_irq_at)
+            .min(self.stat_pending.1)
     }
 
     /// The current mode (0 HBlank, 1 VBlank, 2 OAM scan, 3 drawing).

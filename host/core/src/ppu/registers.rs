@@ -66,6 +66,10 @@ impl Ppu {
                     if self.lyc_pending.1 != u64::MAX {
                         self.land_lyc();
                     }
+                    if self.stat_pending.1 != u64::MAX {
+                        self.land_stat();
+                    }
+                    self.lyc_irq_at = u64::MAX;
                     self.ly = 0;
                     self.line = 0;
                     self.mode = 0;
@@ -113,6 +117,9 @@ impl Ppu {
                     self.stat_enable = 0x78;
                     irq = self.update_stat_write(now, glitchless);
                 }
+                if self.stat_pending.1 != u64::MAX {
+                    irq |= self.land_stat();
+                }
                 // The CGB's write reaches the interrupt line 2 CPU clocks late (2 dots, 1 at
                 // double speed) for the enables it clears of HBlank and of the sources that are
                 // up; the rest act at once. So an HBlank source rising by then still makes its
@@ -141,6 +148,29 @@ impl Ppu {
                 };
                 if self.cgb && on | off != 0 && self.lcd_on() {
                     self.stat_held = (on, off, now + self.mcycle_dots() / 2);
+                }
+                irq |= self.stat_disable_before_compare(v, now);
+                self.stat_enable = v & 0x78;
+                // The CGB at normal speed: a write made 2 dots or less before the comparison
+                // at S+2 (line 153: S+10) that would lower the line lowers it only after that
+                // dot's events, so a source they raise makes no edge (Gambatte
+                // `m2enable/late_enable_m1disable_ly0_2`: VBlank's source disabled and mode
+                // 2's enabled at S of line 0, `late_m1disable_ly0_2`,
+                // `lyc0_late_m2enable_lycdisable_2`, `m1/m1irq_m2disable_lycdisable_2`,
+                // `lycEnable/lyc153_late_m1disable_2`: no interrupt on the CGB, one on the
+                // DMG). A write that raises the line, or one made while it is low, acts at
+                // once (`m2enable/late_enable_ly0_1`, `disable_ly0_1`).
+                let soon = self.next > now && self.next - now <= 2;
+                if self.cgb
+                    && !self.double_speed
+                    && self.lcd_on()
+                    && soon
+                    && matches!(self.event, Event::Compare | Event::Line153Compare)
+                    && self.stat_line
+                    && !self.stat_sources()
+                {
+                    self.stat_pending = (v & 0x78, self.next);
+                    return irq;
                 }
                 self.stat_enable = v & 0x78;
                 irq |= self.update_stat_write(now, glitchless);
@@ -212,6 +242,35 @@ impl Ppu {
                 0
             }
             _ => 0,
+        }
+    }
+
+    /// The CGB at normal speed: a STAT write made 2 dots or less before an LY=LYC comparison
+    /// does not reach it in time, so a comparison that raises the flag still requests the
+    /// interrupt with the LYC source the write disabled (Gambatte `lycEnable/ff41_disable_2`,
+    /// `lyc0_ff41_disable_2`: STAT 0 written at S, LYC matching the new line: an interrupt on
+    /// the CGB, none on the DMG; Gambatte's own model keeps the old STAT for the LYC
+    /// interrupt when written 2 cycles or less before it). The request is made at the write:
+    /// no CPU access falls between.
+    fn stat_disable_before_compare(&self, v: u8, now: u64) -> u8 {
+        let compared = match self.event {
+            Event::Compare => self.line,
+            Event::Line153Compare => 0,
+            _ => return 0,
+        };
+        let disabled = self.stat_enable & 0x40 != 0 && v & 0x40 == 0;
+        let soon = self.next > now && self.next - now <= 2;
+        if self.cgb
+            && !self.double_speed
+            && self.lcd_on()
+            && disabled
+            && soon
+            && self.lyc == compared
+            && !self.stat_line
+        {
+            super::IRQ_STAT
+        } else {
+            0
         }
     }
 

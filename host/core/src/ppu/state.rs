@@ -209,6 +209,9 @@ impl Ppu {
         w.u8(self.stat_held.0);
         w.u8(self.stat_held.1);
         w.u64(self.stat_held.2);
+        w.u64(self.lyc_irq_at);
+        w.u8(self.stat_pending.0);
+        w.u64(self.stat_pending.1);
     }
 
     /// Read the PPU's part of the state image; `now` is the machine's clock, for the checks,
@@ -346,6 +349,14 @@ impl Ppu {
         self.stat_held = (r.u8()? & 0x78, r.u8()? & 0x78, r.u64()?);
         if self.stat_held.2 != u64::MAX && (!on || self.stat_held.2 > now + 2) {
             return Err(Invalid("PPU STAT write hold"));
+        }
+        self.lyc_irq_at = r.u64()?;
+        if self.lyc_irq_at != u64::MAX && (!on || self.lyc_irq_at > now + 8) {
+            return Err(Invalid("PPU pending LYC interrupt"));
+        }
+        self.stat_pending = (r.u8()? & 0x78, r.u64()?);
+        if self.stat_pending.1 != u64::MAX && (!on || self.stat_pending.1 > now + 8) {
+            return Err(Invalid("PPU pending STAT write"));
         }
         Ok(())
     }

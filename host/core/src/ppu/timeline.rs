@@ -113,12 +113,11 @@ impl Ppu {
     }
 
     /// Re-evaluate the STAT line at dot `at`; a rising edge requests the interrupt. While the
-    /// LCD is off the comparison clock is stopped: the line keeps its state (Mooneye
-    /// `stat_lyc_onoff`).
+    /// LCD is off the comparison clock is stopped: the LY=LYC flag keeps its value (Mooneye
+    /// `stat_lyc_onoff`) and is the only source left, so a STAT write that enables it while
+    /// it is set still makes an edge (Gambatte `lycEnable/lcdoff_lycirqen_*`; on the DMG the
+    /// write glitch's enables do too).
     pub(super) fn update_stat(&mut self, at: u64) -> u8 {
-        if !self.lcd_on() {
-            return 0;
-        }
         let line = self.stat_sources();
         let rising = line && !self.stat_line;
         if self.stat_line && !line {
@@ -139,42 +138,96 @@ impl Ppu {
         }
     }
 
-    /// The CGB's pending LYC write lands (see `registers.rs`): LYC is compared again.
+    /// The CGB's pending STAT write lands (see `registers.rs`): the line follows its enables.
+    pub(super) fn land_stat(&mut self) -> u8 {
+        let (v, at) = self.stat_pending;
+        self.stat_pending.1 = u64::MAX;
+        self.stat_enable = v;
+        self.update_stat(at)
+    }
+
+    /// The CGB's pending LYC write lands (see `registers.rs`): LYC is compared again. STAT's
+    /// flag and the line follow at once; the interrupt it raises is requested a dot later,
+    /// seen by the interrupt check an M-cycle after the landing (Gambatte
+    /// `lycEnable/lyc_ff45_trigger_delay_2`: LYC written with the current LY; the handler runs
+    /// an instruction later than on the DMG, where the write lands at once; Gambatte's own
+    /// model requests it 5 cycles after the write at normal speed on the CGB).
     pub(super) fn land_lyc(&mut self) -> u8 {
         let (v, at) = self.lyc_pending;
         self.lyc_pending.1 = u64::MAX;
         self.lyc = v;
-        self.lyc_write_compare(at)
+        if self.lyc_write_compare(at) != 0 {
+            self.lyc_irq_at = at + 1;
+        }
+        0
     }
 
     /// LYC was written (or a CGB write landed) at `at`: compare again and update the line. An
-    /// LYC that matches the new LY in the dot LY changed keeps a flag that was set with the old
-    /// LY: the flag never goes low, so the line makes no edge (Gambatte
-    /// `lycEnable/ff45_enable_weirdpoint_*`, `lyc153_late_ff45_enable_*`; Gambatte's own model:
-    /// "simultaneous ly/lyc inc. lyc flag never goes low -> no trigger"). Another source that
-    /// fell in that dot does not hide the LYC's rise (`miscmstatirq/lycwirq_trigger_m0_late_*`:
-    /// HBlank ends as LYC is written with the new LY: an interrupt).
+    /// LYC that matches the line about to be compared, written while the flag is still set
+    /// for the line before, keeps the flag: it never goes low, so the line makes no edge
+    /// (Gambatte `lycEnable/ff45_enable_weirdpoint_*`, `lyc153_late_ff45_enable_*`; Gambatte's
+    /// own model: "simultaneous ly/lyc inc. lyc flag never goes low -> no trigger"). That
+    /// holds for a write landing up to [`Ppu::lyc_never_low_dots`] after LY's change cleared
+    /// the flag, while the line stayed low. Another source that fell in that dot does not
+    /// hide the LYC's rise (`miscmstatirq/lycwirq_trigger_m0_late_*`: HBlank ends as LYC is
+    /// written with the new LY: an interrupt).
     pub(super) fn lyc_write_compare(&mut self, at: u64) -> u8 {
-        self.compare_lyc_write();
-        let never_low = self.lyc_equal && self.lyc_cleared == at;
-        self.update_stat_write(at, never_low)
+        self.compare_lyc_write(at);
+        let cleared = self.lyc_cleared;
+        let never_low = self.lyc_equal
+            && at >= cleared
+            && at - cleared < self.lyc_never_low_dots()
+            && self.stat_fell == cleared;
+        let irq = self.update_stat(at);
+        if never_low { 0 } else { irq }
+    }
+
+    /// How long after LY's change cleared a set LY=LYC flag an LYC write that matches the
+    /// new line still keeps it (the flag never went low): the dot itself on the DMG; on the
+    /// CGB, whose write lands an M-cycle late, the M-cycle from it (Gambatte
+    /// `lycEnable/ff45_enable_weirdpoint_lcdoffset1_2`: written a dot before S, landing at
+    /// S+3 after the comparison at S+2: no edge).
+    fn lyc_never_low_dots(&self) -> u64 {
+        if self.cgb { 4 } else { 1 }
     }
 
     pub(super) fn compare_lyc(&mut self) {
         self.lyc_equal = self.ly == self.lyc;
     }
 
-    /// LY compared with LYC for an LYC write: the LY the comparison sees, which on line 153
-    /// is not the LY the CPU reads: 153 until dot 6 (LY reads 0 from dot 2), no line from dot
-    /// 6 to dot 10 (the flag reads 0; the CPU CGB D still compares 153), 0 from dot 10
-    /// (Gambatte `lycEnable/lyc153_late_ff45_enable_*`: LYC 153 written at S+4 on line 153
-    /// still raises the interrupt, at S+8 it does not).
-    pub(super) fn compare_lyc_write(&mut self) {
-        self.lyc_equal = match (self.line, self.event) {
-            (153, Event::Compare | Event::Line153Blank) => self.lyc == 153,
-            (153, Event::Line153Compare) => self.cgb_d && self.lyc == 153,
-            (153, _) => self.lyc == 0,
-            (line, _) => self.lyc == line,
+    /// Dots from an LYC write landing to the comparison it is measured against: the
+    /// comparator sees LY that much later (Gambatte's model: the write reaches the LY=LYC
+    /// comparison only when made more than 4 dots before it on the DMG, 6 on the CGB at normal
+    /// speed (whose write lands 4 late: 2 more), 5 at double speed). On the CPU CGB D the
+    /// comparison is as the write lands.
+    fn lyc_write_ahead(&self) -> u64 {
+        if !self.cgb {
+            4
+        } else if self.cgb_d {
+            0
+        } else if self.double_speed {
+            5
+        } else {
+            2
+        }
+    }
+
+    /// LY compared with LYC for an LYC write landing at `at`: the LY the comparison holds
+    /// [`Ppu::lyc_write_ahead`] dots later, which need not be the LY the CPU reads. On lines
+    /// 0-152 it holds the next line's LY from that line's S+2; on line 153 it holds 153 until
+    /// S+10 and 0 from there (Gambatte `lycEnable/lyc153_late_ff45_enable_*`: LYC 153 written
+    /// at S+4 on line 153 at double speed still raises the interrupt, at S+6 it does not; at
+    /// normal speed on the CGB written at S+3 it does, at S+4 not; `ff45_enable_weirdpoint_ds_*`:
+    /// at double speed LYC written with the next line's LY 2 dots before S keeps the flag).
+    pub(super) fn compare_lyc_write(&mut self, at: u64) {
+        let dot = at.saturating_sub(self.line_start);
+        let seen = dot + self.lyc_write_ahead();
+        self.lyc_equal = match self.line {
+            153 if seen < COMPARE_DOT + 8 => self.lyc == 153,
+            153 if dot < COMPARE_DOT + 8 => self.lyc_equal && self.lyc == 0,
+            153 => self.lyc == 0,
+            line if seen >= DOTS_PER_LINE + COMPARE_DOT => self.lyc_equal && self.lyc == line + 1,
+            line => self.lyc == line,
         };
     }
 
@@ -204,7 +257,10 @@ impl Ppu {
     /// [`Ppu::run_events`] without the STAT write's hold.
     fn run_events_due(&mut self, now: u64) -> u8 {
         // No event writes LYC, so without a write in flight the loop need not look for one.
-        if self.lyc_pending.1 == u64::MAX {
+        if self.lyc_pending.1 == u64::MAX
+            && self.lyc_irq_at == u64::MAX
+            && self.stat_pending.1 == u64::MAX
+        {
             self.run_events_with::<false>(now)
         } else {
             self.run_events_with::<true>(now)
@@ -218,6 +274,15 @@ impl Ppu {
             // A pending LYC write lands after the events of its own dot.
             if LYC && self.lyc_pending.1 <= now && self.lyc_pending.1 < self.next {
                 irq |= self.land_lyc();
+                continue;
+            }
+            if LYC && self.stat_pending.1 <= now && self.stat_pending.1 < self.next {
+                irq |= self.land_stat();
+                continue;
+            }
+            if LYC && self.lyc_irq_at <= now && self.lyc_irq_at < self.next {
+                self.lyc_irq_at = u64::MAX;
+                irq |= IRQ_STAT;
                 continue;
             }
             if self.next > now {
@@ -287,7 +352,9 @@ impl Ppu {
                     // (Gambatte `enable_display/frame0_m2stat_count_ds_1`: LY=LYC read at S
                     // of line 1; `lycEnable/late_ff41_enable_ds_1`; `m1/lycint143_m1irq_ds_*`:
                     // the mode 1 interrupt at S+2 of line 144 still rises).
-                    if self.line != 0 {
+                    // A flag an LYC write set for the new line already stays (it never
+                    // goes low: `lyc_write_compare`).
+                    if self.line != 0 && self.lyc != self.line {
                         self.lyc_equal = false;
                     }
                     self.schedule(Event::Compare, s + COMPARE_DOT);
@@ -432,7 +499,8 @@ impl Ppu {
                     if self.cgb && !self.cgb_d && at < clear {
                         self.schedule(Event::Line153Blank, clear);
                     } else {
-                        if !self.cgb_d {
+                        // (A flag an LYC write set for LY 0 stays: `compare_lyc_write`.)
+                        if !self.cgb_d && self.lyc != 0 {
                             self.lyc_equal = false;
                         }
                         self.schedule(Event::Line153Compare, s + COMPARE_DOT + 8);
