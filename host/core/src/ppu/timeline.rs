@@ -442,27 +442,6 @@ impl Ppu {
             return;
         }
         let regs = self.line_regs;
-        // With fine scroll the replay's window start comes later than the hardware's (Gambatte
-        // `window/late_disable_scx5_1`, `late_disable_*_scx03_wx11_2`: the hardware's last
-        // dot to cancel the window moves less than SCX % 8 dots): such lines keep mode 3's
-        // length as it started.
-        // Lines the window cannot show on are retimed with their fine scroll: the discard runs
-        // longer when SCX's low bits are written while it counts (Gambatte
-        // `scx_during_m3/scx_m3_extend_*`).
-        let fine = |v: u8| v & 7 != 0;
-        let window = (regs.wy_triggered || self.wy_triggered)
-            && (regs.lcdc & 0x20 != 0
-                || self.line_writes[..n]
-                    .iter()
-                    .any(|w| w.addr == 0xFF40 && w.value & 0x20 != 0));
-        if window
-            && (fine(regs.scx)
-                || self.line_writes[..n]
-                    .iter()
-                    .any(|w| w.addr == 0xFF43 && fine(w.value)))
-        {
-            return;
-        }
         let mut scratch = [0u16; 160];
         let input = self.line_input();
         let plain = super::fifo::render(input, regs, &[], &mut scratch).dot;

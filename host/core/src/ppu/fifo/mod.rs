@@ -29,7 +29,9 @@
 //!   LCDC write lands there, the pixel gets the old and new values ORed (the DMG's write
 //!   glitch, Mealybug `m3_bgp_change`, `m3_lcdc_bg_en_change`).
 //! - The window starts when the counter reaches `WX + 1` (WX seen `WX_DELAY` dots late,
-//!   LCDC.5 as the shifter sees it, without the glitch): the FIFO is cleared and the fetcher restarts on the
+//!   LCDC.5 as the shifter sees it, without the glitch; with fine scroll the DMG also takes
+//!   LCDC.5 from the dot before, either set starting it, and the CGB at normal speed takes
+//!   WX and LCDC.5 from the dot before, LCDC.5 set on both): the FIFO is cleared and the fetcher restarts on the
 //!   window's tiles a dot later, 6 dots in all (7 at WX = 0 with fine scroll). Clearing LCDC.5
 //!   turns the fetcher back to the background at its next tile number read after the
 //!   window's first tile, on a tile boundary. Each start on a line draws the window's next
@@ -270,11 +272,13 @@ pub fn render(
                 regs.wy_triggered = true;
             }
         }
+        let prev_wx = wx;
         while let Some((w, _)) = wx_writes.due(dot) {
             if w.addr == 0xFF4B {
                 wx = w.value;
             }
         }
+        let prev_lcdc = out_lcdc;
         let mut pixel_lcdc = out_lcdc;
         while let Some((w, landing)) = lcdc_writes.due(dot) {
             if w.addr == 0xFF40 {
@@ -295,8 +299,18 @@ pub fn render(
                 window_drawn = true;
             }
         }
-        // Window start: the next pixel out is at WX - 7 (counted from the 8 hidden ones).
+        // Window start: the next pixel out is at WX - 7 (counted from the 8 hidden ones). With
+        // fine scroll the DMG's comparison also takes LCDC.5 from the dot before (a clear must
+        // land a dot earlier to cancel it), the CGB's at normal speed WX and LCDC.5 from the
+        // dot before (Gambatte `window/late_disable_scx*`, `late_reenable_scx*`,
+        // `late_wx_scx*`: docs/timing.md, "The window's start with fine scroll").
+        let (win_lcdc, win_wx) = match (fine != 0, input.cgb_hardware) {
+            (true, false) => (out_lcdc | prev_lcdc, wx),
+            (true, true) if !input.double_speed => (out_lcdc & prev_lcdc, prev_wx),
+            _ => (out_lcdc, wx),
+        };
         let wx = usize::from(wx);
+        let win_wx = usize::from(win_wx);
         if !input.cgb_hardware
             && wx == 166
             && count == wx + 1
@@ -308,9 +322,9 @@ pub fn render(
             // the next line starts in it: `Ppu::window_carry`).
             window_drawn = true;
         } else if !fetcher.in_window
-            && out_lcdc & 0x20 != 0
+            && win_lcdc & 0x20 != 0
             && regs.wy_triggered
-            && count == wx + 1
+            && count == win_wx + 1
             && !discarding
             && bg.started()
         {
