@@ -34,7 +34,9 @@
 //!   WX and LCDC.5 from the dot before, LCDC.5 set on both): the FIFO is cleared and the fetcher restarts on the
 //!   window's tiles a dot later, 6 dots in all (7 at WX = 0 with fine scroll). Clearing LCDC.5
 //!   turns the fetcher back to the background at its next tile number read after the
-//!   window's first tile, on a tile boundary. Each start on a line draws the window's next
+//!   window's first tile, on a tile boundary; on the CGB, seen before that tile is in the
+//!   FIFO, it drops the switch: the background goes on from where it stood, the dots since
+//!   the start lost. Each start on a line draws the window's next
 //!   row (the counter stays advanced). WX matching again on a window tile boundary, or on a
 //!   background tile boundary while LCDC.5 (set at the line's start) is cleared, shifts out
 //!   one extra colour-0 pixel (Mealybug `m3_wx_4_change`, `m3_lcdc_win_en_change_multiple_wx`;
@@ -220,6 +222,15 @@ pub fn render(
     let mut fine_writes = Delayed::new(writes, FINE_DELAY);
     let mut fetcher = Fetcher::new(input.cgb_hardware);
     let mut stall = 0u8; // dots the window switch still holds the fetcher and the shifter
+    // The CGB's window switch while its first tile is fetched: the background's state and the
+    // dot it started, to go back to if LCDC.5 is seen cleared meanwhile. The switch (and at
+    // double speed the window's start) sees LCDC.5 cleared a dot sooner at double speed
+    // (Gambatte `window/late_disable_*_ds_*`).
+    let mut switching: Option<(BgFifo, Fetcher, u16)> = None;
+    let mut switch_writes = Delayed::new(writes, lcdc_delay - u16::from(input.double_speed));
+    let mut switch_lcdc = regs.lcdc;
+    // The pixel count a dropped switch stood at: the window does not start there again.
+    let mut dropped_at = usize::MAX;
     // Pixels shifted out after the discard; the first 8 are off screen (left of X = 0).
     let mut count = 0usize;
     let mut dot = START;
@@ -291,6 +302,25 @@ pub fn render(
                 out_lcdc = w.value;
             }
         }
+        while let Some((w, _)) = switch_writes.due(dot) {
+            if w.addr == 0xFF40 {
+                switch_lcdc = w.value;
+            }
+        }
+        if let Some((saved_bg, saved_fetcher, start)) = switching {
+            if bg.has_pixels() || dot >= start + 6 {
+                switching = None;
+            } else if switch_lcdc & 0x20 == 0 {
+                // The CGB drops the switch: the background goes on from where it stood, the
+                // dots since the switch lost (Gambatte `window/late_disable_*`: LCDC.5 seen
+                // cleared s dots after the window's start costs s dots, not 6).
+                bg = saved_bg;
+                fetcher = saved_fetcher;
+                stall = 0;
+                switching = None;
+                dropped_at = count;
+            }
+        }
         if carry {
             carry = false;
             if regs.lcdc & 0x20 != 0 {
@@ -303,10 +333,12 @@ pub fn render(
         // fine scroll the DMG's comparison also takes LCDC.5 from the dot before (a clear must
         // land a dot earlier to cancel it), the CGB's at normal speed WX and LCDC.5 from the
         // dot before (Gambatte `window/late_disable_scx*`, `late_reenable_scx*`,
-        // `late_wx_scx*`: docs/timing.md, "The window's start with fine scroll").
+        // `late_wx_scx*`: docs/timing.md, "The window's start with fine scroll"). The CGB's
+        // needs LCDC.5 set as its switch sees it too.
         let (win_lcdc, win_wx) = match (fine != 0, input.cgb_hardware) {
             (true, false) => (out_lcdc | prev_lcdc, wx),
             (true, true) if !input.double_speed => (out_lcdc & prev_lcdc, prev_wx),
+            (_, true) => (out_lcdc & switch_lcdc, wx),
             _ => (out_lcdc, wx),
         };
         let wx = usize::from(wx);
@@ -325,6 +357,7 @@ pub fn render(
             && win_lcdc & 0x20 != 0
             && regs.wy_triggered
             && count == win_wx + 1
+            && count != dropped_at
             && !discarding
             && bg.started()
         {
@@ -335,6 +368,9 @@ pub fn render(
             }
             window_drawn = true;
             window_start = count;
+            if input.cgb_hardware {
+                switching = Some((bg, fetcher, dot));
+            }
             bg.clear();
             fetcher.start_window();
             // The fetcher restarts on the next dot: the switch costs 6 dots in all (Pan Docs
