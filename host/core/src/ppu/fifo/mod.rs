@@ -82,11 +82,12 @@ const WX_DELAY: u16 = 6;
 /// Dots after a WY write until the window's WY condition sees it: WY written with LY's value
 /// during mode 3 still starts the window on this line if the pixel counter has not reached WX
 /// by then (Gambatte `window/arg/late_wy_FFto2_ly2_*`: with WX 7 a write at dot 92 starts it
-/// on the DMG, one at 96 does not; 8 and 10 both fit).
-const WY_DELAY: u16 = 10;
+/// on the DMG, one at 96 does not, with SCX 0, 2 and 3; with SCX 5 one at 96 does, at 100 not:
+/// only 7 fits all four).
+const WY_DELAY: u16 = 7;
 /// The CGB's comparison sees WY 4 dots later (the same tests: a write at 88 starts the window,
-/// one at 92 does not).
-const WY_DELAY_CGB: u16 = 14;
+/// one at 92 does not, with SCX 0, 2 and 3; with SCX 5 at 92, not at 96).
+const WY_DELAY_CGB: u16 = 11;
 /// Dots after a write until the fetcher sees it (Mealybug `m3_scy_change`,
 /// `m3_lcdc_tile_sel_change`, `m3_lcdc_bg_map_change`, `m3_scx_high_5_bits`).
 const FETCH_DELAY: u16 = 5;
