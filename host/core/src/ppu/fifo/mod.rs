@@ -201,7 +201,8 @@ pub fn render(
     };
     let mut lcdc_writes = Delayed::new(writes, lcdc_delay);
     let mut wx_writes = Delayed::new(writes, WX_DELAY);
-    let wy_delay = if input.cgb_hardware {
+    // At double speed the CGB's comparison sees WY as soon as the DMG's does.
+    let wy_delay = if input.cgb_hardware && !input.double_speed {
         WY_DELAY_CGB
     } else {
         WY_DELAY
