@@ -272,8 +272,15 @@ impl Ppu {
                     // interrupt in the M-cycle that ends at S+4.
                     self.lyc_equal = self.line == self.lyc;
                     match self.line {
-                        // VBlank ends, and line 0's OAM pulse starts.
-                        0 => self.sources = SRC_OAM,
+                        // VBlank ends, and line 0's OAM pulse starts. WY is compared with
+                        // line 0 here too: a write in the line's first M-cycle still counts
+                        // (Gambatte `window/arg/late_wy_1`, `_2`: WY 0xFF written at S leaves the frame
+                        // without the window, at S+4 not; Gambatte's model compares it a dot
+                        // or two into line 0).
+                        0 => {
+                            self.sources = SRC_OAM;
+                            self.wy_triggered = self.wy == 0;
+                        }
                         144 => {
                             self.mode = 1;
                             self.sources = SRC_VBLANK;
