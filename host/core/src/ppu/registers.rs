@@ -227,7 +227,13 @@ impl Ppu {
                 // a line's last M-cycle, WY meets the next line's LY (Gambatte
                 // `window/arg/late_wy_FFto0_ly2_*`: WY 0 written at line 0, dot 448 shows the
                 // window on both models, at dot 452 on the DMG only).
-                let seen = now + if self.cgb { 4 } else { 0 };
+                // At double speed 2 dots later (`late_wy_FFto0_ly2_ds_*`).
+                let seen = now
+                    + match (self.cgb, self.double_speed) {
+                        (false, _) => 0,
+                        (true, false) => 4,
+                        (true, true) => 2,
+                    };
                 if self.lcd_on()
                     && self.line < HEIGHT as u8
                     && v == self.line

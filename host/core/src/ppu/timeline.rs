@@ -365,8 +365,15 @@ impl Ppu {
                     // interrupt in the M-cycle that ends at S+4.
                     self.lyc_equal = self.line == self.lyc;
                     match self.line {
-                        // VBlank ends, and line 0's OAM pulse starts.
-                        0 => self.sources = SRC_OAM,
+                        // VBlank ends, and line 0's OAM pulse starts. WY is compared with
+                        // line 0 here too: a write in the line's first M-cycle still counts
+                        // (Gambatte `window/arg/late_wy_1`, `_2`: WY 0xFF written at S leaves the frame
+                        // without the window, at S+4 not; Gambatte's model compares it a dot
+                        // or two into line 0).
+                        0 => {
+                            self.sources = SRC_OAM;
+                            self.wy_triggered = self.wy == 0;
+                        }
                         144 => {
                             self.mode = 1;
                             self.sources = SRC_VBLANK;
@@ -538,27 +545,6 @@ impl Ppu {
             return;
         }
         let regs = self.line_regs;
-        // With fine scroll the replay's window start comes later than the hardware's (Gambatte
-        // `window/late_disable_scx5_1`, `late_disable_*_scx03_wx11_2`: the hardware's last
-        // dot to cancel the window moves less than SCX % 8 dots): such lines keep mode 3's
-        // length as it started.
-        // Lines the window cannot show on are retimed with their fine scroll: the discard runs
-        // longer when SCX's low bits are written while it counts (Gambatte
-        // `scx_during_m3/scx_m3_extend_*`).
-        let fine = |v: u8| v & 7 != 0;
-        let window = (regs.wy_triggered || self.wy_triggered)
-            && (regs.lcdc & 0x20 != 0
-                || self.line_writes[..n]
-                    .iter()
-                    .any(|w| w.addr == 0xFF40 && w.value & 0x20 != 0));
-        if window
-            && (fine(regs.scx)
-                || self.line_writes[..n]
-                    .iter()
-                    .any(|w| w.addr == 0xFF43 && fine(w.value)))
-        {
-            return;
-        }
         let mut scratch = [0u16; 160];
         let input = self.line_input();
         let plain = super::fifo::render(input, regs, &[], &mut scratch).dot;

@@ -30,10 +30,14 @@
 //!   `m3_lcdc_bg_en_change`). A palette write shows its new value from the landing dot on
 //!   (see [`OUTPUT_DELAY`]).
 //! - The window starts when the counter reaches `WX + 1` (WX seen `WX_DELAY` dots late,
-//!   LCDC.5 as the shifter sees it, without the glitch): the FIFO is cleared and the fetcher restarts on the
+//!   LCDC.5 as the shifter sees it, without the glitch; with fine scroll the DMG also takes
+//!   LCDC.5 from the dot before, either set starting it, and the CGB at normal speed takes
+//!   WX and LCDC.5 from the dot before, LCDC.5 set on both): the FIFO is cleared and the fetcher restarts on the
 //!   window's tiles a dot later, 6 dots in all (7 at WX = 0 with fine scroll). Clearing LCDC.5
 //!   turns the fetcher back to the background at its next tile number read after the
-//!   window's first tile, on a tile boundary. Each start on a line draws the window's next
+//!   window's first tile, on a tile boundary; on the CGB, seen before that tile is in the
+//!   FIFO, it drops the switch: the background goes on from where it stood, the dots since
+//!   the start lost. Each start on a line draws the window's next
 //!   row (the counter stays advanced). WX matching again on a window tile boundary, or on a
 //!   background tile boundary while LCDC.5 (set at the line's start) is cleared, shifts out
 //!   one extra colour-0 pixel (Mealybug `m3_wx_4_change`, `m3_lcdc_win_en_change_multiple_wx`;
@@ -84,11 +88,12 @@ const WX_DELAY: u16 = 6;
 /// Dots after a WY write until the window's WY condition sees it: WY written with LY's value
 /// during mode 3 still starts the window on this line if the pixel counter has not reached WX
 /// by then (Gambatte `window/arg/late_wy_FFto2_ly2_*`: with WX 7 a write at dot 92 starts it
-/// on the DMG, one at 96 does not; 8 and 10 both fit).
-const WY_DELAY: u16 = 10;
+/// on the DMG, one at 96 does not, with SCX 0, 2 and 3; with SCX 5 one at 96 does, at 100 not:
+/// only 7 fits all four).
+const WY_DELAY: u16 = 7;
 /// The CGB's comparison sees WY 4 dots later (the same tests: a write at 88 starts the window,
-/// one at 92 does not).
-const WY_DELAY_CGB: u16 = 14;
+/// one at 92 does not, with SCX 0, 2 and 3; with SCX 5 at 92, not at 96).
+const WY_DELAY_CGB: u16 = 11;
 /// Dots after a write until the fetcher sees it (Mealybug `m3_scy_change`,
 /// `m3_lcdc_tile_sel_change`, `m3_lcdc_bg_map_change`, `m3_scx_high_5_bits`).
 const FETCH_DELAY: u16 = 5;
@@ -202,7 +207,8 @@ pub fn render(
     };
     let mut lcdc_writes = Delayed::new(writes, lcdc_delay);
     let mut wx_writes = Delayed::new(writes, WX_DELAY);
-    let wy_delay = if input.cgb_hardware {
+    // At double speed the CGB's comparison sees WY as soon as the DMG's does.
+    let wy_delay = if input.cgb_hardware && !input.double_speed {
         WY_DELAY_CGB
     } else {
         WY_DELAY
@@ -224,6 +230,15 @@ pub fn render(
     let mut fine_writes = Delayed::new(writes, FINE_DELAY);
     let mut fetcher = Fetcher::new(input.cgb_hardware);
     let mut stall = 0u8; // dots the window switch still holds the fetcher and the shifter
+    // The CGB's window switch while its first tile is fetched: the background's state and the
+    // dot it started, to go back to if LCDC.5 is seen cleared meanwhile. The switch (and at
+    // double speed the window's start) sees LCDC.5 cleared a dot sooner at double speed
+    // (Gambatte `window/late_disable_*_ds_*`).
+    let mut switching: Option<(BgFifo, Fetcher, u16)> = None;
+    let mut switch_writes = Delayed::new(writes, lcdc_delay - u16::from(input.double_speed));
+    let mut switch_lcdc = regs.lcdc;
+    // The pixel count a dropped switch stood at: the window does not start there again.
+    let mut dropped_at = usize::MAX;
     // Pixels shifted out after the discard; the first 8 are off screen (left of X = 0).
     let mut count = 0usize;
     let mut dot = START;
@@ -272,11 +287,13 @@ pub fn render(
                 regs.wy_triggered = true;
             }
         }
+        let prev_wx = wx;
         while let Some((w, _)) = wx_writes.due(dot) {
             if w.addr == 0xFF4B {
                 wx = w.value;
             }
         }
+        let prev_lcdc = out_lcdc;
         let mut pixel_lcdc = out_lcdc;
         while let Some((w, landing)) = lcdc_writes.due(dot) {
             if w.addr == 0xFF40 {
@@ -289,6 +306,25 @@ pub fn render(
                 out_lcdc = w.value;
             }
         }
+        while let Some((w, _)) = switch_writes.due(dot) {
+            if w.addr == 0xFF40 {
+                switch_lcdc = w.value;
+            }
+        }
+        if let Some((saved_bg, saved_fetcher, start)) = switching {
+            if bg.has_pixels() || dot >= start + 6 {
+                switching = None;
+            } else if switch_lcdc & 0x20 == 0 {
+                // The CGB drops the switch: the background goes on from where it stood, the
+                // dots since the switch lost (Gambatte `window/late_disable_*`: LCDC.5 seen
+                // cleared s dots after the window's start costs s dots, not 6).
+                bg = saved_bg;
+                fetcher = saved_fetcher;
+                stall = 0;
+                switching = None;
+                dropped_at = count;
+            }
+        }
         if carry {
             carry = false;
             if regs.lcdc & 0x20 != 0 {
@@ -297,8 +333,20 @@ pub fn render(
                 window_drawn = true;
             }
         }
-        // Window start: the next pixel out is at WX - 7 (counted from the 8 hidden ones).
+        // Window start: the next pixel out is at WX - 7 (counted from the 8 hidden ones). With
+        // fine scroll the DMG's comparison also takes LCDC.5 from the dot before (a clear must
+        // land a dot earlier to cancel it), the CGB's at normal speed WX and LCDC.5 from the
+        // dot before (Gambatte `window/late_disable_scx*`, `late_reenable_scx*`,
+        // `late_wx_scx*`: docs/timing.md, "The window's start with fine scroll"). The CGB's
+        // needs LCDC.5 set as its switch sees it too.
+        let (win_lcdc, win_wx) = match (fine != 0, input.cgb_hardware) {
+            (true, false) => (out_lcdc | prev_lcdc, wx),
+            (true, true) if !input.double_speed => (out_lcdc & prev_lcdc, prev_wx),
+            (_, true) => (out_lcdc & switch_lcdc, wx),
+            _ => (out_lcdc, wx),
+        };
         let wx = usize::from(wx);
+        let win_wx = usize::from(win_wx);
         if !input.cgb_hardware
             && wx == 166
             && count == wx + 1
@@ -310,9 +358,10 @@ pub fn render(
             // the next line starts in it: `Ppu::window_carry`).
             window_drawn = true;
         } else if !fetcher.in_window
-            && out_lcdc & 0x20 != 0
+            && win_lcdc & 0x20 != 0
             && regs.wy_triggered
-            && count == wx + 1
+            && count == win_wx + 1
+            && count != dropped_at
             && !discarding
             && bg.started()
         {
@@ -323,6 +372,9 @@ pub fn render(
             }
             window_drawn = true;
             window_start = count;
+            if input.cgb_hardware {
+                switching = Some((bg, fetcher, dot));
+            }
             bg.clear();
             fetcher.start_window();
             // The fetcher restarts on the next dot: the switch costs 6 dots in all (Pan Docs
