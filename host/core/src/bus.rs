@@ -16,7 +16,7 @@ use crate::apu::Apu;
 use crate::cartridge::Cartridge;
 use crate::cgb::CgbRegs;
 use crate::cpu::Bus;
-use crate::hdma::{Due, Hdma, Start};
+use crate::hdma::{Due, Hdma, Sleep, Start};
 use crate::joypad::{Buttons, FILTER_MCYCLES, Joypad};
 use crate::model::{CgbRevision, Model};
 use crate::ppu::Ppu;
@@ -701,20 +701,28 @@ impl Hardware {
         }
     }
 
-    /// An HBlank started (CGB mode): the HBlank DMA copies a block, or waits for a CPU in
-    /// HALT to wake.
+    /// An HBlank started (CGB mode): the HBlank DMA copies a block, unless the CPU is in HALT
+    /// (the wake-up looks at the HBlank it lands in, [`Hardware::hdma_sleep`]).
     fn hblank_dma(&mut self) {
         self.ppu.hblank_started = false;
-        if !self.hdma.hblank {
+        if !self.hdma.hblank || self.in_halt {
             return;
         }
-        if self.in_halt {
-            self.hdma.missed = true;
-        } else {
+        {
             self.hdma.due = Due::Block;
             // Dot 255 + p at either speed (STAT's mode 0 comes a dot later at double speed).
             let late = u64::from(self.cgb.double_speed);
             self.hdma.due_at = self.ppu.hblank_at + HDMA_REQUEST_DELAY - late;
+        }
+    }
+
+    /// The CPU goes to sleep (HALT, the speed switch): note whether an HBlank DMA's HBlank
+    /// runs now (Gambatte `dma/hdma_late_m0halt_*`: halted in the HBlank whose block was just
+    /// copied, the CPU woken in a later HBlank gets no block; halted in mode 2, it does).
+    fn hdma_sleep(&mut self) {
+        if self.hdma.sleep == Sleep::Awake {
+            let high = self.hdma.hblank && self.ppu.in_hblank_period(self.now, self.mcycle);
+            self.hdma.sleep = if high { Sleep::High } else { Sleep::Low };
         }
     }
 
@@ -1369,6 +1377,7 @@ impl Bus for Hardware {
     /// this one. While the CPU sleeps nothing it can see changes between events, so whole
     /// M-cycles without events are skipped.
     fn halt_wait(&mut self) -> bool {
+        self.hdma_sleep();
         self.in_halt = true;
         let frozen = self.freeze_dma();
         let wake = self.halt_wait_inner();
@@ -1376,17 +1385,19 @@ impl Bus for Hardware {
             self.thaw_dma(frozen, wake);
         }
         self.in_halt = false;
-        if wake && self.hdma.missed {
-            // HBlank DMA resumes with the CPU: the HBlank it slept through gets its block if
-            // it is not over yet.
-            self.hdma.missed = false;
-            // The block is copied before the wake-up's opcode fetch, the CPU stalled from it
+        if wake {
+            // HBlank DMA resumes with the CPU: waking in an HBlank that HALT did not begin in
+            // copies its block, before the wake-up's opcode fetch, the CPU stalled from it
             // (Gambatte `dma/hdma_transition_halt_hdmadst_unhalt`: the fetch reads the
-            // block's first byte).
-            // A block requested before HALT and still due follows the wake-up's fetch
-            // instead, whatever the mode then (`hdma_late_m3halt_m2unhalt_*`).
+            // block's first byte). A block requested before HALT and still due follows the
+            // wake-up's fetch instead, whatever the mode then (`hdma_late_m3halt_m2unhalt_*`).
+            let slept = std::mem::replace(&mut self.hdma.sleep, Sleep::Awake);
             let requested = self.hdma.due == Due::Block;
-            if !requested && self.ppu.mode() == 0 && self.ppu.ly_visible() && self.hdma.hblank {
+            if slept == Sleep::Low
+                && !requested
+                && self.hdma.hblank
+                && self.ppu.in_hblank_period(self.now, self.mcycle)
+            {
                 self.hdma_block();
                 self.reschedule();
             }
@@ -1504,6 +1515,9 @@ impl Bus for Hardware {
             self.reschedule();
             let frozen = self.freeze_dma();
             // An HBlank in the hold finds the CPU asleep, as in the HALT after it.
+            if halt {
+                self.hdma_sleep();
+            }
             self.in_halt = halt;
             self.now = start;
             if self.now >= self.next_event {

@@ -43,6 +43,19 @@ pub(crate) enum Due {
     General,
 }
 
+/// Where the CPU's HALT began: the HBlank DMA's request line is sampled as the CPU sleeps and
+/// as it wakes, and only a rise between the two asks for a block (HBlanks that start and end
+/// in the sleep are lost).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Sleep {
+    /// The CPU is awake.
+    Awake,
+    /// HALT began outside an HBlank DMA's HBlank: waking in one copies its block.
+    Low,
+    /// HALT began in an HBlank DMA's HBlank: waking in an HBlank copies nothing.
+    High,
+}
+
 /// The VRAM DMA registers and the transfer under way.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Hdma {
@@ -54,9 +67,8 @@ pub struct Hdma {
     pub(crate) blocks: u8,
     /// An HBlank DMA runs.
     pub(crate) hblank: bool,
-    /// An HBlank came while the CPU slept in HALT: its block is copied when it wakes, if the
-    /// PPU is still in that HBlank.
-    pub(crate) missed: bool,
+    /// Where the CPU's HALT began, for the HBlank DMA's block at the wake-up.
+    pub(crate) sleep: Sleep,
     /// A copy waits for the CPU's next opcode fetch (the DMA takes the bus only after one).
     pub(crate) due: Due,
     /// The first time an opcode fetch ending then (or later) starts the copy `due` names.
@@ -71,7 +83,7 @@ impl Hdma {
             dst: 0,
             blocks: 0x7F,
             hblank: false,
-            missed: false,
+            sleep: Sleep::Awake,
             due: Due::Nothing,
             due_at: 0,
         }
@@ -133,7 +145,7 @@ impl Hdma {
         w.u16(self.dst);
         w.u8(self.blocks);
         w.bool(self.hblank);
-        w.bool(self.missed);
+        w.u8(self.sleep as u8);
         w.u8(match self.due {
             Due::Nothing => 0,
             Due::Block => 1,
@@ -151,7 +163,11 @@ impl Hdma {
         self.dst = r.u16()? & 0x1FF0;
         self.blocks = r.below(0x80, "HDMA5 blocks")?;
         self.hblank = r.bool()?;
-        self.missed = r.bool()?;
+        self.sleep = match r.below(3, "VRAM DMA sleep")? {
+            0 => Sleep::Awake,
+            1 => Sleep::Low,
+            _ => Sleep::High,
+        };
         self.due = match r.below(3, "VRAM DMA due")? {
             0 => Due::Nothing,
             1 => Due::Block,
