@@ -216,6 +216,8 @@ pub struct Hardware {
     in_halt: bool,
     /// A VRAM DMA stall is running (a block due meanwhile lengthens it).
     in_stall: bool,
+    /// While `in_stall`: when the stall ends.
+    stall_end: u64,
     /// Dots into an M-cycle at which HALT samples IE & IF: phase C (2) on the DMG; the CGB
     /// samples at the M-cycle's start (0: a request wakes it only if made by the end of the
     /// previous M-cycle; SameBoy checks before its HALT cycle on the CGB, after half of it on
@@ -315,6 +317,7 @@ impl Hardware {
             dma_stall: 0,
             in_halt: false,
             in_stall: false,
+            stall_end: 0,
             halt_lead: if model == Model::Cgb { 0 } else { 2 },
             hram: [0; 0x7F],
             extra_oam: [0; 0x60],
@@ -685,6 +688,7 @@ impl Hardware {
                 // The stall, or an HBlank block that came due during it and follows at once.
                 end += self.dma_stall;
                 self.dma_stall = 0;
+                self.stall_end = end;
                 self.update_deadline();
                 self.reschedule();
             }
@@ -702,27 +706,37 @@ impl Hardware {
     }
 
     /// An HBlank started (CGB mode): the HBlank DMA copies a block, unless the CPU is in HALT
-    /// (the wake-up looks at the HBlank it lands in, [`Hardware::hdma_sleep`]).
+    /// (the wake-up looks at the HBlank it lands in, [`Hardware::hdma_sleep`]). A request in
+    /// HALT's first M-cycle still counts as made before it (the halted CPU reads the next
+    /// opcode then): its block follows the wake-up's fetch (Gambatte
+    /// `dma/hdma_late_m3halt_m2unhalt_scx1_2`).
     fn hblank_dma(&mut self) {
         self.ppu.hblank_started = false;
-        if !self.hdma.hblank || self.in_halt {
+        if !self.hdma.hblank {
             return;
         }
-        {
+        // Dot 255 + p at either speed (STAT's mode 0 comes a dot later at double speed).
+        let late = u64::from(self.cgb.double_speed);
+        let at = self.ppu.hblank_at + HDMA_REQUEST_DELAY - late;
+        if self.in_stall && at <= self.stall_end {
+            return;
+        }
+        if !self.in_halt || at <= self.hdma.sleep_at + self.mcycle {
             self.hdma.due = Due::Block;
-            // Dot 255 + p at either speed (STAT's mode 0 comes a dot later at double speed).
-            let late = u64::from(self.cgb.double_speed);
-            self.hdma.due_at = self.ppu.hblank_at + HDMA_REQUEST_DELAY - late;
+            self.hdma.due_at = at;
         }
     }
 
     /// The CPU goes to sleep (HALT, the speed switch): note whether an HBlank DMA's HBlank
     /// runs now (Gambatte `dma/hdma_late_m0halt_*`: halted in the HBlank whose block was just
     /// copied, the CPU woken in a later HBlank gets no block; halted in mode 2, it does).
-    fn hdma_sleep(&mut self) {
+    /// `halt`: a HALT, whose first M-cycle still takes an HBlank request
+    /// ([`Hardware::hblank_dma`]); the speed switch's sleep has none.
+    fn hdma_sleep(&mut self, halt: bool) {
         if self.hdma.sleep == Sleep::Awake {
             let high = self.hdma.hblank && self.ppu.in_hblank_period(self.now, self.mcycle);
             self.hdma.sleep = if high { Sleep::High } else { Sleep::Low };
+            self.hdma.sleep_at = if halt { self.now } else { 0 };
         }
     }
 
@@ -753,6 +767,10 @@ impl Hardware {
             Due::Nothing => {}
             // A block requested is copied even if HDMA5 stopped the transfer since.
             Due::Block => self.hdma_block(),
+            Due::Woken => {
+                self.hdma_block();
+                self.dma_stall -= self.mcycle;
+            }
             Due::General => loop {
                 // Every block now; the last sets HDMA5 to 0xFF.
                 self.hdma_block();
@@ -1377,7 +1395,7 @@ impl Bus for Hardware {
     /// this one. While the CPU sleeps nothing it can see changes between events, so whole
     /// M-cycles without events are skipped.
     fn halt_wait(&mut self) -> bool {
-        self.hdma_sleep();
+        self.hdma_sleep(true);
         self.in_halt = true;
         let frozen = self.freeze_dma();
         let wake = self.halt_wait_inner();
@@ -1393,6 +1411,9 @@ impl Bus for Hardware {
             // wake-up's fetch instead, whatever the mode then (`hdma_late_m3halt_m2unhalt_*`).
             let slept = std::mem::replace(&mut self.hdma.sleep, Sleep::Awake);
             let requested = self.hdma.due == Due::Block;
+            if requested {
+                self.hdma.due = Due::Woken;
+            }
             if slept == Sleep::Low
                 && !requested
                 && self.hdma.hblank
@@ -1403,6 +1424,22 @@ impl Bus for Hardware {
             }
         }
         wake
+    }
+
+    /// A block requested before HALT and not copied yet: without a dispatch, the wake-up's
+    /// fetch repeats the byte after HALT and the block's stall is an M-cycle shorter
+    /// (Gambatte's model: the byte read in HALT's first M-cycle runs, then is fetched again;
+    /// `dma/hdma_late_m3halt_m2unhalt_inc_*`: an `INC A` there runs twice,
+    /// `hdma_late_m3halt_m2unhalt_ly_*`: LY read after it as without the repeat). A dispatch
+    /// takes the full stall (`hdma_late_ei_m3halt_m2unhalt_ly_*`).
+    fn wake_refetches(&mut self, dispatch: bool) -> bool {
+        if self.hdma.due != Due::Woken {
+            return false;
+        }
+        if dispatch {
+            self.hdma.due = Due::Block;
+        }
+        !dispatch
     }
 
     #[inline(always)]
@@ -1516,7 +1553,7 @@ impl Bus for Hardware {
             let frozen = self.freeze_dma();
             // An HBlank in the hold finds the CPU asleep, as in the HALT after it.
             if halt {
-                self.hdma_sleep();
+                self.hdma_sleep(false);
             }
             self.in_halt = halt;
             self.now = start;

@@ -41,6 +41,10 @@ pub(crate) enum Due {
     Block,
     /// A general-purpose DMA: every block.
     General,
+    /// An HBlank DMA's block requested before the CPU's HALT, copied after the wake-up's
+    /// fetch: its stall is an M-cycle shorter (the first is the wake-up's), and that fetch
+    /// leaves PC where it is (the byte after HALT runs twice).
+    Woken,
 }
 
 /// Where the CPU's HALT began: the HBlank DMA's request line is sampled as the CPU sleeps and
@@ -69,6 +73,8 @@ pub struct Hdma {
     pub(crate) hblank: bool,
     /// Where the CPU's HALT began, for the HBlank DMA's block at the wake-up.
     pub(crate) sleep: Sleep,
+    /// When the CPU went to sleep (while `sleep` is not `Awake`).
+    pub(crate) sleep_at: u64,
     /// A copy waits for the CPU's next opcode fetch (the DMA takes the bus only after one).
     pub(crate) due: Due,
     /// The first time an opcode fetch ending then (or later) starts the copy `due` names.
@@ -84,6 +90,7 @@ impl Hdma {
             blocks: 0x7F,
             hblank: false,
             sleep: Sleep::Awake,
+            sleep_at: 0,
             due: Due::Nothing,
             due_at: 0,
         }
@@ -146,10 +153,12 @@ impl Hdma {
         w.u8(self.blocks);
         w.bool(self.hblank);
         w.u8(self.sleep as u8);
+        w.u64(self.sleep_at);
         w.u8(match self.due {
             Due::Nothing => 0,
             Due::Block => 1,
             Due::General => 2,
+            Due::Woken => 3,
         });
         w.u64(self.due_at);
     }
@@ -168,10 +177,12 @@ impl Hdma {
             1 => Sleep::Low,
             _ => Sleep::High,
         };
-        self.due = match r.below(3, "VRAM DMA due")? {
+        self.sleep_at = r.u64()?;
+        self.due = match r.below(4, "VRAM DMA due")? {
             0 => Due::Nothing,
             1 => Due::Block,
-            _ => Due::General,
+            2 => Due::General,
+            _ => Due::Woken,
         };
         self.due_at = r.u64()?;
         Ok(())
