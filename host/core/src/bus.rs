@@ -216,8 +216,6 @@ pub struct Hardware {
     in_halt: bool,
     /// A VRAM DMA stall is running (a block due meanwhile lengthens it).
     in_stall: bool,
-    /// While `in_stall`: when the stall ends.
-    stall_end: u64,
     /// Dots into an M-cycle at which HALT samples IE & IF: phase C (2) on the DMG; the CGB
     /// samples at the M-cycle's start (0: a request wakes it only if made by the end of the
     /// previous M-cycle; SameBoy checks before its HALT cycle on the CGB, after half of it on
@@ -317,7 +315,6 @@ impl Hardware {
             dma_stall: 0,
             in_halt: false,
             in_stall: false,
-            stall_end: 0,
             halt_lead: if model == Model::Cgb { 0 } else { 2 },
             hram: [0; 0x7F],
             extra_oam: [0; 0x60],
@@ -688,7 +685,6 @@ impl Hardware {
                 // The stall, or an HBlank block that came due during it and follows at once.
                 end += self.dma_stall;
                 self.dma_stall = 0;
-                self.stall_end = end;
                 self.update_deadline();
                 self.reschedule();
             }
@@ -718,7 +714,8 @@ impl Hardware {
         // Dot 255 + p at either speed (STAT's mode 0 comes a dot later at double speed).
         let late = u64::from(self.cgb.double_speed);
         let at = self.ppu.hblank_at + HDMA_REQUEST_DELAY - late;
-        if self.in_stall && at <= self.stall_end {
+        if at <= self.hdma.busy_until {
+            // The DMA is still copying a block: the request is lost.
             return;
         }
         if !self.in_halt || at <= self.hdma.sleep_at + self.mcycle {
@@ -797,6 +794,7 @@ impl Hardware {
         }
         let overflow = self.hdma.dst == 0;
         self.hdma.block_done(overflow);
+        self.hdma.busy_until = self.now + HDMA_BLOCK_DOTS;
         if self.dma_stall == 0 {
             self.dma_stall = HDMA_START_MCYCLES * self.mcycle;
         }

@@ -75,6 +75,8 @@ pub struct Hdma {
     pub(crate) sleep: Sleep,
     /// When the CPU went to sleep (while `sleep` is not `Awake`).
     pub(crate) sleep_at: u64,
+    /// The last block's copy ends then: an HBlank request up to then is lost.
+    pub(crate) busy_until: u64,
     /// A copy waits for the CPU's next opcode fetch (the DMA takes the bus only after one).
     pub(crate) due: Due,
     /// The first time an opcode fetch ending then (or later) starts the copy `due` names.
@@ -91,6 +93,7 @@ impl Hdma {
             hblank: false,
             sleep: Sleep::Awake,
             sleep_at: 0,
+            busy_until: 0,
             due: Due::Nothing,
             due_at: 0,
         }
@@ -154,6 +157,7 @@ impl Hdma {
         w.bool(self.hblank);
         w.u8(self.sleep as u8);
         w.u64(self.sleep_at);
+        w.u64(self.busy_until);
         w.u8(match self.due {
             Due::Nothing => 0,
             Due::Block => 1,
@@ -178,6 +182,7 @@ impl Hdma {
             _ => Sleep::High,
         };
         self.sleep_at = r.u64()?;
+        self.busy_until = r.u64()?;
         self.due = match r.below(4, "VRAM DMA due")? {
             0 => Due::Nothing,
             1 => Due::Block,
