@@ -818,8 +818,17 @@ impl Hardware {
 
     /// A write to HDMA1-HDMA5 (CGB mode).
     fn write_hdma(&mut self, addr: u16, v: u8) {
+        let running = self.hdma.hblank;
         match self.hdma.write(addr, v) {
-            Start::Nothing => {}
+            Start::Nothing => {
+                // A stop before the HBlank's request cancels that block (Gambatte
+                // `dma/hdma_late_disable_scx3_*`: a stop at dot 256 with the request at 258
+                // gets no block, one at 260 does; `_ds_*`: 254 against 255, 256).
+                let stopped = running && !self.hdma.hblank;
+                if stopped && self.hdma.due == Due::Block && self.now < self.hdma.due_at {
+                    self.hdma.due = Due::Nothing;
+                }
+            }
             Start::General => self.hdma_due(Due::General),
             Start::HBlank => {
                 if !self.ppu.lcd_is_on() || self.ppu.in_hblank(self.now) {
