@@ -831,7 +831,9 @@ impl Hardware {
             }
             Start::General => self.hdma_due(Due::General),
             Start::HBlank => {
-                if !self.ppu.lcd_is_on() || self.ppu.in_hblank(self.now) {
+                // In an HBlank by the sample of HALT (Gambatte `dma/hdma_late_enable_*`: a
+                // write at dot 452 gets a block, one at 453 not; at double speed 454, 455).
+                if !self.ppu.lcd_is_on() || self.ppu.in_hblank_period(self.now, self.mcycle) {
                     self.hdma_due(Due::Block);
                 }
             }
