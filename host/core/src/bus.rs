@@ -790,7 +790,7 @@ impl Hardware {
             self.ppu
                 .set_vram(bank + usize::from(self.hdma.dst & 0x1FFF), byte);
             self.hdma.src = self.hdma.src.wrapping_add(1);
-            self.hdma.dst = self.hdma.dst.wrapping_add(1) & 0x1FFF;
+            self.hdma.dst = self.hdma.dst.wrapping_add(1);
         }
         let overflow = self.hdma.dst == 0;
         self.hdma.block_done(overflow);

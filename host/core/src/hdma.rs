@@ -2,7 +2,7 @@
 //! registers; the copying and the CPU's stall are the bus's (`bus.rs`).
 //!
 //! - HDMA1/HDMA2 set the source (its low 4 bits ignored), HDMA3/HDMA4 the destination in VRAM
-//!   (bits 4-12 used); both advance as bytes are copied, and all four read 0xFF.
+//!   (bits 4-12 address VRAM); both advance as bytes are copied, and all four read 0xFF.
 //! - Writing HDMA5 with bit 7 clear starts a general-purpose DMA of `(value & 0x7F) + 1`
 //!   blocks of 16 bytes, all at once; with bit 7 set an HBlank DMA, one block at the start of
 //!   each HBlank of lines 0-143 (at once if the PPU is in HBlank, or the LCD is off, when the
@@ -17,7 +17,9 @@
 //! - Switching the LCD off while an HBlank DMA runs and the PPU is not in HBlank copies a
 //!   block: the PPU drops into mode 0 (`hdma_start_3`; SameBoy does the same).
 //! - A transfer ends early when the destination passes 0xFFFF (Pan Docs: "If the transfer's
-//!   destination address overflows, the transfer stops prematurely").
+//!   destination address overflows, the transfer stops prematurely"): the counter keeps
+//!   HDMA3's top 3 bits, so one from 0x9FF0 wraps to VRAM's start and goes on, one from
+//!   0xFFF0 stops (Gambatte `dma/dma_dst_wrap_1`, `dma_dst_wrap_2`, `dma_src_wrap`).
 //!
 //! Outside CGB mode the registers read 0xFF and take no writes.
 
@@ -65,7 +67,7 @@ pub(crate) enum Sleep {
 pub struct Hdma {
     /// The next source address.
     pub(crate) src: u16,
-    /// The next destination address (as written: only bits 4-12 reach VRAM).
+    /// The next destination address (as written: bits 4-12 address VRAM, all count).
     pub(crate) dst: u16,
     /// Blocks left minus one (HDMA5 bits 0-6).
     pub(crate) blocks: u8,
@@ -118,8 +120,8 @@ impl Hdma {
         match addr {
             0xFF51 => self.src = (self.src & 0x00F0) | u16::from(v) << 8,
             0xFF52 => self.src = (self.src & 0xFF00) | u16::from(v & 0xF0),
-            0xFF53 => self.dst = (self.dst & 0x00F0) | u16::from(v & 0x1F) << 8,
-            0xFF54 => self.dst = (self.dst & 0x1F00) | u16::from(v & 0xF0),
+            0xFF53 => self.dst = (self.dst & 0x00F0) | u16::from(v) << 8,
+            0xFF54 => self.dst = (self.dst & 0xFF00) | u16::from(v & 0xF0),
             0xFF55 => {
                 self.blocks = v & 0x7F;
                 if v & 0x80 == 0 && self.hblank {
@@ -139,7 +141,7 @@ impl Hdma {
     }
 
     /// One block was copied (the addresses already advanced): the transfer ends after its
-    /// last block, or when the destination left VRAM.
+    /// last block, or when the destination passed 0xFFFF.
     pub(crate) fn block_done(&mut self, overflow: bool) {
         if self.blocks == 0 || overflow {
             self.blocks = 0x7F;
@@ -173,7 +175,7 @@ impl Hdma {
         r: &mut crate::state::Reader<'_>,
     ) -> Result<(), crate::state::StateError> {
         self.src = r.u16()? & 0xFFF0;
-        self.dst = r.u16()? & 0x1FF0;
+        self.dst = r.u16()? & 0xFFF0;
         self.blocks = r.below(0x80, "HDMA5 blocks")?;
         self.hblank = r.bool()?;
         self.sleep = match r.below(3, "VRAM DMA sleep")? {
