@@ -701,7 +701,7 @@ fn restore_cgb(hw: &mut Hardware, p: &Parsed<'_>) {
     hw.ppu.set_opri(io[0x6C]);
     hw.ppu.set_vram_bank(io[0x4F]);
     hw.hdma.src = u16::from_be_bytes([io[0x51], io[0x52] & 0xF0]);
-    hw.hdma.dst = u16::from_be_bytes([io[0x53] & 0x1F, io[0x54] & 0xF0]);
+    hw.hdma.dst = u16::from_be_bytes([io[0x53], io[0x54] & 0xF0]);
     hw.hdma.blocks = io[0x55] & 0x7F;
     hw.hdma.hblank = io[0x55] & 0x80 == 0;
     if let Some(xoam) = p.xoam {

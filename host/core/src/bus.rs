@@ -16,7 +16,7 @@ use crate::apu::Apu;
 use crate::cartridge::Cartridge;
 use crate::cgb::CgbRegs;
 use crate::cpu::Bus;
-use crate::hdma::{Due, Hdma, Start};
+use crate::hdma::{Due, Hdma, Sleep, Start};
 use crate::joypad::{Buttons, FILTER_MCYCLES, Joypad};
 use crate::model::{CgbRevision, Model};
 use crate::ppu::Ppu;
@@ -701,21 +701,40 @@ impl Hardware {
         }
     }
 
-    /// An HBlank started (CGB mode): the HBlank DMA copies a block, or waits for a CPU in
-    /// HALT to wake.
+    /// An HBlank started (CGB mode): the HBlank DMA copies a block, unless the CPU is in HALT
+    /// (the wake-up looks at the HBlank it lands in, [`Hardware::hdma_sleep`]). A request in
+    /// HALT's first M-cycle still counts as made before it (the halted CPU reads the next
+    /// opcode then): its block follows the wake-up's fetch (Gambatte
+    /// `dma/hdma_late_m3halt_m2unhalt_scx1_2`).
     fn hblank_dma(&mut self) {
         self.ppu.hblank_started = false;
         if !self.hdma.hblank {
             return;
         }
-        if self.in_halt {
-            self.hdma.missed = true;
-        } else {
+        // Dot 255 + p at either speed (STAT's mode 0 comes a dot later at double speed).
+        let late = u64::from(self.cgb.double_speed);
+        let at = self.ppu.hblank_at + HDMA_REQUEST_DELAY - late;
+        if at <= self.hdma.busy_until {
+            // The DMA is still copying a block: the request is lost.
+            return;
+        }
+        if !self.in_halt || at <= self.hdma.sleep_at + self.mcycle {
             self.hdma.due = Due::Block;
-            // Dot 255 + p at either speed (STAT's mode 0 comes a dot later at double speed).
-            let late = u64::from(self.cgb.double_speed);
-            self.hdma.due_at = self.ppu.hblank_at + HDMA_REQUEST_DELAY - late;
+            self.hdma.due_at = at;
             self.reschedule();
+        }
+    }
+
+    /// The CPU goes to sleep (HALT, the speed switch): note whether an HBlank DMA's HBlank
+    /// runs now (Gambatte `dma/hdma_late_m0halt_*`: halted in the HBlank whose block was just
+    /// copied, the CPU woken in a later HBlank gets no block; halted in mode 2, it does).
+    /// `halt`: a HALT, whose first M-cycle still takes an HBlank request
+    /// ([`Hardware::hblank_dma`]); the speed switch's sleep has none.
+    fn hdma_sleep(&mut self, halt: bool) {
+        if self.hdma.sleep == Sleep::Awake {
+            let high = self.hdma.hblank && self.ppu.in_hblank_period(self.now, self.mcycle);
+            self.hdma.sleep = if high { Sleep::High } else { Sleep::Low };
+            self.hdma.sleep_at = if halt { self.now } else { 0 };
         }
     }
 
@@ -747,6 +766,10 @@ impl Hardware {
             Due::Nothing => {}
             // A block requested is copied even if HDMA5 stopped the transfer since.
             Due::Block => self.hdma_block(),
+            Due::Woken => {
+                self.hdma_block();
+                self.dma_stall -= self.mcycle;
+            }
             Due::General => loop {
                 // Every block now; the last sets HDMA5 to 0xFF.
                 self.hdma_block();
@@ -769,10 +792,11 @@ impl Hardware {
             self.ppu
                 .set_vram(bank + usize::from(self.hdma.dst & 0x1FFF), byte);
             self.hdma.src = self.hdma.src.wrapping_add(1);
-            self.hdma.dst = self.hdma.dst.wrapping_add(1) & 0x1FFF;
+            self.hdma.dst = self.hdma.dst.wrapping_add(1);
         }
         let overflow = self.hdma.dst == 0;
         self.hdma.block_done(overflow);
+        self.hdma.busy_until = self.now + HDMA_BLOCK_DOTS;
         if self.dma_stall == 0 {
             self.dma_stall = HDMA_START_MCYCLES * self.mcycle;
         }
@@ -796,11 +820,22 @@ impl Hardware {
 
     /// A write to HDMA1-HDMA5 (CGB mode).
     fn write_hdma(&mut self, addr: u16, v: u8) {
+        let running = self.hdma.hblank;
         match self.hdma.write(addr, v) {
-            Start::Nothing => {}
+            Start::Nothing => {
+                // A stop before the HBlank's request cancels that block (Gambatte
+                // `dma/hdma_late_disable_scx3_*`: a stop at dot 256 with the request at 258
+                // gets no block, one at 260 does; `_ds_*`: 254 against 255, 256).
+                let stopped = running && !self.hdma.hblank;
+                if stopped && self.hdma.due == Due::Block && self.now < self.hdma.due_at {
+                    self.hdma.due = Due::Nothing;
+                }
+            }
             Start::General => self.hdma_due(Due::General),
             Start::HBlank => {
-                if !self.ppu.lcd_is_on() || self.ppu.in_hblank(self.now) {
+                // In an HBlank by the sample of HALT (Gambatte `dma/hdma_late_enable_*`: a
+                // write at dot 452 gets a block, one at 453 not; at double speed 454, 455).
+                if !self.ppu.lcd_is_on() || self.ppu.in_hblank_period(self.now, self.mcycle) {
                     self.hdma_due(Due::Block);
                 }
             }
@@ -1387,6 +1422,7 @@ impl Bus for Hardware {
     /// this one. While the CPU sleeps nothing it can see changes between events, so whole
     /// M-cycles without events are skipped.
     fn halt_wait(&mut self) -> bool {
+        self.hdma_sleep(true);
         self.in_halt = true;
         let frozen = self.freeze_dma();
         let wake = self.halt_wait_inner();
@@ -1394,22 +1430,43 @@ impl Bus for Hardware {
             self.thaw_dma(frozen, wake);
         }
         self.in_halt = false;
-        if wake && self.hdma.missed {
-            // HBlank DMA resumes with the CPU: the HBlank it slept through gets its block if
-            // it is not over yet.
-            self.hdma.missed = false;
-            // The block is copied before the wake-up's opcode fetch, the CPU stalled from it
+        if wake {
+            // HBlank DMA resumes with the CPU: waking in an HBlank that HALT did not begin in
+            // copies its block, before the wake-up's opcode fetch, the CPU stalled from it
             // (Gambatte `dma/hdma_transition_halt_hdmadst_unhalt`: the fetch reads the
-            // block's first byte).
-            // A block requested before HALT and still due follows the wake-up's fetch
-            // instead, whatever the mode then (`hdma_late_m3halt_m2unhalt_*`).
+            // block's first byte). A block requested before HALT and still due follows the
+            // wake-up's fetch instead, whatever the mode then (`hdma_late_m3halt_m2unhalt_*`).
+            let slept = std::mem::replace(&mut self.hdma.sleep, Sleep::Awake);
             let requested = self.hdma.due == Due::Block;
-            if !requested && self.ppu.mode() == 0 && self.ppu.ly_visible() && self.hdma.hblank {
+            if requested {
+                self.hdma.due = Due::Woken;
+            }
+            if slept == Sleep::Low
+                && !requested
+                && self.hdma.hblank
+                && self.ppu.in_hblank_period(self.now, self.mcycle)
+            {
                 self.hdma_block();
                 self.reschedule();
             }
         }
         wake
+    }
+
+    /// A block requested before HALT and not copied yet: without a dispatch, the wake-up's
+    /// fetch repeats the byte after HALT and the block's stall is an M-cycle shorter
+    /// (Gambatte's model: the byte read in HALT's first M-cycle runs, then is fetched again;
+    /// `dma/hdma_late_m3halt_m2unhalt_inc_*`: an `INC A` there runs twice,
+    /// `hdma_late_m3halt_m2unhalt_ly_*`: LY read after it as without the repeat). A dispatch
+    /// takes the full stall (`hdma_late_ei_m3halt_m2unhalt_ly_*`).
+    fn wake_refetches(&mut self, dispatch: bool) -> bool {
+        if self.hdma.due != Due::Woken {
+            return false;
+        }
+        if dispatch {
+            self.hdma.due = Due::Block;
+        }
+        !dispatch
     }
 
     #[inline(always)]
@@ -1533,6 +1590,9 @@ impl Bus for Hardware {
             self.reschedule();
             let frozen = self.freeze_dma();
             // An HBlank in the hold finds the CPU asleep, as in the HALT after it.
+            if halt {
+                self.hdma_sleep(false);
+            }
             self.in_halt = halt;
             self.now = start;
             if self.now >= self.next_event {

@@ -65,6 +65,13 @@ pub trait Bus {
         self.idle();
         false
     }
+    /// Right after [`Bus::halt_wait`] woke the CPU (`dispatch`: an interrupt is to be
+    /// dispatched): whether the wake-up's opcode fetch leaves PC where it is, as the halt bug
+    /// does (the CGB's VRAM DMA; no time passes).
+    fn wake_refetches(&mut self, dispatch: bool) -> bool {
+        let _ = dispatch;
+        false
+    }
     /// The requested and enabled interrupts, `IE & IF & 0x1F` (no time passes).
     fn pending_interrupts(&self) -> u8;
     /// Clear bit `bit` of IF as the CPU acknowledges that interrupt (no time passes).
@@ -276,6 +283,10 @@ impl Cpu {
                     return;
                 }
                 self.mode = CpuMode::Running;
+                let dispatch = self.ime && bus.pending_interrupts() != 0;
+                if bus.wake_refetches(dispatch) {
+                    self.halt_bug = true;
+                }
             }
             CpuMode::Stopped => {
                 if bus.joypad_wake() {

@@ -2,7 +2,7 @@
 //! registers; the copying and the CPU's stall are the bus's (`bus.rs`).
 //!
 //! - HDMA1/HDMA2 set the source (its low 4 bits ignored), HDMA3/HDMA4 the destination in VRAM
-//!   (bits 4-12 used); both advance as bytes are copied, and all four read 0xFF.
+//!   (bits 4-12 address VRAM); both advance as bytes are copied, and all four read 0xFF.
 //! - Writing HDMA5 with bit 7 clear starts a general-purpose DMA of `(value & 0x7F) + 1`
 //!   blocks of 16 bytes, all at once; with bit 7 set an HBlank DMA, one block at the start of
 //!   each HBlank of lines 0-143 (at once if the PPU is in HBlank, or the LCD is off, when the
@@ -17,7 +17,9 @@
 //! - Switching the LCD off while an HBlank DMA runs and the PPU is not in HBlank copies a
 //!   block: the PPU drops into mode 0 (`hdma_start_3`; SameBoy does the same).
 //! - A transfer ends early when the destination passes 0xFFFF (Pan Docs: "If the transfer's
-//!   destination address overflows, the transfer stops prematurely").
+//!   destination address overflows, the transfer stops prematurely"): the counter keeps
+//!   HDMA3's top 3 bits, so one from 0x9FF0 wraps to VRAM's start and goes on, one from
+//!   0xFFF0 stops (Gambatte `dma/dma_dst_wrap_1`, `dma_dst_wrap_2`, `dma_src_wrap`).
 //!
 //! Outside CGB mode the registers read 0xFF and take no writes.
 
@@ -41,6 +43,23 @@ pub(crate) enum Due {
     Block,
     /// A general-purpose DMA: every block.
     General,
+    /// An HBlank DMA's block requested before the CPU's HALT, copied after the wake-up's
+    /// fetch: its stall is an M-cycle shorter (the first is the wake-up's), and that fetch
+    /// leaves PC where it is (the byte after HALT runs twice).
+    Woken,
+}
+
+/// Where the CPU's HALT began: the HBlank DMA's request line is sampled as the CPU sleeps and
+/// as it wakes, and only a rise between the two asks for a block (HBlanks that start and end
+/// in the sleep are lost).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Sleep {
+    /// The CPU is awake.
+    Awake,
+    /// HALT began outside an HBlank DMA's HBlank: waking in one copies its block.
+    Low,
+    /// HALT began in an HBlank DMA's HBlank: waking in an HBlank copies nothing.
+    High,
 }
 
 /// The VRAM DMA registers and the transfer under way.
@@ -48,15 +67,18 @@ pub(crate) enum Due {
 pub struct Hdma {
     /// The next source address.
     pub(crate) src: u16,
-    /// The next destination address (as written: only bits 4-12 reach VRAM).
+    /// The next destination address (as written: bits 4-12 address VRAM, all count).
     pub(crate) dst: u16,
     /// Blocks left minus one (HDMA5 bits 0-6).
     pub(crate) blocks: u8,
     /// An HBlank DMA runs.
     pub(crate) hblank: bool,
-    /// An HBlank came while the CPU slept in HALT: its block is copied when it wakes, if the
-    /// PPU is still in that HBlank.
-    pub(crate) missed: bool,
+    /// Where the CPU's HALT began, for the HBlank DMA's block at the wake-up.
+    pub(crate) sleep: Sleep,
+    /// When the CPU went to sleep (while `sleep` is not `Awake`).
+    pub(crate) sleep_at: u64,
+    /// The last block's copy ends then: an HBlank request up to then is lost.
+    pub(crate) busy_until: u64,
     /// A copy waits for the CPU's next opcode fetch (the DMA takes the bus only after one).
     pub(crate) due: Due,
     /// The first time an opcode fetch ending then (or later) starts the copy `due` names.
@@ -71,7 +93,9 @@ impl Hdma {
             dst: 0,
             blocks: 0x7F,
             hblank: false,
-            missed: false,
+            sleep: Sleep::Awake,
+            sleep_at: 0,
+            busy_until: 0,
             due: Due::Nothing,
             due_at: 0,
         }
@@ -96,8 +120,8 @@ impl Hdma {
         match addr {
             0xFF51 => self.src = (self.src & 0x00F0) | u16::from(v) << 8,
             0xFF52 => self.src = (self.src & 0xFF00) | u16::from(v & 0xF0),
-            0xFF53 => self.dst = (self.dst & 0x00F0) | u16::from(v & 0x1F) << 8,
-            0xFF54 => self.dst = (self.dst & 0x1F00) | u16::from(v & 0xF0),
+            0xFF53 => self.dst = (self.dst & 0x00F0) | u16::from(v) << 8,
+            0xFF54 => self.dst = (self.dst & 0xFF00) | u16::from(v & 0xF0),
             0xFF55 => {
                 self.blocks = v & 0x7F;
                 if v & 0x80 == 0 && self.hblank {
@@ -117,7 +141,7 @@ impl Hdma {
     }
 
     /// One block was copied (the addresses already advanced): the transfer ends after its
-    /// last block, or when the destination left VRAM.
+    /// last block, or when the destination passed 0xFFFF.
     pub(crate) fn block_done(&mut self, overflow: bool) {
         if self.blocks == 0 || overflow {
             self.blocks = 0x7F;
@@ -133,11 +157,14 @@ impl Hdma {
         w.u16(self.dst);
         w.u8(self.blocks);
         w.bool(self.hblank);
-        w.bool(self.missed);
+        w.u8(self.sleep as u8);
+        w.u64(self.sleep_at);
+        w.u64(self.busy_until);
         w.u8(match self.due {
             Due::Nothing => 0,
             Due::Block => 1,
             Due::General => 2,
+            Due::Woken => 3,
         });
         w.u64(self.due_at);
     }
@@ -148,14 +175,21 @@ impl Hdma {
         r: &mut crate::state::Reader<'_>,
     ) -> Result<(), crate::state::StateError> {
         self.src = r.u16()? & 0xFFF0;
-        self.dst = r.u16()? & 0x1FF0;
+        self.dst = r.u16()? & 0xFFF0;
         self.blocks = r.below(0x80, "HDMA5 blocks")?;
         self.hblank = r.bool()?;
-        self.missed = r.bool()?;
-        self.due = match r.below(3, "VRAM DMA due")? {
+        self.sleep = match r.below(3, "VRAM DMA sleep")? {
+            0 => Sleep::Awake,
+            1 => Sleep::Low,
+            _ => Sleep::High,
+        };
+        self.sleep_at = r.u64()?;
+        self.busy_until = r.u64()?;
+        self.due = match r.below(4, "VRAM DMA due")? {
             0 => Due::Nothing,
             1 => Due::Block,
-            _ => Due::General,
+            2 => Due::General,
+            _ => Due::Woken,
         };
         self.due_at = r.u64()?;
         Ok(())

@@ -59,5 +59,7 @@ pub use state::StateError;
 /// frames by [`FrameRule`] and has the timing of Gambatte's hardware tests (issue 31); 3 has
 /// that issue's second round (double speed, mode 3's fine scroll, the window at WX 166, OAM
 /// DMA and the OAM scan, HDMA after an opcode fetch, LYC writes, the CGB's post-boot PPU
-/// position) and cartridge RAM powered on as $FF.
-pub const CORE_VERSION: u32 = 3;
+/// position) and cartridge RAM powered on as $FF; 4 its third round (the window with fine
+/// scroll, CGB STAT and LYC writes, colour RAM held in mode 3, DMG palette writes, HDMA and
+/// HALT, the serial clock after DIV writes, the interrupt dispatch's pushes).
+pub const CORE_VERSION: u32 = 4;

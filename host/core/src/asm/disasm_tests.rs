@@ -391,6 +391,33 @@ fn window_start_prefers_code_to_illegal_bytes() {
     assert_eq!(window_start(read, pc, 1), 0x1000);
 }
 
+/// At the address space's end every opcode decodes; one that fits assembles back, one that
+/// would run past 0xFFFF is refused by the assembler (random addresses rarely land there).
+#[test]
+fn instructions_at_the_end_of_the_address_space() {
+    for addr in [0xFFFDu16, 0xFFFE, 0xFFFF] {
+        for op in 0..=255u8 {
+            for cb in [0x00u8, 0x37, 0xFF] {
+                let bytes = [op, cb, 0x12];
+                let instr = decode(|a| bytes[usize::from(a.wrapping_sub(addr)) % 3], addr);
+                let assembled = assemble(&instr.text(), addr);
+                if u32::from(addr) + u32::from(instr.len) <= 0x1_0000 {
+                    assert_eq!(
+                        assembled.ok(),
+                        Some(instr.byte_slice().to_vec()),
+                        "{op:02X} at {addr:04X}"
+                    );
+                } else {
+                    assert!(
+                        assembled.is_err(),
+                        "{op:02X} at {addr:04X} assembled past 0xFFFF"
+                    );
+                }
+            }
+        }
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(2000))]
 
@@ -401,7 +428,14 @@ proptest! {
         let instr = decode(|a| bytes[usize::from(a.wrapping_sub(addr)) % 3], addr);
         prop_assert!((1..=3).contains(&instr.len));
         prop_assert_eq!(instr.byte_slice(), &bytes[..usize::from(instr.len)]);
-        prop_assert_eq!(assemble(&instr.text(), addr).ok(), Some(instr.byte_slice().to_vec()));
+        let assembled = assemble(&instr.text(), addr);
+        if u32::from(addr) + u32::from(instr.len) <= 0x1_0000 {
+            prop_assert_eq!(assembled.ok(), Some(instr.byte_slice().to_vec()));
+        } else {
+            // An instruction running past 0xFFFF decodes (the CPU's PC wraps) but is not
+            // assembled there: the assembler refuses bytes past the address space's end.
+            prop_assert!(assembled.is_err());
+        }
     }
 
     /// Random memory never panics the window search, and the window lands on pc.

@@ -82,6 +82,15 @@ impl Ppu {
         self.ly_visible() && self.mode == 0 && now >= self.line_start + 4
     }
 
+    /// Whether the M-cycle of `len` dots from `now` lies in a visible line's HBlank, past the
+    /// line's first M-cycle ([`Ppu::in_hblank`]) and ending by the line's end: where the HBlank
+    /// DMA's request line is high for a CPU going to sleep or waking (Gambatte
+    /// `dma/hdma_late_m0halt_*`, `hdma_late_m0unhalt_*`: a HALT or wake-up at dot 452 is in it
+    /// at normal speed, one at 453 not; at double speed 454 is, 455 not).
+    pub(crate) fn in_hblank_period(&self, now: u64, len: u64) -> bool {
+        self.in_hblank(now) && now + len <= self.line_start + super::DOTS_PER_LINE
+    }
+
     /// Whether the PPU holds colour RAM at `now`, so that the CPU cannot reach it: from a dot
     /// after VRAM is blocked (S+84, at double speed S+83) until an M-cycle after STAT reads
     /// mode 0 (see `docs/timing.md`).
