@@ -731,7 +731,7 @@ impl Hardware {
     /// `halt`: a HALT, whose first M-cycle still takes an HBlank request
     /// ([`Hardware::hblank_dma`]); the speed switch's sleep has none.
     fn hdma_sleep(&mut self, halt: bool) {
-        if self.hdma.sleep == Sleep::Awake {
+        if self.hdma.sleep == Sleep::Awake && self.hdma.hblank {
             let high = self.hdma.hblank && self.ppu.in_hblank_period(self.now, self.mcycle);
             self.hdma.sleep = if high { Sleep::High } else { Sleep::Low };
             self.hdma.sleep_at = if halt { self.now } else { 0 };
@@ -1437,6 +1437,8 @@ impl Bus for Hardware {
             // block's first byte). A block requested before HALT and still due follows the
             // wake-up's fetch instead, whatever the mode then (`hdma_late_m3halt_m2unhalt_*`).
             let slept = std::mem::replace(&mut self.hdma.sleep, Sleep::Awake);
+            // Read only while asleep (and then only with an HBlank DMA running).
+            self.hdma.sleep_at = 0;
             let requested = self.hdma.due == Due::Block;
             if requested {
                 self.hdma.due = Due::Woken;
@@ -1770,9 +1772,24 @@ impl Hardware {
         self.apu.save_state(w);
         self.dma.save_state(w);
         // When the transfer holds OAM: the PPU's OAM scan keeps it (the DMA's part of the image).
-        w.u64(self.ppu.oam_dma_busy.0);
-        w.u64(self.ppu.oam_dma_busy.1);
-        w.bytes(&self.ppu.oam_before_dma);
+        // A hold that ended a line or more ago can meet no OAM scan again: written as none
+        // (the image stays the same from frame to frame, which the rewind history's diffs
+        // keep small).
+        if self
+            .ppu
+            .oam_dma_busy
+            .1
+            .saturating_add(crate::ppu::DOTS_PER_LINE)
+            > self.now
+        {
+            w.u64(self.ppu.oam_dma_busy.0);
+            w.u64(self.ppu.oam_dma_busy.1);
+            w.bytes(&self.ppu.oam_before_dma);
+        } else {
+            w.u64(0);
+            w.u64(0);
+            w.bytes(&[0; 0xA0]);
+        }
         w.bool(self.cgb_mode);
         self.cgb.save_state(w);
         w.u64(self.speed_switch_end);

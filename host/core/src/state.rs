@@ -9,7 +9,11 @@
 //!
 //! Not in the image: the ROM (the host keeps it), the framebuffer and the serial output log
 //! (outputs: the next completed frame after a load is exact) and derived caches (the
-//! scheduler's next event, fast-path flags), which are recomputed on load.
+//! scheduler's next event, fast-path flags), which are recomputed on load. Times that can no
+//! longer matter (an OAM DMA's hold of OAM that ended a line ago and the OAM it saved, the
+//! STAT line's last fall and the LY=LYC flag's last clear older than a line) are written as
+//! none, so that the image of a still game is the same from frame to frame (the rewind
+//! history stores frame-to-frame diffs).
 //!
 //! Layout: a 4-byte magic `GBst`, a format version (u16, little-endian), the model (a stable
 //! id: 0 DMG, 1 CGB) and the CGB revision (0 C, 1 D; 0 on the DMG): an image is loaded only on

@@ -195,8 +195,17 @@ impl Ppu {
         w.bool(self.window_carry);
         w.bool(self.line_regs.window_carry);
         w.u64(self.hblank_end);
-        w.u64(self.stat_fell);
-        w.u64(self.lyc_cleared);
+        // Both are compared with times a few dots after them: older than a line, they are
+        // written as none (the image stays the same from frame to frame).
+        let recent = |t: u64| {
+            if t.saturating_add(DOTS_PER_LINE) > now {
+                t
+            } else {
+                u64::MAX
+            }
+        };
+        w.u64(recent(self.stat_fell));
+        w.u64(recent(self.lyc_cleared));
         w.u8(self.lyc_pending.0);
         w.u64(self.lyc_pending.1);
         // Mode 0's start only while colour RAM is still held (zero otherwise: the image does
