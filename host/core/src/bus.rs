@@ -1561,8 +1561,16 @@ impl Bus for Hardware {
         if hidden {
             // A VRAM DMA still waiting for an opcode fetch is copied as the switch begins,
             // its stall hidden in the switch's pause but for one M-cycle after it (Gambatte
-            // `dma/hdma_late_m3speedchange_ly_*`: LY read after the switch).
+            // `dma/hdma_late_m3speedchange_ly_*`: LY read after the switch). An HBlank block
+            // copied so, going to double speed, ends the HBlank DMA with HDMA5 as it was but
+            // bit 7 set (`hdma_transition_speedchange_hdmalen*`, `hdma_late_m3speedchange_hdma5_*`).
+            let ends = self.hdma.due == Due::Block && !self.cgb.double_speed;
+            let blocks = self.hdma.blocks;
             self.run_due_hdma_hidden();
+            if ends {
+                self.hdma.blocks = blocks;
+                self.hdma.hblank = false;
+            }
         }
         let now = self.now;
         let fs_bit = 0x1000 << (self.timer.rate() - 1);
