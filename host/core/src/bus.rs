@@ -1546,7 +1546,7 @@ impl Bus for Hardware {
     /// (the PPU, the APU and HDMA keep their pace in dots). Without an interrupt pending the
     /// CPU then sits in HALT for `SPEED_SWITCH_TICKS` (0x20000) counter ticks unless an interrupt
     /// wakes it earlier (`docs/timing.md`).
-    fn switch_speed(&mut self, halt: bool) {
+    fn switch_speed(&mut self, halt: bool) -> bool {
         // The bytes copied and the PPU's edges so far keep the old speed's spacing.
         self.catch_up();
         if halt {
@@ -1558,13 +1558,15 @@ impl Bus for Hardware {
             self.catch_up();
         }
         let hidden = halt && self.hdma.due != Due::Nothing;
+        let mut refetch = false;
         if hidden {
             // A VRAM DMA still waiting for an opcode fetch is copied as the switch begins,
             // its stall hidden in the switch's pause but for one M-cycle after it (Gambatte
             // `dma/hdma_late_m3speedchange_ly_*`: LY read after the switch). An HBlank block
             // copied so, going to double speed, ends the HBlank DMA with HDMA5 as it was but
             // bit 7 set (`hdma_transition_speedchange_hdmalen*`, `hdma_late_m3speedchange_hdma5_*`).
-            let ends = self.hdma.due == Due::Block && !self.cgb.double_speed;
+            refetch = self.hdma.due == Due::Block;
+            let ends = refetch && !self.cgb.double_speed;
             let blocks = self.hdma.blocks;
             self.run_due_hdma_hidden();
             if ends {
@@ -1617,11 +1619,12 @@ impl Bus for Hardware {
         if halt {
             self.set_speed_switch_end(start + SPEED_SWITCH_TICKS / rate);
         }
-        if hidden {
+        if hidden && !refetch {
             self.dma_stall += HDMA_START_MCYCLES * self.mcycle;
             self.update_deadline();
         }
         self.reschedule();
+        refetch
     }
 }
 

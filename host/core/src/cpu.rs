@@ -94,8 +94,11 @@ pub trait Bus {
     }
     /// STOP switches the speed (the CGB): DIV is reset, the speed toggles, and with `halt` the
     /// CPU sits in HALT until an interrupt or the switch's end ([`Bus::halt_wait`] wakes it).
-    fn switch_speed(&mut self, halt: bool) {
+    /// Returns whether STOP's second byte is then fetched again as an opcode (a VRAM DMA block
+    /// was waiting for an opcode fetch: `docs/timing.md`).
+    fn switch_speed(&mut self, halt: bool) -> bool {
         let _ = halt;
+        false
     }
     /// The run loop stopped (no time passes): bring up to now whatever the machine keeps
     /// lazily, so everything it holds can be looked at or saved.
@@ -690,7 +693,9 @@ impl Cpu {
                             self.slow = true;
                         }
                     } else if bus.speed_switch_armed() {
-                        bus.switch_speed(!pending);
+                        if bus.switch_speed(!pending) {
+                            self.regs.pc = self.regs.pc.wrapping_sub(1);
+                        }
                         if !pending {
                             self.mode = CpuMode::Halted;
                             self.slow = true;
