@@ -1557,6 +1557,12 @@ impl Bus for Hardware {
             }
             self.catch_up();
         }
+        if halt && self.hdma.due == Due::Block && self.hdma.due_at > self.now {
+            // Requested after STOP's second M-cycle (in the clock's hold): the CPU is asleep
+            // for it, the request is lost (Gambatte `dma/hdma_late_m3speedchange_*_scx2_1`,
+            // `_scx2_ds_1`).
+            self.hdma.due = Due::Nothing;
+        }
         let hidden = halt && self.hdma.due != Due::Nothing;
         let mut refetch = false;
         if hidden {
