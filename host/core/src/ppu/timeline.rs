@@ -330,14 +330,14 @@ impl Ppu {
                         _ => SRC_VBLANK,
                     };
                     if self.line < 144 {
-                        self.wy_triggered |= self.wy == self.line;
+                        self.wy_triggered |= self.window_enabled() && self.wy == self.line;
                         self.oam_read_blocked = true;
                         // The CGB blocks OAM writes from S as well (gbc-hw-tests
                         // `oam_echo_ram_lcd_on`: a write at S is dropped).
                         self.oam_write_blocked |= self.cgb;
                         if self.line == 0 {
                             self.window_line = 0;
-                            self.wy_triggered = self.wy == 0;
+                            self.wy_triggered = self.window_enabled() && self.wy == 0;
                         }
                     } else if self.line > 144 {
                         self.mode = 1;
@@ -372,7 +372,7 @@ impl Ppu {
                         // or two into line 0).
                         0 => {
                             self.sources = SRC_OAM;
-                            self.wy_triggered = self.wy == 0;
+                            self.wy_triggered = self.window_enabled() && self.wy == 0;
                         }
                         144 => {
                             self.mode = 1;
