@@ -50,13 +50,15 @@ impl Ppu {
     /// line's last M-cycle, the write meets the next line's LY (Gambatte
     /// `window/arg/late_wy_FFto0_ly2_*`: WY 0 written at line 0, dot 448 shows the window on
     /// both models, at dot 452 on the DMG only; `late_enable_afterVblank_2`: LCDC.5 set there, no window on the CGB).
-    /// At double speed 2 dots later (`late_wy_FFto0_ly2_ds_*`).
+    /// At double speed a write up to dot 452 counts, on either dot phase (3 dots later:
+    /// `late_wy_FFto0_ly2_ds_*`, `late_enable_afterVblank_ds_2` at even dots,
+    /// `late_enable_afterVblank_ds_lcdoffset1_1`, `_2`: 451 counts, 453 not).
     fn wy_matches(&self, now: u64, lcdc: u8) -> bool {
         let seen = now
             + match (self.cgb, self.double_speed) {
                 (false, _) => 0,
                 (true, false) => 4,
-                (true, true) => 2,
+                (true, true) => 3,
             };
         lcdc & 0xA0 == 0xA0
             && self.lcd_on()
