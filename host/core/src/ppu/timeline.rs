@@ -330,7 +330,9 @@ impl Ppu {
                         _ => SRC_VBLANK,
                     };
                     if self.line < 144 {
-                        self.wy_triggered |= self.window_enabled() && self.wy == self.line;
+                        // The CGB compares WY with the new LY here, the DMG at `Compare`.
+                        self.wy_triggered |=
+                            self.cgb && self.window_enabled() && self.wy == self.line;
                         self.oam_read_blocked = true;
                         // The CGB blocks OAM writes from S as well (gbc-hw-tests
                         // `oam_echo_ram_lcd_on`: a write at S is dropped).
@@ -385,6 +387,14 @@ impl Ppu {
                         // The DMG's LY reads 0 from here (an M-cycle before LYC sees it); the
                         // CGB's from Line153Blank.
                         153 if !self.cgb => self.ly = 0,
+                        // The DMG compares WY with the new LY with LYC, 2 dots after the
+                        // CGB: a WY write at S still counts there (Gambatte
+                        // `window/arg/late_wy_1toFF_2`, `late_wy_2toFF_2`: WY 1 or 2 set
+                        // to 0xFF at that line's S leaves it without the window on the DMG,
+                        // not on the CGB, whose comparison sees the write 4 dots late).
+                        1..=143 if !self.cgb => {
+                            self.wy_triggered |= self.window_enabled() && self.wy == self.line;
+                        }
                         _ => {}
                     }
                     if self.line < 144 {
