@@ -332,7 +332,7 @@ impl Ppu {
                     if self.line < 144 {
                         // The CGB compares WY with the new LY here, the DMG at `Compare`.
                         self.wy_triggered |=
-                            self.cgb && self.window_enabled() && self.wy == self.line;
+                            self.cgb && !ds_late && self.window_enabled() && self.wy == self.line;
                         self.oam_read_blocked = true;
                         // The CGB blocks OAM writes from S as well (gbc-hw-tests
                         // `oam_echo_ram_lcd_on`: a write at S is dropped).
@@ -358,6 +358,10 @@ impl Ppu {
                     // goes low: `lyc_write_compare`).
                     if self.line != 0 && self.lyc != self.line {
                         self.lyc_equal = false;
+                    }
+                    // At double speed the CGB compares WY with the new LY here.
+                    if (1..144).contains(&self.line) {
+                        self.wy_triggered |= self.window_enabled() && self.wy == self.line;
                     }
                     self.schedule(Event::Compare, s + COMPARE_DOT);
                 }
