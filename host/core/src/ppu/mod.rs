@@ -418,6 +418,11 @@ impl Ppu {
         self.lcdc & 0x80 != 0
     }
 
+    /// LCDC.5: the window is enabled (the WY condition is only met while it is).
+    pub(super) fn window_enabled(&self) -> bool {
+        self.lcdc & 0x20 != 0
+    }
+
     /// Whether a CPU read of VRAM at time `now` gets through.
     #[inline]
     pub fn vram_readable(&self, now: u64) -> bool {

@@ -42,6 +42,31 @@ impl Ppu {
         irq
     }
 
+    /// The WY condition (Pan Docs "Window") checked at `now`, on a WY or LCDC write: LY
+    /// equals WY while the LCD and the window are enabled (`lcdc` bits 7 and 5). Gambatte and SameBoy latch it only
+    /// with LCDC.5 set (Gambatte `window/late_enable_afterVblank_2`, `_3`: the window enabled
+    /// in line 0's last M-cycle with WY 0 shows on line 1 on the DMG, one M-cycle later
+    /// not). The CGB's comparison sees the write 4 dots later than the DMG's: written in a
+    /// line's last M-cycle, the write meets the next line's LY (Gambatte
+    /// `window/arg/late_wy_FFto0_ly2_*`: WY 0 written at line 0, dot 448 shows the window on
+    /// both models, at dot 452 on the DMG only; `late_enable_afterVblank_2`: LCDC.5 set there, no window on the CGB).
+    /// At double speed a write up to dot 452 counts, on either dot phase (3 dots later:
+    /// `late_wy_FFto0_ly2_ds_*`, `late_enable_afterVblank_ds_2` at even dots,
+    /// `late_enable_afterVblank_ds_lcdoffset1_1`, `_2`: 451 counts, 453 not).
+    fn wy_matches(&self, now: u64, lcdc: u8) -> bool {
+        let seen = now
+            + match (self.cgb, self.double_speed) {
+                (false, _) => 0,
+                (true, false) => 4,
+                (true, true) => 3,
+            };
+        lcdc & 0xA0 == 0xA0
+            && self.lcd_on()
+            && self.line < HEIGHT as u8
+            && self.wy == self.line
+            && seen < self.line_start + super::DOTS_PER_LINE
+    }
+
     /// The registers lines are drawn from (a write of the value a register holds changes
     /// no picture: games rewrite their scroll and palettes every frame).
     fn drawn_registers(&self) -> [u8; 8] {
@@ -52,6 +77,14 @@ impl Ppu {
 
     /// The write itself ([`Ppu::write_register`] adds the still-line bookkeeping).
     fn write_register_now(&mut self, addr: u16, v: u8, now: u64) -> u8 {
+        if addr == 0xFF40 && v & 0x20 != 0 && !self.wy_triggered && self.wy_matches(now, v) {
+            // LCDC.5 set on a line WY equals: the WY condition is met from now on (it counts
+            // only while the window is enabled, see `wy_matches`); a mode 3 under way sees
+            // it at the write's landing through the FIFO replay (set before the write is
+            // recorded, which retimes mode 0).
+            self.wy_triggered = true;
+            self.line_regs.wy_triggered = true;
+        }
         if matches!(addr, 0xFF40 | 0xFF42 | 0xFF43 | 0xFF47..=0xFF4B) {
             self.record_write(addr, v, now);
         }
@@ -91,7 +124,7 @@ impl Ppu {
                     self.line_start = now - 4;
                     self.first_line = true;
                     self.window_line = 0;
-                    self.wy_triggered = self.wy == 0;
+                    self.wy_triggered = self.window_enabled() && self.wy == 0;
                     // No OAM scan and no HBlank source until mode 3 (gbmicrotest
                     // `int_hblank_nops_scx0`): the line reads mode 0 but is not in HBlank.
                     self.mode = 0;
@@ -223,22 +256,8 @@ impl Ppu {
                 // written with LY's value triggers the window from now on (the current
                 // line's mode 3, if it is under way, sees it through the FIFO replay, WY
                 // `fifo::WY_DELAY` dots late).
-                // The CGB's comparison sees the write 4 dots later than the DMG's: written in
-                // a line's last M-cycle, WY meets the next line's LY (Gambatte
-                // `window/arg/late_wy_FFto0_ly2_*`: WY 0 written at line 0, dot 448 shows the
-                // window on both models, at dot 452 on the DMG only).
-                // At double speed 2 dots later (`late_wy_FFto0_ly2_ds_*`).
-                let seen = now
-                    + match (self.cgb, self.double_speed) {
-                        (false, _) => 0,
-                        (true, false) => 4,
-                        (true, true) => 2,
-                    };
-                if self.lcd_on()
-                    && self.line < HEIGHT as u8
-                    && v == self.line
-                    && seen < self.line_start + super::DOTS_PER_LINE
-                {
+                // (When the comparison sees the write: `wy_matches`.)
+                if self.wy_matches(now, self.lcdc) {
                     self.wy_triggered = true;
                 }
                 0

@@ -330,14 +330,16 @@ impl Ppu {
                         _ => SRC_VBLANK,
                     };
                     if self.line < 144 {
-                        self.wy_triggered |= self.wy == self.line;
+                        // The CGB compares WY with the new LY here, the DMG at `Compare`.
+                        self.wy_triggered |=
+                            self.cgb && !ds_late && self.window_enabled() && self.wy == self.line;
                         self.oam_read_blocked = true;
                         // The CGB blocks OAM writes from S as well (gbc-hw-tests
                         // `oam_echo_ram_lcd_on`: a write at S is dropped).
                         self.oam_write_blocked |= self.cgb;
                         if self.line == 0 {
                             self.window_line = 0;
-                            self.wy_triggered = self.wy == 0;
+                            self.wy_triggered = self.window_enabled() && self.wy == 0;
                         }
                     } else if self.line > 144 {
                         self.mode = 1;
@@ -357,6 +359,10 @@ impl Ppu {
                     if self.line != 0 && self.lyc != self.line {
                         self.lyc_equal = false;
                     }
+                    // At double speed the CGB compares WY with the new LY here.
+                    if (1..144).contains(&self.line) {
+                        self.wy_triggered |= self.window_enabled() && self.wy == self.line;
+                    }
                     self.schedule(Event::Compare, s + COMPARE_DOT);
                 }
                 Event::Compare => {
@@ -372,7 +378,7 @@ impl Ppu {
                         // or two into line 0).
                         0 => {
                             self.sources = SRC_OAM;
-                            self.wy_triggered = self.wy == 0;
+                            self.wy_triggered = self.window_enabled() && self.wy == 0;
                         }
                         144 => {
                             self.mode = 1;
@@ -385,6 +391,14 @@ impl Ppu {
                         // The DMG's LY reads 0 from here (an M-cycle before LYC sees it); the
                         // CGB's from Line153Blank.
                         153 if !self.cgb => self.ly = 0,
+                        // The DMG compares WY with the new LY with LYC, 2 dots after the
+                        // CGB: a WY write at S still counts there (Gambatte
+                        // `window/arg/late_wy_1toFF_2`, `late_wy_2toFF_2`: WY 1 or 2 set
+                        // to 0xFF at that line's S leaves it without the window on the DMG,
+                        // not on the CGB, whose comparison sees the write 4 dots late).
+                        1..=143 if !self.cgb => {
+                            self.wy_triggered |= self.window_enabled() && self.wy == self.line;
+                        }
                         _ => {}
                     }
                     if self.line < 144 {
