@@ -1480,6 +1480,27 @@ impl Bus for Hardware {
         self.if_ &= !(1 << bit);
     }
 
+    /// A PPU request (mode 0's) made by the end of the dispatch's last M-cycle still takes
+    /// part in the vector's choice (Gambatte's
+    /// `irq_precedence/late_m0irq_vs_tima_scx2_1`, `scx3_1`). The next M-cycle pushes PC low
+    /// to the stack, not to a PPU register (SP in I/O space excepted).
+    fn vector_sees_ppu(&mut self, next_push: u16) {
+        if (0xFF00..0xFF80).contains(&next_push) {
+            return;
+        }
+        let until = self.now + self.mcycle;
+        if self.ppu.next_event() <= until {
+            self.if_ |= self.ppu.run_events(until);
+            if self.ppu.hblank_started {
+                self.hblank_dma();
+            }
+            if self.ppu.frame_ready {
+                self.stop = true;
+            }
+            self.reschedule();
+        }
+    }
+
     /// The acknowledge holds IF's bit clear past the dispatch (Gambatte's `late_retrigger`
     /// tests, `docs/timing.md`): a PPU request (VBlank, STAT) made by half an M-cycle after its
     /// last M-cycle, on the CGB a timer request made by the end of the M-cycle after it, and a
