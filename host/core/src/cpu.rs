@@ -76,6 +76,9 @@ pub trait Bus {
     fn pending_interrupts(&self) -> u8;
     /// Clear bit `bit` of IF as the CPU acknowledges that interrupt (no time passes).
     fn acknowledge_interrupt(&mut self, bit: u8);
+    /// HALT with IME 0 and nothing pending: a PPU request made by the end of the next M-cycle
+    /// counts as pending at HALT (the halt bug; `docs/timing.md`). No time passes.
+    fn halt_sees_ppu(&mut self) {}
     /// The dispatch has pushed PC high and is about to choose its vector: a PPU request
     /// (VBlank, STAT) made by the end of the dispatch's last M-cycle still counts
     /// (`docs/timing.md`, "The CPU side"); `next_push` is where PC low goes next. No time
@@ -724,6 +727,9 @@ impl Cpu {
                 0x40 => self.ld_b_b = true,
                 0x76 => {
                     self.slow = true;
+                    if !self.ime && bus.pending_interrupts() == 0 {
+                        bus.halt_sees_ppu();
+                    }
                     if bus.pending_interrupts() == 0 {
                         self.mode = CpuMode::Halted;
                     } else if !self.ime {
