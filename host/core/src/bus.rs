@@ -279,6 +279,21 @@ pub struct RomCheat {
 }
 
 impl Hardware {
+    /// Runs the PPU's events up to `until` (ahead of `now`, where nothing else sees them yet)
+    /// and takes their interrupt requests.
+    fn ppu_requests_by(&mut self, until: u64) {
+        if self.ppu.next_event() <= until {
+            self.if_ |= self.ppu.run_events(until);
+            if self.ppu.hblank_started {
+                self.hblank_dma();
+            }
+            if self.ppu.frame_ready {
+                self.stop = true;
+            }
+            self.reschedule();
+        }
+    }
+
     /// Build the hardware of a DMG around a cartridge; the caller sets the start state of
     /// each part.
     pub fn new(cart: Cartridge, ppu: Ppu, timer: Timer, apu: Apu, now: u64) -> Hardware {
@@ -1478,6 +1493,25 @@ impl Bus for Hardware {
 
     fn acknowledge_interrupt(&mut self, bit: u8) {
         self.if_ &= !(1 << bit);
+    }
+
+    /// A PPU request (mode 0's) made by the end of the dispatch's last M-cycle still takes
+    /// part in the vector's choice (Gambatte's
+    /// `irq_precedence/late_m0irq_vs_tima_scx2_1`, `scx3_1`). The next M-cycle pushes PC low
+    /// to the stack, not to a PPU register (SP in I/O space excepted).
+    fn vector_sees_ppu(&mut self, next_push: u16) {
+        if (0xFF00..0xFF80).contains(&next_push) {
+            return;
+        }
+        self.ppu_requests_by(self.now + self.mcycle);
+    }
+
+    fn halt_sees_ppu(&mut self) {
+        // An HBlank DMA's request is timed against the sleep, which has not begun.
+        if self.hdma.hblank {
+            return;
+        }
+        self.ppu_requests_by(self.now + self.mcycle);
     }
 
     /// The acknowledge holds IF's bit clear past the dispatch (Gambatte's `late_retrigger`

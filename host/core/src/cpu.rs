@@ -76,6 +76,16 @@ pub trait Bus {
     fn pending_interrupts(&self) -> u8;
     /// Clear bit `bit` of IF as the CPU acknowledges that interrupt (no time passes).
     fn acknowledge_interrupt(&mut self, bit: u8);
+    /// HALT with IME 0 and nothing pending: a PPU request made by the end of the next M-cycle
+    /// counts as pending at HALT (the halt bug; `docs/timing.md`). No time passes.
+    fn halt_sees_ppu(&mut self) {}
+    /// The dispatch has pushed PC high and is about to choose its vector: a PPU request
+    /// (VBlank, STAT) made by the end of the dispatch's last M-cycle still counts
+    /// (`docs/timing.md`, "The CPU side"); `next_push` is where PC low goes next. No time
+    /// passes.
+    fn vector_sees_ppu(&mut self, next_push: u16) {
+        let _ = next_push;
+    }
     /// The dispatch's last M-cycle has passed (the next is the handler's opcode fetch): the
     /// acknowledge of `bit` still holds that flag clear for a while, so a request for it made
     /// since [`Bus::acknowledge_interrupt`] or in that hold is dropped (how long it holds
@@ -339,6 +349,7 @@ impl Cpu {
         let pc = self.regs.pc;
         self.regs.sp = self.regs.sp.wrapping_sub(1);
         bus.write(self.regs.sp, (pc >> 8) as u8);
+        bus.vector_sees_ppu(self.regs.sp.wrapping_sub(1));
         let pending = bus.pending_interrupts();
         let bit = pending.trailing_zeros() as u8;
         if pending != 0 {
@@ -721,6 +732,9 @@ impl Cpu {
                 0x40 => self.ld_b_b = true,
                 0x76 => {
                     self.slow = true;
+                    if !self.ime && bus.pending_interrupts() == 0 {
+                        bus.halt_sees_ppu();
+                    }
                     if bus.pending_interrupts() == 0 {
                         self.mode = CpuMode::Halted;
                     } else if !self.ime {
