@@ -747,7 +747,7 @@ impl Hardware {
     /// ([`Hardware::hblank_dma`]); the speed switch's sleep has none.
     fn hdma_sleep(&mut self, halt: bool) {
         if self.hdma.sleep == Sleep::Awake && self.hdma.hblank {
-            let high = self.hdma.hblank && self.ppu.in_hblank_period(self.now, self.mcycle);
+            let high = self.ppu.in_hblank_period(self.now, self.mcycle);
             self.hdma.sleep = if high { Sleep::High } else { Sleep::Low };
             self.hdma.sleep_at = if halt { self.now } else { 0 };
         }
@@ -1525,19 +1525,7 @@ impl Bus for Hardware {
         let now = self.now;
         let cgb = self.model == Model::Cgb;
         match bit {
-            0 | 1 => {
-                let until = now + self.mcycle / 2;
-                if self.ppu.next_event() <= until {
-                    self.if_ |= self.ppu.run_events(until);
-                    if self.ppu.hblank_started {
-                        self.hblank_dma();
-                    }
-                    if self.ppu.frame_ready {
-                        self.stop = true;
-                    }
-                    self.reschedule();
-                }
-            }
+            0 | 1 => self.ppu_requests_by(now + self.mcycle / 2),
             2 if cgb => {
                 let until = now + self.mcycle;
                 if self.timer.next_event() <= until && self.timer.run_events(until) {
@@ -1638,22 +1626,20 @@ impl Bus for Hardware {
         self.timer.hold_reset_until(start);
         self.serial.restart_after_reset(start, serial_edges);
         self.apu_fs_next = start + FS_PERIOD;
-        if hold > 0 {
-            self.reschedule();
-            let frozen = self.freeze_dma();
-            // An HBlank in the hold finds the CPU asleep, as in the HALT after it.
-            if halt {
-                self.hdma_sleep(false);
-            }
-            self.in_halt = halt;
-            self.now = start;
-            if self.now >= self.next_event {
-                self.run_events();
-            }
-            self.in_halt = false;
-            if let Some(frozen) = frozen {
-                self.thaw_dma(frozen, false);
-            }
+        self.reschedule();
+        let frozen = self.freeze_dma();
+        // An HBlank in the hold finds the CPU asleep, as in the HALT after it.
+        if halt {
+            self.hdma_sleep(false);
+        }
+        self.in_halt = halt;
+        self.now = start;
+        if self.now >= self.next_event {
+            self.run_events();
+        }
+        self.in_halt = false;
+        if let Some(frozen) = frozen {
+            self.thaw_dma(frozen, false);
         }
         let rate: u64 = if double { 2 } else { 1 };
         if halt {
@@ -1826,13 +1812,13 @@ impl Hardware {
         // A hold that ended a line or more ago can meet no OAM scan again: written as none
         // (the image stays the same from frame to frame, which the rewind history's diffs
         // keep small).
-        if self
+        let hold_matters = self
             .ppu
             .oam_dma_busy
             .1
             .saturating_add(crate::ppu::DOTS_PER_LINE)
-            > self.now
-        {
+            > self.now;
+        if hold_matters {
             w.u64(self.ppu.oam_dma_busy.0);
             w.u64(self.ppu.oam_dma_busy.1);
             w.bytes(&self.ppu.oam_before_dma);
