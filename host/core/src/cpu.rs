@@ -68,8 +68,7 @@ pub trait Bus {
     /// Right after [`Bus::halt_wait`] woke the CPU (`dispatch`: an interrupt is to be
     /// dispatched): whether the wake-up's opcode fetch leaves PC where it is, as the halt bug
     /// does (the CGB's VRAM DMA; no time passes).
-    fn wake_refetches(&mut self, dispatch: bool) -> bool {
-        let _ = dispatch;
+    fn wake_refetches(&mut self, _dispatch: bool) -> bool {
         false
     }
     /// The requested and enabled interrupts, `IE & IF & 0x1F` (no time passes).
@@ -83,9 +82,7 @@ pub trait Bus {
     /// (VBlank, STAT) made by the end of the dispatch's last M-cycle still counts
     /// (`docs/timing.md`, "The CPU side"); `next_push` is where PC low goes next. No time
     /// passes.
-    fn vector_sees_ppu(&mut self, next_push: u16) {
-        let _ = next_push;
-    }
+    fn vector_sees_ppu(&mut self, _next_push: u16) {}
     /// The dispatch's last M-cycle has passed (the next is the handler's opcode fetch): the
     /// acknowledge of `bit` still holds that flag clear for a while, so a request for it made
     /// since [`Bus::acknowledge_interrupt`] or in that hold is dropped (how long it holds

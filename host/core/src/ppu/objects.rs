@@ -119,6 +119,23 @@ impl Ppu {
         self.line_sprite_count = n as u8;
     }
 
+    /// The first 10 entries of OAM as it is whose Y puts them on the line (`y` is LY + 16),
+    /// checked one by one with the object height `height`.
+    fn direct_scan(&self, y: u8, height: u8) -> ([u8; 10], usize) {
+        let mut found = [0u8; 10];
+        let mut n = 0;
+        for i in 0..40 {
+            if y.wrapping_sub(self.oam[i * 4]) < height {
+                found[n] = i as u8;
+                n += 1;
+                if n == 10 {
+                    break;
+                }
+            }
+        }
+        (found, n)
+    }
+
     /// The OAM indices of up to 10 sprites on the current line, in OAM order. `height` is
     /// the object size now; an entry read before the last write that changed LCDC.2 landed
     /// was checked with the size before it.
@@ -149,33 +166,15 @@ impl Ppu {
             // The usual case: every entry as OAM holds it, with the size now; from the
             // table while OAM and the size hold still.
             if let Some(cached) = self.scan_cache.objects(&self.oam, height, self.line) {
-                #[cfg(debug_assertions)]
-                {
-                    let mut direct = ([0u8; 10], 0);
-                    for i in 0..40 {
-                        if y.wrapping_sub(self.oam[i * 4]) < height && direct.1 < 10 {
-                            direct.0[direct.1] = i as u8;
-                            direct.1 += 1;
-                        }
-                    }
-                    assert_eq!(
-                        cached, direct,
-                        "OAM scan table disagrees on line {}",
-                        self.line
-                    );
-                }
+                debug_assert_eq!(
+                    cached,
+                    self.direct_scan(y, height),
+                    "OAM scan table disagrees on line {}",
+                    self.line
+                );
                 return cached;
             }
-            for i in 0..40 {
-                if y.wrapping_sub(self.oam[i * 4]) < height {
-                    found[n] = i as u8;
-                    n += 1;
-                    if n == 10 {
-                        break;
-                    }
-                }
-            }
-            return (found, n);
+            return self.direct_scan(y, height);
         }
         for i in 0..40 {
             let at = scan.start + 2 * i as u64;

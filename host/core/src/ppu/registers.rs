@@ -205,7 +205,6 @@ impl Ppu {
                     self.stat_pending = (v & 0x78, self.next);
                     return irq;
                 }
-                self.stat_enable = v & 0x78;
                 irq |= self.update_stat_write(now, glitchless);
                 irq
             }
