@@ -20,6 +20,9 @@
 //!   destination address overflows, the transfer stops prematurely"): the counter keeps
 //!   HDMA3's top 3 bits, so one from 0x9FF0 wraps to VRAM's start and goes on, one from
 //!   0xFFF0 stops (Gambatte `dma/dma_dst_wrap_1`, `dma_dst_wrap_2`, `dma_src_wrap`).
+//! - A CPU asleep (HALT, the speed switch) samples the HBlank request as it sleeps and as it
+//!   wakes (`Sleep`): HBlanks inside the sleep copy nothing; a block due at HALT follows the
+//!   wake-up's fetch (`Due::Woken`), and one arriving while a block is copied is lost.
 //!
 //! Outside CGB mode the registers read 0xFF and take no writes.
 
