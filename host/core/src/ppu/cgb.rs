@@ -92,14 +92,17 @@ impl Ppu {
     }
 
     /// Whether the PPU holds colour RAM at `now`, so that the CPU cannot reach it: from a dot
-    /// after VRAM is blocked (S+84, at double speed S+83) until an M-cycle after STAT reads
-    /// mode 0 (see `docs/timing.md`).
+    /// after VRAM is blocked (S+84, at double speed S+83; 2 dots later on the first line after
+    /// the LCD is switched on) until an M-cycle after STAT reads mode 0 (see `docs/timing.md`).
     fn cram_locked(&self, now: u64) -> bool {
         if !self.lcd_on() {
             return false;
         }
         match self.mode {
-            3 => now >= self.line_start + super::CGB_CRAM_BLOCK - u64::from(self.double_speed),
+            3 => {
+                now >= self.line_start + super::CGB_CRAM_BLOCK + self.first_line_delay()
+                    - u64::from(self.double_speed)
+            }
             0 => self.cram_held_in_mode0(now),
             _ => false,
         }

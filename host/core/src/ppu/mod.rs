@@ -23,7 +23,9 @@
 //! double speed, a 1-dot hold at the switch back to normal speed): `docs/timing.md`, "The
 //! CGB".
 //! The first line after the LCD is switched on starts as if S had been 4 dots before the LCDC
-//! write, with no OAM scan and no interrupt source: mode 0 until mode 3.
+//! write, with no OAM scan (no objects) and no interrupt source: mode 0 until mode 3, OAM
+//! writes blocked from S+82, and mode 3 an ordinary one run 2 dots late (its end, the CGB's
+//! VRAM and colour RAM blocks, the replay's view of mid-line writes).
 //!
 //! Pixels are produced a whole line at a time when its last pixel is out (tile rows decoded 8
 //! pixels at once, objects drawn over them). A line whose LCDC, SCX, SCY, BGP, OBP0, OBP1 or WX
@@ -436,12 +438,15 @@ impl Ppu {
     }
 
     /// The CGB blocks VRAM a dot after mode 3 starts for STAT (S+83), at double speed from
-    /// mode 3 (S+82), and not from S+80 as the DMG does reads (see `docs/timing.md`).
+    /// mode 3 (S+82), and not from S+80 as the DMG does reads; on the first line after the
+    /// LCD is switched on 2 dots later (see `docs/timing.md`).
     #[inline]
     fn cgb_vram_open(&self, now: u64) -> bool {
         self.cgb
             && self.mode == 3
-            && now < self.line_start + CGB_VRAM_BLOCK - u64::from(self.double_speed)
+            && now
+                < self.line_start + CGB_VRAM_BLOCK + self.first_line_delay()
+                    - u64::from(self.double_speed)
     }
 
     /// Whether a CPU read of OAM at time `now` gets through. At double speed the CGB blocks

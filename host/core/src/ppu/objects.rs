@@ -107,9 +107,11 @@ impl Ppu {
     /// The OAM scan's result for this line: up to 10 objects, kept for mode 3 and drawing.
     /// With LCDC.1 clear the DMG skips it (no objects) until a write sets the bit during mode 3
     /// ([`Ppu::record_write`] scans then: OAM is locked, so the result is the same); the CGB
-    /// scans anyway (see [`Ppu::mode3_penalty`]).
+    /// scans anyway (see [`Ppu::mode3_penalty`]). The first line after the LCD is switched on
+    /// finds none (Gambatte `enable_display/enable_display_ly0_sprites_m0stat_*`: two objects
+    /// on that line leave mode 0 where it is without them).
     pub(super) fn oam_scan(&mut self, lcdc: u8) {
-        if lcdc & 0x02 == 0 && !self.cgb {
+        if self.first_line || (lcdc & 0x02 == 0 && !self.cgb) {
             self.line_sprite_count = 0;
             return;
         }

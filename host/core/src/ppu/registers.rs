@@ -2,7 +2,7 @@
 //! LYC, and the mode 3 writes the FIFO replay needs.
 
 use super::event::{Event, SRC_HBLANK, SRC_VBLANK};
-use super::timeline::MODE3_START;
+use super::timeline::FIRST_LINE_OAM_BLOCK;
 use super::{HEIGHT, MAX_LINE_WRITES, Ppu};
 
 impl Ppu {
@@ -129,7 +129,7 @@ impl Ppu {
                     // `int_hblank_nops_scx0`): the line reads mode 0 but is not in HBlank.
                     self.mode = 0;
                     self.sources = 0;
-                    self.schedule(Event::Mode3, self.line_start + MODE3_START);
+                    self.schedule(Event::VramBlock, self.line_start + FIRST_LINE_OAM_BLOCK);
                     self.compare_lyc();
                     return self.update_stat(now);
                 }
@@ -308,7 +308,11 @@ impl Ppu {
             // Objects switched on mid-line: the OAM scan skipped at mode 3 is done now.
             self.oam_scan(self.line_regs.lcdc | 0x02);
         }
-        let dot = now.saturating_sub(self.line_start).min(455) as u16;
+        // The first line after the LCD is switched on runs its mode 3 2 dots late: the replay,
+        // timed as other lines, sees its writes 2 dots earlier.
+        let dot = now
+            .saturating_sub(self.line_start + self.first_line_delay())
+            .min(455) as u16;
         let n = usize::from(self.line_write_count);
         if n < MAX_LINE_WRITES {
             self.line_writes[n] = super::fifo::LineWrite {

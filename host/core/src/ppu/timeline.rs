@@ -37,6 +37,13 @@ const HBLANK_IRQ_DELAY: u64 = 1;
 /// (GateBoy: its OAM scan ends at dot 83, not 81), so mode 0 comes 2 dots later too: the
 /// interrupt groups SCX 0, 1-4 and 5-7 there (gbmicrotest `int_hblank_nops_scx*`).
 const FIRST_LINE_DELAY: u64 = 2;
+/// Dot (from S) from which OAM writes are blocked on the first line after the LCD is switched
+/// on, which has no mode 2: 2 dots before mode 3 (Gambatte
+/// `enable_display/ly0_late_oamw_ds_1`, `_ds_2`: at double speed a write at S+80 lands, one at
+/// S+82 is dropped; `ly0_late_oamw_1`, `_2` at normal speed: S+80 lands, S+84 not, both
+/// models; Gambatte's own model blocks them 4 cycles, 5 at double speed, before its first
+/// line's inactive period ends).
+pub(super) const FIRST_LINE_OAM_BLOCK: u64 = 82;
 /// The CGB's dot (from S) at which STAT reads mode 2 (see [`Ppu::mode2_start`]).
 const CGB_MODE2_START: u64 = 2;
 /// The CGB's dot (from S) at which STAT reads mode 3 (see [`Ppu::mode3_start`]).
@@ -316,9 +323,14 @@ impl Ppu {
                     // Every line reads mode 0 for its first M-cycle, line 0 after VBlank too
                     // (gbmicrotest `poweron_stat_006`); the OAM source pulses on lines 0-144,
                     // from dot 2 on line 0 (VBlank masks it until then).
-                    // The CGB's line 0 reads mode 1 until mode 2 (SameBoy; gbc-hw-tests
-                    // `mode1_disablestat_end_*`).
-                    if self.line != 0 || !self.cgb {
+                    // The CPU CGB D's line 0 reads mode 1 until mode 2 (SameBoy; gbc-hw-tests
+                    // `mode1_disablestat_end_*`, CGB D dumps), and so does the CPU CGB C's at
+                    // double speed, where what changes at S it sees a dot late (as the LY=LYC
+                    // flag); at normal speed the CPU CGB C's reads mode 0 at S as the DMG's
+                    // (Gambatte `enable_display/frame1_m2stat_count_1`: STAT 0x84 at S of the
+                    // second frame's line 0; `_ds_1`: 0x85 there at double speed, `_ds_2`:
+                    // 0x86 at S+2; `ly0/lycint152_ly0stat_*`).
+                    if self.line != 0 || !(self.cgb_d || ds_late) {
                         self.mode = 0;
                     }
                     // No mode 2 ends line 143's HBlank: its source lasts until VBlank starts
@@ -429,6 +441,12 @@ impl Ppu {
                     self.oam_write_blocked = true;
                     self.schedule(Event::VramBlock, s + VRAM_BLOCK);
                 }
+                Event::VramBlock if self.first_line => {
+                    // The first line after the LCD is switched on: OAM writes are blocked
+                    // 2 dots before mode 3 (VRAM is not blocked for reads before it).
+                    self.oam_write_blocked = true;
+                    self.schedule(Event::Mode3, s + MODE3_START);
+                }
                 Event::VramBlock => {
                     // For one M-cycle the DMG's OAM takes writes again (Mooneye
                     // lcdon_write_timing-GS); the CGB's does not (Gambatte
@@ -537,9 +555,16 @@ impl Ppu {
         irq
     }
 
+    /// [`FIRST_LINE_DELAY`] on the first line after the LCD is switched on, else 0: how much
+    /// later than on other lines that line's mode 3 runs.
+    #[inline]
+    pub(super) fn first_line_delay(&self) -> u64 {
+        if self.first_line { FIRST_LINE_DELAY } else { 0 }
+    }
+
     /// Dot (from S) at which STAT reads mode 0 with mode 3 `penalty` dots longer than 172.
     fn mode0_dot(&self, penalty: u64) -> u64 {
-        let first = if self.first_line { FIRST_LINE_DELAY } else { 0 };
+        let first = self.first_line_delay();
         // At double speed STAT's reads see mode 0 a dot later: a read at an even dot catches
         // it from dot 254 (+ p), not 253 (gbc-hw-tests
         // `mode3_stat_timing_spr_en_gbc_mode_8x16`, double-speed half).

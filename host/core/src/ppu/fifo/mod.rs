@@ -74,6 +74,13 @@ pub const START: u16 = 86;
 /// counter has passed 0, so 8 more pixels are dropped (Gambatte `scx_during_m3/scx_0360c0/*`,
 /// `scx_0761c0/*`: 4 fails them, 5 and 6 fit both models; Mealybug `m3_scx_low_3_bits`).
 const FINE_DELAY: u16 = 5;
+/// The CGB's fine scroll sees SCX a dot later, 6 dots after the write (which the tests above
+/// allow): on the first line after the LCD is switched on, whose mode 3 runs 2 dots late, SCX
+/// 7 written over 0 at S+88 is too late on the CGB and in time on the DMG, while written
+/// over 1 it is in time on both (Gambatte `enable_display/ly0_late_scx7_m3stat_scx0_2`,
+/// `scx1_1`). At double speed a dot sooner, 5 dots, as the fetcher (Gambatte
+/// `scx_during_m3/scx_0063c0/*_ds_*`, `scx_0360c0/*_ds_*`, `scx_m3_extend_ds_1`).
+const FINE_DELAY_CGB: u16 = 6;
 /// Dots after a write until the shifter sees it: palettes, LCDC.0/.1/.5 (Mealybug
 /// `m3_bgp_change`, `m3_lcdc_bg_en_change`, `m3_obp0_change`). A BGP write shows the new
 /// palette from the landing dot on, with no pixel of old and new ORed: Gambatte's
@@ -227,7 +234,12 @@ pub fn render(
     let mut dropped = 0u8;
     let mut fine = regs.scx & 7;
     let mut fine_scx = regs.scx;
-    let mut fine_writes = Delayed::new(writes, FINE_DELAY);
+    let fine_delay = if input.cgb_hardware {
+        FINE_DELAY_CGB - u16::from(input.double_speed)
+    } else {
+        FINE_DELAY
+    };
+    let mut fine_writes = Delayed::new(writes, fine_delay);
     let mut fetcher = Fetcher::new(input.cgb_hardware);
     let mut stall = 0u8; // dots the window switch still holds the fetcher and the shifter
     // The CGB's window switch while its first tile is fetched: the background's state and the
