@@ -183,6 +183,7 @@ impl Ppu {
                     self.stat_held = (on, off, now + self.mcycle_dots() / 2);
                 }
                 irq |= self.stat_disable_before_compare(v, now);
+                let old_enable = self.stat_enable;
                 self.stat_enable = v & 0x78;
                 // The CGB at normal speed: a write made 2 dots or less before the comparison
                 // at S+2 (line 153: S+10) that would lower the line lowers it only after that
@@ -205,8 +206,9 @@ impl Ppu {
                     self.stat_pending = (v & 0x78, self.next);
                     return irq;
                 }
+                let was_low = !self.stat_line;
                 irq |= self.update_stat_write(now, glitchless);
-                irq
+                irq | self.late_oam_enable(old_enable, now, was_low)
             }
             0xFF42 => {
                 self.scy = v;
@@ -228,6 +230,26 @@ impl Ppu {
                 }
                 if self.cgb && self.lcd_on() && !self.double_speed {
                     self.lyc_pending = (v, now + self.mcycle_dots());
+                    return irq;
+                }
+                // At double speed a write in the M-cycle before S that clears the flag of
+                // lines 0-143 reaches the interrupt line only after LY's change at S, so the
+                // OAM source's rise there finds the line still high: no mode 2 interrupt
+                // (Gambatte `m2enable/lyc1_m2irq_late_lyc255_ds_2`: LYC 1 set to 0xFF at line
+                // 1's dot 454 with STAT 0x60, no interrupt; at dot 452, `_ds_1`, one;
+                // Gambatte's model keeps the old LYC for mode 2's blocking when written 5
+                // cycles, 2.5 dots, or less before it at double speed).
+                let next_s = self.line_start + super::DOTS_PER_LINE;
+                if self.cgb
+                    && self.double_speed
+                    && self.lcd_on()
+                    && self.line < 144
+                    && self.lyc_equal
+                    && v != self.line
+                    && now < next_s
+                    && next_s - now <= self.mcycle_dots()
+                {
+                    self.lyc_pending = (v, next_s);
                     return irq;
                 }
                 self.lyc = v;
@@ -291,6 +313,33 @@ impl Ppu {
             && soon
             && self.lyc == compared
             && !self.stat_line
+        {
+            super::IRQ_STAT
+        } else {
+            0
+        }
+    }
+
+    /// The CGB at double speed: a STAT write at S+2 of lines 0-143 that enables mode 2's
+    /// source (and not HBlank's) while the line is low still sees the OAM source's pulse,
+    /// which ended there for STAT reads and for the other sources (mode 2 from S+2): the
+    /// write requests the interrupt. A write at S+4 does not (Gambatte
+    /// `m2enable/late_enable_m0disable_ds_1`, `late_enable_m1disable_ly0_ds_1`,
+    /// `lyc1_late_m2enable_lycdisable_ds_3` against `late_enable_m0disable_ds_2`,
+    /// `late_enable_m1disable_ly0_ds_2`; at normal speed the write at S sees the pulse and the
+    /// next at S+4 does not, so the window is the same 2 dots past the pulse's end on the
+    /// normal grid's S; Gambatte's model takes a write up to 1 dot before its LY change at
+    /// double speed, 2 at normal speed).
+    fn late_oam_enable(&self, old_enable: u8, now: u64, was_low: bool) -> u8 {
+        let enabled = self.stat_enable & !old_enable & 0x20 != 0 && self.stat_enable & 0x08 == 0;
+        if self.cgb
+            && self.double_speed
+            && self.lcd_on()
+            && enabled
+            && was_low
+            && !self.stat_line
+            && self.line < 144
+            && now == self.line_start + self.mode2_start()
         {
             super::IRQ_STAT
         } else {
