@@ -206,6 +206,24 @@ impl Ppu {
                     self.stat_pending = (v & 0x78, self.next);
                     return irq;
                 }
+                // The CGB: the LY=LYC enable written a dot before the comparison at S+2 (the
+                // LCD a dot or three off the CPU's grid) reaches the line after that dot's
+                // events; the other enables act at once (Gambatte
+                // `miscmstatirq/lycstatwirq_trigger_ly00_10_50_lcdoffset3_2`: STAT 0x50 over
+                // 0x10 written at line 0's S+1, with LY=LYC up for LYC 0: VBlank's source falls
+                // at S+2 with the LYC source still disabled, the written enable raises the line:
+                // an interrupt; at S (`_1`, `_ds_1`) VBlank still holds the line, none; mode
+                // 2's enable written at S+1 sees the OAM pulse, `m2enable/late_enable_lcdoffset3_1`).
+                if self.cgb
+                    && self.lcd_on()
+                    && self.stat_enable & !old_enable & 0x40 != 0
+                    && self.event == Event::Compare
+                    && self.next == self.line_start + super::timeline::COMPARE_DOT
+                    && now + 1 == self.next
+                {
+                    self.stat_pending = (self.stat_enable, self.next);
+                    self.stat_enable &= !0x40;
+                }
                 let was_low = !self.stat_line;
                 irq |= self.update_stat_write(now, glitchless);
                 irq | self.late_oam_enable(old_enable, now, was_low)
@@ -229,7 +247,9 @@ impl Ppu {
                     irq = self.land_lyc();
                 }
                 if self.cgb && self.lcd_on() && !self.double_speed {
-                    self.lyc_pending = (v, now + self.mcycle_dots());
+                    // The PPU takes it at its own next M-cycle boundary (S + 4k), which the
+                    // LCD's phase against the CPU moves (see `lyc_landing`).
+                    self.lyc_pending = (v, self.lyc_landing(now));
                     return irq;
                 }
                 // At double speed a write in the M-cycle before S that clears the flag of
@@ -318,6 +338,18 @@ impl Ppu {
         } else {
             0
         }
+    }
+
+    /// Where the CGB's LYC write made at `now` (normal speed) lands: the PPU's first M-cycle
+    /// boundary after it (S + 4k, after that dot's events), not a CPU M-cycle later. With
+    /// the LCD on the CPU's grid that is the next M-cycle; with the LCD a dot or more off
+    /// it (switched on at an odd dot, or moved by a speed switch) sooner (Gambatte
+    /// `lycEnable/lycwirq_trigger_ly00_stat50_lcdoffset1_1`: LYC 0 written at line 153's dot
+    /// 455 lands at line 0's S, while VBlank's source still holds the line: no interrupt;
+    /// `_lcdoffset1_2`, written at S+3: one; `_1`, `_2` on the grid, S-4 and S).
+    fn lyc_landing(&self, now: u64) -> u64 {
+        let dot = now.saturating_sub(self.line_start);
+        self.line_start + (dot / 4 + 1) * 4
     }
 
     /// The CGB at double speed: a STAT write at S+2 of lines 0-143 that enables mode 2's

@@ -515,8 +515,12 @@ impl Ppu {
                     // to clear it (Gambatte `ly0/lycint152_lyc153flag_ds_*`,
                     // `lycEnable/lyc153_late_ff41_enable_ds_*`).
                     // The CPU CGB C's LY turns 0 before the flag clears: this event runs
-                    // again at the clear (S+6, at double speed S+9).
-                    let clear = s + if self.double_speed { 9 } else { 6 };
+                    // again at the clear (S+8, at double speed S+9: at normal speed a STAT
+                    // write enabling the LYC source at S+7 still sees the flag, Gambatte
+                    // `lycEnable/lyc153_late_ff41_enable_lcdoffset1_1`, one at S+8 not,
+                    // `lyc153_late_ff41_enable_2`; reads on the CPU's grid fall at S+4 and
+                    // S+8 and cannot tell S+6 from S+8).
+                    let clear = s + if self.double_speed { 9 } else { 8 };
                     if self.cgb && !self.cgb_d && at < clear {
                         self.schedule(Event::Line153Blank, clear);
                     } else {
