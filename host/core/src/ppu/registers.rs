@@ -28,6 +28,33 @@ impl Ppu {
         }
     }
 
+    /// Read a PPU register at `now` (as [`Ppu::read_register`], with the events up to `now`
+    /// run). The CGB's STAT reads mode 2 and mode 3 a dot before the events that start them
+    /// (S+1 for mode 2 on lines 0-143, S+81 for mode 3, at both speeds): reads on the CPU's
+    /// grid cannot tell, reads with the LCD a dot or three off it can (Gambatte
+    /// `lcd_offset/offset3_lyc99int_m2stat_count_2`, `offset1_lyc99int_m2stat_count_ds_2`:
+    /// mode 2 read at S+1 of every line; `offset3_lyc99int_m3stat_count_2`,
+    /// `offset1_lyc99int_m3stat_count_ds_2`: mode 3 at S+81; their `_1`, an M-cycle
+    /// earlier, read mode 0 or 1 and mode 2). The rest of those modes' starts (the OAM
+    /// source's end, VRAM and OAM blocking) stay where they are.
+    pub fn read_register_at(&self, addr: u16, now: u64) -> u8 {
+        let v = self.read_register(addr);
+        if addr != 0xFF41 || !self.cgb || !self.lcd_on() || now + 1 != self.next {
+            return v;
+        }
+        let early = match self.event {
+            Event::Compare
+                if self.line < HEIGHT as u8
+                    && self.next == self.line_start + super::timeline::COMPARE_DOT =>
+            {
+                2
+            }
+            Event::Mode3 if !self.first_line => 3,
+            _ => return v,
+        };
+        (v & !3) | early
+    }
+
     /// Write a PPU register; returns the interrupt flags to request.
     pub fn write_register(&mut self, addr: u16, v: u8, now: u64) -> u8 {
         let drawn_from = self.drawn_registers();

@@ -628,10 +628,15 @@ impl Ppu {
     }
 
     /// Schedule the end of the line that started at `s`: the next line's S, on the CGB
-    /// after [`Event::LyGlitch`] the dot before.
+    /// after [`Event::LyGlitch`]: the 2 dots before at normal speed, the dot before at double
+    /// speed (Gambatte `lcd_offset/offset2_lyc98int_ly_count_2`: after two switches back
+    /// the reads fall 2 dots before S and see LY ANDed with the next line's; `_1`, `_3` an
+    /// M-cycle either side see the old and the new LY; at double speed the reads on odd
+    /// dots of `offset1_lyc98int_ly_count_ds_*` see the AND only in the dot before S).
     fn schedule_line_end(&mut self, s: u64) {
         if self.cgb {
-            self.schedule(Event::LyGlitch, s + DOTS_PER_LINE - 1);
+            let glitch = if self.double_speed { 1 } else { 2 };
+            self.schedule(Event::LyGlitch, s + DOTS_PER_LINE - glitch);
         } else {
             self.schedule(Event::LineStart, s + DOTS_PER_LINE);
         }
