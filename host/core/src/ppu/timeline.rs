@@ -316,9 +316,11 @@ impl Ppu {
                     // Every line reads mode 0 for its first M-cycle, line 0 after VBlank too
                     // (gbmicrotest `poweron_stat_006`); the OAM source pulses on lines 0-144,
                     // from dot 2 on line 0 (VBlank masks it until then).
-                    // The CGB's line 0 reads mode 1 until mode 2 (SameBoy; gbc-hw-tests
-                    // `mode1_disablestat_end_*`).
-                    if self.line != 0 || !self.cgb {
+                    // The CPU CGB D's line 0 reads mode 1 until mode 2 (SameBoy; gbc-hw-tests
+                    // `mode1_disablestat_end_*`), as the CPU CGB C's does at double speed; at
+                    // normal speed the CPU CGB C's reads mode 0 at S as the DMG's (Gambatte
+                    // `ly0/lycint152_ly0stat_2`: C0 on both models; `_ds_2`: C1).
+                    if self.line != 0 || !self.cgb || (!self.cgb_d && !self.double_speed) {
                         self.mode = 0;
                     }
                     // No mode 2 ends line 143's HBlank: its source lasts until VBlank starts
