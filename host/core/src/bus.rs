@@ -1101,7 +1101,7 @@ impl Hardware {
             0xFF0F => 0xE0 | self.if_,
             0xFF10..=0xFF3F => self.apu.read(addr, self.now),
             0xFF46 => self.dma.reg,
-            0xFF40..=0xFF4B => self.ppu.read_register(addr),
+            0xFF40..=0xFF4B => self.ppu.read_register_at(addr, self.now),
             0xFF4C..=0xFF7F if self.model == Model::Cgb => self.read_cgb_io(addr),
             _ => 0xFF,
         }

@@ -28,6 +28,33 @@ impl Ppu {
         }
     }
 
+    /// Read a PPU register at `now` (as [`Ppu::read_register`], with the events up to `now`
+    /// run). The CGB's STAT reads mode 2 and mode 3 a dot before the events that start them
+    /// (S+1 for mode 2 on lines 0-143, S+81 for mode 3, at both speeds): reads on the CPU's
+    /// grid cannot tell, reads with the LCD a dot or three off it can (Gambatte
+    /// `lcd_offset/offset3_lyc99int_m2stat_count_2`, `offset1_lyc99int_m2stat_count_ds_2`:
+    /// mode 2 read at S+1 of every line; `offset3_lyc99int_m3stat_count_2`,
+    /// `offset1_lyc99int_m3stat_count_ds_2`: mode 3 at S+81; their `_1`, an M-cycle
+    /// earlier, read mode 0 or 1 and mode 2). The rest of those modes' starts (the OAM
+    /// source's end, VRAM and OAM blocking) stay where they are.
+    pub fn read_register_at(&self, addr: u16, now: u64) -> u8 {
+        let v = self.read_register(addr);
+        if addr != 0xFF41 || !self.cgb || !self.lcd_on() || now + 1 != self.next {
+            return v;
+        }
+        let early = match self.event {
+            Event::Compare
+                if self.line < HEIGHT as u8
+                    && self.next == self.line_start + super::timeline::COMPARE_DOT =>
+            {
+                2
+            }
+            Event::Mode3 if !self.first_line => 3,
+            _ => return v,
+        };
+        (v & !3) | early
+    }
+
     /// Write a PPU register; returns the interrupt flags to request.
     pub fn write_register(&mut self, addr: u16, v: u8, now: u64) -> u8 {
         let drawn_from = self.drawn_registers();
@@ -183,6 +210,7 @@ impl Ppu {
                     self.stat_held = (on, off, now + self.mcycle_dots() / 2);
                 }
                 irq |= self.stat_disable_before_compare(v, now);
+                let old_enable = self.stat_enable;
                 self.stat_enable = v & 0x78;
                 // The CGB at normal speed: a write made 2 dots or less before the comparison
                 // at S+2 (line 153: S+10) that would lower the line lowers it only after that
@@ -205,8 +233,27 @@ impl Ppu {
                     self.stat_pending = (v & 0x78, self.next);
                     return irq;
                 }
+                // The CGB: the LY=LYC enable written a dot before the comparison at S+2 (the
+                // LCD a dot or three off the CPU's grid) reaches the line after that dot's
+                // events; the other enables act at once (Gambatte
+                // `miscmstatirq/lycstatwirq_trigger_ly00_10_50_lcdoffset3_2`: STAT 0x50 over
+                // 0x10 written at line 0's S+1, with LY=LYC up for LYC 0: VBlank's source falls
+                // at S+2 with the LYC source still disabled, the written enable raises the line:
+                // an interrupt; at S (`_1`, `_ds_1`) VBlank still holds the line, none; mode
+                // 2's enable written at S+1 sees the OAM pulse, `m2enable/late_enable_lcdoffset3_1`).
+                if self.cgb
+                    && self.lcd_on()
+                    && self.stat_enable & !old_enable & 0x40 != 0
+                    && self.event == Event::Compare
+                    && self.next == self.line_start + super::timeline::COMPARE_DOT
+                    && now + 1 == self.next
+                {
+                    self.stat_pending = (self.stat_enable, self.next);
+                    self.stat_enable &= !0x40;
+                }
+                let was_low = !self.stat_line;
                 irq |= self.update_stat_write(now, glitchless);
-                irq
+                irq | self.late_oam_enable(old_enable, now, was_low)
             }
             0xFF42 => {
                 self.scy = v;
@@ -227,7 +274,29 @@ impl Ppu {
                     irq = self.land_lyc();
                 }
                 if self.cgb && self.lcd_on() && !self.double_speed {
-                    self.lyc_pending = (v, now + self.mcycle_dots());
+                    // The PPU takes it at its own next M-cycle boundary (S + 4k), which the
+                    // LCD's phase against the CPU moves (see `lyc_landing`).
+                    self.lyc_pending = (v, self.lyc_landing(now));
+                    return irq;
+                }
+                // At double speed a write in the M-cycle before S that clears the flag of
+                // lines 0-143 reaches the interrupt line only after LY's change at S, so the
+                // OAM source's rise there finds the line still high: no mode 2 interrupt
+                // (Gambatte `m2enable/lyc1_m2irq_late_lyc255_ds_2`: LYC 1 set to 0xFF at line
+                // 1's dot 454 with STAT 0x60, no interrupt; at dot 452, `_ds_1`, one;
+                // Gambatte's model keeps the old LYC for mode 2's blocking when written 5
+                // cycles, 2.5 dots, or less before it at double speed).
+                let next_s = self.line_start + super::DOTS_PER_LINE;
+                if self.cgb
+                    && self.double_speed
+                    && self.lcd_on()
+                    && self.line < 144
+                    && self.lyc_equal
+                    && v != self.line
+                    && now < next_s
+                    && next_s - now <= self.mcycle_dots()
+                {
+                    self.lyc_pending = (v, next_s);
                     return irq;
                 }
                 self.lyc = v;
@@ -291,6 +360,45 @@ impl Ppu {
             && soon
             && self.lyc == compared
             && !self.stat_line
+        {
+            super::IRQ_STAT
+        } else {
+            0
+        }
+    }
+
+    /// Where the CGB's LYC write made at `now` (normal speed) lands: the PPU's first M-cycle
+    /// boundary after it (S + 4k, after that dot's events), not a CPU M-cycle later. With
+    /// the LCD on the CPU's grid that is the next M-cycle; with the LCD a dot or more off
+    /// it (switched on at an odd dot, or moved by a speed switch) sooner (Gambatte
+    /// `lycEnable/lycwirq_trigger_ly00_stat50_lcdoffset1_1`: LYC 0 written at line 153's dot
+    /// 455 lands at line 0's S, while VBlank's source still holds the line: no interrupt;
+    /// `_lcdoffset1_2`, written at S+3: one; `_1`, `_2` on the grid, S-4 and S).
+    fn lyc_landing(&self, now: u64) -> u64 {
+        let dot = now.saturating_sub(self.line_start);
+        self.line_start + (dot / 4 + 1) * 4
+    }
+
+    /// The CGB at double speed: a STAT write at S+2 of lines 0-143 that enables mode 2's
+    /// source (and not HBlank's) while the line is low still sees the OAM source's pulse,
+    /// which ended there for STAT reads and for the other sources (mode 2 from S+2): the
+    /// write requests the interrupt. A write at S+4 does not (Gambatte
+    /// `m2enable/late_enable_m0disable_ds_1`, `late_enable_m1disable_ly0_ds_1`,
+    /// `lyc1_late_m2enable_lycdisable_ds_3` against `late_enable_m0disable_ds_2`,
+    /// `late_enable_m1disable_ly0_ds_2`; at normal speed the write at S sees the pulse and the
+    /// next at S+4 does not, so the window is the same 2 dots past the pulse's end on the
+    /// normal grid's S; Gambatte's model takes a write up to 1 dot before its LY change at
+    /// double speed, 2 at normal speed).
+    fn late_oam_enable(&self, old_enable: u8, now: u64, was_low: bool) -> u8 {
+        let enabled = self.stat_enable & !old_enable & 0x20 != 0 && self.stat_enable & 0x08 == 0;
+        if self.cgb
+            && self.double_speed
+            && self.lcd_on()
+            && enabled
+            && was_low
+            && !self.stat_line
+            && self.line < 144
+            && now == self.line_start + self.mode2_start()
         {
             super::IRQ_STAT
         } else {

@@ -146,6 +146,12 @@ fn cgb_mode2_and_mode3_start_two_dots_early() {
     assert_eq!(stat_mode(&mut cgb, 1002), 2);
     assert_eq!(stat_mode(&mut cgb, 1081), 2);
     assert_eq!(stat_mode(&mut cgb, 1082), 3);
+    // STAT's mode bits alone see each a dot earlier.
+    let mut cgb = ppu_at_line(10, true);
+    cgb.run_events(1001);
+    assert_eq!(cgb.read_register_at(0xFF41, 1001) & 3, 2);
+    cgb.run_events(1081);
+    assert_eq!(cgb.read_register_at(0xFF41, 1081) & 3, 3);
     let mut dmg = ppu_at_line(10, false);
     assert_eq!(stat_mode(&mut dmg, 1002), 0);
     assert_eq!(stat_mode(&mut dmg, 1004), 2);
@@ -153,13 +159,15 @@ fn cgb_mode2_and_mode3_start_two_dots_early() {
     assert_eq!(stat_mode(&mut dmg, 1084), 3);
 }
 
-/// On the CGB, LY reads the old and the new line ANDed in the dot before S (only a CPU out of
-/// step with the PPU by an odd number of dots reads there); `delay` moves every edge.
+/// On the CGB, LY reads the old and the new line ANDed in the 2 dots before S at normal speed
+/// (only a CPU out of step with the PPU reads there); `delay` moves every edge.
 #[test]
-fn cgb_ly_reads_old_and_new_in_the_dot_before_s() {
+fn cgb_ly_reads_old_and_new_in_the_dots_before_s() {
     let mut cgb = ppu_at_line(11, true);
-    cgb.run_events(1000 + 454);
+    cgb.run_events(1000 + 453);
     assert_eq!(cgb.read_register(0xFF44), 11);
+    cgb.run_events(1000 + 454);
+    assert_eq!(cgb.read_register(0xFF44), 11 & 12);
     cgb.run_events(1000 + 455);
     assert_eq!(cgb.read_register(0xFF44), 11 & 12);
     cgb.run_events(1000 + 456);

@@ -533,8 +533,12 @@ impl Ppu {
                     // to clear it (Gambatte `ly0/lycint152_lyc153flag_ds_*`,
                     // `lycEnable/lyc153_late_ff41_enable_ds_*`).
                     // The CPU CGB C's LY turns 0 before the flag clears: this event runs
-                    // again at the clear (S+6, at double speed S+9).
-                    let clear = s + if self.double_speed { 9 } else { 6 };
+                    // again at the clear (S+8, at double speed S+9: at normal speed a STAT
+                    // write enabling the LYC source at S+7 still sees the flag, Gambatte
+                    // `lycEnable/lyc153_late_ff41_enable_lcdoffset1_1`, one at S+8 not,
+                    // `lyc153_late_ff41_enable_2`; reads on the CPU's grid fall at S+4 and
+                    // S+8 and cannot tell S+6 from S+8).
+                    let clear = s + if self.double_speed { 9 } else { 8 };
                     if self.cgb && !self.cgb_d && at < clear {
                         self.schedule(Event::Line153Blank, clear);
                     } else {
@@ -649,10 +653,15 @@ impl Ppu {
     }
 
     /// Schedule the end of the line that started at `s`: the next line's S, on the CGB
-    /// after [`Event::LyGlitch`] the dot before.
+    /// after [`Event::LyGlitch`]: the 2 dots before at normal speed, the dot before at double
+    /// speed (Gambatte `lcd_offset/offset2_lyc98int_ly_count_2`: after two switches back
+    /// the reads fall 2 dots before S and see LY ANDed with the next line's; `_1`, `_3` an
+    /// M-cycle either side see the old and the new LY; at double speed the reads on odd
+    /// dots of `offset1_lyc98int_ly_count_ds_*` see the AND only in the dot before S).
     fn schedule_line_end(&mut self, s: u64) {
         if self.cgb {
-            self.schedule(Event::LyGlitch, s + DOTS_PER_LINE - 1);
+            let glitch = if self.double_speed { 1 } else { 2 };
+            self.schedule(Event::LyGlitch, s + DOTS_PER_LINE - glitch);
         } else {
             self.schedule(Event::LineStart, s + DOTS_PER_LINE);
         }
