@@ -1506,6 +1506,10 @@ impl Bus for Hardware {
         self.ppu_requests_by(self.now + self.mcycle);
     }
 
+    fn halt_begins(&mut self) {
+        self.run_dma_in_halt_entry();
+    }
+
     fn halt_sees_ppu(&mut self) {
         // An HBlank DMA's request is timed against the sleep, which has not begun.
         if self.hdma.hblank {
@@ -1572,6 +1576,12 @@ impl Bus for Hardware {
         // The bytes copied and the PPU's edges so far keep the old speed's spacing.
         self.catch_up();
         if halt {
+            // STOP's second M-cycle still copies OAM DMA's byte, as HALT's first M-cycle
+            // (`halt_begins`), but the transfer's next byte then waits an M-cycle (Gambatte's
+            // `oamdma/oamdma_late_speedchange_stat_*`: a last byte due then releases OAM for
+            // the OAM scan in the switch; `oamdmasrcC0_speedchange_readC000`: the bytes after
+            // the switch keep their times).
+            self.run_dma_in_halt_entry();
             let frozen = self.freeze_dma();
             self.tick();
             if let Some(frozen) = frozen {
@@ -1666,10 +1676,14 @@ impl Hardware {
     /// OAM DMA does not advance while the CPU is in HALT (the speed switch's pause included):
     /// its next byte and any pending start wait for the wake-up (SameBoy; gbc-hw-tests
     /// `dma_copy_during_halt_speed`: a CPU woken from HALT reads the byte after the ones it
-    /// saw before halting, on the DMG and the CGB). `None` when no transfer runs or waits.
+    /// saw before halting, on the DMG and the CGB). `None` when no transfer runs or waits, or
+    /// when its bytes are all copied: it then releases OAM at its time, the CPU asleep or not.
     fn freeze_dma(&mut self) -> Option<FrozenDma> {
         self.dma_catch_up();
-        if self.dma.next_event() == u64::MAX {
+        // A transfer whose bytes are all copied releases OAM at its time, asleep or not.
+        if self.dma.next_event() == u64::MAX
+            || (self.dma.index >= 0xA0 && self.dma.start_at == u64::MAX)
+        {
             return None;
         }
         let frozen = FrozenDma {
@@ -1684,8 +1698,9 @@ impl Hardware {
     }
 
     /// Resume a transfer [`Hardware::freeze_dma`] paused, its times moved by the pause. When
-    /// the CPU wakes, the M-cycle that ends now is its opcode fetch: the transfer runs in it,
-    /// so the pause ends an M-cycle earlier (when this call slept no longer than that, because
+    /// the CPU wakes, the M-cycle that ends now is its opcode fetch: the pause ends an M-cycle
+    /// earlier (the byte HALT's first M-cycle copied, [`Hardware::run_dma_in_halt_entry`], was
+    /// this M-cycle's, so the next follows the fetch) (when this call slept no longer than that, because
     /// an earlier call for the same HALT returned at a frame's end, the pause is negative:
     /// the byte is caught up now). Splitting a HALT over calls gives the same times.
     fn thaw_dma(&mut self, frozen: FrozenDma, wake: bool) {
@@ -1708,6 +1723,15 @@ impl Hardware {
             self.ppu.oam_dma_busy.1 = later(self.ppu.oam_dma_busy.1);
         }
         self.reschedule();
+    }
+
+    /// HALT's first M-cycle is still one of OAM DMA's: its byte (or a start due then) is copied
+    /// before the pause, so a last byte copied then releases OAM for the PPU's OAM scan while
+    /// the CPU sleeps (Gambatte's `oamdma/oamdma_late_halt_stat_*`, DMG-CPU B and CPU CGB C).
+    fn run_dma_in_halt_entry(&mut self) {
+        if self.dma.next_event() != u64::MAX {
+            self.run_dma(self.now + self.mcycle);
+        }
     }
 
     /// [`Bus::halt_wait`] proper.

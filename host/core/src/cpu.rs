@@ -78,6 +78,9 @@ pub trait Bus {
     /// HALT with IME 0 and nothing pending: a PPU request made by the end of the next M-cycle
     /// counts as pending at HALT (the halt bug; `docs/timing.md`). No time passes.
     fn halt_sees_ppu(&mut self) {}
+    /// The CPU has just entered HALT (the HALT opcode's fetch is over): OAM DMA still runs in
+    /// HALT's first M-cycle (`docs/timing.md`, "OAM DMA's buses"). No time passes.
+    fn halt_begins(&mut self) {}
     /// The dispatch has pushed PC high and is about to choose its vector: a PPU request
     /// (VBlank, STAT) made by the end of the dispatch's last M-cycle still counts
     /// (`docs/timing.md`, "The CPU side"); `next_push` is where PC low goes next. No time
@@ -734,6 +737,7 @@ impl Cpu {
                     }
                     if bus.pending_interrupts() == 0 {
                         self.mode = CpuMode::Halted;
+                        bus.halt_begins();
                     } else if !self.ime {
                         // The halt bug: HALT ends at once and the next byte is read twice.
                         self.halt_bug = true;
@@ -743,6 +747,7 @@ impl Cpu {
                         self.regs.pc = self.regs.pc.wrapping_sub(1);
                     } else {
                         self.mode = CpuMode::Halted;
+                        bus.halt_begins();
                     }
                 }
                 0xC9 => {
