@@ -1207,6 +1207,10 @@ impl Hardware {
                 self.run_timer_now();
             }
             0xFF0F => self.if_ = v & 0x1F,
+            0xFF14 | 0xFF19 => {
+                let lag = self.apu.clock_lag(now);
+                self.apu.write_at(addr, v, now, lag);
+            }
             0xFF10..=0xFF3F => self.apu.write(addr, v, now),
             0xFF46 => {
                 self.dma.reg = v;
@@ -1625,6 +1629,7 @@ impl Bus for Hardware {
         self.set_speed(double);
         if !double {
             self.ppu.delay(SPEED_SWITCH_PPU_DELAY);
+            self.apu.delay(now, SPEED_SWITCH_PPU_DELAY);
         }
         // The CPU's clock and the system counter stand while the clock switches.
         let hold = if double {

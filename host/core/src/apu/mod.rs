@@ -82,6 +82,9 @@ pub struct Apu {
     fs_step: u8,
     /// Channel 3's playback position.
     wave: WavePos,
+    /// The dot, modulo 4, of the APU's 1 MHz clock's edges (the square channels' timers
+    /// start from one on a trigger): 2 from power-on, moved by [`Apu::delay`].
+    clock_phase: u8,
     /// The waveform generators' phases and the partial output sample.
     synth: Synth,
     /// Output samples waiting for the host (not machine state: a snapshot need not keep them).
@@ -113,6 +116,20 @@ const WAVE_TRIGGER_DELAY: u64 = 6;
 const WAVE_ACCESS_WINDOW: u64 = 2;
 /// See [`WAVE_TRIGGER_DELAY`].
 const WAVE_RETRIGGER_MARGIN: u64 = 4;
+
+/// Dots from the 1 MHz edge at or before a trigger of a square channel that was off to its
+/// first duty step, beyond one period: Gambatte's `sound/ch1_duty0_pos6_to_pos7_timing_1`/`_2`
+/// (a retrigger 449 M-cycles after the trigger, 7 periods of 64 M-cycles and 4 dots, still sees
+/// step 6; at 450 it sees step 7), `_ds_1`-`_ds_6` (the same at double speed, the trigger on
+/// either half of the 1 MHz clock: the step falls on the same dot).
+const SQUARE_TRIGGER_DELAY: u64 = 8;
+/// [`Apu::clock_phase`] from power-on: the CPU's M-cycles (at dots 0 modulo 4) fall 2 dots
+/// after the 1 MHz clock's edges, so a trigger at normal speed is 6 dots and a period before
+/// the first duty step; at double speed the trigger on the edge waits 8 (Gambatte's
+/// `sound/ch1_duty0_pos6_to_pos7_timing_ds_1`-`_ds_6`: the trigger at dot 2 or 0 modulo 4).
+const CLOCK_PHASE_AT_POWER_ON: u8 = 2;
+/// The same for a trigger while the channel plays (Gambatte's model: 2 APU cycles sooner).
+const SQUARE_RETRIGGER_DELAY: u64 = 4;
 
 impl Apu {
     /// The APU as the DMG boot ROM leaves it: powered, channel 1 on (the boot sound).
@@ -151,6 +168,7 @@ impl Apu {
             sweep: Sweep::default(),
             fs_step: 0,
             wave: WavePos::default(),
+            clock_phase: CLOCK_PHASE_AT_POWER_ON,
             synth: Synth::default(),
             out: SampleRing::default(),
             cgb: false,
@@ -201,8 +219,16 @@ impl Apu {
     }
 
     /// Write 0xFF10-0xFF3F. While powered off only NR52, wave RAM and (on the DMG) the length
-    /// counters take writes.
+    /// counters take writes. The write is taken on an edge of the APU's 1 MHz clock (see
+    /// [`Apu::write_at`]).
     pub fn write(&mut self, addr: u16, v: u8, now: u64) {
+        self.write_at(addr, v, now, 0);
+    }
+
+    /// [`Apu::write`] at `now`, `lag` dots after the last edge of the APU's 1 MHz clock (0-3;
+    /// the clock that steps the square channels' duty: a trigger starts their timer from that
+    /// edge).
+    pub(crate) fn write_at(&mut self, addr: u16, v: u8, now: u64, lag: u64) {
         // The generators run with the old values up to now.
         self.catch_up(now);
         if (0xFF30..=0xFF3F).contains(&addr) {
@@ -262,7 +288,7 @@ impl Apu {
                     self.ch[c].enabled = false;
                 }
             }
-            (c, 4) if c < 4 => self.write_nrx4(c, v, now),
+            (c, 4) if c < 4 => self.write_nrx4(c, v, now, lag),
             // A clock shift leaving 14-15 restarts the LFSR's clock.
             (3, 3) if self.synth.noise_next == u64::MAX => {
                 self.synth.noise_next = now.saturating_add(noise_period(v));
@@ -301,12 +327,34 @@ impl Apu {
         }
     }
 
+    /// Dots since the last edge of the APU's 1 MHz clock at `now` (0-3).
+    pub(crate) fn clock_lag(&self, now: u64) -> u64 {
+        (now + 4 - u64::from(self.clock_phase)) % 4
+    }
+
+    /// The APU stands `dots` dots at `now` while the CPU runs on, as the PPU does at the
+    /// switch back to normal speed ([`crate::ppu::Ppu::delay`]): every generator's next edge
+    /// and the 1 MHz clock move that much later (Gambatte's
+    /// `speedchange_ch1_duty0_pos6_to_pos7_timing_nop_ds_1`, `speedchange2_*_ds_1`: a square
+    /// triggered at double speed steps a dot later, against the CPU, after the switch back).
+    pub(crate) fn delay(&mut self, now: u64, dots: u64) {
+        self.catch_up(now);
+        for c in 0..2 {
+            self.synth.square_next[c] += dots;
+        }
+        if self.synth.noise_next != u64::MAX {
+            self.synth.noise_next += dots;
+        }
+        self.wave.next += dots;
+        self.clock_phase = ((u64::from(self.clock_phase) + dots) % 4) as u8;
+    }
+
     /// Length maximum of channel `c`.
     fn max_length(c: usize) -> u16 {
         if c == 2 { 256 } else { 64 }
     }
 
-    fn write_nrx4(&mut self, c: usize, v: u8, now: u64) {
+    fn write_nrx4(&mut self, c: usize, v: u8, now: u64, lag: u64) {
         // The next frame sequencer step does not clock lengths: enabling the length counter
         // now clocks it once (the "extra length clocking" quirk).
         let quiet_half = self.fs_step & 1 == 1;
@@ -322,13 +370,28 @@ impl Apu {
             if c == 2 {
                 self.trigger_wave(now);
             }
-            self.trigger(c, quiet_half, now);
+            self.trigger(c, quiet_half, now, lag);
         }
     }
 
-    fn trigger(&mut self, c: usize, quiet_half: bool, now: u64) {
+    fn trigger(&mut self, c: usize, quiet_half: bool, now: u64, lag: u64) {
         match c {
-            0 | 1 => self.synth.square_next[c] = now + self.square_period(c),
+            0 | 1 => {
+                // The square's timer restarts from the 1 MHz clock's last edge; its first duty
+                // step comes a period and 8 dots after that edge, 4 dots if the channel was
+                // already playing (then its output keeps its level; from off it is 0 until
+                // that step). The duty step counter itself is not reset.
+                let was_on = self.ch[c].enabled;
+                let delay = if was_on {
+                    SQUARE_RETRIGGER_DELAY
+                } else {
+                    SQUARE_TRIGGER_DELAY
+                };
+                self.synth.square_next[c] = now - lag.min(now) + self.square_period(c) + delay;
+                if !was_on {
+                    self.synth.suppressed[c] = true;
+                }
+            }
             3 => {
                 self.synth.lfsr = 0;
                 self.synth.noise_next = now.saturating_add(noise_period(self.regs[reg(3, 3)]));
@@ -528,10 +591,12 @@ impl Apu {
     /// The output ring and the output switch are kept.
     pub(crate) fn restore_registers(&mut self, r: &[u8; 0x30], now: u64) {
         let off = self.synth.off;
+        let clock_phase = self.clock_phase;
         let out = std::mem::take(&mut self.out);
         *self = Apu::power_on();
         self.out = out;
         self.synth.off = off;
+        self.clock_phase = clock_phase;
         self.wave_ram.copy_from_slice(&r[0x20..]);
         if r[0x16] & 0x80 != 0 {
             self.regs.copy_from_slice(&r[..0x20]);
@@ -597,6 +662,7 @@ impl Apu {
         w.bool(self.sweep.enabled);
         w.bool(self.sweep.negate_used);
         w.u8(self.fs_step);
+        w.u8(self.clock_phase);
         w.u8(self.wave.pos);
         w.u64(self.wave.next);
         w.u64(self.wave.last);
@@ -628,6 +694,7 @@ impl Apu {
         self.sweep.enabled = r.bool()?;
         self.sweep.negate_used = r.bool()?;
         self.fs_step = r.below(8, "frame sequencer step")?;
+        self.clock_phase = r.below(4, "APU clock phase")?;
         self.wave.pos = r.below(32, "wave position")?;
         self.wave.next = r.u64()?;
         self.wave.last = r.u64()?;

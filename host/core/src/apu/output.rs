@@ -105,6 +105,7 @@ impl Apu {
                 let steps = (now - s.square_next[c]) / sq_period[c] + 1;
                 s.duty_pos[c] = ((u64::from(s.duty_pos[c]) + steps) & 7) as u8;
                 s.square_next[c] += steps * sq_period[c];
+                s.suppressed[c] = false;
             }
         }
         if on[2] && !live[2] && wave.next <= now {
@@ -132,10 +133,17 @@ impl Apu {
         let never = u64::MAX;
         let duty_index = v.duty_index;
         // A square's next edge that changes its output (the steps between change nothing;
-        // the phase is brought up to date after the loop).
+        // the phase is brought up to date after the loop); a suppressed output may change at
+        // the next step.
+        let steps_to_change = |s: &Synth, c: usize| -> u8 {
+            if s.suppressed[c] {
+                1
+            } else {
+                STEPS_TO_CHANGE[duty_index[c]][usize::from(s.duty_pos[c])]
+            }
+        };
         let change_at = |s: &Synth, c: usize| -> u64 {
-            let k = STEPS_TO_CHANGE[duty_index[c]][usize::from(s.duty_pos[c])];
-            s.square_next[c] + u64::from(k - 1) * sq_period[c]
+            s.square_next[c] + u64::from(steps_to_change(s, c) - 1) * sq_period[c]
         };
         let mut sq_change = [
             if live[0] { change_at(s, 0) } else { never },
@@ -174,8 +182,9 @@ impl Apu {
             let mut changed = false;
             for c in 0..2 {
                 if sq_change[c] <= t {
-                    let k = STEPS_TO_CHANGE[duty_index[c]][usize::from(s.duty_pos[c])];
+                    let k = steps_to_change(s, c);
                     s.duty_pos[c] = (s.duty_pos[c] + k) & 7;
+                    s.suppressed[c] = false;
                     s.square_next[c] = t + sq_period[c];
                     level[c] = v.level(c, s);
                     sq_change[c] = change_at(s, c);
@@ -216,6 +225,7 @@ impl Apu {
                 let steps = (now - s.square_next[c]) / sq_period[c] + 1;
                 s.duty_pos[c] = ((u64::from(s.duty_pos[c]) + steps) & 7) as u8;
                 s.square_next[c] += steps * sq_period[c];
+                s.suppressed[c] = false;
             }
         }
         s.t = now;

@@ -32,8 +32,11 @@ pub const SAMPLE_PERIOD: u64 = 64;
 /// Output samples per second (4,194,304 / [`SAMPLE_PERIOD`]).
 pub const SAMPLE_RATE: u32 = 65_536;
 
-/// The duty cycles' waveforms, step 0 first (Pan Docs: "Pulse channel": 12.5, 25, 50, 75 %).
-pub(super) const DUTY: [u8; 4] = [0b0000_0001, 0b1000_0001, 0b1000_0111, 0b0111_1110];
+/// The duty cycles' waveforms, one bit per duty step, step 0 in bit 0 (Pan Docs: "Pulse
+/// channel": 12.5, 25, 50, 75 %). The step counter starts at 0 when the APU powers on and moves
+/// on before each output: 12.5 % is high at step 7 only, 25 % at 0 and 7, 50 % at 0 and 5-7,
+/// 75 % at 1-6 (Gambatte's `sound/ch1_duty*_pattern_pos*`: the output frozen at each step).
+pub(super) const DUTY: [u8; 4] = [0b1000_0000, 0b1000_0001, 0b1110_0001, 0b0111_1110];
 
 /// `STEPS_TO_CHANGE[duty][pos]`: duty steps from `pos` until the output bit changes.
 pub(super) const STEPS_TO_CHANGE: [[u8; 8]; 4] = {
@@ -74,6 +77,10 @@ pub(super) struct Synth {
     pub(super) duty_pos: [u8; 2],
     /// Channels 1 and 2: time of the next duty step.
     pub(super) square_next: [u64; 2],
+    /// Channels 1 and 2: triggered while off and no duty step yet, the output is 0 whatever
+    /// the duty step's bit (Gambatte's `sound/ch1_duty1_pattern_pos0`, `ch1_duty2_pattern_pos0`:
+    /// step 0 is high in those patterns, yet silent before the first step).
+    pub(super) suppressed: [bool; 2],
     /// Channel 3's sample buffer: the last nibble fetched.
     pub(super) wave_sample: u8,
     /// Channel 4's LFSR (Pan Docs' convention: zeroed on trigger, XNOR feedback, bit 0 out).
@@ -97,6 +104,8 @@ impl Synth {
         w.bytes(&self.duty_pos);
         w.u64(self.square_next[0]);
         w.u64(self.square_next[1]);
+        w.bool(self.suppressed[0]);
+        w.bool(self.suppressed[1]);
         w.u8(self.wave_sample);
         w.u16(self.lfsr);
         w.u64(self.noise_next);
@@ -126,6 +135,7 @@ impl Synth {
             *d = r.below(8, "duty step")?;
         }
         let square_next = [r.u64()?, r.u64()?];
+        let suppressed = [r.bool()?, r.bool()?];
         let wave_sample = r.below(16, "wave sample")?;
         let lfsr = r.u16()?;
         if lfsr > 0x7FFF {
@@ -140,6 +150,7 @@ impl Synth {
             acc_r: acc[1],
             duty_pos,
             square_next,
+            suppressed,
             wave_sample,
             lfsr,
             noise_next,
@@ -220,6 +231,7 @@ impl Voices {
     /// Channel `c`'s digital output 0-15 for the generators' phases in `s` (as if it played).
     pub(super) fn digital(&self, c: usize, s: &Synth) -> u8 {
         match c {
+            0 | 1 if s.suppressed[c] => 0,
             0 | 1 => ((self.duty[c] >> s.duty_pos[c]) & 1) * self.vol[c],
             2 => s.wave_sample >> self.wave_shift,
             _ => {

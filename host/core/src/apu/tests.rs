@@ -41,6 +41,7 @@ impl Apu {
             for c in 0..2 {
                 if on[c] && s.square_next[c] <= t {
                     s.duty_pos[c] = (s.duty_pos[c] + 1) & 7;
+                    s.suppressed[c] = false;
                     s.square_next[c] = t + sq_period[c];
                     level[c] = v.level(c, s);
                     changed = true;
