@@ -1515,14 +1515,26 @@ impl Bus for Hardware {
     /// `dma/hdma_late_m3halt_m2unhalt_inc_*`: an `INC A` there runs twice,
     /// `hdma_late_m3halt_m2unhalt_ly_*`: LY read after it as without the repeat). A dispatch
     /// takes the full stall (`hdma_late_ei_m3halt_m2unhalt_ly_*`).
-    fn wake_refetches(&mut self, dispatch: bool) -> bool {
+    ///
+    /// The byte that runs is the one HALT's first M-cycle read, not what the wake-up's fetch
+    /// reads: that M-cycle ends at or after the HBlank DMA's request, so in mode 0, with VRAM
+    /// open, and nothing has written memory since (the CPU asleep, the block not copied): VRAM
+    /// as it is, even if the PPU blocks it now (Gambatte `dma/hdma_transition_7fffhalt_inc_m3unhalt`:
+    /// HALT at 0x7FFF, woken in mode 3, runs the `INC A` at 0x8000 once, then reads 0xFF).
+    fn wake_refetches(&mut self, dispatch: bool, pc: u16) -> Option<u8> {
         if self.hdma.due != Due::Woken {
-            return false;
+            return None;
         }
         if dispatch {
             self.hdma.due = Due::Block;
+            return None;
         }
-        !dispatch
+        Some(match pc {
+            0x8000..=0x9FFF => {
+                self.ppu.vram[self.ppu.vram_bank_offset() + usize::from(pc & 0x1FFF)]
+            }
+            _ => self.read_byte(pc),
+        })
     }
 
     #[inline(always)]
@@ -1607,7 +1619,7 @@ impl Bus for Hardware {
     /// (the PPU, the APU and HDMA keep their pace in dots). Without an interrupt pending the
     /// CPU then sits in HALT for `SPEED_SWITCH_TICKS` (0x20000) counter ticks unless an interrupt
     /// wakes it earlier (`docs/timing.md`).
-    fn switch_speed(&mut self, halt: bool) -> bool {
+    fn switch_speed(&mut self, halt: bool, operand: u16) -> Option<u8> {
         // The bytes copied and the PPU's edges so far keep the old speed's spacing.
         self.catch_up();
         if halt {
@@ -1626,6 +1638,8 @@ impl Bus for Hardware {
         }
         let hidden = halt && self.hdma.due != Due::Nothing;
         let mut refetch = false;
+        // STOP's operand as its second M-cycle reads it, before the block lands.
+        let operand_byte = self.read_byte(operand);
         if hidden {
             // A VRAM DMA still waiting for an opcode fetch is copied as the switch begins,
             // its stall hidden in the switch's pause but for one M-cycle after it (Gambatte
@@ -1689,7 +1703,7 @@ impl Bus for Hardware {
             self.update_deadline();
         }
         self.reschedule();
-        refetch
+        refetch.then_some(operand_byte)
     }
 }
 
