@@ -757,7 +757,10 @@ impl Hardware {
     fn run_due_hdma_hidden(&mut self) {
         let stall = self.dma_stall;
         self.in_stall = true;
+        // The CPU sleeps through the block: OAM DMA stands still, the block does not meet it.
+        self.in_halt = true;
         self.run_due_hdma();
+        self.in_halt = false;
         self.in_stall = false;
         self.dma_stall = stall;
         self.update_deadline();
@@ -802,12 +805,17 @@ impl Hardware {
     /// Copy one 16-byte block of VRAM DMA and stall the CPU for it.
     fn hdma_block(&mut self) {
         let bank = self.ppu.vram_bank_offset();
-        for _ in 0..16 {
-            let byte = self.hdma_read(self.hdma.src);
+        let src = self.hdma.src;
+        let mut bytes = [0; 16];
+        for byte in &mut bytes {
+            *byte = self.hdma_read(self.hdma.src);
             self.ppu
-                .set_vram(bank + usize::from(self.hdma.dst & 0x1FFF), byte);
+                .set_vram(bank + usize::from(self.hdma.dst & 0x1FFF), *byte);
             self.hdma.src = self.hdma.src.wrapping_add(1);
             self.hdma.dst = self.hdma.dst.wrapping_add(1);
+        }
+        if self.dma.active && !self.in_halt {
+            self.oam_dma_under_hdma(src, &bytes);
         }
         let overflow = self.hdma.dst == 0;
         self.hdma.block_done(overflow);
@@ -817,6 +825,37 @@ impl Hardware {
         }
         self.dma_stall += HDMA_BLOCK_DOTS;
         self.update_deadline();
+    }
+
+    /// An OAM DMA runs while a VRAM DMA block (copied from `now` on, a byte every 2 dots)
+    /// holds the bus: each of its steps in the block's time takes the VRAM DMA's byte on the
+    /// bus and writes it to OAM at that byte's source address's low byte (0xFEA0-0xFEFF's RAM
+    /// from 0xA0 up); its own byte is not copied (Gambatte `oamdma/oamdmasrcC000_hdmasrc0000`:
+    /// OAM 0x0B reads the ROM's byte 0x0B; `dma/hdma_transition_oamdma_*`). The steps are run
+    /// here, ahead of time: the CPU stalls through the block and sees none of them.
+    fn oam_dma_under_hdma(&mut self, src: u16, bytes: &[u8; 16]) {
+        self.dma_catch_up();
+        let end = self.now + HDMA_BLOCK_DOTS;
+        while self.dma.active && self.dma.next <= end && self.dma.start_at > self.dma.next {
+            let t = self.dma.next;
+            if self.dma.index >= 0xA0 {
+                self.dma.active = false;
+                self.dma.next = u64::MAX;
+                break;
+            }
+            // The byte under way at the step: byte k is on the bus in (now + 2k, now + 2k + 2].
+            let k = ((t - self.now).div_ceil(2).max(1) - 1).min(15) as usize;
+            let byte = bytes[k];
+            let p = src.wrapping_add(k as u16) & 0xFF;
+            if p < 0xA0 {
+                self.ppu.set_oam(usize::from(p), byte);
+            } else if self.model == Model::Cgb {
+                self.extra_oam[extra_oam_index(0xFE00 | p, self.revision)] = byte;
+            }
+            self.dma.last_byte = byte;
+            self.dma.index += 1;
+            self.dma.next = t + self.mcycle;
+        }
     }
 
     /// What VRAM DMA reads at `addr`: ROM, cartridge RAM and work RAM; from 0xE000 up the
@@ -1480,14 +1519,26 @@ impl Bus for Hardware {
     /// `dma/hdma_late_m3halt_m2unhalt_inc_*`: an `INC A` there runs twice,
     /// `hdma_late_m3halt_m2unhalt_ly_*`: LY read after it as without the repeat). A dispatch
     /// takes the full stall (`hdma_late_ei_m3halt_m2unhalt_ly_*`).
-    fn wake_refetches(&mut self, dispatch: bool) -> bool {
+    ///
+    /// The byte that runs is the one HALT's first M-cycle read, not what the wake-up's fetch
+    /// reads: that M-cycle ends at or after the HBlank DMA's request, so in mode 0, with VRAM
+    /// open, and nothing has written memory since (the CPU asleep, the block not copied): VRAM
+    /// as it is, even if the PPU blocks it now (Gambatte `dma/hdma_transition_7fffhalt_inc_m3unhalt`:
+    /// HALT at 0x7FFF, woken in mode 3, runs the `INC A` at 0x8000 once, then reads 0xFF).
+    fn wake_refetches(&mut self, dispatch: bool, pc: u16) -> Option<u8> {
         if self.hdma.due != Due::Woken {
-            return false;
+            return None;
         }
         if dispatch {
             self.hdma.due = Due::Block;
+            return None;
         }
-        !dispatch
+        Some(match pc {
+            0x8000..=0x9FFF => {
+                self.ppu.vram[self.ppu.vram_bank_offset() + usize::from(pc & 0x1FFF)]
+            }
+            _ => self.read_byte(pc),
+        })
     }
 
     #[inline(always)]
@@ -1576,7 +1627,7 @@ impl Bus for Hardware {
     /// (the PPU, the APU and HDMA keep their pace in dots). Without an interrupt pending the
     /// CPU then sits in HALT for `SPEED_SWITCH_TICKS` (0x20000) counter ticks unless an interrupt
     /// wakes it earlier (`docs/timing.md`).
-    fn switch_speed(&mut self, halt: bool) -> bool {
+    fn switch_speed(&mut self, halt: bool, operand: u16) -> Option<u8> {
         // The bytes copied and the PPU's edges so far keep the old speed's spacing.
         self.catch_up();
         if halt {
@@ -1601,6 +1652,8 @@ impl Bus for Hardware {
         }
         let hidden = halt && self.hdma.due != Due::Nothing;
         let mut refetch = false;
+        // STOP's operand as its second M-cycle reads it, before the block lands.
+        let operand_byte = self.read_byte(operand);
         if hidden {
             // A VRAM DMA still waiting for an opcode fetch is copied as the switch begins,
             // its stall hidden in the switch's pause but for one M-cycle after it (Gambatte
@@ -1665,7 +1718,7 @@ impl Bus for Hardware {
             self.update_deadline();
         }
         self.reschedule();
-        refetch
+        refetch.then_some(operand_byte)
     }
 }
 

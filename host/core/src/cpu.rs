@@ -65,11 +65,12 @@ pub trait Bus {
         self.idle();
         false
     }
-    /// Right after [`Bus::halt_wait`] woke the CPU (`dispatch`: an interrupt is to be
-    /// dispatched): whether the wake-up's opcode fetch leaves PC where it is, as the halt bug
-    /// does (the CGB's VRAM DMA; no time passes).
-    fn wake_refetches(&mut self, _dispatch: bool) -> bool {
-        false
+    /// Right after [`Bus::halt_wait`] woke the CPU at `pc` (`dispatch`: an interrupt is to be
+    /// dispatched): `Some(opcode)` when the wake-up's opcode fetch leaves PC where it is, as the
+    /// halt bug does, and runs `opcode`, the byte HALT read before the sleep, instead of what
+    /// it reads (the CGB's VRAM DMA; no time passes).
+    fn wake_refetches(&mut self, _dispatch: bool, _pc: u16) -> Option<u8> {
+        None
     }
     /// The requested and enabled interrupts, `IE & IF & 0x1F` (no time passes).
     fn pending_interrupts(&self) -> u8;
@@ -104,11 +105,12 @@ pub trait Bus {
     }
     /// STOP switches the speed (the CGB): DIV is reset, the speed toggles, and with `halt` the
     /// CPU sits in HALT until an interrupt or the switch's end ([`Bus::halt_wait`] wakes it).
-    /// Returns whether STOP's second byte is then fetched again as an opcode (a VRAM DMA block
-    /// was waiting for an opcode fetch: `docs/timing.md`).
-    fn switch_speed(&mut self, halt: bool) -> bool {
-        let _ = halt;
-        false
+    /// `operand`: STOP's second byte's address. Returns `Some(byte)` when that byte's fetch
+    /// is then repeated as an opcode fetch that runs `byte`, STOP's operand as read before the
+    /// switch (a VRAM DMA block was waiting for an opcode fetch: `docs/timing.md`).
+    fn switch_speed(&mut self, halt: bool, operand: u16) -> Option<u8> {
+        let _ = (halt, operand);
+        None
     }
     /// The run loop stopped (no time passes): bring up to now whatever the machine keeps
     /// lazily, so everything it holds can be looked at or saved.
@@ -170,6 +172,9 @@ pub struct Cpu {
     /// HALT was executed with IME=0 and an interrupt pending: the next opcode byte is read
     /// twice (the "halt bug").
     pub(crate) halt_bug: bool,
+    /// The opcode the next opcode fetch runs instead of the byte it reads: a byte read before
+    /// a sleep that a VRAM DMA block waited through (HALT's next byte, STOP's operand).
+    pub(crate) latched: Option<u8>,
     /// Any of: not running, EI pending, halt bug; the next step takes [`Cpu::step_slow`].
     slow: bool,
     /// Set when the CPU executes `LD B,B` (0x40), the debug breakpoint of test ROMs; hosts clear it.
@@ -250,7 +255,10 @@ impl Cpu {
             self.step_slow(bus);
             return;
         }
-        let op = bus.fetch(self.regs.pc);
+        let mut op = bus.fetch(self.regs.pc);
+        if let Some(latched) = self.latched.take() {
+            op = latched;
+        }
         if self.ime && bus.pending_interrupts() != 0 {
             self.dispatch(bus);
             return;
@@ -297,8 +305,9 @@ impl Cpu {
                 }
                 self.mode = CpuMode::Running;
                 let dispatch = self.ime && bus.pending_interrupts() != 0;
-                if bus.wake_refetches(dispatch) {
+                if let Some(op) = bus.wake_refetches(dispatch, self.regs.pc) {
                     self.halt_bug = true;
+                    self.latched = Some(op);
                 }
             }
             CpuMode::Stopped => {
@@ -314,7 +323,10 @@ impl Cpu {
                 return;
             }
         }
-        let op = bus.fetch(self.regs.pc);
+        let mut op = bus.fetch(self.regs.pc);
+        if let Some(latched) = self.latched.take() {
+            op = latched;
+        }
         if self.ime && bus.pending_interrupts() != 0 {
             self.dispatch(bus);
             return;
@@ -704,8 +716,10 @@ impl Cpu {
                             self.slow = true;
                         }
                     } else if bus.speed_switch_armed() {
-                        if bus.switch_speed(!pending) {
-                            self.regs.pc = self.regs.pc.wrapping_sub(1);
+                        let operand = self.regs.pc.wrapping_sub(1);
+                        if let Some(op) = bus.switch_speed(!pending, operand) {
+                            self.regs.pc = operand;
+                            self.latched = Some(op);
                         }
                         if !pending {
                             self.mode = CpuMode::Halted;
@@ -851,6 +865,8 @@ impl Cpu {
         });
         w.bool(self.halt_bug);
         w.bool(self.ld_b_b);
+        w.bool(self.latched.is_some());
+        w.u8(self.latched.unwrap_or(0));
     }
 
     /// Read the CPU's part of the state image.
@@ -884,6 +900,9 @@ impl Cpu {
         };
         self.halt_bug = r.bool()?;
         self.ld_b_b = r.bool()?;
+        let latched = r.bool()?;
+        let op = r.u8()?;
+        self.latched = latched.then_some(op);
         self.slow = self.mode != CpuMode::Running || self.ei_pending || self.halt_bug;
         Ok(())
     }

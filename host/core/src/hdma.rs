@@ -48,7 +48,8 @@ pub(crate) enum Due {
     General,
     /// An HBlank DMA's block requested before the CPU's HALT, copied after the wake-up's
     /// fetch: its stall is an M-cycle shorter (the first is the wake-up's), and that fetch
-    /// leaves PC where it is (the byte after HALT runs twice).
+    /// leaves PC where it is (the byte after HALT runs twice: first the byte HALT read, then
+    /// what the fetch reads again).
     Woken,
 }
 
