@@ -221,6 +221,11 @@ pub struct Hardware {
     /// previous M-cycle; SameBoy checks before its HALT cycle on the CGB, after half of it on
     /// the DMG; gbc-hw-tests `ly_timings_*_dmg_mode`, `stat_timings_*` CGB dumps).
     halt_lead: u64,
+    /// The DMG: the first M-cycle end at which a sleeping CPU may wake for a PPU or serial
+    /// request, two M-cycles after HALT's (a request in the M-cycle after HALT's counts as
+    /// pending at HALT, one in the next wakes the CPU an M-cycle late: Gambatte's
+    /// `halt/late_m0int_halt_m0stat_scx3_2b`, `late_m0irq_halt_m0stat_scx3_2b`). 0: none.
+    halt_wake_from: u64,
     /// High RAM, 0xFF80-0xFFFE.
     pub hram: [u8; 0x7F],
     /// The CGB's RAM at 0xFEA0-0xFEFF (see [`extra_oam_index`]; unused on the DMG, where the
@@ -331,6 +336,7 @@ impl Hardware {
             in_halt: false,
             in_stall: false,
             halt_lead: if model == Model::Cgb { 0 } else { 2 },
+            halt_wake_from: 0,
             hram: [0; 0x7F],
             extra_oam: [0; 0x60],
             ppu,
@@ -1245,7 +1251,13 @@ impl Hardware {
                 self.timer.write_tac(now, v);
                 self.run_timer_now();
             }
-            0xFF0F => self.if_ = v & 0x1F,
+            0xFF0F => {
+                // An HBlank request a dot after the write's M-cycle is overwritten too.
+                if self.ppu.hblank_source_at(now + 1) {
+                    self.ppu_requests_by(now + 1);
+                }
+                self.if_ = v & 0x1F;
+            }
             0xFF14 | 0xFF19 => {
                 let lag = self.apu.clock_lag(now);
                 self.apu.write_at(addr, v, now, lag);
@@ -1272,6 +1284,14 @@ impl Hardware {
                 if outside_hblank && !self.ppu.lcd_is_on() {
                     self.hdma_due(Due::Block);
                 }
+            }
+            0xFF45 => {
+                // An LYC write lowering the LY=LYC source lands after an HBlank source rising a
+                // dot after its M-cycle: the line stays up, no edge.
+                if self.ppu.hblank_source_at(now + 1) {
+                    self.ppu_requests_by(now + 1);
+                }
+                self.if_ |= self.ppu.write_register(addr, v, now);
             }
             0xFF40..=0xFF4B => self.if_ |= self.ppu.write_register(addr, v, now),
             0xFF50 if v & 1 != 0 && self.boot_rom.is_some() => {
@@ -1566,6 +1586,9 @@ impl Bus for Hardware {
     }
 
     fn halt_sees_ppu(&mut self) {
+        if self.model == Model::Dmg {
+            self.halt_wake_from = self.now + 2 * self.mcycle;
+        }
         // An HBlank DMA's request is timed against the sleep, which has not begun.
         if self.hdma.hblank {
             return;
@@ -1813,7 +1836,20 @@ impl Hardware {
                 self.if_ |= irq::SERIAL;
                 self.reschedule();
             }
-            if self.pending_interrupts() != 0 {
+            let pending = self.pending_interrupts();
+            if pending != 0
+                && self.now < self.halt_wake_from
+                && pending & (irq::TIMER | irq::JOYPAD) == 0
+            {
+                // The DMG's HALT does not sample a PPU or serial request in the M-cycle after
+                // the one it counted as pending at HALT: the next M-cycle is the earliest wake.
+                self.tick();
+                if self.stop_at == u64::MAX || self.stop {
+                    return false;
+                }
+                continue;
+            }
+            if pending != 0 {
                 // A frame that just ended is handed out first, the CPU still asleep: the next
                 // call wakes it with nothing changed.
                 let wake = !(self.stop && self.stop_at != u64::MAX);
@@ -1915,6 +1951,8 @@ impl Hardware {
         w.bytes(&self.extra_oam);
         self.hdma.save_state(w);
         w.u64(self.dma_stall);
+        // Relative to now (0: past), so the image stays the same from frame to frame.
+        w.u8(self.halt_wake_from.saturating_sub(self.now).min(8) as u8);
         let boot_len = self.boot_rom_len();
         match &self.boot_rom {
             Some(rom) => {
@@ -1959,6 +1997,12 @@ impl Hardware {
         r.bytes(&mut self.extra_oam)?;
         self.hdma.load_state(r)?;
         self.dma_stall = r.u64()?;
+        let wake_in = r.below(9, "HALT's first wake")?;
+        self.halt_wake_from = if wake_in == 0 {
+            0
+        } else {
+            self.now + u64::from(wake_in)
+        };
         if self.dma_stall > 0x10000 {
             return Err(crate::state::StateError::Invalid("VRAM DMA stall"));
         }

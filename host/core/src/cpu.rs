@@ -76,8 +76,9 @@ pub trait Bus {
     fn pending_interrupts(&self) -> u8;
     /// Clear bit `bit` of IF as the CPU acknowledges that interrupt (no time passes).
     fn acknowledge_interrupt(&mut self, bit: u8);
-    /// HALT with IME 0 and nothing pending: a PPU request made by the end of the next M-cycle
-    /// counts as pending at HALT (the halt bug; `docs/timing.md`). No time passes.
+    /// HALT with nothing pending: a PPU request made by the end of the next M-cycle counts as
+    /// pending at HALT (with IME 0 the halt bug, with IME 1 a dispatch that returns to the
+    /// HALT; `docs/timing.md`). No time passes.
     fn halt_sees_ppu(&mut self) {}
     /// The CPU has just entered HALT (the HALT opcode's fetch is over): OAM DMA still runs in
     /// HALT's first M-cycle (`docs/timing.md`, "OAM DMA's buses"). No time passes.
@@ -746,7 +747,7 @@ impl Cpu {
                 0x40 => self.ld_b_b = true,
                 0x76 => {
                     self.slow = true;
-                    if !self.ime && bus.pending_interrupts() == 0 {
+                    if bus.pending_interrupts() == 0 {
                         bus.halt_sees_ppu();
                     }
                     if bus.pending_interrupts() == 0 {
@@ -755,13 +756,12 @@ impl Cpu {
                     } else if !self.ime {
                         // The halt bug: HALT ends at once and the next byte is read twice.
                         self.halt_bug = true;
-                    } else if self.ei_just_enabled {
-                        // `EI; HALT` with an interrupt pending: it is serviced at once and returns
-                        // to the HALT, which runs again (Pan Docs: "halt bug").
-                        self.regs.pc = self.regs.pc.wrapping_sub(1);
                     } else {
-                        self.mode = CpuMode::Halted;
-                        bus.halt_begins();
+                        // IME 1 with an interrupt pending at HALT (`EI; HALT`, or a PPU request
+                        // made in the M-cycle after HALT's fetch): it is serviced at once and
+                        // returns to the HALT, which runs again (Pan Docs: "halt bug";
+                        // Gambatte's `halt/late_m0int_halt_m0stat_scx2_3a`, `scx3_3a`).
+                        self.regs.pc = self.regs.pc.wrapping_sub(1);
                     }
                 }
                 0xC9 => {

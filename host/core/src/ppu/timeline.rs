@@ -101,6 +101,14 @@ impl Ppu {
         }
     }
 
+    /// Whether the HBlank interrupt source rises at dot `at` as the PPU's next event (mode 0
+    /// began on the M-cycle boundary before it; at double speed with mode 0 itself).
+    pub(crate) fn hblank_source_at(&self, at: u64) -> bool {
+        self.next == at
+            && (self.event == Event::HBlankIrq
+                || (self.event == Event::HBlank && self.double_speed))
+    }
+
     /// Whether a STAT interrupt source is enabled (STAT bits 3-6): then any edge may request
     /// the interrupt, so the timeline runs on time.
     fn stat_irq_enabled(&self) -> bool {
@@ -163,6 +171,19 @@ impl Ppu {
         let (v, at) = self.lyc_pending;
         self.lyc_pending.1 = u64::MAX;
         self.lyc = v;
+        let was_equal = self.lyc_equal;
+        if was_equal && self.stat_line && self.stat_pending.1 == u64::MAX {
+            self.compare_lyc_write(at);
+            if !self.stat_sources() {
+                // The flag's fall reaches the interrupt line 2 dots after the landing (after
+                // that dot's events): a source rising by then makes no edge (Gambatte
+                // `m0enable/lycdisable_ff45_2`, `lycdisable_ff45_scx3_2`: LYC moved off LY
+                // 6 dots before HBlank's source rises, no interrupt on the CPU CGB C).
+                self.stat_pending = (self.stat_enable, at + 2);
+                return 0;
+            }
+            self.lyc_equal = was_equal;
+        }
         if self.lyc_write_compare(at) != 0 {
             self.lyc_irq_at = at + 1;
         }
@@ -502,6 +523,11 @@ impl Ppu {
                     // VRAM an M-cycle sooner than one dot later would let it).
                     self.hblank_at = at;
                     if self.double_speed || at + HBLANK_IRQ_DELAY <= now {
+                        // The source rises a dot after mode 0 (run late here): a CGB line
+                        // update pending before that dot goes first (`land_lyc`).
+                        if self.stat_pending.1 < at + HBLANK_IRQ_DELAY && !self.double_speed {
+                            irq |= self.land_stat();
+                        }
                         self.hblank_source(at);
                     } else {
                         // The source would be seen an M-cycle too early: it rises in the next.
