@@ -195,6 +195,15 @@ pub struct Ppu {
     /// after line 143) start in the window from its first pixel, if LCDC.5 is set then
     /// (`docs/timing.md`, "WX 166"). Set as mode 0 starts.
     window_carry: bool,
+    /// DMG, outside mode 3: the window's latch is up with WX 166's carry pending (LCDC.5 set
+    /// at the next line's start or while the carry waits), for a start the line counter has
+    /// not counted yet. Each time it falls (LCDC.5 cleared, the next line starts) the counter
+    /// advances ([`Ppu::window_latch_falls`]); the latch still up as mode 3 starts is the
+    /// line's carried window, which the line counts itself (`docs/timing.md`, "WX 166").
+    window_latch: bool,
+    /// Falls of [`Ppu::window_latch`] not yet added to the window line counter (added as the
+    /// next line starts and as mode 3 starts).
+    window_latch_falls: u8,
     /// When [`Event::HBlankIrqEarly`] is scheduled: the dot mode 0 starts at after it.
     hblank_end: u64,
     /// The registers as mode 3 of the current line started, for the FIFO replay.
@@ -291,6 +300,8 @@ impl Ppu {
             window_line: 0,
             wy_triggered: false,
             window_carry: false,
+            window_latch: false,
+            window_latch_falls: 0,
             hblank_end: 0,
             line_regs: fifo::LineRegs {
                 lcdc: 0,

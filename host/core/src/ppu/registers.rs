@@ -117,6 +117,19 @@ impl Ppu {
         }
         match addr {
             0xFF40 => {
+                if (self.lcdc ^ v) & 0x20 != 0 && self.mode != 3 {
+                    // DMG, outside mode 3, WX 166's carry: LCDC.5 cleared drops the window's
+                    // latch (the counter advances for it), set raises it while the carry
+                    // waits (`Ppu::window_latch`; never on the CGB, which has no carry).
+                    if v & 0x20 == 0 {
+                        self.window_latch_falls = self
+                            .window_latch_falls
+                            .wrapping_add(u8::from(self.window_latch));
+                        self.window_latch = false;
+                    } else {
+                        self.window_latch = self.window_carry;
+                    }
+                }
                 if (self.lcdc ^ v) & 0x04 != 0 {
                     self.size_change = (now, self.lcdc);
                 }
@@ -151,6 +164,8 @@ impl Ppu {
                     self.line_start = now - 4;
                     self.first_line = true;
                     self.window_line = 0;
+                    self.window_latch = false;
+                    self.window_latch_falls = 0;
                     self.wy_triggered = self.window_enabled() && self.wy == 0;
                     // No OAM scan and no HBlank source until mode 3 (gbmicrotest
                     // `int_hblank_nops_scx0`): the line reads mode 0 but is not in HBlank.

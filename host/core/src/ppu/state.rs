@@ -195,6 +195,8 @@ impl Ppu {
         w.bool(self.window_carry);
         w.bool(self.line_regs.window_carry);
         w.u64(self.hblank_end);
+        w.bool(self.window_latch);
+        w.u8(self.window_latch_falls);
         // Both are compared with times a few dots after them: older than a line, they are
         // written as none (the image stays the same from frame to frame).
         let recent = |t: u64| {
@@ -336,6 +338,8 @@ impl Ppu {
         self.window_carry = r.bool()?;
         self.line_regs.window_carry = r.bool()?;
         self.hblank_end = r.u64()?;
+        self.window_latch = r.bool()?;
+        self.window_latch_falls = r.u8()?;
         if self.event == Event::HBlankIrqEarly
             && (self.hblank_end < self.next
                 || self

@@ -326,6 +326,16 @@ impl Ppu {
                     self.window_drawn = false;
                     self.first_line = false;
                     self.line = if self.line >= 153 { 0 } else { self.line + 1 };
+                    // DMG, WX 166's carry: the window's latch falls as the line starts (the
+                    // counter advances for it) and rises again with LCDC.5 set, the carry
+                    // pending (`docs/timing.md`, "WX 166").
+                    let falls = self
+                        .window_latch_falls
+                        .wrapping_add(u8::from(self.window_latch));
+                    self.window_line = self.window_line.wrapping_add(falls);
+                    self.window_latch_falls = 0;
+                    self.window_latch =
+                        self.window_carry && self.lcdc & 0x20 != 0 && self.line < 144;
                     // The comparison is invalid for the M-cycle after LY changes; line 0
                     // keeps the LY 0 line 153 already shows (gbmicrotest `poweron_stat_006`).
                     // The CPU CGB D keeps the flag as it was (gbc-hw-tests
@@ -492,6 +502,11 @@ impl Ppu {
                         self.oam_scan(self.lcdc);
                     }
                     self.line_write_count = 0;
+                    // The latch's falls since the line started count for this line's window;
+                    // a latch still up is the line's carried window (counted by the line).
+                    self.window_line = self.window_line.wrapping_add(self.window_latch_falls);
+                    self.window_latch_falls = 0;
+                    self.window_latch = false;
                     self.line_regs = self.line_regs_now();
                     let (end, late) = if line_seen {
                         let (penalty, late) = self.mode3_penalty_parts();

@@ -102,10 +102,16 @@ impl Fetcher {
     }
 
     /// The line starts in the window (the DMG's WX 166 on the line before): from its tile 1,
-    /// the first fetch's tile fetched again as the background's is.
+    /// as the second fetch (the first fetch's tile, fetched again, is off screen anyway).
     pub(super) fn start_carried(&mut self) {
         self.in_window = true;
         self.tile_x = 1;
+    }
+
+    /// The fetcher reads the line's second tile number on this dot (the first tile's number
+    /// is read again: `first` is spent, no tile pushed since).
+    pub(super) fn second_tile_read(&self) -> bool {
+        !self.first && self.step == 1 && self.tile_x == 0 && !self.in_window
     }
 
     /// The fetch has its tile data in hand (an object fetch can run now).

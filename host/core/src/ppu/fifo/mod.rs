@@ -255,8 +255,9 @@ pub fn render(
     let mut count = 0usize;
     let mut dot = START;
     // DMG: the line starts in the window (WX 166 at the line before's end), if LCDC.5 is set
-    // as the fetcher starts.
+    // as the fetcher reads its second tile (below).
     let mut carry = regs.window_carry;
+    let mut carry_seen = false;
     while count < 168 && dot < 456 {
         let mut tile_sel_cleared = false;
         while let Some((w, _)) = tile_sel_writes.due(dot) {
@@ -337,12 +338,17 @@ pub fn render(
                 dropped_at = count;
             }
         }
+        // The carried window is taken as the fetcher reads its second tile's number (the
+        // first tile's pixels are all off screen): LCDC.5 set up to then starts it, from the
+        // window's tile 1. LCDC.5 up on the way but cleared by then still counts the line.
         if carry {
-            carry = false;
-            if regs.lcdc & 0x20 != 0 {
-                // From the window's tile 1, fetched twice as the background's first tile is.
-                fetcher.start_carried();
-                window_drawn = true;
+            carry_seen |= regs.lcdc & 0x20 != 0;
+            if fetcher.second_tile_read() {
+                carry = false;
+                if regs.lcdc & 0x20 != 0 {
+                    fetcher.start_carried();
+                }
+                window_drawn |= carry_seen;
             }
         }
         // Window start: the next pixel out is at WX - 7 (counted from the 8 hidden ones). With
