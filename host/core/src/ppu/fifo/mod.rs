@@ -418,7 +418,7 @@ pub fn render(
         } else {
             out_lcdc
         };
-        objects.drop_if_disabled(ready, fetch_lcdc);
+        objects.abandon_if_disabled(fetch_lcdc);
         objects.fetch(&input, &regs, ready, count);
         if !(objects.fetching() && fetcher.has_tile_data()) {
             fetcher.tick(
@@ -431,7 +431,6 @@ pub fn render(
                 &mut bg,
             );
         }
-        objects.drop_if_disabled(fetcher.has_tile_data(), fetch_lcdc);
         // The fine scroll's counter matches SCX's low bits: the next pixel out is counted.
         if discarding && bg.has_pixels() && dropped & 7 == fine_scx & 7 {
             discarding = false;

@@ -3,9 +3,10 @@
 //! background fetcher has its tile data in hand, from the dot after the match, reading the
 //! tile data low on the 4th and high on the 6th (LCDC.2 each time), and the shifter runs again
 //! on the 6th: Pan Docs' penalty, `6 + max(0, 5 - offset in tile)`. LCDC.1 (as the shifter
-//! sees it) clear at the match skips the object; clear when its fetch would start drops it
-//! after the wait, with no fetch. Object pixels merge into the object FIFO, where pixels of
-//! objects fetched earlier win.
+//! sees it) clear at the match skips the object; seen cleared later, while the shifter waits
+//! for the background fetcher or for the object's fetch, it ends the wait there: the shifter
+//! runs on that dot, the object not drawn (see [`Objects::abandon_if_disabled`]). Object
+//! pixels merge into the object FIFO, where pixels of objects fetched earlier win.
 
 use super::line::{LineInput, LineRegs};
 
@@ -67,15 +68,16 @@ impl Objects {
         self.fetch.is_some()
     }
 
-    /// A fetch that would start now (`ready`: the fetcher has its tile data) with LCDC.1 clear
-    /// is dropped: the shifter only waited for the background fetcher (Mealybug
-    /// `m3_lcdc_obj_en_change_variant`).
-    pub(super) fn drop_if_disabled(&mut self, ready: bool, lcdc: u8) {
-        if let Some((left, _)) = self.fetch
-            && ready
-            && left == OBJ_FETCH
-            && lcdc & 0x02 == 0
-        {
+    /// LCDC.1 as the shifter sees it is clear (`lcdc`): the object's wait (for the background
+    /// fetcher's tile data) or fetch in progress is abandoned, and the shifter runs on this
+    /// dot. Measured on a DMG-08 (Gambatte `sprites/late_disable_*`, `sprite_late_disable_*`,
+    /// `sprite_late_late_disable_*`, objects at X 8 and 0x18-0x1B, SCX 0): mode 3 is shorter
+    /// by the dots from the one the shifter sees the write on (4 after it) to the fetch's end,
+    /// whether that dot falls in the wait or in the fetch; seen on the dot the fetch would
+    /// start, it saves the fetch's 6 (Mealybug `m3_lcdc_obj_en_change_variant`). The CGB
+    /// fetches objects with LCDC.1 clear too.
+    pub(super) fn abandon_if_disabled(&mut self, lcdc: u8) {
+        if lcdc & 0x02 == 0 {
             self.fetch = None;
         }
     }
