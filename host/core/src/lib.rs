@@ -61,5 +61,8 @@ pub use state::StateError;
 /// DMA and the OAM scan, HDMA after an opcode fetch, LYC writes, the CGB's post-boot PPU
 /// position) and cartridge RAM powered on as $FF; 4 its third round (the window with fine
 /// scroll, CGB STAT and LYC writes, colour RAM held in mode 3, DMG palette writes, HDMA and
-/// HALT, the serial clock after DIV writes, the interrupt dispatch's pushes).
-pub const CORE_VERSION: u32 = 4;
+/// HALT, the serial clock after DIV writes, the interrupt dispatch's pushes); 5 its fourth
+/// round (the first line after LCD on, CGB STAT/LYC off the CPU grid and at double speed,
+/// HALT woken by HBlank, OAM DMA in HALT and beside HDMA, LCDC.1/LCDC.4 during mode 3, the
+/// square channels' duty tables and timer restart).
+pub const CORE_VERSION: u32 = 5;

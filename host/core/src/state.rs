@@ -23,7 +23,9 @@
 //! an OAM DMA, the object size's last change, the window carried past WX 166, the LYC
 //! write in flight, the HBlank block due; version 10 added the PPU's mode-0 start while colour
 //! RAM is still held, the CGB's STAT write held or pending and its LYC interrupt a dot late,
-//! and the HDMA's view of the CPU's sleep and of the block being copied): CPU,
+//! and the HDMA's view of the CPU's sleep and of the block being copied; version 11 added
+//! the CPU's byte latched across a sleep, the DMG's first HALT wake-up, and the APU's 1 MHz
+//! clock phase and its square channels' silence after a trigger): CPU,
 //! clock and interrupt registers, work RAM (8 KiB on the DMG, 32 on the CGB), high RAM, PPU
 //! (VRAM 8 or 16 KiB, VBK, the colour palettes, OPRI), timer, serial, joypad, APU, OAM DMA,
 //! CGB mode and the CGB registers (KEY0, KEY1, SVBK, RP, FF72-FF75), the speed switch, the RAM
@@ -71,7 +73,7 @@ pub enum StateError {
 /// Magic bytes at the start of an image.
 pub const MAGIC: [u8; 4] = *b"GBst";
 /// Format version of the image.
-pub const VERSION: u16 = 10;
+pub const VERSION: u16 = 11;
 
 /// Appends fields to an image.
 pub(crate) struct Writer<'a> {

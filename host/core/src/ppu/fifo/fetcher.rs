@@ -17,6 +17,8 @@ pub(super) enum TileSel {
     ClearedC,
     /// On the CPU CGB D.
     ClearedD,
+    /// A write setting LCDC.4, in CGB mode: the read already takes the new value.
+    Set,
 }
 
 /// The fetcher's state.

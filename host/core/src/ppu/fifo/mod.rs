@@ -259,18 +259,25 @@ pub fn render(
     let mut carry = regs.window_carry;
     let mut carry_seen = false;
     while count < 168 && dot < 456 {
-        let mut tile_sel_cleared = false;
+        // A write changing LCDC.4 on the dot before the fetcher sees it, on the CGB: clearing
+        // it is the LCDC.4 glitch, setting it in CGB mode is seen already (see
+        // `Fetcher::tick`).
+        let mut tile_sel = TileSel::Steady;
         while let Some((w, _)) = tile_sel_writes.due(dot) {
-            tile_sel_cleared = w.addr == 0xFF40 && sel_lcdc & !w.value & 0x10 != 0;
-            if w.addr == 0xFF40 {
-                sel_lcdc = w.value;
+            if w.addr != 0xFF40 {
+                continue;
+            }
+            let changed = (sel_lcdc ^ w.value) & 0x10 != 0;
+            sel_lcdc = w.value;
+            if changed && input.cgb_hardware {
+                tile_sel = match (w.value & 0x10 != 0, input.cgb_d) {
+                    (true, _) if input.cgb => TileSel::Set,
+                    (true, _) => TileSel::Steady,
+                    (false, false) => TileSel::ClearedC,
+                    (false, true) => TileSel::ClearedD,
+                };
             }
         }
-        let tile_sel = match (tile_sel_cleared && input.cgb_hardware, input.cgb_d) {
-            (false, _) => TileSel::Steady,
-            (true, false) => TileSel::ClearedC,
-            (true, true) => TileSel::ClearedD,
-        };
         while let Some((w, _)) = fetch_writes.due(dot) {
             if w.addr == 0xFF40 {
                 regs.lcdc = (regs.lcdc & late_mask) | (w.value & !late_mask);

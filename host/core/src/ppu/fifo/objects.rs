@@ -41,6 +41,7 @@ pub(super) struct Objects {
     lo: u8,
     /// The fetched tile data high.
     hi: u8,
+
     /// The object FIFO.
     fifo: [ObjPixel; 8],
 }
