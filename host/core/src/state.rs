@@ -25,7 +25,8 @@
 //! RAM is still held, the CGB's STAT write held or pending and its LYC interrupt a dot late,
 //! and the HDMA's view of the CPU's sleep and of the block being copied; version 11 added
 //! the CPU's byte latched across a sleep, the DMG's first HALT wake-up, and the APU's 1 MHz
-//! clock phase and its square channels' silence after a trigger): CPU,
+//! clock phase and its square channels' silence after a trigger, the window's latch carried
+//! past WX 166 and its falls): CPU,
 //! clock and interrupt registers, work RAM (8 KiB on the DMG, 32 on the CGB), high RAM, PPU
 //! (VRAM 8 or 16 KiB, VBK, the colour palettes, OPRI), timer, serial, joypad, APU, OAM DMA,
 //! CGB mode and the CGB registers (KEY0, KEY1, SVBK, RP, FF72-FF75), the speed switch, the RAM

@@ -220,7 +220,7 @@ impl Apu {
 
     /// Write 0xFF10-0xFF3F. While powered off only NR52, wave RAM and (on the DMG) the length
     /// counters take writes. The write is taken on an edge of the APU's 1 MHz clock (see
-    /// [`Apu::write_at`]).
+    /// `Apu::write_at`).
     pub fn write(&mut self, addr: u16, v: u8, now: u64) {
         self.write_at(addr, v, now, 0);
     }
