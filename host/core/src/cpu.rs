@@ -256,10 +256,9 @@ impl Cpu {
             self.step_slow(bus);
             return;
         }
-        let mut op = bus.fetch(self.regs.pc);
-        if let Some(latched) = self.latched.take() {
-            op = latched;
-        }
+        // A byte latched across a sleep keeps the CPU on the slow path until it is used.
+        debug_assert!(self.latched.is_none());
+        let op = bus.fetch(self.regs.pc);
         if self.ime && bus.pending_interrupts() != 0 {
             self.dispatch(bus);
             return;
@@ -289,12 +288,15 @@ impl Cpu {
     }
 
     /// [`Cpu::step`] when anything unusual is going on: HALT, STOP, a lock-up, an interrupt to
-    /// dispatch, IME about to turn on, or the halt bug.
+    /// dispatch, IME about to turn on, the halt bug, or a byte latched across a sleep.
     #[cold]
     #[inline(never)]
     fn step_slow<B: Bus>(&mut self, bus: &mut B) {
         self.step_slow_inner(bus);
-        self.slow = self.mode != CpuMode::Running || self.ei_pending || self.halt_bug;
+        self.slow = self.mode != CpuMode::Running
+            || self.ei_pending
+            || self.halt_bug
+            || self.latched.is_some();
     }
 
     fn step_slow_inner<B: Bus>(&mut self, bus: &mut B) {
@@ -721,6 +723,7 @@ impl Cpu {
                         if let Some(op) = bus.switch_speed(!pending, operand) {
                             self.regs.pc = operand;
                             self.latched = Some(op);
+                            self.slow = true;
                         }
                         if !pending {
                             self.mode = CpuMode::Halted;
@@ -903,7 +906,10 @@ impl Cpu {
         let latched = r.bool()?;
         let op = r.u8()?;
         self.latched = latched.then_some(op);
-        self.slow = self.mode != CpuMode::Running || self.ei_pending || self.halt_bug;
+        self.slow = self.mode != CpuMode::Running
+            || self.ei_pending
+            || self.halt_bug
+            || self.latched.is_some();
         Ok(())
     }
 }
