@@ -1253,9 +1253,7 @@ impl Hardware {
             }
             0xFF0F => {
                 // An HBlank request a dot after the write's M-cycle is overwritten too.
-                if self.ppu.hblank_source_at(now + 1) {
-                    self.ppu_requests_by(now + 1);
-                }
+                self.hblank_request_a_dot_on(now);
                 self.if_ = v & 0x1F;
             }
             0xFF14 | 0xFF19 => {
@@ -1288,9 +1286,7 @@ impl Hardware {
             0xFF45 => {
                 // An LYC write lowering the LY=LYC source lands after an HBlank source rising a
                 // dot after its M-cycle: the line stays up, no edge.
-                if self.ppu.hblank_source_at(now + 1) {
-                    self.ppu_requests_by(now + 1);
-                }
+                self.hblank_request_a_dot_on(now);
                 self.if_ |= self.ppu.write_register(addr, v, now);
             }
             0xFF40..=0xFF4B => self.if_ |= self.ppu.write_register(addr, v, now),
@@ -1804,6 +1800,15 @@ impl Hardware {
             self.ppu.oam_dma_busy.1 = later(self.ppu.oam_dma_busy.1);
         }
         self.reschedule();
+    }
+
+    /// An IF or LYC write at `now` lands after an HBlank source that rises a dot after its
+    /// M-cycle (SCX 3's at S+257 against a write at S+256: `docs/timing.md`, "The STAT
+    /// interrupt"): run the PPU to that dot first when its HBlank source is up by then.
+    fn hblank_request_a_dot_on(&mut self, now: u64) {
+        if self.ppu.hblank_source_at(now + 1) {
+            self.ppu_requests_by(now + 1);
+        }
     }
 
     /// HALT's first M-cycle is still one of OAM DMA's: its byte (or a start due then) is copied
