@@ -109,8 +109,7 @@ pub trait Bus {
     /// `operand`: STOP's second byte's address. Returns `Some(byte)` when that byte's fetch
     /// is then repeated as an opcode fetch that runs `byte`, STOP's operand as read before the
     /// switch (a VRAM DMA block was waiting for an opcode fetch: `docs/timing.md`).
-    fn switch_speed(&mut self, halt: bool, operand: u16) -> Option<u8> {
-        let _ = (halt, operand);
+    fn switch_speed(&mut self, _halt: bool, _operand: u16) -> Option<u8> {
         None
     }
     /// The run loop stopped (no time passes): bring up to now whatever the machine keeps
@@ -267,6 +266,12 @@ impl Cpu {
         self.execute(op, bus);
     }
 
+    /// Whether the next step must take [`Cpu::step`]'s slow path: not running, IME about to
+    /// turn on, the halt bug, or a byte latched across a sleep.
+    fn needs_slow(&self) -> bool {
+        self.mode != CpuMode::Running || self.ei_pending || self.halt_bug || self.latched.is_some()
+    }
+
     /// Running, halted, stopped or locked.
     pub fn mode(&self) -> CpuMode {
         self.mode
@@ -293,10 +298,7 @@ impl Cpu {
     #[inline(never)]
     fn step_slow<B: Bus>(&mut self, bus: &mut B) {
         self.step_slow_inner(bus);
-        self.slow = self.mode != CpuMode::Running
-            || self.ei_pending
-            || self.halt_bug
-            || self.latched.is_some();
+        self.slow = self.needs_slow();
     }
 
     fn step_slow_inner<B: Bus>(&mut self, bus: &mut B) {
@@ -906,10 +908,7 @@ impl Cpu {
         let latched = r.bool()?;
         let op = r.u8()?;
         self.latched = latched.then_some(op);
-        self.slow = self.mode != CpuMode::Running
-            || self.ei_pending
-            || self.halt_bug
-            || self.latched.is_some();
+        self.slow = self.needs_slow();
         Ok(())
     }
 }
