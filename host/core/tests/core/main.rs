@@ -11,6 +11,7 @@ mod determinism;
 mod frame_hashes;
 mod frame_rule;
 mod lcd;
+mod pcm;
 mod no_render;
 mod random_programs;
 mod serial;
