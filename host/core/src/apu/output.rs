@@ -53,7 +53,7 @@ impl Apu {
     /// keep their phases up to date (the CGB's CPU sees them in PCM12/PCM34, so what a game
     /// reads may not depend on whether anyone listens); on again, samples start at `now`.
     pub fn set_output_enabled(&mut self, on: bool, now: u64) {
-        if on == !self.synth.off {
+        if on != self.synth.off {
             return;
         }
         self.catch_up(now);
