@@ -52,6 +52,10 @@ fn pcm12_is_0_after_a_trigger_until_the_first_duty_step() {
     // SameBoy: `sample_surpressed` from the trigger; the first step after 132 of its 2 MHz
     // ticks (2 × 63 + 5 + 1), 66 M-cycles, shows step 1 of duty 3 (high) at volume 15.
     assert_eq!(pcm12_after_trigger(3), 0x00, "right after the trigger");
-    assert_eq!(pcm12_after_trigger(65), 0x00, "an M-cycle before the first step");
+    assert_eq!(
+        pcm12_after_trigger(65),
+        0x00,
+        "an M-cycle before the first step"
+    );
     assert_eq!(pcm12_after_trigger(66), 0x0F, "the first step");
 }
