@@ -716,9 +716,9 @@ impl Gb {
         self.hw.ppu.render
     }
 
-    /// Turn audio generation on (the default) or off. Off, no samples are produced and the
-    /// waveform generators stand still, which the DMG's CPU cannot observe (registers, lengths,
-    /// wave RAM access and everything else run as usual).
+    /// Turn audio generation on (the default) or off. Off, no samples are produced; the
+    /// waveform generators still keep their phases (the CGB's CPU reads them in PCM12/PCM34),
+    /// so the machine runs the same either way.
     pub fn set_audio_enabled(&mut self, on: bool) {
         let now = self.hw.now;
         self.hw.apu.set_output_enabled(on, now);

@@ -16,6 +16,8 @@
 //! frame sequencer step ([`Apu::catch_up`]), never per M-cycle.
 
 mod output;
+#[cfg(test)]
+mod pcm_tests;
 mod ring;
 mod synth;
 #[cfg(test)]
@@ -156,6 +158,7 @@ impl Apu {
         apu.regs[0x16] = 0x80;
         apu.ch[0].enabled = true;
         apu.ch[0].dac = true;
+        apu.recompute_square(0);
         apu
     }
 
@@ -287,6 +290,7 @@ impl Apu {
                 if !self.ch[c].dac {
                     self.ch[c].enabled = false;
                 }
+                self.recompute_square(c);
             }
             (c, 4) if c < 4 => self.write_nrx4(c, v, now, lag),
             // A clock shift leaving 14-15 restarts the LFSR's clock.
@@ -318,7 +322,7 @@ impl Apu {
                     c.length = len;
                 }
                 self.sweep = Sweep::default();
-                self.synth.duty_pos = [0; 2];
+                self.synth.power_off();
             }
         } else if !was_on {
             self.regs[0x16] = 0x80;
@@ -374,6 +378,15 @@ impl Apu {
         }
     }
 
+    /// A square channel's output is recomputed now (a retrigger, an NRx2 write, an envelope
+    /// step): it takes NRx1's duty pattern (SameBoy's `update_square_sample`; between duty
+    /// steps an NRx1 write alone does not change it). Not a square: nothing.
+    fn recompute_square(&mut self, c: usize) {
+        if c < 2 {
+            self.synth.duty_shown[c] = self.regs[reg(c, 1)] >> 6;
+        }
+    }
+
     fn trigger(&mut self, c: usize, quiet_half: bool, now: u64, lag: u64) {
         match c {
             0 | 1 => {
@@ -391,6 +404,7 @@ impl Apu {
                 if !was_on {
                     self.synth.suppressed[c] = true;
                 }
+                self.recompute_square(c);
             }
             3 => {
                 self.synth.lfsr = 0;
@@ -463,6 +477,9 @@ impl Apu {
             next: now + self.wave_period() + WAVE_TRIGGER_DELAY,
             last: 0,
         };
+        // The position is 0 before the first fetch: the output shows the buffer's high
+        // nibble (SameBoy's NR34 trigger; the buffer itself keeps the last byte fetched).
+        self.synth.wave_sample = self.synth.wave_byte >> 4;
     }
 
     /// Channel `c`'s 11-bit frequency from NRx3/NRx4.
@@ -535,7 +552,10 @@ impl Apu {
                     c.volume += 1;
                 } else if nrx2 & 0x08 == 0 && c.volume > 0 {
                     c.volume -= 1;
+                } else {
+                    continue;
                 }
+                self.recompute_square(i);
             }
         }
     }
@@ -618,6 +638,8 @@ impl Apu {
                     chan.env_timer = nrx2 & 7;
                 }
             }
+            self.recompute_square(0);
+            self.recompute_square(1);
             let period = (self.regs[0] >> 4) & 7;
             self.sweep = Sweep {
                 timer: if period == 0 { 8 } else { period },

@@ -3,7 +3,7 @@
 //! fills the output ring (the generators themselves are `synth.rs`'s).
 
 use super::ring::SampleRing;
-use super::synth::{DUTY, SAMPLE_PERIOD, STEPS_TO_CHANGE, Synth, Voices, lfsr_step, noise_period};
+use super::synth::{SAMPLE_PERIOD, STEPS_TO_CHANGE, Synth, Voices, lfsr_step, noise_period};
 use super::{Apu, reg};
 
 impl Apu {
@@ -24,7 +24,6 @@ impl Apu {
             on: std::array::from_fn(|c| self.ch[c].enabled),
             dac: std::array::from_fn(|c| self.ch[c].dac),
             vol: std::array::from_fn(|c| self.ch[c].volume),
-            duty: [DUTY[duty_index[0]], DUTY[duty_index[1]]],
             duty_index,
             sq_period: [self.square_period(0), self.square_period(1)],
             wave_period: self.wave_period(),
@@ -50,14 +49,21 @@ impl Apu {
         self.synth.noise_next = now.saturating_add(noise_period(self.regs[reg(3, 3)]));
     }
 
-    /// Turn sample generation on or off. Off, the generators stand still (the CPU cannot tell
-    /// on the DMG) and no samples are produced; on again, they restart from `now`.
+    /// Turn sample generation on or off. Off, no samples are produced, but the generators
+    /// keep their phases up to date (the CGB's CPU sees them in PCM12/PCM34, so what a game
+    /// reads may not depend on whether anyone listens); on again, samples start at `now`.
     pub fn set_output_enabled(&mut self, on: bool, now: u64) {
-        if on && self.synth.off {
-            self.synth.off = false;
-            self.start_clock(now);
-        } else if !on {
-            self.synth.off = true;
+        if on != self.synth.off {
+            return;
+        }
+        self.catch_up(now);
+        self.synth.off = !on;
+        if on {
+            let s = &mut self.synth;
+            s.t = s.t.max(now);
+            s.window_end = (s.t / SAMPLE_PERIOD + 1) * SAMPLE_PERIOD;
+            s.acc_l = 0;
+            s.acc_r = 0;
         }
     }
 
@@ -88,11 +94,13 @@ impl Apu {
     /// channels, of a square only the steps where its output bit changes, and whole samples
     /// between two edges are written as one run.
     pub fn catch_up(&mut self, now: u64) {
-        if self.synth.off || now <= self.synth.t {
+        if now <= self.synth.t {
             return;
         }
         let v = self.voices();
-        let live: [bool; 4] = std::array::from_fn(|c| v.live(c));
+        // With output off nothing is heard: every channel only advances its phase.
+        let off = self.synth.off;
+        let live: [bool; 4] = std::array::from_fn(|c| !off && v.live(c));
         let (on, sq_period, wave_period) = (v.on, v.sq_period, v.wave_period);
 
         let s = &mut self.synth;
@@ -105,7 +113,7 @@ impl Apu {
                 let steps = (now - s.square_next[c]) / sq_period[c] + 1;
                 s.duty_pos[c] = ((u64::from(s.duty_pos[c]) + steps) & 7) as u8;
                 s.square_next[c] += steps * sq_period[c];
-                s.suppressed[c] = false;
+                s.square_stepped(c, v.duty_index[c]);
             }
         }
         if on[2] && !live[2] && wave.next <= now {
@@ -113,18 +121,17 @@ impl Apu {
             wave.pos = ((u64::from(wave.pos) + steps) % 32) as u8;
             wave.last = wave.next + (steps - 1) * wave_period;
             wave.next = wave.last + wave_period;
-            let byte = wave_ram[usize::from(wave.pos / 2)];
-            s.wave_sample = if wave.pos & 1 == 0 {
-                byte >> 4
-            } else {
-                byte & 0x0F
-            };
+            s.wave_fetch(wave_ram[usize::from(wave.pos / 2)], wave.pos);
         }
         if on[3] && !live[3] {
             while s.noise_next <= now {
                 s.lfsr = lfsr_step(s.lfsr, v.short);
                 s.noise_next = s.noise_next.saturating_add(v.noise_per);
             }
+        }
+        if off {
+            s.t = now;
+            return;
         }
 
         let out = &mut self.out;
@@ -133,10 +140,10 @@ impl Apu {
         let never = u64::MAX;
         let duty_index = v.duty_index;
         // A square's next edge that changes its output (the steps between change nothing;
-        // the phase is brought up to date after the loop); a suppressed output may change at
-        // the next step.
+        // the phase is brought up to date after the loop); a suppressed output, or one showing
+        // another duty pattern than NRx1's, may change at the next step.
         let steps_to_change = |s: &Synth, c: usize| -> u8 {
-            if s.suppressed[c] {
+            if s.suppressed[c] || usize::from(s.duty_shown[c]) != duty_index[c] {
                 1
             } else {
                 STEPS_TO_CHANGE[duty_index[c]][usize::from(s.duty_pos[c])]
@@ -184,7 +191,7 @@ impl Apu {
                 if sq_change[c] <= t {
                     let k = steps_to_change(s, c);
                     s.duty_pos[c] = (s.duty_pos[c] + k) & 7;
-                    s.suppressed[c] = false;
+                    s.square_stepped(c, duty_index[c]);
                     s.square_next[c] = t + sq_period[c];
                     level[c] = v.level(c, s);
                     sq_change[c] = change_at(s, c);
@@ -195,12 +202,7 @@ impl Apu {
                 wave.pos = (wave.pos + 1) % 32;
                 wave.last = wave.next;
                 wave.next += wave_period;
-                let byte = wave_ram[usize::from(wave.pos / 2)];
-                s.wave_sample = if wave.pos & 1 == 0 {
-                    byte >> 4
-                } else {
-                    byte & 0x0F
-                };
+                s.wave_fetch(wave_ram[usize::from(wave.pos / 2)], wave.pos);
                 let l = v.level(2, s);
                 changed |= l != level[2];
                 level[2] = l;
@@ -225,7 +227,7 @@ impl Apu {
                 let steps = (now - s.square_next[c]) / sq_period[c] + 1;
                 s.duty_pos[c] = ((u64::from(s.duty_pos[c]) + steps) & 7) as u8;
                 s.square_next[c] += steps * sq_period[c];
-                s.suppressed[c] = false;
+                s.square_stepped(c, duty_index[c]);
             }
         }
         s.t = now;

@@ -81,12 +81,47 @@ pub(super) struct Synth {
     /// the duty step's bit (Gambatte's `sound/ch1_duty1_pattern_pos0`, `ch1_duty2_pattern_pos0`:
     /// step 0 is high in those patterns, yet silent before the first step).
     pub(super) suppressed: [bool; 2],
-    /// Channel 3's sample buffer: the last nibble fetched.
+    /// Channels 1 and 2: the duty pattern (index into `DUTY`) the output shows. It takes
+    /// NRx1's duty at each duty step and when the output is recomputed (a retrigger, an
+    /// envelope step, an NRx2 write), not at the NRx1 write itself (SameBoy: the PCM sample
+    /// is updated only there, `update_square_sample`).
+    pub(super) duty_shown: [u8; 2],
+    /// Channel 3's sample buffer: the last byte fetched from wave RAM.
+    pub(super) wave_byte: u8,
+    /// Channel 3's output nibble: the buffer's nibble at the position fetched; a trigger
+    /// moves the position to 0 before any fetch, which shows the buffer's high nibble
+    /// (SameBoy: `current_sample_byte >> 4` at the NR34 trigger).
     pub(super) wave_sample: u8,
     /// Channel 4's LFSR (Pan Docs' convention: zeroed on trigger, XNOR feedback, bit 0 out).
     pub(super) lfsr: u16,
     /// Channel 4: time of the next LFSR clock (`u64::MAX` for clock shifts 14 and 15).
     pub(super) noise_next: u64,
+}
+
+impl Synth {
+    /// Channel 3 fetched `byte` for sample position `pos` (high nibble at even positions).
+    pub(super) fn wave_fetch(&mut self, byte: u8, pos: u8) {
+        self.wave_byte = byte;
+        self.wave_sample = if pos & 1 == 0 { byte >> 4 } else { byte & 0x0F };
+    }
+
+    /// NR52 power-off: the duty steps, the wave buffer and the LFSR clear (SameBoy clears
+    /// all of its APU state; the duty step counter is reset only here, Gambatte's
+    /// `sound/ch1_duty*_pattern_pos*`).
+    pub(super) fn power_off(&mut self) {
+        self.duty_pos = [0; 2];
+        self.suppressed = [false; 2];
+        self.duty_shown = [0; 2];
+        self.wave_byte = 0;
+        self.wave_sample = 0;
+        self.lfsr = 0;
+    }
+
+    /// Square channel `c` took a duty step, its output now from the duty pattern `duty`.
+    pub(super) fn square_stepped(&mut self, c: usize, duty: usize) {
+        self.suppressed[c] = false;
+        self.duty_shown[c] = duty as u8;
+    }
 }
 
 /// Largest magnitude of a window's sum (480 × 64).
@@ -109,6 +144,8 @@ impl Synth {
         w.u8(self.wave_sample);
         w.u16(self.lfsr);
         w.u64(self.noise_next);
+        w.bytes(&self.duty_shown);
+        w.u8(self.wave_byte);
     }
 
     /// Read the generators' part of the state image, checking every field.
@@ -142,6 +179,11 @@ impl Synth {
             return Err(Invalid("noise LFSR"));
         }
         let noise_next = r.u64()?;
+        let mut duty_shown = [0u8; 2];
+        for d in &mut duty_shown {
+            *d = r.below(4, "duty shown")?;
+        }
+        let wave_byte = r.u8()?;
         *self = Synth {
             off: self.off,
             t,
@@ -151,6 +193,8 @@ impl Synth {
             duty_pos,
             square_next,
             suppressed,
+            duty_shown,
+            wave_byte,
             wave_sample,
             lfsr,
             noise_next,
@@ -195,8 +239,7 @@ pub(super) struct Voices {
     pub(super) dac: [bool; 4],
     /// Each channel's envelope volume (the wave channel's is unused).
     pub(super) vol: [u8; 4],
-    /// The squares' duty patterns (one bit per step), and their index in `DUTY`.
-    pub(super) duty: [u8; 2],
+    /// The squares' duty patterns as NRx1 selects them (index into `DUTY`).
     pub(super) duty_index: [usize; 2],
     /// T-cycles per square duty step.
     pub(super) sq_period: [u64; 2],
@@ -232,7 +275,7 @@ impl Voices {
     pub(super) fn digital(&self, c: usize, s: &Synth) -> u8 {
         match c {
             0 | 1 if s.suppressed[c] => 0,
-            0 | 1 => ((self.duty[c] >> s.duty_pos[c]) & 1) * self.vol[c],
+            0 | 1 => ((DUTY[usize::from(s.duty_shown[c])] >> s.duty_pos[c]) & 1) * self.vol[c],
             2 => s.wave_sample >> self.wave_shift,
             _ => {
                 if s.lfsr & 1 != 0 {

@@ -41,7 +41,7 @@ impl Apu {
             for c in 0..2 {
                 if on[c] && s.square_next[c] <= t {
                     s.duty_pos[c] = (s.duty_pos[c] + 1) & 7;
-                    s.suppressed[c] = false;
+                    s.square_stepped(c, v.duty_index[c]);
                     s.square_next[c] = t + sq_period[c];
                     level[c] = v.level(c, s);
                     changed = true;
@@ -51,12 +51,7 @@ impl Apu {
                 wave.pos = (wave.pos + 1) % 32;
                 wave.last = wave.next;
                 wave.next += wave_period;
-                let byte = wave_ram[usize::from(wave.pos / 2)];
-                s.wave_sample = if wave.pos & 1 == 0 {
-                    byte >> 4
-                } else {
-                    byte & 0x0F
-                };
+                s.wave_fetch(wave_ram[usize::from(wave.pos / 2)], wave.pos);
                 level[2] = v.level(2, s);
                 changed = true;
             }

@@ -12,6 +12,7 @@ mod frame_hashes;
 mod frame_rule;
 mod lcd;
 mod no_render;
+mod pcm;
 mod random_programs;
 mod serial;
 mod still_lines;

@@ -1,0 +1,232 @@
+//! What the CGB's PCM12 (0xFF76: channel 1 low nibble, channel 2 high) and PCM34 (0xFF77:
+//! channel 3 low, channel 4 high) show, M-cycle by M-cycle, on the APU alone (Pan Docs
+//! "FF76 — PCM12", "FF77 — PCM34": each channel's current digital output, 0 while it is off).
+//!
+//! The expected values are SameBoy's model (`Core/apu.c`: the PCM registers read
+//! `samples[]`, which changes only where `update_sample` is called, masked by `is_active`),
+//! with the timing the core already takes from Gambatte's hardware tests (the squares' first
+//! duty step a period and 6 dots after a trigger at normal speed; the wave channel's first
+//! fetch a period and 6 dots after it). SameBoy's APU runs two 2 MHz ticks per M-cycle at
+//! normal speed, and its writes and reads land at the same point of an M-cycle, so a read
+//! `k` M-cycles after a write there sees `2k` ticks: the counts below are the same in both.
+//! A write or read here is at `now` (a multiple of 4, the end of the CPU's M-cycle), as the
+//! bus makes them at normal speed.
+
+use super::Apu;
+
+/// Trigger time of every test (a multiple of 4, well past power-on).
+const T: u64 = 4000;
+
+/// A powered CGB APU with its generators' clock started at 0.
+fn cgb_apu() -> Apu {
+    let mut apu = Apu::power_on();
+    apu.set_cgb(true);
+    apu.start_clock(0);
+    apu.write(0xFF26, 0x80, 100);
+    apu
+}
+
+/// A register write at `now`, as the bus makes it (its lag behind the APU's 1 MHz clock).
+fn write(apu: &mut Apu, addr: u16, v: u8, now: u64) {
+    let lag = apu.clock_lag(now);
+    apu.write_at(addr, v, now, lag);
+}
+
+/// PCM12 and PCM34 read at `now`.
+fn pcm(apu: &mut Apu, now: u64) -> (u8, u8) {
+    apu.catch_up(now);
+    let o = apu.digital_outputs();
+    (o[0] | (o[1] << 4), o[2] | (o[3] << 4))
+}
+
+/// Channel 1 at volume 15, duty 3 (75 %: high at steps 1-6), frequency 0x7C0 (a duty step
+/// every 256 dots, 64 M-cycles), triggered at `T` from off.
+fn square_75(apu: &mut Apu) {
+    write(apu, 0xFF11, 0xC0, T - 16);
+    write(apu, 0xFF12, 0xF0, T - 12);
+    write(apu, 0xFF13, 0xC0, T - 8);
+    write(apu, 0xFF14, 0x87, T);
+}
+
+#[test]
+fn a_square_triggered_from_off_shows_0_until_its_first_duty_step() {
+    // SameBoy: the trigger calls `update_sample(…, 0)` and sets `sample_surpressed`; the
+    // first step (`sample_countdown` = 2 × 63 + 5 ticks at lf_div 1, so after 132 ticks)
+    // shows step 1 of duty 3, high: volume 15. 132 ticks are 66 M-cycles.
+    let mut apu = cgb_apu();
+    square_75(&mut apu);
+    for k in 0..=65 {
+        assert_eq!(
+            pcm(&mut apu, T + 4 * k).0,
+            0x00,
+            "{k} M-cycles after the trigger"
+        );
+    }
+    assert_eq!(pcm(&mut apu, T + 4 * 66).0, 0x0F);
+    // The next step, 64 M-cycles later, is step 2: still high.
+    assert_eq!(pcm(&mut apu, T + 4 * 130).0, 0x0F);
+}
+
+#[test]
+fn a_duty_write_shows_at_the_next_duty_step_not_at_once() {
+    // SameBoy's NR11 write changes no sample; the next step (`update_square_sample`) reads
+    // the new duty. Duty 0 (12.5 %) is low at step 2.
+    let mut apu = cgb_apu();
+    square_75(&mut apu);
+    assert_eq!(pcm(&mut apu, T + 4 * 70).0, 0x0F, "step 1 of duty 3");
+    write(&mut apu, 0xFF11, 0x00, T + 4 * 80);
+    assert_eq!(pcm(&mut apu, T + 4 * 81).0, 0x0F, "the duty write alone");
+    assert_eq!(
+        pcm(&mut apu, T + 4 * 129).0,
+        0x0F,
+        "an M-cycle before step 2"
+    );
+    assert_eq!(pcm(&mut apu, T + 4 * 130).0, 0x00, "step 2 of duty 0");
+}
+
+#[test]
+fn a_retrigger_while_playing_shows_the_new_duty_and_volume_at_once() {
+    // SameBoy's NR14 trigger of an active channel calls `update_square_sample` with the
+    // current step, NR11's duty and NR12's volume (not suppressed: it was playing).
+    let mut apu = cgb_apu();
+    square_75(&mut apu);
+    assert_eq!(pcm(&mut apu, T + 4 * 70).0, 0x0F, "step 1 of duty 3");
+    write(&mut apu, 0xFF11, 0x40, T + 4 * 80); // duty 1 (25 %): low at step 1
+    write(&mut apu, 0xFF14, 0x87, T + 4 * 81);
+    assert_eq!(pcm(&mut apu, T + 4 * 81).0, 0x00, "step 1 of duty 1");
+    write(&mut apu, 0xFF11, 0xC0, T + 4 * 82);
+    write(&mut apu, 0xFF12, 0x80, T + 4 * 83); // volume 8 from the next trigger on
+    write(&mut apu, 0xFF14, 0x87, T + 4 * 84);
+    assert_eq!(
+        pcm(&mut apu, T + 4 * 84).0,
+        0x08,
+        "step 1 of duty 3 at volume 8"
+    );
+}
+
+#[test]
+fn channel_2_shows_in_the_high_nibble_and_a_channel_off_shows_0() {
+    // Pan Docs "FF76 — PCM12": channel 2 in bits 4-7. NR22 with the DAC off (bits 3-7 clear)
+    // turns the channel off (SameBoy: `is_active` false, the PCM nibble 0).
+    let mut apu = cgb_apu();
+    write(&mut apu, 0xFF16, 0xC0, T - 16);
+    write(&mut apu, 0xFF17, 0xA0, T - 12);
+    write(&mut apu, 0xFF18, 0xC0, T - 8);
+    write(&mut apu, 0xFF19, 0x87, T);
+    assert_eq!(pcm(&mut apu, T + 4 * 65).0, 0x00);
+    assert_eq!(pcm(&mut apu, T + 4 * 66).0, 0xA0);
+    write(&mut apu, 0xFF17, 0x00, T + 4 * 70);
+    assert_eq!(pcm(&mut apu, T + 4 * 70).0, 0x00, "DAC off");
+}
+
+/// Channel 3 at 100 % volume, frequency 0x7F0 (a sample every 32 dots, 8 M-cycles), wave RAM
+/// 0x12, 0x34, 0x56, …, triggered at `T`.
+fn wave(apu: &mut Apu) {
+    for i in 0..16u16 {
+        write(
+            apu,
+            0xFF30 + i,
+            0x12u8.wrapping_add((0x22 * i) as u8),
+            T - 100,
+        );
+    }
+    write(apu, 0xFF1A, 0x80, T - 16);
+    write(apu, 0xFF1C, 0x20, T - 12);
+    write(apu, 0xFF1D, 0xF0, T - 8);
+    write(apu, 0xFF1E, 0x87, T);
+}
+
+#[test]
+fn the_wave_channel_shows_its_buffer_from_the_trigger_and_each_fetch_after() {
+    // SameBoy's NR34 trigger: position 0, the output `(current_sample_byte >> 4) >> shift`
+    // at once (the buffer is 0 after power-on); the first fetch after
+    // `sample_countdown` = 15 + 3 ticks, i.e. 19 ticks: 10 M-cycles. It reads position 1,
+    // byte 0's low nibble.
+    let mut apu = cgb_apu();
+    wave(&mut apu);
+    for k in 0..=9 {
+        assert_eq!(
+            pcm(&mut apu, T + 4 * k).1,
+            0x00,
+            "{k} M-cycles after the trigger"
+        );
+    }
+    assert_eq!(pcm(&mut apu, T + 4 * 10).1, 0x02);
+    assert_eq!(pcm(&mut apu, T + 4 * 17).1, 0x02);
+    assert_eq!(
+        pcm(&mut apu, T + 4 * 18).1,
+        0x03,
+        "position 2: byte 1's high nibble"
+    );
+    assert_eq!(pcm(&mut apu, T + 4 * 26).1, 0x04, "position 3");
+    // A retrigger now shows the buffer's (byte 1's) high nibble, not the nibble playing.
+    write(&mut apu, 0xFF1E, 0x87, T + 4 * 30);
+    assert_eq!(pcm(&mut apu, T + 4 * 30).1, 0x03);
+    // NR32 shifts it at once (SameBoy: `update_wave_sample` on the write): 50 %.
+    write(&mut apu, 0xFF1C, 0x40, T + 4 * 31);
+    assert_eq!(pcm(&mut apu, T + 4 * 31).1, 0x01);
+    // Its first fetch is again 10 M-cycles after the trigger: position 1, byte 0's low.
+    assert_eq!(pcm(&mut apu, T + 4 * 39).1, 0x01);
+    assert_eq!(pcm(&mut apu, T + 4 * 40).1, 0x01, "2 >> 1");
+    // NR30's DAC off stops the channel: 0.
+    write(&mut apu, 0xFF1A, 0x00, T + 4 * 41);
+    assert_eq!(pcm(&mut apu, T + 4 * 41).1, 0x00);
+}
+
+#[test]
+fn power_off_clears_the_wave_buffer() {
+    // SameBoy clears its whole APU state on NR52 power-off: a trigger after power-on shows
+    // the cleared buffer's high nibble, 0, not what was fetched before.
+    let mut apu = cgb_apu();
+    wave(&mut apu);
+    assert_eq!(pcm(&mut apu, T + 4 * 18).1, 0x03);
+    write(&mut apu, 0xFF26, 0x00, T + 4 * 20);
+    assert_eq!(pcm(&mut apu, T + 4 * 20), (0, 0), "APU off");
+    write(&mut apu, 0xFF26, 0x80, T + 4 * 21);
+    write(&mut apu, 0xFF1A, 0x80, T + 4 * 22);
+    write(&mut apu, 0xFF1C, 0x20, T + 4 * 23);
+    write(&mut apu, 0xFF1E, 0x87, T + 4 * 24);
+    assert_eq!(pcm(&mut apu, T + 4 * 24).1, 0x00);
+}
+
+#[test]
+fn the_noise_channel_shows_its_volume_while_lfsr_bit_0_is_1() {
+    // SameBoy's `update_lfsr`: `lfsr & 1 ? current_volume : 0`, from LFSR 0 at the trigger
+    // (0 at once). In 7-bit mode the XNOR feedback fills bits 6 and 14 with 1s, so bit 0 is
+    // 1 from the 7th clock on. NR43 0x08: divisor code 0, shift 0, a clock every 8 dots.
+    let mut apu = cgb_apu();
+    write(&mut apu, 0xFF21, 0x90, T - 8);
+    write(&mut apu, 0xFF22, 0x08, T - 4);
+    write(&mut apu, 0xFF23, 0x80, T);
+    assert_eq!(pcm(&mut apu, T).1, 0x00);
+    let seen: std::collections::BTreeSet<u8> =
+        (1..100).map(|k| pcm(&mut apu, T + 4 * k).1).collect();
+    assert_eq!(
+        seen,
+        [0x00, 0x90].into(),
+        "bit 0 at 0 and 1, in the high nibble"
+    );
+    write(&mut apu, 0xFF21, 0x00, T + 4 * 100);
+    assert_eq!(pcm(&mut apu, T + 4 * 100).1, 0x00, "DAC off");
+}
+
+#[test]
+fn what_pcm_shows_does_not_depend_on_audio_output() {
+    // The generators keep their phases with output off: the CPU reads the same PCM values
+    // (a machine that behaves differently when nobody listens would not be deterministic).
+    let run = |audio: bool| {
+        let mut apu = cgb_apu();
+        apu.set_output_enabled(audio, 0);
+        square_75(&mut apu);
+        wave(&mut apu);
+        (0..400u64)
+            .map(|k| {
+                if k == 150 {
+                    apu.set_output_enabled(!audio, T + 4 * k);
+                }
+                pcm(&mut apu, T + 4 * k)
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(run(true), run(false));
+}

@@ -1,0 +1,61 @@
+//! The CGB's PCM12 read by a program at chosen M-cycles after a trigger (the APU-level
+//! rules and their sources are in `host/core/src/apu/pcm_tests.rs` and docs/timing.md, "PCM12
+//! and PCM34"): this pins the bus's part, that a read `k` M-cycles after the trigger's write
+//! sees what SameBoy's model shows there.
+
+use gb_core::asm::RomBuilder;
+use gb_core::{Boot, Cartridge, Gb, Model, RamInit};
+
+/// PCM12 read `k` M-cycles after channel 1 is triggered from off (power cycled), at volume
+/// 15, duty 3 (75 %), frequency 0x7C0 (a duty step every 64 M-cycles); `k` is at least 3
+/// (`ldh a, [$76]` reads in its third M-cycle).
+fn pcm12_after_trigger(k: usize) -> u8 {
+    let pad = "nop\n".repeat(k - 3);
+    let src = format!(
+        r#"
+            xor a
+            ldh [$26], a
+            ld a, $80
+            ldh [$26], a
+            ld a, $C0
+            ldh [$11], a
+            ld a, $F0
+            ldh [$12], a
+            ld a, $C0
+            ldh [$13], a
+            ld a, $87
+            ldh [$14], a
+            {pad}
+            ldh a, [$76]
+            ld [$C000], a
+            ld b, b
+        "#
+    );
+    let rom = RomBuilder::new()
+        .title("PCM12")
+        .cgb_flag(0x80)
+        .program(&src)
+        .build()
+        .expect("assemble");
+    let boot = Boot {
+        model: Model::Cgb,
+        ram_init: RamInit::Zero,
+        ..Boot::default()
+    };
+    let mut gb = Gb::power_on(Cartridge::from_rom(rom).expect("cartridge"), boot).expect("boot");
+    assert!(gb.run_until_ld_b_b(2_000_000), "the program reached LD B,B");
+    gb.peek(0xC000)
+}
+
+#[test]
+fn pcm12_is_0_after_a_trigger_until_the_first_duty_step() {
+    // SameBoy: `sample_surpressed` from the trigger; the first step after 132 of its 2 MHz
+    // ticks (2 × 63 + 5 + 1), 66 M-cycles, shows step 1 of duty 3 (high) at volume 15.
+    assert_eq!(pcm12_after_trigger(3), 0x00, "right after the trigger");
+    assert_eq!(
+        pcm12_after_trigger(65),
+        0x00,
+        "an M-cycle before the first step"
+    );
+    assert_eq!(pcm12_after_trigger(66), 0x0F, "the first step");
+}
