@@ -1,7 +1,7 @@
 //! Tests of the sound generators: the fast catch-up against a plain edge-by-edge one (kept here
 //! as the reference), the LFSR and the noise clock.
 
-use super::synth::{lfsr_step, noise_period};
+use super::synth::{DUTY_LATCH_DELAY, NO_LATCH, duty_bit, lfsr_step, noise_period};
 use super::{Apu, RING_CAPACITY, SAMPLE_PERIOD};
 
 impl Apu {
@@ -22,8 +22,16 @@ impl Apu {
         let never = u64::MAX;
         let mut t = s.t;
         loop {
-            let e0 = if on[0] { s.square_next[0] } else { never };
-            let e1 = if on[1] { s.square_next[1] } else { never };
+            let e0 = if on[0] {
+                s.square_next[0].min(s.latch_at[0])
+            } else {
+                never
+            };
+            let e1 = if on[1] {
+                s.square_next[1].min(s.latch_at[1])
+            } else {
+                never
+            };
             let e2 = if on[2] { wave.next } else { never };
             let e3 = if on[3] { s.noise_next } else { never };
             let e = e0.min(e1).min(e2).min(e3).min(s.window_end).min(now).max(t);
@@ -39,12 +47,17 @@ impl Apu {
             }
             let mut changed = false;
             for c in 0..2 {
-                if on[c] && s.square_next[c] <= t {
-                    s.duty_pos[c] = (s.duty_pos[c] + 1) & 7;
-                    s.suppressed[c] = false;
-                    s.square_next[c] = t + sq_period[c];
+                // A latch due with a step reads the step before.
+                if on[c] && s.latch_at[c] <= t {
+                    s.high[c] = duty_bit(v.duty[c], s.duty_pos[c]);
+                    s.latch_at[c] = NO_LATCH;
                     level[c] = v.level(c, s);
                     changed = true;
+                }
+                if on[c] && s.square_next[c] <= t {
+                    s.duty_pos[c] = (s.duty_pos[c] + 1) & 7;
+                    s.square_next[c] = t + sq_period[c];
+                    s.latch_at[c] = t + DUTY_LATCH_DELAY;
                 }
             }
             if on[2] && wave.next <= t {
