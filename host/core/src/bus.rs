@@ -1257,8 +1257,11 @@ impl Hardware {
                 self.if_ = v & 0x1F;
             }
             0xFF14 | 0xFF19 => {
-                let lag = self.apu.clock_lag(now);
-                self.apu.write_at(addr, v, now, lag);
+                let clock = crate::apu::WriteClock {
+                    lag: self.apu.clock_lag(now),
+                    double_speed: self.cgb.double_speed,
+                };
+                self.apu.write_at(addr, v, now, clock);
             }
             0xFF10..=0xFF3F => self.apu.write(addr, v, now),
             0xFF46 => {

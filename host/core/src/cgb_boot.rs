@@ -83,6 +83,7 @@ pub(crate) fn post_boot(
     }
     let timer = Timer::new(now, counter);
     let mut hw = Hardware::with_model(Model::Cgb, cart, ppu, timer, apu, now);
+    hw.apu.set_boot_sound_phase(now, true);
     hw.if_ = 0x01;
     power_on::fill_cgb(init, &mut hw.wram[..], &mut hw.hram);
     hw.set_dma_register(0x00);

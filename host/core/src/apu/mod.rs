@@ -24,8 +24,8 @@ mod synth;
 mod tests;
 
 pub use ring::{RING_CAPACITY, Sample, SampleRing};
+use synth::{NO_LATCH, Synth, noise_period};
 pub use synth::{SAMPLE_PERIOD, SAMPLE_RATE};
-use synth::{Synth, noise_period};
 
 /// Bits that always read as 1, for 0xFF10-0xFF2F.
 const READ_MASK: [u8; 0x20] = [
@@ -120,18 +120,34 @@ const WAVE_ACCESS_WINDOW: u64 = 2;
 const WAVE_RETRIGGER_MARGIN: u64 = 4;
 
 /// Dots from the 1 MHz edge at or before a trigger of a square channel that was off to its
-/// first duty step, beyond one period: Gambatte's `sound/ch1_duty0_pos6_to_pos7_timing_1`/`_2`
-/// (a retrigger 449 M-cycles after the trigger, 7 periods of 64 M-cycles and 4 dots, still sees
-/// step 6; at 450 it sees step 7), `_ds_1`-`_ds_6` (the same at double speed, the trigger on
-/// either half of the 1 MHz clock: the step falls on the same dot).
+/// first duty step, beyond one period, at double speed: Gambatte's
+/// `sound/ch1_duty0_pos6_to_pos7_timing_ds_1`-`_ds_6` (the trigger on either half of the 1 MHz
+/// clock: the step falls on the same dot), `speedchange2_*_ds_*`, `speedchange*_nr4init_*`.
 const SQUARE_TRIGGER_DELAY: u64 = 8;
+/// The same at normal speed, a dot sooner: with the CPU's M-cycles 2 dots after the 1 MHz
+/// edges (from power-on) a trigger is 5 dots and a period before the first step. Gambatte's
+/// `speedchange2_ch1_duty0_pos6_to_pos7_timing_nop_2`, `speedchange3_*_timing_2`,
+/// `speedchange3_*_nop_2` (a square triggered at normal speed, retriggered after two or
+/// three switches: the step must be a dot before the retrigger, where 8 dots put it a dot
+/// after); every other `*pos6_to_pos7*` test, both models, admits it (the normal-speed
+/// `sound/ch1_duty0_pos6_to_pos7_timing_1`/`_2`: a retrigger 449 M-cycles after the trigger,
+/// 7 periods of 64 M-cycles and 5 dots, still sees step 6; at 450 it sees step 7).
+const SQUARE_TRIGGER_DELAY_NORMAL_SPEED: u64 = 7;
 /// [`Apu::clock_phase`] from power-on: the CPU's M-cycles (at dots 0 modulo 4) fall 2 dots
-/// after the 1 MHz clock's edges, so a trigger at normal speed is 6 dots and a period before
-/// the first duty step; at double speed the trigger on the edge waits 8 (Gambatte's
-/// `sound/ch1_duty0_pos6_to_pos7_timing_ds_1`-`_ds_6`: the trigger at dot 2 or 0 modulo 4).
+/// after the 1 MHz clock's edges (Gambatte's `sound/ch1_duty0_pos6_to_pos7_timing_ds_1`-`_ds_6`:
+/// at double speed a trigger at dot 0 modulo 4 waits 2 dots longer than one at dot 2).
 const CLOCK_PHASE_AT_POWER_ON: u8 = 2;
 /// The same for a trigger while the channel plays (Gambatte's model: 2 APU cycles sooner).
 const SQUARE_RETRIGGER_DELAY: u64 = 4;
+
+/// Where a CPU write falls against the APU's clock: what a square channel's trigger needs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct WriteClock {
+    /// Dots since the last edge of the APU's 1 MHz clock (0-3, [`Apu::clock_lag`]).
+    pub(crate) lag: u64,
+    /// The CPU runs at double speed.
+    pub(crate) double_speed: bool,
+}
 
 impl Apu {
     /// The APU as the DMG boot ROM leaves it: powered, channel 1 on (the boot sound).
@@ -141,6 +157,8 @@ impl Apu {
             (0xFF10u16, 0x80u8),
             (0xFF11, 0xBF),
             (0xFF12, 0xF3),
+            // The boot sound's second note: frequency 0x7C1 (a duty step every 252 dots).
+            (0xFF13, 0xC1),
             (0xFF14, 0xBF),
             (0xFF16, 0x3F),
             (0xFF19, 0xBF),
@@ -158,8 +176,24 @@ impl Apu {
         apu.regs[0x16] = 0x80;
         apu.ch[0].enabled = true;
         apu.ch[0].dac = true;
-        apu.recompute_square(0);
         apu
+    }
+
+    /// Channel 1's duty phase as the boot ROM leaves it at 0x0100, `now` (after
+    /// [`Apu::start_clock`]): still playing the boot sound's second note (duty 2, a step every
+    /// 252 dots), the DMG's at step 2 with the next step 26 dots on, the CGB's at step 6 with
+    /// the next 150 dots on (both on the 1 MHz clock's edges). Gambatte's
+    /// `sound/ch1_init_pos_1`-`_8` (a retrigger freezes the step: on the DMG one 132 M-cycles
+    /// after 0x0100 finds step 4, 133 step 5, 384 step 0, 385 step 1; on the CGB 163 step 0,
+    /// 164 step 1, 415 step 4, 416 step 5); Gambatte's post-boot state agrees within 2 dots
+    /// (its `initstate.cpp`). The CGB's in DMG compatibility mode, whose boot ROM runs longer,
+    /// is not measured: the CGB mode's is used.
+    pub(crate) fn set_boot_sound_phase(&mut self, now: u64, cgb: bool) {
+        let (pos, next) = if cgb { (6, 150) } else { (2, 26) };
+        self.synth.duty_pos[0] = pos;
+        self.synth.square_next[0] = now + next;
+        self.synth.high[0] = synth::duty_bit(synth::DUTY[usize::from(self.regs[1] >> 6)], pos);
+        self.synth.latch_at[0] = NO_LATCH;
     }
 
     /// Registers at power-on (before a boot ROM runs): all zero, powered off.
@@ -225,13 +259,12 @@ impl Apu {
     /// counters take writes. The write is taken on an edge of the APU's 1 MHz clock (see
     /// `Apu::write_at`).
     pub fn write(&mut self, addr: u16, v: u8, now: u64) {
-        self.write_at(addr, v, now, 0);
+        self.write_at(addr, v, now, WriteClock::default());
     }
 
-    /// [`Apu::write`] at `now`, `lag` dots after the last edge of the APU's 1 MHz clock (0-3;
-    /// the clock that steps the square channels' duty: a trigger starts their timer from that
-    /// edge).
-    pub(crate) fn write_at(&mut self, addr: u16, v: u8, now: u64, lag: u64) {
+    /// [`Apu::write`] at `now`, where `clock` says against the APU's 1 MHz clock (the clock
+    /// that steps the square channels' duty: a trigger starts their timer from its last edge).
+    pub(crate) fn write_at(&mut self, addr: u16, v: u8, now: u64, clock: WriteClock) {
         // The generators run with the old values up to now.
         self.catch_up(now);
         if (0xFF30..=0xFF3F).contains(&addr) {
@@ -290,9 +323,8 @@ impl Apu {
                 if !self.ch[c].dac {
                     self.ch[c].enabled = false;
                 }
-                self.recompute_square(c);
             }
-            (c, 4) if c < 4 => self.write_nrx4(c, v, now, lag),
+            (c, 4) if c < 4 => self.write_nrx4(c, v, now, clock),
             // A clock shift leaving 14-15 restarts the LFSR's clock.
             (3, 3) if self.synth.noise_next == u64::MAX => {
                 self.synth.noise_next = now.saturating_add(noise_period(v));
@@ -345,6 +377,9 @@ impl Apu {
         self.catch_up(now);
         for c in 0..2 {
             self.synth.square_next[c] += dots;
+            if self.synth.latch_at[c] != NO_LATCH {
+                self.synth.latch_at[c] += dots;
+            }
         }
         if self.synth.noise_next != u64::MAX {
             self.synth.noise_next += dots;
@@ -358,7 +393,7 @@ impl Apu {
         if c == 2 { 256 } else { 64 }
     }
 
-    fn write_nrx4(&mut self, c: usize, v: u8, now: u64, lag: u64) {
+    fn write_nrx4(&mut self, c: usize, v: u8, now: u64, clock: WriteClock) {
         // The next frame sequencer step does not clock lengths: enabling the length counter
         // now clocks it once (the "extra length clocking" quirk).
         let quiet_half = self.fs_step & 1 == 1;
@@ -374,37 +409,30 @@ impl Apu {
             if c == 2 {
                 self.trigger_wave(now);
             }
-            self.trigger(c, quiet_half, now, lag);
+            self.trigger(c, quiet_half, now, clock);
         }
     }
 
-    /// A square channel's output is recomputed now (a retrigger, an NRx2 write, an envelope
-    /// step): it takes NRx1's duty pattern (SameBoy's `update_square_sample`; between duty
-    /// steps an NRx1 write alone does not change it). Not a square: nothing.
-    fn recompute_square(&mut self, c: usize) {
-        if c < 2 {
-            self.synth.duty_shown[c] = self.regs[reg(c, 1)] >> 6;
-        }
-    }
-
-    fn trigger(&mut self, c: usize, quiet_half: bool, now: u64, lag: u64) {
+    fn trigger(&mut self, c: usize, quiet_half: bool, now: u64, clock: WriteClock) {
         match c {
             0 | 1 => {
                 // The square's timer restarts from the 1 MHz clock's last edge; its first duty
-                // step comes a period and 8 dots after that edge, 4 dots if the channel was
-                // already playing (then its output keeps its level; from off it is 0 until
-                // that step). The duty step counter itself is not reset.
+                // step comes a period and 8 dots after that edge (7 at normal speed), 4 dots
+                // if the channel was already playing (then its output keeps its level and a
+                // latch still due is taken; from off it is 0 until the first step's latch).
+                // The duty step counter itself is not reset.
                 let was_on = self.ch[c].enabled;
-                let delay = if was_on {
-                    SQUARE_RETRIGGER_DELAY
-                } else {
-                    SQUARE_TRIGGER_DELAY
+                let delay = match (was_on, clock.double_speed) {
+                    (true, _) => SQUARE_RETRIGGER_DELAY,
+                    (false, true) => SQUARE_TRIGGER_DELAY,
+                    (false, false) => SQUARE_TRIGGER_DELAY_NORMAL_SPEED,
                 };
-                self.synth.square_next[c] = now - lag.min(now) + self.square_period(c) + delay;
+                let edge = now - clock.lag.min(now);
+                self.synth.square_next[c] = edge + self.square_period(c) + delay;
                 if !was_on {
-                    self.synth.suppressed[c] = true;
+                    self.synth.high[c] = false;
+                    self.synth.latch_at[c] = NO_LATCH;
                 }
-                self.recompute_square(c);
             }
             3 => {
                 self.synth.lfsr = 0;
@@ -552,10 +580,7 @@ impl Apu {
                     c.volume += 1;
                 } else if nrx2 & 0x08 == 0 && c.volume > 0 {
                     c.volume -= 1;
-                } else {
-                    continue;
                 }
-                self.recompute_square(i);
             }
         }
     }
@@ -638,8 +663,6 @@ impl Apu {
                     chan.env_timer = nrx2 & 7;
                 }
             }
-            self.recompute_square(0);
-            self.recompute_square(1);
             let period = (self.regs[0] >> 4) & 7;
             self.sweep = Sweep {
                 timer: if period == 0 { 8 } else { period },
@@ -744,6 +767,9 @@ impl Apu {
         for c in 0..2 {
             if self.ch[c].enabled {
                 self.synth.square_next[c] = self.synth.square_next[c].max(t);
+                if self.synth.latch_at[c] != NO_LATCH {
+                    self.synth.latch_at[c] = self.synth.latch_at[c].max(t);
+                }
             }
         }
         if self.ch[3].enabled {

@@ -3,7 +3,7 @@
 //! fills the output ring (the generators themselves are `synth.rs`'s).
 
 use super::ring::SampleRing;
-use super::synth::{SAMPLE_PERIOD, STEPS_TO_CHANGE, Synth, Voices, lfsr_step, noise_period};
+use super::synth::{DUTY, SAMPLE_PERIOD, Voices, lfsr_step, noise_period};
 use super::{Apu, reg};
 
 impl Apu {
@@ -91,7 +91,7 @@ impl Apu {
     /// tests), faster: a channel whose output cannot change the mix over this stretch (not
     /// sent to either side, volume 0, wave muted) has its phase advanced on its own, in closed
     /// form for the squares and the wave channel; the loop visits only the edges of audible
-    /// channels, of a square only the steps where its output bit changes, and whole samples
+    /// channels, of a square only the latches where its output bit changes, and whole samples
     /// between two edges are written as one run.
     pub fn catch_up(&mut self, now: u64) {
         if now <= self.synth.t {
@@ -109,11 +109,8 @@ impl Apu {
 
         // Channels that play but cannot be heard now: advance their phases to `now` alone.
         for c in 0..2 {
-            if on[c] && !live[c] && s.square_next[c] <= now {
-                let steps = (now - s.square_next[c]) / sq_period[c] + 1;
-                s.duty_pos[c] = ((u64::from(s.duty_pos[c]) + steps) & 7) as u8;
-                s.square_next[c] += steps * sq_period[c];
-                s.square_stepped(c, v.duty_index[c]);
+            if on[c] && !live[c] {
+                s.advance_square(c, now, sq_period[c], DUTY[v.duty_index[c]]);
             }
         }
         if on[2] && !live[2] && wave.next <= now {
@@ -139,22 +136,19 @@ impl Apu {
         let (mut cl, mut cr) = v.mix(&level);
         let never = u64::MAX;
         let duty_index = v.duty_index;
-        // A square's next edge that changes its output (the steps between change nothing;
-        // the phase is brought up to date after the loop); a suppressed output, or one showing
-        // another duty pattern than NRx1's, may change at the next step.
-        let steps_to_change = |s: &Synth, c: usize| -> u8 {
-            if s.suppressed[c] || usize::from(s.duty_shown[c]) != duty_index[c] {
-                1
-            } else {
-                STEPS_TO_CHANGE[duty_index[c]][usize::from(s.duty_pos[c])]
-            }
-        };
-        let change_at = |s: &Synth, c: usize| -> u64 {
-            s.square_next[c] + u64::from(steps_to_change(s, c) - 1) * sq_period[c]
-        };
+        // A square's next latch that changes its output (the steps and latches between change
+        // nothing; the phase is brought up to date after the loop).
         let mut sq_change = [
-            if live[0] { change_at(s, 0) } else { never },
-            if live[1] { change_at(s, 1) } else { never },
+            if live[0] {
+                s.square_change_at(0, sq_period[0], duty_index[0])
+            } else {
+                never
+            },
+            if live[1] {
+                s.square_change_at(1, sq_period[1], duty_index[1])
+            } else {
+                never
+            },
         ];
         let mut t = s.t;
         loop {
@@ -189,12 +183,9 @@ impl Apu {
             let mut changed = false;
             for c in 0..2 {
                 if sq_change[c] <= t {
-                    let k = steps_to_change(s, c);
-                    s.duty_pos[c] = (s.duty_pos[c] + k) & 7;
-                    s.square_stepped(c, duty_index[c]);
-                    s.square_next[c] = t + sq_period[c];
+                    s.advance_square(c, t, sq_period[c], DUTY[v.duty_index[c]]);
                     level[c] = v.level(c, s);
-                    sq_change[c] = change_at(s, c);
+                    sq_change[c] = s.square_change_at(c, sq_period[c], duty_index[c]);
                     changed = true;
                 }
             }
@@ -223,11 +214,8 @@ impl Apu {
         }
         // The squares' steps that changed nothing, up to now.
         for c in 0..2 {
-            if live[c] && s.square_next[c] <= now {
-                let steps = (now - s.square_next[c]) / sq_period[c] + 1;
-                s.duty_pos[c] = ((u64::from(s.duty_pos[c]) + steps) & 7) as u8;
-                s.square_next[c] += steps * sq_period[c];
-                s.square_stepped(c, duty_index[c]);
+            if live[c] {
+                s.advance_square(c, now, sq_period[c], DUTY[v.duty_index[c]]);
             }
         }
         s.t = now;

@@ -29,7 +29,11 @@ fn cgb_apu() -> Apu {
 /// A register write at `now`, as the bus makes it (its lag behind the APU's 1 MHz clock).
 fn write(apu: &mut Apu, addr: u16, v: u8, now: u64) {
     let lag = apu.clock_lag(now);
-    apu.write_at(addr, v, now, lag);
+    let clock = super::WriteClock {
+        lag,
+        double_speed: false,
+    };
+    apu.write_at(addr, v, now, clock);
 }
 
 /// PCM12 and PCM34 read at `now`.
@@ -50,50 +54,58 @@ fn square_75(apu: &mut Apu) {
 
 #[test]
 fn a_square_triggered_from_off_shows_0_until_its_first_duty_step() {
-    // SameBoy: the trigger calls `update_sample(…, 0)` and sets `sample_surpressed`; the
-    // first step (`sample_countdown` = 2 × 63 + 5 ticks at lf_div 1, so after 132 ticks)
-    // shows step 1 of duty 3, high: volume 15. 132 ticks are 66 M-cycles.
+    // The first step comes a period and 5 dots after this trigger (from power-on's clock
+    // phase), its output latched 4 dots later (`docs/timing.md`, "Square channels": Gambatte's
+    // hardware-verified `ch1_duty0_to_duty3_pos3_*` and `ch1_duty0_pos6_to_pos7_timing_*`):
+    // step 1 of duty 3, high, volume 15, first read at M-cycle 67. SameBoy's model shows it
+    // an M-cycle sooner (132 ticks, M-cycle 66): it has no latch.
     let mut apu = cgb_apu();
     square_75(&mut apu);
-    for k in 0..=65 {
+    for k in 0..=66 {
         assert_eq!(
             pcm(&mut apu, T + 4 * k).0,
             0x00,
             "{k} M-cycles after the trigger"
         );
     }
-    assert_eq!(pcm(&mut apu, T + 4 * 66).0, 0x0F);
+    assert_eq!(pcm(&mut apu, T + 4 * 67).0, 0x0F);
     // The next step, 64 M-cycles later, is step 2: still high.
-    assert_eq!(pcm(&mut apu, T + 4 * 130).0, 0x0F);
+    assert_eq!(pcm(&mut apu, T + 4 * 131).0, 0x0F);
 }
 
 #[test]
 fn a_duty_write_shows_at_the_next_duty_step_not_at_once() {
-    // SameBoy's NR11 write changes no sample; the next step (`update_square_sample`) reads
-    // the new duty. Duty 0 (12.5 %) is low at step 2.
+    // An NR11 write changes no output; the next step's latch reads the new duty (Gambatte's
+    // `ch1_duty0_to_duty3_pos3_*`; SameBoy alike at its step). Duty 0 (12.5 %) is low at
+    // step 2.
     let mut apu = cgb_apu();
     square_75(&mut apu);
     assert_eq!(pcm(&mut apu, T + 4 * 70).0, 0x0F, "step 1 of duty 3");
     write(&mut apu, 0xFF11, 0x00, T + 4 * 80);
     assert_eq!(pcm(&mut apu, T + 4 * 81).0, 0x0F, "the duty write alone");
     assert_eq!(
-        pcm(&mut apu, T + 4 * 129).0,
+        pcm(&mut apu, T + 4 * 130).0,
         0x0F,
-        "an M-cycle before step 2"
+        "an M-cycle before step 2's latch"
     );
-    assert_eq!(pcm(&mut apu, T + 4 * 130).0, 0x00, "step 2 of duty 0");
+    assert_eq!(pcm(&mut apu, T + 4 * 131).0, 0x00, "step 2 of duty 0");
 }
 
 #[test]
-fn a_retrigger_while_playing_shows_the_new_duty_and_volume_at_once() {
-    // SameBoy's NR14 trigger of an active channel calls `update_square_sample` with the
-    // current step, NR11's duty and NR12's volume (not suppressed: it was playing).
+fn a_retrigger_while_playing_keeps_the_latched_bit_and_shows_the_new_volume_at_once() {
+    // A retrigger of a playing channel does not re-read NR11: the latched bit stays until the
+    // next latch (Gambatte's hardware-verified plain `ch1_duty0_to_duty3_pos3`; SameBoy
+    // re-reads the duty here, which that test refutes); NR12's volume shows at once.
     let mut apu = cgb_apu();
     square_75(&mut apu);
     assert_eq!(pcm(&mut apu, T + 4 * 70).0, 0x0F, "step 1 of duty 3");
     write(&mut apu, 0xFF11, 0x40, T + 4 * 80); // duty 1 (25 %): low at step 1
     write(&mut apu, 0xFF14, 0x87, T + 4 * 81);
-    assert_eq!(pcm(&mut apu, T + 4 * 81).0, 0x00, "step 1 of duty 1");
+    assert_eq!(
+        pcm(&mut apu, T + 4 * 81).0,
+        0x0F,
+        "step 1, latched from duty 3"
+    );
     write(&mut apu, 0xFF11, 0xC0, T + 4 * 82);
     write(&mut apu, 0xFF12, 0x80, T + 4 * 83); // volume 8 from the next trigger on
     write(&mut apu, 0xFF14, 0x87, T + 4 * 84);
@@ -113,8 +125,8 @@ fn channel_2_shows_in_the_high_nibble_and_a_channel_off_shows_0() {
     write(&mut apu, 0xFF17, 0xA0, T - 12);
     write(&mut apu, 0xFF18, 0xC0, T - 8);
     write(&mut apu, 0xFF19, 0x87, T);
-    assert_eq!(pcm(&mut apu, T + 4 * 65).0, 0x00);
-    assert_eq!(pcm(&mut apu, T + 4 * 66).0, 0xA0);
+    assert_eq!(pcm(&mut apu, T + 4 * 66).0, 0x00);
+    assert_eq!(pcm(&mut apu, T + 4 * 67).0, 0xA0);
     write(&mut apu, 0xFF17, 0x00, T + 4 * 70);
     assert_eq!(pcm(&mut apu, T + 4 * 70).0, 0x00, "DAC off");
 }

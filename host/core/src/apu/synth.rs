@@ -38,19 +38,39 @@ pub const SAMPLE_RATE: u32 = 65_536;
 /// 75 % at 1-6 (Gambatte's `sound/ch1_duty*_pattern_pos*`: the output frozen at each step).
 pub(super) const DUTY: [u8; 4] = [0b1000_0000, 0b1000_0001, 0b1110_0001, 0b0111_1110];
 
-/// `STEPS_TO_CHANGE[duty][pos]`: duty steps from `pos` until the output bit changes.
-pub(super) const STEPS_TO_CHANGE: [[u8; 8]; 4] = {
-    let mut t = [[0u8; 8]; 4];
+/// Dots from a square's duty step to its output taking the new step's bit from the duty
+/// pattern NRx1 selects then (one cycle of the APU's 1 MHz clock). Between two such latches
+/// the output holds, whatever NRx1 does: Gambatte's `sound/ch1_duty0_to_duty3_pos3_*` (duty 0
+/// to 3 written 1 dot before the step into step 3 and 3 dots after it change that step's
+/// output, 7 and 35 dots after it do not, on both models).
+pub(super) const DUTY_LATCH_DELAY: u64 = 4;
+
+/// [`Synth::latch_at`] when no latch is pending.
+pub(super) const NO_LATCH: u64 = u64::MAX;
+
+/// Step `pos`'s bit (0-7) of duty pattern `pattern` (a [`DUTY`] entry).
+#[inline]
+pub(super) fn duty_bit(pattern: u8, pos: u8) -> bool {
+    (pattern >> (pos & 7)) & 1 != 0
+}
+
+/// `STEPS_TO_BIT[duty][pos][bit]`: duty steps from `pos` to the first later step whose bit in
+/// `DUTY[duty]` is `bit` (1-8: every pattern has both bits).
+pub(super) const STEPS_TO_BIT: [[[u8; 2]; 8]; 4] = {
+    let mut t = [[[0u8; 2]; 8]; 4];
     let mut d = 0;
     while d < 4 {
         let mut p = 0;
         while p < 8 {
-            let bit = (DUTY[d] >> p) & 1;
-            let mut k = 1;
-            while (DUTY[d] >> ((p + k) & 7)) & 1 == bit {
-                k += 1;
+            let mut b = 0usize;
+            while b < 2 {
+                let mut k = 1;
+                while ((DUTY[d] >> ((p + k) & 7)) & 1) as usize != b {
+                    k += 1;
+                }
+                t[d][p][b] = k as u8;
+                b += 1;
             }
-            t[d][p] = k as u8;
             p += 1;
         }
         d += 1;
@@ -61,7 +81,7 @@ pub(super) const STEPS_TO_CHANGE: [[u8; 8]; 4] = {
 /// The generators' phases and the partial output sample. On the DMG the CPU cannot observe
 /// any of it (PCM12/PCM34 are CGB registers); channel 3's position is in [`super::WavePos`],
 /// which the CPU can observe through wave RAM.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub(super) struct Synth {
     /// Generate samples (hosts may turn it off, e.g. a benchmark without audio).
     pub(super) off: bool,
@@ -77,15 +97,15 @@ pub(super) struct Synth {
     pub(super) duty_pos: [u8; 2],
     /// Channels 1 and 2: time of the next duty step.
     pub(super) square_next: [u64; 2],
-    /// Channels 1 and 2: triggered while off and no duty step yet, the output is 0 whatever
-    /// the duty step's bit (Gambatte's `sound/ch1_duty1_pattern_pos0`, `ch1_duty2_pattern_pos0`:
-    /// step 0 is high in those patterns, yet silent before the first step).
-    pub(super) suppressed: [bool; 2],
-    /// Channels 1 and 2: the duty pattern (index into `DUTY`) the output shows. It takes
-    /// NRx1's duty at each duty step and when the output is recomputed (a retrigger, an
-    /// envelope step, an NRx2 write), not at the NRx1 write itself (SameBoy: the PCM sample
-    /// is updated only there, `update_square_sample`).
-    pub(super) duty_shown: [u8; 2],
+    /// Channels 1 and 2: the output bit, as latched [`DUTY_LATCH_DELAY`] dots after a duty
+    /// step. A trigger of a channel that was off clears it, so the output is 0 until the first
+    /// step's latch whatever that step's bit (Gambatte's `sound/ch1_duty1_pattern_pos0`,
+    /// `ch1_duty2_pattern_pos0`: step 0 is high in those patterns, yet silent before the first
+    /// step).
+    pub(super) high: [bool; 2],
+    /// Channels 1 and 2: time of the latch of the last duty step, [`NO_LATCH`] once it is done
+    /// (never later than the next step: a period is at least 4 dots).
+    pub(super) latch_at: [u64; 2],
     /// Channel 3's sample buffer: the last byte fetched from wave RAM.
     pub(super) wave_byte: u8,
     /// Channel 3's output nibble: the buffer's nibble at the position fetched; a trigger
@@ -110,24 +130,76 @@ impl Synth {
     /// `sound/ch1_duty*_pattern_pos*`).
     pub(super) fn power_off(&mut self) {
         self.duty_pos = [0; 2];
-        self.suppressed = [false; 2];
-        self.duty_shown = [0; 2];
+        self.high = [false; 2];
+        self.latch_at = [NO_LATCH; 2];
         self.wave_byte = 0;
         self.wave_sample = 0;
         self.lfsr = 0;
     }
+}
 
-    /// Square channel `c` took a duty step, its output now from the duty pattern `duty`.
-    pub(super) fn square_stepped(&mut self, c: usize, duty: usize) {
-        self.suppressed[c] = false;
-        self.duty_shown[c] = duty as u8;
+impl Default for Synth {
+    fn default() -> Synth {
+        Synth {
+            off: false,
+            t: 0,
+            window_end: 0,
+            acc_l: 0,
+            acc_r: 0,
+            duty_pos: [0; 2],
+            square_next: [0; 2],
+            high: [false; 2],
+            latch_at: [NO_LATCH; 2],
+            wave_byte: 0,
+            wave_sample: 0,
+            lfsr: 0,
+            noise_next: 0,
+        }
     }
 }
 
-/// Largest magnitude of a window's sum (480 × 64).
-const ACC_MAX: u64 = 30_720;
-
 impl Synth {
+    /// Bring square `c`'s steps and latches up to `now` in closed form, for a stretch over
+    /// which its duty pattern `pattern` and its `period` are constant (between two register
+    /// writes): a latch due at the same time as a step is taken first (it reads the step
+    /// before).
+    pub(super) fn advance_square(&mut self, c: usize, now: u64, period: u64, pattern: u8) {
+        if self.latch_at[c] <= now {
+            self.high[c] = duty_bit(pattern, self.duty_pos[c]);
+            self.latch_at[c] = NO_LATCH;
+        }
+        if self.square_next[c] > now {
+            return;
+        }
+        let steps = (now - self.square_next[c]) / period + 1;
+        let last = self.square_next[c] + (steps - 1) * period;
+        self.duty_pos[c] = ((u64::from(self.duty_pos[c]) + steps) & 7) as u8;
+        self.square_next[c] = last + period;
+        if last + DUTY_LATCH_DELAY <= now {
+            self.high[c] = duty_bit(pattern, self.duty_pos[c]);
+        } else {
+            if steps >= 2 {
+                // The step before the last was latched before the last came.
+                self.high[c] = duty_bit(pattern, self.duty_pos[c].wrapping_sub(1) & 7);
+            }
+            self.latch_at[c] = last + DUTY_LATCH_DELAY;
+        }
+    }
+
+    /// The first time after the state of square `c` (brought up to date) that its output bit
+    /// changes, for a constant duty `duty` (0-3) and `period`: the pending latch if it changes
+    /// the bit, else the latch of the first step whose bit differs.
+    pub(super) fn square_change_at(&self, c: usize, period: u64, duty: usize) -> u64 {
+        let pos = self.duty_pos[c];
+        if self.latch_at[c] != NO_LATCH && duty_bit(DUTY[duty], pos) != self.high[c] {
+            return self.latch_at[c];
+        }
+        let k = STEPS_TO_BIT[duty][usize::from(pos)][usize::from(!self.high[c])];
+        self.square_next[c]
+            .saturating_add(u64::from(k - 1) * period)
+            .saturating_add(DUTY_LATCH_DELAY)
+    }
+
     /// Write the generators' part of the state image (not `off`, a host setting, nor the
     /// output ring: output, like the framebuffer).
     pub(super) fn save_state(&self, w: &mut crate::state::Writer<'_>) {
@@ -139,12 +211,13 @@ impl Synth {
         w.bytes(&self.duty_pos);
         w.u64(self.square_next[0]);
         w.u64(self.square_next[1]);
-        w.bool(self.suppressed[0]);
-        w.bool(self.suppressed[1]);
+        w.bool(self.high[0]);
+        w.bool(self.high[1]);
+        w.u64(self.latch_at[0]);
+        w.u64(self.latch_at[1]);
         w.u8(self.wave_sample);
         w.u16(self.lfsr);
         w.u64(self.noise_next);
-        w.bytes(&self.duty_shown);
         w.u8(self.wave_byte);
     }
 
@@ -172,17 +245,19 @@ impl Synth {
             *d = r.below(8, "duty step")?;
         }
         let square_next = [r.u64()?, r.u64()?];
-        let suppressed = [r.bool()?, r.bool()?];
+        let high = [r.bool()?, r.bool()?];
+        let latch_at = [r.u64()?, r.u64()?];
+        for c in 0..2 {
+            if latch_at[c] != NO_LATCH && latch_at[c] > square_next[c] {
+                return Err(Invalid("duty latch after the next step"));
+            }
+        }
         let wave_sample = r.below(16, "wave sample")?;
         let lfsr = r.u16()?;
         if lfsr > 0x7FFF {
             return Err(Invalid("noise LFSR"));
         }
         let noise_next = r.u64()?;
-        let mut duty_shown = [0u8; 2];
-        for d in &mut duty_shown {
-            *d = r.below(4, "duty shown")?;
-        }
         let wave_byte = r.u8()?;
         *self = Synth {
             off: self.off,
@@ -192,9 +267,9 @@ impl Synth {
             acc_r: acc[1],
             duty_pos,
             square_next,
-            suppressed,
-            duty_shown,
             wave_byte,
+            high,
+            latch_at,
             wave_sample,
             lfsr,
             noise_next,
@@ -202,6 +277,9 @@ impl Synth {
         Ok(())
     }
 }
+
+/// Largest magnitude of a window's sum (480 × 64).
+const ACC_MAX: u64 = 30_720;
 
 /// T-cycles between channel 4's LFSR clocks for NR43 = `nr43`; `u64::MAX` when it does not
 /// clock (shift 14 or 15).
@@ -274,8 +352,8 @@ impl Voices {
     /// Channel `c`'s digital output 0-15 for the generators' phases in `s` (as if it played).
     pub(super) fn digital(&self, c: usize, s: &Synth) -> u8 {
         match c {
-            0 | 1 if s.suppressed[c] => 0,
-            0 | 1 => ((DUTY[usize::from(s.duty_shown[c])] >> s.duty_pos[c]) & 1) * self.vol[c],
+            0 | 1 if s.high[c] => self.vol[c],
+            0 | 1 => 0,
             2 => s.wave_sample >> self.wave_shift,
             _ => {
                 if s.lfsr & 1 != 0 {

@@ -1,7 +1,7 @@
 //! Tests of the sound generators: the fast catch-up against a plain edge-by-edge one (kept here
 //! as the reference), the LFSR and the noise clock.
 
-use super::synth::{lfsr_step, noise_period};
+use super::synth::{DUTY, DUTY_LATCH_DELAY, NO_LATCH, duty_bit, lfsr_step, noise_period};
 use super::{Apu, RING_CAPACITY, SAMPLE_PERIOD};
 
 impl Apu {
@@ -22,8 +22,16 @@ impl Apu {
         let never = u64::MAX;
         let mut t = s.t;
         loop {
-            let e0 = if on[0] { s.square_next[0] } else { never };
-            let e1 = if on[1] { s.square_next[1] } else { never };
+            let e0 = if on[0] {
+                s.square_next[0].min(s.latch_at[0])
+            } else {
+                never
+            };
+            let e1 = if on[1] {
+                s.square_next[1].min(s.latch_at[1])
+            } else {
+                never
+            };
             let e2 = if on[2] { wave.next } else { never };
             let e3 = if on[3] { s.noise_next } else { never };
             let e = e0.min(e1).min(e2).min(e3).min(s.window_end).min(now).max(t);
@@ -39,12 +47,17 @@ impl Apu {
             }
             let mut changed = false;
             for c in 0..2 {
-                if on[c] && s.square_next[c] <= t {
-                    s.duty_pos[c] = (s.duty_pos[c] + 1) & 7;
-                    s.square_stepped(c, v.duty_index[c]);
-                    s.square_next[c] = t + sq_period[c];
+                // A latch due with a step reads the step before.
+                if on[c] && s.latch_at[c] <= t {
+                    s.high[c] = duty_bit(DUTY[v.duty_index[c]], s.duty_pos[c]);
+                    s.latch_at[c] = NO_LATCH;
                     level[c] = v.level(c, s);
                     changed = true;
+                }
+                if on[c] && s.square_next[c] <= t {
+                    s.duty_pos[c] = (s.duty_pos[c] + 1) & 7;
+                    s.square_next[c] = t + sq_period[c];
+                    s.latch_at[c] = t + DUTY_LATCH_DELAY;
                 }
             }
             if on[2] && wave.next <= t {
@@ -176,4 +189,168 @@ fn noise_does_not_clock_with_shift_14_or_15() {
     assert_eq!(noise_period(0x00), 8);
     assert_eq!(noise_period(0x01), 16);
     assert_eq!(noise_period(0x23), 48 << 2);
+}
+
+/// An APU powered on at `t0` with channel 1 at volume 15, frequency 0x7C0 (a duty step every
+/// 256 dots) and duty `duty`, sent to both sides; not triggered.
+fn square_at(t0: u64, duty: u8) -> Apu {
+    let mut apu = Apu::power_on();
+    apu.start_clock(t0);
+    for (addr, v) in [
+        (0xFF26u16, 0x80u8),
+        (0xFF24, 0x77),
+        (0xFF25, 0x11),
+        (0xFF11, duty << 6),
+        (0xFF12, 0xF0),
+        (0xFF13, 0xC0),
+    ] {
+        apu.write(addr, v, t0);
+    }
+    apu
+}
+
+/// Channel 1's duty step after bringing the generators to `t`.
+fn step_at(apu: &mut Apu, t: u64) -> u8 {
+    apu.catch_up(t);
+    apu.synth.duty_pos[0]
+}
+
+/// Channel 1's digital output at `t`.
+fn output_at(apu: &mut Apu, t: u64) -> u8 {
+    apu.catch_up(t);
+    apu.digital_outputs()[0]
+}
+
+const NORMAL: super::WriteClock = super::WriteClock {
+    lag: 2,
+    double_speed: false,
+};
+
+#[test]
+fn a_trigger_from_off_steps_a_period_and_7_dots_after_the_edge_at_normal_speed() {
+    let t0 = 4000;
+    let mut apu = square_at(t0, 0);
+    apu.write_at(0xFF14, 0x87, t0, NORMAL);
+    // The edge 2 dots before the trigger, + 256 + 7.
+    assert_eq!(step_at(&mut apu, t0 + 260), 0);
+    assert_eq!(step_at(&mut apu, t0 + 261), 1);
+    assert_eq!(step_at(&mut apu, t0 + 261 + 255), 1);
+    assert_eq!(step_at(&mut apu, t0 + 261 + 256), 2);
+}
+
+#[test]
+fn a_trigger_from_off_steps_8_dots_after_the_edge_at_double_speed() {
+    for lag in [0, 2] {
+        let t0 = 4000;
+        let mut apu = square_at(t0, 0);
+        let clock = super::WriteClock {
+            lag,
+            double_speed: true,
+        };
+        apu.write_at(0xFF14, 0x87, t0, clock);
+        let step = t0 - lag + 256 + 8;
+        assert_eq!(step_at(&mut apu, step - 1), 0, "lag {lag}");
+        assert_eq!(step_at(&mut apu, step), 1, "lag {lag}");
+    }
+}
+
+#[test]
+fn a_retrigger_while_playing_steps_4_dots_after_the_edge_and_keeps_the_step() {
+    let t0 = 4000;
+    let mut apu = square_at(t0, 0);
+    apu.write_at(0xFF14, 0x87, t0, NORMAL);
+    let r = t0 + 261 + 3 * 256 + 100;
+    assert_eq!(step_at(&mut apu, r), 4);
+    apu.write_at(0xFF14, 0x87, r, NORMAL);
+    assert_eq!(step_at(&mut apu, r - 2 + 256 + 3), 4);
+    assert_eq!(step_at(&mut apu, r - 2 + 256 + 4), 5);
+}
+
+#[test]
+fn the_output_takes_the_duty_written_before_the_latch_4_dots_after_the_step() {
+    let t0 = 4000;
+    let step3 = t0 + 261 + 2 * 256;
+    // Duty 0 is low at step 3, duty 3 high. Written 3 dots after the step into 3: that step
+    // shows duty 3.
+    let mut apu = square_at(t0, 0);
+    apu.write_at(0xFF14, 0x87, t0, NORMAL);
+    apu.write(0xFF11, 0xC0, step3 + 3);
+    assert_eq!(output_at(&mut apu, step3 + 3), 0, "before the latch");
+    assert_eq!(output_at(&mut apu, step3 + 4), 15, "at the latch");
+    // Written at the latch: the step keeps duty 0's bit until the next step's latch.
+    let mut apu = square_at(t0, 0);
+    apu.write_at(0xFF14, 0x87, t0, NORMAL);
+    apu.write(0xFF11, 0xC0, step3 + 4);
+    assert_eq!(output_at(&mut apu, step3 + 200), 0);
+    assert_eq!(output_at(&mut apu, step3 + 256 + 3), 0);
+    assert_eq!(output_at(&mut apu, step3 + 256 + 4), 15);
+}
+
+#[test]
+fn a_trigger_from_off_is_silent_until_its_first_latch_and_a_retrigger_keeps_the_level() {
+    let t0 = 4000;
+    // Duty 1 is high at step 0 and 7; power-on leaves step 0.
+    let mut apu = square_at(t0, 1);
+    apu.write_at(0xFF14, 0x87, t0, NORMAL);
+    assert_eq!(output_at(&mut apu, t0 + 100), 0);
+    // Six steps on: step 6 (low), then 7 (high) at its latch.
+    let step7 = t0 + 261 + 6 * 256;
+    assert_eq!(output_at(&mut apu, step7 + 3), 0);
+    assert_eq!(output_at(&mut apu, step7 + 4), 15);
+    // A retrigger while it plays keeps the high level.
+    apu.write_at(0xFF14, 0x87, step7 + 20, NORMAL);
+    assert_eq!(output_at(&mut apu, step7 + 24), 15);
+}
+
+#[test]
+fn a_latch_due_at_a_retrigger_is_still_taken() {
+    let t0 = 4000;
+    let mut apu = square_at(t0, 0);
+    apu.write_at(0xFF14, 0x87, t0, NORMAL);
+    let step7 = t0 + 261 + 6 * 256;
+    // Retriggered 2 dots after the step into 7 (double speed): step 7's latch still comes.
+    let clock = super::WriteClock {
+        lag: 0,
+        double_speed: true,
+    };
+    apu.write_at(0xFF14, 0x80, step7 + 2, clock);
+    assert_eq!(output_at(&mut apu, step7 + 3), 0);
+    assert_eq!(output_at(&mut apu, step7 + 4), 15);
+}
+
+#[test]
+fn power_off_resets_the_step_and_the_latched_output() {
+    let t0 = 4000;
+    let mut apu = square_at(t0, 0);
+    apu.write_at(0xFF14, 0x87, t0, NORMAL);
+    let step7 = t0 + 261 + 6 * 256;
+    assert_eq!(output_at(&mut apu, step7 + 4), 15);
+    apu.write(0xFF26, 0x00, step7 + 8);
+    assert_eq!(apu.synth.duty_pos[0], 0);
+    assert!(!apu.synth.high[0]);
+}
+
+#[test]
+fn the_boot_rom_leaves_channel_1_playing_its_second_note() {
+    let now = 0x1_0000;
+    // The DMG: step 2, steps 26 dots on and every 252 (NR13 0xC1).
+    let mut apu = Apu::post_boot();
+    apu.start_clock(now);
+    apu.set_boot_sound_phase(now, false);
+    assert_eq!(apu.square_period(0), 252);
+    assert_eq!(step_at(&mut apu, now + 25), 2);
+    assert_eq!(step_at(&mut apu, now + 26), 3);
+    // Gambatte's ch1_init_pos_1/_2: a retrigger 132 M-cycles on finds step 4, 133 step 5.
+    assert_eq!(step_at(&mut apu, now + 4 * 132), 4);
+    assert_eq!(step_at(&mut apu, now + 4 * 133), 5);
+    assert!(apu.synth.high[0] || apu.synth.latch_at[0] != super::NO_LATCH);
+    // The CGB: step 6, high, the next step 150 dots on; 163 M-cycles on step 0, 164 step 1.
+    let mut apu = Apu::post_boot();
+    apu.start_clock(now);
+    apu.set_boot_sound_phase(now, true);
+    assert!(apu.synth.high[0]);
+    assert_eq!(step_at(&mut apu, now + 149), 6);
+    assert_eq!(step_at(&mut apu, now + 150), 7);
+    assert_eq!(step_at(&mut apu, now + 4 * 163), 0);
+    assert_eq!(step_at(&mut apu, now + 4 * 164), 1);
 }

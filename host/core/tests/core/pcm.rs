@@ -1,7 +1,7 @@
 //! The CGB's PCM12 read by a program at chosen M-cycles after a trigger (the APU-level
 //! rules and their sources are in `host/core/src/apu/pcm_tests.rs` and docs/timing.md, "PCM12
 //! and PCM34"): this pins the bus's part, that a read `k` M-cycles after the trigger's write
-//! sees what SameBoy's model shows there.
+//! sees what the APU model shows there.
 
 use gb_core::asm::RomBuilder;
 use gb_core::{Boot, Cartridge, Gb, Model, RamInit};
@@ -49,13 +49,15 @@ fn pcm12_after_trigger(k: usize) -> u8 {
 
 #[test]
 fn pcm12_is_0_after_a_trigger_until_the_first_duty_step() {
-    // SameBoy: `sample_surpressed` from the trigger; the first step after 132 of its 2 MHz
-    // ticks (2 × 63 + 5 + 1), 66 M-cycles, shows step 1 of duty 3 (high) at volume 15.
+    // The first step a period and 5 dots after the trigger, its output latched 4 dots later
+    // (`docs/timing.md`, "Square channels", from Gambatte's hardware-verified duty tests):
+    // step 1 of duty 3 (high) at volume 15 is read first 67 M-cycles on. SameBoy's model, with
+    // no latch, shows it at 66.
     assert_eq!(pcm12_after_trigger(3), 0x00, "right after the trigger");
     assert_eq!(
-        pcm12_after_trigger(65),
+        pcm12_after_trigger(66),
         0x00,
-        "an M-cycle before the first step"
+        "an M-cycle before the first step's latch"
     );
-    assert_eq!(pcm12_after_trigger(66), 0x0F, "the first step");
+    assert_eq!(pcm12_after_trigger(67), 0x0F, "the first step");
 }
