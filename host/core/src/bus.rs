@@ -1144,7 +1144,13 @@ impl Hardware {
             0xFF06 => self.timer.read_tma(),
             0xFF07 => self.timer.read_tac(),
             0xFF0F => 0xE0 | self.if_,
-            0xFF10..=0xFF3F => self.apu.read(addr, self.now),
+            0xFF10..=0xFF3F => {
+                let v = self.apu.read(addr, self.now);
+                if crate::apu::trace_on() && addr == 0xFF26 {
+                    eprintln!("R FF26={v:02X} now={} ctr={:04X} fs_next={}", self.now, self.timer.counter(self.now), self.apu_fs_next);
+                }
+                v
+            }
             0xFF46 => self.dma.reg,
             0xFF40..=0xFF4B => self.ppu.read_register_at(addr, self.now),
             0xFF4C..=0xFF7F if self.model == Model::Cgb => self.read_cgb_io(addr),
@@ -1230,6 +1236,9 @@ impl Hardware {
 
     #[inline(never)]
     fn write_io(&mut self, addr: u16, v: u8) {
+        if crate::apu::trace_on() && ((0xFF10..=0xFF26).contains(&addr) || addr == 0xFF04 || addr == 0xFF4D) {
+            eprintln!("W {addr:04X}={v:02X} now={} ctr={:04X} rate={} fs_next={}", self.now, self.timer.counter(self.now), self.timer.rate(), self.apu_fs_next);
+        }
         let now = self.now;
         match addr {
             0xFF00 => {
@@ -1258,7 +1267,13 @@ impl Hardware {
             }
             0xFF14 | 0xFF19 => {
                 let lag = self.apu.clock_lag(now);
-                self.apu.write_at(addr, v, now, lag);
+                let to_step = self.apu_fs_next.saturating_sub(now);
+                self.apu.write_at(addr, v, now, lag, to_step);
+            }
+            0xFF26 => {
+                let fs_bit = 0x1000 << (self.timer.rate() - 1);
+                let high = self.timer.counter(now).wrapping_add(4) & fs_bit != 0;
+                self.apu.write_nr52_at(v, now, high);
             }
             0xFF10..=0xFF3F => self.apu.write(addr, v, now),
             0xFF46 => {

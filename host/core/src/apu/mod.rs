@@ -78,7 +78,7 @@ pub struct Apu {
     ch: [Channel; 4],
     /// Channel 1's sweep.
     sweep: Sweep,
-    /// The frame sequencer step that runs next (0-7).
+    /// The frame sequencer step that runs next (0-7, or [`FS_DEAD_STEP`]).
     fs_step: u8,
     /// Channel 3's playback position.
     wave: WavePos,
@@ -128,8 +128,24 @@ const SQUARE_TRIGGER_DELAY: u64 = 8;
 /// the first duty step; at double speed the trigger on the edge waits 8 (Gambatte's
 /// `sound/ch1_duty0_pos6_to_pos7_timing_ds_1`-`_ds_6`: the trigger at dot 2 or 0 modulo 4).
 const CLOCK_PHASE_AT_POWER_ON: u8 = 2;
+/// [`Apu::fs_step`] after NR52 powers the APU on while the system counter's frame sequencer
+/// bit is 1: the first falling edge of that bit does nothing, the one after runs step 0
+/// (SameBoy's `skip_div_event`; Gambatte starts its sequencer a step earlier then).
+const FS_DEAD_STEP: u8 = 8;
+/// Dots before a sweep step (2 or 6) within which a trigger of channel 1 does not count that
+/// step, on the DMG: the trigger's write lands in the M-cycle that ends on the step or
+/// earlier.
+const SWEEP_TRIGGER_WINDOW_DMG: u64 = 4;
+/// [`SWEEP_TRIGGER_WINDOW_DMG`] on the CGB.
+const SWEEP_TRIGGER_WINDOW_CGB: u64 = 4;
 /// The same for a trigger while the channel plays (Gambatte's model: 2 APU cycles sooner).
 const SQUARE_RETRIGGER_DELAY: u64 = 4;
+
+/// Temporary tracing.
+pub(crate) fn trace_on() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var_os("APU_TRACE").is_some())
+}
 
 impl Apu {
     /// The APU as the DMG boot ROM leaves it: powered, channel 1 on (the boot sound).
@@ -222,13 +238,14 @@ impl Apu {
     /// counters take writes. The write is taken on an edge of the APU's 1 MHz clock (see
     /// `Apu::write_at`).
     pub fn write(&mut self, addr: u16, v: u8, now: u64) {
-        self.write_at(addr, v, now, 0);
+        self.write_at(addr, v, now, 0, u64::MAX);
     }
 
     /// [`Apu::write`] at `now`, `lag` dots after the last edge of the APU's 1 MHz clock (0-3;
     /// the clock that steps the square channels' duty: a trigger starts their timer from that
-    /// edge).
-    pub(crate) fn write_at(&mut self, addr: u16, v: u8, now: u64, lag: u64) {
+    /// edge), `to_step` dots before the frame sequencer's next step (a trigger of channel 1
+    /// just before a sweep step does not see it: [`SWEEP_TRIGGER_WINDOW_DMG`]).
+    pub(crate) fn write_at(&mut self, addr: u16, v: u8, now: u64, lag: u64, to_step: u64) {
         // The generators run with the old values up to now.
         self.catch_up(now);
         if (0xFF30..=0xFF3F).contains(&addr) {
@@ -247,7 +264,7 @@ impl Apu {
         }
         let i = usize::from(addr - 0xFF10);
         if addr == 0xFF26 {
-            self.write_nr52(v);
+            self.write_nr52(v, false);
             return;
         }
         if !self.powered() {
@@ -288,7 +305,7 @@ impl Apu {
                     self.ch[c].enabled = false;
                 }
             }
-            (c, 4) if c < 4 => self.write_nrx4(c, v, now, lag),
+            (c, 4) if c < 4 => self.write_nrx4(c, v, now, lag, to_step),
             // A clock shift leaving 14-15 restarts the LFSR's clock.
             (3, 3) if self.synth.noise_next == u64::MAX => {
                 self.synth.noise_next = now.saturating_add(noise_period(v));
@@ -297,7 +314,15 @@ impl Apu {
         }
     }
 
-    fn write_nr52(&mut self, v: u8) {
+    /// Write NR52 at `now`, with `fs_bit_high` telling whether the system counter's frame
+    /// sequencer bit (12, 13 at double speed) is 1 then: powering on with it high skips the
+    /// first step ([`FS_DEAD_STEP`]).
+    pub(crate) fn write_nr52_at(&mut self, v: u8, now: u64, fs_bit_high: bool) {
+        self.catch_up(now);
+        self.write_nr52(v, fs_bit_high);
+    }
+
+    fn write_nr52(&mut self, v: u8, fs_bit_high: bool) {
         let was_on = self.powered();
         if v & 0x80 == 0 {
             if was_on {
@@ -322,8 +347,9 @@ impl Apu {
             }
         } else if !was_on {
             self.regs[0x16] = 0x80;
-            // The frame sequencer restarts so that its next step is step 0.
-            self.fs_step = 0;
+            // The frame sequencer restarts so that its next step is step 0, after a dead
+            // step if the counter's bit is high.
+            self.fs_step = if fs_bit_high { FS_DEAD_STEP } else { 0 };
         }
     }
 
@@ -349,15 +375,35 @@ impl Apu {
         self.clock_phase = ((u64::from(self.clock_phase) + dots) % 4) as u8;
     }
 
+    /// The frame sequencer's next step clocks the length counters (steps 0, 2, 4 and 6; not
+    /// the dead step after a power-on).
+    fn next_step_clocks_length(&self) -> bool {
+        self.fs_step & 1 == 0 && self.fs_step != FS_DEAD_STEP
+    }
+
+    /// The frame sequencer's next step clocks the sweep (steps 2 and 6).
+    fn sweep_step_next(&self) -> bool {
+        self.fs_step == 2 || self.fs_step == 6
+    }
+
+    /// Dots before a sweep step within which a trigger of channel 1 does not see it.
+    fn sweep_trigger_window(&self) -> u64 {
+        if self.cgb {
+            SWEEP_TRIGGER_WINDOW_CGB
+        } else {
+            SWEEP_TRIGGER_WINDOW_DMG
+        }
+    }
+
     /// Length maximum of channel `c`.
     fn max_length(c: usize) -> u16 {
         if c == 2 { 256 } else { 64 }
     }
 
-    fn write_nrx4(&mut self, c: usize, v: u8, now: u64, lag: u64) {
+    fn write_nrx4(&mut self, c: usize, v: u8, now: u64, lag: u64, to_step: u64) {
         // The next frame sequencer step does not clock lengths: enabling the length counter
         // now clocks it once (the "extra length clocking" quirk).
-        let quiet_half = self.fs_step & 1 == 1;
+        let quiet_half = !self.next_step_clocks_length();
         let was_enabled = self.ch[c].length_enabled;
         self.ch[c].length_enabled = v & 0x40 != 0;
         if quiet_half && !was_enabled && self.ch[c].length_enabled && self.ch[c].length > 0 {
@@ -370,11 +416,11 @@ impl Apu {
             if c == 2 {
                 self.trigger_wave(now);
             }
-            self.trigger(c, quiet_half, now, lag);
+            self.trigger(c, quiet_half, now, lag, to_step);
         }
     }
 
-    fn trigger(&mut self, c: usize, quiet_half: bool, now: u64, lag: u64) {
+    fn trigger(&mut self, c: usize, quiet_half: bool, now: u64, lag: u64, to_step: u64) {
         match c {
             0 | 1 => {
                 // The square's timer restarts from the 1 MHz clock's last edge; its first duty
@@ -417,6 +463,11 @@ impl Apu {
             let shift = nr10 & 7;
             self.sweep.shadow = self.frequency(0);
             self.sweep.timer = if period == 0 { 8 } else { period };
+            if self.sweep_step_next() && to_step <= self.sweep_trigger_window() {
+                // The sweep step about to run is not counted: the timer runs its full
+                // period from the step after.
+                self.sweep.timer += 1;
+            }
             self.sweep.enabled = period != 0 || shift != 0;
             self.sweep.negate_used = false;
             if shift != 0 {
@@ -548,6 +599,13 @@ impl Apu {
         }
         self.catch_up(now);
         let step = self.fs_step;
+        if step == FS_DEAD_STEP {
+            self.fs_step = 0;
+            return;
+        }
+        if trace_on() {
+            eprintln!("FS step={step} at {now} ch={:?} sweep={:?}", self.ch.iter().map(|c| (c.enabled, c.length, c.length_enabled)).collect::<Vec<_>>(), self.sweep);
+        }
         self.fs_step = (step + 1) & 7;
         if step & 1 == 0 {
             self.clock_lengths();
@@ -693,7 +751,7 @@ impl Apu {
         self.sweep.shadow = r.u16()?;
         self.sweep.enabled = r.bool()?;
         self.sweep.negate_used = r.bool()?;
-        self.fs_step = r.below(8, "frame sequencer step")?;
+        self.fs_step = r.below(FS_DEAD_STEP + 1, "frame sequencer step")?;
         self.clock_phase = r.below(4, "APU clock phase")?;
         self.wave.pos = r.below(32, "wave position")?;
         self.wave.next = r.u64()?;
