@@ -565,6 +565,7 @@ impl Hardware {
         self.others_next = self
             .deadline
             .min(self.apu_fs_next)
+            .min(self.apu.next_event())
             .min(self.timer.next_event())
             .min(self.serial.next_event())
             .min(self.dma.sync_event(self.mcycle))
@@ -671,6 +672,10 @@ impl Hardware {
         while self.apu_fs_next <= now {
             self.apu.frame_sequencer(self.apu_fs_next);
             self.apu_fs_next += FS_PERIOD;
+        }
+        let sweep_at = self.apu.next_event();
+        if sweep_at <= now {
+            self.apu.run_sweep(sweep_at);
         }
         // One comparison for the rare things: the frame's deadline, a VRAM DMA stall due (the
         // deadline is then now), the speed switch's end (`halt_wait` sees it).

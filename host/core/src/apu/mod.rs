@@ -58,13 +58,28 @@ struct Channel {
 }
 
 /// Channel 1's frequency sweep.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 struct Sweep {
     timer: u8,
     shadow: u16,
     enabled: bool,
     /// A calculation in subtract mode happened since the last trigger.
     negate_used: bool,
+    /// When the calculation of the sweep step whose timer ran out is done
+    /// ([`SWEEP_CALC_DELAY`] after the step); `u64::MAX` if none is pending.
+    calc_at: u64,
+}
+
+impl Default for Sweep {
+    fn default() -> Sweep {
+        Sweep {
+            timer: 0,
+            shadow: 0,
+            enabled: false,
+            negate_used: false,
+            calc_at: u64::MAX,
+        }
+    }
 }
 
 /// APU state.
@@ -138,6 +153,12 @@ const FS_DEAD_STEP: u8 = 8;
 const SWEEP_TRIGGER_WINDOW_DMG: u64 = 4;
 /// [`SWEEP_TRIGGER_WINDOW_DMG`] on the CGB.
 const SWEEP_TRIGGER_WINDOW_CGB: u64 = 4;
+/// Dots from a sweep step whose timer ran out to its calculation (its overflow check and
+/// frequency write-back): an NR52 read at the step still sees channel 1 on, one an M-cycle
+/// later sees it off (Gambatte's `sound/ch1_init_reset_sweep_counter_timing_nr52_1`,
+/// `nr52_2`, `nr52_3`, `nr52_4`; Gambatte's own model runs the sweep 2 of its 2 MHz cycles
+/// after the step; SameBoy's finishes the calculation a few APU cycles after it too).
+const SWEEP_CALC_DELAY: u64 = 4;
 /// The same for a trigger while the channel plays (Gambatte's model: 2 APU cycles sooner).
 const SQUARE_RETRIGGER_DELAY: u64 = 4;
 
@@ -470,6 +491,7 @@ impl Apu {
             }
             self.sweep.enabled = period != 0 || shift != 0;
             self.sweep.negate_used = false;
+            self.sweep.calc_at = u64::MAX;
             if shift != 0 {
                 self.sweep_calculate();
             }
@@ -537,17 +559,38 @@ impl Apu {
         new
     }
 
-    fn clock_sweep(&mut self) {
+    /// A sweep step at `now`: the timer counts down; when it runs out it reloads, and the
+    /// calculation follows [`SWEEP_CALC_DELAY`] later ([`Apu::run_sweep`]).
+    fn clock_sweep(&mut self, now: u64) {
         if self.sweep.timer > 0 {
             self.sweep.timer -= 1;
         }
         if self.sweep.timer != 0 {
             return;
         }
-        let nr10 = self.regs[0];
-        let period = (nr10 >> 4) & 7;
+        let period = (self.regs[0] >> 4) & 7;
         self.sweep.timer = if period == 0 { 8 } else { period };
-        if self.sweep.enabled && period != 0 {
+        if self.sweep.enabled {
+            self.sweep.calc_at = now + SWEEP_CALC_DELAY;
+        }
+    }
+
+    /// When the APU next needs the bus to call [`Apu::run_sweep`] (`u64::MAX`: never).
+    pub(crate) fn next_event(&self) -> u64 {
+        self.sweep.calc_at
+    }
+
+    /// The sweep calculation due at `now` ([`Apu::next_event`]): with NR10's period (as it
+    /// is now) not 0, the new frequency is computed, and channel 1 stops if it is above 2047;
+    /// else, with a shift, it is written back and checked again.
+    pub(crate) fn run_sweep(&mut self, now: u64) {
+        if self.sweep.calc_at > now {
+            return;
+        }
+        self.sweep.calc_at = u64::MAX;
+        self.catch_up(now);
+        let nr10 = self.regs[0];
+        if self.sweep.enabled && (nr10 >> 4) & 7 != 0 {
             let new = self.sweep_calculate();
             if new <= 2047 && nr10 & 7 != 0 {
                 self.sweep.shadow = new;
@@ -611,7 +654,7 @@ impl Apu {
             self.clock_lengths();
         }
         if step == 2 || step == 6 {
-            self.clock_sweep();
+            self.clock_sweep(now);
         }
         if step == 7 {
             self.clock_envelopes();
@@ -682,6 +725,7 @@ impl Apu {
                 shadow: self.frequency(0),
                 enabled: period != 0 || self.regs[0] & 7 != 0,
                 negate_used: false,
+                calc_at: u64::MAX,
             };
         }
         for (c, chan) in self.ch.iter_mut().enumerate() {
@@ -719,6 +763,7 @@ impl Apu {
         w.u16(self.sweep.shadow);
         w.bool(self.sweep.enabled);
         w.bool(self.sweep.negate_used);
+        w.u64(self.sweep.calc_at);
         w.u8(self.fs_step);
         w.u8(self.clock_phase);
         w.u8(self.wave.pos);
@@ -751,6 +796,7 @@ impl Apu {
         self.sweep.shadow = r.u16()?;
         self.sweep.enabled = r.bool()?;
         self.sweep.negate_used = r.bool()?;
+        self.sweep.calc_at = r.u64()?;
         self.fs_step = r.below(FS_DEAD_STEP + 1, "frame sequencer step")?;
         self.clock_phase = r.below(4, "APU clock phase")?;
         self.wave.pos = r.below(32, "wave position")?;
