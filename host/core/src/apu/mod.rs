@@ -97,6 +97,10 @@ pub struct Apu {
     fs_step: u8,
     /// Channel 3's playback position.
     wave: WavePos,
+    /// At double speed the frame sequencer's steps land a dot after the counter's edges (the
+    /// CPU sees them an M-cycle later): false from NR52's power-on, flipped by every switch to
+    /// double speed ([`Apu::switched_to_double_speed`]).
+    fs_late: bool,
     /// The dot, modulo 4, of the APU's 1 MHz clock's edges (the square channels' timers
     /// start from one on a trigger): 2 from power-on, moved by [`Apu::delay`].
     clock_phase: u8,
@@ -205,6 +209,7 @@ impl Apu {
             sweep: Sweep::default(),
             fs_step: 0,
             wave: WavePos::default(),
+            fs_late: false,
             clock_phase: CLOCK_PHASE_AT_POWER_ON,
             synth: Synth::default(),
             out: SampleRing::default(),
@@ -217,7 +222,8 @@ impl Apu {
         self.cgb = cgb;
     }
 
-    fn powered(&self) -> bool {
+    /// NR52 bit 7: the APU is on.
+    pub(crate) fn powered(&self) -> bool {
         self.regs[0x16] & 0x80 != 0
     }
 
@@ -371,7 +377,23 @@ impl Apu {
             // The frame sequencer restarts so that its next step is step 0, after a dead
             // step if the counter's bit is high.
             self.fs_step = if fs_bit_high { FS_DEAD_STEP } else { 0 };
+            self.fs_late = false;
         }
+    }
+
+    /// The frame sequencer's steps at double speed land a dot after the counter's edges
+    /// (see the field; the bus schedules the steps).
+    pub(crate) fn fs_late(&self) -> bool {
+        self.fs_late
+    }
+
+    /// The CGB switched to double speed: the frame sequencer's steps move to the other half of
+    /// the CPU's M-cycle (Gambatte's `speedchange*_ch2_nr52_*`: after 1, 3 or 5 switches from
+    /// a power-on at normal speed, or 2 from one at double speed, a length counter's step is
+    /// seen an M-cycle after the counter's edge by NR52 reads at double speed, after 2 or 4
+    /// switches (or 1, or none, from double speed) at it).
+    pub(crate) fn switched_to_double_speed(&mut self) {
+        self.fs_late = !self.fs_late;
     }
 
     /// Dots since the last edge of the APU's 1 MHz clock at `now` (0-3).
@@ -766,6 +788,7 @@ impl Apu {
         w.u64(self.sweep.calc_at);
         w.u8(self.fs_step);
         w.u8(self.clock_phase);
+        w.bool(self.fs_late);
         w.u8(self.wave.pos);
         w.u64(self.wave.next);
         w.u64(self.wave.last);
@@ -799,6 +822,7 @@ impl Apu {
         self.sweep.calc_at = r.u64()?;
         self.fs_step = r.below(FS_DEAD_STEP + 1, "frame sequencer step")?;
         self.clock_phase = r.below(4, "APU clock phase")?;
+        self.fs_late = r.bool()?;
         self.wave.pos = r.below(32, "wave position")?;
         self.wave.next = r.u64()?;
         self.wave.last = r.u64()?;
