@@ -1149,13 +1149,7 @@ impl Hardware {
             0xFF06 => self.timer.read_tma(),
             0xFF07 => self.timer.read_tac(),
             0xFF0F => 0xE0 | self.if_,
-            0xFF10..=0xFF3F => {
-                let v = self.apu.read(addr, self.now);
-                if crate::apu::trace_on() && addr == 0xFF26 {
-                    eprintln!("R FF26={v:02X} now={} ctr={:04X} fs_next={}", self.now, self.timer.counter(self.now), self.apu_fs_next);
-                }
-                v
-            }
+            0xFF10..=0xFF3F => self.apu.read(addr, self.now),
             0xFF46 => self.dma.reg,
             0xFF40..=0xFF4B => self.ppu.read_register_at(addr, self.now),
             0xFF4C..=0xFF7F if self.model == Model::Cgb => self.read_cgb_io(addr),
@@ -1241,9 +1235,6 @@ impl Hardware {
 
     #[inline(never)]
     fn write_io(&mut self, addr: u16, v: u8) {
-        if crate::apu::trace_on() && ((0xFF10..=0xFF26).contains(&addr) || addr == 0xFF04 || addr == 0xFF4D) {
-            eprintln!("W {addr:04X}={v:02X} now={} ctr={:04X} rate={} fs_next={}", self.now, self.timer.counter(self.now), self.timer.rate(), self.apu_fs_next);
-        }
         let now = self.now;
         match addr {
             0xFF00 => {
@@ -1725,9 +1716,6 @@ impl Bus for Hardware {
         let now = self.now;
         let fs_bit = 0x1000 << (self.timer.rate() - 1);
         let counter = self.timer.counter(now);
-        if crate::apu::trace_on() {
-            eprintln!("SWITCH now={now} ctr={counter:04X} rate={} fs_next={}", self.timer.rate(), self.apu_fs_next);
-        }
         if counter & fs_bit != 0 {
             self.apu.frame_sequencer(now);
         }

@@ -152,11 +152,11 @@ const CLOCK_PHASE_AT_POWER_ON: u8 = 2;
 /// (SameBoy's `skip_div_event`; Gambatte starts its sequencer a step earlier then).
 const FS_DEAD_STEP: u8 = 8;
 /// Dots before a sweep step (2 or 6) within which a trigger of channel 1 does not count that
-/// step, on the DMG: the trigger's write lands in the M-cycle that ends on the step or
-/// earlier.
-const SWEEP_TRIGGER_WINDOW_DMG: u64 = 4;
-/// [`SWEEP_TRIGGER_WINDOW_DMG`] on the CGB.
-const SWEEP_TRIGGER_WINDOW_CGB: u64 = 4;
+/// step: a trigger in the M-cycle that ends 4 dots before the step reloads the sweep timer
+/// after it, one 8 dots before is counted by it (Gambatte's
+/// `sound/ch1_init_reset_sweep_counter_timing_3`, `_4` on the DMG; Gambatte's own model
+/// widens the window to 8 dots on the CGB, which no test here tells apart).
+const SWEEP_TRIGGER_WINDOW: u64 = 4;
 /// Dots from a sweep step whose timer ran out to its calculation (its overflow check and
 /// frequency write-back): an NR52 read at the step still sees channel 1 on, one an M-cycle
 /// later sees it off (Gambatte's `sound/ch1_init_reset_sweep_counter_timing_nr52_1`,
@@ -165,12 +165,6 @@ const SWEEP_TRIGGER_WINDOW_CGB: u64 = 4;
 const SWEEP_CALC_DELAY: u64 = 4;
 /// The same for a trigger while the channel plays (Gambatte's model: 2 APU cycles sooner).
 const SQUARE_RETRIGGER_DELAY: u64 = 4;
-
-/// Temporary tracing.
-pub(crate) fn trace_on() -> bool {
-    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *ON.get_or_init(|| std::env::var_os("APU_TRACE").is_some())
-}
 
 impl Apu {
     /// The APU as the DMG boot ROM leaves it: powered, channel 1 on (the boot sound).
@@ -271,7 +265,7 @@ impl Apu {
     /// [`Apu::write`] at `now`, `lag` dots after the last edge of the APU's 1 MHz clock (0-3;
     /// the clock that steps the square channels' duty: a trigger starts their timer from that
     /// edge), `to_step` dots before the frame sequencer's next step (a trigger of channel 1
-    /// just before a sweep step does not see it: [`SWEEP_TRIGGER_WINDOW_DMG`]).
+    /// just before a sweep step does not see it: [`SWEEP_TRIGGER_WINDOW`]).
     pub(crate) fn write_at(&mut self, addr: u16, v: u8, now: u64, lag: u64, to_step: u64) {
         // The generators run with the old values up to now.
         self.catch_up(now);
@@ -388,10 +382,11 @@ impl Apu {
     }
 
     /// The CGB switched to double speed: the frame sequencer's steps move to the other half of
-    /// the CPU's M-cycle (Gambatte's `speedchange*_ch2_nr52_*`: after 1, 3 or 5 switches from
-    /// a power-on at normal speed, or 2 from one at double speed, a length counter's step is
-    /// seen an M-cycle after the counter's edge by NR52 reads at double speed, after 2 or 4
-    /// switches (or 1, or none, from double speed) at it).
+    /// the CPU's M-cycle. After an odd number of switches to double speed since NR52's
+    /// power-on, an NR52 read at double speed sees a length counter's step an M-cycle after
+    /// the counter's edge; after an even number (none included) at the edge (Gambatte's
+    /// `speedchange_ch2_nr52_*`, `speedchange2_ch2_nr52_ds_*`, `speedchange5_ch2_nr52_*`
+    /// against `speedchange3_ch2_nr52_*` and `sound/ch2_late_reset_nr52_ds_*`).
     pub(crate) fn switched_to_double_speed(&mut self) {
         self.fs_late = !self.fs_late;
     }
@@ -427,15 +422,6 @@ impl Apu {
     /// The frame sequencer's next step clocks the sweep (steps 2 and 6).
     fn sweep_step_next(&self) -> bool {
         self.fs_step == 2 || self.fs_step == 6
-    }
-
-    /// Dots before a sweep step within which a trigger of channel 1 does not see it.
-    fn sweep_trigger_window(&self) -> u64 {
-        if self.cgb {
-            SWEEP_TRIGGER_WINDOW_CGB
-        } else {
-            SWEEP_TRIGGER_WINDOW_DMG
-        }
     }
 
     /// Length maximum of channel `c`.
@@ -506,7 +492,7 @@ impl Apu {
             let shift = nr10 & 7;
             self.sweep.shadow = self.frequency(0);
             self.sweep.timer = if period == 0 { 8 } else { period };
-            if self.sweep_step_next() && to_step <= self.sweep_trigger_window() {
+            if self.sweep_step_next() && to_step <= SWEEP_TRIGGER_WINDOW {
                 // The sweep step about to run is not counted: the timer runs its full
                 // period from the step after.
                 self.sweep.timer += 1;
@@ -667,9 +653,6 @@ impl Apu {
         if step == FS_DEAD_STEP {
             self.fs_step = 0;
             return;
-        }
-        if trace_on() {
-            eprintln!("FS step={step} at {now} ch={:?} sweep={:?}", self.ch.iter().map(|c| (c.enabled, c.length, c.length_enabled)).collect::<Vec<_>>(), self.sweep);
         }
         self.fs_step = (step + 1) & 7;
         if step & 1 == 0 {
