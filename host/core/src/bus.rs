@@ -565,6 +565,7 @@ impl Hardware {
         self.others_next = self
             .deadline
             .min(self.apu_fs_next)
+            .min(self.apu.next_event())
             .min(self.timer.next_event())
             .min(self.serial.next_event())
             .min(self.dma.sync_event(self.mcycle))
@@ -671,6 +672,10 @@ impl Hardware {
         while self.apu_fs_next <= now {
             self.apu.frame_sequencer(self.apu_fs_next);
             self.apu_fs_next += FS_PERIOD;
+        }
+        let sweep_at = self.apu.next_event();
+        if sweep_at <= now {
+            self.apu.run_sweep(sweep_at);
         }
         // One comparison for the rare things: the frame's deadline, a VRAM DMA stall due (the
         // deadline is then now), the speed switch's end (`halt_wait` sees it).
@@ -1260,8 +1265,19 @@ impl Hardware {
                 let clock = crate::apu::WriteClock {
                     lag: self.apu.clock_lag(now),
                     double_speed: self.cgb.double_speed,
+                    to_step: self.apu_fs_next.saturating_sub(now),
                 };
                 self.apu.write_at(addr, v, now, clock);
+            }
+            0xFF26 => {
+                let fs_bit = 0x1000 << (self.timer.rate() - 1);
+                let high = self.timer.counter(now).wrapping_add(4) & fs_bit != 0;
+                let was_on = self.apu.powered();
+                self.apu.write_nr52_at(v, now, high);
+                if self.apu.powered() != was_on {
+                    // Power-on realigns the APU's clock with the CPU (`Apu::fs_late`).
+                    self.apu_fs_next = self.next_fs_edge();
+                }
             }
             0xFF10..=0xFF3F => self.apu.write(addr, v, now),
             0xFF46 => {
@@ -1322,12 +1338,21 @@ impl Hardware {
         }
     }
 
-    /// The first falling edge of system counter bit 12 (13 at double speed) after now.
+    /// The first frame sequencer step after now: a falling edge of system counter bit 12 (13
+    /// at double speed), [`Hardware::fs_lag`] later.
     fn next_fs_edge(&self) -> u64 {
         let rate = u64::from(self.timer.rate());
         let period = FS_PERIOD * rate;
-        let phase = u64::from(self.timer.counter(self.now)) % period;
+        let lag = self.fs_lag();
+        let phase = u64::from(self.timer.counter(self.now.saturating_sub(lag))) % period;
         self.now + (period - phase).div_ceil(rate)
+    }
+
+    /// Dots from a falling edge of the frame sequencer's counter bit to the step the CPU sees:
+    /// 1 at double speed when the APU's clock is on the other half of the CPU's M-cycle
+    /// ([`Apu::fs_late`]), else 0.
+    fn fs_lag(&self) -> u64 {
+        u64::from(self.cgb.double_speed && self.apu.fs_late())
     }
 
     /// The system counter is reset (DIV write, STOP): the timer, serial clock and frame
@@ -1341,7 +1366,7 @@ impl Hardware {
         }
         self.timer.write_div(now);
         self.serial.counter_reset(now, counter);
-        self.apu_fs_next = now + FS_PERIOD;
+        self.apu_fs_next = now + FS_PERIOD + self.fs_lag();
     }
 
     /// Run timer events a register write made due in the current M-cycle.
@@ -1701,6 +1726,9 @@ impl Bus for Hardware {
         self.timer.speed_switch_reset(now);
         let double = !self.cgb.double_speed;
         self.cgb.key1_armed = false;
+        if double {
+            self.apu.switched_to_double_speed();
+        }
         self.set_speed(double);
         if !double {
             self.ppu.delay(SPEED_SWITCH_PPU_DELAY);
@@ -1715,7 +1743,7 @@ impl Bus for Hardware {
         let start = now + hold;
         self.timer.hold_reset_until(start);
         self.serial.restart_after_reset(start, serial_edges);
-        self.apu_fs_next = start + FS_PERIOD;
+        self.apu_fs_next = start + FS_PERIOD + self.fs_lag();
         self.reschedule();
         let frozen = self.freeze_dma();
         // An HBlank in the hold finds the CPU asleep, as in the HALT after it.

@@ -60,13 +60,28 @@ struct Channel {
 }
 
 /// Channel 1's frequency sweep.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 struct Sweep {
     timer: u8,
     shadow: u16,
     enabled: bool,
     /// A calculation in subtract mode happened since the last trigger.
     negate_used: bool,
+    /// When the calculation of the sweep step whose timer ran out is done
+    /// ([`SWEEP_CALC_DELAY`] after the step); `u64::MAX` if none is pending.
+    calc_at: u64,
+}
+
+impl Default for Sweep {
+    fn default() -> Sweep {
+        Sweep {
+            timer: 0,
+            shadow: 0,
+            enabled: false,
+            negate_used: false,
+            calc_at: u64::MAX,
+        }
+    }
 }
 
 /// APU state.
@@ -80,10 +95,14 @@ pub struct Apu {
     ch: [Channel; 4],
     /// Channel 1's sweep.
     sweep: Sweep,
-    /// The frame sequencer step that runs next (0-7).
+    /// The frame sequencer step that runs next (0-7, or [`FS_DEAD_STEP`]).
     fs_step: u8,
     /// Channel 3's playback position.
     wave: WavePos,
+    /// At double speed the frame sequencer's steps land a dot after the counter's edges (the
+    /// CPU sees them an M-cycle later): false from NR52's power-on, flipped by every switch to
+    /// double speed ([`Apu::switched_to_double_speed`]).
+    fs_late: bool,
     /// The dot, modulo 4, of the APU's 1 MHz clock's edges (the square channels' timers
     /// start from one on a trigger): 2 from power-on, moved by [`Apu::delay`].
     clock_phase: u8,
@@ -137,16 +156,45 @@ const SQUARE_TRIGGER_DELAY_NORMAL_SPEED: u64 = 7;
 /// after the 1 MHz clock's edges (Gambatte's `sound/ch1_duty0_pos6_to_pos7_timing_ds_1`-`_ds_6`:
 /// at double speed a trigger at dot 0 modulo 4 waits 2 dots longer than one at dot 2).
 const CLOCK_PHASE_AT_POWER_ON: u8 = 2;
+/// [`Apu::fs_step`] after NR52 powers the APU on while the system counter's frame sequencer
+/// bit is 1: the first falling edge of that bit does nothing, the one after runs step 0
+/// (SameBoy's `skip_div_event`; Gambatte starts its sequencer a step earlier then).
+const FS_DEAD_STEP: u8 = 8;
+/// Dots before a sweep step (2 or 6) within which a trigger of channel 1 does not count that
+/// step: a trigger in the M-cycle that ends 4 dots before the step reloads the sweep timer
+/// after it, one 8 dots before is counted by it (Gambatte's
+/// `sound/ch1_init_reset_sweep_counter_timing_3`, `_4` on the DMG; Gambatte's own model
+/// widens the window to 8 dots on the CGB, which no test here tells apart).
+const SWEEP_TRIGGER_WINDOW: u64 = 4;
+/// Dots from a sweep step whose timer ran out to its calculation (its overflow check and
+/// frequency write-back): an NR52 read at the step still sees channel 1 on, one an M-cycle
+/// later sees it off (Gambatte's `sound/ch1_init_reset_sweep_counter_timing_nr52_1`,
+/// `nr52_2`, `nr52_3`, `nr52_4`; Gambatte's own model runs the sweep 2 of its 2 MHz cycles
+/// after the step; SameBoy's finishes the calculation a few APU cycles after it too).
+const SWEEP_CALC_DELAY: u64 = 4;
 /// The same for a trigger while the channel plays (Gambatte's model: 2 APU cycles sooner).
 const SQUARE_RETRIGGER_DELAY: u64 = 4;
 
-/// Where a CPU write falls against the APU's clock: what a square channel's trigger needs.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Where a CPU write falls against the APU's clocks: what a trigger needs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct WriteClock {
     /// Dots since the last edge of the APU's 1 MHz clock (0-3, [`Apu::clock_lag`]).
     pub(crate) lag: u64,
     /// The CPU runs at double speed.
     pub(crate) double_speed: bool,
+    /// Dots before the frame sequencer's next step (`u64::MAX`: not known; a trigger of
+    /// channel 1 just before a sweep step does not see it: [`SWEEP_TRIGGER_WINDOW`]).
+    pub(crate) to_step: u64,
+}
+
+impl Default for WriteClock {
+    fn default() -> WriteClock {
+        WriteClock {
+            lag: 0,
+            double_speed: false,
+            to_step: u64::MAX,
+        }
+    }
 }
 
 impl Apu {
@@ -205,6 +253,7 @@ impl Apu {
             sweep: Sweep::default(),
             fs_step: 0,
             wave: WavePos::default(),
+            fs_late: false,
             clock_phase: CLOCK_PHASE_AT_POWER_ON,
             synth: Synth::default(),
             out: SampleRing::default(),
@@ -217,7 +266,8 @@ impl Apu {
         self.cgb = cgb;
     }
 
-    fn powered(&self) -> bool {
+    /// NR52 bit 7: the APU is on.
+    pub(crate) fn powered(&self) -> bool {
         self.regs[0x16] & 0x80 != 0
     }
 
@@ -283,7 +333,7 @@ impl Apu {
         }
         let i = usize::from(addr - 0xFF10);
         if addr == 0xFF26 {
-            self.write_nr52(v);
+            self.write_nr52(v, false);
             return;
         }
         if !self.powered() {
@@ -333,7 +383,15 @@ impl Apu {
         }
     }
 
-    fn write_nr52(&mut self, v: u8) {
+    /// Write NR52 at `now`, with `fs_bit_high` telling whether the system counter's frame
+    /// sequencer bit (12, 13 at double speed) is 1 then: powering on with it high skips the
+    /// first step ([`FS_DEAD_STEP`]).
+    pub(crate) fn write_nr52_at(&mut self, v: u8, now: u64, fs_bit_high: bool) {
+        self.catch_up(now);
+        self.write_nr52(v, fs_bit_high);
+    }
+
+    fn write_nr52(&mut self, v: u8, fs_bit_high: bool) {
         let was_on = self.powered();
         if v & 0x80 == 0 {
             if was_on {
@@ -358,9 +416,27 @@ impl Apu {
             }
         } else if !was_on {
             self.regs[0x16] = 0x80;
-            // The frame sequencer restarts so that its next step is step 0.
-            self.fs_step = 0;
+            // The frame sequencer restarts so that its next step is step 0, after a dead
+            // step if the counter's bit is high.
+            self.fs_step = if fs_bit_high { FS_DEAD_STEP } else { 0 };
+            self.fs_late = false;
         }
+    }
+
+    /// The frame sequencer's steps at double speed land a dot after the counter's edges
+    /// (see the field; the bus schedules the steps).
+    pub(crate) fn fs_late(&self) -> bool {
+        self.fs_late
+    }
+
+    /// The CGB switched to double speed: the frame sequencer's steps move to the other half of
+    /// the CPU's M-cycle. After an odd number of switches to double speed since NR52's
+    /// power-on, an NR52 read at double speed sees a length counter's step an M-cycle after
+    /// the counter's edge; after an even number (none included) at the edge (Gambatte's
+    /// `speedchange_ch2_nr52_*`, `speedchange2_ch2_nr52_ds_*`, `speedchange5_ch2_nr52_*`
+    /// against `speedchange3_ch2_nr52_*` and `sound/ch2_late_reset_nr52_ds_*`).
+    pub(crate) fn switched_to_double_speed(&mut self) {
+        self.fs_late = !self.fs_late;
     }
 
     /// Dots since the last edge of the APU's 1 MHz clock at `now` (0-3).
@@ -388,6 +464,17 @@ impl Apu {
         self.clock_phase = ((u64::from(self.clock_phase) + dots) % 4) as u8;
     }
 
+    /// The frame sequencer's next step clocks the length counters (steps 0, 2, 4 and 6; not
+    /// the dead step after a power-on).
+    fn next_step_clocks_length(&self) -> bool {
+        self.fs_step & 1 == 0 && self.fs_step != FS_DEAD_STEP
+    }
+
+    /// The frame sequencer's next step clocks the sweep (steps 2 and 6).
+    fn sweep_step_next(&self) -> bool {
+        self.fs_step == 2 || self.fs_step == 6
+    }
+
     /// Length maximum of channel `c`.
     fn max_length(c: usize) -> u16 {
         if c == 2 { 256 } else { 64 }
@@ -396,7 +483,7 @@ impl Apu {
     fn write_nrx4(&mut self, c: usize, v: u8, now: u64, clock: WriteClock) {
         // The next frame sequencer step does not clock lengths: enabling the length counter
         // now clocks it once (the "extra length clocking" quirk).
-        let quiet_half = self.fs_step & 1 == 1;
+        let quiet_half = !self.next_step_clocks_length();
         let was_enabled = self.ch[c].length_enabled;
         self.ch[c].length_enabled = v & 0x40 != 0;
         if quiet_half && !was_enabled && self.ch[c].length_enabled && self.ch[c].length > 0 {
@@ -459,8 +546,14 @@ impl Apu {
             let shift = nr10 & 7;
             self.sweep.shadow = self.frequency(0);
             self.sweep.timer = if period == 0 { 8 } else { period };
+            if self.sweep_step_next() && clock.to_step <= SWEEP_TRIGGER_WINDOW {
+                // The sweep step about to run is not counted: the timer runs its full
+                // period from the step after.
+                self.sweep.timer += 1;
+            }
             self.sweep.enabled = period != 0 || shift != 0;
             self.sweep.negate_used = false;
+            self.sweep.calc_at = u64::MAX;
             if shift != 0 {
                 self.sweep_calculate();
             }
@@ -531,17 +624,38 @@ impl Apu {
         new
     }
 
-    fn clock_sweep(&mut self) {
+    /// A sweep step at `now`: the timer counts down; when it runs out it reloads, and the
+    /// calculation follows [`SWEEP_CALC_DELAY`] later ([`Apu::run_sweep`]).
+    fn clock_sweep(&mut self, now: u64) {
         if self.sweep.timer > 0 {
             self.sweep.timer -= 1;
         }
         if self.sweep.timer != 0 {
             return;
         }
-        let nr10 = self.regs[0];
-        let period = (nr10 >> 4) & 7;
+        let period = (self.regs[0] >> 4) & 7;
         self.sweep.timer = if period == 0 { 8 } else { period };
-        if self.sweep.enabled && period != 0 {
+        if self.sweep.enabled {
+            self.sweep.calc_at = now + SWEEP_CALC_DELAY;
+        }
+    }
+
+    /// When the APU next needs the bus to call [`Apu::run_sweep`] (`u64::MAX`: never).
+    pub(crate) fn next_event(&self) -> u64 {
+        self.sweep.calc_at
+    }
+
+    /// The sweep calculation due at `now` ([`Apu::next_event`]): with NR10's period (as it
+    /// is now) not 0, the new frequency is computed, and channel 1 stops if it is above 2047;
+    /// else, with a shift, it is written back and checked again.
+    pub(crate) fn run_sweep(&mut self, now: u64) {
+        if self.sweep.calc_at > now {
+            return;
+        }
+        self.sweep.calc_at = u64::MAX;
+        self.catch_up(now);
+        let nr10 = self.regs[0];
+        if self.sweep.enabled && (nr10 >> 4) & 7 != 0 {
             let new = self.sweep_calculate();
             if new <= 2047 && nr10 & 7 != 0 {
                 self.sweep.shadow = new;
@@ -593,12 +707,16 @@ impl Apu {
         }
         self.catch_up(now);
         let step = self.fs_step;
+        if step == FS_DEAD_STEP {
+            self.fs_step = 0;
+            return;
+        }
         self.fs_step = (step + 1) & 7;
         if step & 1 == 0 {
             self.clock_lengths();
         }
         if step == 2 || step == 6 {
-            self.clock_sweep();
+            self.clock_sweep(now);
         }
         if step == 7 {
             self.clock_envelopes();
@@ -669,6 +787,7 @@ impl Apu {
                 shadow: self.frequency(0),
                 enabled: period != 0 || self.regs[0] & 7 != 0,
                 negate_used: false,
+                calc_at: u64::MAX,
             };
         }
         for (c, chan) in self.ch.iter_mut().enumerate() {
@@ -706,8 +825,10 @@ impl Apu {
         w.u16(self.sweep.shadow);
         w.bool(self.sweep.enabled);
         w.bool(self.sweep.negate_used);
+        w.u64(self.sweep.calc_at);
         w.u8(self.fs_step);
         w.u8(self.clock_phase);
+        w.bool(self.fs_late);
         w.u8(self.wave.pos);
         w.u64(self.wave.next);
         w.u64(self.wave.last);
@@ -738,8 +859,10 @@ impl Apu {
         self.sweep.shadow = r.u16()?;
         self.sweep.enabled = r.bool()?;
         self.sweep.negate_used = r.bool()?;
-        self.fs_step = r.below(8, "frame sequencer step")?;
+        self.sweep.calc_at = r.u64()?;
+        self.fs_step = r.below(FS_DEAD_STEP + 1, "frame sequencer step")?;
         self.clock_phase = r.below(4, "APU clock phase")?;
+        self.fs_late = r.bool()?;
         self.wave.pos = r.below(32, "wave position")?;
         self.wave.next = r.u64()?;
         self.wave.last = r.u64()?;

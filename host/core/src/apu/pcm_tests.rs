@@ -32,6 +32,7 @@ fn write(apu: &mut Apu, addr: u16, v: u8, now: u64) {
     let clock = super::WriteClock {
         lag,
         double_speed: false,
+        to_step: u64::MAX,
     };
     apu.write_at(addr, v, now, clock);
 }

@@ -1,5 +1,5 @@
 //! Tests of the sound generators: the fast catch-up against a plain edge-by-edge one (kept here
-//! as the reference), the LFSR and the noise clock.
+//! as the reference), the LFSR and the noise clock; the frame sequencer (power-on, the sweep).
 
 use super::synth::{DUTY, DUTY_LATCH_DELAY, NO_LATCH, duty_bit, lfsr_step, noise_period};
 use super::{Apu, RING_CAPACITY, SAMPLE_PERIOD};
@@ -224,6 +224,7 @@ fn output_at(apu: &mut Apu, t: u64) -> u8 {
 const NORMAL: super::WriteClock = super::WriteClock {
     lag: 2,
     double_speed: false,
+    to_step: u64::MAX,
 };
 
 #[test]
@@ -246,6 +247,7 @@ fn a_trigger_from_off_steps_8_dots_after_the_edge_at_double_speed() {
         let clock = super::WriteClock {
             lag,
             double_speed: true,
+            to_step: u64::MAX,
         };
         apu.write_at(0xFF14, 0x87, t0, clock);
         let step = t0 - lag + 256 + 8;
@@ -312,6 +314,7 @@ fn a_latch_due_at_a_retrigger_is_still_taken() {
     let clock = super::WriteClock {
         lag: 0,
         double_speed: true,
+        to_step: u64::MAX,
     };
     apu.write_at(0xFF14, 0x80, step7 + 2, clock);
     assert_eq!(output_at(&mut apu, step7 + 3), 0);
@@ -353,4 +356,138 @@ fn the_boot_rom_leaves_channel_1_playing_its_second_note() {
     assert_eq!(step_at(&mut apu, now + 150), 7);
     assert_eq!(step_at(&mut apu, now + 4 * 163), 0);
     assert_eq!(step_at(&mut apu, now + 4 * 164), 1);
+}
+
+/// Dots between frame sequencer steps.
+const STEP: u64 = 8192;
+
+/// A powered APU with channel 2 triggered at dot 100, its length counter on at `length`
+/// (1-64), NR52's power-on written with the frame sequencer's counter bit `fs_bit_high`.
+fn apu_with_ch2_length(length: u8, fs_bit_high: bool) -> Apu {
+    let mut apu = Apu::power_on();
+    apu.write_nr52_at(0x80, 0, fs_bit_high);
+    apu.write(0xFF16, 64 - length, 10);
+    apu.write(0xFF17, 0xF0, 20);
+    apu.write(0xFF19, 0xC7, 100);
+    apu
+}
+
+#[test]
+fn power_on_with_the_counter_bit_high_skips_the_first_step() {
+    // Bit low: the first step (step 0) clocks the length counter: 2 → 1, then step 2: off.
+    let mut apu = apu_with_ch2_length(2, false);
+    apu.frame_sequencer(STEP);
+    apu.frame_sequencer(2 * STEP);
+    assert_eq!(apu.read(0xFF26, 2 * STEP) & 2, 2, "on after steps 0 and 1");
+    apu.frame_sequencer(3 * STEP);
+    assert_eq!(apu.read(0xFF26, 3 * STEP) & 2, 0, "off after step 2");
+
+    // Bit high: the next step is the dead one, so enabling the length counter on the
+    // trigger clocks it at once (2 → 1); the dead step does nothing; step 0 stops it.
+    let mut apu = apu_with_ch2_length(2, true);
+    apu.frame_sequencer(STEP);
+    assert_eq!(
+        apu.read(0xFF26, STEP) & 2,
+        2,
+        "the dead step clocks nothing"
+    );
+    apu.frame_sequencer(2 * STEP);
+    assert_eq!(
+        apu.read(0xFF26, 2 * STEP) & 2,
+        0,
+        "step 0 after the dead step"
+    );
+}
+
+/// A powered APU (next step: 0) with channel 1 triggered at dot `at`, `to_step` dots before
+/// the next step, with NR10 = 0x20 (period 2, add, shift 0: the first calculation
+/// overflows), after `steps` frame sequencer steps at `STEP`, `2 * STEP`, ….
+fn apu_with_ch1_sweep(steps: u64, at: u64, to_step: u64) -> Apu {
+    let mut apu = Apu::power_on();
+    apu.write(0xFF26, 0x80, 0);
+    apu.write(0xFF10, 0x20, 4);
+    apu.write(0xFF12, 0xF0, 8);
+    for k in 1..=steps {
+        apu.frame_sequencer(k * STEP);
+    }
+    apu.write_at(
+        0xFF14,
+        0x87,
+        at,
+        super::WriteClock {
+            to_step,
+            ..super::WriteClock::default()
+        },
+    );
+    apu
+}
+
+#[test]
+fn sweep_calculation_lands_four_dots_after_its_step() {
+    // Triggered before step 0: the timer (2) runs out on step 6 (the second sweep step).
+    let mut apu = apu_with_ch1_sweep(0, 100, STEP - 100);
+    for k in 1..=6 {
+        apu.frame_sequencer(k * STEP);
+        assert_eq!(apu.next_event(), u64::MAX, "no calculation before step 6");
+    }
+    apu.frame_sequencer(7 * STEP);
+    let due = 7 * STEP + 4;
+    assert_eq!(apu.next_event(), due);
+    assert_eq!(apu.read(0xFF26, 7 * STEP) & 1, 1, "still on at the step");
+    apu.run_sweep(due);
+    assert_eq!(
+        apu.read(0xFF26, due) & 1,
+        0,
+        "the overflow stops it 4 dots later"
+    );
+    assert_eq!(apu.next_event(), u64::MAX);
+}
+
+#[test]
+fn sweep_calculation_is_skipped_if_nr10_period_is_cleared_before_it() {
+    let mut apu = apu_with_ch1_sweep(0, 100, STEP - 100);
+    for k in 1..=7 {
+        apu.frame_sequencer(k * STEP);
+    }
+    apu.write(0xFF10, 0x00, 7 * STEP + 2);
+    apu.run_sweep(7 * STEP + 4);
+    assert_eq!(apu.read(0xFF26, 7 * STEP + 4) & 1, 1);
+}
+
+#[test]
+fn trigger_just_before_a_sweep_step_does_not_count_it() {
+    // After steps 0 and 1 the next is step 2, a sweep step.
+    let at = 3 * STEP - 8;
+    // 8 dots before: step 2 counts (timer 2 → 1), step 6 runs the calculation.
+    let mut apu = apu_with_ch1_sweep(2, at, 8);
+    for k in 3..=7 {
+        apu.frame_sequencer(k * STEP);
+    }
+    assert_eq!(apu.next_event(), 7 * STEP + 4);
+    // 4 dots before: step 2 is not counted, step 6 only counts down.
+    let mut apu = apu_with_ch1_sweep(2, at + 4, 4);
+    for k in 3..=7 {
+        apu.frame_sequencer(k * STEP);
+    }
+    assert_eq!(apu.next_event(), u64::MAX);
+    // The next sweep step (step 2 again) runs it.
+    for k in 8..=11 {
+        apu.frame_sequencer(k * STEP);
+    }
+    assert_eq!(apu.next_event(), 11 * STEP + 4);
+}
+
+#[test]
+fn frame_sequencer_lateness_flips_per_switch_to_double_speed_and_resets_on_power_on() {
+    let mut apu = Apu::power_on();
+    apu.write(0xFF26, 0x80, 0);
+    assert!(!apu.fs_late());
+    apu.switched_to_double_speed();
+    assert!(apu.fs_late());
+    apu.switched_to_double_speed();
+    assert!(!apu.fs_late());
+    apu.switched_to_double_speed();
+    apu.write(0xFF26, 0x00, 10);
+    apu.write(0xFF26, 0x80, 20);
+    assert!(!apu.fs_late(), "power-on realigns");
 }
