@@ -12,7 +12,7 @@
 //! before any CPU access off the fast paths and at every stop (`Hardware::catch_up`). Which
 //! edge each event and access lands on is in `docs/timing.md`.
 
-use crate::apu::Apu;
+use crate::apu::{Apu, WriteClock};
 use crate::cartridge::Cartridge;
 use crate::cgb::CgbRegs;
 use crate::cpu::Bus;
@@ -1256,11 +1256,14 @@ impl Hardware {
                 self.hblank_request_a_dot_on(now);
                 self.if_ = v & 0x1F;
             }
-            0xFF14 | 0xFF19 => {
-                let lag = self.apu.clock_lag(now);
-                self.apu.write_at(addr, v, now, lag);
+            0xFF10..=0xFF3F => {
+                let clock = WriteClock {
+                    lag: self.apu.clock_lag(now),
+                    fs_next: self.apu_fs_next,
+                    mcycle: self.mcycle,
+                };
+                self.apu.write_at(addr, v, now, clock);
             }
-            0xFF10..=0xFF3F => self.apu.write(addr, v, now),
             0xFF46 => {
                 self.dma.reg = v;
                 self.dma.pending_source = u16::from(v) << 8;
