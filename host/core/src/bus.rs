@@ -12,7 +12,7 @@
 //! before any CPU access off the fast paths and at every stop (`Hardware::catch_up`). Which
 //! edge each event and access lands on is in `docs/timing.md`.
 
-use crate::apu::{Apu, WriteClock};
+use crate::apu::{Apu, FS_PERIOD, WriteClock};
 use crate::cartridge::Cartridge;
 use crate::cgb::CgbRegs;
 use crate::cpu::Bus;
@@ -31,9 +31,6 @@ enum OamBug {
     ReadIdu,
 }
 
-/// T-cycles between frame sequencer steps (512 Hz): the period of system counter bit 12 (bit
-/// 13 at double speed, where the counter runs twice as fast).
-const FS_PERIOD: u64 = 1 << 13;
 /// How long the CGB's speed switch holds the CPU in HALT when no interrupt wakes it, in system
 /// counter ticks (the timer runs at the new speed meanwhile): gbc-hw-tests
 /// `speed_change_timing_coarse` (TIMA counts 0x80 4,096 Hz ticks across the switch, both ways)

@@ -3,6 +3,10 @@
 //! per channel the length counter (with its extra-clocking quirk), trigger, the envelope and DAC
 //! switches, and channel 1's frequency sweep with its overflow checks.
 //!
+//! The envelope's timing against the frame sequencer (its reload on a trigger, the frame
+//! sequencer's restart on power-on, the step after the boot ROM) and NRx2 writes while a
+//! channel plays ("zombie mode") are in `docs/timing.md`, "The APU", with their sources.
+//!
 //! Channel 3's position in wave RAM is tracked lazily (from the time of its next fetch), so wave
 //! RAM access while it plays and the DMG retrigger corruption behave as on hardware.
 //!
@@ -84,9 +88,9 @@ impl WriteClock {
     };
 }
 
-/// Dots between two frame sequencer steps (DIV bit 4 falls every 8,192 dots, and bit 5 at
-/// double speed, where the counter runs twice as fast).
-const FS_PERIOD: u64 = 1 << 13;
+/// Dots between two frame sequencer steps (512 Hz): the period of system counter bit 12 (bit
+/// 13 at double speed, where the counter runs twice as fast).
+pub(crate) const FS_PERIOD: u64 = 1 << 13;
 
 /// A trigger counts the frame sequencer step this many dots ahead when it reloads the
 /// envelope timer: Gambatte's `sound/ch2_init_reset_env_counter_timing_9` against `_11` (a
@@ -202,8 +206,8 @@ const SQUARE_RETRIGGER_DELAY: u64 = 4;
 /// runs on for many steps; from our post-boot system counter the next falling edge of DIV
 /// bit 4 is step 1): Gambatte's `sound/ch2_init_env_counter_timing_1` to `_4` (a channel
 /// triggered at 0x0150 with an envelope period of 1 takes its first step 57,344 dots later;
-/// `_1` against `_2`: the step lands between two writes 4 dots apart, just where our next
-/// edge but six falls).
+/// `_1` against `_2`: that step falls between two writes 4 dots apart, on the seventh
+/// falling edge after the trigger).
 const POST_BOOT_FS_STEP_DMG: u8 = 1;
 /// The same on the CGB (its boot ROM runs for another time, its system counter is at
 /// another phase): step 0; `_3` (CGB: not yet) against `_4` (CGB: stepped) put step 7 on
