@@ -12,7 +12,7 @@
 //! before any CPU access off the fast paths and at every stop (`Hardware::catch_up`). Which
 //! edge each event and access lands on is in `docs/timing.md`.
 
-use crate::apu::Apu;
+use crate::apu::{Apu, FS_PERIOD, WriteClock};
 use crate::cartridge::Cartridge;
 use crate::cgb::CgbRegs;
 use crate::cpu::Bus;
@@ -31,9 +31,6 @@ enum OamBug {
     ReadIdu,
 }
 
-/// T-cycles between frame sequencer steps (512 Hz): the period of system counter bit 12 (bit
-/// 13 at double speed, where the counter runs twice as fast).
-const FS_PERIOD: u64 = 1 << 13;
 /// How long the CGB's speed switch holds the CPU in HALT when no interrupt wakes it, in system
 /// counter ticks (the timer runs at the new speed meanwhile): gbc-hw-tests
 /// `speed_change_timing_coarse` (TIMA counts 0x80 4,096 Hz ticks across the switch, both ways)
@@ -1261,14 +1258,6 @@ impl Hardware {
                 self.hblank_request_a_dot_on(now);
                 self.if_ = v & 0x1F;
             }
-            0xFF14 | 0xFF19 => {
-                let clock = crate::apu::WriteClock {
-                    lag: self.apu.clock_lag(now),
-                    double_speed: self.cgb.double_speed,
-                    to_step: self.apu_fs_next.saturating_sub(now),
-                };
-                self.apu.write_at(addr, v, now, clock);
-            }
             0xFF26 => {
                 let fs_bit = 0x1000 << (self.timer.rate() - 1);
                 let high = self.timer.counter(now).wrapping_add(4) & fs_bit != 0;
@@ -1279,7 +1268,14 @@ impl Hardware {
                     self.apu_fs_next = self.next_fs_edge();
                 }
             }
-            0xFF10..=0xFF3F => self.apu.write(addr, v, now),
+            0xFF10..=0xFF3F => {
+                let clock = WriteClock {
+                    lag: self.apu.clock_lag(now),
+                    fs_next: self.apu_fs_next,
+                    mcycle: self.mcycle,
+                };
+                self.apu.write_at(addr, v, now, clock);
+            }
             0xFF46 => {
                 self.dma.reg = v;
                 self.dma.pending_source = u16::from(v) << 8;

@@ -77,7 +77,7 @@ pub(crate) fn post_boot(
     if !cgb_mode && compat.logo_map {
         ppu.load_boot_logo_map();
     }
-    let mut apu = Apu::post_boot();
+    let mut apu = Apu::cgb_post_boot();
     for i in 0..16u16 {
         apu.write(0xFF30 + i, if i % 2 == 0 { 0x00 } else { 0xFF }, now);
     }

@@ -3,6 +3,10 @@
 //! per channel the length counter (with its extra-clocking quirk), trigger, the envelope and DAC
 //! switches, and channel 1's frequency sweep with its overflow checks.
 //!
+//! The envelope's timing against the frame sequencer (its reload on a trigger, the frame
+//! sequencer's restart on power-on, the step after the boot ROM) and NRx2 writes while a
+//! channel plays ("zombie mode") are in `docs/timing.md`, "The APU", with their sources.
+//!
 //! Channel 3's position in wave RAM is tracked lazily (from the time of its next fetch), so wave
 //! RAM access while it plays and the DMG retrigger corruption behave as on hardware.
 //!
@@ -55,8 +59,75 @@ struct Channel {
     length_enabled: bool,
     /// Envelope volume.
     volume: u8,
-    /// Envelope timer.
+    /// Envelope timer: frame sequencer step 7s until the next volume step (a period of 0
+    /// counts as 8).
     env_timer: u8,
+    /// The envelope stopped its automatic updates: a step found the volume at 0 going down or
+    /// at 15 going up (until the next trigger). An NRx2 write while the channel plays
+    /// ("zombie mode", [`zombie_volume`]) tells the two states apart.
+    env_stopped: bool,
+}
+
+/// Where the bus's clocks stand at an APU register write ([`Apu::write_at`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct WriteClock {
+    /// Dots since the last edge of the APU's 1 MHz clock (0-3; [`Apu::clock_lag`]).
+    pub lag: u64,
+    /// Time of the next frame sequencer step (a falling edge of DIV bit 4, bit 5 at double
+    /// speed), after the write; `u64::MAX` when unknown.
+    pub fs_next: u64,
+    /// Dots per M-cycle: 4, 2 at double speed.
+    pub mcycle: u64,
+}
+
+impl WriteClock {
+    /// A write with no bus behind it (tests, the boot state): the 1 MHz clock on an edge,
+    /// no frame sequencer step in sight.
+    pub(crate) const NONE: WriteClock = WriteClock {
+        lag: 0,
+        fs_next: u64::MAX,
+        mcycle: 4,
+    };
+}
+
+/// Dots between two frame sequencer steps (512 Hz): the period of system counter bit 12 (bit
+/// 13 at double speed, where the counter runs twice as fast).
+pub(crate) const FS_PERIOD: u64 = 1 << 13;
+
+/// A trigger counts the frame sequencer step this many dots ahead when it reloads the
+/// envelope timer: Gambatte's `sound/ch2_init_reset_env_counter_timing_9` against `_11` (a
+/// trigger 8 dots before step 6 is not extended, 4 dots before it is, DMG and CGB), `_13`
+/// against `_15` (the same at the CGB's phase), while the step itself is seen at its own
+/// dot (`_1` against `_2`: a write 4 dots before step 7 sees the old volume, one on it the
+/// new).
+const ENV_TRIGGER_LOOKAHEAD: u64 = 4;
+
+/// The envelope timer's reload for NRx2 = `nrx2`: its period, 0 counting as 8 (Pan Docs
+/// "Obscure Behavior").
+fn env_period(nrx2: u8) -> u8 {
+    match nrx2 & 7 {
+        0 => 8,
+        p => p,
+    }
+}
+
+/// The volume after NRx2 changes from `old` to `new` while the channel plays ("zombie
+/// mode", Pan Docs "Obscure Behavior", the rules of the CGB-02/04; SameBoy applies the same
+/// to the DMG and CGB C as two writes, `old` to 0xFF to `new`): if the old period was 0
+/// and the envelope still updates, the volume goes up 1, else if the old mode was decrease
+/// it goes up 2; then if the mode changed it becomes 16 minus itself; only the low 4 bits
+/// are kept. The timer and the stopped state are untouched.
+fn zombie_volume(volume: u8, old: u8, new: u8, stopped: bool) -> u8 {
+    let mut v = volume;
+    if old & 7 == 0 && !stopped {
+        v += 1;
+    } else if old & 8 == 0 {
+        v += 2;
+    }
+    if (old ^ new) & 8 != 0 {
+        v = 16 - (v & 0xF);
+    }
+    v & 0xF
 }
 
 /// Channel 1's frequency sweep.
@@ -175,27 +246,17 @@ const SWEEP_CALC_DELAY: u64 = 4;
 /// The same for a trigger while the channel plays (Gambatte's model: 2 APU cycles sooner).
 const SQUARE_RETRIGGER_DELAY: u64 = 4;
 
-/// Where a CPU write falls against the APU's clocks: what a trigger needs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct WriteClock {
-    /// Dots since the last edge of the APU's 1 MHz clock (0-3, [`Apu::clock_lag`]).
-    pub(crate) lag: u64,
-    /// The CPU runs at double speed.
-    pub(crate) double_speed: bool,
-    /// Dots before the frame sequencer's next step (`u64::MAX`: not known; a trigger of
-    /// channel 1 just before a sweep step does not see it: [`SWEEP_TRIGGER_WINDOW`]).
-    pub(crate) to_step: u64,
-}
-
-impl Default for WriteClock {
-    fn default() -> WriteClock {
-        WriteClock {
-            lag: 0,
-            double_speed: false,
-            to_step: u64::MAX,
-        }
-    }
-}
+/// The frame sequencer step the DMG runs next at 0x0100 (the boot ROM powers the APU on and
+/// runs on for many steps; from our post-boot system counter the next falling edge of DIV
+/// bit 4 is step 1): Gambatte's `sound/ch2_init_env_counter_timing_1` to `_4` (a channel
+/// triggered at 0x0150 with an envelope period of 1 takes its first step 57,344 dots later;
+/// `_1` against `_2`: that step falls between two writes 4 dots apart, on the seventh
+/// falling edge after the trigger).
+const POST_BOOT_FS_STEP_DMG: u8 = 1;
+/// The same on the CGB (its boot ROM runs for another time, its system counter is at
+/// another phase): step 0; `_3` (CGB: not yet) against `_4` (CGB: stepped) put step 7 on
+/// our eighth edge.
+const POST_BOOT_FS_STEP_CGB: u8 = 0;
 
 impl Apu {
     /// The APU as the DMG boot ROM leaves it: powered, channel 1 on (the boot sound).
@@ -224,6 +285,15 @@ impl Apu {
         apu.regs[0x16] = 0x80;
         apu.ch[0].enabled = true;
         apu.ch[0].dac = true;
+        apu.fs_step = POST_BOOT_FS_STEP_DMG;
+        apu
+    }
+
+    /// The APU as the CGB boot ROM leaves it: as [`Apu::post_boot`], the frame sequencer's
+    /// next step [`POST_BOOT_FS_STEP_CGB`].
+    pub(crate) fn cgb_post_boot() -> Apu {
+        let mut apu = Apu::post_boot();
+        apu.fs_step = POST_BOOT_FS_STEP_CGB;
         apu
     }
 
@@ -309,11 +379,13 @@ impl Apu {
     /// counters take writes. The write is taken on an edge of the APU's 1 MHz clock (see
     /// `Apu::write_at`).
     pub fn write(&mut self, addr: u16, v: u8, now: u64) {
-        self.write_at(addr, v, now, WriteClock::default());
+        self.write_at(addr, v, now, WriteClock::NONE);
     }
 
-    /// [`Apu::write`] at `now`, where `clock` says against the APU's 1 MHz clock (the clock
-    /// that steps the square channels' duty: a trigger starts their timer from its last edge).
+    /// [`Apu::write`] at `now` with the bus's clocks as `clock` says: the APU's 1 MHz clock
+    /// (a square channel's trigger starts its timer from that clock's last edge) and the next
+    /// frame sequencer step (the envelope's reload on a trigger, the frame sequencer's
+    /// restart on power-on).
     pub(crate) fn write_at(&mut self, addr: u16, v: u8, now: u64, clock: WriteClock) {
         // The generators run with the old values up to now.
         self.catch_up(now);
@@ -368,18 +440,25 @@ impl Apu {
             }
             (2, 1) => self.ch[2].length = 256 - u16::from(v),
             (c, 1) if c < 4 => self.ch[c].length = 64 - u16::from(v & 0x3F),
-            (c, 2) if c != 2 && c < 4 => {
-                self.ch[c].dac = v & 0xF8 != 0;
-                if !self.ch[c].dac {
-                    self.ch[c].enabled = false;
-                }
-            }
+            (c, 2) if c != 2 && c < 4 => self.write_nrx2(c, old, v),
             (c, 4) if c < 4 => self.write_nrx4(c, v, now, clock),
             // A clock shift leaving 14-15 restarts the LFSR's clock.
             (3, 3) if self.synth.noise_next == u64::MAX => {
                 self.synth.noise_next = now.saturating_add(noise_period(v));
             }
             _ => {}
+        }
+    }
+
+    /// NRx2 of channel `c` (not the wave channel) written with `v` over `old`: a DAC switch,
+    /// and while the channel plays, the volume changes as [`zombie_volume`] says.
+    fn write_nrx2(&mut self, c: usize, old: u8, v: u8) {
+        let chan = &mut self.ch[c];
+        chan.dac = v & 0xF8 != 0;
+        if !chan.dac {
+            chan.enabled = false;
+        } else if chan.enabled {
+            chan.volume = zombie_volume(chan.volume, old, v, chan.env_stopped);
         }
     }
 
@@ -420,6 +499,21 @@ impl Apu {
             // step if the counter's bit is high.
             self.fs_step = if fs_bit_high { FS_DEAD_STEP } else { 0 };
             self.fs_late = false;
+        }
+    }
+
+    /// The step the frame sequencer runs next as a trigger at `now` sees it: the step after
+    /// `fs_step` if a step falls within [`ENV_TRIGGER_LOOKAHEAD`] dots (after the dead step
+    /// of a power-on, [`FS_DEAD_STEP`], step 0).
+    fn fs_step_seen_by_trigger(&self, now: u64, clock: WriteClock) -> u8 {
+        if clock.fs_next <= now.saturating_add(ENV_TRIGGER_LOOKAHEAD) {
+            if self.fs_step == FS_DEAD_STEP {
+                0
+            } else {
+                (self.fs_step + 1) & 7
+            }
+        } else {
+            self.fs_step
         }
     }
 
@@ -501,6 +595,9 @@ impl Apu {
     }
 
     fn trigger(&mut self, c: usize, quiet_half: bool, now: u64, clock: WriteClock) {
+        // The envelope's next step would be the imminent step 7: it is skipped (one period
+        // more; Pan Docs "Obscure Behavior").
+        let env_extra = u8::from(self.fs_step_seen_by_trigger(now, clock) == 7);
         match c {
             0 | 1 => {
                 // The square's timer restarts from the 1 MHz clock's last edge; its first duty
@@ -509,7 +606,7 @@ impl Apu {
                 // latch still due is taken; from off it is 0 until the first step's latch).
                 // The duty step counter itself is not reset.
                 let was_on = self.ch[c].enabled;
-                let delay = match (was_on, clock.double_speed) {
+                let delay = match (was_on, clock.mcycle == 2) {
                     (true, _) => SQUARE_RETRIGGER_DELAY,
                     (false, true) => SQUARE_TRIGGER_DELAY,
                     (false, false) => SQUARE_TRIGGER_DELAY_NORMAL_SPEED,
@@ -538,7 +635,8 @@ impl Apu {
         if c != 2 {
             let nrx2 = self.regs[reg(c, 2)];
             chan.volume = nrx2 >> 4;
-            chan.env_timer = nrx2 & 7;
+            chan.env_timer = env_period(nrx2) + env_extra;
+            chan.env_stopped = false;
         }
         if c == 0 {
             let nr10 = self.regs[0];
@@ -546,7 +644,7 @@ impl Apu {
             let shift = nr10 & 7;
             self.sweep.shadow = self.frequency(0);
             self.sweep.timer = if period == 0 { 8 } else { period };
-            if self.sweep_step_next() && clock.to_step <= SWEEP_TRIGGER_WINDOW {
+            if self.sweep_step_next() && clock.fs_next.saturating_sub(now) <= SWEEP_TRIGGER_WINDOW {
                 // The sweep step about to run is not counted: the timer runs its full
                 // period from the step after.
                 self.sweep.timer += 1;
@@ -677,24 +775,26 @@ impl Apu {
         }
     }
 
+    /// Step 7: each envelope's timer counts down (a period of 0 as 8); at 0 it reloads and,
+    /// with a period other than 0, the volume steps in NRx2's direction, or, at 0 going down
+    /// or 15 going up, the envelope stops until the next trigger.
     fn clock_envelopes(&mut self) {
         for i in [0, 1, 3] {
             let nrx2 = self.regs[reg(i, 2)];
-            let period = nrx2 & 7;
             let c = &mut self.ch[i];
-            if period == 0 {
+            c.env_timer = c.env_timer.saturating_sub(1);
+            if c.env_timer != 0 {
                 continue;
             }
-            if c.env_timer > 0 {
-                c.env_timer -= 1;
+            c.env_timer = env_period(nrx2);
+            if nrx2 & 7 == 0 || c.env_stopped {
+                continue;
             }
-            if c.env_timer == 0 {
-                c.env_timer = period;
-                if nrx2 & 0x08 != 0 && c.volume < 15 {
-                    c.volume += 1;
-                } else if nrx2 & 0x08 == 0 && c.volume > 0 {
-                    c.volume -= 1;
-                }
+            let up = nrx2 & 0x08 != 0;
+            match (up, c.volume) {
+                (true, 15) | (false, 0) => c.env_stopped = true,
+                (true, _) => c.volume += 1,
+                (false, _) => c.volume -= 1,
             }
         }
     }
@@ -778,7 +878,7 @@ impl Apu {
                 chan.length_enabled = self.regs[reg(c, 4)] & 0x40 != 0;
                 if c != 2 {
                     chan.volume = nrx2 >> 4;
-                    chan.env_timer = nrx2 & 7;
+                    chan.env_timer = env_period(nrx2);
                 }
             }
             let period = (self.regs[0] >> 4) & 7;
@@ -820,6 +920,7 @@ impl Apu {
             w.bool(c.length_enabled);
             w.u8(c.volume);
             w.u8(c.env_timer);
+            w.bool(c.env_stopped);
         }
         w.u8(self.sweep.timer);
         w.u16(self.sweep.shadow);
@@ -854,6 +955,7 @@ impl Apu {
             c.length_enabled = r.bool()?;
             c.volume = r.below(16, "envelope volume")?;
             c.env_timer = r.u8()?;
+            c.env_stopped = r.bool()?;
         }
         self.sweep.timer = r.u8()?;
         self.sweep.shadow = r.u16()?;

@@ -31,8 +31,8 @@ fn write(apu: &mut Apu, addr: u16, v: u8, now: u64) {
     let lag = apu.clock_lag(now);
     let clock = super::WriteClock {
         lag,
-        double_speed: false,
-        to_step: u64::MAX,
+        fs_next: u64::MAX,
+        mcycle: 4,
     };
     apu.write_at(addr, v, now, clock);
 }

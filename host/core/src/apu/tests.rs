@@ -1,8 +1,11 @@
 //! Tests of the sound generators: the fast catch-up against a plain edge-by-edge one (kept here
-//! as the reference), the LFSR and the noise clock; the frame sequencer (power-on, the sweep).
+//! as the reference), the LFSR and the noise clock; the frame sequencer (power-on, the sweep);
+//! the squares' trigger delays and output latch; and of the envelope: its reload on a
+//! trigger against the frame sequencer, the frame sequencer's restart on power-on, and NRx2
+//! writes while a channel plays (zombie mode).
 
 use super::synth::{DUTY, DUTY_LATCH_DELAY, NO_LATCH, duty_bit, lfsr_step, noise_period};
-use super::{Apu, RING_CAPACITY, SAMPLE_PERIOD};
+use super::{Apu, FS_PERIOD, RING_CAPACITY, SAMPLE_PERIOD, WriteClock, zombie_volume};
 
 impl Apu {
     /// The straightforward version of [`Apu::catch_up`]: one loop step per edge of any
@@ -221,10 +224,10 @@ fn output_at(apu: &mut Apu, t: u64) -> u8 {
     apu.digital_outputs()[0]
 }
 
-const NORMAL: super::WriteClock = super::WriteClock {
+const NORMAL: WriteClock = WriteClock {
     lag: 2,
-    double_speed: false,
-    to_step: u64::MAX,
+    fs_next: u64::MAX,
+    mcycle: 4,
 };
 
 #[test]
@@ -244,10 +247,10 @@ fn a_trigger_from_off_steps_8_dots_after_the_edge_at_double_speed() {
     for lag in [0, 2] {
         let t0 = 4000;
         let mut apu = square_at(t0, 0);
-        let clock = super::WriteClock {
+        let clock = WriteClock {
             lag,
-            double_speed: true,
-            to_step: u64::MAX,
+            fs_next: u64::MAX,
+            mcycle: 2,
         };
         apu.write_at(0xFF14, 0x87, t0, clock);
         let step = t0 - lag + 256 + 8;
@@ -311,10 +314,10 @@ fn a_latch_due_at_a_retrigger_is_still_taken() {
     apu.write_at(0xFF14, 0x87, t0, NORMAL);
     let step7 = t0 + 261 + 6 * 256;
     // Retriggered 2 dots after the step into 7 (double speed): step 7's latch still comes.
-    let clock = super::WriteClock {
+    let clock = WriteClock {
         lag: 0,
-        double_speed: true,
-        to_step: u64::MAX,
+        fs_next: u64::MAX,
+        mcycle: 2,
     };
     apu.write_at(0xFF14, 0x80, step7 + 2, clock);
     assert_eq!(output_at(&mut apu, step7 + 3), 0);
@@ -414,9 +417,9 @@ fn apu_with_ch1_sweep(steps: u64, at: u64, to_step: u64) -> Apu {
         0xFF14,
         0x87,
         at,
-        super::WriteClock {
-            to_step,
-            ..super::WriteClock::default()
+        WriteClock {
+            fs_next: at + to_step,
+            ..WriteClock::NONE
         },
     );
     apu
@@ -490,4 +493,247 @@ fn frame_sequencer_lateness_flips_per_switch_to_double_speed_and_resets_on_power
     apu.write(0xFF26, 0x00, 10);
     apu.write(0xFF26, 0x80, 20);
     assert!(!apu.fs_late(), "power-on realigns");
+}
+
+/// An APU driven as the bus drives it: frame sequencer steps every [`FS_PERIOD`] dots from
+/// `fs_next`, and writes that know when the next step falls.
+struct Rig {
+    apu: Apu,
+    now: u64,
+    fs_next: u64,
+}
+
+impl Rig {
+    /// A powered DMG APU at time 0x10000 whose next step, step `step`, falls `to_step` dots on.
+    fn new(step: u8, to_step: u64) -> Rig {
+        let mut apu = Apu::post_boot();
+        let now = 0x1_0000;
+        apu.start_clock(now);
+        apu.fs_step = step;
+        Rig {
+            apu,
+            now,
+            fs_next: now + to_step,
+        }
+    }
+
+    /// Run to `t`, frame sequencer steps at or before it first (as the bus does).
+    fn run_to(&mut self, t: u64) {
+        while self.fs_next <= t {
+            self.apu.frame_sequencer(self.fs_next);
+            self.fs_next += FS_PERIOD;
+        }
+        self.now = t;
+    }
+
+    /// Run `dots` on.
+    fn run(&mut self, dots: u64) {
+        self.run_to(self.now + dots);
+    }
+
+    /// Run to the next frame sequencer step that is step `step`, inclusive.
+    fn run_through_step(&mut self, step: u8) {
+        while self.apu.fs_step != step {
+            self.run_to(self.fs_next);
+        }
+        self.run_to(self.fs_next);
+    }
+
+    fn write(&mut self, addr: u16, v: u8) {
+        let clock = WriteClock {
+            lag: 0,
+            fs_next: self.fs_next,
+            mcycle: 4,
+        };
+        self.apu.write_at(addr, v, self.now, clock);
+    }
+
+    /// Channel 2 triggered with NR22 = `nr22`.
+    fn trigger_ch2(&mut self, nr22: u8) {
+        self.write(0xFF17, nr22);
+        self.write(0xFF19, 0x87);
+    }
+
+    fn vol2(&self) -> u8 {
+        self.apu.ch[1].volume
+    }
+
+    /// Step 7s from now until channel 2's volume first changes (none in 20: `None`).
+    fn step7s_to_first_volume_step(&mut self) -> Option<u32> {
+        let v = self.vol2();
+        for n in 1..=20 {
+            self.run_through_step(7);
+            if self.vol2() != v {
+                return Some(n);
+            }
+        }
+        None
+    }
+}
+
+/// A trigger whose next frame sequencer step is step 7 reloads the envelope timer one higher
+/// (Pan Docs "Obscure Behavior"): the first volume step skips that step 7.
+#[test]
+fn a_trigger_before_step_7_waits_one_more_envelope_period() {
+    for period in 1..=3u8 {
+        // Next step 7, 1000 dots away.
+        let mut r = Rig::new(7, 1000);
+        r.trigger_ch2(0x08 | period);
+        assert_eq!(r.step7s_to_first_volume_step(), Some(u32::from(period) + 1));
+        // Next step 3: no extra period.
+        let mut r = Rig::new(3, 1000);
+        r.trigger_ch2(0x08 | period);
+        assert_eq!(r.step7s_to_first_volume_step(), Some(u32::from(period)));
+    }
+}
+
+/// The trigger sees the frame sequencer 4 dots ahead (Gambatte's
+/// `ch2_init_reset_env_counter_timing_9`/`_11`): 4 dots before step 6 is already "before step
+/// 7"; 4 dots before step 7 is already past it, and that step 7 then clocks the new timer.
+#[test]
+fn the_trigger_sees_the_frame_sequencer_4_dots_ahead() {
+    let first = |step: u8, to_step: u64| {
+        let mut r = Rig::new(step, to_step);
+        r.trigger_ch2(0x09);
+        r.step7s_to_first_volume_step()
+    };
+    assert_eq!(first(6, 8), Some(1), "8 dots before step 6");
+    assert_eq!(first(6, 4), Some(2), "4 dots before step 6");
+    assert_eq!(first(7, 8), Some(2), "8 dots before step 7");
+    assert_eq!(first(7, 4), Some(1), "4 dots before step 7");
+    // And the step 7 itself lands at its own dot: a read just before sees the old volume.
+    let mut r = Rig::new(7, 4);
+    r.trigger_ch2(0x09);
+    r.run(3);
+    assert_eq!(r.vol2(), 0);
+    r.run(1);
+    assert_eq!(r.vol2(), 1);
+}
+
+/// A period of 0 counts as 8 for the timer (Pan Docs "Obscure Behavior"): the timer runs on
+/// while NRx2 says 0, and a period written later steps the volume when it runs out.
+#[test]
+fn an_envelope_period_of_0_counts_as_8() {
+    let mut r = Rig::new(3, 1000);
+    r.trigger_ch2(0x80);
+    for _ in 0..3 {
+        r.run_through_step(7);
+    }
+    assert_eq!(r.vol2(), 8, "period 0: no volume steps");
+    // Period 1, decrease: the write itself (old period 0, still updating) adds 1.
+    r.write(0xFF17, 0x81);
+    assert_eq!(r.vol2(), 9);
+    // The timer, reloaded with 8 at the trigger, has 5 step 7s left.
+    assert_eq!(r.step7s_to_first_volume_step(), Some(5));
+    assert_eq!(r.vol2(), 8);
+}
+
+/// The envelope stops at 0 going down and 15 going up, until the next trigger.
+#[test]
+fn the_envelope_stops_at_its_limits() {
+    let mut r = Rig::new(3, 1000);
+    r.trigger_ch2(0xE9);
+    r.run_through_step(7);
+    assert_eq!((r.vol2(), r.apu.ch[1].env_stopped), (15, false));
+    r.run_through_step(7);
+    assert_eq!((r.vol2(), r.apu.ch[1].env_stopped), (15, true));
+    r.trigger_ch2(0x21);
+    assert!(!r.apu.ch[1].env_stopped, "a trigger restarts it");
+    r.run_through_step(7);
+    r.run_through_step(7);
+    assert_eq!(r.vol2(), 0);
+    assert!(
+        !r.apu.ch[1].env_stopped,
+        "stops only on the step that finds 0"
+    );
+    r.run_through_step(7);
+    assert!(r.apu.ch[1].env_stopped);
+}
+
+/// Zombie mode on channels 1, 2 and 4: writing $08 over $08 (increase, period 0) while the
+/// channel plays adds 1 to the volume (Pan Docs: "the only useful consistent behavior"),
+/// 16 such writes come back to the start; once the envelope stopped, it adds nothing; with
+/// the channel off nothing changes.
+#[test]
+fn zombie_mode_steps_the_volume_of_a_playing_channel() {
+    for (nrx2, nrx4) in [(0xFF12u16, 0xFF14u16), (0xFF17, 0xFF19), (0xFF21, 0xFF23)] {
+        let c = usize::from((nrx2 - 0xFF10) / 5);
+        let mut r = Rig::new(3, 1000);
+        r.write(nrx2, 0x58);
+        r.write(nrx4, 0x80);
+        r.write(nrx2, 0x58);
+        assert_eq!(r.apu.ch[c].volume, 6, "channel {c}");
+        for _ in 0..16 {
+            r.write(nrx2, 0x08);
+        }
+        assert_eq!(
+            r.apu.ch[c].volume, 6,
+            "channel {c}: 16 increments wrap around"
+        );
+        // Stopped at 15 (period 1), then period 0: no increment.
+        r.write(nrx2, 0xF9);
+        r.write(nrx4, 0x80);
+        r.run_through_step(7);
+        assert!(r.apu.ch[c].env_stopped);
+        r.write(nrx2, 0xF8);
+        r.write(nrx2, 0xF8);
+        assert_eq!(r.apu.ch[c].volume, 15, "channel {c}: stopped");
+        // Off: the write only sets the register.
+        r.write(0xFF25, 0);
+        r.write(nrx2, 0x00);
+        r.write(nrx2, 0x58);
+        r.write(nrx2, 0x08);
+        assert!(!r.apu.ch[c].enabled);
+        assert_eq!(r.apu.ch[c].volume, 15, "channel {c}: off");
+    }
+}
+
+/// Pan Docs' zombie rules against SameBoy's formulation for the DMG and CGB C: the write
+/// acts as two, the old value to $FF and $FF to the new, each with the single-write rules
+/// (a new period with an old one of 0 ticks the volume in the new direction, unless stopped;
+/// $x8 over $x8 ticks; a mode change to increase gives 15 - v from an old period of 0, else
+/// 14 - v, and no tick; to decrease, 16 - v). Every volume, old and new value, both states.
+#[test]
+fn zombie_rules_match_the_two_write_formulation() {
+    fn single(v: u8, old: u8, new: u8, stopped: bool) -> u8 {
+        let mut v = v;
+        let mut tick = new & 7 != 0 && old & 7 == 0 && !stopped;
+        if new & 0xF == 8 && old & 0xF == 8 && !stopped {
+            tick = true;
+        }
+        if (new ^ old) & 8 != 0 {
+            if new & 8 != 0 {
+                v = if old & 7 == 0 && !stopped {
+                    v ^ 0xF
+                } else {
+                    14u8.wrapping_sub(v) & 0xF
+                };
+                tick = false;
+            } else {
+                v = 16u8.wrapping_sub(v) & 0xF;
+            }
+        }
+        if tick {
+            v = if new & 8 != 0 {
+                v + 1
+            } else {
+                v.wrapping_sub(1)
+            } & 0xF;
+        }
+        v
+    }
+    for v in 0..16u8 {
+        for old in 0..=0xFFu8 {
+            for new in (0..=0xFFu8).filter(|n| n & 0xF8 != 0) {
+                for stopped in [false, true] {
+                    let two = single(single(v, old, 0xFF, stopped), 0xFF, new, stopped);
+                    assert_eq!(
+                        zombie_volume(v, old, new, stopped),
+                        two,
+                        "v {v} old {old:02X} new {new:02X} stopped {stopped}"
+                    );
+                }
+            }
+        }
+    }
 }
