@@ -20,10 +20,12 @@ mod ring;
 mod synth;
 #[cfg(test)]
 mod tests;
+mod view;
 
 pub use ring::{RING_CAPACITY, Sample, SampleRing};
 pub use synth::{SAMPLE_PERIOD, SAMPLE_RATE};
 use synth::{Synth, noise_period};
+pub use view::{ApuView, ChannelView, EnvelopeView, NoiseView, PulseView, SweepView, WaveView};
 
 /// Bits that always read as 1, for 0xFF10-0xFF2F.
 const READ_MASK: [u8; 0x20] = [
