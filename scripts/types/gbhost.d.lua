@@ -535,7 +535,7 @@ function savestate.load(slot) end
 function apu.state() end
 
 ---Channel `n` (1-4) now, in Pan Docs' terms: `playing` (NR52), `dac`, `output` (its digital output 0-15, what the CGB's PCM12/PCM34 show), `left`/`right` (NR51), `frequency` (the 11-bit period value of NRx3/NRx4), `hz` (the tone's frequency: 131,072 / (2048 - f) for channels 1-2, 65,536 / (2048 - f) for 3, the LFSR's clock rate for 4), `length` (length timer steps left) and `length_enabled`; then the parts the channel has: `envelope` {`volume`, `initial_volume`, `increase`, `pace`} (1, 2, 4), `pulse` {`duty` 0-3, `step` 0-7} (1, 2), `sweep` {`pace`, `negate`, `shift`, `shadow`, `enabled`} (1), `wave` {`output_level` 0-3, `position` 0-31, `sample`} (3), `noise` {`lfsr`, `short`, `clock_shift`, `clock_divider`} (4)
----Like `apu.state`, it changes nothing (the sound generators' phases are worked out, not run)
+---Like `apu.state`, it changes nothing (the sound generators' phases are worked out, not run; they move only while the host generates sound: the app, `--wav` and movie recording do; `headless` without `--wav` and Python's default do not, so a script that decides inputs on `output`, `pulse.step`, `wave.sample` or `noise.lfsr` should run with sound on)
 ---@param n integer
 ---@return ApuChannel
 function apu.channel(n) end

@@ -317,7 +317,11 @@ pub fn functions() -> Vec<Function> {
            4), `pulse` {`duty` 0-3, `step` 0-7} (1, 2), `sweep` {`pace`, `negate`, `shift`, \
            `shadow`, `enabled`} (1), `wave` {`output_level` 0-3, `position` 0-31, `sample`} (3), \
            `noise` {`lfsr`, `short`, `clock_shift`, `clock_divider`} (4). Like `apu.state`, \
-           it changes nothing (the sound generators' phases are worked out, not run).", None),
+           it changes nothing (the sound generators' phases are worked out, not run; they move \
+           only while the host generates sound: the app, `--wav` and movie recording do; \
+           `headless` without `--wav` and Python's default do not, so a script that decides \
+           inputs on `output`, `pulse.step`, `wave.sample` or `noise.lfsr` should run with \
+           sound on).", None),
         f("gbhost.apu", &[("n", "integer")], "any",
           "Internal: the APU view as name/value pairs (0: `apu.state`, 1-4: `apu.channel`; \
            `part.field` names nest).", Some(id::APU)),
