@@ -735,6 +735,12 @@ impl Gb {
         self.hw.apu.digital_outputs()
     }
 
+    /// The APU now, read-only: power, NR50/NR51, the frame sequencer step and each channel's
+    /// state (see [`crate::apu::ApuView`]). Reading changes nothing, not even the state image.
+    pub fn apu_view(&self) -> crate::apu::ApuView {
+        self.hw.apu.view(self.hw.now)
+    }
+
     /// Write the machine's state as a fixed-layout image into `out` (cleared first; no
     /// allocation once `out` has grown to [`Gb::state_len`]). See [`crate::state`].
     pub fn save_state(&self, out: &mut Vec<u8>) {

@@ -64,5 +64,8 @@ pub use state::StateError;
 /// HALT, the serial clock after DIV writes, the interrupt dispatch's pushes); 5 its fourth
 /// round (the first line after LCD on, CGB STAT/LYC off the CPU grid and at double speed,
 /// HALT woken by HBlank, OAM DMA in HALT and beside HDMA, LCDC.1/LCDC.4 during mode 3, the
-/// square channels' duty tables and timer restart).
-pub const CORE_VERSION: u32 = 5;
+/// square channels' duty tables and timer restart); 6 the APU to the cycle (issue 32: the
+/// frame sequencer's power-on dead step and double-speed lateness, the sweep's trigger window
+/// and late calculation, the envelope's reload and zombie mode, the squares' output latch and
+/// channel 1's post-boot phase, PCM12/PCM34 and the wave buffer).
+pub const CORE_VERSION: u32 = 6;

@@ -26,7 +26,9 @@
 //! and the HDMA's view of the CPU's sleep and of the block being copied; version 11 added
 //! the CPU's byte latched across a sleep, the DMG's first HALT wake-up, and the APU's 1 MHz
 //! clock phase and its square channels' silence after a trigger, the window's latch carried
-//! past WX 166 and its falls): CPU,
+//! past WX 166 and its falls; version 12 the APU's: each envelope's stop at 0 or 15, the
+//! sweep's calculation due, the frame sequencer's double-speed lateness, the squares' latched
+//! output and its time in place of their silence flags, and the wave channel's buffer byte): CPU,
 //! clock and interrupt registers, work RAM (8 KiB on the DMG, 32 on the CGB), high RAM, PPU
 //! (VRAM 8 or 16 KiB, VBK, the colour palettes, OPRI), timer, serial, joypad, APU, OAM DMA,
 //! CGB mode and the CGB registers (KEY0, KEY1, SVBK, RP, FF72-FF75), the speed switch, the RAM
@@ -74,7 +76,7 @@ pub enum StateError {
 /// Magic bytes at the start of an image.
 pub const MAGIC: [u8; 4] = *b"GBst";
 /// Format version of the image.
-pub const VERSION: u16 = 11;
+pub const VERSION: u16 = 12;
 
 /// Appends fields to an image.
 pub(crate) struct Writer<'a> {

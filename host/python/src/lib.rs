@@ -13,7 +13,9 @@ mod names;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
+use gb_core::apu::ApuView;
 use gb_core::{Buttons, ModelChoice};
+use gb_session::api::apu::{self, Field};
 use gb_session::movie::Recorder;
 use gb_session::{PowerOn, Session, SessionConfig, StateFile};
 use pyo3::exceptions::{PyIndexError, PyOSError};
@@ -292,6 +294,24 @@ impl GameBoy {
         Ok(d)
     }
 
+    /// The APU as a whole now: `powered`, `left_volume`, `right_volume`, `vin_left`,
+    /// `vin_right`, `panning` (NR51), `frame_sequencer_step`. Reading changes nothing.
+    fn apu_state<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        apu_dict(py, &self.session.gb().apu_view(), 0)
+    }
+
+    /// Channel `n` (1-4) now, with the names of Lua's `apu.channel(n)`: `playing`, `dac`,
+    /// `output` (0-15), `left`, `right`, `frequency`, `hz`, `length`, `length_enabled`, and
+    /// the parts `envelope`, `pulse`, `sweep`, `wave`, `noise` as dicts (None for a channel
+    /// without that part). Reading changes nothing.
+    fn apu_channel<'py>(&self, py: Python<'py>, n: i64) -> PyResult<Bound<'py, PyDict>> {
+        let n = usize::try_from(n)
+            .ok()
+            .filter(|n| (1..=4).contains(n))
+            .ok_or_else(|| value_error(format!("channels are 1-4, not {n}")))?;
+        apu_dict(py, &self.session.gb().apu_view(), n)
+    }
+
     /// Frames completed.
     #[getter]
     fn frame(&self) -> u64 {
@@ -397,6 +417,40 @@ impl GameBoy {
         self.session.set_audio_enabled(self.audio);
         r.finish().map_err(|e| PyOSError::new_err(e.to_string()))
     }
+}
+
+/// The APU view's fields for `n` (0: the APU as a whole, 1-4: a channel) as a dict, with
+/// gb-session's names (`part.field` as nested dicts; a channel's missing parts are None).
+fn apu_dict<'py>(py: Python<'py>, view: &ApuView, n: usize) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    let fields = apu::fields(view, n).ok_or_else(|| value_error(format!("no channel {n}")))?;
+    for (name, value) in fields {
+        let (target, key) = match name.split_once('.') {
+            None => (d.clone(), name),
+            Some((part, key)) => match d.get_item(part)?.and_then(|p| p.cast_into::<PyDict>().ok())
+            {
+                Some(sub) => (sub, key),
+                None => {
+                    let sub = PyDict::new(py);
+                    d.set_item(part, &sub)?;
+                    (sub, key)
+                }
+            },
+        };
+        match value {
+            Field::Bool(b) => target.set_item(key, b)?,
+            Field::Int(i) => target.set_item(key, i)?,
+            Field::Float(x) => target.set_item(key, x)?,
+        }
+    }
+    if n > 0 {
+        for part in ["envelope", "pulse", "sweep", "wave", "noise"] {
+            if !d.contains(part)? {
+                d.set_item(part, py.None())?;
+            }
+        }
+    }
+    Ok(d)
 }
 
 /// The module.

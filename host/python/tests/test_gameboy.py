@@ -8,7 +8,7 @@ import pytest
 
 import gbhost
 
-from conftest import cli, read_png_rgb
+from conftest import cli, read_png_rgb, tiny_rom
 
 
 def test_stepping_counts_frames_and_runs_the_cpu(tiny):
@@ -153,3 +153,45 @@ def test_errors_are_python_exceptions_with_the_clis_messages(tiny, tmp_path):
         gb.memory.__getattr__("sram2") if False else gb._core.memory_bytes("sram2")
     with pytest.raises(ValueError, match="cartridge|ROM"):
         gbhost.GameBoy(b"\x00" * 100)
+
+
+def sound_rom() -> bytes:
+    """The tiny ROM, but its program plays channel 2 (50 %, volume 15, period value 0x69D)
+    and channel 4 (shift 2, divider 1) to both sides after powering the APU up afresh."""
+    rom = bytearray(tiny_rom())
+    program = bytes([0xAF, 0xE0, 0x26])  # xor a; ldh [NR52], a
+    for reg, value in [(0x26, 0x80), (0x24, 0x77), (0x25, 0xFF), (0x16, 0x80), (0x17, 0xF0),
+                       (0x18, 0x9D), (0x19, 0x86), (0x21, 0x80), (0x22, 0x21), (0x23, 0x80)]:
+        program += bytes([0x3E, value, 0xE0, reg])  # ld a, value; ldh [reg], a
+    program += bytes([0x18, 0xFE])  # jr -2
+    rom[0x150 : 0x150 + len(program)] = program
+    return bytes(rom)
+
+
+def test_the_apu_view_shows_the_channels_the_game_plays():
+    gb = gbhost.GameBoy(sound_rom(), audio=True)  # the generators run only with sound on
+    gb.step(3)
+    state = gb.apu_state()
+    assert state["powered"] and (state["left_volume"], state["right_volume"]) == (7, 7)
+    assert state["panning"] == 0xFF and 0 <= state["frame_sequencer_step"] < 8
+    c1, c2, c3, c4 = (gb.apu_channel(n) for n in range(1, 5))
+    assert not c1["playing"] and c1["sweep"] is not None and c1["wave"] is None
+    assert c2["playing"] and c2["frequency"] == 0x69D and abs(c2["hz"] - 369.22) < 0.01
+    assert c2["pulse"]["duty"] == 2 and 0 <= c2["pulse"]["step"] < 8
+    assert c2["envelope"]["volume"] == 15 and c2["output"] in (0, 15)
+    assert not c3["playing"] and c3["wave"]["output_level"] == 0 and c3["envelope"] is None
+    assert c4["playing"] and c4["noise"]["clock_shift"] == 2 and c4["hz"] == 65536.0
+    assert c4["noise"]["lfsr"] != 0
+    with pytest.raises(ValueError, match="1-4"):
+        gb.apu_channel(0)
+
+
+def test_reading_the_apu_changes_nothing():
+    a, b = (gbhost.GameBoy(sound_rom(), history_mib=0, audio=True) for _ in range(2))
+    for _ in range(5):
+        a.step()
+        b.step()
+        for n in range(1, 5):
+            a.apu_channel(n)
+        a.apu_state()
+    assert [a.apu_channel(n) for n in range(1, 5)] == [b.apu_channel(n) for n in range(1, 5)]

@@ -2,6 +2,7 @@
 //! trial per ROM): instruction semantics and timing, frames and audio against recorded hashes,
 //! BESS, determinism, random programs, boot and joypad, the LCD, watchpoints.
 
+mod audio_filter;
 mod audio_hashes;
 mod bess;
 mod boot_and_joypad;

@@ -148,6 +148,19 @@ class GameBoy:
         """The CPU registers by name (``a`` … ``l``, ``af`` … ``hl``, ``sp``, ``pc``)."""
         return self._core.registers
 
+    def apu_state(self) -> "_gbhost.ApuState":
+        """The APU as a whole now: ``powered``, ``left_volume``/``right_volume`` (NR50),
+        ``vin_left``/``vin_right``, ``panning`` (NR51), ``frame_sequencer_step``."""
+        return self._core.apu_state()
+
+    def apu_channel(self, n: int) -> "_gbhost.ApuChannel":
+        """Sound channel ``n`` (1-4) now, as Lua's ``apu.channel(n)``: ``playing``, ``dac``,
+        ``output`` (0-15), ``left``/``right``, ``frequency`` (the 11-bit period value), ``hz``,
+        ``length``, ``length_enabled``, and the parts ``envelope``, ``pulse``, ``sweep``,
+        ``wave``, ``noise`` (dicts, None for a channel without that part). Reading changes
+        nothing: no time passes, nothing is logged."""
+        return self._core.apu_channel(n)
+
     @property
     def frame(self) -> int:
         """Frames completed."""

@@ -1,6 +1,60 @@
 """Type stubs of the extension module (`src/lib.rs`); use the `gbhost` package's wrappers."""
 
-from typing import Optional, Sequence, Union
+from typing import Optional, Sequence, TypedDict, Union
+
+class ApuState(TypedDict):
+    powered: bool
+    left_volume: int
+    right_volume: int
+    vin_left: bool
+    vin_right: bool
+    panning: int
+    frame_sequencer_step: int
+
+class ApuEnvelope(TypedDict):
+    volume: int
+    initial_volume: int
+    increase: bool
+    pace: int
+
+class ApuPulse(TypedDict):
+    duty: int
+    step: int
+
+class ApuSweep(TypedDict):
+    pace: int
+    negate: bool
+    shift: int
+    shadow: int
+    enabled: bool
+
+class ApuWave(TypedDict):
+    output_level: int
+    position: int
+    sample: int
+
+class ApuNoise(TypedDict):
+    lfsr: int
+    short: bool
+    clock_shift: int
+    clock_divider: int
+
+class ApuChannel(TypedDict):
+    number: int
+    playing: bool
+    dac: bool
+    output: int
+    left: bool
+    right: bool
+    frequency: int
+    hz: float
+    length: int
+    length_enabled: bool
+    envelope: Optional[ApuEnvelope]
+    pulse: Optional[ApuPulse]
+    sweep: Optional[ApuSweep]
+    wave: Optional[ApuWave]
+    noise: Optional[ApuNoise]
 
 class GameBoy:
     def __init__(
@@ -24,6 +78,8 @@ class GameBoy:
     def memory_bytes(self, name: str) -> bytes: ...
     @property
     def registers(self) -> dict[str, int]: ...
+    def apu_state(self) -> ApuState: ...
+    def apu_channel(self, n: int) -> ApuChannel: ...
     @property
     def frame(self) -> int: ...
     @property

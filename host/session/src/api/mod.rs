@@ -4,7 +4,7 @@
 //! `ui.lua` (the data of scripts' windows), and the compatibility layers `bizhawk.lua` (with
 //! `forms.lua`: BizHawk's forms), `vba.lua` and `mgba.lua`. The host side: [`context`] (what a
 //! call may reach), [`args`] (reading arguments), [`memory`], [`draw`], [`machine`], [`io`],
-//! [`window`] and [`tas`] (the calls, by family; this module only dispatches), [`ui`] (the windows'
+//! [`window`], [`tas`] and [`apu`] (the calls, by family; this module only dispatches), [`ui`] (the windows'
 //! description a script hands out), [`console`] (the REPL's VM).
 //!
 //! Nothing here remembers anything about Lua between calls: hooks, pending input and the
@@ -14,6 +14,7 @@
 
 use lua_rollback::{Host, HostReturn, Value};
 
+pub mod apu;
 pub mod args;
 pub mod console;
 pub mod context;
@@ -76,6 +77,7 @@ impl Host for Api<'_> {
             || self.call_io(id, args, ret)?
             || self.call_tas(id, args, ret)?
             || self.call_window(id, args, ret)?
+            || self.call_apu(id, args, ret)?
         {
             Ok(HostReturn::Values)
         } else {

@@ -112,6 +112,33 @@ emu.getregisters = function()
   return t
 end
 
+-- The APU's read-only view: gbhost.apu(n) answers name/value pairs (n = 0: the APU as a
+-- whole, 1-4: a channel); a name "part.field" is a field of the sub-table `part`.
+local function apu_table(n)
+  local kv = table.pack(gbhost.apu(n))
+  local t = {}
+  for i = 1, kv.n, 2 do
+    local name, value = kv[i], kv[i + 1]
+    local part, field = string.match(name, "^([%w_]+)%.([%w_]+)$")
+    if part then
+      t[part] = t[part] or {}
+      t[part][field] = value
+    else
+      t[name] = value
+    end
+  end
+  return t
+end
+apu = {
+  state = function() return apu_table(0) end,
+  channel = function(n)
+    if math.type(n) ~= "integer" or n < 1 or n > 4 then
+      error("apu.channel: channels are 1-4, not " .. tostring(n), 2)
+    end
+    return apu_table(n)
+  end,
+}
+
 local function buttons_table(mask)
   local t = {}
   for i, name in ipairs(BUTTONS) do t[name] = mask & (1 << (i - 1)) ~= 0 end
@@ -420,7 +447,7 @@ local function strict(name, t)
     end,
   })
 end
-for _, name in ipairs({ "memory", "emu", "joypad", "event", "gui", "console", "savestate" }) do
+for _, name in ipairs({ "memory", "emu", "joypad", "event", "gui", "console", "savestate", "apu" }) do
   strict(name, _G[name])
 end
 gbhost.strict = strict

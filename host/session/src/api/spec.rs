@@ -93,6 +93,7 @@ pub mod id {
     pub const TAS_REQUEST: u32 = 36;
     pub const DISASM: u32 = 37;
     pub const SYMBOL: u32 = 38;
+    pub const APU: u32 = 39;
     // Scripts' windows and the app's window (60-69).
     pub const UI_CHANGED: u32 = 60;
     pub const INPUT_USED: u32 = 61;
@@ -301,6 +302,29 @@ pub fn functions() -> Vec<Function> {
         f("savestate.load", &[("slot", "integer|string")], "",
           "Load a state this session saved: the machine at once, the other scripts when the call \
            returns; the calling script is not rolled back.", Some(id::LOAD)),
+        f("apu.state", &[], "ApuState",
+          "The APU as a whole now: `powered` (NR52 bit 7), `left_volume` and `right_volume` \
+           (NR50, 0-7), `vin_left`, `vin_right`, `panning` (NR51) and `frame_sequencer_step` \
+           (the step that runs next, 0-7). Reading changes nothing and is not an outside input \
+           (nothing is logged: a replay reads the same values).", None),
+        f("apu.channel", &[("n", "integer")], "ApuChannel",
+          "Channel `n` (1-4) now, in Pan Docs' terms: `playing` (NR52), `dac`, `output` (its \
+           digital output 0-15, what the CGB's PCM12/PCM34 show), `left`/`right` (NR51), \
+           `frequency` (the 11-bit period value of NRx3/NRx4), `hz` (the tone's frequency: \
+           131,072 / (2048 - f) for channels 1-2, 65,536 / (2048 - f) for 3, the LFSR's clock \
+           rate for 4), `length` (length timer steps left) and `length_enabled`; then the parts \
+           the channel has: `envelope` {`volume`, `initial_volume`, `increase`, `pace`} (1, 2, \
+           4), `pulse` {`duty` 0-3, `step` 0-7} (1, 2), `sweep` {`pace`, `negate`, `shift`, \
+           `shadow`, `enabled`} (1), `wave` {`output_level` 0-3, `position` 0-31, `sample`} (3), \
+           `noise` {`lfsr`, `short`, `clock_shift`, `clock_divider`} (4). Like `apu.state`, \
+           it changes nothing (the sound generators' phases are worked out, not run; they move \
+           only while the host generates sound: the app, `--wav` and movie recording do; \
+           `headless` without `--wav` and Python's default do not, so a script that decides \
+           inputs on `output`, `pulse.step`, `wave.sample` or `noise.lfsr` should run with \
+           sound on).", None),
+        f("gbhost.apu", &[("n", "integer")], "any",
+          "Internal: the APU view as name/value pairs (0: `apu.state`, 1-4: `apu.channel`; \
+           `part.field` names nest).", Some(id::APU)),
         f("gbhost.persist_get", &[("key", "string|integer")], "any",
           "Internal: the `persist` table's read (use `persist.key`).", Some(id::PERSIST_GET)),
         f("gbhost.persist_set", &[("key", "string|integer"), ("value", "any")], "",
@@ -408,6 +432,7 @@ pub fn markdown() -> String {
         }
         let t = func.name.split('.').next().unwrap_or("");
         if t != table {
+            out.push_str(table_notes(&table));
             out.push_str(&format!("\n## `{t}`\n\n"));
             table = t.to_owned();
         }
@@ -428,8 +453,25 @@ pub fn markdown() -> String {
             func.doc
         ));
     }
+    out.push_str(table_notes(&table));
     out
 }
+
+/// Text after a table's functions in the reference (an example), or nothing.
+fn table_notes(table: &str) -> &'static str {
+    match table {
+        "apu" => APU_EXAMPLE,
+        _ => "",
+    }
+}
+
+/// The `apu` table's example: the shipped `scripts/overlays/apu_channels.lua`.
+const APU_EXAMPLE: &str = concat!(
+    "\nA HUD with each channel's note, volume and panning \
+     (`scripts/overlays/apu_channels.lua`):\n\n```lua\n",
+    include_str!("../../../../scripts/overlays/apu_channels.lua"),
+    "```\n"
+);
 
 /// The LuaLS definitions, `scripts/types/gbhost.d.lua`.
 pub fn luals() -> String {
@@ -446,10 +488,12 @@ pub fn luals() -> String {
         "input",
         "console",
         "savestate",
+        "apu",
     ] {
         out.push_str(&format!("{t} = {{}}\n"));
     }
-    out.push_str("---@type table<string|integer, nil|boolean|number|string>\npersist = {}\n");
+    out.push_str("---@type table<string|integer, nil|boolean|number|string>\npersist = {}\n\n");
+    out.push_str(super::apu::LUALS_CLASSES);
     for func in functions() {
         if func.name.starts_with("gbhost.") {
             continue;

@@ -772,3 +772,127 @@ fn bus_hooks_see_and_filter_banks() {
     assert!(banks.chunks(2).all(|p| p == ["1", "2"]), "{line}");
     assert_eq!(in2.parse::<usize>().unwrap(), banks.len() / 2, "{line}");
 }
+
+/// A ROM that powers the APU up afresh and plays channel 2 (50 %, volume 15, period value
+/// 0x69D: 369.2 Hz), channel 3 (wave RAM as left, 100 %, length on) and channel 4 (15-bit,
+/// shift 2, divider 1), channels 1-2 to the right and everything to the left; then loops.
+fn sound_rom() -> Vec<u8> {
+    gb_core::asm::RomBuilder::new()
+        .program(
+            r#"
+                xor a
+                ldh [$26], a        ; NR52: off (every register cleared)
+                ld a, $80
+                ldh [$26], a        ; on
+                ld a, $75
+                ldh [$24], a        ; NR50: left 7, right 5
+                ld a, $F3
+                ldh [$25], a        ; NR51
+                ld a, $80
+                ldh [$16], a        ; NR21: 50 %
+                ld a, $F0
+                ldh [$17], a        ; NR22: volume 15, no envelope
+                ld a, $9D
+                ldh [$18], a
+                ld a, $86
+                ldh [$19], a        ; NR24: trigger, period value 0x69D
+                ld a, $80
+                ldh [$1A], a        ; NR30: DAC on
+                xor a
+                ldh [$1B], a        ; NR31: length 256
+                ld a, $20
+                ldh [$1C], a        ; NR32: 100 %
+                ldh [$1D], a
+                ld a, $C7
+                ldh [$1E], a        ; NR34: trigger, length on, period value 0x720
+                ld a, $80
+                ldh [$21], a        ; NR42: volume 8
+                ld a, $21
+                ldh [$22], a        ; NR43: shift 2, divider 1
+                ld a, $80
+                ldh [$23], a        ; NR44: trigger
+            loop:
+                jr loop
+            "#,
+        )
+        .build()
+        .expect("rom")
+}
+
+/// `apu.state()` and `apu.channel(n)` show what the ROM set up, the same values the core's
+/// view gives at that moment; reading logs nothing, and replays see the same values.
+#[test]
+fn apu_functions_show_the_channels_the_game_plays() {
+    let config = gb_session::SessionConfig {
+        desync_check: true,
+        ..gb_session::SessionConfig::default()
+    };
+    let script = r#"
+        local fields = {}
+        event.on_frame_end(function()
+          local s = apu.state()
+          local c1, c2, c3, c4 = apu.channel(1), apu.channel(2), apu.channel(3), apu.channel(4)
+          if emu.framecount() == 3 then
+            print(s.powered, s.left_volume, s.right_volume, s.panning, s.frame_sequencer_step)
+            print(c1.playing, c1.sweep ~= nil, c1.pulse ~= nil, c1.wave == nil)
+            print(c2.playing, c2.dac, c2.frequency, string.format("%.2f", c2.hz), c2.pulse.duty,
+                  c2.pulse.step, c2.envelope.volume, c2.envelope.increase, c2.left, c2.right,
+                  c2.output, c2.sweep == nil)
+            print(c3.playing, c3.wave.output_level, c3.wave.position, c3.wave.sample,
+                  c3.length_enabled, c3.length, c3.left, c3.right, c3.envelope == nil)
+            print(c4.playing, c4.noise.clock_shift, c4.noise.clock_divider, c4.noise.short,
+                  c4.noise.lfsr, c4.hz, c4.envelope.volume)
+            print(pcall(apu.channel, 5))
+          end
+        end)
+    "#;
+    let mut s = gb_session::Session::new(sound_rom(), None, config.clone()).expect("session");
+    s.load_script("apu.lua", script);
+    for _ in 0..4 {
+        s.run_frame();
+        if s.frame() == 3 {
+            break;
+        }
+    }
+    let view = s.gb().apu_view();
+    let lines = console(&mut s);
+    let [c1, c2, c3, c4] = &view.channels;
+    assert_eq!(
+        lines[0],
+        format!("true\t7\t5\t243\t{}", view.frame_sequencer_step)
+    );
+    assert_eq!(lines[1], "false\ttrue\ttrue\ttrue");
+    assert!(!c1.playing);
+    let p2 = c2.pulse.expect("pulse");
+    assert_eq!(
+        lines[2],
+        format!(
+            "true\ttrue\t1693\t369.22\t2\t{}\t15\tfalse\ttrue\ttrue\t{}\ttrue",
+            p2.step, c2.output
+        )
+    );
+    let w = c3.wave.expect("wave");
+    assert!(c3.length < 256 && c3.length > 240, "{}", c3.length);
+    assert_eq!(
+        lines[3],
+        format!(
+            "true\t1\t{}\t{}\ttrue\t{}\ttrue\tfalse\ttrue",
+            w.position, w.sample, c3.length
+        )
+    );
+    let n = c4.noise.expect("noise");
+    assert_ne!(n.lfsr, 0, "the LFSR has run");
+    assert_eq!(
+        lines[4],
+        format!("true\t2\t1\tfalse\t{}\t65536.0\t8", n.lfsr)
+    );
+    assert!(lines[5].contains("channels are 1-4, not 5"), "{}", lines[5]);
+    // Reading is not an input: the log is what a script that reads nothing leaves.
+    let mut quiet = gb_session::Session::new(sound_rom(), None, config).expect("session");
+    quiet.load_script("apu.lua", "event.on_frame_end(function() end)");
+    for _ in 0..3 {
+        quiet.run_frame();
+    }
+    assert_eq!(s.log().len(), quiet.log().len());
+    assert_eq!(s.verify_replay(0).expect("replay"), 0);
+}
