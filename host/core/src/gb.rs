@@ -736,8 +736,8 @@ impl Gb {
     }
 
     /// The APU now, read-only: power, NR50/NR51, the frame sequencer step and each channel's
-    /// state (see [`crate::apu::ApuView`]). Reading changes nothing, not even the state image.
-    pub fn apu_view(&self) -> crate::apu::ApuView {
+    /// state (see [`crate::apu::view::ApuView`]). Reading changes nothing, not even the state image.
+    pub fn apu_view(&self) -> crate::apu::view::ApuView {
         self.hw.apu.view(self.hw.now)
     }
 

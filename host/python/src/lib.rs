@@ -13,7 +13,7 @@ mod names;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use gb_core::apu::ApuView;
+use gb_core::apu::view::ApuView;
 use gb_core::{Buttons, ModelChoice};
 use gb_session::api::apu::{self, Field};
 use gb_session::movie::Recorder;

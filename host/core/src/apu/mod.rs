@@ -26,12 +26,11 @@ mod ring;
 mod synth;
 #[cfg(test)]
 mod tests;
-mod view;
+pub mod view;
 
 pub use ring::{RING_CAPACITY, Sample, SampleRing};
 use synth::{NO_LATCH, Synth, noise_period};
 pub use synth::{SAMPLE_PERIOD, SAMPLE_RATE};
-pub use view::{ApuView, ChannelView, EnvelopeView, NoiseView, PulseView, SweepView, WaveView};
 
 /// Bits that always read as 1, for 0xFF10-0xFF2F.
 const READ_MASK: [u8; 0x20] = [

@@ -493,7 +493,7 @@ pub fn luals() -> String {
         out.push_str(&format!("{t} = {{}}\n"));
     }
     out.push_str("---@type table<string|integer, nil|boolean|number|string>\npersist = {}\n\n");
-    out.push_str(super::apu::LUALS_CLASSES);
+    out.push_str(APU_LUALS_CLASSES);
     for func in functions() {
         if func.name.starts_with("gbhost.") {
             continue;
@@ -523,6 +523,71 @@ pub fn luals() -> String {
     }
     out
 }
+
+/// The LuaLS classes of `apu.state()` and `apu.channel(n)` (in `scripts/types/gbhost.d.lua`;
+/// a test in `api/apu.rs` checks that every field it returns is declared here).
+pub(super) const APU_LUALS_CLASSES: &str = "\
+---The APU as a whole (`apu.state()`)
+---@class ApuState
+---@field powered boolean NR52 bit 7: the APU is on
+---@field left_volume integer NR50 bits 4-6 (0-7; the mix is multiplied by this + 1)
+---@field right_volume integer NR50 bits 0-2 (0-7)
+---@field vin_left boolean NR50 bit 7 (VIN to the left; gbhost mixes no VIN)
+---@field vin_right boolean NR50 bit 3
+---@field panning integer NR51 (bits 4-7 left, 0-3 right; channel 1 in bits 4 and 0)
+---@field frame_sequencer_step integer The frame sequencer step that runs next (0-7)
+
+---A volume envelope (NRx2 and the current volume)
+---@class ApuEnvelope
+---@field volume integer The current volume, 0-15
+---@field initial_volume integer NRx2 bits 4-7
+---@field increase boolean NRx2 bit 3: the volume rises
+---@field pace integer NRx2 bits 0-2: steps every `pace` 64 Hz ticks (0: none)
+
+---A pulse channel's duty
+---@class ApuPulse
+---@field duty integer NRx1 bits 6-7: 0-3 for 12.5, 25, 50, 75 %
+---@field step integer The duty step now, 0-7
+
+---Channel 1's period sweep
+---@class ApuSweep
+---@field pace integer NR10 bits 4-6 (steps every `pace` 128 Hz ticks; 0: none)
+---@field negate boolean NR10 bit 3: subtracts
+---@field shift integer NR10 bits 0-2
+---@field shadow integer The shadow period value the calculations start from
+---@field enabled boolean The sweep's internal enable flag
+
+---Channel 3's playback
+---@class ApuWave
+---@field output_level integer NR32 bits 5-6: 0 mute, 1 100 %, 2 50 %, 3 25 %
+---@field position integer The sample index in wave RAM, 0-31
+---@field sample integer The sample buffer (the last 4-bit sample fetched)
+
+---Channel 4's LFSR
+---@class ApuNoise
+---@field lfsr integer The LFSR's 15 bits (bit 0 is the output)
+---@field short boolean NR43 bit 3: 7-bit mode
+---@field clock_shift integer NR43 bits 4-7
+---@field clock_divider integer NR43 bits 0-2
+
+---One channel now (`apu.channel(n)`)
+---@class ApuChannel
+---@field number integer 1-4
+---@field playing boolean NR52 bit n-1: the channel is on
+---@field dac boolean Its DAC is on
+---@field output integer Its digital output, 0-15 (PCM12/PCM34; 0 while off)
+---@field left boolean NR51 sends it left
+---@field right boolean NR51 sends it right
+---@field frequency integer The 11-bit period value of NRx3/NRx4 (0 for channel 4)
+---@field hz number The tone's frequency in Hz (channel 4: the LFSR's clock rate)
+---@field length integer Length timer steps left before it turns the channel off
+---@field length_enabled boolean NRx4 bit 6
+---@field envelope ApuEnvelope? Channels 1, 2, 4
+---@field pulse ApuPulse? Channels 1, 2
+---@field sweep ApuSweep? Channel 1
+---@field wave ApuWave? Channel 3
+---@field noise ApuNoise? Channel 4
+";
 
 #[cfg(test)]
 mod tests {
