@@ -561,7 +561,7 @@ impl Apu {
         }
         self.synth.noise_counter_to(now, self.regs[reg(3, 3)]);
         if self.synth.noise_tick != NOISE_IDLE {
-            self.synth.noise_tick += dots;
+            self.synth.noise_tick = self.synth.noise_tick.saturating_add(dots);
         }
         self.wave.next += dots;
         self.clock_phase = ((u64::from(self.clock_phase) + dots) % 4) as u8;
@@ -779,11 +779,13 @@ impl Apu {
     /// bit the shift selects rises (`docs/timing.md`, "Noise channel").
     fn write_nr43(&mut self, old: u8, v: u8, now: u64) {
         let s = &mut self.synth;
+        let pending = s.noise_tick;
         s.noise_counter_to(now, old);
         if s.noise_tick == NOISE_IDLE {
             return;
         }
-        if s.noise_tick - noise_tick_period(old) == now {
+        // An increment at the write's own dot (not a trigger's countdown ending later).
+        if pending <= now && s.noise_tick - noise_tick_period(old) == now {
             let r = u64::from(v & 7);
             let countdown = if r == 0 {
                 2

@@ -365,3 +365,33 @@ fn clock_shifts_14_and_15_never_step_the_lfsr() {
     noise(&mut apu, 0xE8, T);
     assert_eq!(first_high(&mut apu, T, 2000), None);
 }
+
+#[test]
+fn a_divisor_change_before_the_first_increment_keeps_the_triggers_countdown() {
+    // NR43 0x0A triggered at T: the first increment at T + 20. r = 3 (0x0B) written at T + 4
+    // (no increment taken there) leaves it at T + 20 (SameBoy: 8 APU cycles left of the
+    // countdown), step 1 there, then increments every 24 dots, steps every 48: step 7 at
+    // T + 20 + 288 = T + 308 (M-cycle 77). A reload at the write would give T + 316.
+    let mut apu = cgb_apu();
+    noise(&mut apu, 0x0A, T);
+    write(&mut apu, 0xFF22, 0x0B, T + 4);
+    assert_eq!(first_high(&mut apu, T, 200), Some(77));
+}
+
+#[test]
+fn the_dac_off_stops_the_counter_until_the_next_trigger() {
+    // NR43 0x1A (r = 2, s = 1) at T: increments at T + 20 + 16j (counter j + 1). NR42 = 0 at
+    // T + 40 (counter 2, the next increment 6 APU cycles away): the channel and the counter
+    // stop. DAC on and a trigger at U = T + 400 (alignment 0, from off): the countdown of 10
+    // cycles makes the counter 3 at U + 20, then 4, 5, and 6 (bit 1 rises) at U + 68: step 1
+    // there, step 7 at U + 68 + 384 = U + 452 (M-cycle 113). Had it counted on (24 at U, 25
+    // at U + 20, 26 at U + 36: a rise), step 7 would be at U + 420 (M-cycle 105).
+    let mut apu = cgb_apu();
+    noise(&mut apu, 0x1A, T);
+    write(&mut apu, 0xFF21, 0x00, T + 40);
+    assert_eq!(apu.synth.noise_tick, super::NOISE_IDLE);
+    let u = T + 400;
+    noise(&mut apu, 0x1A, u);
+    assert_eq!(pcm(&mut apu, u).1, 0x00);
+    assert_eq!(first_high(&mut apu, u, 200), Some(113));
+}

@@ -150,7 +150,7 @@ impl Synth {
         let p = noise_tick_period(nr43);
         let n = (now - self.noise_tick) / p + 1;
         self.noise_counter = ((u64::from(self.noise_counter) + n) & 0x3FFF) as u16;
-        self.noise_tick += n * p;
+        self.noise_tick = self.noise_tick.saturating_add(n * p);
     }
 
     /// Bit `shift` of channel 4's counter (0 for shifts 14 and 15: it has 14 bits).
