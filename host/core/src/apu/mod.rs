@@ -407,7 +407,7 @@ impl Apu {
         }
         let i = usize::from(addr - 0xFF10);
         if addr == 0xFF26 {
-            self.write_nr52(v, false);
+            self.write_nr52(v, false, now);
             return;
         }
         if !self.powered() {
@@ -472,10 +472,10 @@ impl Apu {
     /// first step ([`FS_DEAD_STEP`]).
     pub(crate) fn write_nr52_at(&mut self, v: u8, now: u64, fs_bit_high: bool) {
         self.catch_up(now);
-        self.write_nr52(v, fs_bit_high);
+        self.write_nr52(v, fs_bit_high, now);
     }
 
-    fn write_nr52(&mut self, v: u8, fs_bit_high: bool) {
+    fn write_nr52(&mut self, v: u8, fs_bit_high: bool, now: u64) {
         let was_on = self.powered();
         if v & 0x80 == 0 {
             if was_on {
@@ -500,6 +500,8 @@ impl Apu {
             }
         } else if !was_on {
             self.regs[0x16] = 0x80;
+            // The 2 MHz alignment counts from here (SameBoy's `GB_apu_init` zeroes it).
+            self.synth.on_phase = (now % 8) as u8;
             // The frame sequencer restarts so that its next step is step 0, after a dead
             // step if the counter's bit is high.
             self.fs_step = if fs_bit_high { FS_DEAD_STEP } else { 0 };
@@ -683,11 +685,11 @@ impl Apu {
     }
 
     /// The 2 MHz APU clock's phase at `now` modulo 4 APU cycles (SameBoy's
-    /// `noise_channel.alignment & 3`), taken as 2-dot units of the machine's clock since
-    /// power-on: at normal speed a CPU write sees 0 or 2 (the M-cycle's parity), at double
-    /// speed any of 0-3.
-    fn noise_alignment(now: u64) -> u64 {
-        (now / 2) % 4
+    /// `noise_channel.alignment & 3`): 2-dot units since NR52's last power-on, which zeroes
+    /// it. At normal speed a CPU write k M-cycles after the power-on sees 2k mod 4 (0 or 2),
+    /// at double speed any of 0-3.
+    fn noise_alignment(&self, now: u64) -> u64 {
+        ((now + 8 - u64::from(self.synth.on_phase)) % 8) / 2
     }
 
     /// Trigger channel 4 at `now` (CGB-E as SameBoy models it; `docs/timing.md`, "Noise
@@ -696,7 +698,7 @@ impl Apu {
     fn trigger_noise(&mut self, now: u64) {
         let nr43 = self.regs[reg(3, 3)];
         let shift = nr43 >> 4;
-        let align = Self::noise_alignment(now);
+        let align = self.noise_alignment(now);
         let was_on = self.ch[3].enabled;
         let s = &mut self.synth;
         s.noise_counter_to(now, nr43);
@@ -778,6 +780,7 @@ impl Apu {
     /// reloads with the new divisor and an alignment offset; the LFSR steps if the counter
     /// bit the shift selects rises (`docs/timing.md`, "Noise channel").
     fn write_nr43(&mut self, old: u8, v: u8, now: u64) {
+        let align = self.noise_alignment(now) as usize;
         let s = &mut self.synth;
         let pending = s.noise_tick;
         s.noise_counter_to(now, old);
@@ -790,7 +793,7 @@ impl Apu {
             let countdown = if r == 0 {
                 2
             } else {
-                4 * r + [2, 1, 0, 3][Self::noise_alignment(now) as usize]
+                4 * r + [2, 1, 0, 3][align]
             };
             s.noise_tick = now + 2 * countdown;
         }

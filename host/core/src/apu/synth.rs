@@ -126,6 +126,9 @@ pub(super) struct Synth {
     /// the NR43 in force; it may lie in the past (an anchor: [`Synth::noise_counter_to`]
     /// brings it up to a time).
     pub(super) noise_tick: u64,
+    /// NR52's last power-on time modulo 8 dots: the origin of the 2 MHz alignment channel 4's
+    /// trigger and NR43 writes depend on (`Apu::noise_alignment`).
+    pub(super) on_phase: u8,
 }
 
 /// [`Synth::noise_tick`] while channel 4's counter does not count.
@@ -216,6 +219,7 @@ impl Default for Synth {
             noise_next: 0,
             noise_counter: 0,
             noise_tick: NOISE_IDLE,
+            on_phase: 0,
         }
     }
 }
@@ -283,6 +287,7 @@ impl Synth {
         w.u8(self.wave_byte);
         w.u16(self.noise_counter);
         w.u64(self.noise_tick);
+        w.u8(self.on_phase);
     }
 
     /// Read the generators' part of the state image, checking every field.
@@ -328,6 +333,7 @@ impl Synth {
             return Err(Invalid("noise counter"));
         }
         let noise_tick = r.u64()?;
+        let on_phase = r.below(8, "APU power-on phase")?;
         *self = Synth {
             off: self.off,
             t,
@@ -344,6 +350,7 @@ impl Synth {
             noise_next,
             noise_counter,
             noise_tick,
+            on_phase,
         };
         Ok(())
     }
