@@ -409,3 +409,19 @@ fn the_dac_off_stops_the_counter_until_the_next_trigger() {
     assert_eq!(pcm(&mut apu, u).1, 0x00);
     assert_eq!(first_high(&mut apu, u, 200), Some(113));
 }
+
+#[test]
+fn a_width_switch_while_playing_takes_effect_at_the_next_step() {
+    // NR43 0x00 (15-bit, r = 0, s = 0) at T: steps at T + 12 + 8(n - 1). After step 3 (T + 28)
+    // the LFSR is 0x7000. NR43 0x08 (7-bit, same clock: no step, and the increment taken at
+    // the write's dot reloads 2 cycles, the same rate) at T + 32: from step 4 on each step
+    // also sets bit 6, so bits 6..1 are 1 after step 9 and bit 0 after step 10, at T + 84
+    // (M-cycle 21). Without the switch: step 15, M-cycle 31.
+    let mut apu = cgb_apu_noise();
+    noise(&mut apu, 0x00, T);
+    write(&mut apu, 0xFF22, 0x08, T + 32);
+    assert_eq!(first_high(&mut apu, T, 100), Some(21));
+    let mut apu = cgb_apu_noise();
+    noise(&mut apu, 0x00, T);
+    assert_eq!(first_high(&mut apu, T, 100), Some(31));
+}
