@@ -29,7 +29,7 @@ mod tests;
 pub mod view;
 
 pub use ring::{RING_CAPACITY, Sample, SampleRing};
-use synth::{NO_LATCH, Synth, noise_period};
+use synth::{NO_LATCH, NOISE_IDLE, Synth, lfsr_step, noise_tick_period};
 pub use synth::{SAMPLE_PERIOD, SAMPLE_RATE};
 
 /// Bits that always read as 1, for 0xFF10-0xFF2F.
@@ -406,7 +406,7 @@ impl Apu {
         }
         let i = usize::from(addr - 0xFF10);
         if addr == 0xFF26 {
-            self.write_nr52(v, false);
+            self.write_nr52(v, false, now);
             return;
         }
         if !self.powered() {
@@ -426,6 +426,9 @@ impl Apu {
             self.wave = self.wave_at(now);
         }
         let old = self.regs[i];
+        if i == reg(3, 3) {
+            self.write_nr43(old, v, now);
+        }
         self.regs[i] = v;
         let ch = i / 5;
         match (ch, i % 5) {
@@ -441,19 +444,19 @@ impl Apu {
             }
             (2, 1) => self.ch[2].length = 256 - u16::from(v),
             (c, 1) if c < 4 => self.ch[c].length = 64 - u16::from(v & 0x3F),
-            (c, 2) if c != 2 && c < 4 => self.write_nrx2(c, old, v),
+            (c, 2) if c != 2 && c < 4 => self.write_nrx2(c, old, v, now),
             (c, 4) if c < 4 => self.write_nrx4(c, v, now, clock),
-            // A clock shift leaving 14-15 restarts the LFSR's clock.
-            (3, 3) if self.synth.noise_next == u64::MAX => {
-                self.synth.noise_next = now.saturating_add(noise_period(v));
-            }
+            (3, 3) => self.synth.noise_next = self.synth.noise_step_at(v),
             _ => {}
         }
     }
 
     /// NRx2 of channel `c` (not the wave channel) written with `v` over `old`: a DAC switch,
     /// and while the channel plays, the volume changes as [`zombie_volume`] says.
-    fn write_nrx2(&mut self, c: usize, old: u8, v: u8) {
+    fn write_nrx2(&mut self, c: usize, old: u8, v: u8, now: u64) {
+        if c == 3 && v & 0xF8 == 0 && self.ch[3].enabled && self.regs[reg(3, 3)] & 7 != 0 {
+            self.noise_dac_off(now);
+        }
         let chan = &mut self.ch[c];
         chan.dac = v & 0xF8 != 0;
         if !chan.dac {
@@ -468,10 +471,10 @@ impl Apu {
     /// first step ([`FS_DEAD_STEP`]).
     pub(crate) fn write_nr52_at(&mut self, v: u8, now: u64, fs_bit_high: bool) {
         self.catch_up(now);
-        self.write_nr52(v, fs_bit_high);
+        self.write_nr52(v, fs_bit_high, now);
     }
 
-    fn write_nr52(&mut self, v: u8, fs_bit_high: bool) {
+    fn write_nr52(&mut self, v: u8, fs_bit_high: bool, now: u64) {
         let was_on = self.powered();
         if v & 0x80 == 0 {
             if was_on {
@@ -496,6 +499,8 @@ impl Apu {
             }
         } else if !was_on {
             self.regs[0x16] = 0x80;
+            // The 2 MHz alignment counts from here (SameBoy's `GB_apu_init` zeroes it).
+            self.synth.on_phase = (now % 8) as u8;
             // The frame sequencer restarts so that its next step is step 0, after a dead
             // step if the counter's bit is high.
             self.fs_step = if fs_bit_high { FS_DEAD_STEP } else { 0 };
@@ -554,6 +559,10 @@ impl Apu {
         }
         if self.synth.noise_next != u64::MAX {
             self.synth.noise_next += dots;
+        }
+        self.synth.noise_counter_to(now, self.regs[reg(3, 3)]);
+        if self.synth.noise_tick != NOISE_IDLE {
+            self.synth.noise_tick = self.synth.noise_tick.saturating_add(dots);
         }
         self.wave.next += dots;
         self.clock_phase = ((u64::from(self.clock_phase) + dots) % 4) as u8;
@@ -619,10 +628,7 @@ impl Apu {
                     self.synth.latch_at[c] = NO_LATCH;
                 }
             }
-            3 => {
-                self.synth.lfsr = 0;
-                self.synth.noise_next = now.saturating_add(noise_period(self.regs[reg(3, 3)]));
-            }
+            3 => self.trigger_noise(now),
             _ => {}
         }
         let chan = &mut self.ch[c];
@@ -675,6 +681,147 @@ impl Apu {
             w.next = w.last + period;
         }
         w
+    }
+
+    /// The 2 MHz APU clock's phase at `now` modulo 4 APU cycles (SameBoy's
+    /// `noise_channel.alignment & 3`): 2-dot units since NR52's last power-on, which zeroes
+    /// it. At normal speed a CPU write k M-cycles after the power-on sees 2k mod 4 (0 or 2),
+    /// at double speed any of 0-3.
+    fn noise_alignment(&self, now: u64) -> u64 {
+        ((now + 8 - u64::from(self.synth.on_phase)) % 8) / 2
+    }
+
+    /// Trigger channel 4 at `now` (CGB-E as SameBoy models it; `docs/timing.md`, "Noise
+    /// channel"): the LFSR clears, the counter keeps its value and its next increment comes
+    /// after a countdown that depends on the divisor code and the 2 MHz clock's alignment.
+    fn trigger_noise(&mut self, now: u64) {
+        let nr43 = self.regs[reg(3, 3)];
+        let shift = nr43 >> 4;
+        let align = self.noise_alignment(now);
+        let was_on = self.ch[3].enabled;
+        let s = &mut self.synth;
+        s.noise_counter_to(now, nr43);
+        let was_counting = s.noise_tick != NOISE_IDLE;
+        let mut r = u64::from(nr43 & 7);
+        let mut instant_step = false;
+        if was_counting {
+            // APU cycles (2 dots) left to the pending increment.
+            let left = (s.noise_tick - now).div_ceil(2);
+            if r > 1 && left == 1 {
+                // The increment due in the next APU cycle is taken now.
+                s.noise_counter = (s.noise_counter + 1) & 0x3FFF;
+            } else if left == 2 && align == 0 && was_on {
+                if r == 0 {
+                    r = 8;
+                } else if r == 1 {
+                    let before = s.noise_counter_bit(shift);
+                    s.noise_counter = (s.noise_counter + 1) & 0x3FFF;
+                    instant_step = !before && s.noise_counter_bit(shift);
+                }
+            }
+        }
+        // Started with the DAC off, the counter's first increment comes 4 APU cycles later.
+        let dac_off_extra = if r > 1 && !self.ch[3].dac && align == 0 {
+            4
+        } else {
+            0
+        };
+        let countdown =
+            Self::noise_trigger_countdown(r, align, was_on, was_counting, shift) + dac_off_extra;
+        let s = &mut self.synth;
+        s.noise_tick = now + 2 * countdown;
+        s.lfsr = if r == 0 && was_on && align == 3 {
+            0x0055
+        } else {
+            0
+        };
+        if instant_step {
+            s.lfsr = lfsr_step(s.lfsr, nr43 & 0x08 != 0);
+        }
+        s.noise_next = s.noise_step_at(nr43);
+    }
+
+    /// APU cycles from a trigger of channel 4 to its counter's first increment, for divisor
+    /// code `r` (8 for a code 0 caught 2 cycles before an increment), 2 MHz alignment `align`,
+    /// whether the channel played and its counter counted, and NR43's shift (SameBoy's
+    /// `prepare_noise_start` for revisions after CGB-C).
+    fn noise_trigger_countdown(
+        r: u64,
+        align: u64,
+        was_on: bool,
+        was_counting: bool,
+        shift: u8,
+    ) -> u64 {
+        let base: i64 = if r == 0 { 6 } else { 4 * r as i64 + 6 };
+        let odd = align & 1 != 0;
+        let high = align & 2 != 0;
+        let mut d: i64 = match (r, odd, high) {
+            (0, true, _) if was_counting => -1,
+            (0, true, _) => 1,
+            (0, false, _) => 0,
+            (1, true, true) if !was_on => 1,
+            (_, true, true) => -3,
+            (1, true, false) if was_on => -5,
+            (_, true, false) => -1,
+            (_, false, true) => -2,
+            (1, false, false) if was_on && shift == 0 => -4,
+            (1, false, false) => 0,
+            (_, false, false) => -4,
+        };
+        if r == 1 && was_counting && !was_on && align == 0 {
+            d -= 4;
+        }
+        (base + d).max(1) as u64
+    }
+
+    /// NR43 written with `v` over `old` at `now` (the generators brought up to `now`): the
+    /// counter's increments so far count with the old divisor; an increment taken just now
+    /// reloads with the new divisor and an alignment offset; the LFSR steps if the counter
+    /// bit the shift selects rises (`docs/timing.md`, "Noise channel").
+    fn write_nr43(&mut self, old: u8, v: u8, now: u64) {
+        let align = self.noise_alignment(now) as usize;
+        let s = &mut self.synth;
+        let pending = s.noise_tick;
+        s.noise_counter_to(now, old);
+        if s.noise_tick == NOISE_IDLE {
+            return;
+        }
+        // An increment at the write's own dot (not a trigger's countdown ending later).
+        if pending <= now && s.noise_tick - noise_tick_period(old) == now {
+            let r = u64::from(v & 7);
+            let countdown = if r == 0 {
+                2
+            } else {
+                4 * r + [2, 1, 0, 3][align]
+            };
+            s.noise_tick = now + 2 * countdown;
+        }
+        if (old ^ v) & 0xF0 == 0 || !self.ch[3].enabled {
+            return;
+        }
+        let old_bit = s.noise_counter_bit(old >> 4);
+        let new_bit = s.noise_counter_bit(v >> 4);
+        // The shift's select lines pass through NR43's old value with the new bit 7 first.
+        let glitch_bit = s.noise_counter_bit(((old & 0x7F) | (v & 0x80)) >> 4);
+        let steps = if old_bit == new_bit && new_bit != glitch_bit {
+            new_bit && v & 0x80 == 0
+        } else {
+            !old_bit && new_bit
+        };
+        if steps {
+            s.lfsr = lfsr_step(s.lfsr, v & 0x08 != 0);
+        }
+    }
+
+    /// Channel 4's DAC turned off at `now` while it plays with a divisor code other than 0:
+    /// the counter stops (an increment due within 2 APU cycles is taken first).
+    fn noise_dac_off(&mut self, now: u64) {
+        let s = &mut self.synth;
+        s.noise_counter_to(now, self.regs[reg(3, 3)]);
+        if s.noise_tick != NOISE_IDLE && s.noise_tick - now <= 4 {
+            s.noise_counter = (s.noise_counter + 1) & 0x3FFF;
+        }
+        s.noise_tick = NOISE_IDLE;
     }
 
     /// Trigger channel 3: on the DMG a retrigger just as it fetches corrupts the first bytes

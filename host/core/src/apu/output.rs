@@ -46,7 +46,7 @@ impl Apu {
         self.synth.acc_l = 0;
         self.synth.acc_r = 0;
         self.synth.square_next = [now + self.square_period(0), now + self.square_period(1)];
-        self.synth.noise_next = now.saturating_add(noise_period(self.regs[reg(3, 3)]));
+        self.synth.noise_next = self.synth.noise_step_at(self.regs[reg(3, 3)]);
     }
 
     /// Turn sample generation on or off. Off, no samples are produced, but the generators

@@ -243,3 +243,185 @@ fn what_pcm_shows_does_not_depend_on_audio_output() {
     };
     assert_eq!(run(true), run(false));
 }
+
+/// A powered CGB APU, NR52's power-on at dot 96 (a multiple of 8: `T` is then at 2 MHz
+/// alignment 0, `T + 4` at 2).
+fn cgb_apu_noise() -> Apu {
+    let mut apu = Apu::power_on();
+    apu.set_cgb(true);
+    apu.start_clock(0);
+    apu.write(0xFF26, 0x80, 96);
+    apu
+}
+
+/// Channel 4 at volume 15 with NR43 = `nr43`, triggered at `at` (its DAC on from `at - 8`).
+fn noise(apu: &mut Apu, nr43: u8, at: u64) {
+    write(apu, 0xFF21, 0xF0, at - 8);
+    write(apu, 0xFF22, nr43, at - 4);
+    write(apu, 0xFF23, 0x80, at);
+}
+
+/// The first M-cycle (counted from `at`) at which PCM34 shows channel 4 high, within `limit`.
+fn first_high(apu: &mut Apu, at: u64, limit: u64) -> Option<u64> {
+    (0..limit).find(|&k| pcm(apu, at + 4 * k).1 != 0)
+}
+
+// The noise tests below use the 7-bit LFSR: from 0 (a trigger clears it) its bit 0, the
+// output, is 0 after steps 1-6 (each shifts a 1 into bits 6 and 14) and 1 after step 7 (bits 0
+// and 1 differ: XNOR 0), so the M-cycle PCM34 turns 0xF0 times step 7. SameBoy's model
+// (`docs/timing.md`, "Noise channel"): the free-running 14-bit counter increments every
+// 4 r APU cycles (2 for r = 0; an APU cycle is 2 dots), the LFSR steps at each increment that
+// makes the counter's bit s (NR43's shift) rise, and a trigger makes the first increment come
+// after a countdown: at 2 MHz alignment 0 (T, T + 8, ... from `cgb_apu_noise`'s power-on) 6 cycles for r = 0, 4r + 6 - 4 for
+// r ≥ 2, 10 for r = 1 from off; at alignment 2 (T + 4, ...) 4r + 6 - 2 for r ≥ 1.
+
+#[test]
+fn the_first_lfsr_step_follows_the_trigger_by_the_counters_countdown() {
+    // r = 0, s = 0, first trigger since power-on (the counter stood at 0): increments at
+    // T + 12 + 4j make the counter j + 1; bit 0 rises at odd values, so step n is at
+    // T + 12 + 8(n - 1), step 7 at T + 60 (M-cycle 15). A full period after the trigger
+    // (the model before) would put it at T + 56.
+    let mut apu = cgb_apu_noise();
+    noise(&mut apu, 0x08, T);
+    assert_eq!(first_high(&mut apu, T, 100), Some(15));
+    // r = 1: increments every 8 dots from T + 20 (10 APU cycles), steps every 16: step 7 at
+    // T + 20 + 96 = T + 116 (M-cycle 29).
+    let mut apu = cgb_apu_noise();
+    noise(&mut apu, 0x09, T);
+    assert_eq!(first_high(&mut apu, T, 100), Some(29));
+    // r = 2: increments every 16 dots from T + 20 (14 - 4 cycles), steps every 32: step 7 at
+    // T + 20 + 192 = T + 212 (M-cycle 53).
+    let mut apu = cgb_apu_noise();
+    noise(&mut apu, 0x0A, T);
+    assert_eq!(first_high(&mut apu, T, 100), Some(53));
+}
+
+#[test]
+fn the_delay_after_a_trigger_depends_on_the_2_mhz_alignment() {
+    // Triggered an M-cycle later (alignment 2): r = 1 counts down 10 - 2 = 8 cycles (16
+    // dots), step 7 at +16 + 96 = +112 (M-cycle 28, one sooner than at alignment 0); r = 2
+    // 14 - 2 = 12 cycles (24 dots), step 7 at +24 + 192 = +216 (M-cycle 54, one later).
+    let at = T + 4;
+    let mut apu = cgb_apu_noise();
+    noise(&mut apu, 0x09, at);
+    assert_eq!(first_high(&mut apu, at, 100), Some(28));
+    let mut apu = cgb_apu_noise();
+    noise(&mut apu, 0x0A, at);
+    assert_eq!(first_high(&mut apu, at, 100), Some(54)); // The alignment counts from NR52's power-on (SameBoy's `GB_apu_init` zeroes it): powered
+    // on at dot 100 instead of 96, a trigger at T is at alignment 2, as T + 4 was above.
+    let mut apu = cgb_apu();
+    noise(&mut apu, 0x09, T);
+    assert_eq!(first_high(&mut apu, T, 100), Some(28));
+}
+
+#[test]
+fn a_retrigger_does_not_reset_the_counter() {
+    // NR43 0x1A: r = 2, s = 1. Triggered at T: increments at T + 20 + 16j (counter j + 1),
+    // bit 1 rises at counter 2 mod 4. Retriggered at U = T + 216 (alignment 0): 13
+    // increments taken (the 14th is due at T + 228), the countdown is again 10 cycles, so the
+    // counter reaches 14 (a rising bit 1) at U + 20 and steps every 64 dots from there: step
+    // 7 at U + 20 + 384 = U + 404 (M-cycle 101). From a counter at 0 (the first trigger's
+    // case) the first rise needs 2 increments: M-cycle 105.
+    let mut apu = cgb_apu_noise();
+    noise(&mut apu, 0x1A, T);
+    assert_eq!(first_high(&mut apu, T, 200), Some(105));
+    let mut apu = cgb_apu_noise();
+    noise(&mut apu, 0x1A, T);
+    let u = T + 216;
+    write(&mut apu, 0xFF23, 0x80, u);
+    assert_eq!(pcm(&mut apu, u).1, 0x00, "the LFSR cleared");
+    assert_eq!(first_high(&mut apu, u, 200), Some(101));
+}
+
+#[test]
+fn an_nr43_write_that_raises_the_selected_counter_bit_steps_the_lfsr() {
+    // NR43 0x0A (r = 2, s = 0) triggered at T: increments at T + 20 + 16j, steps at odd
+    // counter values, every 32 dots from T + 20: step 6 at T + 180, step 7 at T + 212. At
+    // W = T + 200 the counter is 12 (0b1100). Switching to s = 2 (0x2A) selects a 1 where
+    // bit 0 was 0: the LFSR steps at the write (step 7 now, PCM34 0xF0 at W).
+    let w = T + 200;
+    let mut apu = cgb_apu_noise();
+    noise(&mut apu, 0x0A, T);
+    assert_eq!(pcm(&mut apu, w - 4).1, 0x00);
+    write(&mut apu, 0xFF22, 0x2A, w);
+    assert_eq!(pcm(&mut apu, w).1, 0xF0, "stepped at the write");
+    // To s = 1 (0x1A) instead: bit 1 of 12 is 0, no step; the next rise of bit 1 is at 14,
+    // T + 228 (M-cycle 7 after W).
+    let mut apu = cgb_apu_noise();
+    noise(&mut apu, 0x0A, T);
+    write(&mut apu, 0xFF22, 0x1A, w);
+    assert_eq!(first_high(&mut apu, w, 100), Some(7));
+    // Unchanged, step 7 at T + 212 (M-cycle 3 after W).
+    let mut apu = cgb_apu_noise();
+    noise(&mut apu, 0x0A, T);
+    assert_eq!(first_high(&mut apu, w, 100), Some(3));
+}
+
+#[test]
+fn a_divisor_change_keeps_the_pending_increment() {
+    // NR43 0x08 (r = 0, s = 0) at T: increments every 4 dots from T + 12, so at W = T + 40
+    // one has just been taken (counter 8, the 8th at T + 40). Writing r = 2 (0x0A) there
+    // reloads the countdown with 4 × 2 + 2 cycles (alignment 0: SameBoy's table 2, 1, 0, 3):
+    // the next increment at W + 20 makes 9 (bit 0 rises): step 5 (4 were taken at counters 1,
+    // 3, 5, 7), then increments every 16 dots, steps every 32: step 7 at W + 20 + 64 = W + 84
+    // (M-cycle 21).
+    let w = T + 40;
+    let mut apu = cgb_apu_noise();
+    noise(&mut apu, 0x08, T);
+    write(&mut apu, 0xFF22, 0x0A, w);
+    assert_eq!(first_high(&mut apu, w, 100), Some(21));
+}
+
+#[test]
+fn clock_shifts_14_and_15_never_step_the_lfsr() {
+    // The counter has 14 bits: bit 14 or 15 never rises.
+    let mut apu = cgb_apu_noise();
+    noise(&mut apu, 0xE8, T);
+    assert_eq!(first_high(&mut apu, T, 2000), None);
+}
+
+#[test]
+fn a_divisor_change_before_the_first_increment_keeps_the_triggers_countdown() {
+    // NR43 0x0A triggered at T: the first increment at T + 20. r = 3 (0x0B) written at T + 4
+    // (no increment taken there) leaves it at T + 20 (SameBoy: 8 APU cycles left of the
+    // countdown), step 1 there, then increments every 24 dots, steps every 48: step 7 at
+    // T + 20 + 288 = T + 308 (M-cycle 77). A reload at the write would give T + 316.
+    let mut apu = cgb_apu_noise();
+    noise(&mut apu, 0x0A, T);
+    write(&mut apu, 0xFF22, 0x0B, T + 4);
+    assert_eq!(first_high(&mut apu, T, 200), Some(77));
+}
+
+#[test]
+fn the_dac_off_stops_the_counter_until_the_next_trigger() {
+    // NR43 0x1A (r = 2, s = 1) at T: increments at T + 20 + 16j (counter j + 1). NR42 = 0 at
+    // T + 40 (counter 2, the next increment 6 APU cycles away): the channel and the counter
+    // stop. DAC on and a trigger at U = T + 400 (alignment 0, from off): the countdown of 10
+    // cycles makes the counter 3 at U + 20, then 4, 5, and 6 (bit 1 rises) at U + 68: step 1
+    // there, step 7 at U + 68 + 384 = U + 452 (M-cycle 113). Had it counted on (24 at U, 25
+    // at U + 20, 26 at U + 36: a rise), step 7 would be at U + 420 (M-cycle 105).
+    let mut apu = cgb_apu_noise();
+    noise(&mut apu, 0x1A, T);
+    write(&mut apu, 0xFF21, 0x00, T + 40);
+    assert_eq!(apu.synth.noise_tick, super::NOISE_IDLE);
+    let u = T + 400;
+    noise(&mut apu, 0x1A, u);
+    assert_eq!(pcm(&mut apu, u).1, 0x00);
+    assert_eq!(first_high(&mut apu, u, 200), Some(113));
+}
+
+#[test]
+fn a_width_switch_while_playing_takes_effect_at_the_next_step() {
+    // NR43 0x00 (15-bit, r = 0, s = 0) at T: steps at T + 12 + 8(n - 1). After step 3 (T + 28)
+    // the LFSR is 0x7000. NR43 0x08 (7-bit, same clock: no step, and the increment taken at
+    // the write's dot reloads 2 cycles, the same rate) at T + 32: from step 4 on each step
+    // also sets bit 6, so bits 6..1 are 1 after step 9 and bit 0 after step 10, at T + 84
+    // (M-cycle 21). Without the switch: step 15, M-cycle 31.
+    let mut apu = cgb_apu_noise();
+    noise(&mut apu, 0x00, T);
+    write(&mut apu, 0xFF22, 0x08, T + 32);
+    assert_eq!(first_high(&mut apu, T, 100), Some(21));
+    let mut apu = cgb_apu_noise();
+    noise(&mut apu, 0x00, T);
+    assert_eq!(first_high(&mut apu, T, 100), Some(31));
+}

@@ -114,8 +114,68 @@ pub(super) struct Synth {
     pub(super) wave_sample: u8,
     /// Channel 4's LFSR (Pan Docs' convention: zeroed on trigger, XNOR feedback, bit 0 out).
     pub(super) lfsr: u16,
-    /// Channel 4: time of the next LFSR clock (`u64::MAX` for clock shifts 14 and 15).
+    /// Channel 4: time of the next LFSR clock (`u64::MAX` for clock shifts 14 and 15), the
+    /// [`Synth::noise_step_at`] of the counter while the channel plays.
     pub(super) noise_next: u64,
+    /// Channel 4's free-running 14-bit counter (SameBoy's `noise_channel.counter`): its value
+    /// before the increment due at [`Synth::noise_tick`]. A trigger does not reset it.
+    pub(super) noise_counter: u16,
+    /// Time of the counter's next increment ([`NOISE_IDLE`] while it does not count: from
+    /// power-on to the first trigger, and after the DAC is turned off mid-play with NR43's
+    /// divisor code not 0). Increments at and after it come every [`noise_tick_period`] dots of
+    /// the NR43 in force; it may lie in the past (an anchor: [`Synth::noise_counter_to`]
+    /// brings it up to a time).
+    pub(super) noise_tick: u64,
+    /// NR52's last power-on time modulo 8 dots: the origin of the 2 MHz alignment channel 4's
+    /// trigger and NR43 writes depend on (`Apu::noise_alignment`).
+    pub(super) on_phase: u8,
+}
+
+/// [`Synth::noise_tick`] while channel 4's counter does not count.
+pub(super) const NOISE_IDLE: u64 = u64::MAX;
+
+/// Dots between increments of channel 4's counter for NR43 = `nr43`: 4 × the divisor code r
+/// APU cycles of 2 MHz (8r dots), 2 APU cycles (4 dots) for r = 0 (SameBoy's `divisor`).
+pub(super) fn noise_tick_period(nr43: u8) -> u64 {
+    match nr43 & 7 {
+        0 => 4,
+        r => 8 * u64::from(r),
+    }
+}
+
+impl Synth {
+    /// Take every increment of channel 4's counter due at or before `now` (for the NR43
+    /// `nr43` in force since [`Synth::noise_tick`]), in closed form.
+    pub(super) fn noise_counter_to(&mut self, now: u64, nr43: u8) {
+        if self.noise_tick > now {
+            return;
+        }
+        let p = noise_tick_period(nr43);
+        let n = (now - self.noise_tick) / p + 1;
+        self.noise_counter = ((u64::from(self.noise_counter) + n) & 0x3FFF) as u16;
+        self.noise_tick = self.noise_tick.saturating_add(n * p);
+    }
+
+    /// Bit `shift` of channel 4's counter (0 for shifts 14 and 15: it has 14 bits).
+    pub(super) fn noise_counter_bit(&self, shift: u8) -> bool {
+        shift < 14 && (self.noise_counter >> shift) & 1 != 0
+    }
+
+    /// Time of the LFSR's next step from the counter's state: the increment that makes the
+    /// counter's bit `s` (NR43's clock shift) rise, `u64::MAX` if it never does (s = 14, 15: the
+    /// counter has 14 bits) or the counter does not count.
+    pub(super) fn noise_step_at(&self, nr43: u8) -> u64 {
+        let s = nr43 >> 4;
+        if s >= 14 || self.noise_tick == NOISE_IDLE {
+            return u64::MAX;
+        }
+        let m = 2u64 << s;
+        let c = u64::from(self.noise_counter) % m;
+        // Increments from c to the next value whose bits 0..=s are 1 << s.
+        let k = ((1u64 << s) + m - 1 - c) % m + 1;
+        self.noise_tick
+            .saturating_add((k - 1) * noise_tick_period(nr43))
+    }
 }
 
 impl Synth {
@@ -135,6 +195,9 @@ impl Synth {
         self.wave_byte = 0;
         self.wave_sample = 0;
         self.lfsr = 0;
+        self.noise_counter = 0;
+        self.noise_tick = NOISE_IDLE;
+        self.noise_next = u64::MAX;
     }
 }
 
@@ -154,6 +217,9 @@ impl Default for Synth {
             wave_sample: 0,
             lfsr: 0,
             noise_next: 0,
+            noise_counter: 0,
+            noise_tick: NOISE_IDLE,
+            on_phase: 0,
         }
     }
 }
@@ -219,6 +285,9 @@ impl Synth {
         w.u16(self.lfsr);
         w.u64(self.noise_next);
         w.u8(self.wave_byte);
+        w.u16(self.noise_counter);
+        w.u64(self.noise_tick);
+        w.u8(self.on_phase);
     }
 
     /// Read the generators' part of the state image, checking every field.
@@ -259,6 +328,12 @@ impl Synth {
         }
         let noise_next = r.u64()?;
         let wave_byte = r.u8()?;
+        let noise_counter = r.u16()?;
+        if noise_counter > 0x3FFF {
+            return Err(Invalid("noise counter"));
+        }
+        let noise_tick = r.u64()?;
+        let on_phase = r.below(8, "APU power-on phase")?;
         *self = Synth {
             off: self.off,
             t,
@@ -273,6 +348,9 @@ impl Synth {
             wave_sample,
             lfsr,
             noise_next,
+            noise_counter,
+            noise_tick,
+            on_phase,
         };
         Ok(())
     }
