@@ -28,7 +28,8 @@
 //! clock phase and its square channels' silence after a trigger, the window's latch carried
 //! past WX 166 and its falls; version 12 the APU's: each envelope's stop at 0 or 15, the
 //! sweep's calculation due, the frame sequencer's double-speed lateness, the squares' latched
-//! output and its time in place of their silence flags, and the wave channel's buffer byte): CPU,
+//! output and its time in place of their silence flags, the wave channel's buffer byte, and the
+//! noise channel's free-running counter, its next tick and the APU's phase since power-on): CPU,
 //! clock and interrupt registers, work RAM (8 KiB on the DMG, 32 on the CGB), high RAM, PPU
 //! (VRAM 8 or 16 KiB, VBK, the colour palettes, OPRI), timer, serial, joypad, APU, OAM DMA,
 //! CGB mode and the CGB registers (KEY0, KEY1, SVBK, RP, FF72-FF75), the speed switch, the RAM
