@@ -127,7 +127,12 @@ impl Apu {
             }
         }
         if off {
+            // No samples: the window restarts at `now`, so the image stays what a load
+            // accepts (a window ending within a sample period after `t`).
             s.t = now;
+            s.window_end = (now / SAMPLE_PERIOD + 1) * SAMPLE_PERIOD;
+            s.acc_l = 0;
+            s.acc_r = 0;
             return;
         }
 
