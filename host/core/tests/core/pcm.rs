@@ -91,7 +91,7 @@ fn a_state_saved_with_audio_off_loads_and_replays_as_with_audio_on() {
         ..Boot::default()
     };
     let cart = || Cartridge::from_rom(rom.clone()).expect("cartridge");
-    let mut off = Gb::power_on(cart(), boot.clone()).expect("boot");
+    let mut off = Gb::power_on(cart(), boot).expect("boot");
     off.set_audio_enabled(false);
     let mut on = Gb::power_on(cart(), boot).expect("boot");
     for _ in 0..3 {
