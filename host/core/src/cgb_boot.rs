@@ -77,13 +77,13 @@ pub(crate) fn post_boot(
     if !cgb_mode && compat.logo_map {
         ppu.load_boot_logo_map();
     }
-    let mut apu = Apu::cgb_post_boot();
+    let mut apu = Apu::post_boot();
     for i in 0..16u16 {
         apu.write(0xFF30 + i, if i % 2 == 0 { 0x00 } else { 0xFF }, now);
     }
     let timer = Timer::new(now, counter);
     let mut hw = Hardware::with_model(Model::Cgb, cart, ppu, timer, apu, now);
-    hw.apu.set_boot_sound_phase(now, true);
+    hw.apu.set_boot_phase(now, true);
     hw.if_ = 0x01;
     power_on::fill_cgb(init, &mut hw.wram[..], &mut hw.hram);
     hw.set_dma_register(0x00);

@@ -200,7 +200,7 @@ impl Gb {
         ppu.load_boot_logo(&logo);
         let timer = Timer::new(now, POST_BOOT_COUNTER);
         let mut hw = Hardware::new(cart, ppu, timer, Apu::post_boot(), now);
-        hw.apu.set_boot_sound_phase(now, false);
+        hw.apu.set_boot_phase(now, false);
         hw.if_ = 0x01;
         power_on::fill(init, &mut hw.wram[..0x2000], &mut hw.hram, &mut hw.ppu.oam);
         Gb::from_parts(Cpu::post_boot_dmg(), hw, now + CYCLES_PER_FRAME, init)

@@ -290,14 +290,6 @@ impl Apu {
         apu
     }
 
-    /// The APU as the CGB boot ROM leaves it: as [`Apu::post_boot`], the frame sequencer's
-    /// next step [`POST_BOOT_FS_STEP_CGB`].
-    pub(crate) fn cgb_post_boot() -> Apu {
-        let mut apu = Apu::post_boot();
-        apu.fs_step = POST_BOOT_FS_STEP_CGB;
-        apu
-    }
-
     /// Channel 1's duty phase as the boot ROM leaves it at 0x0100, `now` (after
     /// [`Apu::start_clock`]): still playing the boot sound's second note (duty 2, a step every
     /// 252 dots), the DMG's at step 2 with the next step 26 dots on, the CGB's at step 6 with
@@ -306,9 +298,15 @@ impl Apu {
     /// after 0x0100 finds step 4, 133 step 5, 384 step 0, 385 step 1; on the CGB 163 step 0,
     /// 164 step 1, 415 step 4, 416 step 5); Gambatte's post-boot state agrees within 2 dots
     /// (its `initstate.cpp`). The CGB's in DMG compatibility mode, whose boot ROM runs longer,
-    /// is not measured: the CGB mode's is used.
-    pub(crate) fn set_boot_sound_phase(&mut self, now: u64, cgb: bool) {
+    /// is not measured: the CGB mode's is used. The frame sequencer's next step is the model's
+    /// too ([`POST_BOOT_FS_STEP_DMG`], [`POST_BOOT_FS_STEP_CGB`]).
+    pub(crate) fn set_boot_phase(&mut self, now: u64, cgb: bool) {
         let (pos, next) = if cgb { (6, 150) } else { (2, 26) };
+        self.fs_step = if cgb {
+            POST_BOOT_FS_STEP_CGB
+        } else {
+            POST_BOOT_FS_STEP_DMG
+        };
         self.synth.duty_pos[0] = pos;
         self.synth.square_next[0] = now + next;
         self.synth.high[0] = synth::duty_bit(synth::DUTY[usize::from(self.regs[1] >> 6)], pos);
@@ -385,8 +383,9 @@ impl Apu {
 
     /// [`Apu::write`] at `now` with the bus's clocks as `clock` says: the APU's 1 MHz clock
     /// (a square channel's trigger starts its timer from that clock's last edge) and the next
-    /// frame sequencer step (the envelope's reload on a trigger, the frame sequencer's
-    /// restart on power-on).
+    /// frame sequencer step (the envelope's reload and the sweep's window on a trigger). NR52
+    /// here powers on with no dead step; the bus writes it through [`Apu::write_nr52_at`],
+    /// which knows the system counter's bit.
     pub(crate) fn write_at(&mut self, addr: u16, v: u8, now: u64, clock: WriteClock) {
         // The generators run with the old values up to now.
         self.catch_up(now);

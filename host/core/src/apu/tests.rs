@@ -342,7 +342,7 @@ fn the_boot_rom_leaves_channel_1_playing_its_second_note() {
     // The DMG: step 2, steps 26 dots on and every 252 (NR13 0xC1).
     let mut apu = Apu::post_boot();
     apu.start_clock(now);
-    apu.set_boot_sound_phase(now, false);
+    apu.set_boot_phase(now, false);
     assert_eq!(apu.square_period(0), 252);
     assert_eq!(step_at(&mut apu, now + 25), 2);
     assert_eq!(step_at(&mut apu, now + 26), 3);
@@ -353,7 +353,7 @@ fn the_boot_rom_leaves_channel_1_playing_its_second_note() {
     // The CGB: step 6, high, the next step 150 dots on; 163 M-cycles on step 0, 164 step 1.
     let mut apu = Apu::post_boot();
     apu.start_clock(now);
-    apu.set_boot_sound_phase(now, true);
+    apu.set_boot_phase(now, true);
     assert!(apu.synth.high[0]);
     assert_eq!(step_at(&mut apu, now + 149), 6);
     assert_eq!(step_at(&mut apu, now + 150), 7);
