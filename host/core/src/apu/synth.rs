@@ -13,8 +13,9 @@
 //! of absolute time (a sample covers `[64k, 64k + 64)`), so the stream does not depend on when
 //! it is drained. Each sample is the exact mean of the mixed signal over its 64 T-cycles (a box
 //! filter over the edges, not a point sample), so no pulse is lost however short, and images
-//! above the 32,768 Hz Nyquist frequency are attenuated by the box's sinc response; the host's
-//! band-limited resampler then cuts at the audible band. Twice the rate would halve the box
+//! above the 32,768 Hz Nyquist frequency are attenuated only by the box's sinc response (what
+//! folds below it stays: the host's band-limited resampler cuts above the audible band, not
+//! aliases already in it; `docs/audio.md`). Twice the rate would halve the box
 //! filter's aliasing but double the samples every host resamples; 64 T-cycles keeps a frame at
 //! about 1,097 samples.
 //!

@@ -6,6 +6,16 @@
 use gb_core::asm::RomBuilder;
 use gb_core::{Boot, Cartridge, Gb, Model, RamInit};
 
+/// A CGB powered on with `rom` (work RAM zeroed).
+fn cgb(rom: Vec<u8>) -> Gb {
+    let boot = Boot {
+        model: Model::Cgb,
+        ram_init: RamInit::Zero,
+        ..Boot::default()
+    };
+    Gb::power_on(Cartridge::from_rom(rom).expect("cartridge"), boot).expect("boot")
+}
+
 /// PCM12 read `k` M-cycles after channel 1 is triggered from off (power cycled), at volume
 /// 15, duty 3 (75 %), frequency 0x7C0 (a duty step every 64 M-cycles); `k` is at least 3
 /// (`ldh a, [$76]` reads in its third M-cycle).
@@ -37,12 +47,7 @@ fn pcm12_after_trigger(k: usize) -> u8 {
         .program(&src)
         .build()
         .expect("assemble");
-    let boot = Boot {
-        model: Model::Cgb,
-        ram_init: RamInit::Zero,
-        ..Boot::default()
-    };
-    let mut gb = Gb::power_on(Cartridge::from_rom(rom).expect("cartridge"), boot).expect("boot");
+    let mut gb = cgb(rom);
     assert!(gb.run_until_ld_b_b(2_000_000), "the program reached LD B,B");
     gb.peek(0xC000)
 }
@@ -85,15 +90,9 @@ fn a_state_saved_with_audio_off_loads_and_replays_as_with_audio_on() {
         )
         .build()
         .expect("assemble");
-    let boot = Boot {
-        model: Model::Cgb,
-        ram_init: RamInit::Zero,
-        ..Boot::default()
-    };
-    let cart = || Cartridge::from_rom(rom.clone()).expect("cartridge");
-    let mut off = Gb::power_on(cart(), boot).expect("boot");
+    let mut off = cgb(rom.clone());
     off.set_audio_enabled(false);
-    let mut on = Gb::power_on(cart(), boot).expect("boot");
+    let mut on = cgb(rom);
     for _ in 0..3 {
         off.run_frame();
         on.run_frame();
