@@ -376,6 +376,7 @@ impl Hardware {
         if self.model == Model::Cgb {
             self.revision = revision;
             self.ppu.set_cgb_d(revision == CgbRevision::D);
+            self.apu.set_cgb_c(revision == CgbRevision::C);
         }
     }
 
@@ -390,6 +391,8 @@ impl Hardware {
         self.cgb_mode = on && self.model == Model::Cgb;
         self.ppu.set_model(self.model == Model::Cgb, self.cgb_mode);
         self.apu.set_cgb(self.model == Model::Cgb);
+        self.apu
+            .set_cgb_c(self.model == Model::Cgb && self.revision == CgbRevision::C);
         self.serial.set_cgb(self.cgb_mode, self.timer.rate());
         self.update_banks();
     }
@@ -1167,7 +1170,8 @@ impl Hardware {
             0xFF51..=0xFF55 if self.cgb_mode => self.hdma.read(addr),
             0xFF76 | 0xFF77 => {
                 // The CPU's reads bring the generators up to now first (`read_now`).
-                let out = self.apu.digital_outputs();
+                let ahead = if self.cgb.double_speed { 2 } else { 4 };
+                let out = self.apu.pcm_outputs(ahead, self.revision == CgbRevision::C);
                 let (lo, hi) = if addr == 0xFF76 { (0, 1) } else { (2, 3) };
                 out[lo] | (out[hi] << 4)
             }

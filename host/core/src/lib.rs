@@ -67,5 +67,6 @@ pub use state::StateError;
 /// square channels' duty tables and timer restart); 6 the APU to the cycle (issue 32: the
 /// frame sequencer's power-on dead step and double-speed lateness, the sweep's trigger window
 /// and late calculation, the envelope's reload and zombie mode, the squares' output latch and
-/// channel 1's post-boot phase, PCM12/PCM34 and the wave buffer).
-pub const CORE_VERSION: u32 = 6;
+/// channel 1's post-boot phase, PCM12/PCM34 and the wave buffer); 7 the PCM12/PCM34 read point
+/// and the CPU CGB C's read and NR43 glitches, a wave retrigger at a fetch.
+pub const CORE_VERSION: u32 = 7;

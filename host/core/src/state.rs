@@ -77,7 +77,7 @@ pub enum StateError {
 /// Magic bytes at the start of an image.
 pub const MAGIC: [u8; 4] = *b"GBst";
 /// Format version of the image.
-pub const VERSION: u16 = 12;
+pub const VERSION: u16 = 13;
 
 /// Appends fields to an image.
 pub(crate) struct Writer<'a> {

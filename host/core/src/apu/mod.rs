@@ -185,6 +185,9 @@ pub struct Apu {
     /// The CGB's APU (its differences from the DMG's: see `Apu::write`); set from the model,
     /// not part of the state image.
     cgb: bool,
+    /// The CPU CGB C's APU (NR43's write glitch); set from the model and revision, not part
+    /// of the state image.
+    cgb_c: bool,
 }
 
 /// Where channel 3 is in wave RAM, advanced lazily from the time of its next sample fetch.
@@ -327,12 +330,18 @@ impl Apu {
             synth: Synth::default(),
             out: SampleRing::default(),
             cgb: false,
+            cgb_c: false,
         }
     }
 
     /// Make this the CGB's APU (or the DMG's).
     pub(crate) fn set_cgb(&mut self, cgb: bool) {
         self.cgb = cgb;
+    }
+
+    /// Whether this is the CPU CGB C's APU (the CGB model at its default revision).
+    pub(crate) fn set_cgb_c(&mut self, cgb_c: bool) {
+        self.cgb_c = cgb_c;
     }
 
     /// NR52 bit 7: the APU is on.
@@ -791,24 +800,25 @@ impl Apu {
             let countdown = if r == 0 {
                 2
             } else {
-                4 * r + [2, 1, 0, 3][align]
+                // The CPU CGB C waits 4 cycles more at alignment 2 (SameBoy).
+                let extra = if self.cgb_c {
+                    [2, 1, 4, 3]
+                } else {
+                    [2, 1, 0, 3]
+                };
+                4 * r + extra[align]
             };
             s.noise_tick = now + 2 * countdown;
         }
-        if (old ^ v) & 0xF0 == 0 || !self.ch[3].enabled {
+        if !self.ch[3].enabled {
             return;
         }
-        let old_bit = s.noise_counter_bit(old >> 4);
-        let new_bit = s.noise_counter_bit(v >> 4);
-        // The shift's select lines pass through NR43's old value with the new bit 7 first.
-        let glitch_bit = s.noise_counter_bit(((old & 0x7F) | (v & 0x80)) >> 4);
-        let steps = if old_bit == new_bit && new_bit != glitch_bit {
-            new_bit && v & 0x80 == 0
+        if self.cgb_c {
+            // The CPU CGB C's register passes through $FF on every write.
+            s.nr43_select_cgb_c(old, 0xFF);
+            s.nr43_select_cgb_c(0xFF, v);
         } else {
-            !old_bit && new_bit
-        };
-        if steps {
-            s.lfsr = lfsr_step(s.lfsr, v & 0x08 != 0);
+            s.nr43_select(old, v);
         }
     }
 
@@ -823,19 +833,24 @@ impl Apu {
         s.noise_tick = NOISE_IDLE;
     }
 
-    /// Trigger channel 3: on the DMG a retrigger just as it fetches corrupts the first bytes
-    /// of wave RAM; the position restarts.
+    /// Trigger channel 3: a retrigger just as it fetches fills its buffer with wave RAM's
+    /// byte 0 (on the DMG after corrupting the first bytes of wave RAM); the position restarts.
     fn trigger_wave(&mut self, now: u64) {
-        if self.ch[2].enabled && !self.cgb {
+        if self.ch[2].enabled {
             let w = self.wave_at(now);
             if w.next - now < WAVE_RETRIGGER_MARGIN {
-                let byte = usize::from(((w.pos + 1) % 32) / 2);
-                if byte < 4 {
-                    self.wave_ram[0] = self.wave_ram[byte];
-                } else {
-                    let block = byte & !3;
-                    self.wave_ram.copy_within(block..block + 4, 0);
+                if !self.cgb {
+                    let byte = usize::from(((w.pos + 1) % 32) / 2);
+                    if byte < 4 {
+                        self.wave_ram[0] = self.wave_ram[byte];
+                    } else {
+                        let block = byte & !3;
+                        self.wave_ram.copy_within(block..block + 4, 0);
+                    }
                 }
+                // The fetch that was due reads the restarted position: byte 0 fills the
+                // buffer (SameBoy's NR34 trigger with `sample_countdown == 0`, every model).
+                self.synth.wave_byte = self.wave_ram[0];
             }
         }
         self.wave = WavePos {

@@ -3,7 +3,7 @@
 //! fills the output ring (the generators themselves are `synth.rs`'s).
 
 use super::ring::SampleRing;
-use super::synth::{DUTY, SAMPLE_PERIOD, Voices, lfsr_step, noise_period};
+use super::synth::{DUTY, NO_LATCH, SAMPLE_PERIOD, Voices, duty_bit, lfsr_step, noise_period};
 use super::{Apu, reg};
 
 impl Apu {
@@ -85,6 +85,39 @@ impl Apu {
         })
     }
 
+    /// What the CGB's PCM12/PCM34 read now ([`Apu::digital_outputs`]; call [`Apu::catch_up`]
+    /// first). Within an M-cycle a register write lands before a square's output latch and a
+    /// read samples after it (`docs/timing.md`, "PCM12 and PCM34"), so a read sees a square's
+    /// latch up to one M-cycle (`ahead`: 4 dots, 2 at double speed) after the bus's access
+    /// point. With `glitch` (the CPU CGB C) a read reads 0 for a square whose output leaves 0
+    /// in that M-cycle, and at normal speed for the noise channel whose LFSR clock raised its
+    /// output at the read's own dot.
+    pub fn pcm_outputs(&self, ahead: u64, glitch: bool) -> [u8; 4] {
+        let mut out = self.digital_outputs();
+        let v = self.voices();
+        let s = &self.synth;
+        for (c, o) in out.iter_mut().enumerate().take(2) {
+            if v.on[c] && s.latch_at[c] != NO_LATCH && s.latch_at[c] <= s.t.saturating_add(ahead) {
+                let high = duty_bit(DUTY[v.duty_index[c]], s.duty_pos[c]);
+                let rises = high && !s.high[c];
+                *o = if high && !(glitch && rises) {
+                    v.vol[c]
+                } else {
+                    0
+                };
+            }
+        }
+        if glitch && ahead == 4 && v.on[3] && s.noise_last == s.t && s.lfsr & 1 != 0 {
+            // The output bit before the clock: the LFSR's bit 0 then, from its XNOR feedback
+            // (now in bit 14) and the bit shifted into bit 0.
+            let was_high = (s.lfsr ^ !(s.lfsr >> 14)) & 1 != 0;
+            if !was_high {
+                out[3] = 0;
+            }
+        }
+        out
+    }
+
     /// Bring the generators up to `now`, appending finished samples to the ring.
     ///
     /// Exactly what stepping every channel edge by edge gives (`catch_up_reference` in the
@@ -123,6 +156,7 @@ impl Apu {
         if on[3] && !live[3] {
             while s.noise_next <= now {
                 s.lfsr = lfsr_step(s.lfsr, v.short);
+                s.noise_last = s.noise_next;
                 s.noise_next = s.noise_next.saturating_add(v.noise_per);
             }
         }
@@ -205,6 +239,7 @@ impl Apu {
             }
             if live[3] && s.noise_next <= t {
                 s.lfsr = lfsr_step(s.lfsr, v.short);
+                s.noise_last = t;
                 s.noise_next = t.saturating_add(v.noise_per);
                 let l = v.level(3, s);
                 changed |= l != level[3];

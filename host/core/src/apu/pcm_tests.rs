@@ -37,10 +37,16 @@ fn write(apu: &mut Apu, addr: u16, v: u8, now: u64) {
     apu.write_at(addr, v, now, clock);
 }
 
-/// PCM12 and PCM34 read at `now`.
+/// PCM12 and PCM34 read at `now` by the CPU CGB C at normal speed (the bus's read).
 fn pcm(apu: &mut Apu, now: u64) -> (u8, u8) {
+    pcm_rev(apu, now, true)
+}
+
+/// PCM12 and PCM34 read at `now` at normal speed, with the CPU CGB C's read glitch or not
+/// (the CPU CGB D and E).
+fn pcm_rev(apu: &mut Apu, now: u64, cgb_c: bool) -> (u8, u8) {
     apu.catch_up(now);
-    let o = apu.digital_outputs();
+    let o = apu.pcm_outputs(4, cgb_c);
     (o[0] | (o[1] << 4), o[2] | (o[3] << 4))
 }
 
@@ -56,40 +62,60 @@ fn square_75(apu: &mut Apu) {
 #[test]
 fn a_square_triggered_from_off_shows_0_until_its_first_duty_step() {
     // The first step comes a period and 5 dots after this trigger (from power-on's clock
-    // phase), its output latched 4 dots later (`docs/timing.md`, "Square channels": Gambatte's
-    // hardware-verified `ch1_duty0_to_duty3_pos3_*` and `ch1_duty0_pos6_to_pos7_timing_*`):
-    // step 1 of duty 3, high, volume 15, first read at M-cycle 67. SameBoy's model shows it
-    // an M-cycle sooner (132 ticks, M-cycle 66): it has no latch.
-    let mut apu = cgb_apu();
-    square_75(&mut apu);
-    for k in 0..=66 {
-        assert_eq!(
-            pcm(&mut apu, T + 4 * k).0,
-            0x00,
-            "{k} M-cycles after the trigger"
-        );
+    // phase), its output latched 4 dots later, at T + 265 (`docs/timing.md`, "Square
+    // channels": Gambatte's hardware-verified `ch1_duty0_to_duty3_pos3_*` and
+    // `ch1_duty0_pos6_to_pos7_timing_*`): step 1 of duty 3, high, volume 15. A read samples
+    // after the latches of its M-cycle, so the CPU CGB E reads it at M-cycle 66 (T + 264, as
+    // SameBoy's model has it); the CPU CGB C's read glitch hides the rise for that M-cycle.
+    for (cgb_c, first) in [(false, 66), (true, 67)] {
+        let mut apu = cgb_apu();
+        square_75(&mut apu);
+        for k in 0..first {
+            assert_eq!(
+                pcm_rev(&mut apu, T + 4 * k, cgb_c).0,
+                0x00,
+                "{k} M-cycles after the trigger (CGB C: {cgb_c})"
+            );
+        }
+        assert_eq!(pcm_rev(&mut apu, T + 4 * first, cgb_c).0, 0x0F);
+        // The next step, 64 M-cycles later, is step 2: still high.
+        assert_eq!(pcm_rev(&mut apu, T + 4 * (first + 64), cgb_c).0, 0x0F);
     }
-    assert_eq!(pcm(&mut apu, T + 4 * 67).0, 0x0F);
-    // The next step, 64 M-cycles later, is step 2: still high.
-    assert_eq!(pcm(&mut apu, T + 4 * 131).0, 0x0F);
 }
 
 #[test]
 fn a_duty_write_shows_at_the_next_duty_step_not_at_once() {
-    // An NR11 write changes no output; the next step's latch reads the new duty (Gambatte's
-    // `ch1_duty0_to_duty3_pos3_*`; SameBoy alike at its step). Duty 0 (12.5 %) is low at
-    // step 2.
+    // An NR11 write changes no output; the next step's latch (T + 521) reads the new duty
+    // (Gambatte's `ch1_duty0_to_duty3_pos3_*`; SameBoy alike at its step). Duty 0 (12.5 %) is
+    // low at step 2: the fall shows in the read of the latch's M-cycle (130, ending at T + 520,
+    // on both revisions: the CGB C's glitch hides only rises).
     let mut apu = cgb_apu();
     square_75(&mut apu);
     assert_eq!(pcm(&mut apu, T + 4 * 70).0, 0x0F, "step 1 of duty 3");
     write(&mut apu, 0xFF11, 0x00, T + 4 * 80);
     assert_eq!(pcm(&mut apu, T + 4 * 81).0, 0x0F, "the duty write alone");
     assert_eq!(
-        pcm(&mut apu, T + 4 * 130).0,
+        pcm(&mut apu, T + 4 * 129).0,
         0x0F,
         "an M-cycle before step 2's latch"
     );
-    assert_eq!(pcm(&mut apu, T + 4 * 131).0, 0x00, "step 2 of duty 0");
+    assert_eq!(pcm(&mut apu, T + 4 * 130).0, 0x00, "step 2 of duty 0");
+}
+
+#[test]
+fn a_duty_write_in_the_m_cycle_of_the_latch_still_counts() {
+    // Within an M-cycle the write lands before the latch and the read after it: NR11 written
+    // in the M-cycle whose read first shows step 2 (ending at T + 520, the latch at T + 521)
+    // gives step 2 the new duty (Gambatte's `ch1_duty0_to_duty3_pos3_0` and `_1`: a write 3
+    // dots after the step counts), and that same M-cycle's read already shows it.
+    let mut apu = cgb_apu();
+    square_75(&mut apu);
+    write(&mut apu, 0xFF11, 0x00, T + 4 * 130);
+    assert_eq!(pcm(&mut apu, T + 4 * 130).0, 0x00, "step 2 of duty 0");
+    let mut apu = cgb_apu();
+    square_75(&mut apu);
+    write(&mut apu, 0xFF11, 0x00, T + 4 * 131);
+    assert_eq!(pcm(&mut apu, T + 4 * 131).0, 0x0F, "step 2 of duty 3");
 }
 
 #[test]
@@ -261,9 +287,11 @@ fn noise(apu: &mut Apu, nr43: u8, at: u64) {
     write(apu, 0xFF23, 0x80, at);
 }
 
-/// The first M-cycle (counted from `at`) at which PCM34 shows channel 4 high, within `limit`.
+/// The first M-cycle (counted from `at`) at which PCM34 shows channel 4 high, within `limit`,
+/// as the CPU CGB E reads it (the noise rules are SameBoy's for the CGB E; the CPU CGB C's read
+/// glitch hides each rise for one M-cycle: `the_cgb_c_reads_a_noise_rise_an_m_cycle_late`).
 fn first_high(apu: &mut Apu, at: u64, limit: u64) -> Option<u64> {
-    (0..limit).find(|&k| pcm(apu, at + 4 * k).1 != 0)
+    (0..limit).find(|&k| pcm_rev(apu, at + 4 * k, false).1 != 0)
 }
 
 // The noise tests below use the 7-bit LFSR: from 0 (a trigger clears it) its bit 0, the
@@ -274,6 +302,18 @@ fn first_high(apu: &mut Apu, at: u64, limit: u64) -> Option<u64> {
 // makes the counter's bit s (NR43's shift) rise, and a trigger makes the first increment come
 // after a countdown: at 2 MHz alignment 0 (T, T + 8, ... from `cgb_apu_noise`'s power-on) 6 cycles for r = 0, 4r + 6 - 4 for
 // r ≥ 2, 10 for r = 1 from off; at alignment 2 (T + 4, ...) 4r + 6 - 2 for r ≥ 1.
+
+#[test]
+fn the_cgb_c_reads_a_noise_rise_an_m_cycle_late() {
+    // r = 0, s = 0: step 7 lands at T + 60, the read's own dot (M-cycle 15). The CPU CGB C reads
+    // 0 for a channel whose LFSR clock raised its output at the read's dot (SameBoy's
+    // `pcm_mask`, revisions up to CGB C, normal speed), so it sees the rise at M-cycle 16.
+    let mut apu = cgb_apu_noise();
+    noise(&mut apu, 0x08, T);
+    assert_eq!(pcm_rev(&mut apu, T + 4 * 15, true).1, 0x00);
+    assert_eq!(pcm_rev(&mut apu, T + 4 * 15, false).1, 0xF0);
+    assert_eq!(pcm_rev(&mut apu, T + 4 * 16, true).1, 0xF0);
+}
 
 #[test]
 fn the_first_lfsr_step_follows_the_trigger_by_the_counters_countdown() {

@@ -118,6 +118,10 @@ pub(super) struct Synth {
     /// Channel 4: time of the next LFSR clock (`u64::MAX` for clock shifts 14 and 15), the
     /// [`Synth::noise_step_at`] of the counter while the channel plays.
     pub(super) noise_next: u64,
+    /// Channel 4: time of the last LFSR clock taken on the counter's schedule (not the
+    /// instant ones of a trigger or an NR43 write), `u64::MAX` for none: the CPU CGB C's PCM34
+    /// read glitch ([`super::Apu::pcm_outputs`]) looks at it.
+    pub(super) noise_last: u64,
     /// Channel 4's free-running 14-bit counter (SameBoy's `noise_channel.counter`): its value
     /// before the increment due at [`Synth::noise_tick`]. A trigger does not reset it.
     pub(super) noise_counter: u16,
@@ -162,6 +166,49 @@ impl Synth {
         shift < 14 && (self.noise_counter >> shift) & 1 != 0
     }
 
+    /// NR43's clock shift changed from `old`'s to `v`'s while channel 4 plays (the CPU CGB E,
+    /// SameBoy's `nr43_write`): the LFSR steps if the counter bit the shift selects rises.
+    /// The select lines pass through `old` with `v`'s bit 7 first; if that intermediate bit
+    /// differs from the old and new ones, which are equal, it steps once when they are 1 and
+    /// the new bit 7 is 0.
+    pub(super) fn nr43_select(&mut self, old: u8, v: u8) {
+        if (old ^ v) & 0xF0 == 0 {
+            return;
+        }
+        let old_bit = self.noise_counter_bit(old >> 4);
+        let new_bit = self.noise_counter_bit(v >> 4);
+        let glitch_bit = self.noise_counter_bit(((old & 0x7F) | (v & 0x80)) >> 4);
+        let steps = if old_bit == new_bit && new_bit != glitch_bit {
+            new_bit && v & 0x80 == 0
+        } else {
+            !old_bit && new_bit
+        };
+        if steps {
+            self.lfsr = lfsr_step(self.lfsr, v & 0x08 != 0);
+        }
+    }
+
+    /// One of the CPU CGB C's two NR43 passes (`old` to $FF, $FF to the value written):
+    /// with the intermediate bit differing from the old and new ones, which are equal, the
+    /// LFSR steps when they are 0 (nothing when they are 1); a rising bit steps it in 7-bit
+    /// mode whatever NR43 says (SameBoy's `nr43_write` for revisions up to CGB C; its rarer
+    /// double steps are not modelled).
+    pub(super) fn nr43_select_cgb_c(&mut self, old: u8, v: u8) {
+        if (old ^ v) & 0xF0 == 0 {
+            return;
+        }
+        let old_bit = self.noise_counter_bit(old >> 4);
+        let new_bit = self.noise_counter_bit(v >> 4);
+        let glitch_bit = self.noise_counter_bit(((old & 0x7F) | (v & 0x80)) >> 4);
+        if old_bit == new_bit && new_bit != glitch_bit {
+            if !new_bit {
+                self.lfsr = lfsr_step(self.lfsr, v & 0x08 != 0);
+            }
+        } else if !old_bit && new_bit {
+            self.lfsr = lfsr_step(self.lfsr, true);
+        }
+    }
+
     /// Time of the LFSR's next step from the counter's state: the increment that makes the
     /// counter's bit `s` (NR43's clock shift) rise, `u64::MAX` if it never does (s = 14, 15: the
     /// counter has 14 bits) or the counter does not count.
@@ -199,6 +246,7 @@ impl Synth {
         self.noise_counter = 0;
         self.noise_tick = NOISE_IDLE;
         self.noise_next = u64::MAX;
+        self.noise_last = u64::MAX;
     }
 }
 
@@ -218,6 +266,7 @@ impl Default for Synth {
             wave_sample: 0,
             lfsr: 0,
             noise_next: 0,
+            noise_last: u64::MAX,
             noise_counter: 0,
             noise_tick: NOISE_IDLE,
             on_phase: 0,
@@ -289,6 +338,7 @@ impl Synth {
         w.u16(self.noise_counter);
         w.u64(self.noise_tick);
         w.u8(self.on_phase);
+        w.u64(self.noise_last);
     }
 
     /// Read the generators' part of the state image, checking every field.
@@ -335,6 +385,7 @@ impl Synth {
         }
         let noise_tick = r.u64()?;
         let on_phase = r.below(8, "APU power-on phase")?;
+        let noise_last = r.u64()?;
         *self = Synth {
             off: self.off,
             t,
@@ -349,6 +400,7 @@ impl Synth {
             wave_sample,
             lfsr,
             noise_next,
+            noise_last,
             noise_counter,
             noise_tick,
             on_phase,

@@ -73,6 +73,7 @@ impl Apu {
             }
             if on[3] && s.noise_next <= t {
                 s.lfsr = lfsr_step(s.lfsr, v.short);
+                s.noise_last = t;
                 s.noise_next = t.saturating_add(v.noise_per);
                 level[3] = v.level(3, s);
                 changed = true;
