@@ -35,8 +35,17 @@
 //! CGB mode and the CGB registers (KEY0, KEY1, SVBK, RP, FF72-FF75), the speed switch, the RAM
 //! at 0xFEA0-0xFEFF, HDMA, the boot ROM
 //! overlay (0x100 bytes on the DMG, 0x900 on the CGB), then the cartridge's own state
-//! ([`Cartridge::write_state`](crate::Cartridge::write_state)). Integers are little-endian;
-//! enums are written as stable one-byte ids.
+//! ([`Cartridge::write_state`](crate::Cartridge::write_state)): from
+//! [`MAPPER_SECTIONS_VERSION`] on, the mapper id and two sized sections (the mapper's own
+//! state, which each mapper writes and reads itself, and the RAM), before it a fixed 4 register
+//! bytes, 24 clock bytes and the RAM. Integers are little-endian; enums are written as stable
+//! one-byte ids.
+//!
+//! Versions: the loader reads every version from [`OLDEST_VERSION`] to [`VERSION`]; a part
+//! whose layout changed reads the image's version (`Reader::version`) and branches on it,
+//! and the writer writes [`VERSION`]'s layout (`Writer::version`). A layout change names the
+//! version that brings it (as [`MAPPER_SECTIONS_VERSION`] does) and takes effect when
+//! [`VERSION`] reaches it.
 
 /// Why a state image cannot be loaded.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -45,7 +54,9 @@ pub enum StateError {
     #[error("not a gbhost core state (bad magic)")]
     Magic,
     /// The image was written by another format version.
-    #[error("core state format version {0} is not supported (this build reads {VERSION})")]
+    #[error(
+        "core state format version {0} is not supported (this build reads versions {OLDEST_VERSION} to {VERSION})"
+    )]
     Version(u16),
     /// The image ends early or has bytes left over.
     #[error("core state has the wrong length")]
@@ -76,18 +87,35 @@ pub enum StateError {
 
 /// Magic bytes at the start of an image.
 pub const MAGIC: [u8; 4] = *b"GBst";
-/// Format version of the image.
+/// Format version of the image: what [`Gb::save_state`](crate::Gb::save_state) writes.
 pub const VERSION: u16 = 12;
 
-/// Appends fields to an image.
+/// The oldest version [`Gb::load_state`](crate::Gb::load_state) reads: it reads every version
+/// from this one to [`VERSION`], each in its own layout (the parts branch on the image's
+/// version).
+pub const OLDEST_VERSION: u16 = 12;
+
+/// The first version whose cartridge part is sized sections: the mapper's own state (each
+/// mapper writes and reads its own, of any size) and the RAM, each a u32 length and its
+/// bytes. Older images hold a fixed 4 register bytes and a 24-byte clock (the `cartridge`
+/// module's `state.rs`). Images of this layout are written once [`VERSION`] reaches it.
+pub const MAPPER_SECTIONS_VERSION: u16 = 13;
+
+/// Appends fields to an image of one version.
 pub(crate) struct Writer<'a> {
     out: &'a mut Vec<u8>,
+    version: u16,
 }
 
 impl<'a> Writer<'a> {
-    /// A writer appending to `out`.
-    pub(crate) fn new(out: &'a mut Vec<u8>) -> Writer<'a> {
-        Writer { out }
+    /// A writer appending to `out` the layout of `version` (at most [`VERSION`]).
+    pub(crate) fn new(out: &'a mut Vec<u8>, version: u16) -> Writer<'a> {
+        Writer { out, version }
+    }
+
+    /// The version whose layout is written.
+    pub(crate) fn version(&self) -> u16 {
+        self.version
     }
 
     pub(crate) fn u8(&mut self, v: u8) {
@@ -123,12 +151,27 @@ impl<'a> Writer<'a> {
 /// Reads fields from an image, checking that it does not end early.
 pub(crate) struct Reader<'a> {
     data: &'a [u8],
+    version: u16,
 }
 
 impl<'a> Reader<'a> {
-    /// A reader over `data`.
+    /// A reader over `data`, taken for an image of [`VERSION`] until
+    /// [`Reader::set_version`] says what the header holds.
     pub(crate) fn new(data: &'a [u8]) -> Reader<'a> {
-        Reader { data }
+        Reader {
+            data,
+            version: VERSION,
+        }
+    }
+
+    /// The version of the image being read, whose layout the parts read.
+    pub(crate) fn version(&self) -> u16 {
+        self.version
+    }
+
+    /// Read the rest as an image of `version` (once the header has been checked).
+    pub(crate) fn set_version(&mut self, version: u16) {
+        self.version = version;
     }
 
     pub(crate) fn take(&mut self, n: usize) -> Result<&'a [u8], StateError> {
@@ -184,5 +227,115 @@ impl<'a> Reader<'a> {
     /// Everything not read yet.
     pub(crate) fn rest(&mut self) -> &'a [u8] {
         std::mem::take(&mut self.data)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::asm::RomBuilder;
+    use crate::{Cartridge, Gb};
+
+    /// A machine on an MBC3+TIMER+RAM+BATTERY cartridge (32 KiB of RAM) that has run a few
+    /// frames with its registers, RAM and clock moved off power-on.
+    fn busy_mbc3() -> Gb {
+        let rom = RomBuilder::new()
+            .cartridge_type(0x10)
+            .ram_size_code(3)
+            .program("loop: jr loop")
+            .build()
+            .expect("ROM");
+        let mut gb = Gb::new(Cartridge::from_rom(rom).expect("cartridge"));
+        for _ in 0..3 {
+            gb.run_frame();
+        }
+        let now = 1_000_000;
+        let cart = gb.cartridge_mut();
+        cart.write_rom(0x0000, 0x0A, now);
+        cart.write_rom(0x2000, 0x03, now);
+        cart.write_rom(0x4000, 0x09, now);
+        cart.write_ram(0xA000, 42, now);
+        cart.write_rom(0x6000, 0x00, now);
+        cart.write_rom(0x6000, 0x01, now);
+        cart.write_rom(0x4000, 0x02, now);
+        cart.write_ram(0xA123, 0x5A, now);
+        gb.run_frame();
+        gb
+    }
+
+    fn image(gb: &Gb, version: u16) -> Vec<u8> {
+        let mut out = Vec::new();
+        gb.write_image(&mut out, version);
+        out
+    }
+
+    /// A fresh machine on `gb`'s ROM.
+    fn fresh(gb: &Gb) -> Gb {
+        Gb::new(Cartridge::from_rom(gb.cartridge().rom().clone()).expect("cartridge"))
+    }
+
+    #[test]
+    fn an_image_of_the_oldest_version_loads() {
+        let gb = busy_mbc3();
+        let old = image(&gb, OLDEST_VERSION);
+        assert_eq!(old[4..6], OLDEST_VERSION.to_le_bytes());
+        // Its cartridge part is the fixed layout: id, 4 registers, the clock, the RAM.
+        let cart = gb.cartridge();
+        let mut tail = vec![3, 1, 0x03, 0x02, 0x01];
+        tail.extend_from_slice(&cart.rtc().expect("clock").to_state());
+        tail.extend_from_slice(cart.ram());
+        assert!(old.ends_with(&tail));
+
+        let mut loaded = fresh(&gb);
+        loaded.load_state(&old).expect("an old image loads");
+        assert_eq!(image(&loaded, VERSION), image(&gb, VERSION));
+        assert_eq!(loaded.cartridge().ram()[0x4123], 0x5A);
+    }
+
+    #[test]
+    fn an_image_with_mapper_sections_round_trips() {
+        let gb = busy_mbc3();
+        let newest = VERSION.max(MAPPER_SECTIONS_VERSION);
+        let sections = image(&gb, MAPPER_SECTIONS_VERSION);
+        let fixed = image(&gb, OLDEST_VERSION);
+        // The same machine, the cartridge part 8 bytes longer (two section lengths).
+        assert_eq!(sections.len(), fixed.len() + 8);
+        let mut loaded = fresh(&gb);
+        loaded
+            .read_image(&sections, newest)
+            .expect("a sections image loads");
+        assert_eq!(image(&loaded, MAPPER_SECTIONS_VERSION), sections);
+        assert_eq!(image(&loaded, OLDEST_VERSION), fixed);
+    }
+
+    #[test]
+    fn a_bad_mapper_section_is_an_error_and_changes_nothing() {
+        let gb = busy_mbc3();
+        let newest = VERSION.max(MAPPER_SECTIONS_VERSION);
+        let good = image(&gb, MAPPER_SECTIONS_VERSION);
+        let ram_len = gb.cartridge().ram().len();
+        // The mapper section's length field: before the mapper's 28 bytes, the RAM's length
+        // and the RAM.
+        let at = good.len() - ram_len - 4 - 28 - 4;
+        assert_eq!(good[at..at + 4], 28u32.to_le_bytes());
+        let target = fresh(&gb);
+        for len in [0u32, 4, 27, 29, u32::MAX] {
+            let mut bad = good.clone();
+            bad[at..at + 4].copy_from_slice(&len.to_le_bytes());
+            let mut t = target.clone();
+            let err = t.read_image(&bad, newest).expect_err("refused");
+            assert!(matches!(err, StateError::Cartridge(_)), "{err}");
+            assert_eq!(image(&t, VERSION), image(&target, VERSION));
+        }
+        // The sections layout read as the fixed one, and a version from the future.
+        let mut as_old = good.clone();
+        as_old[4..6].copy_from_slice(&OLDEST_VERSION.to_le_bytes());
+        assert!(fresh(&gb).load_state(&as_old).is_err());
+        let mut future = good;
+        future[4..6].copy_from_slice(&(newest + 1).to_le_bytes());
+        assert_eq!(
+            fresh(&gb).read_image(&future, newest),
+            Err(StateError::Version(newest + 1))
+        );
     }
 }
