@@ -1996,7 +1996,7 @@ impl Hardware {
                 w.bytes(&vec![0; boot_len]);
             }
         }
-        let layout = crate::cartridge::StateLayout::of(w.version());
+        let layout = crate::cartridge::state::StateLayout::of(w.version());
         self.cart.write_state_as(w.vec(), layout);
     }
 
@@ -2046,7 +2046,7 @@ impl Hardware {
         let mapped = r.bool()?;
         let image = r.take(self.boot_rom_len())?;
         self.boot_rom = mapped.then(|| image.into());
-        let layout = crate::cartridge::StateLayout::of(r.version());
+        let layout = crate::cartridge::state::StateLayout::of(r.version());
         self.cart
             .read_state_as(r.rest(), layout)
             .map_err(|e| crate::state::StateError::Cartridge(e.to_string()))?;

@@ -9,9 +9,9 @@
 //! beyond the cartridge wrap (the caller masks them to the ROM and RAM sizes). On an MBC1M
 //! cartridge BANK1's top bit is not wired and BANK2 supplies bank bits 4-5 instead of 5-6.
 
-use super::CartridgeError;
+use super::error::CartridgeError;
+use super::mapper_state::{MapperState, exact};
 use super::mapping::Mapping;
-use super::state::{MapperState, exact};
 
 /// MBC1 register state.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

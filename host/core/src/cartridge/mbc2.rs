@@ -6,9 +6,9 @@
 //! The 512 × 4-bit RAM is inside the mapper, at 0xA000-0xA1FF and echoed through 0xBFFF; the
 //! upper nibble of a read is open and reads as 1s here.
 
-use super::CartridgeError;
+use super::error::CartridgeError;
+use super::mapper_state::{MapperState, exact};
 use super::mapping::{Mapping, RamMapping};
-use super::state::{MapperState, exact};
 
 /// MBC2 register state.
 #[derive(Clone, Debug, PartialEq, Eq)]

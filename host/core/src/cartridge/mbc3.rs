@@ -22,10 +22,10 @@
 //!   frozen copy, so a written value reads back after the next latch (the
 //!   `rtc3test` way: write, latch, read).
 
-use super::CartridgeError;
+use super::error::CartridgeError;
+use super::mapper_state::{MapperState, exact};
 use super::mapping::{Mapping, RamMapping};
 use super::rtc::{RTC_STATE_LEN, Rtc, RtcRegister};
-use super::state::{MapperState, exact};
 
 /// MBC3 register state, and the clock if the cartridge has one.
 #[derive(Clone, Debug, PartialEq, Eq)]

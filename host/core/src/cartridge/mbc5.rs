@@ -5,9 +5,9 @@
 //! RAMB at 0x4000-0x5FFF (4 bits; on rumble cartridges bit 3 drives the motor and only bits
 //! 0-2 select RAM). Bank 0 in 0x4000-0x7FFF really is bank 0.
 
-use super::CartridgeError;
+use super::error::CartridgeError;
+use super::mapper_state::{MapperState, exact};
 use super::mapping::{Mapping, RamMapping};
-use super::state::{MapperState, exact};
 
 /// MBC5 register state.
 #[derive(Clone, Debug, PartialEq, Eq)]

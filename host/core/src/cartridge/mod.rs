@@ -27,13 +27,14 @@
 mod error;
 mod header;
 mod licensee;
+mod mapper_state;
 mod mapping;
 mod mbc1;
 mod mbc2;
 mod mbc3;
 mod mbc5;
 pub mod rtc;
-mod state;
+pub(crate) mod state;
 mod warning;
 
 use std::fmt;
@@ -50,7 +51,6 @@ use mbc2::Mbc2;
 use mbc3::Mbc3;
 use mbc5::Mbc5;
 pub use rtc::{CYCLES_PER_SECOND, RTC_FOOTER_LEN, RTC_FOOTER_LEN_SHORT, Rtc, RtcRegister};
-pub(crate) use state::StateLayout;
 pub use warning::{ByteSize, HeaderWarning};
 
 /// Size of MBC2's built-in RAM: 512 half-bytes, stored one per byte.
@@ -533,27 +533,6 @@ impl Cartridge {
             RamAccess::Mbc2 => Some(0),
             RamAccess::Open | RamAccess::Rtc(_) => None,
         }
-    }
-
-    /// Length of [`Cartridge::write_state`]'s output; fixed for a given cartridge.
-    pub fn state_len(&self) -> usize {
-        self.state_len_as(StateLayout::CURRENT)
-    }
-
-    /// Appends the cartridge's mutable state as the state image of [`crate::state::VERSION`]
-    /// holds it (module `state`: the mapper id, then the mapper's own state and the RAM as
-    /// sized sections, or, before [`crate::state::MAPPER_SECTIONS_VERSION`], 4 register bytes,
-    /// 24 clock bytes and the RAM), in a layout fixed for a given cartridge so consecutive
-    /// states diff well. The ROM is not included.
-    pub fn write_state(&self, out: &mut Vec<u8>) {
-        self.write_state_as(out, StateLayout::CURRENT);
-    }
-
-    /// Restores a state written by [`Cartridge::write_state`] for the same ROM. Checks the
-    /// mapper id and every length, masks every register to its width; on error nothing
-    /// changes.
-    pub fn read_state(&mut self, data: &[u8]) -> Result<(), CartridgeError> {
-        self.read_state_as(data, StateLayout::CURRENT)
     }
 
     /// The register writes that bring a mapper from power-on to its current state, in order

@@ -10,13 +10,17 @@
 //!   Nothing follows. A new mapper (MBC7's EEPROM, HuC3's clock, the camera's registers)
 //!   brings its own section of whatever size it needs; the cartridge's code does not change.
 //!
+//! Each mapper's own part is [`MapperState`] (module `mapper_state`).
+//!
 //! Either way every length is checked against this cartridge before anything changes, and a
 //! mismatch is an error naming the part ([`CartridgeError::StateSize`]), never a panic. For a
 //! given cartridge the part has the same length at the same offset every time, so the rewind
 //! history's frame-to-frame diffs stay small.
 
+use super::error::CartridgeError;
+use super::mapper_state::{MapperState, exact};
 use super::rtc::{RTC_STATE_LEN, Rtc};
-use super::{Cartridge, CartridgeError, Mapper};
+use super::{Cartridge, Mapper};
 
 /// Length of the [`StateLayout::Fixed`] part before the RAM bytes: the mapper id, 4 register
 /// bytes and the clock.
@@ -47,31 +51,6 @@ impl StateLayout {
 
     /// The layout [`crate::state::VERSION`] writes.
     pub(crate) const CURRENT: StateLayout = StateLayout::of(crate::state::VERSION);
-}
-
-/// A mapper's own state in the image: its registers and whatever else it keeps (a clock, an
-/// EEPROM), in a layout of its own. The cartridge frames it as a sized section and checks the
-/// size before [`MapperState::read_state`] is called.
-pub(crate) trait MapperState {
-    /// Length of [`MapperState::write_state`]'s output: fixed for a given cartridge.
-    fn state_len(&self) -> usize;
-    /// Appends the state, exactly [`MapperState::state_len`] bytes.
-    fn write_state(&self, out: &mut Vec<u8>);
-    /// Restores what [`MapperState::write_state`] wrote, masking every value to its width.
-    /// `data` is [`MapperState::state_len`] bytes (else an error; nothing changes on error).
-    fn read_state(&mut self, data: &[u8]) -> Result<(), CartridgeError>;
-}
-
-/// `data` as an array of exactly `N` bytes, or the size error for the mapper `name`.
-pub(crate) fn exact<const N: usize>(
-    data: &[u8],
-    name: &'static str,
-) -> Result<[u8; N], CartridgeError> {
-    data.try_into().map_err(|_| CartridgeError::StateSize {
-        part: name,
-        actual: data.len(),
-        expected: N,
-    })
 }
 
 impl MapperState for Mapper {
@@ -139,6 +118,27 @@ fn write_section(out: &mut Vec<u8>, write: impl FnOnce(&mut Vec<u8>)) {
 }
 
 impl Cartridge {
+    /// Length of [`Cartridge::write_state`]'s output; fixed for a given cartridge.
+    pub fn state_len(&self) -> usize {
+        self.state_len_as(StateLayout::CURRENT)
+    }
+
+    /// Appends the cartridge's mutable state as the state image of [`crate::state::VERSION`]
+    /// holds it (see the module docs: the mapper id, then the mapper's own state and the RAM
+    /// as sized sections, or, before [`crate::state::MAPPER_SECTIONS_VERSION`], 4 register
+    /// bytes, 24 clock bytes and the RAM), in a layout fixed for a given cartridge so
+    /// consecutive states diff well. The ROM is not included.
+    pub fn write_state(&self, out: &mut Vec<u8>) {
+        self.write_state_as(out, StateLayout::CURRENT);
+    }
+
+    /// Restores a state written by [`Cartridge::write_state`] for the same ROM. Checks the
+    /// mapper id and every length, masks every register to its width; on error nothing
+    /// changes.
+    pub fn read_state(&mut self, data: &[u8]) -> Result<(), CartridgeError> {
+        self.read_state_as(data, StateLayout::CURRENT)
+    }
+
     /// Length of the state part in `layout`; fixed for a given cartridge.
     pub(crate) fn state_len_as(&self, layout: StateLayout) -> usize {
         match layout {

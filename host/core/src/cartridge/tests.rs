@@ -1,5 +1,6 @@
 //! Unit tests for the cartridge module, on ROM images built in code.
 
+use super::state::StateLayout;
 use super::*;
 
 const KIB: usize = 1024;
