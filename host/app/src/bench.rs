@@ -111,7 +111,8 @@ pub fn run(args: &Args) -> Result<()> {
         std::hint::black_box(samples);
         let secs = t.elapsed().as_secs_f64().max(1e-9);
         let mcycles = (gb.cycles() - start_cycles) as f64 / 4.0;
-        let kept = gb.lines_kept() as f64 / (frames as f64 * 144.0).max(1.0);
+        let kept =
+            gb.lines_kept() as f64 / (frames as f64 * gb_core::screen::GAME.height as f64).max(1.0);
         eprintln!(
             "round {}: {:.0} fps, {:.1} M-cycles/s, {:.0} % of lines kept from the frame before",
             round + 1,

@@ -3,7 +3,7 @@
 //! with each colour's alpha blended over the picture. The desktop app draws the same lists
 //! with its own renderer, at its scale.
 
-use gb_core::ppu::{HEIGHT, WIDTH};
+use gb_core::screen::GAME;
 use gb_session::DrawCmd;
 
 /// The font: for each character from `' '` to `` '`' ``, five rows of three pixels (bit 2 is
@@ -96,14 +96,14 @@ pub(crate) fn glyph(c: char) -> [u8; 5] {
 
 /// Blend 0xAARRGGBB over the pixel at (x, y); outside the screen nothing happens.
 fn plot(rgb: &mut [u8], x: i32, y: i32, argb: u32) {
-    if x < 0 || y < 0 || x >= WIDTH as i32 || y >= HEIGHT as i32 {
+    if !GAME.contains(x.into(), y.into()) {
         return;
     }
     let a = argb >> 24;
     if a == 0 {
         return;
     }
-    let i = (y as usize * WIDTH + x as usize) * 3;
+    let i = (y as usize * GAME.width + x as usize) * 3;
     for (k, shift) in [16, 8, 0].into_iter().enumerate() {
         let src = (argb >> shift) & 0xFF;
         let dst = u32::from(rgb[i + k]);
@@ -182,8 +182,8 @@ pub fn render(rgb: &mut [u8], list: &[DrawCmd]) {
                 let (xa, xb) = ((*x1).min(*x2), (*x1).max(*x2));
                 let (ya, yb) = ((*y1).min(*y2), (*y1).max(*y2));
                 if fill >> 24 != 0 {
-                    for y in (ya + 1).max(0)..yb.min(HEIGHT as i32) {
-                        for x in (xa + 1).max(0)..xb.min(WIDTH as i32) {
+                    for y in (ya + 1).max(0)..yb.min(GAME.height as i32) {
+                        for x in (xa + 1).max(0)..xb.min(GAME.width as i32) {
                             plot(rgb, x, y, *fill);
                         }
                     }
@@ -217,11 +217,11 @@ mod tests {
     use super::*;
 
     fn blank() -> Vec<u8> {
-        vec![0xFF; WIDTH * HEIGHT * 3]
+        vec![0xFF; GAME.pixels() * 3]
     }
 
     fn px(rgb: &[u8], x: usize, y: usize) -> [u8; 3] {
-        let i = (y * WIDTH + x) * 3;
+        let i = (y * GAME.width + x) * 3;
         [rgb[i], rgb[i + 1], rgb[i + 2]]
     }
 

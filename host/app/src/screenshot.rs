@@ -4,7 +4,7 @@
 //! target only once complete.
 
 use anyhow::{Context, Result};
-use gb_core::ppu::{HEIGHT, WIDTH};
+use gb_core::screen::GAME;
 use gb_core::{ColorCorrection, Frame};
 use std::path::Path;
 
@@ -17,7 +17,7 @@ pub fn to_rgb(frame: &Frame) -> Vec<u8> {
 pub fn encode_rgb(rgb: &[u8]) -> Result<Vec<u8>> {
     let mut out = Vec::new();
     {
-        let mut enc = png::Encoder::new(&mut out, WIDTH as u32, HEIGHT as u32);
+        let mut enc = png::Encoder::new(&mut out, GAME.width as u32, GAME.height as u32);
         enc.set_color(png::ColorType::Rgb);
         enc.set_depth(png::BitDepth::Eight);
         let mut w = enc.write_header()?;

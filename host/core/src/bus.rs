@@ -2000,7 +2000,8 @@ impl Hardware {
                 w.bytes(&vec![0; boot_len]);
             }
         }
-        self.cart.write_state(w.vec());
+        let layout = crate::cartridge::state::StateLayout::of(w.version());
+        self.cart.write_state_as(w.vec(), layout);
     }
 
     /// Read what [`Hardware::save_state`] wrote. On error `self` may be half-loaded: the caller
@@ -2049,8 +2050,9 @@ impl Hardware {
         let mapped = r.bool()?;
         let image = r.take(self.boot_rom_len())?;
         self.boot_rom = mapped.then(|| image.into());
+        let layout = crate::cartridge::state::StateLayout::of(r.version());
         self.cart
-            .read_state(r.rest())
+            .read_state_as(r.rest(), layout)
             .map_err(|e| crate::state::StateError::Cartridge(e.to_string()))?;
         self.set_cgb_mode(cgb_mode);
         self.mcycle = if self.cgb.double_speed { 2 } else { 4 };

@@ -5,10 +5,10 @@
 
 use std::sync::OnceLock;
 
-/// Screen width in pixels.
-pub const WIDTH: usize = 160;
-/// Screen height in pixels.
-pub const HEIGHT: usize = 144;
+/// Screen width in pixels: [`crate::screen::GAME`]'s, the PPU's name for it.
+pub const WIDTH: usize = crate::screen::GAME.width;
+/// Screen height in pixels: [`crate::screen::GAME`]'s, the PPU's name for it.
+pub const HEIGHT: usize = crate::screen::GAME.height;
 
 /// Grey of each DMG shade in the reference palette (lightest to darkest): what screenshots and
 /// the test suites' reference images use.

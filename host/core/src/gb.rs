@@ -744,10 +744,17 @@ impl Gb {
     /// Write the machine's state as a fixed-layout image into `out` (cleared first; no
     /// allocation once `out` has grown to [`Gb::state_len`]). See [`crate::state`].
     pub fn save_state(&self, out: &mut Vec<u8>) {
+        self.write_image(out, crate::state::VERSION);
+    }
+
+    /// [`Gb::save_state`] in the layout of `version` (from [`crate::state::OLDEST_VERSION`]
+    /// to [`crate::state::MAPPER_SECTIONS_VERSION`]; tests write the layouts [`crate::state::VERSION`]
+    /// does not).
+    pub(crate) fn write_image(&self, out: &mut Vec<u8>, version: u16) {
         out.clear();
-        let mut w = crate::state::Writer::new(out);
+        let mut w = crate::state::Writer::new(out, version);
         w.bytes(&crate::state::MAGIC);
-        w.u16(crate::state::VERSION);
+        w.u16(version);
         w.u8(self.model.id());
         w.u8(self.hw.revision().id());
         w.u64(self.frame_deadline);
@@ -768,18 +775,26 @@ impl Gb {
     }
 
     /// Load an image written by [`Gb::save_state`] for the same ROM and model (another
-    /// model's image is [`StateError::Model`], another CGB revision's [`StateError::Revision`]). Every field is checked; on error the machine
-    /// is unchanged. The framebuffer is kept as it is (it is output, not
+    /// model's image is [`StateError::Model`], another CGB revision's [`StateError::Revision`]),
+    /// by this build or an older one back to [`crate::state::OLDEST_VERSION`]. Every field is
+    /// checked; on error the machine is unchanged. The framebuffer is kept as it is (it is output, not
     /// state: the next completed frame is exact).
     pub fn load_state(&mut self, data: &[u8]) -> Result<(), StateError> {
+        self.read_image(data, crate::state::VERSION)
+    }
+
+    /// [`Gb::load_state`] reading the versions from [`crate::state::OLDEST_VERSION`] to
+    /// `newest` (tests read the layouts [`crate::state::VERSION`] does not write yet).
+    pub(crate) fn read_image(&mut self, data: &[u8], newest: u16) -> Result<(), StateError> {
         let mut r = crate::state::Reader::new(data);
         if r.take(4)? != crate::state::MAGIC {
             return Err(StateError::Magic);
         }
         let version = r.u16()?;
-        if version != crate::state::VERSION {
+        if !(crate::state::OLDEST_VERSION..=newest).contains(&version) {
             return Err(StateError::Version(version));
         }
+        r.set_version(version);
         let id = r.u8()?;
         let saved = Model::from_id(id).ok_or(StateError::Invalid("model"))?;
         if saved != self.model {

@@ -12,6 +12,7 @@
 //! - [`cartridge`]: header parsing and the mappers (MBC1/2/3/5, RTC);
 //! - [`power_on`]: what WRAM, HRAM and OAM hold at power-on ([`RamInit`]);
 //! - [`model`]: the DMG or the CGB, and `auto`'s choice; [`frame`]: the pictures it draws;
+//!   [`screen`]: their geometry (the game's 160 × 144, a border frame, screens side by side);
 //! - [`cgb`]: the CGB's KEY0, KEY1, SVBK, RP and FF72-FF75; [`compat`]: the palettes the CGB
 //!   boot ROM gives DMG games ([`DmgPalette`]); `cgb_boot.rs`: the CGB's post-boot state;
 //!   [`hdma`]: the CGB's VRAM DMA registers;
@@ -36,6 +37,7 @@ pub mod joypad;
 pub mod model;
 pub mod power_on;
 pub mod ppu;
+pub mod screen;
 pub mod serial;
 pub mod state;
 pub mod timer;

@@ -35,8 +35,17 @@
 //! CGB mode and the CGB registers (KEY0, KEY1, SVBK, RP, FF72-FF75), the speed switch, the RAM
 //! at 0xFEA0-0xFEFF, HDMA, the boot ROM
 //! overlay (0x100 bytes on the DMG, 0x900 on the CGB), then the cartridge's own state
-//! ([`Cartridge::write_state`](crate::Cartridge::write_state)). Integers are little-endian;
-//! enums are written as stable one-byte ids.
+//! ([`Cartridge::write_state`](crate::Cartridge::write_state)): from
+//! [`MAPPER_SECTIONS_VERSION`] on, the mapper id and two sized sections (the mapper's own
+//! state, which each mapper writes and reads itself, and the RAM), before it a fixed 4 register
+//! bytes, 24 clock bytes and the RAM. Integers are little-endian; enums are written as stable
+//! one-byte ids.
+//!
+//! Versions: the loader reads every version from [`OLDEST_VERSION`] to [`VERSION`]; a part
+//! whose layout changed reads the image's version (`Reader::version`) and branches on it,
+//! and the writer writes [`VERSION`]'s layout (`Writer::version`). A layout change names the
+//! version that brings it (as [`MAPPER_SECTIONS_VERSION`] does) and takes effect when
+//! [`VERSION`] reaches it.
 
 /// Why a state image cannot be loaded.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -45,7 +54,9 @@ pub enum StateError {
     #[error("not a gbhost core state (bad magic)")]
     Magic,
     /// The image was written by another format version.
-    #[error("core state format version {0} is not supported (this build reads {VERSION})")]
+    #[error(
+        "core state format version {0} is not supported (this build reads versions {OLDEST_VERSION} to {VERSION})"
+    )]
     Version(u16),
     /// The image ends early or has bytes left over.
     #[error("core state has the wrong length")]
@@ -76,18 +87,39 @@ pub enum StateError {
 
 /// Magic bytes at the start of an image.
 pub const MAGIC: [u8; 4] = *b"GBst";
-/// Format version of the image.
+/// Format version of the image: what [`Gb::save_state`](crate::Gb::save_state) writes.
 pub const VERSION: u16 = 13;
 
-/// Appends fields to an image.
+/// The oldest version [`Gb::load_state`](crate::Gb::load_state) reads: it reads every version
+/// from this one to [`VERSION`], each in its own layout (the parts branch on the image's
+/// version).
+pub const OLDEST_VERSION: u16 = 12;
+
+/// The first version whose cartridge part is sized sections: the mapper's own state (each
+/// mapper writes and reads its own, of any size) and the RAM, each a u32 length and its
+/// bytes. Older images hold a fixed 4 register bytes and a 24-byte clock (the `cartridge`
+/// module's `state.rs`).
+pub const MAPPER_SECTIONS_VERSION: u16 = 13;
+
+/// The first version whose APU part ends with the noise channel's last scheduled LFSR clock
+/// (the CPU CGB C's PCM34 read glitch); older images load with none.
+pub const NOISE_LAST_VERSION: u16 = 13;
+
+/// Appends fields to an image of one version.
 pub(crate) struct Writer<'a> {
     out: &'a mut Vec<u8>,
+    version: u16,
 }
 
 impl<'a> Writer<'a> {
-    /// A writer appending to `out`.
-    pub(crate) fn new(out: &'a mut Vec<u8>) -> Writer<'a> {
-        Writer { out }
+    /// A writer appending to `out` the layout of `version` (at most [`VERSION`]).
+    pub(crate) fn new(out: &'a mut Vec<u8>, version: u16) -> Writer<'a> {
+        Writer { out, version }
+    }
+
+    /// The version whose layout is written.
+    pub(crate) fn version(&self) -> u16 {
+        self.version
     }
 
     pub(crate) fn u8(&mut self, v: u8) {
@@ -123,12 +155,27 @@ impl<'a> Writer<'a> {
 /// Reads fields from an image, checking that it does not end early.
 pub(crate) struct Reader<'a> {
     data: &'a [u8],
+    version: u16,
 }
 
 impl<'a> Reader<'a> {
-    /// A reader over `data`.
+    /// A reader over `data`, taken for an image of [`VERSION`] until
+    /// [`Reader::set_version`] says what the header holds.
     pub(crate) fn new(data: &'a [u8]) -> Reader<'a> {
-        Reader { data }
+        Reader {
+            data,
+            version: VERSION,
+        }
+    }
+
+    /// The version of the image being read, whose layout the parts read.
+    pub(crate) fn version(&self) -> u16 {
+        self.version
+    }
+
+    /// Read the rest as an image of `version` (once the header has been checked).
+    pub(crate) fn set_version(&mut self, version: u16) {
+        self.version = version;
     }
 
     pub(crate) fn take(&mut self, n: usize) -> Result<&'a [u8], StateError> {
@@ -186,3 +233,6 @@ impl<'a> Reader<'a> {
         std::mem::take(&mut self.data)
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -2,11 +2,13 @@
 //! other module), its import circles, and the code map of `docs/ARCHITECTURE.md`.
 //!
 //! A module is a source file (`a.rs` and `a/mod.rs` are module `a`, `a/b.rs` is `a::b`); its
-//! edges are the `crate::`, `super::` and `self::` paths its non-test code names, in `use`
-//! items and anywhere else (types, calls). A path is resolved to the deepest module file it
-//! names; a name re-exported at the crate root (`pub use x::Name` in `lib.rs`) resolves to the
-//! module it comes from. Test code (`#[cfg(test)]` items) is left out: tests may reach
-//! anything. An import circle is a strongly connected group of two or more modules.
+//! edges are the `crate::`, `super::` and `self::` paths its code names, in `use` items and
+//! anywhere else (types, calls), test code (`#[cfg(test)]` items and modules) included: a
+//! test that reaches back into a module that names its file is a circle too. Paths inside an
+//! inline module (`mod tests { use super::*; }`) are resolved from that module, and count as
+//! the file's. A path is resolved to the deepest module file it names; a name re-exported at
+//! the crate root (`pub use x::Name` in `lib.rs`) resolves to the module it comes from. An
+//! import circle is a strongly connected group of two or more modules.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -55,18 +57,10 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// Whether `attrs` hold `#[cfg(test)]`.
-fn is_test(attrs: &[syn::Attribute]) -> bool {
-    attrs.iter().any(|a| {
-        a.path().is_ident("cfg")
-            && a.meta
-                .require_list()
-                .is_ok_and(|l| l.tokens.to_string().trim() == "test")
-    })
-}
-
-/// Collects the paths a file's non-test code names, made absolute (from the crate root).
+/// Collects the paths a file's code names, made absolute (from the crate root).
 struct Paths {
+    /// The module the paths being read are written in: the file's, or an inline module's
+    /// inside it.
     here: ModPath,
     /// The names of the module's child modules (`use child::X` is relative to it).
     children: Vec<String>,
@@ -133,32 +127,35 @@ impl Paths {
     }
 }
 
+/// The inline modules declared among `items` (`mod name { … }`).
+fn inline_modules(items: &[syn::Item]) -> Vec<String> {
+    items
+        .iter()
+        .filter_map(|item| match item {
+            syn::Item::Mod(m) if m.content.is_some() => Some(m.ident.to_string()),
+            _ => None,
+        })
+        .collect()
+}
+
 impl<'ast> Visit<'ast> for Paths {
     fn visit_item(&mut self, item: &'ast syn::Item) {
-        let attrs = match item {
-            syn::Item::Mod(m) => &m.attrs,
-            syn::Item::Fn(f) => &f.attrs,
-            syn::Item::Impl(i) => &i.attrs,
-            syn::Item::Use(u) => &u.attrs,
-            syn::Item::Const(c) => &c.attrs,
-            syn::Item::Static(s) => &s.attrs,
-            syn::Item::Struct(s) => &s.attrs,
-            syn::Item::Enum(e) => &e.attrs,
-            _ => return syn::visit::visit_item(self, item),
-        };
-        if is_test(attrs) {
-            return;
-        }
-        if let syn::Item::Use(u) = item {
-            self.use_tree(&mut Vec::new(), &u.tree);
-            return;
-        }
-        syn::visit::visit_item(self, item);
-    }
-
-    fn visit_impl_item_fn(&mut self, f: &'ast syn::ImplItemFn) {
-        if !is_test(&f.attrs) {
-            syn::visit::visit_impl_item_fn(self, f);
+        match item {
+            syn::Item::Use(u) => self.use_tree(&mut Vec::new(), &u.tree),
+            syn::Item::Mod(m) => {
+                if let Some((_, items)) = &m.content {
+                    // Inside, `self` and `super` are the inline module's; its children are
+                    // the inline modules it declares.
+                    self.here.push(m.ident.to_string());
+                    let children = std::mem::replace(&mut self.children, inline_modules(items));
+                    for item in items {
+                        self.visit_item(item);
+                    }
+                    self.children = children;
+                    self.here.pop();
+                }
+            }
+            _ => syn::visit::visit_item(self, item),
         }
     }
 
@@ -238,6 +235,7 @@ impl Graph {
                 .keys()
                 .filter(|c| c.len() == m.len() + 1 && c.starts_with(m))
                 .filter_map(|c| c.last().cloned())
+                .chain(inline_modules(&ast.items))
                 .collect();
             let mut paths = Paths {
                 here: m.clone(),

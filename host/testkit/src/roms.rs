@@ -96,7 +96,8 @@ pub fn write_rgb_png(path: &Path, width: u32, height: u32, rgb: &[u8]) -> Result
 /// references are (`(c << 3) | (c >> 2)`).
 pub fn write_frame_png(path: &Path, frame: &gb_core::Frame) -> Result<(), String> {
     let rgb = frame.to_rgb888(gb_core::ColorCorrection::Off);
-    write_rgb_png(path, 160, 144, &rgb)
+    let size = gb_core::screen::GAME;
+    write_rgb_png(path, size.width as u32, size.height as u32, &rgb)
 }
 
 /// FNV-1a, 64 bits (the hash of `frame-hashes.tsv` and `audio-hashes.tsv`).

@@ -1,5 +1,6 @@
 //! The architecture checks on the whole repository: no import circle between the modules of
-//! any crate, and `docs/ARCHITECTURE.md`'s code map names every crate and top-level folder.
+//! any crate or test binary, test code included, and `docs/ARCHITECTURE.md`'s code map names
+//! every crate and top-level folder.
 
 use gb_testkit::arch::{Graph, repo_root, show, workspace_members};
 
@@ -14,20 +15,85 @@ fn no_import_circle_in_any_crate() {
             graph.modules.len() > 1 || member.contains("testkit"),
             "{member}: no modules found"
         );
-        for circle in graph.circles() {
-            let names: Vec<String> = circle.iter().map(|m| show(m)).collect();
-            report.push_str(&format!("{member}: {}\n", names.join(" ↔ ")));
-            for m in &circle {
-                let to: Vec<String> = graph.edges[m]
-                    .iter()
-                    .filter(|t| circle.contains(t))
-                    .map(|t| show(t))
-                    .collect();
-                report.push_str(&format!("    {} → {}\n", show(m), to.join(", ")));
-            }
+        // The crate, then each of its test binaries made of modules (`tests/NAME/main.rs`).
+        let mut crates = vec![(member.clone(), graph)];
+        let tests = std::fs::read_dir(root.join(&member).join("tests"))
+            .into_iter()
+            .flatten();
+        let mut test_dirs: Vec<_> = tests
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.join("main.rs").is_file())
+            .collect();
+        test_dirs.sort();
+        for dir in test_dirs {
+            let name = format!(
+                "{member}/tests/{}",
+                dir.file_name().unwrap().to_string_lossy()
+            );
+            crates.push((name, Graph::of_crate(&dir).expect("test sources parse")));
+        }
+        for (member, graph) in &crates {
+            report_circles(member, graph, &mut report);
         }
     }
     assert!(report.is_empty(), "import circles:\n{report}");
+}
+
+/// Adds `graph`'s import circles to `report`, each with the edges that close it.
+fn report_circles(member: &str, graph: &Graph, report: &mut String) {
+    for circle in graph.circles() {
+        let names: Vec<String> = circle.iter().map(|m| show(m)).collect();
+        report.push_str(&format!("{member}: {}\n", names.join(" ↔ ")));
+        for m in &circle {
+            let to: Vec<String> = graph.edges[m]
+                .iter()
+                .filter(|t| circle.contains(t))
+                .map(|t| show(t))
+                .collect();
+            report.push_str(&format!("    {} → {}\n", show(m), to.join(", ")));
+        }
+    }
+}
+
+/// The import graph counts test code: a `#[cfg(test)]` module that reaches back into a module
+/// naming its file closes a circle, and `self`/`super` inside an inline module are resolved
+/// from that module (a file's own `mod tests { use super::*; }` names nothing else).
+#[test]
+fn test_code_counts_for_circles() {
+    let src = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("arch-crate/src");
+    let _ = std::fs::remove_dir_all(&src);
+    std::fs::create_dir_all(src.join("a")).unwrap();
+    let write = |name: &str, text: &str| std::fs::write(src.join(name), text).unwrap();
+    write("lib.rs", "mod a;\nmod b;\nmod c;\n");
+    write("a.rs", "mod inner;\nuse crate::b::B;\n");
+    write("a/inner.rs", "pub(crate) struct I(super::super::c::C);\n");
+    write(
+        "b.rs",
+        "pub struct B;\n#[cfg(test)]\nmod tests {\n    use super::*;\n    use crate::a::X;\n}\n",
+    );
+    write(
+        "c.rs",
+        "pub struct C;\n#[cfg(test)]\nmod tests {\n    use super::*;\n    fn f() { self::g(); }\n}\n",
+    );
+    let graph = Graph::of_crate(&src).expect("parses");
+    let names = |m: &Vec<String>| show(m);
+    let circles: Vec<Vec<String>> = graph
+        .circles()
+        .iter()
+        .map(|c| c.iter().map(names).collect())
+        .collect();
+    assert_eq!(circles, [vec!["a".to_owned(), "b".to_owned()]]);
+    let c_edges: Vec<String> = graph.edges[&vec!["c".to_owned()]]
+        .iter()
+        .map(names)
+        .collect();
+    assert!(c_edges.is_empty(), "{c_edges:?}");
+    let inner: Vec<String> = graph.edges[&vec!["a".to_owned(), "inner".to_owned()]]
+        .iter()
+        .map(names)
+        .collect();
+    assert_eq!(inner, ["c"]);
 }
 
 /// `docs/ARCHITECTURE.md`'s code map names every crate (its folder and package name) and

@@ -534,7 +534,7 @@ fn a_ghost_branch_marks_where_the_runs_part() {
     assert!((40..=41).contains(&frame), "{frame}");
     assert!(ram);
     assert!(ghost.compared_to >= 120);
-    assert_eq!(ghost.picture.len(), 160 * 144 * 3);
+    assert_eq!(ghost.picture.len(), gb_core::screen::GAME.pixels() * 3);
     // The same input as the branch again: no difference once run again.
     emu.apply_line("movie undo");
     emu.apply_line("movie goto 20");

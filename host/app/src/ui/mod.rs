@@ -788,7 +788,7 @@ impl GbApp {
         // Room around the game that scripts asked for (`client.SetGameExtraPadding`), in game
         // pixels: the picture sits inside it and overlays may draw over all of it.
         let [left, top, right, bottom] = self.padding().map(|p| p as f32);
-        let full = egui::vec2(160.0 + left + right, 144.0 + top + bottom);
+        let full = egui::vec2(screen::GAME.x + left + right, screen::GAME.y + top + bottom);
         let avail = ui.available_size();
         let fit = screen::fit_scale(avail, full);
         let scale = if self.config.scale == 0 {
@@ -804,7 +804,7 @@ impl GbApp {
             ((outer.min.x + left * scale) * ppp).round() / ppp,
             ((outer.min.y + top * scale) * ppp).round() / ppp,
         );
-        let rect = egui::Rect::from_min_size(min, egui::vec2(160.0 * scale, 144.0 * scale));
+        let rect = egui::Rect::from_min_size(min, screen::GAME * scale);
         let outer = egui::Rect::from_min_max(
             rect.min - egui::vec2(left, top) * scale,
             rect.max + egui::vec2(right, bottom) * scale,

@@ -71,7 +71,7 @@ impl BranchUi {
         self.textures
             .entry((i, b.hash))
             .or_insert_with(|| {
-                let size = [gb_core::frame::WIDTH, gb_core::frame::HEIGHT];
+                let size = [gb_core::screen::GAME.width, gb_core::screen::GAME.height];
                 let image = if b.thumbnail.len() == size[0] * size[1] * 3 {
                     egui::ColorImage::from_rgb(size, &b.thumbnail)
                 } else {

@@ -6,7 +6,9 @@ use eframe::egui;
 use gb_session::DrawCmd;
 
 /// Screen size in Game Boy pixels.
-pub const SIZE: (usize, usize) = (160, 144);
+pub const SIZE: (usize, usize) = (gb_core::screen::GAME.width, gb_core::screen::GAME.height);
+/// [`SIZE`] in egui's units, Game Boy pixels.
+pub const GAME: egui::Vec2 = egui::vec2(SIZE.0 as f32, SIZE.1 as f32);
 
 /// The picture (8-bit RGB, 3 bytes a pixel) as an egui image.
 pub fn image(rgb: &[u8]) -> egui::ColorImage {

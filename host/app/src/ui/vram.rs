@@ -6,6 +6,7 @@
 //! memory (missing bytes read as 0).
 
 use gb_core::ColorCorrection;
+use gb_core::screen::GAME;
 
 use crate::emu::VideoView;
 
@@ -283,7 +284,7 @@ pub type MapRect = [u16; 4];
 /// The screen's 160×144 viewport at (`scx`, `scy`) on the 256×256 background map, as 1 to 4
 /// rectangles inside the map (it wraps around the right and bottom edges).
 pub fn viewport_rects(scx: u8, scy: u8) -> Vec<MapRect> {
-    wrapped_rects(scx, scy, 160, 144)
+    wrapped_rects(scx, scy, GAME.width as u16, GAME.height as u16)
 }
 
 /// A `w`×`h` rectangle (at most 256×256) at (`x`, `y`) on the 256×256 map, as 1 to 4
@@ -320,8 +321,8 @@ pub fn window_over_bg(scx: u8, scy: u8, wx: u8, wy: u8) -> Vec<MapRect> {
     wrapped_rects(
         scx.wrapping_add(x as u8),
         scy.wrapping_add(y as u8),
-        160 - x,
-        144 - y,
+        GAME.width as u16 - x,
+        GAME.height as u16 - y,
     )
 }
 
@@ -385,7 +386,7 @@ impl Object {
     /// Whether any of it is on the screen (an object `height` pixels tall).
     pub fn on_screen(&self, height: u8) -> bool {
         let (x, y) = self.screen_pos();
-        x > -8 && x < 160 && y > -i16::from(height) && y < 144
+        x > -8 && x < GAME.width as i16 && y > -i16::from(height) && y < GAME.height as i16
     }
 
     /// Its attributes in words: priority, flips, palette (the DMG's, or the CGB's bank and

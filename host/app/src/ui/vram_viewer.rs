@@ -274,8 +274,8 @@ impl GbApp {
             if self.vram_ui.map == MapChoice::Window {
                 // The part of the window's map the screen shows.
                 if win_on {
-                    let w = (160 - win_x.max(0)) as u16;
-                    let h = (144 - win_y.max(0)) as u16;
+                    let w = (gb_core::screen::GAME.width as i16 - win_x.max(0)) as u16;
+                    let h = (gb_core::screen::GAME.height as i16 - win_y.max(0)) as u16;
                     draw([0, 0, w, h], egui::Color32::LIGHT_BLUE);
                 }
             } else {

@@ -1,6 +1,7 @@
 //! The `gbhost headless` contract, exercised through the real binary with ROMs built in code.
 
 use gb_core::asm;
+use gb_core::screen::GAME;
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
@@ -289,12 +290,14 @@ fn screenshot_writes_a_160x144_png_in_the_reference_palette() {
     assert!(out.status.success(), "stderr: {}", stderr(&out));
     assert_eq!(stdout(&out), "frames: 10\n");
     let (w, h, grey) = decode_grey(&shot);
-    assert_eq!((w, h), (160, 144));
+    assert_eq!((w as usize, h as usize), (GAME.width, GAME.height));
     // Row 0 of every tile row is black, the other rows white (the map is all tile 0).
-    for y in 0..144usize {
+    for y in 0..GAME.height {
         let want = if y % 8 == 0 { 0x00 } else { 0xFF };
         assert!(
-            grey[y * 160..(y + 1) * 160].iter().all(|&g| g == want),
+            grey[y * GAME.width..(y + 1) * GAME.width]
+                .iter()
+                .all(|&g| g == want),
             "row {y} should be {want:#04x}"
         );
     }

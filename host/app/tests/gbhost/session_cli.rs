@@ -2,6 +2,7 @@
 //! `log:` lines, errors that never stop the run, the sync test's verdict and exit status.
 
 use gb_core::asm;
+use gb_core::screen::GAME;
 use std::path::PathBuf;
 use std::process::Output;
 
@@ -267,9 +268,9 @@ fn overlays_and_images_are_drawn_into_the_screenshot() {
     reader.next_frame(&mut buf).expect("frame");
     let px = |x: usize, y: usize| {
         [
-            buf[(y * 160 + x) * 3],
-            buf[(y * 160 + x) * 3 + 1],
-            buf[(y * 160 + x) * 3 + 2],
+            buf[(y * GAME.width + x) * 3],
+            buf[(y * GAME.width + x) * 3 + 1],
+            buf[(y * GAME.width + x) * 3 + 2],
         ]
     };
     assert_eq!(px(10, 20), [255, 0, 0]);

@@ -338,7 +338,9 @@ impl Synth {
         w.u16(self.noise_counter);
         w.u64(self.noise_tick);
         w.u8(self.on_phase);
-        w.u64(self.noise_last);
+        if w.version() >= crate::state::NOISE_LAST_VERSION {
+            w.u64(self.noise_last);
+        }
     }
 
     /// Read the generators' part of the state image, checking every field.
@@ -385,7 +387,11 @@ impl Synth {
         }
         let noise_tick = r.u64()?;
         let on_phase = r.below(8, "APU power-on phase")?;
-        let noise_last = r.u64()?;
+        let noise_last = if r.version() >= crate::state::NOISE_LAST_VERSION {
+            r.u64()?
+        } else {
+            u64::MAX
+        };
         *self = Synth {
             off: self.off,
             t,

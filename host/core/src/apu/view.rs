@@ -275,7 +275,10 @@ mod tests {
 
     fn image(apu: &Apu) -> Vec<u8> {
         let mut out = Vec::new();
-        apu.save_state(&mut crate::state::Writer::new(&mut out));
+        apu.save_state(&mut crate::state::Writer::new(
+            &mut out,
+            crate::state::VERSION,
+        ));
         out
     }
 

@@ -46,4 +46,17 @@ pub enum CartridgeError {
     /// A save state that does not belong to this cartridge.
     #[error("save state does not fit this cartridge: {0}")]
     State(&'static str),
+    /// A sized part of a save state's cartridge section (a mapper's own state, the RAM) is
+    /// not the size this cartridge's is.
+    #[error(
+        "save state does not fit this cartridge: its {part} part is {actual} bytes, this cartridge's is {expected}"
+    )]
+    StateSize {
+        /// The part: a mapper's name ("MBC3"), or "RAM".
+        part: &'static str,
+        /// The part's length in the state.
+        actual: usize,
+        /// The length this cartridge's part has.
+        expected: usize,
+    },
 }

@@ -9,6 +9,8 @@
 //! beyond the cartridge wrap (the caller masks them to the ROM and RAM sizes). On an MBC1M
 //! cartridge BANK1's top bit is not wired and BANK2 supplies bank bits 4-5 instead of 5-6.
 
+use super::error::CartridgeError;
+use super::mapper_state::{MapperState, exact};
 use super::mapping::Mapping;
 
 /// MBC1 register state.
@@ -88,5 +90,21 @@ impl Mbc1 {
         self.bank1 = bank1 & 0x1F;
         self.bank2 = bank2 & 0x03;
         self.mode = mode & 1 != 0;
+    }
+}
+
+/// The state image's MBC1 section: [`Mbc1::registers`] (the MBC1M wiring comes from the ROM).
+impl MapperState for Mbc1 {
+    fn state_len(&self) -> usize {
+        4
+    }
+
+    fn write_state(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.registers());
+    }
+
+    fn read_state(&mut self, data: &[u8]) -> Result<(), CartridgeError> {
+        self.set_registers(exact(data, "MBC1")?);
+        Ok(())
     }
 }

@@ -6,6 +6,8 @@
 //! The 512 × 4-bit RAM is inside the mapper, at 0xA000-0xA1FF and echoed through 0xBFFF; the
 //! upper nibble of a read is open and reads as 1s here.
 
+use super::error::CartridgeError;
+use super::mapper_state::{MapperState, exact};
 use super::mapping::{Mapping, RamMapping};
 
 /// MBC2 register state.
@@ -60,5 +62,22 @@ impl Mbc2 {
         let [ramg, romb, _, _] = regs;
         self.ramg = ramg & 1 != 0;
         self.romb = romb & 0x0F;
+    }
+}
+
+/// The state image's MBC2 section: RAMG, ROMB (its RAM is the cartridge's RAM section).
+impl MapperState for Mbc2 {
+    fn state_len(&self) -> usize {
+        2
+    }
+
+    fn write_state(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&[u8::from(self.ramg), self.romb]);
+    }
+
+    fn read_state(&mut self, data: &[u8]) -> Result<(), CartridgeError> {
+        let [ramg, romb] = exact(data, "MBC2")?;
+        self.set_registers([ramg, romb, 0, 0]);
+        Ok(())
     }
 }

@@ -22,8 +22,10 @@
 //!   frozen copy, so a written value reads back after the next latch (the
 //!   `rtc3test` way: write, latch, read).
 
+use super::error::CartridgeError;
+use super::mapper_state::{MapperState, exact};
 use super::mapping::{Mapping, RamMapping};
-use super::rtc::{Rtc, RtcRegister};
+use super::rtc::{RTC_STATE_LEN, Rtc, RtcRegister};
 
 /// MBC3 register state, and the clock if the cartridge has one.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -122,5 +124,37 @@ impl Mbc3 {
         self.romb = romb & self.romb_mask;
         self.ramb = ramb;
         self.latch_last = latch;
+    }
+}
+
+/// The state image's MBC3 section: [`Mbc3::registers`], then on a cartridge with a clock the
+/// clock ([`Rtc::to_state`], 24 bytes).
+impl MapperState for Mbc3 {
+    fn state_len(&self) -> usize {
+        4 + self.rtc.as_ref().map_or(0, |_| RTC_STATE_LEN)
+    }
+
+    fn write_state(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.registers());
+        if let Some(rtc) = &self.rtc {
+            out.extend_from_slice(&rtc.to_state());
+        }
+    }
+
+    fn read_state(&mut self, data: &[u8]) -> Result<(), CartridgeError> {
+        let size_error = || CartridgeError::StateSize {
+            part: "MBC3",
+            actual: data.len(),
+            expected: self.state_len(),
+        };
+        if data.len() != self.state_len() {
+            return Err(size_error());
+        }
+        let (regs, clock) = data.split_first_chunk::<4>().ok_or_else(size_error)?;
+        if let Some(rtc) = self.rtc.as_mut() {
+            rtc.load_state(&exact(clock, "MBC3 clock")?);
+        }
+        self.set_registers(*regs);
+        Ok(())
     }
 }

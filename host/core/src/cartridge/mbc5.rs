@@ -5,6 +5,8 @@
 //! RAMB at 0x4000-0x5FFF (4 bits; on rumble cartridges bit 3 drives the motor and only bits
 //! 0-2 select RAM). Bank 0 in 0x4000-0x7FFF really is bank 0.
 
+use super::error::CartridgeError;
+use super::mapper_state::{MapperState, exact};
 use super::mapping::{Mapping, RamMapping};
 
 /// MBC5 register state.
@@ -89,5 +91,21 @@ impl Mbc5 {
             self.motor = false;
             self.ramb = ramb & 0x0F;
         }
+    }
+}
+
+/// The state image's MBC5 section: [`Mbc5::registers`] (the motor rides in RAMB's bit 3).
+impl MapperState for Mbc5 {
+    fn state_len(&self) -> usize {
+        4
+    }
+
+    fn write_state(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.registers());
+    }
+
+    fn read_state(&mut self, data: &[u8]) -> Result<(), CartridgeError> {
+        self.set_registers(exact(data, "MBC5")?);
+        Ok(())
     }
 }

@@ -27,12 +27,14 @@
 mod error;
 mod header;
 mod licensee;
+mod mapper_state;
 mod mapping;
 mod mbc1;
 mod mbc2;
 mod mbc3;
 mod mbc5;
 pub mod rtc;
+pub(crate) mod state;
 mod warning;
 
 use std::fmt;
@@ -54,9 +56,6 @@ pub use warning::{ByteSize, HeaderWarning};
 /// Size of MBC2's built-in RAM: 512 half-bytes, stored one per byte.
 pub const MBC2_RAM_SIZE: usize = 512;
 
-/// Length of [`Cartridge::write_state`]'s output before the RAM bytes.
-const STATE_FIXED_LEN: usize = 1 + 4 + rtc::RTC_STATE_LEN;
-
 /// The mapper and its registers.
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Mapper {
@@ -76,6 +75,17 @@ impl Mapper {
             Self::Mbc2(_) => 2,
             Self::Mbc3(_) => 3,
             Self::Mbc5(_) => 5,
+        }
+    }
+
+    /// The mapper's name, for errors.
+    fn name(&self) -> &'static str {
+        match self {
+            Self::RomOnly => "no-MBC",
+            Self::Mbc1(_) => "MBC1",
+            Self::Mbc2(_) => "MBC2",
+            Self::Mbc3(_) => "MBC3",
+            Self::Mbc5(_) => "MBC5",
         }
     }
 
@@ -523,53 +533,6 @@ impl Cartridge {
             RamAccess::Mbc2 => Some(0),
             RamAccess::Open | RamAccess::Rtc(_) => None,
         }
-    }
-
-    /// Length of [`Cartridge::write_state`]'s output; fixed for a given cartridge.
-    pub fn state_len(&self) -> usize {
-        STATE_FIXED_LEN + self.ram.len()
-    }
-
-    /// Appends the cartridge's mutable state in a fixed layout (same fields at the same
-    /// offsets every time, so consecutive states diff well): mapper id (1 byte), mapper
-    /// registers (4 bytes), clock (24 bytes, zeros without a clock), then the RAM. The ROM is
-    /// not included.
-    pub fn write_state(&self, out: &mut Vec<u8>) {
-        out.push(self.mapper.id());
-        out.extend_from_slice(&self.mapper.registers());
-        let rtc = self.mapper.rtc().map(Rtc::to_state).unwrap_or_default();
-        out.extend_from_slice(&rtc);
-        out.extend_from_slice(&self.ram);
-    }
-
-    /// Restores a state written by [`Cartridge::write_state`] for the same ROM. Checks the
-    /// length and mapper id, masks every register to its width; on error nothing changes.
-    pub fn read_state(&mut self, data: &[u8]) -> Result<(), CartridgeError> {
-        if data.len() != self.state_len() {
-            return Err(CartridgeError::State("wrong length"));
-        }
-        let (fixed, ram) = data
-            .split_at_checked(STATE_FIXED_LEN)
-            .ok_or(CartridgeError::State("wrong length"))?;
-        let (&id, rest) = fixed
-            .split_first()
-            .ok_or(CartridgeError::State("wrong length"))?;
-        if id != self.mapper.id() {
-            return Err(CartridgeError::State("different mapper"));
-        }
-        let (regs, rtc) = rest
-            .split_first_chunk::<4>()
-            .ok_or(CartridgeError::State("wrong length"))?;
-        let rtc: &[u8; rtc::RTC_STATE_LEN] = rtc
-            .try_into()
-            .map_err(|_| CartridgeError::State("wrong length"))?;
-        self.mapper.set_registers(*regs);
-        if let Some(clock) = self.mapper.rtc_mut() {
-            clock.load_state(rtc);
-        }
-        self.ram.copy_from_slice(ram);
-        self.remap();
-        Ok(())
     }
 
     /// The register writes that bring a mapper from power-on to its current state, in order

@@ -1,5 +1,6 @@
 //! Unit tests for the cartridge module, on ROM images built in code.
 
+use super::state::StateLayout;
 use super::*;
 
 const KIB: usize = 1024;
@@ -1019,8 +1020,9 @@ fn debug_output_is_short() {
 
 // ---------------------------------------------------------------- save states
 
-#[test]
-fn state_round_trip() {
+/// An MBC3+TIMER+RAM+BATTERY cartridge with 32 KiB of RAM, its registers moved off
+/// power-on, a RAM byte and a clock register written.
+fn busy_mbc3() -> Cartridge {
     let mut c = cart(0x10, 2, 0x03);
     c.write_rom(0x0000, 0x0A, 0);
     c.write_rom(0x2000, 0x05, 0);
@@ -1028,35 +1030,164 @@ fn state_round_trip() {
     c.write_ram(0xA000, 0x77, 0);
     rtc_write(&mut c, 0x09, 12, 5 * SEC + 1234);
     c.write_rom(0x4000, 0x02, 0);
+    c
+}
+
+#[test]
+fn state_round_trip() {
+    for layout in [StateLayout::Fixed, StateLayout::Sections] {
+        let c = busy_mbc3();
+        let mut state = Vec::new();
+        c.write_state_as(&mut state, layout);
+        assert_eq!(state.len(), c.state_len_as(layout), "{layout:?}");
+
+        let mut d = cart(0x10, 2, 0x03);
+        d.read_state_as(&state, layout).unwrap();
+        assert_eq!(d.read_ram(0xA000, 0), 0x77);
+        assert_eq!(bank1(&d), 5);
+        assert_eq!(d.rtc(), c.rtc());
+        let mut again = Vec::new();
+        d.write_state_as(&mut again, layout);
+        assert_eq!(again, state, "{layout:?}");
+
+        // Mismatches are refused and change nothing.
+        assert!(d.read_state_as(&state[1..], layout).is_err());
+        let mut smaller_ram = cart(0x10, 2, 0x02);
+        let wrong_length = match layout {
+            StateLayout::Fixed => "save state does not fit this cartridge: wrong length",
+            StateLayout::Sections => {
+                "save state does not fit this cartridge: its RAM part is 32768 bytes, this cartridge's is 8192"
+            }
+        };
+        assert_eq!(
+            smaller_ram
+                .read_state_as(&state, layout)
+                .unwrap_err()
+                .to_string(),
+            wrong_length
+        );
+        let mut mbc5 = cart(0x1B, 2, 0x03);
+        assert_eq!(
+            mbc5.read_state_as(&state, layout).unwrap_err().to_string(),
+            "save state does not fit this cartridge: different mapper"
+        );
+        let mut bad_id = state.clone();
+        bad_id[0] = 1;
+        assert!(d.read_state_as(&bad_id, layout).is_err());
+        assert_eq!(bank1(&d), 5);
+    }
+    // The current layout is one of them.
+    let c = busy_mbc3();
     let mut state = Vec::new();
     c.write_state(&mut state);
+    let mut expected = Vec::new();
+    c.write_state_as(&mut expected, StateLayout::CURRENT);
+    assert_eq!(state, expected);
     assert_eq!(state.len(), c.state_len());
+}
 
+/// The layout images before [`crate::state::MAPPER_SECTIONS_VERSION`] hold, built byte by byte
+/// as that version's `write_state` wrote it: id, `[RAMG, ROMB, RAMB, latch]`, the clock, the RAM.
+#[test]
+fn a_fixed_layout_state_built_by_hand_loads() {
+    let c = busy_mbc3();
+    let mut image = vec![3, 1, 0x05, 0x02, 0x00];
+    image.extend_from_slice(&c.rtc().unwrap().to_state());
+    image.extend_from_slice(c.ram());
     let mut d = cart(0x10, 2, 0x03);
-    d.read_state(&state).unwrap();
+    d.read_state_as(&image, StateLayout::Fixed).unwrap();
     assert_eq!(d.read_ram(0xA000, 0), 0x77);
     assert_eq!(bank1(&d), 5);
+    assert_eq!(d.ram_bank_mapped(), Some(2));
     assert_eq!(d.rtc(), c.rtc());
-    let mut again = Vec::new();
-    d.write_state(&mut again);
-    assert_eq!(again, state);
+    let mut written = Vec::new();
+    c.write_state_as(&mut written, StateLayout::Fixed);
+    assert_eq!(written, image);
+    // Loaded from either layout, the cartridge is the same.
+    let mut sections = Vec::new();
+    c.write_state_as(&mut sections, StateLayout::Sections);
+    let mut e = cart(0x10, 2, 0x03);
+    e.read_state_as(&sections, StateLayout::Sections).unwrap();
+    let (mut from_fixed, mut from_sections) = (Vec::new(), Vec::new());
+    d.write_state_as(&mut from_fixed, StateLayout::Sections);
+    e.write_state_as(&mut from_sections, StateLayout::Sections);
+    assert_eq!(from_fixed, from_sections);
+}
 
-    // Mismatches are refused and change nothing.
-    assert!(d.read_state(&state[1..]).is_err());
-    let mut smaller_ram = cart(0x10, 2, 0x02);
+/// The sections layout: the mapper id, then each sized part (u32 LE length, bytes), and
+/// every mapper's section its own size.
+#[test]
+fn each_mapper_writes_a_section_of_its_own_size() {
+    let cases = [
+        (0x00, 0, 0, 0),
+        (0x03, 0x1, 0x02, 4),
+        (0x06, 0x1, 0, 2),
+        (0x13, 0x1, 0x03, 4),
+        (0x10, 0x1, 0x03, 4 + rtc::RTC_STATE_LEN),
+        (0x0F, 0x1, 0, 4 + rtc::RTC_STATE_LEN),
+        (0x1E, 0x1, 0x03, 4),
+    ];
+    for (ty, rom_code, ram_code, mapper_len) in cases {
+        let c = cart(ty, rom_code, ram_code);
+        let mut state = Vec::new();
+        c.write_state_as(&mut state, StateLayout::Sections);
+        let ram_len = c.ram().len();
+        assert_eq!(state[0], c.mapper.id(), "type {ty:#04X}");
+        let len_at = |at: usize| u32::from_le_bytes(state[at..at + 4].try_into().unwrap());
+        assert_eq!(len_at(1) as usize, mapper_len, "type {ty:#04X}");
+        assert_eq!(len_at(5 + mapper_len) as usize, ram_len, "type {ty:#04X}");
+        assert_eq!(state.len(), 1 + 4 + mapper_len + 4 + ram_len);
+        assert_eq!(state.len(), c.state_len_as(StateLayout::Sections));
+        let mut d = cart(ty, rom_code, ram_code);
+        d.read_state_as(&state, StateLayout::Sections).unwrap();
+    }
+}
+
+#[test]
+fn a_bad_sections_state_is_a_clear_error_and_changes_nothing() {
+    let c = busy_mbc3();
+    let mut state = Vec::new();
+    c.write_state_as(&mut state, StateLayout::Sections);
+    let mapper_len = 4 + rtc::RTC_STATE_LEN;
+    let load = |bytes: &[u8]| {
+        let mut d = cart(0x10, 2, 0x03);
+        let mut before = Vec::new();
+        d.write_state_as(&mut before, StateLayout::Sections);
+        let err = d
+            .read_state_as(bytes, StateLayout::Sections)
+            .unwrap_err()
+            .to_string();
+        let mut after = Vec::new();
+        d.write_state_as(&mut after, StateLayout::Sections);
+        assert_eq!(before, after, "{err}");
+        err
+    };
+    // The mapper's section one byte short (the clock cut), the RAM's length kept.
+    let mut short = state.clone();
+    short[1..5].copy_from_slice(&((mapper_len - 1) as u32).to_le_bytes());
+    short.remove(5 + mapper_len - 1);
     assert_eq!(
-        smaller_ram.read_state(&state).unwrap_err().to_string(),
-        "save state does not fit this cartridge: wrong length"
+        load(&short),
+        "save state does not fit this cartridge: its MBC3 part is 27 bytes, this cartridge's is 28"
     );
-    let mut mbc5 = cart(0x1B, 2, 0x03);
+    // A length past the end.
+    let mut huge = state.clone();
+    huge[1..5].copy_from_slice(&u32::MAX.to_le_bytes());
     assert_eq!(
-        mbc5.read_state(&state).unwrap_err().to_string(),
-        "save state does not fit this cartridge: different mapper"
+        load(&huge),
+        "save state does not fit this cartridge: the cartridge part ends early"
     );
-    let mut bad_id = state.clone();
-    bad_id[0] = 1;
-    assert!(d.read_state(&bad_id).is_err());
-    assert_eq!(bank1(&d), 5);
+    // Bytes after the RAM.
+    let mut long = state.clone();
+    long.push(0);
+    assert_eq!(
+        load(&long),
+        "save state does not fit this cartridge: bytes left over after the RAM"
+    );
+    assert_eq!(
+        load(&[]),
+        "save state does not fit this cartridge: the cartridge part ends early"
+    );
 }
 
 // ---------------------------------------------------------------- never panic
@@ -1124,7 +1255,8 @@ fn random_images_and_accesses_never_panic() {
                     let data: Vec<u8> = (0..len).map(|_| rng.byte()).collect();
                     let _ = c.load_battery(&data, now);
                     let _ = c.load_ram(&data);
-                    let _ = c.read_state(&data);
+                    let _ = c.read_state_as(&data, StateLayout::Fixed);
+                    let _ = c.read_state_as(&data, StateLayout::Sections);
                 }
             }
         }
@@ -1134,9 +1266,11 @@ fn random_images_and_accesses_never_panic() {
         }
         let save = c.battery_save(now);
         c.load_battery(&save, now).unwrap();
-        let mut state = Vec::new();
-        c.write_state(&mut state);
-        c.read_state(&state).unwrap();
+        for layout in [StateLayout::Fixed, StateLayout::Sections] {
+            let mut state = Vec::new();
+            c.write_state_as(&mut state, layout);
+            c.read_state_as(&state, layout).unwrap();
+        }
         // Huge or backwards time.
         c.write_rom(0x6000, 0, u64::MAX);
         c.write_rom(0x6000, 1, u64::MAX);
@@ -1158,11 +1292,18 @@ fn random_rtc_states_never_panic() {
         c.load_battery(&footer, rng.next()).unwrap();
         c.write_rom(0x0000, 0x0A, 0);
         let mut state = Vec::new();
-        c.write_state(&mut state);
+        c.write_state_as(&mut state, StateLayout::Fixed);
         for b in state.iter_mut().skip(1) {
             *b = rng.byte();
         }
-        let _ = c.read_state(&state);
+        let _ = c.read_state_as(&state, StateLayout::Fixed);
+        // The sections layout with the lengths kept and the mapper's bytes random.
+        let mut state = Vec::new();
+        c.write_state_as(&mut state, StateLayout::Sections);
+        for b in state.iter_mut().skip(5).take(4 + rtc::RTC_STATE_LEN) {
+            *b = rng.byte();
+        }
+        let _ = c.read_state_as(&state, StateLayout::Sections);
         let now = rng.next() >> rng.below(64);
         c.rtc_advance(rng.next() >> rng.below(64), now);
         let _ = rtc_latch_read(&mut c, now.saturating_add(rng.next() >> 20));

@@ -629,7 +629,7 @@ impl Ppu {
             return;
         }
         let regs = self.line_regs;
-        let mut scratch = [0u16; 160];
+        let mut scratch = [0u16; crate::frame::WIDTH];
         let input = self.line_input();
         let plain = super::fifo::render(input, regs, &[], &mut scratch).dot;
         let writes = &self.line_writes[..n];

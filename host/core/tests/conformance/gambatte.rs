@@ -17,6 +17,7 @@
 //! R = (13r + 2g + b) >> 1, G = (3g + b) << 1, B = (3r + 2g + 11b) >> 1.
 
 use crate::{Kind, Outcome};
+use gb_core::screen::GAME;
 use gb_core::{Frame, Model};
 use gb_testkit::read_png_rgb;
 use libtest_mimic::{Failed, Trial};
@@ -254,7 +255,7 @@ fn read_digits(rgb: &[[u8; 3]], count: usize) -> Result<String, String> {
         let mut clean = true;
         for (y, row) in rows.iter_mut().enumerate() {
             for x in 0..8 {
-                let px = rgb[y * 160 + i * 8 + x].map(|c| c & 0xF8);
+                let px = rgb[y * GAME.width + i * 8 + x].map(|c| c & 0xF8);
                 match px {
                     [0, 0, 0] => *row |= 0x80 >> x,
                     [0xF8, 0xF8, 0xF8] => {}
@@ -287,8 +288,13 @@ fn compare_png(rgb: &[[u8; 3]], png: &Path) -> Outcome {
         Ok(r) => r,
         Err(e) => return Outcome::Fail(e),
     };
-    if (w, h) != (160, 144) || reference.len() != rgb.len() {
-        return Outcome::Fail(format!("{} is {w}x{h}, not 160x144", png.display()));
+    if (w as usize, h as usize) != (GAME.width, GAME.height) || reference.len() != rgb.len() {
+        return Outcome::Fail(format!(
+            "{} is {w}x{h}, not {}x{}",
+            png.display(),
+            GAME.width,
+            GAME.height
+        ));
     }
     let differ: Vec<usize> = (0..rgb.len())
         .filter(|&i| rgb[i].map(|c| c & 0xF8) != reference[i].map(|c| c & 0xF8))
@@ -296,11 +302,12 @@ fn compare_png(rgb: &[[u8; 3]], png: &Path) -> Outcome {
     match differ.first() {
         None => Outcome::Pass,
         Some(&first) => Outcome::Fail(format!(
-            "{} of 23040 pixels differ from {} (first at x {}, y {})",
+            "{} of {} pixels differ from {} (first at x {}, y {})",
             differ.len(),
+            GAME.pixels(),
             png.display(),
-            first % 160,
-            first / 160
+            first % GAME.width,
+            first / GAME.width
         )),
     }
 }
@@ -416,11 +423,11 @@ fn names_say_which_models() -> Result<(), String> {
 /// Each glyph drawn into a frame reads back as its digit; a blank tile reads as none.
 fn the_font_reads_back() -> Result<(), String> {
     for (d, glyph) in FONT.iter().enumerate() {
-        let mut rgb = vec![[0xFF; 3]; 160 * 144];
+        let mut rgb = vec![[0xFF; 3]; GAME.pixels()];
         for (y, row) in glyph.iter().enumerate() {
             for x in 0..8 {
                 if row & (0x80 >> x) != 0 {
-                    rgb[y * 160 + 8 + x] = [0; 3];
+                    rgb[y * GAME.width + 8 + x] = [0; 3];
                 }
             }
         }

@@ -3,12 +3,13 @@
 //! widened as the references are. On a mismatch the actual
 //! frame and a diff image are written under the target directory and named in the error.
 
+use gb_core::screen::GAME;
 use gb_core::{ColorCorrection, Frame};
 use gb_testkit::{read_png_rgb, write_frame_png, write_rgb_png};
 use std::path::{Path, PathBuf};
 
-const WIDTH: usize = 160;
-const HEIGHT: usize = 144;
+const WIDTH: usize = GAME.width;
+const HEIGHT: usize = GAME.height;
 
 fn out_dir() -> PathBuf {
     Path::new(env!("CARGO_TARGET_TMPDIR")).join("conformance")
@@ -19,7 +20,10 @@ fn out_dir() -> PathBuf {
 pub fn compare(frame: &Frame, expected: &Path, name: &str) -> Result<(), String> {
     let (w, h, reference) = read_png_rgb(expected)?;
     if w as usize != WIDTH || h as usize != HEIGHT {
-        return Err(format!("{} is {w}x{h}, not 160x144", expected.display()));
+        return Err(format!(
+            "{} is {w}x{h}, not {WIDTH}x{HEIGHT}",
+            expected.display()
+        ));
     }
     let actual = frame.to_rgb888(ColorCorrection::Off);
     let same = |i: usize| actual[i * 3..i * 3 + 3] == reference[i];
@@ -60,8 +64,11 @@ pub fn compare_lit(frame: &gb_core::Frame, expected: &Path, name: &str) -> Resul
     let rgb = frame.to_rgb888(ColorCorrection::Off);
     let lit: Vec<bool> = rgb.chunks_exact(3).map(|px| px != [0xFF; 3]).collect();
     let (w, h, reference) = read_png_rgb(expected)?;
-    if (w, h) != (160, 144) || lit.len() != reference.len() {
-        return Err(format!("{} is {w}x{h}, not 160x144", expected.display()));
+    if (w as usize, h as usize) != (WIDTH, HEIGHT) || lit.len() != reference.len() {
+        return Err(format!(
+            "{} is {w}x{h}, not {WIDTH}x{HEIGHT}",
+            expected.display()
+        ));
     }
     // The reference's white is its brightest colour (248 in a capture that widened as `c << 3`).
     let white = reference
@@ -96,11 +103,11 @@ pub fn compare_lit(frame: &gb_core::Frame, expected: &Path, name: &str) -> Resul
         })
         .collect();
     let _ = write_frame_png(&actual_path, frame);
-    let _ = write_rgb_png(&diff_path, 160, 144, &diff);
+    let _ = write_rgb_png(&diff_path, WIDTH as u32, HEIGHT as u32, &diff);
     Err(format!(
         "{mismatches} of {} pixels lit differently from {} (compared lit/unlit); actual \
          frame: {}, diff (red = wrong): {}",
-        160 * 144,
+        GAME.pixels(),
         expected.display(),
         actual_path.display(),
         diff_path.display()

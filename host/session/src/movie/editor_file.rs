@@ -126,7 +126,8 @@ pub fn decode_branches(bytes: &[u8]) -> Result<Vec<Branch>, MovieError> {
             markers.insert(f, Marker { text, pinned });
         }
         let packed = d.bytes().map_err(err)?;
-        let px = zstd::bulk::decompress(packed, 160 * 144 * 2).unwrap_or_default();
+        let px =
+            zstd::bulk::decompress(packed, gb_core::screen::GAME.pixels() * 2).unwrap_or_default();
         let thumbnail = px
             .chunks_exact(2)
             .map(|c| u16::from_le_bytes([c[0], c[1]]))

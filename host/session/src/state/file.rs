@@ -46,7 +46,7 @@ pub const MAGIC: [u8; 8] = *b"GBHSTATE";
 /// The format version this build writes and reads.
 pub const VERSION: u16 = 1;
 /// The picture's size in pixels.
-const PIXELS: usize = 160 * 144;
+const PIXELS: usize = gb_core::screen::GAME.pixels();
 
 /// The picture a state file keeps (for slot previews, and on screen until the first frame).
 #[derive(Clone, Debug, PartialEq, Eq)]

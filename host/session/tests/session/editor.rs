@@ -226,7 +226,10 @@ fn an_edited_movie_saves_with_markers_and_branches_and_reopens() {
     assert!(again.marker(5).is_some_and(|m| m.pinned));
     assert_eq!(again.branches().len(), 1);
     assert_eq!(again.branches()[0].name, "first try");
-    assert_eq!(again.branches()[0].thumbnail.len(), 160 * 144);
+    assert_eq!(
+        again.branches()[0].thumbnail.len(),
+        gb_core::screen::GAME.pixels()
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -284,7 +284,9 @@ fn thumbnails_of_both_models_round_trip() {
         StateFile::decode(&file.encode()).unwrap().thumbnail,
         Some(Thumbnail::Shades(shades))
     );
-    let colors: Vec<u16> = (0..160 * 144).map(|i| (i * 37 % 0x8000) as u16).collect();
+    let colors: Vec<u16> = (0..gb_core::screen::GAME.pixels())
+        .map(|i| (i * 37 % 0x8000) as u16)
+        .collect();
     file.thumbnail = Some(Thumbnail::Colors(colors.clone()));
     let back = StateFile::decode(&file.encode()).unwrap();
     assert_eq!(back.thumbnail, Some(Thumbnail::Colors(colors)));

@@ -183,7 +183,7 @@ pub fn render(
     input: LineInput<'_>,
     mut regs: LineRegs,
     writes: &[LineWrite],
-    shades: &mut [u16; 160],
+    shades: &mut [u16; crate::frame::WIDTH],
 ) -> LineEnd {
     let line_lcdc = regs.lcdc;
     let mut objects = Objects::new(&input);
