@@ -112,7 +112,8 @@ fn prepared(gb: &Gb, o: &Options<'_>) -> Gb {
 /// was logged at its frame's first cycle and compare the core's state with the movie's check
 /// at every chunk start, up to the end of the timed frames (neither when the movie is of
 /// another core: its cycles are another core's), and return the machine at frame `o.from`
-/// and the state checks made.
+/// and the state checks made. The pass runs as the movie was recorded, with audio and
+/// drawing on (the state image holds their state); the rounds switch them as asked.
 fn verify(input: &Input, end: usize, movie: &Movie, o: &Options<'_>) -> Result<(Gb, u64)> {
     let from = usize::try_from(o.from).unwrap_or(usize::MAX);
     let first = movie.header.start_frame;
@@ -126,7 +127,8 @@ fn verify(input: &Input, end: usize, movie: &Movie, o: &Options<'_>) -> Result<(
             }
         }
     }
-    let mut gb = prepared(&input.start, o);
+    // As the movie was recorded (audio and pixels on): both are in the state it checks.
+    let mut gb = input.start.clone();
     let mut audio = vec![(0, 0); gb_core::apu::RING_CAPACITY];
     let mut image = Vec::new();
     let mut at_from = None;
