@@ -1,8 +1,9 @@
 //! The architecture checks on the whole repository: no import circle between the modules of
 //! any crate; `docs/ARCHITECTURE.md`'s code map names every crate, every crate's folders and
 //! every top-level folder, and every file and folder it names exists; the app builds a bare
-//! core only in its one-shot commands; every relative link of the README and `docs/`
-//! resolves.
+//! core only in its one-shot commands; the session's log is written only where the
+//! invariant says; every relative link of the README and `docs/` resolves, and its test
+//! command is what CI runs.
 
 use gb_testkit::arch::{Graph, repo_root, show, workspace_members};
 
@@ -211,6 +212,29 @@ fn the_session_logs_outside_input_only_where_the_invariant_says() {
         offenders.is_empty(),
         "the event log is written in {offenders:?}, which docs/ARCHITECTURE.md's invariant \
          (every outside input is a logged event) does not name"
+    );
+}
+
+/// The README's test command is what CI runs: the one command in its "Test it" section is
+/// the script `.ci/run` hands over to.
+#[test]
+fn the_readme_test_command_is_what_ci_runs() {
+    let root = repo_root();
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let section = readme
+        .split("\n## ")
+        .find(|s| s.starts_with("Test it"))
+        .expect("a \"Test it\" section in the README");
+    let command = section
+        .split("```sh\n")
+        .nth(1)
+        .and_then(|b| b.split("```").next())
+        .expect("a sh block in \"Test it\"")
+        .trim();
+    let run = std::fs::read_to_string(root.join(".ci/run")).unwrap();
+    assert!(
+        run.lines().any(|l| l.trim() == format!("exec {command}")),
+        "the README's test command `{command}` is not what .ci/run runs:\n{run}"
     );
 }
 
