@@ -5,7 +5,8 @@ Each movie is typed into the TAS editor through gbhost's REPL (`movie edit` over
 power-on, the input appended run by run with `movie insert`, a marker where the gameplay
 starts, `movie save`), so it holds frame-aligned joypad input only, from power-on with an
 empty battery save: what `gbhost bench ROM --movie FILE --from FRAME` replays. The input is
-fixed (no randomness), so recording again on the same core gives the same file.
+fixed (no randomness), so recording again on the same core gives the same input and states
+(the file's bytes differ: it also holds when it was recorded).
 
     python3 examples/gameplay_movies.py [GBHOST] [ROMS]
 
@@ -22,6 +23,8 @@ import sys
 import tempfile
 
 HERE = pathlib.Path(__file__).resolve().parent
+
+
 def runs(frames):
     """Run-length form of a list of button strings: [(first, count, buttons)]."""
     out = []
