@@ -72,7 +72,9 @@ enum Command {
     /// Run a ROM with sound and no window at normal speed, paced by the audio device (silent,
     /// paced by the wall clock, when there is none).
     Play(play::Args),
-    /// Measure emulation speed on a ROM (frames per second, median of several rounds).
+    /// Measure emulation speed on a ROM or a recorded movie's gameplay (frames per second,
+    /// median of several rounds), the rewind history, or the TAS editor's and RAM Search's
+    /// drawing.
     Bench(bench::Args),
     /// Record, play, inspect, compact and convert TAS movies.
     Movie(movie_cli::Args),
