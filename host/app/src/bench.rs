@@ -6,7 +6,9 @@
 //! without drawing them, as a bot does). Prints `fps: X` and
 //! `mcycles-per-sec: Y` (M-cycles, 1,048,576 per emulated second), both medians; each
 //! round's line on stderr also says how many lines the PPU kept rather than drew (a still
-//! picture costs nothing to draw, so a ROM's title screen flatters its figure).
+//! picture costs nothing to draw, so a ROM's title screen flatters its figure). `--movie
+//! FILE.gbm` runs a recorded movie's gameplay instead of the ROM's first frames with no input
+//! (`movie_bench.rs`).
 
 use anyhow::Result;
 use std::path::PathBuf;
@@ -18,7 +20,8 @@ pub struct Args {
     /// The ROM file to run (none with --editor-paint or --search-list).
     #[arg(required_unless_present_any = ["editor_paint", "search_list"])]
     rom: Option<PathBuf>,
-    /// Frames per round (default 3200; with --rewind, 36000: ten minutes of gameplay).
+    /// Frames per round (default 3200; with --rewind, 36000: ten minutes of gameplay; with
+    /// --movie, the whole movie).
     #[arg(long)]
     frames: Option<u64>,
     /// Timed rounds (the median is reported).
@@ -34,6 +37,15 @@ pub struct Args {
     power: crate::rom::PowerArgs,
     #[command(flatten)]
     patch: crate::rom_patches::PatchArgs,
+    /// Run this movie's input, frame by frame, as the workload (recorded on ROM; its start
+    /// replaces the power-on options). Its state checks are compared once, untimed, before
+    /// the rounds.
+    #[arg(long, value_name = "FILE.gbm", conflicts_with_all = ["rewind", "editor_paint", "search_list"])]
+    movie: Option<PathBuf>,
+    /// With --movie: time from this frame of the movie on (where its gameplay starts); the
+    /// frames before run once, untimed.
+    #[arg(long, value_name = "FRAME", requires = "movie", default_value_t = 0)]
+    from: u64,
     /// Measure the rewind history instead: a session capturing every frame, on gameplay
     /// (see `rewind_bench.rs` for the figures printed).
     #[arg(long)]
@@ -58,7 +70,7 @@ pub struct Args {
 }
 
 /// The median of a non-empty list.
-fn median(mut v: Vec<f64>) -> f64 {
+pub(crate) fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);
     let n = v.len();
     if n % 2 == 1 {
@@ -90,6 +102,19 @@ pub fn run(args: &Args) -> Result<()> {
             frames: args.frames.unwrap_or(36_000),
             core_method: args.core_method.as_deref(),
             script_method: args.script_method.as_deref(),
+        });
+    }
+    if let Some(movie) = &args.movie {
+        return crate::movie_bench::run(&crate::movie_bench::Options {
+            rom,
+            movie,
+            patches: &args.patch.patches,
+            force: args.power.force,
+            from: args.from,
+            frames: args.frames,
+            rounds: args.rounds,
+            audio: !args.no_audio,
+            render: !args.no_render,
         });
     }
     let frames = args.frames.unwrap_or(3200);

@@ -3,7 +3,11 @@
 //! With no subcommand: the desktop app on the built-in demo cartridge. Subcommands: `run`
 //! (the desktop app on a ROM, with scripts and a REPL), `headless` (run a ROM with no window or
 //! audio device, print what was asked, optionally write the audio to a WAV), `play` (sound
-//! only, at normal speed, paced by the audio clock) and `bench` (measure emulation speed).
+//! only, at normal speed, paced by the audio clock), `bench` (measure emulation speed, the
+//! rewind history, the TAS editor's and RAM Search's drawing), `movie` (record, play, inspect,
+//! compact and convert TAS movies), `state` (save, inspect and convert state files) and
+//! `patch` (apply and create ROM patches). Errors become one line on stderr and exit 2 (1 for
+//! a failed script or sync test).
 
 mod audio;
 mod battery;
@@ -19,6 +23,7 @@ mod emu;
 mod gamepad;
 mod headless;
 mod hexdump;
+mod movie_bench;
 mod movie_cli;
 mod movie_convert;
 mod overlay;
@@ -67,7 +72,9 @@ enum Command {
     /// Run a ROM with sound and no window at normal speed, paced by the audio device (silent,
     /// paced by the wall clock, when there is none).
     Play(play::Args),
-    /// Measure emulation speed on a ROM (frames per second, median of several rounds).
+    /// Measure emulation speed on a ROM or a recorded movie's gameplay (frames per second,
+    /// median of several rounds), the rewind history, or the TAS editor's and RAM Search's
+    /// drawing.
     Bench(bench::Args),
     /// Record, play, inspect, compact and convert TAS movies.
     Movie(movie_cli::Args),

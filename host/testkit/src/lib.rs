@@ -5,9 +5,12 @@
 //!   instead of skipping), frames as PNG files in the reference palette, FNV-1a for the
 //!   recorded hash tables;
 //! - [`arch`]: the architecture checks (each crate's module import graph and its circles; the
-//!   workspace members), run by this crate's own tests against the whole repository.
+//!   workspace members), run by this crate's own tests against the whole repository;
+//! - [`docs`]: what the docs checks read (the paths `docs/ARCHITECTURE.md` names, each
+//!   crate's folders, Markdown links and heading anchors).
 
 pub mod arch;
+pub mod docs;
 pub mod roms;
 
 pub use roms::{

@@ -1,6 +1,9 @@
 //! The architecture checks on the whole repository: no import circle between the modules of
-//! any crate or test binary, test code included, and `docs/ARCHITECTURE.md`'s code map names
-//! every crate and top-level folder.
+//! any crate or test binary, test code included; `docs/ARCHITECTURE.md`'s code map names every crate, every crate's folders and
+//! every top-level folder, and every file and folder it names exists; the app builds a bare
+//! core only in its one-shot commands; the session's log is written only where the
+//! invariant says; every relative link of the README and `docs/` resolves, and its test
+//! command is what CI runs.
 
 use gb_testkit::arch::{Graph, repo_root, show, workspace_members};
 
@@ -96,39 +99,119 @@ fn test_code_counts_for_circles() {
     assert_eq!(inner, ["c"]);
 }
 
-/// `docs/ARCHITECTURE.md`'s code map names every crate (its folder and package name) and
-/// every top-level folder of the repository.
+fn architecture_doc() -> String {
+    std::fs::read_to_string(repo_root().join("docs/ARCHITECTURE.md")).expect("ARCHITECTURE.md")
+}
+
+/// `docs/ARCHITECTURE.md`'s code map names every crate (a section headed by its folder, and
+/// its package name), every folder of every crate (in the crate's section, as `src/ppu/`, or
+/// from the repository's root; a folder named puts its parents on the map) and every
+/// top-level folder of the repository.
 #[test]
 fn the_code_map_names_every_crate_and_folder() {
     let root = repo_root();
-    let doc = std::fs::read_to_string(root.join("docs/ARCHITECTURE.md")).expect("ARCHITECTURE.md");
+    let doc = architecture_doc();
+    let members = workspace_members(&root).expect("workspace members");
+    let named = gb_testkit::docs::named_paths(&doc, &members);
+    // A folder is on the map when a path named in it or below it is (`tests/core/` puts
+    // `tests/` on it).
+    let places: Vec<std::path::PathBuf> = named
+        .iter()
+        .filter(|n| n.path.contains('/'))
+        .filter_map(|n| gb_testkit::docs::resolve(&root, n))
+        .collect();
+    let names_dir = |dir: &std::path::Path| places.iter().any(|p| p.starts_with(dir));
     let mut missing = Vec::new();
-    for member in workspace_members(&root).expect("workspace members") {
-        let manifest = std::fs::read_to_string(root.join(&member).join("Cargo.toml")).unwrap();
+    for member in &members {
+        let manifest = std::fs::read_to_string(root.join(member).join("Cargo.toml")).unwrap();
         let name = manifest
             .lines()
             .find_map(|l| l.strip_prefix("name = "))
             .map(|n| n.trim_matches('"').to_owned())
             .expect("package name");
-        for needle in [format!("`{member}`"), format!("`{name}`")] {
+        for needle in [format!("### `{member}`"), format!("`{name}`")] {
             if !doc.contains(&needle) {
                 missing.push(needle);
+            }
+        }
+        for folder in gb_testkit::docs::folders(&root.join(member)) {
+            if !names_dir(&root.join(member).join(&folder)) {
+                missing.push(format!("{member}: `{folder}/`"));
             }
         }
     }
     for entry in std::fs::read_dir(&root).unwrap().flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();
-        if entry.path().is_dir() && !name.starts_with('.') && name != "target" {
-            let needle = format!("`{name}/`");
-            if !doc.contains(&needle) && !doc.contains(&format!("`{name}`")) {
-                missing.push(needle);
-            }
+        if entry.path().is_dir() && name != ".git" && name != "target" && !names_dir(&entry.path())
+        {
+            missing.push(format!("`{name}/`"));
         }
     }
     assert!(
         missing.is_empty(),
         "docs/ARCHITECTURE.md does not name: {missing:?}"
     );
+}
+
+/// Every file and folder `docs/ARCHITECTURE.md` names exists (a folder from its crate's
+/// section or the repository's root; a bare file name somewhere in its crate), so the map
+/// cannot keep a file the code no longer has.
+#[test]
+fn every_file_and_folder_the_code_map_names_exists() {
+    let root = repo_root();
+    let members = workspace_members(&root).expect("workspace members");
+    let stale: Vec<String> = gb_testkit::docs::named_paths(&architecture_doc(), &members)
+        .into_iter()
+        .filter(|n| gb_testkit::docs::resolve(&root, n).is_none())
+        .map(|n| format!("line {}: `{}`", n.line, n.path))
+        .collect();
+    assert!(
+        stale.is_empty(),
+        "docs/ARCHITECTURE.md names what does not exist: {stale:?}"
+    );
+}
+
+/// Every relative link and image of the README and of `docs/` resolves: the file exists,
+/// and an anchor into a Markdown file is one of its headings.
+#[test]
+fn every_relative_link_of_the_docs_resolves() {
+    let root = repo_root();
+    let mut files = vec![root.join("README.md")];
+    for e in std::fs::read_dir(root.join("docs")).unwrap().flatten() {
+        if e.path().extension().is_some_and(|x| x == "md") {
+            files.push(e.path());
+        }
+    }
+    let mut broken = Vec::new();
+    for file in &files {
+        let text = std::fs::read_to_string(file).unwrap();
+        let dir = file.parent().unwrap();
+        for (line, target) in gb_testkit::docs::links(&text) {
+            if target.contains("://") || target.starts_with("mailto:") || target.is_empty() {
+                continue;
+            }
+            let (path, anchor) = target.split_once('#').unwrap_or((&target, ""));
+            let linked = if path.is_empty() {
+                file.clone()
+            } else {
+                dir.join(path)
+            };
+            let ok = linked.exists()
+                && (anchor.is_empty()
+                    || linked.extension().is_none_or(|x| x != "md")
+                    || std::fs::read_to_string(&linked)
+                        .is_ok_and(|t| gb_testkit::docs::anchors(&t).iter().any(|a| a == anchor)));
+            if !ok {
+                let shown = file
+                    .strip_prefix(&root)
+                    .unwrap_or(file)
+                    .display()
+                    .to_string();
+                broken.push(format!("{shown}:{line}: {target}"));
+            }
+        }
+    }
+    assert!(broken.is_empty(), "broken links: {broken:#?}");
 }
 
 /// The app builds and runs a bare `Gb` only in the one-shot commands that measure or convert
@@ -158,6 +241,66 @@ fn the_app_runs_a_bare_core_only_in_its_one_shot_commands() {
         }
     }
     assert!(offenders.is_empty(), "a bare Gb built in {offenders:?}");
+}
+
+/// The session's event log is written only where ARCHITECTURE.md's invariant says outside
+/// input enters: the input methods and the fork (`input.rs`), state loads (`states.rs`), the
+/// console's pokes (`console.rs`) and the scripts' live file reads (`hooks.rs`). A new place
+/// that logs is a change of the invariant: say it there, then add it here.
+#[test]
+fn the_session_logs_outside_input_only_where_the_invariant_says() {
+    const ALLOWED: [&str; 4] = [
+        "session/input.rs",
+        "session/states.rs",
+        "session/console.rs",
+        "session/hooks.rs",
+    ];
+    let src = repo_root().join("host/session/src");
+    let mut files = Vec::new();
+    collect(&src, &mut files);
+    let mut offenders = Vec::new();
+    for f in files {
+        let text = std::fs::read_to_string(&f).unwrap();
+        let code = text.split("#[cfg(test)]").next().unwrap_or("");
+        let rel = f
+            .strip_prefix(&src)
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
+        if (code.contains("log_now(") || code.contains(".log.push("))
+            && !ALLOWED.contains(&rel.as_str())
+        {
+            offenders.push(rel);
+        }
+    }
+    assert!(
+        offenders.is_empty(),
+        "the event log is written in {offenders:?}, which docs/ARCHITECTURE.md's invariant \
+         (every outside input is a logged event) does not name"
+    );
+}
+
+/// The README's test command is what CI runs: the one command in its "Test it" section is
+/// the script `.ci/run` hands over to.
+#[test]
+fn the_readme_test_command_is_what_ci_runs() {
+    let root = repo_root();
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let section = readme
+        .split("\n## ")
+        .find(|s| s.starts_with("Test it"))
+        .expect("a \"Test it\" section in the README");
+    let command = section
+        .split("```sh\n")
+        .nth(1)
+        .and_then(|b| b.split("```").next())
+        .expect("a sh block in \"Test it\"")
+        .trim();
+    let run = std::fs::read_to_string(root.join(".ci/run")).unwrap();
+    assert!(
+        run.lines().any(|l| l.trim() == format!("exec {command}")),
+        "the README's test command `{command}` is not what .ci/run runs:\n{run}"
+    );
 }
 
 fn collect(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {

@@ -372,6 +372,114 @@ fn bench_prints_median_fps_and_mcycles() {
     assert!(fps > 0.0 && mcps > 0.0, "{text}");
 }
 
+/// A ROM that reads the joypad all the time and adds what it reads into $C000, so its state
+/// depends on every frame's input.
+fn joypad_rom() -> Vec<u8> {
+    asm::rom(
+        r#"
+        .loop:
+            ld a, $10
+            ldh [$00], a        ; P1: the buttons
+            ldh a, [$00]
+            ld b, a
+            ld a, [$C000]
+            add a, b
+            ld [$C000], a
+            jr .loop
+        "#,
+    )
+    .expect("assemble")
+}
+
+#[test]
+fn bench_runs_a_movies_input_from_a_frame_after_checking_it() {
+    let rom = temp_file("bench-movie.gb", &joypad_rom());
+    let movie = rom.with_file_name("bench-movie.gbm");
+    let (r, m) = (rom.to_str().unwrap(), movie.to_str().unwrap());
+    let rec = gbhost(&[
+        "movie",
+        "record",
+        r,
+        "--out",
+        m,
+        "--overwrite",
+        "--frames",
+        "150",
+        "--random-input",
+        "7",
+        "--aligned",
+    ]);
+    assert!(rec.status.success(), "stderr: {}", stderr(&rec));
+    let out = gbhost(&[
+        "bench", r, "--movie", m, "--from", "40", "--frames", "100", "--rounds", "2",
+    ]);
+    assert!(out.status.success(), "stderr: {}", stderr(&out));
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2, "{text}");
+    assert!(lines[0].starts_with("fps: ") && lines[1].starts_with("mcycles-per-sec: "));
+    let err = stderr(&out);
+    // Chunks start at frames 0, 60 and 120: all three lie within the 140 frames played.
+    assert!(
+        err.contains("movie: frames 40-139 of 150 timed; 3 state checks matched"),
+        "{err}"
+    );
+    assert_eq!(err.matches("round ").count(), 2, "{err}");
+    // Without audio and pixels the rounds run the same input (the untimed check runs as the
+    // movie was recorded: both are in the state it compares).
+    let bot = gbhost(&[
+        "bench",
+        r,
+        "--movie",
+        m,
+        "--no-audio",
+        "--no-render",
+        "--rounds",
+        "1",
+    ]);
+    assert!(bot.status.success(), "stderr: {}", stderr(&bot));
+    assert!(
+        stderr(&bot).contains("3 state checks matched"),
+        "{}",
+        stderr(&bot)
+    );
+    // Past the movie's end: refused.
+    let past = gbhost(&["bench", r, "--movie", m, "--from", "150"]);
+    assert_eq!(past.status.code(), Some(2), "{}", stderr(&past));
+    assert!(
+        stderr(&past).contains("leaves none to time"),
+        "{}",
+        stderr(&past)
+    );
+}
+
+#[test]
+fn bench_refuses_a_movie_whose_input_changes_inside_frames() {
+    let rom = temp_file("bench-subframe.gb", &joypad_rom());
+    let movie = rom.with_file_name("bench-subframe.gbm");
+    let (r, m) = (rom.to_str().unwrap(), movie.to_str().unwrap());
+    let rec = gbhost(&[
+        "movie",
+        "record",
+        r,
+        "--out",
+        m,
+        "--overwrite",
+        "--frames",
+        "300",
+        "--random-input",
+        "7",
+    ]);
+    assert!(rec.status.success(), "stderr: {}", stderr(&rec));
+    let out = gbhost(&["bench", r, "--movie", m, "--rounds", "1"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("frame-aligned joypad input only"),
+        "{}",
+        stderr(&out)
+    );
+}
+
 /// A ROM that plays a 440 Hz square (channel 2, duty 50 %, volume 15, both sides) forever.
 fn tone_rom() -> Vec<u8> {
     asm::rom(

@@ -237,3 +237,45 @@ fn state_files_and_bess_round_trip_through_the_cli() {
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out).contains("damaged"), "{}", text(&out));
 }
+
+/// The gameplay movies of `examples/` (the README's speed figures are taken on them) still
+/// replay frame by frame on this build: the bench checks every state of the movie before
+/// timing its last second.
+#[test]
+fn the_example_gameplay_movies_replay_in_the_bench() {
+    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples");
+    for (rom, movie, frames) in [
+        (
+            "homebrew/tobutobugirl/tobutobugirl.gb",
+            "tobu_gameplay.gbm",
+            4800,
+        ),
+        ("homebrew/ucity/ucity.gbc", "ucity_gameplay.gbm", 6700),
+    ] {
+        let Some(rom) = gb_testkit::shared_rom(rom) else {
+            return;
+        };
+        let movie = examples.join(movie).display().to_string();
+        let from = (frames - 60).to_string();
+        let out = gbhost(&[
+            "bench",
+            &rom.display().to_string(),
+            "--movie",
+            &movie,
+            "--from",
+            &from,
+            "--rounds",
+            "1",
+        ]);
+        let t = text(&out);
+        assert!(out.status.success(), "{t}");
+        assert!(
+            t.contains(&format!(
+                "frames {from}-{} of {frames} timed; {} state checks matched",
+                frames - 1,
+                u32::div_ceil(frames, 60)
+            )),
+            "{t}"
+        );
+    }
+}
