@@ -187,6 +187,37 @@ fn lfsr_15_bit_has_period_32767_and_7_bit_127() {
 }
 
 #[test]
+fn the_cgb_c_passes_nr43_through_ff_and_steps_a_rise_in_7_bit_mode() {
+    // Counter 0b10: shift 0 selects 0, shift 1 selects 1. NR43 $00 to $10 raises the selected
+    // bit. The CPU CGB E steps the LFSR once with the width written (15 bits: from 0, XNOR
+    // feedback 1 into bit 14); the CPU CGB C's two passes ($00 to $FF: bit 0 to "bit 15",
+    // both 0, the intermediate bit 8 also 0; $FF to $10: a rise) step it once in 7-bit mode
+    // (bits 14 and 6), as SameBoy's `nr43_write` for revisions up to CGB C.
+    let mut apu = Apu::power_on();
+    apu.synth.noise_counter = 0b10;
+    apu.synth.lfsr = 0;
+    apu.synth.nr43_select(0x00, 0x10);
+    assert_eq!(apu.synth.lfsr, 0x4000, "CGB E");
+    apu.synth.lfsr = 0;
+    apu.synth.nr43_select_cgb_c(0x00, 0xFF);
+    assert_eq!(apu.synth.lfsr, 0, "the first pass changes nothing here");
+    apu.synth.nr43_select_cgb_c(0xFF, 0x10);
+    assert_eq!(apu.synth.lfsr, 0x4040, "CGB C");
+    // A glitch (old and new bits equal, the intermediate one differing): the CPU CGB C steps
+    // when they are 0 (counter bit 8 set, bits 0 and 1 clear: $00 to $10 through $80), the
+    // CGB E does not.
+    apu.synth.noise_counter = 1 << 8;
+    apu.synth.lfsr = 0;
+    apu.synth.nr43_select(0x00, 0x10);
+    assert_eq!(apu.synth.lfsr, 0, "CGB E: no step");
+    apu.synth.nr43_select_cgb_c(0x00, 0xFF);
+    assert_eq!(
+        apu.synth.lfsr, 0x4040,
+        "CGB C: the glitch of the first pass, width $FF's"
+    );
+}
+
+#[test]
 fn noise_does_not_clock_with_shift_14_or_15() {
     assert_eq!(noise_period(0xE0), u64::MAX);
     assert_eq!(noise_period(0xF7), u64::MAX);
