@@ -11,7 +11,7 @@ use lua_rollback::census::{self, Census};
 
 use crate::{Session, SessionConfig};
 
-/// The bench's gameplay input (`host/app/src/rewind_bench.rs`).
+/// The bench's gameplay input (`host/app/src/bench/rewind.rs`).
 fn input(frame: u64) -> gb_core::Buttons {
     match frame {
         0..=59 => gb_core::Buttons(0),

@@ -8,7 +8,13 @@
 //! round's line on stderr also says how many lines the PPU kept rather than drew (a still
 //! picture costs nothing to draw, so a ROM's title screen flatters its figure). `--movie
 //! FILE.gbm` runs a recorded movie's gameplay instead of the ROM's first frames with no input
-//! (`movie_bench.rs`).
+//! (`bench/movie.rs`).
+
+mod editor;
+mod movie;
+mod paint;
+mod rewind;
+mod search;
 
 use anyhow::Result;
 use std::path::PathBuf;
@@ -47,7 +53,7 @@ pub struct Args {
     #[arg(long, value_name = "FRAME", requires = "movie", default_value_t = 0)]
     from: u64,
     /// Measure the rewind history instead: a session capturing every frame, on gameplay
-    /// (see `rewind_bench.rs` for the figures printed).
+    /// (see `bench/rewind.rs` for the figures printed).
     #[arg(long)]
     rewind: bool,
     /// With --rewind: load this Lua script (repeatable).
@@ -84,17 +90,17 @@ pub(crate) fn median(mut v: Vec<f64>) -> f64 {
 pub fn run(args: &Args) -> Result<()> {
     if args.editor_paint {
         let frames = usize::try_from(args.frames.unwrap_or(100_000)).unwrap_or(usize::MAX);
-        return crate::editor_bench::run(frames.min(10_000_000), args.rounds.max(1) * 40);
+        return crate::bench::editor::run(frames.min(10_000_000), args.rounds.max(1) * 40);
     }
     if args.search_list {
         let n = usize::try_from(args.frames.unwrap_or(10_000)).unwrap_or(usize::MAX);
-        return crate::search_bench::run(n.min(1_000_000), args.rounds.max(1) * 40);
+        return crate::bench::search::run(n.min(1_000_000), args.rounds.max(1) * 40);
     }
     let Some(rom) = &args.rom else {
         anyhow::bail!("which ROM? `gbhost bench ROM`");
     };
     if args.rewind {
-        return crate::rewind_bench::run(&crate::rewind_bench::Options {
+        return crate::bench::rewind::run(&crate::bench::rewind::Options {
             rom,
             power: args.power,
             patches: &args.patch.patches,
@@ -105,7 +111,7 @@ pub fn run(args: &Args) -> Result<()> {
         });
     }
     if let Some(movie) = &args.movie {
-        return crate::movie_bench::run(&crate::movie_bench::Options {
+        return crate::bench::movie::run(&crate::bench::movie::Options {
             rom,
             movie,
             patches: &args.patch.patches,

@@ -40,7 +40,7 @@ fn roll(n: usize) -> EditorView {
 pub fn run(frames: usize, passes: usize) -> Result<()> {
     let ed = roll(frames.max(1));
     let visible = (1000.0 / ROW_HEIGHT) as usize;
-    crate::paint_bench::run(
+    crate::bench::paint::run(
         &format!("editor-paint: {frames} frames, about {visible} rows visible, {passes} passes"),
         passes,
         |ui, pass| {

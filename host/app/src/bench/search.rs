@@ -43,7 +43,7 @@ fn search(n: usize) -> SearchView {
 pub fn run(candidates: usize, passes: usize) -> Result<()> {
     let view = search(candidates.max(1));
     let mut selected = None;
-    crate::paint_bench::run(
+    crate::bench::paint::run(
         &format!("search-list: {candidates} candidates, {passes} passes"),
         passes,
         |ui, pass| {

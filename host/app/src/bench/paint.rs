@@ -1,4 +1,4 @@
-//! What the window-drawing benchmarks share (`editor_bench.rs`, `search_bench.rs`): run a
+//! What the window-drawing benchmarks share (`bench/editor.rs`, `bench/search.rs`): run a
 //! drawing pass many times in a 1280 × 1000 egui viewport, each pass egui's layout plus
 //! tessellation (what the app does before the GPU), after 20 untimed passes; print the median,
 //! the 95th percentile and the worst pass in milliseconds against a 60 Hz frame's 16.7 ms.
