@@ -12,6 +12,7 @@
 mod audio;
 mod battery;
 mod bench;
+mod cli;
 mod cmd_words;
 mod command;
 mod config;
@@ -20,20 +21,15 @@ mod demo;
 mod desktop;
 mod emu;
 mod gamepad;
-mod headless;
 mod hexdump;
-mod movie_cli;
 mod movie_convert;
 mod overlay;
-mod patch_cli;
-mod play;
 mod repl;
 mod rom;
 mod rom_patches;
 mod saves;
 mod screenshot;
 mod scripted;
-mod state_cli;
 mod state_key;
 mod tool_cmds;
 mod ui;
@@ -63,20 +59,20 @@ enum Command {
     /// The desktop app: a ROM (or the demo) in a window, with scripts, rewind and a REPL.
     Run(desktop::Args),
     /// Run a ROM with no window and no audio device, as fast as possible.
-    Headless(headless::Args),
+    Headless(cli::headless::Args),
     /// Run a ROM with sound and no window at normal speed, paced by the audio device (silent,
     /// paced by the wall clock, when there is none).
-    Play(play::Args),
+    Play(cli::play::Args),
     /// Measure emulation speed on a ROM or a recorded movie's gameplay (frames per second,
     /// median of several rounds), the rewind history, or the TAS editor's and RAM Search's
     /// drawing.
     Bench(bench::Args),
     /// Record, play, inspect, compact and convert TAS movies.
-    Movie(movie_cli::Args),
+    Movie(cli::movie::Args),
     /// Save, inspect and convert save-state files (gbhost's own and SameBoy's BESS).
-    State(state_cli::Args),
+    State(cli::state::Args),
     /// Apply IPS, UPS and BPS ROM patches, and create BPS patches.
-    Patch(patch_cli::Args),
+    Patch(cli::patch::Args),
 }
 
 fn main() -> ExitCode {
@@ -84,12 +80,12 @@ fn main() -> ExitCode {
     let result = match cli.command {
         None => desktop::run(&cli.run),
         Some(Command::Run(args)) => desktop::run(&args),
-        Some(Command::Headless(args)) => headless::run(&args),
+        Some(Command::Headless(args)) => cli::headless::run(&args),
         Some(Command::Bench(args)) => bench::run(&args),
-        Some(Command::Play(args)) => play::run(&args),
-        Some(Command::Movie(args)) => movie_cli::run(&args),
-        Some(Command::State(args)) => state_cli::run(&args),
-        Some(Command::Patch(args)) => patch_cli::run(&args),
+        Some(Command::Play(args)) => cli::play::run(&args),
+        Some(Command::Movie(args)) => cli::movie::run(&args),
+        Some(Command::State(args)) => cli::state::run(&args),
+        Some(Command::Patch(args)) => cli::patch::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
