@@ -18,13 +18,13 @@
 
 use std::collections::BTreeMap;
 
-use gb_core::Gb;
 use lua_rollback::{Snapshot, codec};
 use zstd::zstd_safe::DCtx;
 
 use super::bases::Bases;
 use super::dict::{Dicts, SAMPLES};
 use super::ring::{Method, PartIn, PartOut, Ring, RingError};
+use crate::machine::Machine;
 use crate::script::Script;
 
 /// Diff records sealed into one batch record: zstd finds more to reuse in 16 frames' diffs
@@ -307,10 +307,10 @@ impl History {
         &mut self.ring
     }
 
-    /// Capture the live state (`gb` and the active `scripts`) as frame `frame` and move the
-    /// cursor to it. Never runs Lua.
-    pub fn capture(&mut self, frame: u64, gb: &Gb, scripts: &mut [Script]) -> Capture {
-        gb.save_state(&mut self.live);
+    /// Capture the live state (the `machine`'s image and the active `scripts`) as frame
+    /// `frame` and move the cursor to it. Never runs Lua.
+    pub fn capture(&mut self, frame: u64, machine: &Machine, scripts: &mut [Script]) -> Capture {
+        machine.save_image(&mut self.live);
         self.core_len = self.live.len();
         pad(&mut self.live);
         let slots = active_slots(scripts);
@@ -536,9 +536,9 @@ impl History {
         Ok(self.slots.clone())
     }
 
-    /// Load the live core from the cursor.
-    pub fn load_core(&self, gb: &mut Gb) -> Result<(), HistoryError> {
-        gb.load_state(&self.core[..self.core_len])?;
+    /// Load the live machine from the cursor.
+    pub fn load_core(&self, machine: &mut Machine) -> Result<(), HistoryError> {
+        machine.load_image(&self.core[..self.core_len])?;
         Ok(())
     }
 
@@ -557,8 +557,8 @@ impl History {
     /// After a failed move (damaged history: never in practice), the cursor may be half way:
     /// make it the live state at frame `at` again, and start the next record afresh (a
     /// keyframe).
-    pub fn resync(&mut self, at: u64, gb: &Gb, scripts: &mut [Script]) {
-        gb.save_state(&mut self.core);
+    pub fn resync(&mut self, at: u64, machine: &Machine, scripts: &mut [Script]) {
+        machine.save_image(&mut self.core);
         self.core_len = self.core.len();
         pad(&mut self.core);
         for s in scripts.iter_mut().filter(|s| s.active) {
@@ -598,8 +598,8 @@ impl History {
 
     /// The desync check: where the live state differs from the cursor's, byte for byte (core
     /// image, the set of scripts, every arena). Empty when they are the same.
-    pub fn differences(&mut self, gb: &Gb, scripts: &mut [Script]) -> Vec<String> {
-        gb.save_state(&mut self.live);
+    pub fn differences(&mut self, machine: &Machine, scripts: &mut [Script]) -> Vec<String> {
+        machine.save_image(&mut self.live);
         pad(&mut self.live);
         let mut diffs = Vec::new();
         if let Some(at) = first_difference(&self.live, &self.core) {

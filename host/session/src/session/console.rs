@@ -49,22 +49,22 @@ impl Session {
             (Vec::new(), BTreeMap::new(), Vec::new(), HashMap::new());
         let images = HashMap::new();
         let mut api = Api {
-            gb: &mut self.gb,
-            frame: self.frame,
+            gb: self.machine.gb_mut(),
+            frame: self.timeline.frame,
             draw: &mut draw,
             persist: &mut persist,
             requests: &mut requests,
             states: &mut states,
-            user_buttons: self.user_buttons,
+            user_buttons: self.inputs.user,
             images: &images,
             rom_hash: self.start.rom_hash,
             pokes: Some(pokes),
             slot: 0,
-            clock: self.clock,
+            clock: self.world.clock,
             files: None,
-            movie: self.movie.as_ref(),
-            editor: self.editor.as_ref(),
-            log: Some(&self.log),
+            movie: self.world.movie.as_ref(),
+            editor: self.world.editor.as_ref(),
+            log: Some(&self.timeline.log),
         };
         f(&mut api)
     }
