@@ -249,14 +249,20 @@ fn step_back_parts() {
         s.timeline.history.load_core(&mut s.machine).expect("core");
         core.push(us(at));
         let at = std::time::Instant::now();
-        s.timeline.history.load_vm(&mut s.scripts.list[0]).expect("vm");
+        s.timeline
+            .history
+            .load_vm(&mut s.scripts.list[0])
+            .expect("vm");
         vm.push(us(at));
         s.timeline.frame = t;
         let at = std::time::Instant::now();
         s.rebuild_watches();
         watches.push(us(at));
         let at = std::time::Instant::now();
-        s.timeline.history.load_vm(&mut s.scripts.list[0]).expect("vm");
+        s.timeline
+            .history
+            .load_vm(&mut s.scripts.list[0])
+            .expect("vm");
         vm2.push(us(at));
     }
     println!(

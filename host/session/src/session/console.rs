@@ -4,8 +4,9 @@
 //! captured, restored or replayed).
 //!
 //! The console may read anything. It changes the machine only through the log: its memory
-//! writes become logged pokes (applied before the next frame, like the REPL's `poke`; into any
-//! bank of a memory domain too), and the
+//! writes become pokes logged by `input.rs`'s [`Session::poke`] and [`Session::poke_memory`]
+//! (applied before the next frame, like the REPL's `poke`; into any bank of a memory domain
+//! too), and the
 //! calls that would change the machine outside the log (`emu.setregister`, `savestate.*`) are
 //! refused with a clear error. Its drawing goes nowhere.
 
@@ -14,6 +15,7 @@ use std::collections::{BTreeMap, HashMap};
 use super::Session;
 use crate::api::Api;
 use crate::api::console::Console;
+use crate::data::EventKind;
 
 impl Session {
     /// Evaluate one line of Lua in the console: as an expression first (`return LINE`), else
@@ -32,8 +34,18 @@ impl Session {
                 .unwrap_or_default())
         });
         self.console_vm = console;
+        // Logged through `input.rs`, as every outside input is.
         for kind in pokes {
-            self.log_now(kind);
+            match kind {
+                EventKind::Poke { addr, value } => self.poke(addr, value),
+                EventKind::PokeMemory {
+                    domain,
+                    offset,
+                    value,
+                } => self.poke_memory(domain, offset, value),
+                // The console's API collects nothing else (`api::memory`'s `store`).
+                _ => {}
+            }
         }
         out.unwrap_or_else(|e: String| format!("error: {e}"))
     }
@@ -42,7 +54,7 @@ impl Session {
     /// `pokes`, a draw list and `persist` table that are thrown away.
     fn with_console_api<R>(
         &mut self,
-        pokes: &mut Vec<crate::data::EventKind>,
+        pokes: &mut Vec<EventKind>,
         f: impl FnOnce(&mut Api<'_>) -> R,
     ) -> R {
         let (mut draw, mut persist, mut requests, mut states) =

@@ -166,17 +166,9 @@ impl Session {
 
     /// After a call into script `i`: route its output and carry out its state requests.
     pub(crate) fn after_script_call(&mut self, i: usize) {
-        // Live file reads are outside input: logged. A replay's differences are reported
-        // even though a replay's console output is otherwise dropped.
-        // They belong to the frame being run (frame-end hooks run after the count moved on).
-        for (slot, path, hash) in std::mem::take(&mut self.world.files.reads) {
-            self.fork();
-            self.timeline.log.push(crate::data::Event {
-                frame: self.world.files.stepping.unwrap_or(self.timeline.frame),
-                cycle: self.machine.cycles(),
-                kind: crate::data::EventKind::FileRead { slot, path, hash },
-            });
-        }
+        // Live file reads are outside input: logged (by `input.rs`). A replay's differences
+        // are reported even though a replay's console output is otherwise dropped.
+        self.log_file_reads();
         for (slot, text) in std::mem::take(&mut self.world.files.warnings) {
             self.output.line(slot, text);
         }

@@ -1,7 +1,13 @@
 //! The methods that log outside input: the only ways to change emulation from outside (the
-//! joypad, pokes, script loads, reloads and unloads, a movie's events), each an event in the
-//! log that the frame loop applies live and on replays alike. Logging while rewound first
-//! forks the timeline: the recorded future is forgotten.
+//! joypad, the host's keys and mouse, pokes — the REPL's and the console Lua's —, cheats,
+//! script loads, reloads and unloads, forms, the files scripts read, the clock, a movie's
+//! events), each an event in the log that the frame loop applies live and on replays alike.
+//! Logging while rewound first forks the timeline: the recorded future is forgotten.
+//!
+//! Invariant: every event enters the log here. The other modules call these methods (the
+//! console's writes are [`Session::poke`]s, `hooks.rs` calls [`Session::log_file_reads`],
+//! the loads of `states.rs` call [`Session::log_now`]); a test below checks that no other
+//! file of the session pushes to the log or calls `log_now`.
 
 use gb_core::Buttons;
 
@@ -23,6 +29,20 @@ impl Session {
             f.events.push(event.clone());
         }
         self.timeline.log.push(event);
+    }
+
+    /// Log the files the scripts read live during the call that just returned (outside
+    /// input: a replay's reads are checked against them, see [`crate::api::io`]). They belong
+    /// to the frame being run (frame-end hooks run after the count moved on).
+    pub(crate) fn log_file_reads(&mut self) {
+        for (slot, path, hash) in std::mem::take(&mut self.world.files.reads) {
+            self.fork();
+            self.timeline.log.push(Event {
+                frame: self.world.files.stepping.unwrap_or(self.timeline.frame),
+                cycle: self.machine.cycles(),
+                kind: EventKind::FileRead { slot, path, hash },
+            });
+        }
     }
 
     /// Hold `buttons` from the next frame on (logged only when they change).
@@ -304,6 +324,52 @@ impl Session {
                 f.events.push(event.clone());
             }
             self.timeline.log.push(event);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// The session's source files (`src/session/**/*.rs`) with their text.
+    fn session_sources() -> Vec<(String, String)> {
+        fn walk(dir: &std::path::Path, out: &mut Vec<(String, String)>) {
+            for entry in std::fs::read_dir(dir).expect("session sources") {
+                let path = entry.expect("entry").path();
+                if path.is_dir() {
+                    walk(&path, out);
+                } else if path.extension().is_some_and(|e| e == "rs") {
+                    let text = std::fs::read_to_string(&path).expect("source");
+                    out.push((path.display().to_string(), text));
+                }
+            }
+        }
+        let mut out = Vec::new();
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/session");
+        walk(&dir, &mut out);
+        assert!(out.len() > 5, "found {} files", out.len());
+        out
+    }
+
+    /// The invariant `docs/ARCHITECTURE.md` states: only `input.rs` pushes events to the log,
+    /// and only it and the loads of `states.rs` call `log_now`.
+    #[test]
+    fn only_input_logs() {
+        for (path, text) in session_sources() {
+            let file = path.rsplit('/').next().unwrap_or_default().to_owned();
+            let parent_is_session = path.ends_with(&format!("session/{file}"));
+            if parent_is_session && file == "input.rs" {
+                continue;
+            }
+            assert!(
+                !text.contains("log.push("),
+                "{path} pushes to the event log: log through input.rs"
+            );
+            if !(parent_is_session && file == "states.rs") {
+                assert!(
+                    !text.contains("log_now("),
+                    "{path} calls log_now: log through input.rs's methods"
+                );
+            }
         }
     }
 }
