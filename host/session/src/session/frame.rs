@@ -70,7 +70,7 @@ impl Session {
                     self.after_script_call(i);
                     self.scripts.list[i].active = false;
                     self.scripts.list[i].draw.clear();
-                    self.scripts.list[i].ui = crate::api::ScriptUi::default();
+                    self.scripts.list[i].windows.ui = crate::api::ScriptUi::default();
                     self.rebuild_watches();
                 }
             }
@@ -287,7 +287,7 @@ impl Session {
             }
             self.with_script(i, |s, api| s.frame_end(api));
             self.after_script_call(i);
-            if self.scripts.list[i].ui_dirty {
+            if self.scripts.list[i].windows.dirty {
                 self.with_script(i, |s, api| s.refresh_ui(api));
             }
             self.scripts.list[i].collect();

@@ -27,7 +27,7 @@ pub(crate) fn restore_scripts(
             let _ = s.vm.restore(snap);
             // Its windows may differ: described again at the frame's end (every restored
             // script, so that a replay asks the very same VMs).
-            s.ui_dirty = true;
+            s.windows.dirty = true;
         }
     }
 }
@@ -111,7 +111,7 @@ impl Session {
     /// restore: like asking for watches, this runs Lua, so callers put the arenas back).
     pub(crate) fn refresh_all_ui(&mut self) {
         for i in 0..self.scripts.list.len() {
-            if self.scripts.list[i].active && self.scripts.list[i].may_ui {
+            if self.scripts.list[i].active && self.scripts.list[i].windows.ever {
                 self.with_script(i, |s, api| s.refresh_ui(api));
             }
         }
@@ -222,8 +222,8 @@ impl Session {
                 }
                 Request::Watches => watches = true,
                 Request::Ui => {
-                    self.scripts.list[i].ui_dirty = true;
-                    self.scripts.list[i].may_ui = true;
+                    self.scripts.list[i].windows.dirty = true;
+                    self.scripts.list[i].windows.ever = true;
                 }
                 Request::HostInput => self.output.wants_host_input = true,
                 Request::Client(c) => {

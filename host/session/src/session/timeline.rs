@@ -73,7 +73,7 @@ impl Session {
             .scripts
             .list
             .iter_mut()
-            .filter(|s| s.active && (s.may_watch || s.may_ui))
+            .filter(|s| s.active && (s.may_watch || s.windows.ever))
         {
             self.timeline.history.load_vm(s)?;
         }
