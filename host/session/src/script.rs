@@ -566,16 +566,11 @@ mod tests {
                 persist: &mut persist,
                 requests: &mut requests,
                 states: &mut states,
-                user_buttons: gb_core::Buttons::default(),
-                rom_hash: 0,
                 images: &images,
                 pokes: None,
                 slot: 1,
-                clock: Default::default(),
                 files: None,
-                movie: None,
-                editor: None,
-                log: None,
+                view: Default::default(),
             };
             if steps & 1 != 0 {
                 s.frame_start(&mut api);
@@ -606,16 +601,11 @@ mod tests {
                 persist: &mut persist,
                 requests: &mut requests,
                 states: &mut states,
-                user_buttons: gb_core::Buttons::default(),
-                rom_hash: 0,
                 images: &images,
                 pokes: None,
                 slot: 1,
-                clock: Default::default(),
                 files: None,
-                movie: None,
-                editor: None,
-                log: None,
+                view: Default::default(),
             };
             s.start(
                 &mut api,

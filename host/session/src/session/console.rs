@@ -13,8 +13,8 @@
 use std::collections::{BTreeMap, HashMap};
 
 use super::Session;
-use crate::api::Api;
 use crate::api::console::Console;
+use crate::api::{Api, SessionView};
 use crate::data::EventKind;
 
 impl Session {
@@ -67,16 +67,18 @@ impl Session {
             persist: &mut persist,
             requests: &mut requests,
             states: &mut states,
-            user_buttons: self.inputs.user,
             images: &images,
-            rom_hash: self.start.rom_hash,
             pokes: Some(pokes),
             slot: 0,
-            clock: self.world.clock,
             files: None,
-            movie: self.world.movie.as_ref(),
-            editor: self.world.editor.as_ref(),
-            log: Some(&self.timeline.log),
+            view: SessionView {
+                user_buttons: self.inputs.user,
+                rom_hash: self.start.rom_hash,
+                clock: self.world.clock,
+                movie: self.world.movie.as_ref(),
+                editor: self.world.editor.as_ref(),
+                log: Some(&self.timeline.log),
+            },
         };
         f(&mut api)
     }

@@ -9,7 +9,7 @@ use std::time::Instant;
 use gb_core::watch::Access;
 
 use super::{ConsoleLine, Session};
-use crate::api::{Api, Request};
+use crate::api::{Api, Request, SessionView};
 use crate::script::Script;
 
 /// Put the loaded scripts of a saved state back (all but `except`).
@@ -40,8 +40,7 @@ impl Session {
         i: usize,
         f: impl FnOnce(&mut Script, &mut Api<'_>) -> R,
     ) -> R {
-        let (frame, user_buttons, rom_hash) =
-            (self.timeline.frame, self.inputs.user, self.start.rom_hash);
+        let frame = self.timeline.frame;
         self.world.files.replaying = self.timeline.replaying;
         let script = &mut self.scripts.list[i];
         let mut draw = std::mem::take(&mut script.draw);
@@ -57,15 +56,17 @@ impl Session {
                 persist: &mut persist,
                 requests: &mut self.scripts.requests,
                 states: &mut self.states.by_scripts,
-                user_buttons,
-                rom_hash,
                 pokes: None,
                 slot: script.slot,
-                clock: self.world.clock,
                 files: Some(&mut self.world.files),
-                movie: self.world.movie.as_ref(),
-                editor: self.world.editor.as_ref(),
-                log: Some(&self.timeline.log),
+                view: SessionView {
+                    user_buttons: self.inputs.user,
+                    rom_hash: self.start.rom_hash,
+                    clock: self.world.clock,
+                    movie: self.world.movie.as_ref(),
+                    editor: self.world.editor.as_ref(),
+                    log: Some(&self.timeline.log),
+                },
             };
             f(script, &mut api)
         };

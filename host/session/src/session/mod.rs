@@ -1,9 +1,18 @@
 //! [`Session`]: the Game Boy, its scripts and the event log, run one frame at a time; the
-//! type, its start parameters and configuration, and what it hands out. Its methods are split
-//! by concern:
+//! type, its start parameters and configuration, and what it hands out.
+//!
+//! Its state is made of parts with one job each (`parts/`, below the methods: a part names
+//! no other part and never the session): the [`Machine`] it runs (one Game Boy today, the
+//! seam a linked pair goes in), the `Timeline` (the frame, the event log, the history, the
+//! figures), the `States` kept in memory, the `Scripts` (slots, sources, what their calls
+//! leave), the `World` scripts see (clock, files, movie, editor), the `Inputs` in force
+//! (buttons, host keys, cheats), the `Debugger` (breakpoints, a frame stopped midway) and the
+//! `Output` waiting for the host (console lines, client requests).
+//!
+//! Its methods are split by concern, each moving whichever parts it needs:
 //! - `input.rs`: the methods that log outside input (the only ways to change emulation from
-//!   outside: buttons, pokes, script loads, reloads and unloads, movie events), and the fork
-//!   of the timeline when play resumes in the past;
+//!   outside: buttons, pokes, cheats, script loads, reloads and unloads, forms, file reads,
+//!   movie events), and the fork of the timeline when play resumes in the past;
 //! - `frame.rs`: the frame loop, live and on replays (events at their cycles, hooks, the core,
 //!   the coroutines);
 //! - `hooks.rs`: calling into a script with its API context, and what follows a call (output,
@@ -11,7 +20,10 @@
 //! - `timeline.rs`: restore, seek, step back and the sync test, over the [`History`];
 //! - `states.rs`: states in memory and state files (saving, loading as a logged event,
 //!   starting a session from one);
-//! - `console.rs`: the REPL's Lua, evaluated with the scripts' API outside the timeline.
+//! - `debugger.rs`: breakpoints, debug runs and traces; `run.rs`: the frame under way and a
+//!   debug run, which the frame loop, the hooks and the debugger share;
+//! - `console.rs`: the REPL's Lua, evaluated with the scripts' API outside the timeline;
+//!   `trace.rs`: a frame's digest.
 //!
 //! A frame ([`Session::run_frame`]): apply the events logged for it that are due at its start
 //! → the scripts' frame-start hooks (which also say what buttons they press) → run the core
@@ -20,7 +32,8 @@
 //! hand out the picture, each script's draw list and the console lines.
 //!
 //! Determinism: only the methods of `input.rs` and the state loads of `states.rs` change
-//! emulation from outside, and each logs an event; the frame loop applies events from the
+//! emulation from outside, and each logs an event; every event enters the log through
+//! `input.rs` (its test holds the other files to it). The frame loop applies events from the
 //! log, whether it runs live or replays. Scripts are not outside input: they are replayed, so
 //! what they do (memory writes, joypad overrides, script-requested state loads) happens again
 //! on a replay.
