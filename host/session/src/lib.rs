@@ -14,6 +14,8 @@
 //!   (`bank:addr` as debuggers write it); [`symbols`] (RGBDS `.sym` files: names for banked
 //!   addresses); [`tools`] (RAM search, the watch list, cheat codes); [`debug`] (the
 //!   debugger's breakpoints and conditions);
+//! - [`machine`]: the [`Machine`] a session runs (one Game Boy today; the seam a linked pair
+//!   goes in), its stepping, image, input and views;
 //! - [`rewind`]: the ring and the [`History`] (capture, cursor, restore, the desync check);
 //! - [`state`]: in-memory states and the state-file format;
 //! - [`session`]: the [`Session`] itself (frame loop, logged input, timeline, state files,
@@ -35,6 +37,7 @@ pub mod debug;
 pub mod events;
 pub mod files;
 pub mod keys;
+pub mod machine;
 pub mod movie;
 pub mod patch;
 pub mod rewind;
@@ -47,6 +50,7 @@ pub mod tools;
 pub use api::DrawCmd;
 pub use data::{Bundle, Event, EventKind, Flavor, Image, SourceHash, fnv1a, source_hash};
 pub use events::EventLog;
+pub use machine::Machine;
 pub use rewind::{History, Method, Ring, RingError};
 pub use script::{ScriptConfig, Status};
 pub use session::{

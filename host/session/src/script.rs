@@ -37,13 +37,8 @@ pub struct Script {
     pub(crate) vm: Vm,
     /// The empty VM, right after it was built.
     pub(crate) initial: Snapshot,
-    /// Running, finished or failed, and since which frame (for rollback of the status).
-    status: Status,
-    status_since: u64,
-    /// A failure not reported to the console yet.
-    new_error: bool,
-    /// A refused reload not reported to the console yet.
-    reload_error: Option<String>,
+    /// Its status and the errors not reported yet.
+    health: Health,
     /// Overlay drawn this frame.
     pub draw: Vec<DrawCmd>,
     /// The images `gui.image` can draw (from the running version's bundle).
@@ -59,14 +54,33 @@ pub struct Script {
     /// without it set holds no bus hooks at any frame, and a restore need not ask it for its
     /// watches.
     pub(crate) may_watch: bool,
-    /// Its windows (forms, text buffers) as last described by the VM: an output, refreshed
+    /// Its windows (forms, text buffers).
+    pub(crate) windows: Windows,
+}
+
+/// A script's status, and the errors it has not reported yet.
+#[derive(Debug)]
+struct Health {
+    /// Running, finished or failed, and since which frame (for rollback of the status).
+    status: Status,
+    since: u64,
+    /// A failure not reported to the console yet.
+    new_error: bool,
+    /// A refused reload not reported to the console yet.
+    reload_error: Option<String>,
+}
+
+/// A script's windows as the session knows them.
+#[derive(Debug, Default)]
+pub(crate) struct Windows {
+    /// The windows (forms, text buffers) as last described by the VM: an output, refreshed
     /// at the end of a frame in which they changed and after every restore.
     pub(crate) ui: ScriptUi,
     /// The windows changed during the frame being run (the VM said so).
-    pub(crate) ui_dirty: bool,
+    pub(crate) dirty: bool,
     /// The VM has had windows at least once (never cleared, like `may_watch`): only such
     /// VMs are asked for their windows after a restore.
-    pub(crate) may_ui: bool,
+    pub(crate) ever: bool,
 }
 
 impl std::fmt::Debug for Script {
@@ -75,7 +89,7 @@ impl std::fmt::Debug for Script {
             .field("slot", &self.slot)
             .field("name", &self.name)
             .field("active", &self.active)
-            .field("status", &self.status)
+            .field("status", &self.health.status)
             .finish()
     }
 }
@@ -155,7 +169,7 @@ impl Script {
             .load_image(key, image)
             .map_err(|e| e.to_string())?;
         script.may_watch = true;
-        script.may_ui = true;
+        script.windows.ever = true;
         Ok(script)
     }
 
@@ -179,54 +193,54 @@ impl Script {
             flavor: Flavor::Native,
             initial,
             vm,
-            status: Status::Running,
-            status_since: 0,
-            new_error: false,
-            reload_error: None,
+            health: Health {
+                status: Status::Running,
+                since: 0,
+                new_error: false,
+                reload_error: None,
+            },
             draw: Vec::new(),
             images: std::collections::HashMap::new(),
             persist: BTreeMap::new(),
             time_ns: 0,
             last_frame_ns: 0,
             may_watch: false,
-            ui: ScriptUi::default(),
-            ui_dirty: false,
-            may_ui: false,
+            windows: Windows::default(),
         }
     }
 
     /// Set the status a state file recorded (with a portable image restored in place).
     pub(crate) fn set_status(&mut self, status: Status, since: u64) {
-        self.status = status;
-        self.status_since = since;
+        self.health.status = status;
+        self.health.since = since;
     }
 
     /// The status and the frame it began.
     pub(crate) fn status_and_since(&self) -> (Status, u64) {
-        (self.status.clone(), self.status_since)
+        (self.health.status.clone(), self.health.since)
     }
 
     /// The script's status.
     pub fn status(&self) -> &Status {
-        &self.status
+        &self.health.status
     }
 
     fn running(&self) -> bool {
-        !matches!(self.status, Status::Failed(_))
+        !matches!(self.health.status, Status::Failed(_))
     }
 
     fn fail(&mut self, frame: u64, e: &LuaError) {
-        self.status = Status::Failed(message(e));
-        self.status_since = frame;
-        self.new_error = true;
+        self.health.status = Status::Failed(message(e));
+        self.health.since = frame;
+        self.health.new_error = true;
     }
 
     /// The failure message, once, right after the script failed.
     pub(crate) fn take_new_error(&mut self) -> Option<String> {
-        if !std::mem::take(&mut self.new_error) {
+        if !std::mem::take(&mut self.health.new_error) {
             return None;
         }
-        match &self.status {
+        match &self.health.status {
             Status::Failed(m) => Some(m.clone()),
             _ => None,
         }
@@ -253,8 +267,8 @@ impl Script {
     ) {
         self.active = true;
         self.hash = hash;
-        self.status = Status::Running;
-        self.status_since = api.frame;
+        self.health.status = Status::Running;
+        self.health.since = api.frame;
         if let Err(e) = self.vm.restore(&self.initial) {
             self.fail(api.frame, &e);
             return;
@@ -295,10 +309,10 @@ impl Script {
     /// back as it was: the previous version keeps running, and the error is reported.
     pub(crate) fn reload(&mut self, api: &mut Api<'_>, hash: SourceHash, bundle: &Bundle) {
         let before = self.vm.snapshot();
-        let (status, since, old_hash) = (self.status.clone(), self.status_since, self.hash);
+        let (status, since, old_hash) = (self.health.status.clone(), self.health.since, self.hash);
         self.hash = hash;
-        self.status = Status::Running;
-        self.status_since = api.frame;
+        self.health.status = Status::Running;
+        self.health.since = api.frame;
         let result = self
             .vm
             .call_with(api, "gbhost.reset_hooks", &[])
@@ -314,23 +328,23 @@ impl Script {
         match result {
             Ok(Resume::Yielded(_)) => {}
             Ok(Resume::Returned(_)) => {
-                self.status = Status::Finished;
-                self.status_since = api.frame;
+                self.health.status = Status::Finished;
+                self.health.since = api.frame;
             }
             Err(e) => {
                 // Nothing of the new version stays: data, hooks and coroutine are the old ones.
                 let _ = self.vm.restore(&before);
-                self.status = status;
-                self.status_since = since;
+                self.health.status = status;
+                self.health.since = since;
                 self.hash = old_hash;
-                self.reload_error = Some(message(&e));
+                self.health.reload_error = Some(message(&e));
             }
         }
     }
 
     /// The error of a reload that was refused, once.
     pub(crate) fn take_reload_error(&mut self) -> Option<String> {
-        self.reload_error.take()
+        self.health.reload_error.take()
     }
 
     fn run_source(&mut self, api: &mut Api<'_>, source: &str) {
@@ -344,14 +358,14 @@ impl Script {
 
     /// Resume the main coroutine, if it is still there.
     fn resume(&mut self, api: &mut Api<'_>) {
-        if self.status != Status::Running {
+        if self.health.status != Status::Running {
             return;
         }
         match self.vm.resume_with(api, MAIN, &[]) {
             Ok(Resume::Yielded(_)) => {}
             Ok(Resume::Returned(_)) => {
-                self.status = Status::Finished;
-                self.status_since = api.frame;
+                self.health.status = Status::Finished;
+                self.health.since = api.frame;
             }
             Err(e) => self.fail(api.frame, &e),
         }
@@ -482,9 +496,9 @@ impl Script {
     /// Ask the VM for its windows' description (`gbhost.ui_view`) and keep it. A VM that
     /// cannot answer (failed, out of memory) keeps showing what it showed.
     pub(crate) fn refresh_ui(&mut self, api: &mut Api<'_>) {
-        self.ui_dirty = false;
+        self.windows.dirty = false;
         if !self.active {
-            self.ui = ScriptUi::default();
+            self.windows.ui = ScriptUi::default();
             return;
         }
         let Ok(r) = self.vm.call_with(api, "gbhost.ui_view", &[]) else {
@@ -493,13 +507,13 @@ impl Script {
         if let Some(Value::String(bytes)) = r.first()
             && let Ok(ui) = api::ui::decode(bytes)
         {
-            self.ui = ui;
+            self.windows.ui = ui;
         }
     }
 
     /// Its windows as last described.
     pub fn ui(&self) -> &ScriptUi {
-        &self.ui
+        &self.windows.ui
     }
 
     /// The end-of-frame young collection (before the snapshot).
@@ -518,8 +532,8 @@ impl Script {
     /// After the VM was put back to the state of frame `frame`: a status reached later is
     /// undone (the script had not failed or finished yet then).
     pub(crate) fn rolled_back_to(&mut self, frame: u64) {
-        if self.status != Status::Running && self.status_since > frame {
-            self.status = Status::Running;
+        if self.health.status != Status::Running && self.health.since > frame {
+            self.health.status = Status::Running;
         }
     }
 }
@@ -552,16 +566,11 @@ mod tests {
                 persist: &mut persist,
                 requests: &mut requests,
                 states: &mut states,
-                user_buttons: gb_core::Buttons::default(),
-                rom_hash: 0,
                 images: &images,
                 pokes: None,
                 slot: 1,
-                clock: Default::default(),
                 files: None,
-                movie: None,
-                editor: None,
-                log: None,
+                view: Default::default(),
             };
             if steps & 1 != 0 {
                 s.frame_start(&mut api);
@@ -592,16 +601,11 @@ mod tests {
                 persist: &mut persist,
                 requests: &mut requests,
                 states: &mut states,
-                user_buttons: gb_core::Buttons::default(),
-                rom_hash: 0,
                 images: &images,
                 pokes: None,
                 slot: 1,
-                clock: Default::default(),
                 files: None,
-                movie: None,
-                editor: None,
-                log: None,
+                view: Default::default(),
             };
             s.start(
                 &mut api,

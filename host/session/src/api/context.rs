@@ -196,22 +196,30 @@ pub struct Api<'a> {
     pub requests: &'a mut Vec<Request>,
     /// The states saved by scripts, by name.
     pub(crate) states: &'a mut HashMap<String, SavedState>,
-    /// The buttons the user holds.
-    pub user_buttons: Buttons,
     /// The images the calling script may draw.
     pub images: &'a HashMap<String, Image>,
-    /// The ROM's hash.
-    pub rom_hash: u64,
     /// `Some` for the console's calls: memory writes are collected here as poke events (the
     /// session logs them) instead of made, and calls that would change the machine outside
     /// the log (registers, state loads) are refused. `None` for scripts.
     pub pokes: Option<&'a mut Vec<EventKind>>,
     /// The calling script's slot (0 for the console).
     pub slot: u32,
-    /// The session's clock, for `os.time` and `os.clock`.
-    pub clock: Clock,
     /// Files: `Some` for scripts, `None` for the console (which has none).
     pub files: Option<&'a mut FileIo>,
+    /// What the call sees of the session around the machine (read only).
+    pub view: SessionView<'a>,
+}
+
+/// The session around the machine as one VM call sees it: read only, the same for every
+/// call of a frame.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SessionView<'a> {
+    /// The buttons the user holds.
+    pub user_buttons: Buttons,
+    /// The ROM's hash.
+    pub rom_hash: u64,
+    /// The session's clock, for `os.time` and `os.clock`.
+    pub clock: Clock,
     /// The movie being recorded or played, if any.
     pub movie: Option<&'a crate::data::MovieView>,
     /// The TAS editor, if open.

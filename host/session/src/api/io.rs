@@ -268,8 +268,11 @@ impl Api<'_> {
                 ret.push(v);
             }
             id::CLOCK => {
-                let cycles = self.gb.cycles().saturating_sub(self.clock.power_on_cycles);
-                ret.push(Value::Integer(self.clock.start_unix as i64));
+                let cycles = self
+                    .gb
+                    .cycles()
+                    .saturating_sub(self.view.clock.power_on_cycles);
+                ret.push(Value::Integer(self.view.clock.start_unix as i64));
                 ret.push(Value::Integer(cycles as i64));
             }
             _ => return Ok(false),

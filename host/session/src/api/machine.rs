@@ -64,7 +64,7 @@ impl Api<'_> {
         match id {
             id::FRAMECOUNT => ret.push(Value::Integer(self.frame as i64)),
             id::LAGCOUNT => ret.push(Value::Integer(self.gb.lag_frames() as i64)),
-            id::MOVIE => match self.movie {
+            id::MOVIE => match self.view.movie {
                 None => ret.extend([
                     Value::String(b"INACTIVE".to_vec()),
                     Value::String(Vec::new()),
@@ -91,7 +91,7 @@ impl Api<'_> {
             },
             id::MOVIE_INPUT => {
                 let f = int(args, 0, "movie.getinput")?;
-                match (u64::try_from(f), self.log) {
+                match (u64::try_from(f), self.view.log) {
                     (Ok(f), Some(log)) if f < self.frame => {
                         ret.push(Value::Integer(i64::from(log.buttons_before(f + 1).0)));
                     }
@@ -126,9 +126,9 @@ impl Api<'_> {
                 ret.push(Value::from(i.text().as_str()));
                 ret.push(Value::Integer(i64::from(i.len)));
             }
-            id::ROM_HASH => ret.push(Value::from(format!("{:016x}", self.rom_hash).as_str())),
+            id::ROM_HASH => ret.push(Value::from(format!("{:016x}", self.view.rom_hash).as_str())),
             id::JOYPAD_GET => ret.push(Value::Integer(i64::from(self.gb.buttons().0))),
-            id::JOYPAD_IMMEDIATE => ret.push(Value::Integer(i64::from(self.user_buttons.0))),
+            id::JOYPAD_IMMEDIATE => ret.push(Value::Integer(i64::from(self.view.user_buttons.0))),
             id::WATCH_CHANGED => self.requests.push(Request::Watches),
             id::PERSIST_GET => {
                 let k = persist_key(args.first())?;

@@ -29,7 +29,7 @@ pub mod window;
 
 pub use crate::data::{Flavor, Image};
 pub use args::color;
-pub use context::{Api, ClientRequest, DrawCmd, Request, TasRequest};
+pub use context::{Api, ClientRequest, DrawCmd, Request, SessionView, TasRequest};
 use spec::READ;
 pub use spec::register;
 pub use ui::{Control, ControlKind, Form, ScriptUi, TextBuffer};

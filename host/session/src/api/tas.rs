@@ -25,7 +25,7 @@ impl Api<'_> {
         match id {
             id::TAS => {
                 let what = text_arg(args, 0, "gbhost.tas")?;
-                let Some(ed) = self.editor else {
+                let Some(ed) = self.view.editor else {
                     ret.push(if what == "engaged" {
                         Value::Boolean(false)
                     } else {

@@ -9,7 +9,7 @@ use super::container::ChunkMeta;
 use super::error::MovieError;
 use crate::codec::{self, Dec, DecodeError, Enc};
 use crate::data::limits::MAX_FRAME;
-use crate::data::{Bundle, Event, fnv1a};
+use crate::data::{Bundle, Event};
 use crate::session::Session;
 use gb_core::{DmgPalette, FrameRule, RamInit};
 use std::collections::BTreeMap;
@@ -275,18 +275,15 @@ impl Chunk {
     }
 }
 
-/// The hash the desync detector compares: FNV-1a of the core image.
+/// The hash the desync detector compares: FNV-1a of the machine's image
+/// ([`crate::Machine::image_hash`]).
 pub fn state_hash(session: &Session) -> u64 {
-    let mut image = Vec::new();
-    session.gb().save_state(&mut image);
-    fnv1a(&image)
+    session.machine().image_hash()
 }
 
-/// The core image of the session's machine (a keyframe).
+/// The image of the session's machine (a keyframe).
 pub(crate) fn core_image(session: &Session) -> Vec<u8> {
-    let mut v = Vec::new();
-    session.gb().save_state(&mut v);
-    v
+    session.machine().image()
 }
 
 /// Chunks between two keyframes once scripts are in play (every 3 seconds): replaying the

@@ -89,7 +89,7 @@ impl Recorder {
             authors,
             metadata,
             core_version: gb_core::CORE_VERSION,
-            frame_rule: session.gb().frame_rule(),
+            frame_rule: session.machine().frame_rule(),
         };
         let writer = container::Writer::create(path, &header.encode())?;
         let start_frame = session.frame();

@@ -58,7 +58,7 @@ fn census_of_the_bench_hud() {
         s.run_frame();
         let st = s.stats().clone();
         let script_bytes = st.record_bytes - st.record_core_bytes;
-        let vm = &mut s.scripts[0].vm;
+        let vm = &mut s.scripts.list[0].vm;
         let snap = vm.snapshot();
         if f >= warmup {
             counted += 1;
@@ -78,7 +78,7 @@ fn census_of_the_bench_hud() {
         prev = Some(snap.bytes().to_vec());
     }
     let n = counted.max(1) as f64;
-    let stats = s.scripts[0].vm.stats();
+    let stats = s.scripts.list[0].vm.stats();
     println!(
         "frames {counted} after {warmup}; arena used {} B, high water {} B",
         stats.used, stats.high_water
@@ -242,21 +242,27 @@ fn step_back_parts() {
     for _ in 0..200 {
         let t = s.frame() - 1;
         let at = std::time::Instant::now();
-        let slots = s.history.move_to(t).expect("move");
+        let slots = s.timeline.history.move_to(t).expect("move");
         mv.push(us(at));
         assert_eq!(slots.len(), 1);
         let at = std::time::Instant::now();
-        s.history.load_core(&mut s.gb).expect("core");
+        s.timeline.history.load_core(&mut s.machine).expect("core");
         core.push(us(at));
         let at = std::time::Instant::now();
-        s.history.load_vm(&mut s.scripts[0]).expect("vm");
+        s.timeline
+            .history
+            .load_vm(&mut s.scripts.list[0])
+            .expect("vm");
         vm.push(us(at));
-        s.frame = t;
+        s.timeline.frame = t;
         let at = std::time::Instant::now();
         s.rebuild_watches();
         watches.push(us(at));
         let at = std::time::Instant::now();
-        s.history.load_vm(&mut s.scripts[0]).expect("vm");
+        s.timeline
+            .history
+            .load_vm(&mut s.scripts.list[0])
+            .expect("vm");
         vm2.push(us(at));
     }
     println!(

@@ -18,13 +18,13 @@
 
 use std::collections::BTreeMap;
 
-use gb_core::Gb;
 use lua_rollback::{Snapshot, codec};
 use zstd::zstd_safe::DCtx;
 
 use super::bases::Bases;
 use super::dict::{Dicts, SAMPLES};
 use super::ring::{Method, PartIn, PartOut, Ring, RingError};
+use crate::machine::Machine;
 use crate::script::Script;
 
 /// Diff records sealed into one batch record: zstd finds more to reuse in 16 frames' diffs
@@ -92,18 +92,8 @@ pub struct Capture {
 pub struct History {
     ring: Ring,
     config: HistoryConfig,
-    /// The frame the cursor is at.
-    at: u64,
-    /// The core image at the cursor (padded to whole words; the base of the next diff).
-    core: Vec<u8>,
-    /// Length of the core image before padding.
-    core_len: usize,
-    /// Each script's snapshot at the cursor, by slot.
-    vms: BTreeMap<u32, Snapshot>,
-    /// Slots active in the cursor's record.
-    slots: Vec<u32>,
-    /// The cursor was rebuilt from the live state: the next record must be a keyframe.
-    fresh: bool,
+    /// The state at one frame, which the next capture diffs against.
+    cursor: Cursor,
     /// Frame of the newest keyframe.
     last_key: u64,
     /// Scratch: the live core image, the parts of a record, a decoded part.
@@ -121,6 +111,23 @@ pub struct History {
     batch: BatchCache,
 }
 
+/// The cursor: the machine's image and every script's snapshot at one frame of the ring.
+#[derive(Default)]
+struct Cursor {
+    /// The frame the cursor is at.
+    at: u64,
+    /// The core image at the cursor (padded to whole words; the base of the next diff).
+    core: Vec<u8>,
+    /// Length of the core image before padding.
+    core_len: usize,
+    /// Each script's snapshot at the cursor, by slot.
+    vms: BTreeMap<u32, Snapshot>,
+    /// Slots active in the cursor's record.
+    slots: Vec<u32>,
+    /// The cursor was rebuilt from the live state: the next record must be a keyframe.
+    fresh: bool,
+}
+
 /// The decoded parts of one batch record, kept while a walk goes through its frames.
 #[derive(Default)]
 struct BatchCache {
@@ -135,7 +142,7 @@ struct BatchCache {
 impl std::fmt::Debug for History {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("History")
-            .field("at", &self.at)
+            .field("at", &self.cursor.at)
             .field("ring", &self.ring)
             .finish()
     }
@@ -185,12 +192,7 @@ impl History {
         History {
             ring: Ring::new(config.ring_bytes),
             config,
-            at: 0,
-            core: Vec::new(),
-            core_len: 0,
-            vms: BTreeMap::new(),
-            slots: Vec::new(),
-            fresh: false,
+            cursor: Cursor::default(),
             last_key: 0,
             live: Vec::new(),
             key_bufs: Vec::new(),
@@ -307,20 +309,20 @@ impl History {
         &mut self.ring
     }
 
-    /// Capture the live state (`gb` and the active `scripts`) as frame `frame` and move the
-    /// cursor to it. Never runs Lua.
-    pub fn capture(&mut self, frame: u64, gb: &Gb, scripts: &mut [Script]) -> Capture {
-        gb.save_state(&mut self.live);
-        self.core_len = self.live.len();
+    /// Capture the live state (the `machine`'s image and the active `scripts`) as frame
+    /// `frame` and move the cursor to it. Never runs Lua.
+    pub fn capture(&mut self, frame: u64, machine: &Machine, scripts: &mut [Script]) -> Capture {
+        machine.save_image(&mut self.live);
+        self.cursor.core_len = self.live.len();
         pad(&mut self.live);
         let slots = active_slots(scripts);
         let contiguous = self
             .ring
             .frames()
             .is_some_and(|(_, last)| last + 1 == frame)
-            && slots == self.slots
-            && self.core.len() == self.live.len()
-            && !std::mem::take(&mut self.fresh);
+            && slots == self.cursor.slots
+            && self.cursor.core.len() == self.live.len()
+            && !std::mem::take(&mut self.cursor.fresh);
         let key = !contiguous || frame >= self.last_key + self.config.keyframe_interval.max(1);
         // A record of its own comes next: the open records before it are sealed first.
         let (sealed, sealed_core) = if key { self.seal() } else { (0, 0) };
@@ -330,23 +332,27 @@ impl History {
         let live_scripts = scripts.iter_mut().filter(|s| s.active);
         if contiguous {
             self.diff_bufs[0].clear();
-            codec::encode_and_update(&mut self.core, &self.live, &mut self.diff_bufs[0]);
+            codec::encode_and_update(&mut self.cursor.core, &self.live, &mut self.diff_bufs[0]);
             for (k, s) in live_scripts.enumerate() {
                 let out = &mut self.diff_bufs[k + 1];
                 out.clear();
-                let prev = self.vms.entry(s.slot).or_insert_with(|| s.vm.snapshot());
+                let prev = self
+                    .cursor
+                    .vms
+                    .entry(s.slot)
+                    .or_insert_with(|| s.vm.snapshot());
                 if s.vm.snapshot_diff(prev, out).is_err() {
                     // Only a snapshot of another VM is refused; the cursor's is this VM's.
                     out.clear();
                 }
             }
         } else {
-            self.core.clone_from(&self.live);
+            self.cursor.core.clone_from(&self.live);
             for s in live_scripts {
-                match self.vms.get_mut(&s.slot) {
+                match self.cursor.vms.get_mut(&s.slot) {
                     Some(prev) => s.vm.snapshot_into(prev),
                     None => {
-                        self.vms.insert(s.slot, s.vm.snapshot());
+                        self.cursor.vms.insert(s.slot, s.vm.snapshot());
                     }
                 }
             }
@@ -355,7 +361,7 @@ impl History {
             self.key_bufs[0].clone_from(&self.live);
             for (k, slot) in slots.iter().enumerate() {
                 self.key_bufs[k + 1].clear();
-                if let Some(snap) = self.vms.get(slot) {
+                if let Some(snap) = self.cursor.vms.get(slot) {
                     let out = &mut self.key_bufs[k + 1];
                     self.bases.encode(*slot, frame, snap, out, &mut self.dec);
                 }
@@ -407,8 +413,8 @@ impl History {
         if let Some((oldest, _)) = self.ring.frames() {
             self.bases.retain(oldest);
         }
-        self.slots = slots;
-        self.at = frame;
+        self.cursor.slots = slots;
+        self.cursor.at = frame;
         Capture {
             bytes: bytes + sealed,
             core_bytes: core_bytes + sealed_core,
@@ -451,12 +457,13 @@ impl History {
             let sub = usize::from(entry.sub);
             let span = |p| rec.span(p, sub).ok_or_else(|| corrupt("batch frame"));
             let core = &self.batch.parts[0][span(0)?];
-            match codec::apply(&mut self.core, core) {
+            match codec::apply(&mut self.cursor.core, core) {
                 Ok(n) if n == core.len() => {}
                 _ => return Err(corrupt("core diff")),
             }
             for (k, slot) in rec.slots.iter().enumerate() {
                 let snap = self
+                    .cursor
                     .vms
                     .get_mut(slot)
                     .ok_or_else(|| script_error(*slot, "no snapshot to apply a diff to"))?;
@@ -466,12 +473,13 @@ impl History {
             return Ok(());
         }
         decode(&rec.diff[0], 0, &mut self.dec)?;
-        match codec::apply(&mut self.core, &self.dec) {
+        match codec::apply(&mut self.cursor.core, &self.dec) {
             Ok(n) if n == self.dec.len() => {}
             _ => return Err(corrupt("core diff")),
         }
         for (k, (slot, part)) in rec.slots.iter().zip(&rec.diff[1..]).enumerate() {
             let snap = self
+                .cursor
                 .vms
                 .get_mut(slot)
                 .ok_or_else(|| script_error(*slot, "no snapshot to apply a diff to"))?;
@@ -488,14 +496,14 @@ impl History {
         if rec.key.len() != rec.slots.len() + 1 {
             return Err(corrupt("a keyframe without its parts"));
         }
-        rec.key[0].decode_in(&mut self.core, &mut self.dctx, None)?;
+        rec.key[0].decode_in(&mut self.cursor.core, &mut self.dctx, None)?;
         for (slot, part) in rec.slots.iter().zip(&rec.key[1..]) {
             part.decode_in(&mut self.dec, &mut self.dctx, None)?;
             let snap = self
                 .bases
                 .decode(*slot, &self.dec)
                 .map_err(|e| script_error(*slot, e))?;
-            self.vms.insert(*slot, snap);
+            self.cursor.vms.insert(*slot, snap);
         }
         Ok(())
     }
@@ -504,13 +512,18 @@ impl History {
     /// its record. A failure leaves the cursor anywhere: call [`History::resync`].
     pub fn move_to(&mut self, t: u64) -> Result<Vec<u32>, HistoryError> {
         let ti = self.ring.find(t).ok_or_else(|| self.not_in_history(t))?;
-        if t != self.at || self.fresh {
+        if t != self.cursor.at || self.cursor.fresh {
             let ki = self
                 .ring
                 .keyframe_at_or_before(ti)
                 .ok_or_else(|| corrupt("no keyframe before a record"))?;
             let kf = self.ring.entry(ki).map_or(0, |e| e.frame);
-            let (cur, ci) = (self.at, self.ring.find(self.at).filter(|_| !self.fresh));
+            let (cur, ci) = (
+                self.cursor.at,
+                self.ring
+                    .find(self.cursor.at)
+                    .filter(|_| !self.cursor.fresh),
+            );
             let has_diffs = |i: usize| self.ring.entry(i).is_some_and(|e| e.has_diffs);
             match ci {
                 Some(ci) if t < cur && cur - t <= t - kf + 1 && (ti + 1..=ci).all(has_diffs) => {
@@ -531,20 +544,21 @@ impl History {
                 }
             }
         }
-        self.at = t;
-        self.slots = self.ring.record(ti)?.slots;
-        Ok(self.slots.clone())
+        self.cursor.at = t;
+        self.cursor.slots = self.ring.record(ti)?.slots;
+        Ok(self.cursor.slots.clone())
     }
 
-    /// Load the live core from the cursor.
-    pub fn load_core(&self, gb: &mut Gb) -> Result<(), HistoryError> {
-        gb.load_state(&self.core[..self.core_len])?;
+    /// Load the live machine from the cursor.
+    pub fn load_core(&self, machine: &mut Machine) -> Result<(), HistoryError> {
+        machine.load_image(&self.cursor.core[..self.cursor.core_len])?;
         Ok(())
     }
 
     /// Load a script's VM from the cursor.
     pub fn load_vm(&self, script: &mut Script) -> Result<(), HistoryError> {
         let snap = self
+            .cursor
             .vms
             .get(&script.slot)
             .ok_or_else(|| script_error(script.slot, "no snapshot at this frame"))?;
@@ -557,21 +571,21 @@ impl History {
     /// After a failed move (damaged history: never in practice), the cursor may be half way:
     /// make it the live state at frame `at` again, and start the next record afresh (a
     /// keyframe).
-    pub fn resync(&mut self, at: u64, gb: &Gb, scripts: &mut [Script]) {
-        gb.save_state(&mut self.core);
-        self.core_len = self.core.len();
-        pad(&mut self.core);
+    pub fn resync(&mut self, at: u64, machine: &Machine, scripts: &mut [Script]) {
+        machine.save_image(&mut self.cursor.core);
+        self.cursor.core_len = self.cursor.core.len();
+        pad(&mut self.cursor.core);
         for s in scripts.iter_mut().filter(|s| s.active) {
-            match self.vms.get_mut(&s.slot) {
+            match self.cursor.vms.get_mut(&s.slot) {
                 Some(prev) => s.vm.snapshot_into(prev),
                 None => {
-                    self.vms.insert(s.slot, s.vm.snapshot());
+                    self.cursor.vms.insert(s.slot, s.vm.snapshot());
                 }
             }
         }
-        self.slots = active_slots(scripts);
-        self.at = at;
-        self.fresh = true;
+        self.cursor.slots = active_slots(scripts);
+        self.cursor.at = at;
+        self.cursor.fresh = true;
     }
 
     /// After frame `t` was replayed from the frame before it: move the cursor one record on
@@ -579,7 +593,8 @@ impl History {
     pub fn step_to(&mut self, t: u64, scripts: &[Script]) -> Result<(), HistoryError> {
         let ti = self.ring.find(t).ok_or_else(|| self.not_in_history(t))?;
         let entry = self.ring.entry(ti).ok_or_else(|| self.not_in_history(t))?;
-        if entry.has_diffs && active_slots(scripts) == self.slots && self.at + 1 == t {
+        if entry.has_diffs && active_slots(scripts) == self.cursor.slots && self.cursor.at + 1 == t
+        {
             self.apply_diffs(ti)?;
         } else {
             let ki = self
@@ -591,26 +606,26 @@ impl History {
                 self.apply_diffs(i)?;
             }
         }
-        self.slots = self.ring.record(ti)?.slots;
-        self.at = t;
+        self.cursor.slots = self.ring.record(ti)?.slots;
+        self.cursor.at = t;
         Ok(())
     }
 
     /// The desync check: where the live state differs from the cursor's, byte for byte (core
     /// image, the set of scripts, every arena). Empty when they are the same.
-    pub fn differences(&mut self, gb: &Gb, scripts: &mut [Script]) -> Vec<String> {
-        gb.save_state(&mut self.live);
+    pub fn differences(&mut self, machine: &Machine, scripts: &mut [Script]) -> Vec<String> {
+        machine.save_image(&mut self.live);
         pad(&mut self.live);
         let mut diffs = Vec::new();
-        if let Some(at) = first_difference(&self.live, &self.core) {
+        if let Some(at) = first_difference(&self.live, &self.cursor.core) {
             diffs.push(format!("core image at byte {at}"));
         }
-        if active_slots(scripts) != self.slots {
+        if active_slots(scripts) != self.cursor.slots {
             diffs.push("the set of scripts".to_owned());
         }
         for s in scripts.iter_mut().filter(|s| s.active) {
             let live = s.vm.snapshot();
-            let recorded = self.vms.get(&s.slot).map_or(&[][..], |p| p.bytes());
+            let recorded = self.cursor.vms.get(&s.slot).map_or(&[][..], |p| p.bytes());
             if let Some(at) = first_difference(live.bytes(), recorded) {
                 diffs.push(format!("script {} arena at byte {at}", s.slot));
             }

@@ -4,16 +4,18 @@
 //! captured, restored or replayed).
 //!
 //! The console may read anything. It changes the machine only through the log: its memory
-//! writes become logged pokes (applied before the next frame, like the REPL's `poke`; into any
-//! bank of a memory domain too), and the
+//! writes become pokes logged by `input.rs`'s [`Session::poke`] and [`Session::poke_memory`]
+//! (applied before the next frame, like the REPL's `poke`; into any bank of a memory domain
+//! too), and the
 //! calls that would change the machine outside the log (`emu.setregister`, `savestate.*`) are
 //! refused with a clear error. Its drawing goes nowhere.
 
 use std::collections::{BTreeMap, HashMap};
 
 use super::Session;
-use crate::api::Api;
 use crate::api::console::Console;
+use crate::api::{Api, SessionView};
+use crate::data::EventKind;
 
 impl Session {
     /// Evaluate one line of Lua in the console: as an expression first (`return LINE`), else
@@ -32,8 +34,18 @@ impl Session {
                 .unwrap_or_default())
         });
         self.console_vm = console;
+        // Logged through `input.rs`, as every outside input is.
         for kind in pokes {
-            self.log_now(kind);
+            match kind {
+                EventKind::Poke { addr, value } => self.poke(addr, value),
+                EventKind::PokeMemory {
+                    domain,
+                    offset,
+                    value,
+                } => self.poke_memory(domain, offset, value),
+                // The console's API collects nothing else (`api::memory`'s `store`).
+                _ => {}
+            }
         }
         out.unwrap_or_else(|e: String| format!("error: {e}"))
     }
@@ -42,29 +54,31 @@ impl Session {
     /// `pokes`, a draw list and `persist` table that are thrown away.
     fn with_console_api<R>(
         &mut self,
-        pokes: &mut Vec<crate::data::EventKind>,
+        pokes: &mut Vec<EventKind>,
         f: impl FnOnce(&mut Api<'_>) -> R,
     ) -> R {
         let (mut draw, mut persist, mut requests, mut states) =
             (Vec::new(), BTreeMap::new(), Vec::new(), HashMap::new());
         let images = HashMap::new();
         let mut api = Api {
-            gb: &mut self.gb,
-            frame: self.frame,
+            gb: self.machine.gb_mut(),
+            frame: self.timeline.frame,
             draw: &mut draw,
             persist: &mut persist,
             requests: &mut requests,
             states: &mut states,
-            user_buttons: self.user_buttons,
             images: &images,
-            rom_hash: self.start.rom_hash,
             pokes: Some(pokes),
             slot: 0,
-            clock: self.clock,
             files: None,
-            movie: self.movie.as_ref(),
-            editor: self.editor.as_ref(),
-            log: Some(&self.log),
+            view: SessionView {
+                user_buttons: self.inputs.user,
+                rom_hash: self.start.rom_hash,
+                clock: self.world.clock,
+                movie: self.world.movie.as_ref(),
+                editor: self.world.editor.as_ref(),
+                log: Some(&self.timeline.log),
+            },
         };
         f(&mut api)
     }

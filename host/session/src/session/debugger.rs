@@ -35,10 +35,8 @@ impl Session {
             Some(text) => Some((text.to_owned(), crate::debug::expr::parse(text)?)),
             None => None,
         };
-        self.next_break += 1;
-        let id = self.next_break;
-        self.breakpoints.push(Breakpoint {
-            id,
+        let id = self.debugger.add(Breakpoint {
+            id: 0,
             on,
             addr,
             len: len.max(1),
@@ -55,9 +53,11 @@ impl Session {
 
     /// Remove breakpoint `id`; false when there is none.
     pub fn remove_breakpoint(&mut self, id: u32) -> bool {
-        let before = self.breakpoints.len();
-        self.breakpoints.retain(|b| b.id != id || b.temporary);
-        let removed = self.breakpoints.len() != before;
+        let before = self.debugger.breakpoints.len();
+        self.debugger
+            .breakpoints
+            .retain(|b| b.id != id || b.temporary);
+        let removed = self.debugger.breakpoints.len() != before;
         self.apply_watches();
         removed
     }
@@ -65,6 +65,7 @@ impl Session {
     /// Turn breakpoint `id` on or off; false when there is none.
     pub fn enable_breakpoint(&mut self, id: u32, on: bool) -> bool {
         let found = self
+            .debugger
             .breakpoints
             .iter_mut()
             .find(|b| b.id == id && !b.temporary)
@@ -76,37 +77,20 @@ impl Session {
 
     /// The breakpoints (temporary ones left out).
     pub fn breakpoints(&self) -> impl Iterator<Item = &Breakpoint> {
-        self.breakpoints.iter().filter(|b| !b.temporary)
+        self.debugger.breakpoints.iter().filter(|b| !b.temporary)
     }
 
     /// Whether a debugger holds the machine in the middle of a frame.
     pub fn is_mid_frame(&self) -> bool {
-        self.in_frame.is_some()
+        self.debugger.in_frame.is_some()
     }
 
     /// Set the core's watchpoints: the scripts' bus hooks (as they last said) and the
     /// breakpoints on. Runs no Lua.
     pub(crate) fn apply_watches(&mut self) {
-        self.gb.clear_watches();
-        for &(access, addr, len) in &self.script_watches {
-            self.gb.add_watch(access, addr, len);
-        }
-        for b in self.breakpoints.iter().filter(|b| b.enabled) {
-            let access = match b.on {
-                BreakOn::Exec => Access::Exec,
-                BreakOn::Read => Access::Read,
-                BreakOn::Write => Access::Write,
-                BreakOn::Interrupt | BreakOn::LdBB => continue,
-            };
-            self.gb.add_watch(access, b.addr, u32::from(b.len.max(1)));
-        }
-    }
-
-    /// Whether the scripts watch `addr` for `access` (only those hits are theirs).
-    pub(crate) fn scripts_watch(&self, access: Access, addr: u16) -> bool {
-        self.script_watches
-            .iter()
-            .any(|&(a, first, len)| a == access && u32::from(addr.wrapping_sub(first)) < len.max(1))
+        let scripts = self.scripts.watches.iter().copied();
+        self.machine
+            .set_watches(scripts.chain(self.debugger.watches()));
     }
 
     /// The breakpoint a core watchpoint hit stops at, if any (its hit count goes up).
@@ -116,8 +100,8 @@ impl Session {
             Access::Read => BreakOn::Read,
             Access::Write => BreakOn::Write,
         };
-        let gb = &self.gb;
-        let b = self.breakpoints.iter_mut().find(|b| {
+        let gb = self.machine.gb();
+        let b = self.debugger.breakpoints.iter_mut().find(|b| {
             b.enabled
                 && b.on == on
                 && b.covers(hit.addr)
@@ -149,8 +133,8 @@ impl Session {
     /// The stop at an interrupt or `LD B,B` (`on`), named by the breakpoint on it whose
     /// condition holds; `None` when none does (the run goes on).
     pub(crate) fn special_stop(&mut self, on: BreakOn) -> Option<Stopped> {
-        let gb = &self.gb;
-        let b = self.breakpoints.iter_mut().find(|b| {
+        let gb = self.machine.gb();
+        let b = self.debugger.breakpoints.iter_mut().find(|b| {
             b.enabled && b.on == on && b.cond.as_ref().is_none_or(|(_, e)| e.holds(gb, 0))
         })?;
         b.hits += 1;
@@ -169,10 +153,10 @@ impl Session {
     /// [`Session::run_frame`]) goes on from there. `next`, `finish` and `run-to` run through
     /// frames, up to [`STEP_FRAMES`] of them.
     pub fn debug(&mut self, resume: Resume) -> Stopped {
-        let regs = self.gb.regs();
+        let regs = self.machine.gb().regs();
         let mut resume = resume;
         if resume == Resume::StepOver {
-            match call_len(self.gb.peek(regs.pc)) {
+            match call_len(self.machine.gb().peek(regs.pc)) {
                 Some(len) => self.add_temporary(regs.pc.wrapping_add(len), Some(regs.sp)),
                 None => resume = Resume::StepIn,
             }
@@ -183,40 +167,33 @@ impl Session {
         let mut run = Run::new(
             resume,
             &regs,
-            self.breakpoints
-                .iter()
-                .any(|b| b.enabled && b.on == BreakOn::LdBB),
-            self.breakpoints
-                .iter()
-                .any(|b| b.enabled && b.on == BreakOn::Interrupt),
+            self.debugger.any_on(BreakOn::LdBB),
+            self.debugger.any_on(BreakOn::Interrupt),
         );
         let mut frames = 0;
         let stopped = loop {
-            let mut f = match self.in_frame.take() {
+            let mut f = match self.debugger.in_frame.take() {
                 Some(f) => f,
                 None => {
                     // Rewound: the recorded future is replayed (its input with it), so a
                     // breakpoint stops at the cycle it stopped at before; new input forks it.
-                    let replay = self
-                        .history
-                        .frames()
-                        .is_some_and(|(_, last)| last > self.frame);
+                    let replay = self.timeline.rewound();
                     if !replay {
                         self.fork();
                     }
-                    self.replaying = replay;
+                    self.timeline.replaying = replay;
                     let mut f = self.frame_begin();
-                    self.replaying = false;
+                    self.timeline.replaying = false;
                     f.replay = replay;
                     f
                 }
             };
-            self.replaying = f.replay;
+            self.timeline.replaying = f.replay;
             let core = self.frame_core(&mut f, Some(&mut run));
-            self.replaying = false;
+            self.timeline.replaying = false;
             match core {
                 Some(stop) => {
-                    self.in_frame = Some(f);
+                    self.debugger.in_frame = Some(f);
                     break stop;
                 }
                 None => {
@@ -231,8 +208,8 @@ impl Session {
                 }
             }
         };
-        if self.breakpoints.iter().any(|b| b.temporary) {
-            self.breakpoints.retain(|b| !b.temporary);
+        if self.debugger.breakpoints.iter().any(|b| b.temporary) {
+            self.debugger.breakpoints.retain(|b| !b.temporary);
             self.apply_watches();
         }
         stopped
@@ -250,7 +227,7 @@ impl Session {
                 ),
             )
         });
-        self.breakpoints.push(Breakpoint {
+        self.debugger.breakpoints.push(Breakpoint {
             id: 0,
             on: BreakOn::Exec,
             addr,
@@ -274,14 +251,14 @@ impl Session {
     /// and HALT waits are not instructions: no line. Breakpoints do not stop a trace. Returns
     /// the lines written.
     pub fn trace(&mut self, frames: u64, out: &mut dyn std::io::Write) -> std::io::Result<u64> {
-        let end = self.frame + frames.max(1);
+        let end = self.timeline.frame + frames.max(1);
         let mut lines = 0;
         // Set aside for the trace (the core's watchpoints go with them), put back after.
-        let kept = std::mem::take(&mut self.breakpoints);
+        let kept = std::mem::take(&mut self.debugger.breakpoints);
         self.apply_watches();
         let result = (|| {
-            while self.frame < end {
-                let gb = &self.gb;
+            while self.timeline.frame < end {
+                let gb = self.machine.gb();
                 let r = gb.regs();
                 let dispatch = gb.ime() && gb.peek(0xFF0F) & gb.peek(0xFFFF) & 0x1F != 0;
                 if !gb.is_halted() && !dispatch {
@@ -310,7 +287,7 @@ impl Session {
             }
             Ok(lines)
         })();
-        self.breakpoints = kept;
+        self.debugger.breakpoints = kept;
         self.apply_watches();
         result
     }

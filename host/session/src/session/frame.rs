@@ -16,38 +16,33 @@ impl Session {
     fn apply_event(&mut self, event: &Event) {
         match &event.kind {
             EventKind::Joypad(b) => {
-                self.user_buttons = *b;
-                self.gb.set_buttons(self.effective_buttons());
+                self.inputs.user = *b;
+                self.machine.set_buttons(self.inputs.effective_buttons());
             }
-            EventKind::Poke { addr, value } => self.gb.poke(*addr, *value),
+            EventKind::Poke { addr, value } => self.machine.poke(*addr, *value),
             EventKind::PokeMemory {
                 domain,
                 offset,
                 value,
-            } => {
-                let at = usize::try_from(*offset).unwrap_or(usize::MAX);
-                if let Some(b) = self.gb.domain_mut(*domain).and_then(|m| m.get_mut(at)) {
-                    *b = *value;
-                }
-            }
+            } => self.machine.poke_memory(*domain, *offset, *value),
             EventKind::ScriptLoad {
                 slot,
                 name,
                 hash,
                 flavor,
             } => {
-                let bundle = self.sources.get(hash).cloned().unwrap_or_default();
-                self.files.names.insert(*slot, name.clone());
-                let i = match self.scripts.iter().position(|s| s.slot == *slot) {
+                let bundle = self.scripts.sources.get(hash).cloned().unwrap_or_default();
+                self.world.files.names.insert(*slot, name.clone());
+                let i = match self.scripts.list.iter().position(|s| s.slot == *slot) {
                     Some(i) => i,
                     None => match Script::new(*slot, name, &self.config.scripts) {
                         Ok(s) => {
-                            let i = self.scripts.partition_point(|x| x.slot < *slot);
-                            self.scripts.insert(i, s);
+                            let i = self.scripts.list.partition_point(|x| x.slot < *slot);
+                            self.scripts.list.insert(i, s);
                             i
                         }
                         Err(message) => {
-                            self.console.push(ConsoleLine {
+                            self.output.console.push(ConsoleLine {
                                 slot: *slot,
                                 text: message,
                             });
@@ -55,31 +50,27 @@ impl Session {
                         }
                     },
                 };
-                if let Some(p) = self.pending_persist.remove(slot) {
-                    self.scripts[i].persist = p;
+                if let Some(p) = self.scripts.pending_persist.remove(slot) {
+                    self.scripts.list[i].persist = p;
                 }
-                self.scripts[i].images = bundle.images.iter().cloned().collect();
+                self.scripts.list[i].images = bundle.images.iter().cloned().collect();
                 self.with_script(i, |s, api| s.start(api, *hash, &bundle, *flavor));
                 self.after_script_call(i);
             }
             EventKind::ScriptReload { slot, hash } => {
-                let bundle = self.sources.get(hash).cloned().unwrap_or_default();
-                if let Some(i) = self
-                    .scripts
-                    .iter()
-                    .position(|s| s.slot == *slot && s.active)
-                {
+                let bundle = self.scripts.sources.get(hash).cloned().unwrap_or_default();
+                if let Some(i) = self.scripts.position_active(*slot) {
                     self.with_script(i, |s, api| s.reload(api, *hash, &bundle));
                     self.after_script_call(i);
                 }
             }
             EventKind::ScriptUnload { slot } => {
-                if let Some(i) = self.scripts.iter().position(|s| s.slot == *slot) {
+                if let Some(i) = self.scripts.list.iter().position(|s| s.slot == *slot) {
                     self.with_script(i, |s, api| s.fire(api, "exit"));
                     self.after_script_call(i);
-                    self.scripts[i].active = false;
-                    self.scripts[i].draw.clear();
-                    self.scripts[i].ui = crate::api::ScriptUi::default();
+                    self.scripts.list[i].active = false;
+                    self.scripts.list[i].draw.clear();
+                    self.scripts.list[i].windows.ui = crate::api::ScriptUi::default();
                     self.rebuild_watches();
                 }
             }
@@ -92,10 +83,10 @@ impl Session {
             EventKind::Resumed => self.fire_all("rewind"),
             // Checked by the reads themselves (step_frame hands them over).
             EventKind::FileRead { .. } => {}
-            EventKind::Clock { unix } => self.clock.start_unix = *unix,
+            EventKind::Clock { unix } => self.world.clock.start_unix = *unix,
             EventKind::Cheat { code, on } => {
-                if self.cheats.set(code, *on) {
-                    self.gb.set_rom_cheats(self.cheats.rom_cheats());
+                if self.inputs.cheats.set(code, *on) {
+                    self.machine.set_rom_cheats(&self.inputs.cheats);
                 }
             }
             EventKind::Form {
@@ -103,11 +94,7 @@ impl Session {
                 control,
                 value,
             } => {
-                if let Some(i) = self
-                    .scripts
-                    .iter()
-                    .position(|s| s.slot == *slot && s.active)
-                {
+                if let Some(i) = self.scripts.position_active(*slot) {
                     self.with_script(i, |s, api| s.form_event(api, *control, value));
                     self.after_script_call(i);
                 }
@@ -115,8 +102,8 @@ impl Session {
             EventKind::HostInput(input) => {
                 // Every script is told (not only those that read it so far), so a replay
                 // calls the same VMs whatever they did later.
-                for i in 0..self.scripts.len() {
-                    if self.scripts[i].active {
+                for i in 0..self.scripts.list.len() {
+                    if self.scripts.list[i].active {
                         self.with_script(i, |s, api| s.host_input(api, input));
                         self.after_script_call(i);
                     }
@@ -125,10 +112,10 @@ impl Session {
             EventKind::Persist { slot, data } => {
                 let table = crate::codec::decode_persist(&mut crate::codec::Dec::new(data))
                     .unwrap_or_default();
-                match self.scripts.iter_mut().find(|s| s.slot == *slot) {
+                match self.scripts.list.iter_mut().find(|s| s.slot == *slot) {
                     Some(s) => s.persist = table,
                     None => {
-                        self.pending_persist.insert(*slot, table);
+                        self.scripts.pending_persist.insert(*slot, table);
                     }
                 }
             }
@@ -139,11 +126,11 @@ impl Session {
     /// seek, this resumes play there and forgets the recorded future. A frame a debugger
     /// stopped in the middle of is run to its end (breakpoints do not stop it here).
     pub fn run_frame(&mut self) {
-        match self.in_frame.take() {
+        match self.debugger.in_frame.take() {
             Some(mut f) => {
-                self.replaying = f.replay;
+                self.timeline.replaying = f.replay;
                 self.frame_core(&mut f, None);
-                self.replaying = false;
+                self.timeline.replaying = false;
                 self.end_under_way(f);
             }
             None => {
@@ -158,12 +145,16 @@ impl Session {
     /// the history's cursor on (checked for a desync when asked), a new one is captured.
     pub(crate) fn end_under_way(&mut self, f: InFrame) {
         let replay = f.replay;
-        self.replaying = replay;
+        self.timeline.replaying = replay;
         self.frame_finish(f);
-        self.replaying = false;
+        self.timeline.replaying = false;
         if replay {
             if self.replayed(self.config.desync_check).is_err() {
-                self.history.resync(self.frame, &self.gb, &mut self.scripts);
+                self.timeline.history.resync(
+                    self.timeline.frame,
+                    &self.machine,
+                    &mut self.scripts.list,
+                );
             }
         } else {
             self.capture();
@@ -181,18 +172,19 @@ impl Session {
     /// buttons. Returns the frame's events, those not applied yet from `next` on.
     pub(crate) fn frame_begin(&mut self) -> InFrame {
         // A frame's overlay is what the scripts draw from here to the frame's end.
-        for s in &mut self.scripts {
+        for s in &mut self.scripts.list {
             s.draw.clear();
             s.last_frame_ns = std::mem::take(&mut s.time_ns);
         }
-        let mut events: Vec<Event> = self.log.frame(self.frame).to_vec();
+        let mut events: Vec<Event> = self.timeline.log.frame(self.timeline.frame).to_vec();
         // File reads the log holds for this frame (a replay's, a movie's) are checked against
         // the ones the scripts make; they are no input to the core.
-        self.files.expected.clear();
-        self.files.stepping = Some(self.frame);
+        self.world.files.expected.clear();
+        self.world.files.stepping = Some(self.timeline.frame);
         events.retain(|e| match &e.kind {
             EventKind::FileRead { slot, path, hash } => {
-                self.files
+                self.world
+                    .files
                     .expected
                     .entry(*slot)
                     .or_default()
@@ -202,19 +194,17 @@ impl Session {
             _ => true,
         });
         let mut next = 0;
-        let start = self.gb.cycles();
+        let start = self.machine.cycles();
         while next < events.len() && events[next].cycle <= start {
             self.apply_event(&events[next]);
             next += 1;
         }
         // GameShark codes write their RAM at every frame's start (VBlank's).
-        for c in self.cheats.decoded() {
-            c.write(&mut self.gb);
-        }
+        self.machine.write_ram_cheats(&self.inputs.cheats);
         // Frame-start hooks, and the buttons scripts hold this frame.
         let (mut press, mut release) = (0u8, 0u8);
-        for i in 0..self.scripts.len() {
-            if !self.scripts[i].active {
+        for i in 0..self.scripts.list.len() {
+            if !self.scripts.list[i].active {
                 continue;
             }
             let (p, r) = self.with_script(i, |s, api| s.frame_start(api));
@@ -222,8 +212,8 @@ impl Session {
             release |= r;
             self.after_script_call(i);
         }
-        self.overrides = (press, release & !press);
-        self.gb.set_buttons(self.effective_buttons());
+        self.inputs.overrides = (press, release & !press);
+        self.machine.set_buttons(self.inputs.effective_buttons());
         InFrame {
             events,
             next,
@@ -242,13 +232,9 @@ impl Session {
         loop {
             let due = f.events.get(f.next).map(|e| e.cycle);
             let stop = match debug.as_deref_mut() {
-                Some(run) => run.core(&mut self.gb, due),
+                Some(run) => run.core(&mut self.machine, due),
                 None => {
-                    let ended = match due {
-                        Some(c) => self.gb.run_until_cycle(c),
-                        None => self.gb.run_frame_watched(),
-                    };
-                    if ended {
+                    if self.machine.run_until(due) {
                         gb_core::DebugStop::FrameEnd
                     } else {
                         gb_core::DebugStop::Watch
@@ -256,13 +242,13 @@ impl Session {
                 }
             };
             let mut stopped = None;
-            if self.gb.watch().has_hits() {
+            if self.machine.has_hits() {
                 stopped = self.service_hits(debug.as_deref_mut());
             }
             if stop == gb_core::DebugStop::FrameEnd {
                 return None;
             }
-            if f.next < f.events.len() && f.events[f.next].cycle <= self.gb.cycles() {
+            if f.next < f.events.len() && f.events[f.next].cycle <= self.machine.cycles() {
                 let e = f.events[f.next].clone();
                 self.apply_event(&e);
                 f.next += 1;
@@ -270,13 +256,13 @@ impl Session {
             if stopped.is_none()
                 && let Some(run) = debug.as_deref_mut()
             {
-                match run.after(&self.gb, stop) {
+                match run.after(self.machine.gb(), stop) {
                     Some(Over::Stopped(stop)) => stopped = Some(stop),
                     // An interrupt or LD B,B stop is kept only when a breakpoint's condition
                     // holds.
                     Some(Over::At(on)) => match self.special_stop(on) {
                         Some(stop) => stopped = Some(stop),
-                        None => run.pass_here(&self.gb),
+                        None => run.pass_here(self.machine.gb()),
                     },
                     None => {}
                 }
@@ -292,20 +278,20 @@ impl Session {
         for event in &f.events[f.next..] {
             self.apply_event(event);
         }
-        self.frame += 1;
-        self.gb.swap_frame(&mut self.picture);
+        self.timeline.frame += 1;
+        self.machine.end_frame();
         // Frame-end hooks and the main coroutines.
-        for i in 0..self.scripts.len() {
-            if !self.scripts[i].active {
+        for i in 0..self.scripts.list.len() {
+            if !self.scripts.list[i].active {
                 continue;
             }
             self.with_script(i, |s, api| s.frame_end(api));
             self.after_script_call(i);
-            if self.scripts[i].ui_dirty {
+            if self.scripts.list[i].windows.dirty {
                 self.with_script(i, |s, api| s.refresh_ui(api));
             }
-            self.scripts[i].collect();
+            self.scripts.list[i].collect();
         }
-        self.files.stepping = None;
+        self.world.files.stepping = None;
     }
 }

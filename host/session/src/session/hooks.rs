@@ -9,7 +9,7 @@ use std::time::Instant;
 use gb_core::watch::Access;
 
 use super::{ConsoleLine, Session};
-use crate::api::{Api, Request};
+use crate::api::{Api, Request, SessionView};
 use crate::script::Script;
 
 /// Put the loaded scripts of a saved state back (all but `except`).
@@ -27,7 +27,7 @@ pub(crate) fn restore_scripts(
             let _ = s.vm.restore(snap);
             // Its windows may differ: described again at the frame's end (every restored
             // script, so that a replay asks the very same VMs).
-            s.ui_dirty = true;
+            s.windows.dirty = true;
         }
     }
 }
@@ -40,9 +40,9 @@ impl Session {
         i: usize,
         f: impl FnOnce(&mut Script, &mut Api<'_>) -> R,
     ) -> R {
-        let (frame, user_buttons, rom_hash) = (self.frame, self.user_buttons, self.start.rom_hash);
-        self.files.replaying = self.replaying;
-        let script = &mut self.scripts[i];
+        let frame = self.timeline.frame;
+        self.world.files.replaying = self.timeline.replaying;
+        let script = &mut self.scripts.list[i];
         let mut draw = std::mem::take(&mut script.draw);
         let mut persist = std::mem::take(&mut script.persist);
         let images = std::mem::take(&mut script.images);
@@ -50,26 +50,33 @@ impl Session {
         let r = {
             let mut api = Api {
                 images: &images,
-                gb: &mut self.gb,
+                gb: self.machine.gb_mut(),
                 frame,
                 draw: &mut draw,
                 persist: &mut persist,
-                requests: &mut self.requests,
+                requests: &mut self.scripts.requests,
                 states: &mut self.states.by_scripts,
-                user_buttons,
-                rom_hash,
                 pokes: None,
                 slot: script.slot,
-                clock: self.clock,
-                files: Some(&mut self.files),
-                movie: self.movie.as_ref(),
-                editor: self.editor.as_ref(),
-                log: Some(&self.log),
+                files: Some(&mut self.world.files),
+                view: SessionView {
+                    user_buttons: self.inputs.user,
+                    rom_hash: self.start.rom_hash,
+                    clock: self.world.clock,
+                    movie: self.world.movie.as_ref(),
+                    editor: self.world.editor.as_ref(),
+                    log: Some(&self.timeline.log),
+                },
             };
             f(script, &mut api)
         };
         script.time_ns += t0.elapsed().as_nanos() as u64;
-        if self.requests.iter().any(|r| matches!(r, Request::Watches)) {
+        if self
+            .scripts
+            .requests
+            .iter()
+            .any(|r| matches!(r, Request::Watches))
+        {
             script.may_watch = true;
         }
         script.draw = draw;
@@ -84,8 +91,8 @@ impl Session {
     /// Set the core's watchpoints to what the loaded scripts' bus hooks ask for.
     pub(crate) fn rebuild_watches(&mut self) {
         let mut watches = Vec::new();
-        for i in 0..self.scripts.len() {
-            if self.scripts[i].active && self.scripts[i].may_watch {
+        for i in 0..self.scripts.list.len() {
+            if self.scripts.list[i].active && self.scripts.list[i].may_watch {
                 for (kind, addr, len) in self.with_script(i, |s, api| s.watches(api)) {
                     let access = match kind {
                         0 => Access::Read,
@@ -96,7 +103,7 @@ impl Session {
                 }
             }
         }
-        self.script_watches = watches;
+        self.scripts.watches = watches;
         // With the debugger's breakpoints.
         self.apply_watches();
     }
@@ -104,8 +111,8 @@ impl Session {
     /// Ask every loaded script that has had windows for their description again (after a
     /// restore: like asking for watches, this runs Lua, so callers put the arenas back).
     pub(crate) fn refresh_all_ui(&mut self) {
-        for i in 0..self.scripts.len() {
-            if self.scripts[i].active && self.scripts[i].may_ui {
+        for i in 0..self.scripts.list.len() {
+            if self.scripts.list[i].active && self.scripts.list[i].windows.ever {
                 self.with_script(i, |s, api| s.refresh_ui(api));
             }
         }
@@ -118,8 +125,8 @@ impl Session {
         &mut self,
         debug: Option<&mut super::run::Run>,
     ) -> Option<crate::debug::Stopped> {
-        let mut hits = std::mem::take(&mut self.hits);
-        self.gb.watch().take_hits(&mut hits);
+        let mut hits = std::mem::take(&mut self.scripts.hits);
+        self.machine.take_hits(&mut hits);
         let mut stopped = None;
         for hit in &hits {
             let kind = match hit.access {
@@ -127,9 +134,9 @@ impl Session {
                 Access::Write => 1,
                 Access::Exec => 2,
             };
-            if self.scripts_watch(hit.access, hit.addr) {
-                for i in 0..self.scripts.len() {
-                    if self.scripts[i].active {
+            if self.scripts.watch(hit.access, hit.addr) {
+                for i in 0..self.scripts.list.len() {
+                    if self.scripts.list[i].active {
                         self.with_script(i, |s, api| {
                             s.bus(api, kind, hit.addr, hit.value, hit.bank)
                         });
@@ -138,20 +145,20 @@ impl Session {
                 }
             }
             if hit.access == Access::Exec {
-                self.gb.watch().skip_exec_once(hit.addr);
+                self.machine.skip_exec_once(hit.addr);
             }
             if debug.is_some() && stopped.is_none() {
                 stopped = self.breakpoint_hit(hit);
             }
         }
-        self.hits = hits;
+        self.scripts.hits = hits;
         stopped
     }
 
     /// Run every loaded script's hooks for `event`.
     pub(crate) fn fire_all(&mut self, event: &str) {
-        for i in 0..self.scripts.len() {
-            if self.scripts[i].active {
+        for i in 0..self.scripts.list.len() {
+            if self.scripts.list[i].active {
                 self.with_script(i, |s, api| s.fire(api, event));
                 self.after_script_call(i);
             }
@@ -160,59 +167,52 @@ impl Session {
 
     /// After a call into script `i`: route its output and carry out its state requests.
     pub(crate) fn after_script_call(&mut self, i: usize) {
-        // Live file reads are outside input: logged. A replay's differences are reported
-        // even though a replay's console output is otherwise dropped.
-        // They belong to the frame being run (frame-end hooks run after the count moved on).
-        for (slot, path, hash) in std::mem::take(&mut self.files.reads) {
-            self.fork();
-            self.log.push(crate::data::Event {
-                frame: self.files.stepping.unwrap_or(self.frame),
-                cycle: self.gb.cycles(),
-                kind: crate::data::EventKind::FileRead { slot, path, hash },
-            });
+        // Live file reads are outside input: logged (by `input.rs`). A replay's differences
+        // are reported even though a replay's console output is otherwise dropped.
+        self.log_file_reads();
+        for (slot, text) in std::mem::take(&mut self.world.files.warnings) {
+            self.output.line(slot, text);
         }
-        for (slot, text) in std::mem::take(&mut self.files.warnings) {
-            self.console.push(ConsoleLine { slot, text });
-        }
-        let out = self.scripts[i].take_output();
-        if !self.replaying && !out.is_empty() {
-            let slot = self.scripts[i].slot;
+        let out = self.scripts.list[i].take_output();
+        if !self.timeline.replaying && !out.is_empty() {
+            let slot = self.scripts.list[i].slot;
             for line in String::from_utf8_lossy(&out).lines() {
-                self.console.push(ConsoleLine {
+                self.output.console.push(ConsoleLine {
                     slot,
                     text: line.to_owned(),
                 });
             }
         }
-        if let Some(msg) = self.scripts[i].take_new_error()
-            && !self.replaying
+        if let Some(msg) = self.scripts.list[i].take_new_error()
+            && !self.timeline.replaying
         {
-            let (slot, name) = (self.scripts[i].slot, &self.scripts[i].name);
+            let (slot, name) = (self.scripts.list[i].slot, &self.scripts.list[i].name);
             // Name the script when Lua's message does not (budget, memory).
             let text = if msg.contains(name.as_str()) {
                 format!("error: {msg}")
             } else {
                 format!("error: {name}: {msg}")
             };
-            self.console.push(ConsoleLine { slot, text });
+            self.output.line(slot, text);
         }
-        if let Some(msg) = self.scripts[i].take_reload_error()
-            && !self.replaying
+        if let Some(msg) = self.scripts.list[i].take_reload_error()
+            && !self.timeline.replaying
         {
-            let (slot, name) = (self.scripts[i].slot, &self.scripts[i].name);
+            let (slot, name) = (self.scripts.list[i].slot, &self.scripts.list[i].name);
             let text = format!(
                 "error: the new version of {name} was not loaded (the previous one keeps running): {msg}"
             );
-            self.console.push(ConsoleLine { slot, text });
+            self.output.line(slot, text);
         }
-        let caller = self.scripts[i].slot;
+        let caller = self.scripts.list[i].slot;
         let mut loaded = false;
         let mut watches = false;
-        for req in std::mem::take(&mut self.requests) {
+        for req in std::mem::take(&mut self.scripts.requests) {
             match req {
                 Request::Save(name) => {
                     let scripts: Vec<_> = self
                         .scripts
+                        .list
                         .iter_mut()
                         .filter(|s| s.active)
                         .map(|s| (s.slot, s.vm.snapshot()))
@@ -223,14 +223,14 @@ impl Session {
                 }
                 Request::Watches => watches = true,
                 Request::Ui => {
-                    self.scripts[i].ui_dirty = true;
-                    self.scripts[i].may_ui = true;
+                    self.scripts.list[i].windows.dirty = true;
+                    self.scripts.list[i].windows.ever = true;
                 }
-                Request::HostInput => self.wants_host_input = true,
+                Request::HostInput => self.output.wants_host_input = true,
                 Request::Client(c) => {
                     // Hosts with no window never take them: keep a bounded few.
-                    if !self.replaying && self.client_requests.len() < 256 {
-                        self.client_requests.push((caller, c));
+                    if !self.timeline.replaying && self.output.client_requests.len() < 256 {
+                        self.output.client_requests.push((caller, c));
                     }
                 }
                 Request::Load(name) => {
@@ -238,7 +238,7 @@ impl Session {
                     // The core was loaded during the call. A load the script asked for does not
                     // roll the script itself back: bots loop save → try → load.
                     if let Some(state) = self.states.by_scripts.get(&name) {
-                        restore_scripts(&mut self.scripts, &state.scripts, Some(caller));
+                        restore_scripts(&mut self.scripts.list, &state.scripts, Some(caller));
                     }
                 }
             }
@@ -247,10 +247,10 @@ impl Session {
             self.rebuild_watches();
         }
         // A load made from an `on_load_state` hook does not fire the hooks again.
-        if loaded && !self.firing_load {
-            self.firing_load = true;
+        if loaded && !self.scripts.firing_load {
+            self.scripts.firing_load = true;
             self.fire_all("load_state");
-            self.firing_load = false;
+            self.scripts.firing_load = false;
         }
     }
 }

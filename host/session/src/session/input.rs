@@ -1,7 +1,13 @@
 //! The methods that log outside input: the only ways to change emulation from outside (the
-//! joypad, pokes, script loads, reloads and unloads, a movie's events), each an event in the
-//! log that the frame loop applies live and on replays alike. Logging while rewound first
-//! forks the timeline: the recorded future is forgotten.
+//! joypad, the host's keys and mouse, pokes — the REPL's and the console Lua's —, cheats,
+//! script loads, reloads and unloads, forms, the files scripts read, the clock, a movie's
+//! events), each an event in the log that the frame loop applies live and on replays alike.
+//! Logging while rewound first forks the timeline: the recorded future is forgotten.
+//!
+//! Invariant: every event enters the log here. The other modules call these methods (the
+//! console's writes are [`Session::poke`]s, `hooks.rs` calls [`Session::log_file_reads`],
+//! the loads of `states.rs` call [`Session::log_now`]); a test below checks that no other
+//! file of the session pushes to the log or calls `log_now`.
 
 use gb_core::Buttons;
 
@@ -12,24 +18,38 @@ impl Session {
     /// Log `kind` at the present (the next frame's start), forking first if rewound.
     pub(crate) fn log_now(&mut self, kind: EventKind) {
         self.fork();
-        let cycle = self.gb.cycles();
+        let cycle = self.machine.cycles();
         let event = Event {
-            frame: self.frame,
+            frame: self.timeline.frame,
             cycle,
             kind,
         };
         // Stopped in the middle of a frame: the frame under way applies it where it stands.
-        if let Some(f) = &mut self.in_frame {
+        if let Some(f) = &mut self.debugger.in_frame {
             f.events.push(event.clone());
         }
-        self.log.push(event);
+        self.timeline.log.push(event);
+    }
+
+    /// Log the files the scripts read live during the call that just returned (outside
+    /// input: a replay's reads are checked against them, see [`crate::api::io`]). They belong
+    /// to the frame being run (frame-end hooks run after the count moved on).
+    pub(crate) fn log_file_reads(&mut self) {
+        for (slot, path, hash) in std::mem::take(&mut self.world.files.reads) {
+            self.fork();
+            self.timeline.log.push(Event {
+                frame: self.world.files.stepping.unwrap_or(self.timeline.frame),
+                cycle: self.machine.cycles(),
+                kind: EventKind::FileRead { slot, path, hash },
+            });
+        }
     }
 
     /// Hold `buttons` from the next frame on (logged only when they change).
     pub fn set_buttons(&mut self, buttons: Buttons) {
-        if buttons != self.user_buttons {
+        if buttons != self.inputs.user {
             self.log_now(EventKind::Joypad(buttons));
-            self.user_buttons = buttons;
+            self.inputs.user = buttons;
         }
     }
 
@@ -37,9 +57,9 @@ impl Session {
     /// movie). `cycle` is clamped to the frame.
     pub fn set_buttons_at(&mut self, buttons: Buttons, cycle: u64) {
         self.fork();
-        let cycle = cycle.max(self.gb.cycles());
-        self.log.push(Event {
-            frame: self.frame,
+        let cycle = cycle.max(self.machine.cycles());
+        self.timeline.log.push(Event {
+            frame: self.timeline.frame,
             cycle,
             kind: EventKind::Joypad(buttons),
         });
@@ -50,21 +70,21 @@ impl Session {
     /// recorded). A script load or reload needs its bundle, given as `bundle`.
     pub fn replay_event(&mut self, event: &Event, bundle: Option<&Bundle>) {
         if let Some(b) = bundle {
-            self.sources.insert(b.hash(), b.clone());
+            self.scripts.sources.insert(b.hash(), b.clone());
         }
         match &event.kind {
             EventKind::ScriptLoad { slot, hash, .. } | EventKind::ScriptReload { slot, hash } => {
-                self.current.insert(*slot, *hash);
-                self.next_slot = self.next_slot.max(slot + 1);
+                self.scripts.current.insert(*slot, *hash);
+                self.scripts.next_slot = self.scripts.next_slot.max(slot + 1);
             }
             EventKind::ScriptUnload { slot } => {
-                self.current.remove(slot);
+                self.scripts.current.remove(slot);
             }
             _ => {}
         }
         self.fork();
-        self.log.push(Event {
-            frame: self.frame,
+        self.timeline.log.push(Event {
+            frame: self.timeline.frame,
             cycle: event.cycle,
             kind: event.kind.clone(),
         });
@@ -72,7 +92,7 @@ impl Session {
 
     /// The bundle of a source version the session knows.
     pub fn source(&self, hash: SourceHash) -> Option<&Bundle> {
-        self.sources.get(&hash)
+        self.scripts.sources.get(&hash)
     }
 
     /// Write `value` at `offset` of a memory (a flat domain: every bank of it) before the next
@@ -102,8 +122,8 @@ impl Session {
     pub fn set_host_input(&mut self, mut input: HostInput) {
         input.keys.sort();
         input.keys.dedup();
-        if input != self.host_input {
-            self.host_input = input.clone();
+        if input != self.inputs.host {
+            self.inputs.host = input.clone();
             self.log_now(EventKind::HostInput(input));
         }
     }
@@ -122,7 +142,7 @@ impl Session {
         on: bool,
     ) -> Result<bool, crate::tools::cheats::CheatError> {
         let code = crate::tools::cheats::canonical(code)?;
-        if self.cheats.codes.contains(&code) == on {
+        if self.inputs.cheats.codes.contains(&code) == on {
             return Ok(false);
         }
         self.log_now(EventKind::Cheat {
@@ -131,14 +151,14 @@ impl Session {
         });
         // Shown at once (as the buttons are); the frame's start applies the event again,
         // which changes nothing.
-        self.cheats.set(&code, on);
-        self.gb.set_rom_cheats(self.cheats.rom_cheats());
+        self.inputs.cheats.set(&code, on);
+        self.machine.set_rom_cheats(&self.inputs.cheats);
         Ok(true)
     }
 
     /// The cheat codes on (canonical), in the order they were turned on.
     pub fn cheats(&self) -> &[String] {
-        &self.cheats.codes
+        &self.inputs.cheats.codes
     }
 
     /// Load a script (it starts before the next frame); returns its slot. The API it is
@@ -156,10 +176,9 @@ impl Session {
     /// the session keeps the texts, so replays run the same code).
     pub fn load_bundle(&mut self, name: &str, bundle: Bundle, flavor: Flavor) -> u32 {
         let hash = bundle.hash();
-        self.sources.insert(hash, bundle);
-        let slot = self.next_slot;
-        self.next_slot += 1;
-        self.current.insert(slot, hash);
+        self.scripts.sources.insert(hash, bundle);
+        let slot = self.scripts.take_slot();
+        self.scripts.current.insert(slot, hash);
         self.log_now(EventKind::ScriptLoad {
             slot,
             name: name.to_owned(),
@@ -178,12 +197,12 @@ impl Session {
     /// [`Session::reload_script`] with the modules the script may `require` (a module's change
     /// is a reload too).
     pub fn reload_bundle(&mut self, slot: u32, bundle: Bundle) -> Result<(), SessionError> {
-        if !self.current.contains_key(&slot) {
+        if !self.scripts.current.contains_key(&slot) {
             return Err(SessionError::NoScript(slot));
         }
         let hash = bundle.hash();
-        self.sources.insert(hash, bundle);
-        self.current.insert(slot, hash);
+        self.scripts.sources.insert(hash, bundle);
+        self.scripts.current.insert(slot, hash);
         self.log_now(EventKind::ScriptReload { slot, hash });
         Ok(())
     }
@@ -197,21 +216,21 @@ impl Session {
         flavor: Flavor,
         folder: &std::path::Path,
     ) -> u32 {
-        let slot = self.next_slot;
-        self.files.folders.insert(slot, folder.to_path_buf());
+        let slot = self.scripts.next_slot;
+        self.world.files.folders.insert(slot, folder.to_path_buf());
         self.load_bundle(name, bundle, flavor)
     }
 
     /// Give the script in `slot` the files of `folder` (a script a state file or movie brought
     /// back, found again beside its file).
     pub fn set_script_folder(&mut self, slot: u32, folder: &std::path::Path) {
-        self.files.folders.insert(slot, folder.to_path_buf());
+        self.world.files.folders.insert(slot, folder.to_path_buf());
     }
 
     /// Give scripts the ROM's symbols (`emu.symbol`; `None`: none). Host configuration:
     /// each lookup is logged like a file read, so a replay notices different symbols.
     pub fn set_symbols(&mut self, symbols: Option<crate::symbols::Symbols>) {
-        self.files.symbols = symbols.map(std::sync::Arc::new);
+        self.world.files.symbols = symbols.map(std::sync::Arc::new);
     }
 
     /// Log the wall-clock time the session starts at (Unix seconds), before its first frame:
@@ -219,18 +238,18 @@ impl Session {
     /// replay. A session with none logged starts its scripts' clock at 1970-01-01.
     pub fn log_clock(&mut self, unix: u64) {
         self.log_now(EventKind::Clock { unix });
-        self.clock.start_unix = unix;
+        self.world.clock.start_unix = unix;
     }
 
     /// Tell scripts about the movie being recorded or played (`None`: none), for BizHawk's
     /// `movie.*`. [`crate::movie::Tas`] does it before every frame.
     pub fn set_movie(&mut self, view: Option<crate::data::MovieView>) {
-        self.movie = view;
+        self.world.movie = view;
     }
 
     /// Tell scripts about the TAS editor (`None`: closed), for BizHawk's `tastudio.*`.
     pub fn set_editor_info(&mut self, info: Option<crate::data::EditorInfo>) {
-        self.editor = info;
+        self.world.editor = info;
     }
 
     /// [`Session::log_clock`] with the time now (a live session's start).
@@ -243,7 +262,7 @@ impl Session {
 
     /// Unload a script (before the next frame).
     pub fn unload_script(&mut self, slot: u32) -> Result<(), SessionError> {
-        if self.current.remove(&slot).is_none() {
+        if self.scripts.current.remove(&slot).is_none() {
             return Err(SessionError::NoScript(slot));
         }
         self.log_now(EventKind::ScriptUnload { slot });
@@ -253,26 +272,26 @@ impl Session {
     /// Save the whole state (core and every script) in memory under `name`.
     /// scripts whose source changed since the frame they were restored to are reloaded.
     pub(crate) fn fork(&mut self) {
-        let Some((_, last)) = self.history.frames() else {
-            return;
-        };
-        if last <= self.frame {
+        if !self.timeline.rewound() {
             return;
         }
-        self.history.truncate_after(self.frame);
-        let cycle = self.gb.cycles();
-        match &mut self.in_frame {
+        self.timeline.history.truncate_after(self.timeline.frame);
+        let cycle = self.machine.cycles();
+        match &mut self.debugger.in_frame {
             // A replayed frame a debugger holds midway goes on live from here: what it
             // applied stays in the log, what it had yet to apply goes with the future.
             Some(f) => {
-                self.log.truncate_after_cycle(self.frame, cycle);
+                self.timeline
+                    .log
+                    .truncate_after_cycle(self.timeline.frame, cycle);
                 f.events.truncate(f.next);
                 f.replay = false;
             }
-            None => self.log.truncate_from(self.frame),
+            None => self.timeline.log.truncate_from(self.timeline.frame),
         }
         // Slots whose load was in the forgotten future are gone for good.
         let loaded: Vec<u32> = self
+            .timeline
             .log
             .events()
             .iter()
@@ -281,12 +300,12 @@ impl Session {
                 _ => None,
             })
             .collect();
-        self.scripts.retain(|s| loaded.contains(&s.slot));
-        self.current.retain(|slot, _| loaded.contains(slot));
+        self.scripts.list.retain(|s| loaded.contains(&s.slot));
+        self.scripts.current.retain(|slot, _| loaded.contains(slot));
         // The source being edited is the truth: bring restored VMs up to it.
         let mut reloads = Vec::new();
-        for s in self.scripts.iter().filter(|s| s.active) {
-            match self.current.get(&s.slot) {
+        for s in self.scripts.list.iter().filter(|s| s.active) {
+            match self.scripts.current.get(&s.slot) {
                 Some(&hash) if hash != s.hash => {
                     reloads.push(EventKind::ScriptReload { slot: s.slot, hash })
                 }
@@ -297,19 +316,60 @@ impl Session {
         reloads.push(EventKind::Resumed);
         for kind in reloads {
             let event = Event {
-                frame: self.frame,
+                frame: self.timeline.frame,
                 cycle,
                 kind,
             };
-            if let Some(f) = &mut self.in_frame {
+            if let Some(f) = &mut self.debugger.in_frame {
                 f.events.push(event.clone());
             }
-            self.log.push(event);
+            self.timeline.log.push(event);
         }
     }
+}
 
-    pub(crate) fn effective_buttons(&self) -> Buttons {
-        let (press, release) = self.overrides;
-        Buttons((self.user_buttons.0 & !release) | press)
+#[cfg(test)]
+mod tests {
+    /// The session's source files (`src/session/**/*.rs`) with their text.
+    fn session_sources() -> Vec<(String, String)> {
+        fn walk(dir: &std::path::Path, out: &mut Vec<(String, String)>) {
+            for entry in std::fs::read_dir(dir).expect("session sources") {
+                let path = entry.expect("entry").path();
+                if path.is_dir() {
+                    walk(&path, out);
+                } else if path.extension().is_some_and(|e| e == "rs") {
+                    let text = std::fs::read_to_string(&path).expect("source");
+                    out.push((path.display().to_string(), text));
+                }
+            }
+        }
+        let mut out = Vec::new();
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/session");
+        walk(&dir, &mut out);
+        assert!(out.len() > 5, "found {} files", out.len());
+        out
+    }
+
+    /// The invariant `docs/ARCHITECTURE.md` states: only `input.rs` pushes events to the log,
+    /// and only it and the loads of `states.rs` call `log_now`.
+    #[test]
+    fn only_input_logs() {
+        for (path, text) in session_sources() {
+            let file = path.rsplit('/').next().unwrap_or_default().to_owned();
+            let parent_is_session = path.ends_with(&format!("session/{file}"));
+            if parent_is_session && file == "input.rs" {
+                continue;
+            }
+            assert!(
+                !text.contains("log.push("),
+                "{path} pushes to the event log: log through input.rs"
+            );
+            if !(parent_is_session && file == "states.rs") {
+                assert!(
+                    !text.contains("log_now("),
+                    "{path} calls log_now: log through input.rs's methods"
+                );
+            }
+        }
     }
 }

@@ -1,9 +1,18 @@
 //! [`Session`]: the Game Boy, its scripts and the event log, run one frame at a time; the
-//! type, its start parameters and configuration, and what it hands out. Its methods are split
-//! by concern:
+//! type, its start parameters and configuration, and what it hands out.
+//!
+//! Its state is made of parts with one job each (`parts/`, below the methods: a part names
+//! no other part and never the session): the [`Machine`] it runs (one Game Boy today, the
+//! seam a linked pair goes in), the `Timeline` (the frame, the event log, the history, the
+//! figures), the `States` kept in memory, the `Scripts` (slots, sources, what their calls
+//! leave), the `World` scripts see (clock, files, movie, editor), the `Inputs` in force
+//! (buttons, host keys, cheats), the `Debugger` (breakpoints, a frame stopped midway) and the
+//! `Output` waiting for the host (console lines, client requests).
+//!
+//! Its methods are split by concern, each moving whichever parts it needs:
 //! - `input.rs`: the methods that log outside input (the only ways to change emulation from
-//!   outside: buttons, pokes, script loads, reloads and unloads, movie events), and the fork
-//!   of the timeline when play resumes in the past;
+//!   outside: buttons, pokes, cheats, script loads, reloads and unloads, forms, file reads,
+//!   movie events), and the fork of the timeline when play resumes in the past;
 //! - `frame.rs`: the frame loop, live and on replays (events at their cycles, hooks, the core,
 //!   the coroutines);
 //! - `hooks.rs`: calling into a script with its API context, and what follows a call (output,
@@ -11,7 +20,10 @@
 //! - `timeline.rs`: restore, seek, step back and the sync test, over the [`History`];
 //! - `states.rs`: states in memory and state files (saving, loading as a logged event,
 //!   starting a session from one);
-//! - `console.rs`: the REPL's Lua, evaluated with the scripts' API outside the timeline.
+//! - `debugger.rs`: breakpoints, debug runs and traces; `run.rs`: the frame under way and a
+//!   debug run, which the frame loop, the hooks and the debugger share;
+//! - `console.rs`: the REPL's Lua, evaluated with the scripts' API outside the timeline;
+//!   `trace.rs`: a frame's digest.
 //!
 //! A frame ([`Session::run_frame`]): apply the events logged for it that are due at its start
 //! → the scripts' frame-start hooks (which also say what buttons they press) → run the core
@@ -20,7 +32,8 @@
 //! hand out the picture, each script's draw list and the console lines.
 //!
 //! Determinism: only the methods of `input.rs` and the state loads of `states.rs` change
-//! emulation from outside, and each logs an event; the frame loop applies events from the
+//! emulation from outside, and each logs an event; every event enters the log through
+//! `input.rs` (its test holds the other files to it). The frame loop applies events from the
 //! log, whether it runs live or replays. Scripts are not outside input: they are replayed, so
 //! what they do (memory writes, joypad overrides, script-requested state loads) happens again
 //! on a replay.
@@ -30,25 +43,32 @@ mod debugger;
 mod frame;
 mod hooks;
 mod input;
+mod parts;
 mod run;
 mod states;
 mod timeline;
 mod trace;
 
-use std::collections::{BTreeMap, HashMap};
 use std::time::Instant;
 
-use gb_core::{
-    Boot, Buttons, Cartridge, DmgPalette, Frame, FrameRule, Gb, Model, ModelChoice, RamInit,
-};
+use gb_core::{Boot, Cartridge, DmgPalette, Frame, FrameRule, Gb, Model, ModelChoice, RamInit};
 
-use crate::api::{DrawCmd, Request};
-use crate::data::{Bundle, SourceHash, fnv1a};
+use crate::api::DrawCmd;
+use crate::data::fnv1a;
 use crate::events::EventLog;
+use crate::machine::Machine;
 use crate::rewind::history::{HistoryConfig, HistoryError};
 use crate::rewind::{History, Method};
 use crate::script::{Script, ScriptConfig};
-use crate::state::SavedState;
+use parts::debugger::Debugger;
+use parts::inputs::Inputs;
+pub use parts::output::ConsoleLine;
+use parts::output::Output;
+use parts::scripts::Scripts;
+use parts::states::States;
+pub use parts::timeline::Stats;
+use parts::timeline::Timeline;
+use parts::world::World;
 
 /// Why a session cannot be made or a request cannot be carried out.
 #[derive(Debug, thiserror::Error)]
@@ -228,121 +248,43 @@ pub struct PowerOn {
     pub frame_rule: FrameRule,
 }
 
-/// A line a script printed.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ConsoleLine {
-    /// The script's slot.
-    pub slot: u32,
-    /// The text.
-    pub text: String,
-}
-
-/// Timing and size figures of the last frames.
-#[derive(Clone, Debug, Default)]
-pub struct Stats {
-    /// Time the last capture took, in nanoseconds.
-    pub capture_ns: u64,
-    /// Bytes the last capture made final in the ring (a keyframe record, the batch of diff
-    /// records it sealed; see `History`'s `Capture::bytes`: an open diff record counts when
-    /// its batch is sealed).
-    pub record_bytes: usize,
-    /// Of those, the core's parts and the record's framing (all but the scripts' parts).
-    pub record_core_bytes: usize,
-    /// Whether the last record was a keyframe.
-    pub record_keyframe: bool,
-    /// Replayed frames that did not match their record (the desync check).
-    pub desyncs: u64,
-    /// Frames replayed by seeks and checks.
-    pub replayed: u64,
-}
-
-/// The deterministic machine: core + script VMs + event log + rewind history.
+/// The deterministic machine: core + script VMs + event log + rewind history, as parts with
+/// one job each (see the module's docs).
 pub struct Session {
-    pub(crate) gb: Gb,
+    /// The emulated hardware (one Game Boy).
+    pub(crate) machine: Machine,
     pub(crate) start: StartParams,
     pub(crate) config: SessionConfig,
+    /// This session's id in the process (state files' arena token).
+    pub(crate) id: u64,
     /// Scripts [`Session::from_state_file`] restarted from their `persist` data instead of
     /// restoring them exactly.
     pub(crate) restarted_at_start: usize,
-    /// Frames completed: the position on the timeline.
-    pub(crate) frame: u64,
-    pub(crate) log: EventLog,
-    pub(crate) sources: HashMap<SourceHash, Bundle>,
-    /// The latest source of each script, the truth a restored VM is brought up to.
-    pub(crate) current: BTreeMap<u32, SourceHash>,
-    /// Every script slot, loaded or parked, by slot id.
-    pub(crate) scripts: Vec<Script>,
-    pub(crate) next_slot: u32,
-    /// The rewind history (ring and cursor).
-    pub(crate) history: History,
-    /// The buttons the user holds (from the log).
-    pub(crate) user_buttons: Buttons,
-    /// Buttons scripts press and release this frame.
-    pub(crate) overrides: (u8, u8),
-    pub(crate) console: Vec<ConsoleLine>,
-    /// The console's own Lua VM (outside the timeline), made when first used.
-    pub(crate) console_vm: Option<crate::api::console::Console>,
-    pub(crate) requests: Vec<Request>,
+    /// The position, the event log and the rewind history.
+    pub(crate) timeline: Timeline,
     /// States kept in memory: the user's, the scripts', and those loaded (by log index).
     pub(crate) states: States,
-    pub(crate) picture: Frame,
-    /// A replay is running: its console output is dropped.
-    pub(crate) replaying: bool,
-    /// The movie open over the session, as scripts' `movie.*` see it (set by its owner before
-    /// every frame; not part of the log: see `docs/lua-api.md`).
-    pub(crate) movie: Option<crate::data::MovieView>,
-    /// The TAS editor, as scripts' `tastudio.*` see it (set by its owner; not logged).
-    pub(crate) editor: Option<crate::data::EditorInfo>,
-    /// The clock scripts see (`os.time`, `os.clock`).
-    pub(crate) clock: crate::api::io::Clock,
-    /// Scripts' folders and file reads (see [`crate::api::io`]).
-    pub(crate) files: crate::api::io::FileIo,
-    /// `on_load_state` hooks are running.
-    pub(crate) firing_load: bool,
-    /// Scratch list of watchpoint hits.
-    pub(crate) hits: Vec<gb_core::watch::Hit>,
-    /// The addresses the scripts' bus hooks watch, as they last said (kind, first, length).
-    pub(crate) script_watches: Vec<(gb_core::watch::Access, u16, u32)>,
-    /// The debugger's breakpoints (host configuration, not inputs).
-    pub(crate) breakpoints: Vec<crate::debug::Breakpoint>,
-    /// The last breakpoint number given.
-    pub(crate) next_break: u32,
-    /// The frame a debugger stopped in the middle of.
-    pub(crate) in_frame: Option<run::InFrame>,
-    pub(crate) stats: Stats,
-    /// This session's id in the process (state files' arena token).
-    pub(crate) id: u64,
-    /// `persist` tables logged for slots whose script is not loaded yet.
-    pub(crate) pending_persist: BTreeMap<u32, BTreeMap<Vec<u8>, lua_rollback::Value>>,
-    /// A script has read the host's keys or mouse: the app logs them (`set_host_input`).
-    pub(crate) wants_host_input: bool,
-    /// The host's keys and mouse as last logged (to log only changes).
-    pub(crate) host_input: crate::data::HostInput,
-    /// The cheat codes on (from the log).
-    pub(crate) cheats: crate::tools::cheats::Active,
-    /// What scripts asked of the app's window while frames ran live, with their slots.
-    pub(crate) client_requests: Vec<(u32, crate::api::ClientRequest)>,
-}
-
-/// The states a session keeps in memory.
-#[derive(Default)]
-pub(crate) struct States {
-    /// Saved by the user ([`Session::save_state`]), by name.
-    pub(crate) named: HashMap<String, SavedState>,
-    /// Saved by scripts (`savestate.save`), kept apart from the user's.
-    pub(crate) by_scripts: HashMap<String, SavedState>,
-    /// Every state a logged `LoadState` event names, by index (never changed once added, so
-    /// a replay loads the same bytes).
-    pub(crate) loaded: Vec<SavedState>,
+    /// Every script slot and the sources they run.
+    pub(crate) scripts: Scripts,
+    /// What the scripts see of the world outside the machine.
+    pub(crate) world: World,
+    /// The outside input in force, and the scripts' presses this frame.
+    pub(crate) inputs: Inputs,
+    /// Breakpoints and the frame a debugger stopped in.
+    pub(crate) debugger: Debugger,
+    /// Console lines and client requests waiting for the host.
+    pub(crate) output: Output,
+    /// The console's own Lua VM (outside the timeline), made when first used.
+    pub(crate) console_vm: Option<crate::api::console::Console>,
 }
 
 impl std::fmt::Debug for Session {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Session")
-            .field("frame", &self.frame)
+            .field("frame", &self.timeline.frame)
             .field("start", &self.start)
-            .field("scripts", &self.scripts)
-            .field("history", &self.history)
+            .field("scripts", &self.scripts.list)
+            .field("history", &self.timeline.history)
             .finish()
     }
 }
@@ -388,7 +330,7 @@ impl Session {
             cgb_revision: gb_core::CgbRevision::default(),
             frame_rule: power.frame_rule,
         };
-        let gb = Gb::power_on(cart, boot)?;
+        let machine = Machine::power_on(cart, boot)?;
         let start = StartParams {
             model,
             rom_hash,
@@ -400,46 +342,23 @@ impl Session {
             frame_rule: power.frame_rule,
         };
         let mut s = Session {
-            gb,
+            machine,
             start,
-            history: History::new(config.history()),
+            timeline: Timeline::new(History::new(config.history())),
             config,
-            restarted_at_start: 0,
-            frame: 0,
-            log: EventLog::default(),
-            sources: HashMap::new(),
-            current: BTreeMap::new(),
-            scripts: Vec::new(),
-            next_slot: 1,
-            user_buttons: Buttons::default(),
-            overrides: (0, 0),
-            console: Vec::new(),
-            requests: Vec::new(),
-            states: States::default(),
-            console_vm: None,
-            picture: Frame::default(),
-            replaying: false,
-            movie: None,
-            editor: None,
-            clock: crate::api::io::Clock::default(),
-            files: crate::api::io::FileIo::default(),
-            firing_load: false,
-            hits: Vec::new(),
-            script_watches: Vec::new(),
-            breakpoints: Vec::new(),
-            next_break: 0,
-            in_frame: None,
-            stats: Stats::default(),
             id: NEXT_SESSION.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
-            pending_persist: BTreeMap::new(),
-            wants_host_input: false,
-            host_input: crate::data::HostInput::default(),
-            cheats: crate::tools::cheats::Active::default(),
-            client_requests: Vec::new(),
+            restarted_at_start: 0,
+            states: States::default(),
+            scripts: Scripts::default(),
+            world: World::default(),
+            inputs: Inputs::default(),
+            debugger: Debugger::default(),
+            output: Output::default(),
+            console_vm: None,
         };
-        s.clock.power_on_cycles = s.gb.cycles();
-        s.files.default_folder = s.config.script_folder.clone();
-        s.files.data_root = s.config.script_data.clone();
+        s.world.clock.power_on_cycles = s.machine.cycles();
+        s.world.files.default_folder = s.config.script_folder.clone();
+        s.world.files.data_root = s.config.script_data.clone();
         s.capture();
         Ok(s)
     }
@@ -452,35 +371,41 @@ impl Session {
 
     /// Frames completed: the position on the timeline.
     pub fn frame(&self) -> u64 {
-        self.frame
+        self.timeline.frame
     }
 
-    /// The machine (read only: changes go through logged events).
+    /// The Game Boy (read only: changes go through logged events); a linked pair's first
+    /// player (see [`Machine`]).
     pub fn gb(&self) -> &Gb {
-        &self.gb
+        self.machine.gb()
+    }
+
+    /// The machine the session runs (read only: changes go through logged events).
+    pub fn machine(&self) -> &Machine {
+        &self.machine
     }
 
     /// Move the audio the frames run so far made into `out` (see `Gb::drain_audio`); returns
     /// how many stereo samples were written. Audio is output, not state: draining changes
     /// nothing a snapshot holds.
     pub fn drain_audio(&mut self, out: &mut [gb_core::apu::Sample]) -> usize {
-        self.gb.drain_audio(out)
+        self.machine.drain_audio(out)
     }
 
     /// Produce the picture or not (host configuration, like the audio: see
     /// `Gb::set_rendering`; a bot's frames cost less without it). Frames run the same.
     pub fn set_rendering(&mut self, on: bool) {
-        self.gb.set_rendering(on);
+        self.machine.set_rendering(on);
     }
 
     /// Generate audio or not (see `Gb::set_audio_enabled`): off when nobody listens.
     pub fn set_audio_enabled(&mut self, on: bool) {
-        self.gb.set_audio_enabled(on);
+        self.machine.set_audio_enabled(on);
     }
 
     /// Forget the audio waiting, e.g. what a seek or a replay made again.
     pub fn discard_audio(&mut self) {
-        self.gb.discard_audio();
+        self.machine.discard_audio();
     }
 
     /// What the session was started with.
@@ -490,27 +415,27 @@ impl Session {
 
     /// The event log.
     pub fn log(&self) -> &EventLog {
-        &self.log
+        &self.timeline.log
     }
 
     /// The rewind history: the frames it holds ([`History::frames`]), its size.
     pub fn history(&self) -> &History {
-        &self.history
+        &self.timeline.history
     }
 
     /// Timing and size figures.
     pub fn stats(&self) -> &Stats {
-        &self.stats
+        &self.timeline.stats
     }
 
     /// The last completed frame (160 × 144: DMG shades, or CGB colours; see `gb_core::Frame`).
     pub fn picture(&self) -> &Frame {
-        &self.picture
+        self.machine.picture()
     }
 
     /// The loaded scripts (parked ones excluded), in slot order.
     pub fn scripts(&self) -> impl Iterator<Item = &Script> {
-        self.scripts.iter().filter(|s| s.active)
+        self.scripts.active()
     }
 
     /// Each loaded script's overlay for the last frame.
@@ -526,37 +451,32 @@ impl Session {
     /// Whether a script has read the host's keys or mouse (then the app should log them with
     /// [`Session::set_host_input`] before every frame).
     pub fn wants_host_input(&self) -> bool {
-        self.wants_host_input
+        self.output.wants_host_input
     }
 
     /// Take what scripts asked of the app's window (`client.*`) since the last call, with the
     /// asking script's slot (only from frames run live: never from replays).
     pub fn take_client_requests(&mut self) -> Vec<(u32, crate::api::ClientRequest)> {
-        std::mem::take(&mut self.client_requests)
-    }
-
-    pub(crate) fn push_console(&mut self, line: ConsoleLine) {
-        self.console.push(line);
+        std::mem::take(&mut self.output.client_requests)
     }
 
     /// Take the lines scripts printed since the last call.
     pub fn take_console(&mut self) -> Vec<ConsoleLine> {
-        std::mem::take(&mut self.console)
+        std::mem::take(&mut self.output.console)
     }
 
-    /// Capture the state at `self.frame` into the history.
+    /// Capture the state at the present frame into the history.
     pub(crate) fn capture(&mut self) {
         // No history asked for (a bot's session): nothing is kept, nothing can be rewound.
         if self.config.ring_bytes == 0 {
             return;
         }
         let t0 = Instant::now();
-        let c = self
-            .history
-            .capture(self.frame, &self.gb, &mut self.scripts);
-        self.stats.capture_ns = t0.elapsed().as_nanos() as u64;
-        self.stats.record_bytes = c.bytes;
-        self.stats.record_core_bytes = c.core_bytes;
-        self.stats.record_keyframe = c.keyframe;
+        let c = self.timeline.history.capture(
+            self.timeline.frame,
+            &self.machine,
+            &mut self.scripts.list,
+        );
+        self.timeline.captured(&c, t0.elapsed().as_nanos() as u64);
     }
 }

@@ -4,6 +4,8 @@
 
 use gb_core::{DebugStop, DebugUntil, Gb, Registers};
 
+use crate::machine::Machine;
+
 use crate::data::Event;
 use crate::debug::{BreakOn, Resume, Stopped};
 
@@ -80,8 +82,9 @@ impl Run {
     }
 
     /// Run the core on once (until `due`, the next sub-frame event's cycle).
-    pub(crate) fn core(&mut self, gb: &mut Gb, due: Option<u64>) -> DebugStop {
+    pub(crate) fn core(&mut self, machine: &mut Machine, due: Option<u64>) -> DebugStop {
         let single = matches!(self.resume, Resume::StepIn | Resume::StepOut);
+        let gb = machine.gb();
         if single {
             self.last_op = Some(gb.peek(gb.regs().pc));
         }
@@ -96,9 +99,9 @@ impl Run {
                 .or(Some(self.pc0).filter(|_| gb.regs().pc == self.pc0)),
             interrupt: self.interrupt,
         };
-        let stop = gb.run_debug(until);
+        let stop = machine.run_debug(until);
         // Every step moves the clock: the step ran if time passed.
-        if single && self.steps == Some(1) && gb.cycles() != before {
+        if single && self.steps == Some(1) && machine.cycles() != before {
             self.steps = Some(0);
             self.stepped = true;
         }

@@ -47,23 +47,18 @@ impl Session {
     }
 
     fn saved_state(&mut self) -> SavedState {
-        let mut core = Vec::new();
-        self.gb.save_state(&mut core);
-        let scripts = self
-            .scripts
-            .iter_mut()
-            .filter(|s| s.active)
-            .map(|s| (s.slot, s.vm.snapshot()))
-            .collect();
-        SavedState { core, scripts }
+        SavedState {
+            core: self.machine.image(),
+            scripts: self.scripts.snapshots(),
+        }
     }
 
     pub(crate) fn apply_saved(&mut self, state: &SavedState, except: Option<u32>) {
         // The image was made by this session: it always loads.
-        let _ = self.gb.load_state(&state.core);
-        restore_scripts(&mut self.scripts, &state.scripts, except);
+        let _ = self.machine.load_image(&state.core);
+        restore_scripts(&mut self.scripts.list, &state.scripts, except);
         self.rebuild_watches();
-        self.gb.set_buttons(self.effective_buttons());
+        self.machine.set_buttons(self.inputs.effective_buttons());
     }
 
     /// Each active script's portable image (sealed with the session's key), or why it has
@@ -74,6 +69,7 @@ impl Session {
         };
         let rom = self.start.rom_hash;
         self.scripts
+            .list
             .iter_mut()
             .filter(|s| s.active)
             .map(|s| {
@@ -96,6 +92,7 @@ impl Session {
     /// equal across processes exactly when the scripts are in the same state.
     pub fn script_image_hashes(&mut self) -> Vec<(u32, Result<u64, String>)> {
         self.scripts
+            .list
             .iter_mut()
             .filter(|s| s.active)
             .map(|s| (s.slot, s.vm.image_hash().map_err(|e| e.to_string())))
@@ -108,16 +105,17 @@ impl Session {
     /// scripts' portable images, which any process of the same user restores exactly.
     pub fn state_file(&mut self, unix_time: u64, with_arenas: bool) -> StateFile {
         let log: Vec<_> = self
+            .timeline
             .log
             .events()
             .iter()
-            .filter(|e| e.frame < self.frame)
+            .filter(|e| e.frame < self.timeline.frame)
             .cloned()
             .collect();
-        let thumbnail = Some(if self.picture.is_color() {
-            Thumbnail::Colors(self.picture.pixels().to_vec())
+        let thumbnail = Some(if self.machine.picture().is_color() {
+            Thumbnail::Colors(self.machine.picture().pixels().to_vec())
         } else {
-            Thumbnail::Shades(self.picture.shades().collect())
+            Thumbnail::Shades(self.machine.picture().shades().collect())
         });
         self.state_with(unix_time, with_arenas, log, thumbnail)
     }
@@ -125,12 +123,12 @@ impl Session {
     /// The state at the current frame for a movie keyframe: no picture, no arenas, and as its
     /// log only the buttons held (the movie has the rest).
     pub(crate) fn keyframe_state(&mut self) -> StateFile {
-        let log = match self.frame {
+        let log = match self.timeline.frame {
             0 => Vec::new(),
             f => vec![Event {
                 frame: f - 1,
                 cycle: 0,
-                kind: EventKind::Joypad(self.log.buttons_before(f)),
+                kind: EventKind::Joypad(self.timeline.log.buttons_before(f)),
             }],
         };
         self.state_with(0, false, log, None)
@@ -145,10 +143,10 @@ impl Session {
         log: Vec<Event>,
         thumbnail: Option<Thumbnail>,
     ) -> StateFile {
-        let mut core = Vec::new();
-        self.gb.save_state(&mut core);
+        let core = self.machine.image();
         let scripts: Vec<SavedScript> = self
             .scripts
+            .list
             .iter()
             .filter(|s| s.active)
             .map(|s| SavedScript {
@@ -169,12 +167,13 @@ impl Session {
         }
         let sources = hashes
             .into_iter()
-            .filter_map(|h| self.sources.get(&h).map(|b| (h, b.clone())))
+            .filter_map(|h| self.scripts.sources.get(&h).map(|b| (h, b.clone())))
             .collect();
         let arenas = with_arenas.then(|| Arenas {
             token: (process_nonce(), self.id),
             slots: self
                 .scripts
+                .list
                 .iter_mut()
                 .filter(|s| s.active)
                 .map(|s| {
@@ -188,9 +187,9 @@ impl Session {
         StateFile {
             meta: Meta {
                 rom_hash: self.start.rom_hash,
-                rom_title: self.gb.cartridge().header().title.clone(),
+                rom_title: self.machine.gb().cartridge().header().title.clone(),
                 model: self.start.model.name().to_owned(),
-                frame: self.frame,
+                frame: self.timeline.frame,
                 unix_time,
                 build: concat!("gbhost ", env!("CARGO_PKG_VERSION")).to_owned(),
             },
@@ -241,11 +240,7 @@ impl Session {
     /// Whether the core accepts `core`, without changing the machine (a refused image changes
     /// nothing; an accepted one is replaced by the machine's own at once).
     fn check_core_image(&mut self, core: &[u8]) -> Result<(), StateFileError> {
-        let mut here = Vec::new();
-        self.gb.save_state(&mut here);
-        self.gb.load_state(core)?;
-        let _ = self.gb.load_state(&here);
-        Ok(())
+        Ok(self.machine.check_image(core)?)
     }
 
     /// Whether `file` carries this session's own arenas for the scripts running here.
@@ -257,6 +252,7 @@ impl Session {
             && arenas.slots.len() == file.scripts.len()
             && arenas.slots.iter().all(|(slot, addr, _)| {
                 self.scripts
+                    .list
                     .iter()
                     .any(|s| s.slot == *slot && s.active && s.vm.arena_address() as u64 == *addr)
             })
@@ -282,7 +278,7 @@ impl Session {
     /// not. Checks the images' seals, without restoring them.
     fn images_fit(&self, file: &StateFile) -> Result<(), String> {
         let key = self.config.image_key.as_ref().ok_or("no state key")?;
-        let running = self.scripts.iter().filter(|s| s.active).count();
+        let running = self.scripts.list.iter().filter(|s| s.active).count();
         if running != file.scripts.len() {
             return Err(format!(
                 "the state has {} scripts, {running} are running",
@@ -293,6 +289,7 @@ impl Session {
             let image = file_image(file, saved.slot)?;
             let s = self
                 .scripts
+                .list
                 .iter()
                 .find(|s| s.slot == saved.slot && s.active)
                 .ok_or_else(|| format!("'{}' is not running in slot {}", saved.name, saved.slot))?;
@@ -329,6 +326,7 @@ impl Session {
                 .map_err(Clone::clone)?;
             let s = self
                 .scripts
+                .list
                 .iter_mut()
                 .find(|s| s.slot == saved.slot && s.active)
                 .ok_or("a script is gone")?;
@@ -375,17 +373,16 @@ impl Session {
             Err(why) => why,
         };
         for (hash, bundle) in &file.sources {
-            self.sources.insert(*hash, bundle.clone());
+            self.scripts.sources.insert(*hash, bundle.clone());
         }
-        let running: Vec<u32> = self.current.keys().copied().collect();
+        let running: Vec<u32> = self.scripts.current.keys().copied().collect();
         for slot in running {
-            self.current.remove(&slot);
+            self.scripts.current.remove(&slot);
             self.log_now(EventKind::ScriptUnload { slot });
         }
         for s in &file.scripts {
-            let slot = self.next_slot;
-            self.next_slot += 1;
-            self.current.insert(slot, s.hash);
+            let slot = self.scripts.take_slot();
+            self.scripts.current.insert(slot, s.hash);
             let mut e = codec::Enc::default();
             codec::encode_persist(&mut e, &s.persist);
             self.log_now(EventKind::Persist { slot, data: e.buf });
@@ -419,10 +416,7 @@ impl Session {
     /// a logged load of the core image it gives: the scripts keep running and their
     /// `on_load_state` hooks run. A file the core refuses changes nothing.
     pub fn load_bess(&mut self, bytes: &[u8]) -> Result<(), SessionError> {
-        let mut gb = self.gb.clone();
-        gb_core::bess::import(&mut gb, bytes)?;
-        let mut core = Vec::new();
-        gb.save_state(&mut core);
+        let core = self.machine.bess_image(bytes)?;
         self.load_core_image(core)
     }
 
@@ -480,32 +474,42 @@ impl Session {
         };
         let mut s = Session::power_on(rom, power, config)?;
         s.check_state_file(file)?;
-        s.gb.load_state(&file.core).map_err(StateFileError::from)?;
+        s.machine
+            .load_image(&file.core)
+            .map_err(StateFileError::from)?;
         // The image carries the rule frames were counted by.
-        s.start.frame_rule = s.gb.frame_rule();
-        s.frame = file.meta.frame;
-        s.log = EventLog::from_events(file.log.clone());
-        s.user_buttons = s.log.buttons_before(s.frame);
+        s.start.frame_rule = s.machine.frame_rule();
+        s.timeline.frame = file.meta.frame;
+        s.timeline.log = EventLog::from_events(file.log.clone());
+        s.inputs.user = s.timeline.log.buttons_before(s.timeline.frame);
         // The start time scripts count from, as the file's log set it.
-        if let Some(unix) = s.log.events().iter().rev().find_map(|e| match e.kind {
-            crate::data::EventKind::Clock { unix } => Some(unix),
-            _ => None,
-        }) {
-            s.clock.start_unix = unix;
+        if let Some(unix) = s
+            .timeline
+            .log
+            .events()
+            .iter()
+            .rev()
+            .find_map(|e| match e.kind {
+                crate::data::EventKind::Clock { unix } => Some(unix),
+                _ => None,
+            })
+        {
+            s.world.clock.start_unix = unix;
         }
         for (hash, bundle) in &file.sources {
-            s.sources.insert(*hash, bundle.clone());
+            s.scripts.sources.insert(*hash, bundle.clone());
         }
         match &file.thumbnail {
             Some(Thumbnail::Shades(t)) => {
-                s.picture.set_color(false);
-                for (dst, src) in s.picture.pixels_mut().iter_mut().zip(t) {
+                s.machine.picture_mut().set_color(false);
+                for (dst, src) in s.machine.picture_mut().pixels_mut().iter_mut().zip(t) {
                     *dst = u16::from(*src & 3);
                 }
             }
             Some(Thumbnail::Colors(t)) => {
-                s.picture.set_color(true);
-                s.picture
+                s.machine.picture_mut().set_color(true);
+                s.machine
+                    .picture_mut()
                     .pixels_mut()
                     .iter_mut()
                     .zip(t)
@@ -515,7 +519,12 @@ impl Session {
         }
         let mut restarted = Vec::new();
         for saved in &file.scripts {
-            let bundle = s.sources.get(&saved.hash).cloned().unwrap_or_default();
+            let bundle = s
+                .scripts
+                .sources
+                .get(&saved.hash)
+                .cloned()
+                .unwrap_or_default();
             match s.script_from_image(file, saved) {
                 Ok(mut script) => {
                     script.hash = saved.hash;
@@ -523,15 +532,15 @@ impl Session {
                     script.active = true;
                     script.persist = saved.persist.clone();
                     script.images = bundle.images.iter().cloned().collect();
-                    s.scripts.push(script);
-                    s.current.insert(saved.slot, saved.hash);
-                    s.next_slot = s.next_slot.max(saved.slot.saturating_add(1));
+                    s.scripts.list.push(script);
+                    s.scripts.current.insert(saved.slot, saved.hash);
+                    s.scripts.reserve(saved.slot);
                     continue;
                 }
                 Err(why) if exact => {
                     return Err(StateFileError::Inexact(format!("'{}': {why}", saved.name)).into());
                 }
-                Err(why) => s.console.push(ConsoleLine {
+                Err(why) => s.output.console.push(ConsoleLine {
                     slot: saved.slot,
                     text: format!(
                         "{}: restarted from its persist data (not restored exactly: {why})",
@@ -542,7 +551,7 @@ impl Session {
             let mut script = match Script::new(saved.slot, &saved.name, &s.config.scripts) {
                 Ok(x) => x,
                 Err(text) => {
-                    s.console.push(ConsoleLine {
+                    s.output.console.push(ConsoleLine {
                         slot: saved.slot,
                         text,
                     });
@@ -551,21 +560,21 @@ impl Session {
             };
             script.persist = saved.persist.clone();
             script.images = bundle.images.iter().cloned().collect();
-            s.scripts.push(script);
-            let i = s.scripts.len() - 1;
+            s.scripts.list.push(script);
+            let i = s.scripts.list.len() - 1;
             s.with_script(i, |sc, api| {
                 sc.start(api, saved.hash, &bundle, saved.flavor)
             });
             s.after_script_call(i);
-            s.current.insert(saved.slot, saved.hash);
-            s.next_slot = s.next_slot.max(saved.slot.saturating_add(1));
+            s.scripts.current.insert(saved.slot, saved.hash);
+            s.scripts.reserve(saved.slot);
             restarted.push(saved.slot);
         }
-        s.scripts.sort_by_key(|x| x.slot);
+        s.scripts.list.sort_by_key(|x| x.slot);
         s.restarted_at_start = restarted.len();
         // Only restarted scripts see a load: the exact ones go on as if nothing happened.
-        for i in 0..s.scripts.len() {
-            if restarted.contains(&s.scripts[i].slot) {
+        for i in 0..s.scripts.list.len() {
+            if restarted.contains(&s.scripts.list[i].slot) {
                 s.with_script(i, |sc, api| sc.fire(api, "load_state"));
                 s.after_script_call(i);
             }
@@ -573,7 +582,7 @@ impl Session {
         // Asking a VM for its bus hooks runs Lua in it; the exact ones must go on from the
         // very bytes of their image, so they are put back after the question.
         let mut exact = Vec::new();
-        for (i, script) in s.scripts.iter_mut().enumerate() {
+        for (i, script) in s.scripts.list.iter_mut().enumerate() {
             if !restarted.contains(&script.slot) {
                 exact.push((i, script.vm.snapshot()));
             }
@@ -582,14 +591,14 @@ impl Session {
         s.refresh_all_ui();
         for (i, snap) in &exact {
             // A snapshot of this very VM: restoring it cannot fail.
-            let _ = s.scripts[*i].vm.restore(snap);
+            let _ = s.scripts.list[*i].vm.restore(snap);
         }
         if !restarted.is_empty() {
             // The core image holds the buttons of its last frame, the scripts' presses
             // included: an exact restore keeps them, a restart has no presses yet.
-            s.gb.set_buttons(s.effective_buttons());
+            s.machine.set_buttons(s.inputs.effective_buttons());
         }
-        s.history.clear();
+        s.timeline.history.clear();
         s.capture();
         Ok(s)
     }

@@ -12,7 +12,8 @@ use crate::data::{EventKind, SourceHash};
 impl Session {
     /// The source version script `slot` ran at the start of frame `t` (from the log).
     fn version_at(&self, slot: u32, t: u64) -> Option<SourceHash> {
-        self.log
+        self.timeline
+            .log
             .script_events()
             .take_while(|e| e.frame < t)
             .filter_map(|e| match e.kind {
@@ -31,31 +32,37 @@ impl Session {
     /// active.
     fn load_from_cursor(&mut self, t: u64, slots: &[u32]) -> Result<(), SessionError> {
         // A frame a debugger stopped in the middle of is left: back to a frame boundary.
-        self.in_frame = None;
-        self.history.load_core(&mut self.gb)?;
-        for i in 0..self.scripts.len() {
-            let slot = self.scripts[i].slot;
+        self.debugger.in_frame = None;
+        self.timeline.history.load_core(&mut self.machine)?;
+        for i in 0..self.scripts.list.len() {
+            let slot = self.scripts.list[i].slot;
             let active = slots.contains(&slot);
             let version = self.version_at(slot, t);
-            let s = &mut self.scripts[i];
+            let s = &mut self.scripts.list[i];
             s.active = active;
             if active {
-                self.history.load_vm(s)?;
+                self.timeline.history.load_vm(s)?;
                 s.rolled_back_to(t);
                 s.hash = version.unwrap_or(s.hash);
             }
         }
-        self.frame = t;
-        self.user_buttons = self.log.buttons_before(t);
+        self.timeline.frame = t;
+        self.inputs.user = self.timeline.log.buttons_before(t);
         // The cheats on before frame `t`.
         let mut cheats = crate::tools::cheats::Active::default();
-        for e in self.log.events().iter().take_while(|e| e.frame < t) {
+        for e in self
+            .timeline
+            .log
+            .events()
+            .iter()
+            .take_while(|e| e.frame < t)
+        {
             if let EventKind::Cheat { code, on } = &e.kind {
                 cheats.set(code, *on);
             }
         }
-        self.gb.set_rom_cheats(cheats.rom_cheats());
-        self.cheats = cheats;
+        self.machine.set_rom_cheats(&cheats);
+        self.inputs.cheats = cheats;
         // Asking the scripts for their watches runs Lua, which leaves traces in the arenas; a
         // restore is not part of the timeline, so put the arenas back as recorded afterwards
         // (only those asked: a script that never changed its bus hooks has none).
@@ -64,13 +71,15 @@ impl Session {
         self.refresh_all_ui();
         for s in self
             .scripts
+            .list
             .iter_mut()
-            .filter(|s| s.active && (s.may_watch || s.may_ui))
+            .filter(|s| s.active && (s.may_watch || s.windows.ever))
         {
-            self.history.load_vm(s)?;
+            self.timeline.history.load_vm(s)?;
         }
         // The host's keys and mouse the scripts were last told before frame `t`.
-        self.host_input = self
+        self.inputs.host = self
+            .timeline
             .log
             .events()
             .iter()
@@ -88,6 +97,7 @@ impl Session {
     /// picture and overlays stay those of the last frame run.
     pub fn restore(&mut self, t: u64) -> Result<(), SessionError> {
         let result = self
+            .timeline
             .history
             .move_to(t)
             .map_err(SessionError::from)
@@ -95,7 +105,11 @@ impl Session {
         if result.is_err() {
             // Damaged history (never in practice): the cursor may be half way; make it the
             // live state again.
-            self.history.resync(self.frame, &self.gb, &mut self.scripts);
+            self.timeline.history.resync(
+                self.timeline.frame,
+                &self.machine,
+                &mut self.scripts.list,
+            );
         }
         result
     }
@@ -104,7 +118,7 @@ impl Session {
     /// frame (with the desync check when it is on). Play resumes from `t` with the next
     /// [`Session::run_frame`], which forgets the recorded future.
     pub fn seek(&mut self, t: u64) -> Result<(), SessionError> {
-        let first = self.history.frames().map_or(0, |(f, _)| f);
+        let first = self.timeline.history.frames().map_or(0, |(f, _)| f);
         if t > first {
             self.restore(t - 1)?;
             self.replay_one(self.config.desync_check)?;
@@ -116,7 +130,7 @@ impl Session {
 
     /// One frame back (see [`Session::seek`]).
     pub fn step_back(&mut self) -> Result<(), SessionError> {
-        let t = self.frame.saturating_sub(1);
+        let t = self.timeline.frame.saturating_sub(1);
         self.seek(t)
     }
 
@@ -126,33 +140,40 @@ impl Session {
     fn replay_one(&mut self, check: bool) -> Result<bool, SessionError> {
         let result = self.replay_one_inner(check);
         if result.is_err() {
-            self.history.resync(self.frame, &self.gb, &mut self.scripts);
+            self.timeline.history.resync(
+                self.timeline.frame,
+                &self.machine,
+                &mut self.scripts.list,
+            );
         }
         result
     }
 
     fn replay_one_inner(&mut self, check: bool) -> Result<bool, SessionError> {
-        self.replaying = true;
+        self.timeline.replaying = true;
         self.step_frame();
-        self.replaying = false;
+        self.timeline.replaying = false;
         self.replayed(check)
     }
 
     /// After a frame of the recorded future was replayed: move the cursor to the next record
     /// and (with `check`) compare the replayed state with it. Returns whether they matched.
     pub(crate) fn replayed(&mut self, check: bool) -> Result<bool, SessionError> {
-        self.stats.replayed += 1;
-        let t = self.frame;
-        self.history.step_to(t, &self.scripts)?;
+        self.timeline.stats.replayed += 1;
+        let t = self.timeline.frame;
+        self.timeline.history.step_to(t, &self.scripts.list)?;
         if !check {
             return Ok(true);
         }
-        let diffs = self.history.differences(&self.gb, &mut self.scripts);
+        let diffs = self
+            .timeline
+            .history
+            .differences(&self.machine, &mut self.scripts.list);
         if diffs.is_empty() {
             return Ok(true);
         }
-        self.stats.desyncs += 1;
-        self.push_console(ConsoleLine {
+        self.timeline.stats.desyncs += 1;
+        self.output.console.push(ConsoleLine {
             slot: 0,
             text: format!(
                 "desync: frame {t} replayed differently from its record ({})",
@@ -160,7 +181,7 @@ impl Session {
             ),
         });
         // Carry on from what was recorded.
-        let slots = self.history.move_to(t)?;
+        let slots = self.timeline.history.move_to(t)?;
         self.load_from_cursor(t, &slots)?;
         Ok(false)
     }
@@ -169,10 +190,10 @@ impl Session {
     /// frame with its record byte for byte (core image and every arena), and end where it
     /// started. Returns the number of frames that did not match.
     pub fn verify_replay(&mut self, from: u64) -> Result<u64, SessionError> {
-        let end = self.frame;
+        let end = self.timeline.frame;
         self.restore(from)?;
         let mut mismatches = 0;
-        while self.frame < end {
+        while self.timeline.frame < end {
             if !self.replay_one(true)? {
                 mismatches += 1;
             }
@@ -211,7 +232,7 @@ mod tests {
         for _ in 0..64 {
             s.run_frame();
         }
-        let used = s.history.used_bytes();
+        let used = s.timeline.history.used_bytes();
         let mut x = 0x1234_5678_9ABC_DEF1u64;
         let mut next = || {
             x ^= x << 13;
@@ -223,15 +244,15 @@ mod tests {
         for _ in 0..600 {
             let at = (next() % used as u64) as usize;
             let flip = (next() % 255 + 1) as u8;
-            s.history.ring_mut().buffer_mut()[at] ^= flip;
+            s.timeline.history.ring_mut().buffer_mut()[at] ^= flip;
             let target = 1 + next() % 63;
             match s.seek(target) {
                 Ok(()) => ok += 1,
                 Err(_) => refused += 1,
             }
-            s.history.ring_mut().buffer_mut()[at] ^= flip;
+            s.timeline.history.ring_mut().buffer_mut()[at] ^= flip;
             // Whatever happened, the machine can run a frame (without forking the history).
-            let mut probe = s.gb.clone();
+            let mut probe = s.machine.gb().clone();
             probe.run_frame();
         }
         assert!(refused > 0 && ok > 0, "ok {ok}, refused {refused}");

@@ -10,8 +10,6 @@ impl Session {
     /// The digest line of the frame just run, followed by `logs` (the frame's console lines)
     /// as `log: …` lines; ends with a newline.
     pub fn trace_line(&mut self, logs: &[String]) -> String {
-        let mut core = Vec::new();
-        self.gb.save_state(&mut core);
         let draw: Vec<String> = self
             .draw_lists()
             .map(|(slot, list)| {
@@ -31,8 +29,8 @@ impl Session {
             .collect();
         let mut line = format!(
             "frame {} core={:016x} draw={} vm={}\n",
-            self.frame,
-            crate::data::fnv1a(&core),
+            self.timeline.frame,
+            self.machine.image_hash(),
             draw.join(","),
             vm.join(",")
         );
