@@ -8,15 +8,15 @@
 //! pair here; callers that go through these methods do not change when it does.
 //!
 //! **What a pair will change.** A pair holds two `Gb`s and the cable between them. Stepping
-//! ([`Machine::run_until`], [`Machine::run_debug`]) interleaves the two cores so that neither
+//! (`Machine::run_until`, `Machine::run_debug`) interleaves the two cores so that neither
 //! runs past a cycle at which the other could observe it, and its "cycle" is the pair's
-//! common clock. The image ([`Machine::save_image`], [`Machine::load_image`],
+//! common clock. The image (`Machine::save_image`, `Machine::load_image`,
 //! [`Machine::image_hash`]) becomes both cores' images (and the cable's device) in one
 //! sectioned image, so the history, the sync test and state files keep treating it as one
-//! machine. The input methods ([`Machine::set_buttons`], [`Machine::poke`],
-//! [`Machine::poke_memory`]) gain a player index, as the events that call them will; the
+//! machine. The input methods (`Machine::set_buttons`, `Machine::poke`,
+//! `Machine::poke_memory`) gain a player index, as the events that call them will; the
 //! views ([`Machine::gb`], [`Machine::picture`]) become one per player (`gb()` stays the first
-//! player's). Watchpoints and the core a script is lent ([`Machine::gb_mut`]) name a player
+//! player's). Watchpoints and the core a script is lent (`Machine::gb_mut`) name a player
 //! too.
 
 use gb_core::watch::{Access, Hit};
@@ -76,7 +76,7 @@ impl Machine {
         self.gb.frame_rule()
     }
 
-    /// The picture of the last completed frame (see [`Machine::end_frame`]).
+    /// The picture of the last completed frame (see `Machine::end_frame`).
     pub fn picture(&self) -> &Frame {
         &self.picture
     }
