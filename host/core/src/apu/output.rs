@@ -75,7 +75,11 @@ impl Apu {
     /// Each channel's digital output 0-15 now (what the CGB's PCM12/PCM34 show; the DMG has
     /// no such registers, so this is for hosts and tests). Call [`Apu::catch_up`] first.
     pub fn digital_outputs(&self) -> [u8; 4] {
-        let v = self.voices();
+        self.outputs(&self.voices())
+    }
+
+    /// [`Apu::digital_outputs`] from the registers' `v`.
+    fn outputs(&self, v: &Voices) -> [u8; 4] {
         std::array::from_fn(|c| {
             if v.on[c] {
                 v.digital(c, &self.synth)
@@ -93,8 +97,8 @@ impl Apu {
     /// in that M-cycle, and at normal speed for the noise channel whose LFSR clock raised its
     /// output at the read's own dot.
     pub fn pcm_outputs(&self, ahead: u64, glitch: bool) -> [u8; 4] {
-        let mut out = self.digital_outputs();
         let v = self.voices();
+        let mut out = self.outputs(&v);
         let s = &self.synth;
         for (c, o) in out.iter_mut().enumerate().take(2) {
             if v.on[c] && s.latch_at[c] != NO_LATCH && s.latch_at[c] <= s.t.saturating_add(ahead) {

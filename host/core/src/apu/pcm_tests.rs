@@ -10,7 +10,11 @@
 //! normal speed, and its writes and reads land at the same point of an M-cycle, so a read
 //! `k` M-cycles after a write there sees `2k` ticks: the counts below are the same in both.
 //! A write or read here is at `now` (a multiple of 4, the end of the CPU's M-cycle), as the
-//! bus makes them at normal speed.
+//! bus makes them at normal speed, and a read goes through [`Apu::pcm_outputs`] as the bus's
+//! does: it sees the squares' latches of its M-cycle, and with the CPU CGB C's read glitch
+//! (`pcm`, the default revision) or without it (`pcm_rev(…, false)`, the CPU CGB D and E,
+//! which the noise rules follow). `docs/timing.md`, "PCM12 and PCM34", says how these counts
+//! were checked against SameBoy's model of each revision.
 
 use super::Apu;
 

@@ -166,19 +166,32 @@ impl Synth {
         shift < 14 && (self.noise_counter >> shift) & 1 != 0
     }
 
-    /// NR43's clock shift changed from `old`'s to `v`'s while channel 4 plays (the CPU CGB E,
-    /// SameBoy's `nr43_write`): the LFSR steps if the counter bit the shift selects rises.
-    /// The select lines pass through `old` with `v`'s bit 7 first; if that intermediate bit
-    /// differs from the old and new ones, which are equal, it steps once when they are 1 and
-    /// the new bit 7 is 0.
-    pub(super) fn nr43_select(&mut self, old: u8, v: u8) {
+    /// The counter bits NR43's clock shift selects as it changes from `old` to `v`: the old
+    /// one, the new one, and the one selected between them (the select lines pass through
+    /// `old` with `v`'s bit 7 first), with whether that intermediate bit glitches (it differs
+    /// from the old and new ones, which are equal). `None` if the shift does not change.
+    fn nr43_bits(&self, old: u8, v: u8) -> Option<(bool, bool, bool)> {
         if (old ^ v) & 0xF0 == 0 {
-            return;
+            return None;
         }
         let old_bit = self.noise_counter_bit(old >> 4);
         let new_bit = self.noise_counter_bit(v >> 4);
         let glitch_bit = self.noise_counter_bit(((old & 0x7F) | (v & 0x80)) >> 4);
-        let steps = if old_bit == new_bit && new_bit != glitch_bit {
+        Some((
+            old_bit,
+            new_bit,
+            old_bit == new_bit && new_bit != glitch_bit,
+        ))
+    }
+
+    /// NR43's clock shift changed from `old`'s to `v`'s while channel 4 plays (the CPU CGB E,
+    /// SameBoy's `nr43_write`): the LFSR steps if the selected counter bit rises; on a glitch
+    /// ([`Synth::nr43_bits`]) it steps once when the bits are 1 and the new bit 7 is 0.
+    pub(super) fn nr43_select(&mut self, old: u8, v: u8) {
+        let Some((old_bit, new_bit, glitch)) = self.nr43_bits(old, v) else {
+            return;
+        };
+        let steps = if glitch {
             new_bit && v & 0x80 == 0
         } else {
             !old_bit && new_bit
@@ -188,19 +201,15 @@ impl Synth {
         }
     }
 
-    /// One of the CPU CGB C's two NR43 passes (`old` to $FF, $FF to the value written):
-    /// with the intermediate bit differing from the old and new ones, which are equal, the
-    /// LFSR steps when they are 0 (nothing when they are 1); a rising bit steps it in 7-bit
-    /// mode whatever NR43 says (SameBoy's `nr43_write` for revisions up to CGB C; its rarer
-    /// double steps are not modelled).
+    /// One of the CPU CGB C's two NR43 passes (`old` to $FF, $FF to the value written): on a
+    /// glitch ([`Synth::nr43_bits`]) the LFSR steps when the bits are 0 (nothing when they are
+    /// 1); a rising bit steps it in 7-bit mode whatever NR43 says (SameBoy's `nr43_write` for
+    /// revisions up to CGB C; its rarer double steps are not modelled).
     pub(super) fn nr43_select_cgb_c(&mut self, old: u8, v: u8) {
-        if (old ^ v) & 0xF0 == 0 {
+        let Some((old_bit, new_bit, glitch)) = self.nr43_bits(old, v) else {
             return;
-        }
-        let old_bit = self.noise_counter_bit(old >> 4);
-        let new_bit = self.noise_counter_bit(v >> 4);
-        let glitch_bit = self.noise_counter_bit(((old & 0x7F) | (v & 0x80)) >> 4);
-        if old_bit == new_bit && new_bit != glitch_bit {
+        };
+        if glitch {
             if !new_bit {
                 self.lfsr = lfsr_step(self.lfsr, v & 0x08 != 0);
             }
