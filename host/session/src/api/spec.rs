@@ -309,7 +309,8 @@ pub fn functions() -> Vec<Function> {
            (nothing is logged: a replay reads the same values).", None),
         f("apu.channel", &[("n", "integer")], "ApuChannel",
           "Channel `n` (1-4) now, in Pan Docs' terms: `playing` (NR52), `dac`, `output` (its \
-           digital output 0-15, what the CGB's PCM12/PCM34 show), `left`/`right` (NR51), \
+           digital output 0-15 at this instant; the CGB's PCM12/PCM34 read it, a CPU read seeing \
+           the squares' changes due in its M-cycle), `left`/`right` (NR51), \
            `frequency` (the 11-bit period value of NRx3/NRx4), `hz` (the tone's frequency: \
            131,072 / (2048 - f) for channels 1-2, 65,536 / (2048 - f) for 3, the LFSR's clock \
            rate for 4), `length` (length timer steps left) and `length_enabled`; then the parts \
