@@ -391,25 +391,35 @@ fn joypad_rom() -> Vec<u8> {
     .expect("assemble")
 }
 
+/// Record `frames` frames of seeded random input on `rom` into `movie` (`--aligned`: each
+/// change at its frame's first cycle, as `bench --movie` needs).
+fn record_random_movie(rom: &str, movie: &str, frames: u32, aligned: bool) {
+    let frames = frames.to_string();
+    let mut args = vec![
+        "movie",
+        "record",
+        rom,
+        "--out",
+        movie,
+        "--overwrite",
+        "--frames",
+        &frames,
+        "--random-input",
+        "7",
+    ];
+    if aligned {
+        args.push("--aligned");
+    }
+    let rec = gbhost(&args);
+    assert!(rec.status.success(), "stderr: {}", stderr(&rec));
+}
+
 #[test]
 fn bench_runs_a_movies_input_from_a_frame_after_checking_it() {
     let rom = temp_file("bench-movie.gb", &joypad_rom());
     let movie = rom.with_file_name("bench-movie.gbm");
     let (r, m) = (rom.to_str().unwrap(), movie.to_str().unwrap());
-    let rec = gbhost(&[
-        "movie",
-        "record",
-        r,
-        "--out",
-        m,
-        "--overwrite",
-        "--frames",
-        "150",
-        "--random-input",
-        "7",
-        "--aligned",
-    ]);
-    assert!(rec.status.success(), "stderr: {}", stderr(&rec));
+    record_random_movie(r, m, 150, true);
     let out = gbhost(&[
         "bench", r, "--movie", m, "--from", "40", "--frames", "100", "--rounds", "2",
     ]);
@@ -458,19 +468,7 @@ fn bench_refuses_a_movie_whose_input_changes_inside_frames() {
     let rom = temp_file("bench-subframe.gb", &joypad_rom());
     let movie = rom.with_file_name("bench-subframe.gbm");
     let (r, m) = (rom.to_str().unwrap(), movie.to_str().unwrap());
-    let rec = gbhost(&[
-        "movie",
-        "record",
-        r,
-        "--out",
-        m,
-        "--overwrite",
-        "--frames",
-        "300",
-        "--random-input",
-        "7",
-    ]);
-    assert!(rec.status.success(), "stderr: {}", stderr(&rec));
+    record_random_movie(r, m, 300, false);
     let out = gbhost(&["bench", r, "--movie", m, "--rounds", "1"]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert!(
