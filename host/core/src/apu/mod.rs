@@ -14,6 +14,9 @@
 //! powering it off clears the length counters too, and while it is off they take no writes
 //! either; while channel 3 plays, the CPU reaches the wave RAM byte it is reading at any time
 //! (not only in the cycle it reads it); retriggering channel 3 does not corrupt wave RAM.
+//! Between CGB revisions only the CPU CGB C's PCM read glitch and NR43 writes are told apart
+//! (`Apu::set_cgb_c`); the noise channel's other timing is SameBoy's CGB E model
+//! (`docs/timing.md`, "Noise channel").
 //!
 //! The waveforms (duty squares, wave, noise LFSR), the DACs, NR50/NR51 mixing and the output
 //! samples are in `synth.rs`: generated lazily, brought up to date before each register write and
