@@ -222,3 +222,65 @@ impl Machine {
         self.gb.discard_audio();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A machine counting frames in work RAM ($C000, in the VBlank handler).
+    fn machine() -> Machine {
+        let rom = gb_core::asm::rom(
+            "xor a\n ld [$C000], a\n ld a, $01\n ldh [$FF], a\n ei\n main:\n halt\n nop\n \
+             jr main\n org $40\n \
+             push af\n ld a, [$C000]\n inc a\n ld [$C000], a\n pop af\n reti\n",
+        )
+        .expect("assemble");
+        Machine::power_on(Cartridge::from_rom(rom).expect("cart"), Boot::default()).expect("on")
+    }
+
+    fn frame(m: &mut Machine) {
+        while !m.run_until(None) {}
+        m.end_frame();
+    }
+
+    #[test]
+    fn an_image_brings_the_machine_back_and_its_hash_follows_the_state() {
+        let mut m = machine();
+        frame(&mut m);
+        let (image, hash) = (m.image(), m.image_hash());
+        frame(&mut m);
+        assert_ne!(m.image_hash(), hash);
+        m.load_image(&image).expect("own image");
+        assert_eq!(m.image(), image);
+        assert_eq!(m.image_hash(), hash);
+    }
+
+    #[test]
+    fn a_refused_image_changes_nothing() {
+        let mut m = machine();
+        frame(&mut m);
+        let before = m.image();
+        assert!(m.check_image(&before[..before.len() / 2]).is_err());
+        assert!(m.load_image(b"not an image").is_err());
+        assert_eq!(m.image(), before);
+        // An image it accepts is checked without being loaded.
+        let mut other = machine();
+        frame(&mut other);
+        frame(&mut other);
+        m.check_image(&other.image()).expect("accepted");
+        assert_eq!(m.image(), before);
+    }
+
+    #[test]
+    fn pokes_reach_the_bus_and_the_flat_memories() {
+        let mut m = machine();
+        m.poke(0xC100, 0x12);
+        m.poke_memory(Domain::Wram, 0x101, 0x34);
+        // Out of range and the ROM: nothing, and no panic.
+        m.poke_memory(Domain::Wram, u32::MAX, 0x56);
+        m.poke_memory(Domain::Rom, 0, 0x56);
+        assert_eq!(m.gb().peek(0xC100), 0x12);
+        assert_eq!(m.gb().peek(0xC101), 0x34);
+        assert_ne!(m.gb().domain(Domain::Rom)[0], 0x56);
+    }
+}
