@@ -39,9 +39,9 @@ pub struct Args {
     #[arg(long, default_value_t = 64, value_name = "MIB")]
     pub history_mib: usize,
     #[command(flatten)]
-    pub power: crate::rom::PowerArgs,
+    pub power: crate::game::rom::PowerArgs,
     #[command(flatten)]
-    pub patch: crate::rom_patches::PatchArgs,
+    pub patch: crate::game::rom_patches::PatchArgs,
 }
 
 /// There is no display to open a window on (exit status 2).
@@ -112,7 +112,7 @@ pub fn run(args: &Args) -> Result<()> {
         } << 20,
         audio: !args.mute,
         stop: Some(stop_on_signals()),
-        power: crate::rom::PowerArgs {
+        power: crate::game::rom::PowerArgs {
             model: args.power.model.or(Some(config.model())),
             dmg_palette: if args.power.dmg_palette == gb_core::DmgPalette::Auto {
                 config.dmg_palette()
@@ -124,13 +124,13 @@ pub fn run(args: &Args) -> Result<()> {
         correction: config.color_correction(),
     };
     let mut emu = emu::spawn(start)?;
-    let _term = crate::repl::TermGuard::save();
+    let _term = crate::console::repl::TermGuard::save();
     let repl = if args.repl {
         let tx = emu.sender();
         Some(
             std::thread::Builder::new()
                 .name("repl".into())
-                .spawn(move || crate::repl::run(tx))?,
+                .spawn(move || crate::console::repl::run(tx))?,
         )
     } else {
         None

@@ -10,28 +10,19 @@
 //! a failed script or sync test).
 
 mod audio;
-mod battery;
 mod bench;
 mod cli;
-mod cmd_words;
-mod command;
 mod config;
-mod debug_cmds;
-mod demo;
+mod console;
 mod desktop;
 mod emu;
+mod game;
 mod gamepad;
-mod hexdump;
 mod movie_convert;
 mod overlay;
-mod repl;
-mod rom;
-mod rom_patches;
-mod saves;
 mod screenshot;
 mod scripted;
 mod state_key;
-mod tool_cmds;
 mod ui;
 mod watcher;
 

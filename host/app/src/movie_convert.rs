@@ -74,7 +74,7 @@ pub fn to_bk2(input: &Path, output: &Path, o: &Options<'_>) -> Result<()> {
         );
     };
     let movie = Movie::open(input).with_context(|| format!("{}", input.display()))?;
-    let rom = crate::rom::read(rom_path, o.force, o.patches)?;
+    let rom = crate::game::rom::read(rom_path, o.force, o.patches)?;
     if let Err(e) = movie.check_rom(&rom) {
         refuse(o.force, &e.to_string())?;
     }
@@ -122,7 +122,7 @@ pub fn to_bk2(input: &Path, output: &Path, o: &Options<'_>) -> Result<()> {
     let mut boot_image = None;
     match (boot_rom, o.boot_rom) {
         (Some(hash), Some(path)) => {
-            let image = crate::rom::read_boot(path)?;
+            let image = crate::game::rom::read_boot(path)?;
             if gb_session::fnv1a(&image) != hash {
                 refuse(
                     o.force,
@@ -228,7 +228,7 @@ pub fn to_gbm(input: &Path, output: &Path, o: &Options<'_>) -> Result<()> {
     };
     let bk2 = bk2::read(&std::fs::read(input)?)
         .with_context(|| format!("{} is not a usable .bk2", input.display()))?;
-    let rom = crate::rom::read(rom_path, o.force, o.patches)?;
+    let rom = crate::game::rom::read(rom_path, o.force, o.patches)?;
     match bk2
         .header_value("SHA1")
         .map(str::trim)
@@ -282,7 +282,7 @@ pub fn to_gbm(input: &Path, output: &Path, o: &Options<'_>) -> Result<()> {
                      EnableBIOS say so): give it with --boot-rom FILE"
                 );
             };
-            let image = crate::rom::read_boot(path)?;
+            let image = crate::game::rom::read_boot(path)?;
             if let Some(theirs) = hash
                 && !theirs.eq_ignore_ascii_case(&sha1_hex(&image))
             {

@@ -47,7 +47,7 @@ pub struct Run<'a> {
     /// An optional boot ROM.
     pub boot_rom: Option<&'a Path>,
     /// How the machine powers on.
-    pub power: crate::rom::PowerArgs,
+    pub power: crate::game::rom::PowerArgs,
     /// Patches for the ROM (none: the one beside it, if any).
     pub patches: &'a [PathBuf],
     /// Scripts to load before the first frame, in order.
@@ -266,8 +266,8 @@ fn print_console(session: &mut Session) -> Vec<String> {
 
 /// Run the session; returns it for the caller's other output.
 pub fn run(run: &Run<'_>) -> Result<Session> {
-    let rom = crate::rom::read(run.rom, run.power.force, run.patches)?;
-    let boot = run.boot_rom.map(crate::rom::read_boot).transpose()?;
+    let rom = crate::game::rom::read(run.rom, run.power.force, run.patches)?;
+    let boot = run.boot_rom.map(crate::game::rom::read_boot).transpose()?;
     let mut config = SessionConfig {
         force_unsupported: run.power.force,
         desync_check: run.sync_test.is_some(),

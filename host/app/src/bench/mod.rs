@@ -40,9 +40,9 @@ pub struct Args {
     #[arg(long)]
     no_render: bool,
     #[command(flatten)]
-    power: crate::rom::PowerArgs,
+    power: crate::game::rom::PowerArgs,
     #[command(flatten)]
-    patch: crate::rom_patches::PatchArgs,
+    patch: crate::game::rom_patches::PatchArgs,
     /// Run this movie's input, frame by frame, as the workload (recorded on ROM; its start
     /// replaces the power-on options). Its state checks are compared once, untimed, before
     /// the rounds.
@@ -128,7 +128,7 @@ pub fn run(args: &Args) -> Result<()> {
     let mut fps = Vec::with_capacity(rounds);
     let mut mcps = Vec::with_capacity(rounds);
     for round in 0..rounds {
-        let mut gb = crate::rom::load(rom, None, args.power, &args.patch.patches)?;
+        let mut gb = crate::game::rom::load(rom, None, args.power, &args.patch.patches)?;
         gb.set_audio_enabled(!args.no_audio);
         gb.set_rendering(!args.no_render);
         let mut audio = vec![(0, 0); gb_core::apu::RING_CAPACITY];

@@ -62,7 +62,7 @@ struct Input {
 
 /// Read the movie and make its start machine; refuse input a frame-by-frame replay drops.
 fn input(o: &Options<'_>) -> Result<(Input, Movie)> {
-    let rom = crate::rom::read(o.rom, o.force, o.patches)?;
+    let rom = crate::game::rom::read(o.rom, o.force, o.patches)?;
     let movie = Movie::open(o.movie).with_context(|| format!("{}", o.movie.display()))?;
     let (buttons, dropped) = movie.frame_buttons()?;
     if dropped > 0 {

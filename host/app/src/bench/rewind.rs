@@ -27,7 +27,7 @@ pub struct Options<'a> {
     /// The ROM.
     pub rom: &'a std::path::Path,
     /// How the machine powers on.
-    pub power: crate::rom::PowerArgs,
+    pub power: crate::game::rom::PowerArgs,
     /// Patches for the ROM.
     pub patches: &'a [PathBuf],
     /// Scripts to load.
@@ -71,7 +71,7 @@ fn method(name: Option<&str>, default: Method) -> Result<Method> {
 
 /// Run the rewind bench.
 pub fn run(opts: &Options<'_>) -> Result<()> {
-    let rom = crate::rom::read(opts.rom, opts.power.force, opts.patches)?;
+    let rom = crate::game::rom::read(opts.rom, opts.power.force, opts.patches)?;
     let defaults = SessionConfig::default();
     let config = SessionConfig {
         force_unsupported: opts.power.force,

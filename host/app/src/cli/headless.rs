@@ -47,9 +47,9 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     boot_rom: Option<PathBuf>,
     #[command(flatten)]
-    power: crate::rom::PowerArgs,
+    power: crate::game::rom::PowerArgs,
     #[command(flatten)]
-    patch: crate::rom_patches::PatchArgs,
+    patch: crate::game::rom_patches::PatchArgs,
     /// Load this Lua script before the first frame (repeatable); its `console.log`/`print`
     /// lines are printed as `log: TEXT`.
     #[arg(long, value_name = "FILE.lua")]
@@ -130,7 +130,7 @@ pub fn run(args: &Args) -> Result<()> {
     {
         return run_session(args);
     }
-    let mut gb = crate::rom::load(
+    let mut gb = crate::game::rom::load(
         &args.rom,
         args.boot_rom.as_deref(),
         args.power,

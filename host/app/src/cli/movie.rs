@@ -67,7 +67,7 @@ enum Sub {
         #[arg(long)]
         force: bool,
         #[command(flatten)]
-        patch: crate::rom_patches::PatchArgs,
+        patch: crate::game::rom_patches::PatchArgs,
     },
 }
 
@@ -76,9 +76,9 @@ struct RecordArgs {
     /// The ROM.
     rom: PathBuf,
     #[command(flatten)]
-    power: crate::rom::PowerArgs,
+    power: crate::game::rom::PowerArgs,
     #[command(flatten)]
-    patch: crate::rom_patches::PatchArgs,
+    patch: crate::game::rom_patches::PatchArgs,
     /// The movie file to write (replaced if it exists).
     #[arg(long)]
     out: PathBuf,
@@ -121,7 +121,7 @@ struct PlayArgs {
     /// The movie file.
     movie: PathBuf,
     #[command(flatten)]
-    patch: crate::rom_patches::PatchArgs,
+    patch: crate::game::rom_patches::PatchArgs,
     /// Stop at this frame (seeking there from the nearest keyframe when possible).
     #[arg(long)]
     to: Option<u64>,
@@ -129,7 +129,7 @@ struct PlayArgs {
     #[arg(long, value_name = "FILE.png")]
     screenshot: Option<PathBuf>,
     /// The model to play on (`auto`: the movie's; another than the movie's is refused).
-    #[arg(long, value_name = "auto|dmg|cgb", default_value = "auto", value_parser = crate::rom::parse_model)]
+    #[arg(long, value_name = "auto|dmg|cgb", default_value = "auto", value_parser = crate::game::rom::parse_model)]
     model: gb_core::ModelChoice,
     /// Run a cartridge type gbhost does not emulate with a stand-in mapper (a movie recorded
     /// with `--force` plays with it).
@@ -199,7 +199,7 @@ impl Rng {
 }
 
 fn record(a: &RecordArgs) -> Result<()> {
-    let rom = crate::rom::read(&a.rom, a.power.force, &a.patch.patches)?;
+    let rom = crate::game::rom::read(&a.rom, a.power.force, &a.patch.patches)?;
     let config = SessionConfig {
         desync_check: false,
         ring_bytes: 16 << 20,
@@ -279,7 +279,7 @@ fn record(a: &RecordArgs) -> Result<()> {
 }
 
 fn play(a: &PlayArgs) -> Result<()> {
-    let rom = crate::rom::read(&a.rom, a.force, &a.patch.patches)?;
+    let rom = crate::game::rom::read(&a.rom, a.force, &a.patch.patches)?;
     let movie = Movie::open(&a.movie).with_context(|| format!("{}", a.movie.display()))?;
     if let gb_core::ModelChoice::Fixed(model) = a.model {
         movie.check_model(model)?;

@@ -18,9 +18,9 @@ pub struct Args {
     #[arg(long, default_value_t = 600)]
     frames: u64,
     #[command(flatten)]
-    power: crate::rom::PowerArgs,
+    power: crate::game::rom::PowerArgs,
     #[command(flatten)]
-    patch: crate::rom_patches::PatchArgs,
+    patch: crate::game::rom_patches::PatchArgs,
 }
 
 /// One frame's duration: 70,224 T-cycles at 4,194,304 Hz.
@@ -28,7 +28,7 @@ const FRAME: Duration = Duration::from_nanos(16_742_706);
 
 /// Run `gbhost play`.
 pub fn run(args: &Args) -> Result<()> {
-    let mut gb = crate::rom::load(&args.rom, None, args.power, &args.patch.patches)?;
+    let mut gb = crate::game::rom::load(&args.rom, None, args.power, &args.patch.patches)?;
     let mut out = AudioOut::open();
     if out.is_playing() {
         eprintln!("gbhost: playing at {} Hz", out.sample_rate());

@@ -33,9 +33,9 @@ enum Sub {
         #[arg(long)]
         out: PathBuf,
         #[command(flatten)]
-        power: crate::rom::PowerArgs,
+        power: crate::game::rom::PowerArgs,
         #[command(flatten)]
-        patch: crate::rom_patches::PatchArgs,
+        patch: crate::game::rom_patches::PatchArgs,
     },
     /// Print what a state file holds.
     Info {
@@ -51,7 +51,7 @@ enum Sub {
         /// The BESS file to write.
         out: PathBuf,
         #[command(flatten)]
-        patch: crate::rom_patches::PatchArgs,
+        patch: crate::game::rom_patches::PatchArgs,
     },
     /// Read a BESS file (from SameBoy or gbhost) into a gbhost state file.
     ImportBess {
@@ -62,7 +62,7 @@ enum Sub {
         /// The gbhost state file to write.
         out: PathBuf,
         #[command(flatten)]
-        patch: crate::rom_patches::PatchArgs,
+        patch: crate::game::rom_patches::PatchArgs,
     },
 }
 
@@ -74,10 +74,10 @@ fn now() -> u64 {
 
 fn session(
     rom: &std::path::Path,
-    power: crate::rom::PowerArgs,
+    power: crate::game::rom::PowerArgs,
     patches: &[PathBuf],
 ) -> Result<Session> {
-    let bytes = crate::rom::read(rom, power.force, patches)?;
+    let bytes = crate::game::rom::read(rom, power.force, patches)?;
     let config = SessionConfig {
         force_unsupported: power.force,
         desync_check: false,
@@ -150,7 +150,7 @@ pub fn run(args: &Args) -> Result<()> {
         } => {
             let f = StateFile::read(state)?;
             // The session the file starts checks the ROM, the model and the image, as a load does.
-            let bytes = crate::rom::read(rom, false, &patch.patches)?;
+            let bytes = crate::game::rom::read(rom, false, &patch.patches)?;
             let s = Session::from_state_file(bytes, None, SessionConfig::default(), &f)
                 .with_context(|| format!("{} cannot be loaded", state.display()))?;
             let bytes = gb_core::bess::export_with_timestamp(s.gb(), f.meta.unix_time);
@@ -189,7 +189,7 @@ pub fn run(args: &Args) -> Result<()> {
             };
             // What was written is what a load accepts.
             Session::from_state_file(
-                crate::rom::read(rom, false, &patch.patches)?,
+                crate::game::rom::read(rom, false, &patch.patches)?,
                 None,
                 SessionConfig::default(),
                 &file,
@@ -218,9 +218,9 @@ fn import_bess(
 ) -> Result<(gb_core::Model, gb_core::Gb)> {
     // The machine of a model (`None`: the one the header picks), as a session powers it on.
     let machine = |model: Option<gb_core::Model>| -> Result<(gb_core::Model, gb_core::Gb)> {
-        let power = crate::rom::PowerArgs {
+        let power = crate::game::rom::PowerArgs {
             model: model.map(gb_core::ModelChoice::Fixed),
-            ..crate::rom::PowerArgs::default()
+            ..crate::game::rom::PowerArgs::default()
         };
         let s = session(rom, power, patches)?;
         Ok((s.start_params().model, s.gb().clone()))

@@ -6,13 +6,13 @@
 use std::path::Path;
 
 use super::machine::Emu;
-use crate::command::{COMMANDS, Command, MovieCmd, StateCmd, StateTarget};
-use crate::hexdump::hexdump;
+use crate::console::command::{COMMANDS, Command, MovieCmd, StateCmd, StateTarget};
+use crate::console::hexdump::hexdump;
 
 impl Emu {
     /// Parse and run one console line; returns what to print (errors as `error: …`).
     pub fn apply_line(&mut self, line: &str) -> String {
-        match crate::command::parse(line) {
+        match crate::console::command::parse(line) {
             Ok(cmd) => self.apply(cmd),
             Err(e) => format!("error: {e}"),
         }

@@ -1,4 +1,4 @@
-//! The debugger in the app: its commands ([`crate::debug_cmds`]) on the session's model
+//! The debugger in the app: its commands ([`crate::console::debug_cmds`]) on the session's model
 //! (`gb_session::debug`, `Session::debug`), the ROM's symbols (its `.sym` file beside it,
 //! loaded when the ROM opens), and where the machine stopped, said as a debugger says it
 //! (`stopped: #1 write of 03 to C0B0 … at 6B62 Game.update+12: ld [hl], a`).
@@ -12,7 +12,7 @@ use gb_session::debug::{BreakOn, Resume, Stopped};
 use gb_session::symbols::Symbols;
 
 use super::machine::Emu;
-use crate::debug_cmds::{BreakKind, DebugCmd};
+use crate::console::debug_cmds::{BreakKind, DebugCmd};
 
 /// Most instructions `si N` runs at once.
 const MAX_STEPS: u32 = 100_000;
@@ -52,7 +52,7 @@ impl Emu {
             let banked = matches!(addr, 0x4000..=0x7FFF | 0x8000..=0xBFFF | 0xD000..=0xDFFF);
             return Ok((banked.then_some(bank), addr));
         }
-        crate::cmd_words::addr_word(Some(&word.to_owned()))
+        crate::console::cmd_words::addr_word(Some(&word.to_owned()))
             .map(|l| (l.bank, l.addr))
             .map_err(|e| match &self.symbols {
                 Some(_) => format!("{e}, or a symbol of the ROM's .sym file"),

@@ -275,7 +275,7 @@ pub(crate) fn fresh_session(
     movie: Option<&Movie>,
     rom: &[u8],
     edited: &Session,
-    power: &crate::rom::PowerArgs,
+    power: &crate::game::rom::PowerArgs,
     config: gb_session::SessionConfig,
 ) -> Result<Session> {
     Ok(match movie {

@@ -12,7 +12,7 @@ use gb_session::movie::editor::BranchCheck;
 
 use super::editor_state::OpenEditor;
 use super::machine::Emu;
-use crate::command::{BranchCmd, MovieCmd};
+use crate::console::command::{BranchCmd, MovieCmd};
 
 /// Frames `from..=to` as a range.
 fn span(from: u64, to: u64) -> Range<u64> {

@@ -10,7 +10,7 @@ use gb_session::movie::Movie;
 use gb_session::movie::ghost::Ghost;
 
 use super::machine::Emu;
-use crate::command::GhostSource;
+use crate::console::command::GhostSource;
 
 impl Emu {
     /// Open (or close) the ghost.

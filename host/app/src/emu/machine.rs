@@ -18,8 +18,8 @@ use gb_session::{Bundle, PowerOn, Session, SessionConfig};
 
 use super::types::{RomSource, ScriptEntry, Speed, Start, View};
 use crate::audio::output::AudioOut;
-use crate::battery::{Battery, Opened};
-use crate::command::Location;
+use crate::console::command::Location;
+use crate::game::battery::{Battery, Opened};
 use crate::watcher::Watcher;
 
 /// One frame at normal speed: 70,224 T-cycles at 4,194,304 Hz (59.73 fps).
@@ -42,7 +42,7 @@ pub struct Emu {
     pub(crate) rom_notes: Vec<String>,
     pub(crate) ring_bytes: usize,
     /// How the machine powers on.
-    pub(crate) power: crate::rom::PowerArgs,
+    pub(crate) power: crate::game::rom::PowerArgs,
     /// How CGB colours are shown.
     pub(crate) correction: gb_core::ColorCorrection,
     /// Scripts, in load order.
@@ -157,18 +157,22 @@ impl Emu {
 
     /// The image of `rom` with its patches applied (read before anything changes: a ROM or
     /// patch that cannot be used leaves the running game as it is).
-    fn read_rom(&self, rom: &RomSource) -> Result<crate::rom_patches::Patched> {
+    fn read_rom(&self, rom: &RomSource) -> Result<crate::game::rom_patches::Patched> {
         Ok(match rom.file() {
-            None => crate::rom_patches::Patched {
-                bytes: crate::demo::rom()?,
+            None => crate::game::rom_patches::Patched {
+                bytes: crate::game::demo::rom()?,
                 ..Default::default()
             },
-            Some(f) => crate::rom::read_patched(&f.path, self.power.force, &f.patches)?,
+            Some(f) => crate::game::rom::read_patched(&f.path, self.power.force, &f.patches)?,
         })
     }
 
     /// [`Emu::open`] with the image [`Emu::read_rom`] read.
-    fn open_read(&mut self, rom: &RomSource, patched: crate::rom_patches::Patched) -> Result<()> {
+    fn open_read(
+        &mut self,
+        rom: &RomSource,
+        patched: crate::game::rom_patches::Patched,
+    ) -> Result<()> {
         // The running cartridge's RAM first: a reset powers on with what it holds now.
         self.save_battery();
         let file = rom.file();
@@ -176,7 +180,7 @@ impl Emu {
         let config = self.session_config();
         let opened = match &file {
             Some(f) => Battery::open(
-                || crate::saves::locate(&f.path, &patched.applied, f.saves_dir.as_deref()),
+                || crate::game::saves::locate(&f.path, &patched.applied, f.saves_dir.as_deref()),
                 &bytes,
             ),
             None => Opened::default(),
@@ -201,7 +205,7 @@ impl Emu {
         if let Some(note) = opened.note {
             self.say(note);
         }
-        for note in crate::rom::notes(session.gb().cartridge()) {
+        for note in crate::game::rom::notes(session.gb().cartridge()) {
             self.say(format!("warning: {note}"));
         }
         let battery = opened.battery;
@@ -226,10 +230,10 @@ impl Emu {
         if matches!(rom, RomSource::Demo) {
             // Run from the repository (the README's command), the overlay is loaded from its
             // file, so editing it shows live reload at once; elsewhere the built-in copy runs.
-            let on_disk = Path::new(crate::demo::OVERLAY_PATH);
+            let on_disk = Path::new(crate::game::demo::OVERLAY_PATH);
             let loaded_file = on_disk.is_file() && self.load_script_file(on_disk).is_ok();
             if !loaded_file {
-                let (name, source) = crate::demo::OVERLAY;
+                let (name, source) = crate::game::demo::OVERLAY;
                 let slot = self.session.load_script(name, source);
                 self.scripts.push(ScriptEntry {
                     name: name.into(),
@@ -465,7 +469,7 @@ impl Emu {
 
 /// A placeholder session, replaced by [`Emu::open`] at once.
 pub(crate) fn blank_session() -> Result<Session> {
-    let rom = crate::demo::rom()?;
+    let rom = crate::game::demo::rom()?;
     let config = SessionConfig {
         ring_bytes: 1 << 20,
         ..SessionConfig::default()

@@ -3,7 +3,7 @@
 //! - `types.rs`: the plain values the thread and the window share ([`View`], [`Start`], …);
 //! - `machine.rs`: [`machine::Emu`], opening ROMs, live frames, seeks, console lines, battery RAM;
 //! - `scripts.rs`, `movie.rs`, `apply.rs`: script files, the TAS workflow and state files,
-//!   and the console commands ([`crate::command::Command`]), as methods of `Emu`;
+//!   and the console commands ([`crate::console::command::Command`]), as methods of `Emu`;
 //! - `editor.rs`: the TAS editor (`gb_session::movie::Editor`) in the app: opening, live
 //!   frames through it, re-emulation by a budget per tick, saving; its `movie` commands in
 //!   `editor_cmds.rs`, what the window sees in `editor_view.rs`, what the thread keeps of an

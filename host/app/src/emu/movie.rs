@@ -11,7 +11,7 @@ use gb_session::movie::{Before, EndAction, Tas};
 use gb_session::{ScriptRestore, Session, SessionConfig, StateFile};
 
 use super::machine::Emu;
-use crate::command::StateTarget;
+use crate::console::command::StateTarget;
 
 /// Where numbered state slots are kept: `GBHOST_STATE_DIR`, else
 /// `$XDG_DATA_HOME/gbhost/states`, else `~/.local/share/gbhost/states`.

@@ -3,7 +3,7 @@
 
 use super::machine::Emu;
 use super::*;
-use crate::command::StateTarget;
+use crate::console::command::StateTarget;
 use gb_core::{Buttons, Domain};
 use gb_session::DrawCmd;
 use std::sync::{Arc, Mutex};
@@ -51,7 +51,7 @@ fn a_32_kib_battery_save_loads_without_events() {
         .unwrap();
     std::fs::write(&rom, &bytes).unwrap();
     let sav: Vec<u8> = (0..32 * 1024u32).map(|i| (i ^ (i >> 8)) as u8).collect();
-    std::fs::write(crate::battery::sav_path(&rom), &sav).unwrap();
+    std::fs::write(crate::game::battery::sav_path(&rom), &sav).unwrap();
     let start = Start {
         rom: RomSource::File(rom.clone()),
         ..demo_start()

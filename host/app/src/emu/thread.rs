@@ -15,7 +15,7 @@ use gb_core::{Buttons, Domain};
 
 use super::machine::{BATTERY_EVERY, Emu, FAST_FACTOR, FRAME};
 use super::types::{Panel, RomSource, Speed, Start, View};
-use crate::command::Command;
+use crate::console::command::Command;
 
 /// A request to the emulation thread.
 pub enum Cmd {

@@ -22,8 +22,8 @@ use gb_session::tools::watchlist::{self, Space, Watch};
 
 use super::machine::Emu;
 use super::tool_state::{CheatEntry, CheatRow, LIST_MAX, SearchView, ToolsView, WatchRow};
-use crate::command::Location;
-use crate::tool_cmds::{CheatCmd, RamWatchCmd, SearchCmd};
+use crate::console::command::Location;
+use crate::console::tool_cmds::{CheatCmd, RamWatchCmd, SearchCmd};
 
 /// The bus address `addr` as a memory and offset, with the banks mapped now.
 fn flat_of(gb: &Gb, addr: u16) -> Option<(Domain, usize)> {
@@ -241,7 +241,7 @@ impl Emu {
                 let domain = s.domain();
                 let words: Vec<&str> = words.iter().map(String::as_str).collect();
                 let offset_of = |w: &str| -> Result<u32, String> {
-                    let at = crate::cmd_words::addr_word(Some(&w.to_owned()))?;
+                    let at = crate::console::cmd_words::addr_word(Some(&w.to_owned()))?;
                     match locate(gb, at)? {
                         (d, o) if d == domain => Ok(o as u32),
                         (d, _) => Err(format!(

@@ -186,7 +186,7 @@ pub struct View {
     /// domain's size.
     pub memory: (Option<Domain>, u32, Vec<u8>, usize),
     /// Watched addresses and their values.
-    pub watches: Vec<(crate::command::Location, u8)>,
+    pub watches: Vec<(crate::console::command::Location, u8)>,
     /// Desyncs the session detected.
     pub desyncs: u64,
     /// The open movie.
@@ -326,7 +326,7 @@ pub struct Start {
     /// Set by a signal handler (SIGTERM, SIGINT): save and stop.
     pub stop: Option<Arc<std::sync::atomic::AtomicBool>>,
     /// How the machine powers on (every ROM opened, and every reset).
-    pub power: crate::rom::PowerArgs,
+    pub power: crate::game::rom::PowerArgs,
     /// How CGB colours are shown.
     pub correction: gb_core::ColorCorrection,
 }

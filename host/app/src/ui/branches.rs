@@ -5,7 +5,7 @@
 use eframe::egui;
 
 use super::GbApp;
-use crate::command::{BranchCmd, Command, MovieCmd};
+use crate::console::command::{BranchCmd, Command, MovieCmd};
 use crate::emu::{BranchView, EditorView};
 
 impl GbApp {

@@ -8,8 +8,8 @@ use eframe::egui;
 use gb_session::tools::cheats;
 
 use super::GbApp;
-use crate::command::Command;
-use crate::tool_cmds::CheatCmd;
+use crate::console::command::Command;
+use crate::console::tool_cmds::CheatCmd;
 
 impl GbApp {
     pub(super) fn cheats_window(&mut self, ctx: &egui::Context) {

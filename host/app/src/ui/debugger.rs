@@ -7,8 +7,8 @@
 use eframe::egui;
 
 use super::GbApp;
-use crate::command::Command;
-use crate::debug_cmds::DebugCmd;
+use crate::console::command::Command;
+use crate::console::debug_cmds::DebugCmd;
 use crate::emu::Cmd;
 
 impl GbApp {

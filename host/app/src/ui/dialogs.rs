@@ -10,7 +10,7 @@
 use super::GbApp;
 use super::file_state::{Dialog, MovieInfoFields};
 use super::portal::Portal;
-use crate::command::{Command, MovieCmd, StateCmd, StateTarget};
+use crate::console::command::{Command, MovieCmd, StateCmd, StateTarget};
 use crate::emu::Cmd;
 use eframe::egui;
 use std::path::PathBuf;

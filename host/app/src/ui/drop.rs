@@ -5,7 +5,7 @@
 //! status bar saying what gbhost opens.
 
 use super::GbApp;
-use crate::command::{Command, MovieCmd, StateCmd};
+use crate::console::command::{Command, MovieCmd, StateCmd};
 use crate::emu::Cmd;
 use eframe::egui;
 use std::path::{Path, PathBuf};
@@ -26,9 +26,9 @@ pub(super) enum Kind {
 pub(super) fn kind(p: &Path) -> Option<Kind> {
     let ext = p.extension()?.to_str()?.to_ascii_lowercase();
     Some(match ext.as_str() {
-        e if crate::rom::EXTENSIONS.contains(&e) => Kind::Rom,
+        e if crate::game::rom::EXTENSIONS.contains(&e) => Kind::Rom,
         "lua" => Kind::Script,
-        e if crate::rom_patches::EXTENSIONS.contains(&e) => Kind::Patch,
+        e if crate::game::rom_patches::EXTENSIONS.contains(&e) => Kind::Patch,
         "gbs" => Kind::State,
         "gbm" => Kind::Movie,
         "bk2" => Kind::Bk2,
@@ -54,7 +54,7 @@ impl GbApp {
 
     /// Open one dropped file by its kind.
     fn open_dropped(&mut self, p: PathBuf) {
-        let name = crate::rom_patches::file_name(&p);
+        let name = crate::game::rom_patches::file_name(&p);
         match kind(&p) {
             Some(Kind::Rom) => self.open_rom(p),
             Some(Kind::Script) => self.load_script(p),

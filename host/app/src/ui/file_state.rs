@@ -59,7 +59,7 @@ impl Dialog {
     /// The native dialog's file filter: a name and extensions.
     pub(super) fn filter(self) -> (&'static str, &'static [&'static str]) {
         match self {
-            Dialog::OpenRom => ("Game Boy ROMs", &crate::rom::EXTENSIONS),
+            Dialog::OpenRom => ("Game Boy ROMs", &crate::game::rom::EXTENSIONS),
             Dialog::LoadScript => ("Lua scripts", &["lua"]),
             Dialog::RecordMovie { .. }
             | Dialog::PlayMovie

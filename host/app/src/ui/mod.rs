@@ -54,8 +54,8 @@ mod windows;
 #[cfg(test)]
 mod windows_tests;
 
-use crate::command::{Command, MovieCmd, StateCmd, StateTarget};
 use crate::config::{Config, Keys};
+use crate::console::command::{Command, MovieCmd, StateCmd, StateTarget};
 use crate::emu::{Cmd, EmuHandle, Panel, RomSource, Speed, View};
 use crate::gamepad::Gamepads;
 use eframe::egui;

@@ -3,7 +3,7 @@
 //! pokes, a watch list).
 
 use super::GbApp;
-use crate::command::{Command, parse_hex};
+use crate::console::command::{Command, parse_hex};
 use crate::emu::Cmd;
 use eframe::egui;
 use gb_core::Domain;
@@ -172,7 +172,7 @@ impl GbApp {
                 egui::ScrollArea::vertical()
                     .max_height(300.0)
                     .show(ui, |ui| {
-                        ui.monospace(crate::hexdump::hexdump_at(start, digits, &bytes));
+                        ui.monospace(crate::console::hexdump::hexdump_at(start, digits, &bytes));
                     });
                 ui.label(if domain.is_some() {
                     "Edits are logged pokes at offsets of this memory (any bank)."
@@ -231,7 +231,9 @@ impl GbApp {
                         .clicked()
                         && let Some(a) = addr
                     {
-                        self.send(Cmd::Run(Command::Watch(crate::command::Location::bus(a))));
+                        self.send(Cmd::Run(Command::Watch(
+                            crate::console::command::Location::bus(a),
+                        )));
                         self.watch_input.clear();
                     }
                 });

@@ -11,9 +11,9 @@ use gb_session::tools::search::{Display, Op};
 
 use super::GbApp;
 use super::tools_state::Against;
-use crate::command::{Command, Location, parse_hex};
+use crate::console::command::{Command, Location, parse_hex};
+use crate::console::tool_cmds::{RamWatchCmd, SEARCH_DOMAINS, SearchCmd};
 use crate::emu::SearchView;
-use crate::tool_cmds::{RamWatchCmd, SEARCH_DOMAINS, SearchCmd};
 
 impl GbApp {
     pub(super) fn ram_search_window(&mut self, ctx: &egui::Context) {

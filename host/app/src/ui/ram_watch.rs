@@ -6,9 +6,9 @@ use eframe::egui;
 use gb_session::tools::search::{self, Display};
 
 use super::GbApp;
-use crate::cmd_words::addr_word;
-use crate::command::Command;
-use crate::tool_cmds::RamWatchCmd;
+use crate::console::cmd_words::addr_word;
+use crate::console::command::Command;
+use crate::console::tool_cmds::RamWatchCmd;
 
 impl GbApp {
     pub(super) fn ram_watch_window(&mut self, ctx: &egui::Context) {

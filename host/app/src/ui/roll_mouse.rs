@@ -10,7 +10,7 @@ use gb_core::Buttons;
 use super::GbApp;
 use super::piano_roll::{ROW_HEIGHT, draw_rows};
 use super::roll_state::Paint;
-use crate::command::MovieCmd;
+use crate::console::command::MovieCmd;
 use crate::emu::{Cmd, EditorView};
 
 impl GbApp {

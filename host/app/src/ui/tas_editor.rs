@@ -10,7 +10,7 @@ use gb_core::Buttons;
 
 use super::GbApp;
 use super::piano_roll::header;
-use crate::command::{Command, MovieCmd};
+use crate::console::command::{Command, MovieCmd};
 use crate::emu::{Cmd, EditorView};
 
 /// An edit the toolbar and the keys both make.

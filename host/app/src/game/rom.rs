@@ -2,7 +2,7 @@
 //! power-on options every command that runs a ROM takes ([`PowerArgs`]). Patches are applied
 //! as the ROM is read (`rom_patches.rs`).
 
-use crate::rom_patches::Patched;
+use crate::game::rom_patches::Patched;
 use anyhow::{Context, Result};
 use gb_core::{Boot, Cartridge, DmgPalette, Gb, ModelChoice, RamInit};
 use std::path::{Path, PathBuf};
@@ -123,7 +123,7 @@ pub fn cartridge(path: &Path, bytes: Vec<u8>, force: bool) -> Result<Cartridge> 
 }
 
 /// Read `path`, apply its patches (`patches`, else the one beside it: see
-/// [`crate::rom_patches`]) and build the machine around it; the header's oddities go to
+/// [`crate::game::rom_patches`]) and build the machine around it; the header's oddities go to
 /// stderr, one line each.
 pub fn load(
     path: &Path,
@@ -161,7 +161,7 @@ pub fn read(path: &Path, force: bool, patches: &[PathBuf]) -> Result<Vec<u8>> {
 pub fn read_patched(path: &Path, force: bool, patches: &[PathBuf]) -> Result<Patched> {
     let bytes =
         std::fs::read(path).with_context(|| format!("cannot read ROM '{}'", path.display()))?;
-    let patched = crate::rom_patches::apply(path, bytes, patches)?;
+    let patched = crate::game::rom_patches::apply(path, bytes, patches)?;
     let cart = cartridge(path, patched.bytes.clone(), force)?;
     warn(path, &cart);
     Ok(patched)

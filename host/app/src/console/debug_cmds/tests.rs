@@ -1,7 +1,7 @@
 //! The debugger's commands through the console's parser and back (a file of its own: it
 //! names `command`, which names `debug_cmds`).
 
-use crate::command::parse;
+use crate::console::command::parse;
 
 #[test]
 fn debugger_commands_parse_and_write_back() {
@@ -35,7 +35,7 @@ fn debugger_commands_parse_and_write_back() {
     ] {
         let cmd = parse(line).unwrap_or_else(|e| panic!("{line}: {e}"));
         assert!(
-            matches!(cmd, crate::command::Command::Debug(_)),
+            matches!(cmd, crate::console::command::Command::Debug(_)),
             "{line} is a debugger command, not {cmd:?}"
         );
         assert_eq!(parse(&cmd.to_string()).unwrap(), cmd, "{line} → {cmd}");

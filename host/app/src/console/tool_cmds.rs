@@ -1,7 +1,7 @@
 //! The tools' console commands, typed: `search` (RAM search), `cheat` (Game Genie and
 //! GameShark codes) and `ramwatch` (the watch list, BizHawk's `.wch` files). Parsed here from
 //! a line's words; written back by `Display` so that `parse(&cmd.to_string()) == Ok(cmd)`, as
-//! every [`crate::command::Command`] is.
+//! every [`crate::console::command::Command`] is.
 
 use std::fmt;
 use std::path::PathBuf;
@@ -10,7 +10,7 @@ use gb_core::Domain;
 use gb_session::tools::cheats;
 use gb_session::tools::search::{self, Display, Layout};
 
-use crate::cmd_words::{Location, addr_word, quote};
+use crate::console::cmd_words::{Location, addr_word, quote};
 
 /// A `search …` command.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 #[derive(Debug)]
 pub struct Battery {
     path: PathBuf,
-    /// Where to write instead if writing at `path` fails (see [`crate::saves::Place`]).
+    /// Where to write instead if writing at `path` fails (see [`crate::game::saves::Place`]).
     fallback: Option<PathBuf>,
     /// The bytes last written or loaded.
     last: Vec<u8>,
@@ -56,11 +56,11 @@ pub struct Opened {
 }
 
 impl Battery {
-    /// The battery of the ROM image `rom` whose save is at `place` (see [`crate::saves`]):
+    /// The battery of the ROM image `rom` whose save is at `place` (see [`crate::game::saves`]):
     /// its `.sav`, checked against the cartridge (a refused file is set aside). The session
     /// is then powered on with [`Opened::data`].
     /// `place` is asked only for a cartridge with a battery.
-    pub fn open(place: impl FnOnce() -> crate::saves::Place, rom: &[u8]) -> Opened {
+    pub fn open(place: impl FnOnce() -> crate::game::saves::Place, rom: &[u8]) -> Opened {
         let Ok(cart) = Cartridge::from_rom_forced(rom.to_vec()) else {
             return Opened::default();
         };
@@ -76,7 +76,7 @@ impl Battery {
     }
 
     /// [`Battery::open`] once the place is known.
-    fn open_at(place: &crate::saves::Place, cart: Cartridge) -> Opened {
+    fn open_at(place: &crate::game::saves::Place, cart: Cartridge) -> Opened {
         let path = place.path.clone();
         let battery = Battery {
             path: path.clone(),
@@ -212,8 +212,8 @@ mod tests {
     use gb_core::asm::RomBuilder;
     use gb_session::{PowerOn, Session, SessionConfig};
 
-    fn place(rom: &Path) -> crate::saves::Place {
-        crate::saves::Place {
+    fn place(rom: &Path) -> crate::game::saves::Place {
+        crate::game::saves::Place {
             path: sav_path(rom),
             read_from: None,
             note: None,

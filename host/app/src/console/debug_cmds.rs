@@ -6,7 +6,7 @@
 
 use std::fmt;
 
-use crate::cmd_words::quote;
+use crate::console::cmd_words::quote;
 
 /// What a `break` or `watch` command stops on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -104,7 +104,7 @@ pub fn parse_break(args: &[String], watch: bool) -> Result<DebugCmd, String> {
     });
     let value = match value {
         Some(v) => Some(
-            crate::cmd_words::parse_hex(&v)
+            crate::console::cmd_words::parse_hex(&v)
                 .and_then(|v| u8::try_from(v).ok())
                 .ok_or_else(|| format!("bad value '={v}' (a byte: =05, =#200)"))?,
         ),

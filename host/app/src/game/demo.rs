@@ -6,7 +6,7 @@ use anyhow::{Context, Result};
 use gb_core::asm::RomBuilder;
 
 /// The demo's assembly source.
-pub const SOURCE: &str = include_str!("../../../examples/demo.asm");
+pub const SOURCE: &str = include_str!("../../../../examples/demo.asm");
 
 /// Where the demo's overlay is, relative to the repository's root.
 pub const OVERLAY_PATH: &str = "examples/demo_overlay.lua";
@@ -14,7 +14,7 @@ pub const OVERLAY_PATH: &str = "examples/demo_overlay.lua";
 /// The scripts the demo runs: its overlay.
 pub const OVERLAY: (&str, &str) = (
     "demo_overlay.lua",
-    include_str!("../../../examples/demo_overlay.lua"),
+    include_str!("../../../../examples/demo_overlay.lua"),
 );
 
 /// The demo cartridge image.

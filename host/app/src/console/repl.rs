@@ -6,7 +6,7 @@
 //! End of input: on a terminal (Ctrl-D) or with `quit`, gbhost quits; on piped input only the
 //! REPL ends (so `printf 'peek c000\n' | gbhost run … --repl` works as a driver).
 
-use crate::command::COMMANDS;
+use crate::console::command::COMMANDS;
 use crate::emu::Cmd;
 use rustyline::completion::{Completer, FilenameCompleter, Pair};
 use rustyline::error::ReadlineError;

@@ -1,7 +1,7 @@
 //! The tools' commands through the console's parser and back (a file of its own: it names
 //! `command`, which names `tool_cmds`).
 
-use crate::command::{Command, parse};
+use crate::console::command::{Command, parse};
 
 #[test]
 fn tool_commands_parse_and_write_back() {

@@ -13,8 +13,8 @@ use std::path::PathBuf;
 use gb_core::Buttons;
 use gb_session::movie::EndAction;
 
-pub use crate::cmd_words::{Location, parse_hex};
-use crate::cmd_words::{addr_word as addr, quote};
+pub use crate::console::cmd_words::{Location, parse_hex};
+use crate::console::cmd_words::{addr_word as addr, quote};
 
 /// The commands, for help and tab completion: name and help line.
 pub const COMMANDS: &[(&str, &str)] = &[
@@ -378,13 +378,13 @@ pub enum Command {
     /// A movie command.
     Movie(MovieCmd),
     /// A RAM search command.
-    Search(crate::tool_cmds::SearchCmd),
+    Search(crate::console::tool_cmds::SearchCmd),
     /// A debugger command.
-    Debug(crate::debug_cmds::DebugCmd),
+    Debug(crate::console::debug_cmds::DebugCmd),
     /// A cheat command.
-    Cheat(crate::tool_cmds::CheatCmd),
+    Cheat(crate::console::tool_cmds::CheatCmd),
     /// A RAM watch list command.
-    RamWatch(crate::tool_cmds::RamWatchCmd),
+    RamWatch(crate::console::tool_cmds::RamWatchCmd),
     /// Lua, as typed.
     Lua(String),
     /// Leave gbhost.
@@ -542,7 +542,9 @@ pub fn parse(line: &str) -> Result<Command, String> {
             Command::Seek(count(Some(arg(0).ok_or("usage: seek FRAME")?), 0)?)
         }
         "frame" => Command::Frame,
-        "watch" if args.len() > 1 => Command::Debug(crate::debug_cmds::parse_break(args, true)?),
+        "watch" if args.len() > 1 => {
+            Command::Debug(crate::console::debug_cmds::parse_break(args, true)?)
+        }
         "watch" => match arg(0) {
             None => Command::Watches,
             Some(s) => match s.strip_prefix('-') {
@@ -565,10 +567,10 @@ pub fn parse(line: &str) -> Result<Command, String> {
         "scripts" => Command::Scripts,
         "state" => Command::State(parse_state(args)?),
         "movie" => Command::Movie(parse_movie(args)?),
-        "search" => Command::Search(crate::tool_cmds::parse_search(args)?),
-        other if let Some(d) = crate::debug_cmds::parse(other, args) => Command::Debug(d?),
-        "cheat" => Command::Cheat(crate::tool_cmds::parse_cheat(args)?),
-        "ramwatch" => Command::RamWatch(crate::tool_cmds::parse_ramwatch(args)?),
+        "search" => Command::Search(crate::console::tool_cmds::parse_search(args)?),
+        other if let Some(d) = crate::console::debug_cmds::parse(other, args) => Command::Debug(d?),
+        "cheat" => Command::Cheat(crate::console::tool_cmds::parse_cheat(args)?),
+        "ramwatch" => Command::RamWatch(crate::console::tool_cmds::parse_ramwatch(args)?),
         _ => Command::Quit,
     })
 }
