@@ -30,15 +30,16 @@ impl Emu {
     /// one when none is named.
     fn find_script(&self, arg: Option<&str>) -> Result<usize, String> {
         match arg {
-            None if self.scripts.len() == 1 => Ok(0),
+            None if self.scripts.entries.len() == 1 => Ok(0),
             None => Err("which script? (name or number; see 'scripts')".into()),
             Some(a) => {
                 if let Ok(n) = a.parse::<usize>()
-                    && (1..=self.scripts.len()).contains(&n)
+                    && (1..=self.scripts.entries.len()).contains(&n)
                 {
                     return Ok(n - 1);
                 }
                 self.scripts
+                    .entries
                     .iter()
                     .position(|s| {
                         s.name == a
@@ -89,26 +90,26 @@ impl Emu {
             }
             Command::Regs => Ok(self.registers()),
             Command::Step(n) => {
-                self.paused = true;
+                self.pacing.paused = true;
                 for _ in 0..n {
                     self.advance();
                     // A breakpoint stopped the frame: stay there and say where.
-                    if let Some(note) = self.stop_note.take() {
+                    if let Some(note) = self.console.stop_note.take() {
                         return Ok(note);
                     }
                 }
                 Ok(format!("frame {}", self.session.frame()))
             }
             Command::Pause => {
-                self.paused = true;
+                self.pacing.paused = true;
                 Ok(format!("paused at frame {}", self.session.frame()))
             }
             Command::Resume => {
-                self.paused = false;
+                self.pacing.paused = false;
                 Ok(format!("running from frame {}", self.session.frame()))
             }
             Command::Rewind(n) => {
-                self.paused = true;
+                self.pacing.paused = true;
                 let t = self
                     .seek(self.session.frame().saturating_sub(n))
                     .map_err(err)?;
@@ -117,7 +118,7 @@ impl Emu {
                 ))
             }
             Command::Seek(t) => {
-                self.paused = true;
+                self.pacing.paused = true;
                 let t = self.seek(t).map_err(err)?;
                 Ok(format!("at frame {t} (paused)"))
             }
@@ -135,19 +136,20 @@ impl Emu {
             Command::RamWatch(c) => self.apply_ramwatch(c),
             Command::Watch(a) => {
                 let v = self.read_at(a)?;
-                if !self.watches.iter().any(|(w, _)| *w == a) {
-                    self.watches.push((a, v));
+                if !self.console.watches.iter().any(|(w, _)| *w == a) {
+                    self.console.watches.push((a, v));
                 }
                 Ok(format!("watching [{a}] = {v:02X}"))
             }
             Command::Unwatch(a) => {
-                self.watches.retain(|(w, _)| *w != a);
+                self.console.watches.retain(|(w, _)| *w != a);
                 Ok(format!("stopped watching {a}"))
             }
-            Command::Watches => Ok(if self.watches.is_empty() {
+            Command::Watches => Ok(if self.console.watches.is_empty() {
                 "no watches".into()
             } else {
-                self.watches
+                self.console
+                    .watches
                     .iter()
                     .map(|(a, v)| format!("[{a}] = {v:02X}"))
                     .collect::<Vec<_>>()
@@ -155,7 +157,11 @@ impl Emu {
             }),
             Command::Load(p) => {
                 let i = self.load_script_file(&p).map_err(err)?;
-                Ok(format!("loaded #{} {}", i + 1, self.scripts[i].name))
+                Ok(format!(
+                    "loaded #{} {}",
+                    i + 1,
+                    self.scripts.entries[i].name
+                ))
             }
             Command::Reload(which) => {
                 let i = self.find_script(which.as_deref())?;
@@ -164,7 +170,7 @@ impl Emu {
             }
             Command::Unload(which) => {
                 let i = self.find_script(Some(&which))?;
-                let name = self.scripts[i].name.clone();
+                let name = self.scripts.entries[i].name.clone();
                 self.unload_script(i).map_err(err)?;
                 Ok(format!("unloaded {name}"))
             }
@@ -173,7 +179,7 @@ impl Emu {
             Command::Movie(m) => self.apply_movie(m).map_err(err),
             Command::Lua(code) => Ok(self.session.eval_console(&code)),
             Command::Quit => {
-                self.quit = true;
+                self.link.quit = true;
                 Ok("bye".into())
             }
         }
@@ -211,6 +217,7 @@ impl Emu {
 
     fn script_list(&self) -> String {
         self.scripts
+            .entries
             .iter()
             .enumerate()
             .map(|(i, s)| {
@@ -245,7 +252,7 @@ impl Emu {
                 ))
             }
             StateCmd::Load(StateTarget::Memory(name)) => {
-                if self.tas.is_some() {
+                if self.movie.tas.is_some() {
                     return Err(
                         "an in-memory state is not on the movie's timeline; save and \
                                 load a state file instead (`state save 1`, `state load 1`), \
@@ -254,7 +261,7 @@ impl Emu {
                     );
                 }
                 self.session.load_state(&name).map_err(|e| e.to_string())?;
-                if self.paused {
+                if self.pacing.paused {
                     self.live_frame();
                 }
                 Ok(format!("loaded slot {name}"))
@@ -276,10 +283,10 @@ impl Emu {
             MovieCmd::Undo => self.movie_undo(),
             MovieCmd::Stop => self.movie_stop(),
             MovieCmd::End(action) => {
-                self.end_action = action;
+                self.movie.end_action = action;
                 Ok(format!("at a movie's end: {}", action.name()))
             }
-            MovieCmd::Info => Ok(match self.tas.as_ref().map(|t| t.view()) {
+            MovieCmd::Info => Ok(match self.movie.tas.as_ref().map(|t| t.view()) {
                 None => "no movie".to_owned(),
                 Some(m) => format!(
                     "{} {} frame {}/{} rerecords {}{}{}",

@@ -20,8 +20,8 @@ const MAX_STEPS: u32 = 100_000;
 impl Emu {
     /// The ROM's symbols, read from `ROM.sym` beside it (said on the console).
     pub(crate) fn load_symbols(&mut self) {
-        self.symbols = None;
-        let Some(file) = self.rom.file() else {
+        self.game.symbols = None;
+        let Some(file) = self.game.rom.file() else {
             return;
         };
         let path = &file.path;
@@ -36,9 +36,9 @@ impl Emu {
                         n => format!(" ({n} lines skipped)"),
                     }
                 );
-                self.symbols = Some(s);
+                self.game.symbols = Some(s);
                 self.say(note);
-                self.session.set_symbols(self.symbols.clone());
+                self.session.set_symbols(self.game.symbols.clone());
             }
             Ok(None) => {}
             Err(e) => self.say(format!("symbols: {e}")),
@@ -47,14 +47,14 @@ impl Emu {
 
     /// An address a command names: a symbol, `BANK:ADDR` or hex.
     fn resolve(&self, word: &str) -> Result<(Option<u16>, u16), String> {
-        if let Some((bank, addr)) = self.symbols.as_ref().and_then(|s| s.lookup(word)) {
+        if let Some((bank, addr)) = self.game.symbols.as_ref().and_then(|s| s.lookup(word)) {
             // A bank matters where a CPU address shows several.
             let banked = matches!(addr, 0x4000..=0x7FFF | 0x8000..=0xBFFF | 0xD000..=0xDFFF);
             return Ok((banked.then_some(bank), addr));
         }
         crate::console::cmd_words::addr_word(Some(&word.to_owned()))
             .map(|l| (l.bank, l.addr))
-            .map_err(|e| match &self.symbols {
+            .map_err(|e| match &self.game.symbols {
                 Some(_) => format!("{e}, or a symbol of the ROM's .sym file"),
                 None => format!("{e} (no .sym file beside the ROM for symbols)"),
             })
@@ -81,6 +81,7 @@ impl Emu {
     /// A CPU address as the debugger shows it: `6B62 Game.update+12` with symbols.
     fn code_label(&self, addr: u16) -> String {
         match self
+            .game
             .symbols
             .as_ref()
             .and_then(|s| s.label_in(self.session.gb(), addr))
@@ -93,7 +94,7 @@ impl Emu {
     /// The instruction at `addr`, its target named by a symbol when there is one.
     fn instruction_text(&self, i: &Instruction) -> String {
         let gb = self.session.gb();
-        match &self.symbols {
+        match &self.game.symbols {
             Some(s) => i.text_with(|t| s.name_in(gb, t.addr).map(str::to_owned)),
             None => i.text(),
         }
@@ -149,10 +150,10 @@ impl Emu {
         match self.session.debug(Resume::Continue) {
             Stopped::FrameEnd => true,
             stop => {
-                self.paused = true;
+                self.pacing.paused = true;
                 // Said when the view is next published, or given as the reply of the command
                 // that ran the frame (`step`).
-                self.stop_note = Some(self.describe_stop(&stop));
+                self.console.stop_note = Some(self.describe_stop(&stop));
                 false
             }
         }
@@ -164,7 +165,7 @@ impl Emu {
         if self.editor.is_some() {
             return Err("stepping is not available while the TAS editor is open".into());
         }
-        if self.tas.is_some() {
+        if self.movie.tas.is_some() {
             return Err(
                 "stepping is not available while a movie is open (movie stop); breakpoints still stop it"
                     .into(),
@@ -175,7 +176,7 @@ impl Emu {
 
     /// Run one debugger step (`si`, `next`, `finish`, `run-to`): paused afterwards.
     fn step_debug(&mut self, resume: Resume) -> String {
-        self.paused = true;
+        self.pacing.paused = true;
         let stop = self.session.debug(resume);
         self.after_frame();
         self.describe_stop(&stop)
@@ -255,7 +256,7 @@ impl Emu {
                     if let stop @ (Stopped::Break { .. } | Stopped::GaveUp(_)) =
                         self.session.debug(Resume::StepIn)
                     {
-                        self.paused = true;
+                        self.pacing.paused = true;
                         self.after_frame();
                         return Ok(format!(
                             "after {k} instruction(s): {}",
@@ -298,7 +299,12 @@ impl Emu {
                     out.push(format!("bank {b:X}:"));
                 }
                 for i in disassemble(read, start, n) {
-                    if let Some(name) = self.symbols.as_ref().and_then(|s| s.name_in(gb, i.addr)) {
+                    if let Some(name) = self
+                        .game
+                        .symbols
+                        .as_ref()
+                        .and_then(|s| s.name_in(gb, i.addr))
+                    {
                         out.push(format!("{name}:"));
                     }
                     let bytes: Vec<String> =
@@ -326,7 +332,7 @@ impl Emu {
                     .trace(frames, &mut w)
                     .and_then(|n| std::io::Write::flush(&mut w).map(|()| n))
                     .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-                self.paused = true;
+                self.pacing.paused = true;
                 self.after_frame();
                 Ok(format!(
                     "traced {lines} instructions of {frames} frame(s) to {} in {} ms (Gameboy Doctor's format); {}",
@@ -354,6 +360,7 @@ impl Emu {
             .iter()
             .map(|i| CodeLine {
                 label: self
+                    .game
                     .symbols
                     .as_ref()
                     .and_then(|s| s.name_in(gb, i.addr))

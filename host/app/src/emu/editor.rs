@@ -22,7 +22,7 @@ impl Emu {
     /// Open the TAS editor: on the movie at `path` (a new session at its start), or over the
     /// running session from frame 0.
     pub fn editor_open(&mut self, path: Option<&Path>) -> Result<String> {
-        if self.tas.is_some() {
+        if self.movie.tas.is_some() {
             let msg = self.movie_stop()?;
             self.say(msg);
         }
@@ -45,16 +45,21 @@ impl Emu {
         // A movie that cannot be opened leaves the open editor as it is.
         let movie = Movie::open(path)?;
         let session = movie
-            .session(self.rom_bytes.clone(), self.session_config())
+            .session(self.game.bytes.clone(), self.session_config())
             .with_context(|| format!("{}", path.display()))?;
-        if self.battery.is_some() {
+        if self.game.battery.is_some() {
             self.save_battery();
-            self.battery = None;
+            self.game.battery = None;
             self.say("battery saves are off while the TAS editor is open on a movie");
         }
         // The user's script files run on the movie too (from its first frame; they roll back
         // with it and a save keeps them).
-        let scripts: Vec<PathBuf> = self.scripts.iter().filter_map(|s| s.path.clone()).collect();
+        let scripts: Vec<PathBuf> = self
+            .scripts
+            .entries
+            .iter()
+            .filter_map(|s| s.path.clone())
+            .collect();
         self.replace_session(session);
         for p in &scripts {
             if let Err(e) = self.load_script_file(p) {
@@ -71,7 +76,7 @@ impl Emu {
             ed.branches().len()
         );
         self.editor = Some(OpenEditor::new(ed, Some(path.to_owned()), Some(movie)));
-        self.paused = true;
+        self.pacing.paused = true;
         Ok(msg)
     }
 
@@ -94,7 +99,7 @@ impl Emu {
         self.log_host_input();
         if let Some(o) = &mut self.editor {
             let len = o.ed.roll().len();
-            o.ed.run_frame(&mut self.session, self.held);
+            o.ed.run_frame(&mut self.session, self.input.held);
             o.version += 1;
             if o.ed.roll().len() != len {
                 o.input_version += 1;
@@ -143,7 +148,7 @@ impl Emu {
                 // marker state before it (a new session there), else stay here until the next
                 // edit or seek.
                 if let Ok(Some(fresh)) =
-                    o.ed.resume_from_marker(&self.session, self.rom_bytes.clone(), config.clone())
+                    o.ed.resume_from_marker(&self.session, self.game.bytes.clone(), config.clone())
                 {
                     self.session = fresh;
                     let at = self.session.frame();
@@ -170,7 +175,7 @@ impl Emu {
         if check_before == Some(BranchCheck::Pending) && check == Some(BranchCheck::Different) {
             self.say("TAS editor: the loaded branch's machine differs on arrival");
         }
-        self.fps_count += 1;
+        self.pacing.frames += 1;
     }
 
     /// Seek the editor to frame `f`: at once when green, else emulating there (the REPL
@@ -246,9 +251,9 @@ impl Emu {
         };
         let mut fresh = fresh_session(
             o.movie.as_ref(),
-            &self.rom_bytes,
+            &self.game.bytes,
             &self.session,
-            &self.power,
+            &self.settings.power,
             config,
         )?;
         editor_file::save(&mut o.ed, &mut self.session, &mut fresh, &path)

@@ -27,9 +27,9 @@ impl Emu {
                 };
                 let start = super::editor::fresh_session(
                     o.movie.as_ref(),
-                    &self.rom_bytes,
+                    &self.game.bytes,
                     &self.session,
-                    &self.power,
+                    &self.settings.power,
                     config,
                 )?;
                 Some(Ghost::new(
@@ -57,7 +57,7 @@ impl Emu {
         let movie = Movie::open(path).with_context(|| format!("{}", path.display()))?;
         let (input, _) = movie.frame_buttons()?;
         let start = movie
-            .session(self.rom_bytes.clone(), self.session_config())
+            .session(self.game.bytes.clone(), self.session_config())
             .with_context(|| format!("{}", path.display()))?;
         let name = path.file_name().map_or_else(
             || path.display().to_string(),

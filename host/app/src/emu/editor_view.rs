@@ -37,7 +37,7 @@ impl Emu {
             let mut c = c.clone();
             c.held = held;
             c.pending = pending.then(|| c.target.abs_diff(frame));
-            c.ghost = ghost_view(o.ghost.as_ref(), self.correction);
+            c.ghost = ghost_view(o.ghost.as_ref(), self.settings.correction);
             return Some(c);
         }
         let ed = &o.ed;
@@ -96,7 +96,7 @@ impl Emu {
             can_redo,
             recording: ed.recording(),
             branches,
-            ghost: ghost_view(o.ghost.as_ref(), self.correction),
+            ghost: ghost_view(o.ghost.as_ref(), self.settings.correction),
         };
         o.cache_input = o.input_version;
         o.cache = Some(view.clone());

@@ -1,145 +1,97 @@
 //! [`Emu`]: the emulation thread's state, and what it does between the commands it serves:
 //! open a ROM (a new session, its battery RAM as a start parameter), run live frames (a
-//! movie's input or the user's), seek, step, keep the console lines and watches, send the
-//! sound out, save battery RAM. The thread loop is `thread.rs`; the commands `apply.rs`,
-//! `movie.rs` and `scripts.rs`; what the window sees `publish.rs`.
+//! movie's input or the user's), seek, step, check the watches, save battery RAM. `Emu` is
+//! a coordinator of parts that each keep one thing (the loaded game, pacing, the console's
+//! output, the scripts, sound, the movie, the editor, the tools, the viewers, the link to
+//! the window); its methods take the session and the parts they need. The thread loop is
+//! `thread.rs`; the commands `apply.rs`, `movie.rs` and `scripts.rs`; what the window sees
+//! `publish.rs`.
 //!
 //! Nothing here emulates or rewinds: frames, seeks and pokes are `Session` calls.
 
 use std::path::Path;
-use std::sync::mpsc::Sender;
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use anyhow::{Context, Result};
-use gb_core::{Buttons, Domain};
-use gb_session::movie::{EndAction, Tas};
+use gb_session::movie::Tas;
 use gb_session::{Bundle, PowerOn, Session, SessionConfig};
 
-use super::types::{RomSource, ScriptEntry, Speed, Start, View};
-use crate::audio::output::AudioOut;
+use super::console_out::ConsoleOut;
+use super::link::{Input, WindowLink};
+use super::loaded::{LoadedGame, Settings};
+use super::movie_info::MovieSlot;
+use super::pacing::Pacing;
+use super::scripts::ScriptFiles;
+use super::sound::Sound;
+use super::types::{RomSource, ScriptEntry, Start};
+use super::view::View;
+use super::viewers::Viewers;
 use crate::console::command::Location;
 use crate::game::battery::{Battery, Opened};
-use crate::watcher::Watcher;
 
 /// One frame at normal speed: 70,224 T-cycles at 4,194,304 Hz (59.73 fps).
 pub const FRAME: Duration = Duration::from_nanos(16_742_706);
 /// Frames run per tick in fast-forward.
 pub const FAST_FACTOR: u32 = 4;
-/// Console lines kept for the window's panel.
-const CONSOLE_KEEP: usize = 2000;
 /// Battery RAM is written at most this often while playing (and on exit, and before loading
 /// another ROM).
 pub(crate) const BATTERY_EVERY: Duration = Duration::from_secs(2);
 
-/// The emulation thread's state.
+/// The emulation thread's state: the session and the parts of the app around it, each with
+/// one job (see the module docs of each part's file).
 pub struct Emu {
     /// The machine.
     pub session: Session,
-    pub(crate) rom: RomSource,
-    pub(crate) rom_bytes: Vec<u8>,
-    /// What the status bar says about the ROM's files (patches, saves folder).
-    pub(crate) rom_notes: Vec<String>,
-    pub(crate) ring_bytes: usize,
-    /// How the machine powers on.
-    pub(crate) power: crate::game::rom::PowerArgs,
-    /// How CGB colours are shown.
-    pub(crate) correction: gb_core::ColorCorrection,
-    /// Scripts, in load order.
-    pub scripts: Vec<ScriptEntry>,
-    /// Paused.
-    pub paused: bool,
-    pub(crate) rewind: u32,
-    pub(crate) speed: Speed,
-    pub(crate) held: Buttons,
-    /// The host's keys and mouse as the window last reported them.
-    pub(crate) host_input: gb_session::data::HostInput,
-    /// Watched addresses with their last values.
-    pub watches: Vec<(Location, u8)>,
-    pub(crate) lines: Vec<String>,
-    pub(crate) lines_shared: Arc<Vec<String>>,
-    pub(crate) subscribers: Vec<Sender<String>>,
-    pub(crate) on_publish: Option<Box<dyn Fn() + Send>>,
-    pub(crate) battery: Option<Battery>,
-    pub(crate) battery_at: Instant,
-    pub(crate) watcher: Option<Watcher>,
-    pub(crate) mem_window: (Option<Domain>, u32, u32),
-    pub(crate) shared: Arc<Mutex<View>>,
-    pub(crate) title: String,
-    pub(crate) fps_count: u32,
-    pub(crate) fps_since: Instant,
-    pub(crate) fps: f64,
-    pub(crate) audio: AudioOut,
-    pub(crate) audio_buf: Vec<gb_core::apu::Sample>,
-    pub(crate) stop: Option<Arc<std::sync::atomic::AtomicBool>>,
-    pub(crate) quit: bool,
-    /// The open movie, if any.
-    pub(crate) tas: Option<Tas>,
-    /// What a read-only movie does at its end.
-    pub(crate) end_action: EndAction,
+    /// The running ROM, its files, its battery save and symbols.
+    pub(crate) game: LoadedGame,
+    /// How every ROM opened powers on and is shown.
+    pub(crate) settings: Settings,
+    /// The scripts the app loaded, and live reload.
+    pub(crate) scripts: ScriptFiles,
+    /// Paused, rewinding, the speed, the measured frame rate.
+    pub(crate) pacing: Pacing,
+    /// The console's lines, their subscribers, the watches.
+    pub(crate) console: ConsoleOut,
+    /// The input the window last reported.
+    pub(crate) input: Input,
+    /// The panels shown and the memory viewer's window.
+    pub(crate) viewers: Viewers,
+    /// The output device.
+    pub(crate) sound: Sound,
+    /// Where the view goes, and what stops the thread.
+    pub(crate) link: WindowLink,
+    /// The open movie.
+    pub(crate) movie: MovieSlot,
     /// The open TAS editor, if any.
     pub(crate) editor: Option<super::editor_state::OpenEditor>,
     /// RAM search, the watch list, the cheat list.
     pub(crate) tools: super::tool_state::Tools,
-    /// The panels shown, whose parts of the view are published only then.
-    pub(crate) shown: super::types::Shown,
-    /// The ROM's symbols (its `.sym` file), for the debugger.
-    pub(crate) symbols: Option<gb_session::symbols::Symbols>,
-    /// Where a breakpoint stopped a live frame, not said yet.
-    pub(crate) stop_note: Option<String>,
-    /// The authors and description of the movie at this path, as last read or set.
-    pub(crate) movie_info: Option<(std::path::PathBuf, super::types::MovieInfo)>,
 }
 
 impl Emu {
     pub(crate) fn new(start: &Start, shared: Arc<Mutex<View>>) -> Result<Emu> {
         let mut emu = Emu {
             session: blank_session()?,
-            rom: RomSource::Demo,
-            rom_bytes: Vec::new(),
-            rom_notes: Vec::new(),
-            ring_bytes: start.ring_bytes,
-            power: start.power,
-            correction: start.correction,
-            scripts: Vec::new(),
-            paused: start.paused,
-            rewind: 0,
-            speed: Speed::Normal,
-            held: Buttons::default(),
-            host_input: Default::default(),
-            watches: Vec::new(),
-            lines: Vec::new(),
-            lines_shared: Arc::new(Vec::new()),
-            subscribers: Vec::new(),
-            on_publish: None,
-            battery: None,
-            battery_at: Instant::now(),
-            watcher: Watcher::new().ok(),
-            mem_window: (None, 0xC000, 0x100),
-            shared,
-            title: String::new(),
-            fps_count: 0,
-            fps_since: Instant::now(),
-            fps: 0.0,
-            audio: if start.audio {
-                AudioOut::open()
-            } else {
-                AudioOut::silent(48_000)
+            game: LoadedGame::default(),
+            settings: Settings {
+                power: start.power,
+                correction: start.correction,
+                ring_bytes: start.ring_bytes,
             },
-            audio_buf: vec![(0, 0); gb_core::apu::RING_CAPACITY],
-            stop: start.stop.clone(),
-            quit: false,
-            tas: None,
-            end_action: EndAction::default(),
+            scripts: ScriptFiles::new(),
+            pacing: Pacing::new(start.paused),
+            console: ConsoleOut::default(),
+            input: Input::default(),
+            viewers: Viewers::default(),
+            sound: Sound::open(start.audio),
+            link: WindowLink::new(shared, start.stop.clone()),
+            movie: MovieSlot::default(),
             editor: None,
             tools: super::tool_state::Tools {
                 dir: super::tool_state::rom_data_dir(),
                 ..Default::default()
             },
-            shown: Default::default(),
-            symbols: None,
-            stop_note: None,
-            movie_info: None,
         };
         emu.open(&start.rom)?;
         for path in &start.scripts {
@@ -163,7 +115,9 @@ impl Emu {
                 bytes: crate::game::demo::rom()?,
                 ..Default::default()
             },
-            Some(f) => crate::game::rom::read_patched(&f.path, self.power.force, &f.patches)?,
+            Some(f) => {
+                crate::game::rom::read_patched(&f.path, self.settings.power.force, &f.patches)?
+            }
         })
     }
 
@@ -187,7 +141,7 @@ impl Emu {
         };
         let power = PowerOn {
             battery: opened.data,
-            ..self.power.power_on(None)
+            ..self.settings.power.power_on(None)
         };
         let mut session =
             Session::power_on(bytes.clone(), power, config).context("cannot run the ROM")?;
@@ -201,7 +155,7 @@ impl Emu {
             eprintln!("gbhost: {note}");
             self.say(note.clone());
         }
-        self.rom_notes = rom_notes;
+        self.game.notes = rom_notes;
         if let Some(note) = opened.note {
             self.say(note);
         }
@@ -212,19 +166,16 @@ impl Emu {
         self.editor = None;
         self.session.set_editor_info(None);
         self.session = session;
-        self.battery = battery;
-        self.rom_bytes = bytes;
-        self.rom = rom.clone();
-        self.title = match rom {
+        self.game.battery = battery;
+        self.game.bytes = bytes;
+        self.game.rom = rom.clone();
+        self.game.title = match rom {
             RomSource::Demo => "gbhost demo".into(),
             RomSource::File(p) | RomSource::FileWith(super::types::RomFile { path: p, .. }) => p
                 .file_name()
                 .map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into()),
         };
         self.scripts.clear();
-        if let Some(w) = &mut self.watcher {
-            w.clear();
-        }
         self.tools_opened();
         self.load_symbols();
         if matches!(rom, RomSource::Demo) {
@@ -235,7 +186,7 @@ impl Emu {
             if !loaded_file {
                 let (name, source) = crate::game::demo::OVERLAY;
                 let slot = self.session.load_script(name, source);
-                self.scripts.push(ScriptEntry {
+                self.scripts.entries.push(ScriptEntry {
                     name: name.into(),
                     path: None,
                     bundle: Bundle::new(source),
@@ -251,26 +202,31 @@ impl Emu {
     /// [`Cmd::ApplyPatch`](super::Cmd::ApplyPatch)); a patch that does not apply changes
     /// nothing.
     pub(crate) fn apply_patch(&mut self, patch: &Path) -> Result<String> {
-        let Some(mut file) = self.rom.file() else {
+        let Some(mut file) = self.game.rom.file() else {
             anyhow::bail!("the demo cannot be patched: open a ROM first");
         };
         file.patches.push(patch.to_owned());
         let rom = RomSource::FileWith(file);
         let patched = self.read_rom(&rom)?;
-        if self.tas.is_some() {
+        if self.movie.tas.is_some() {
             let msg = self.movie_stop()?;
             self.say(msg);
         }
-        let paths: Vec<std::path::PathBuf> =
-            self.scripts.iter().filter_map(|s| s.path.clone()).collect();
+        let paths: Vec<std::path::PathBuf> = self
+            .scripts
+            .entries
+            .iter()
+            .filter_map(|s| s.path.clone())
+            .collect();
         self.open_read(&rom, patched)?;
         for p in paths {
             self.load_script_file(&p)?;
         }
         Ok(format!(
             "reopened {}; {}",
-            self.title,
-            self.rom_notes
+            self.game.title,
+            self.game
+                .notes
                 .first()
                 .map_or("no patch applied", String::as_str)
         ))
@@ -293,24 +249,14 @@ impl Emu {
 
     /// Print a line on the console (window panel and REPL subscribers).
     pub fn say(&mut self, line: impl Into<String>) {
-        let line = line.into();
-        self.subscribers.retain(|s| s.send(line.clone()).is_ok());
-        self.keep(line);
-    }
-
-    /// Add a line to the window's console only (bounded).
-    pub(crate) fn keep(&mut self, line: String) {
-        self.lines.push(line);
-        if self.lines.len() > CONSOLE_KEEP {
-            let extra = self.lines.len() - CONSOLE_KEEP;
-            self.lines.drain(..extra);
-        }
+        self.console.say(line.into());
     }
 
     pub(crate) fn drain_session_console(&mut self) {
         for line in self.session.take_console() {
             let name = self
                 .scripts
+                .entries
                 .iter()
                 .find(|s| s.slot == Some(line.slot))
                 .map_or_else(|| format!("#{}", line.slot), |s| s.name.clone());
@@ -342,7 +288,7 @@ impl Emu {
         self.movie_after_frame();
         self.serve_client_requests();
         // Only a movie's playback loads scripts the app did not.
-        if self.tas.as_ref().is_some_and(|t| !t.is_recording()) {
+        if self.movie.tas.as_ref().is_some_and(|t| !t.is_recording()) {
             self.adopt_new_scripts();
         }
         self.play_audio();
@@ -352,19 +298,15 @@ impl Emu {
     /// Send the frame's sound to the device: only at normal speed while running (muted with a
     /// fade when fast-forwarding, rewinding, paused).
     pub(crate) fn play_audio(&mut self) {
-        let n = self.session.drain_audio(&mut self.audio_buf);
-        let audible = self.speed == Speed::Normal && self.rewind == 0 && !self.paused;
-        self.audio.set_muted(!audible);
-        if audible || self.audio.queued_seconds() < 0.02 {
-            self.audio.push(&self.audio_buf[..n]);
-        }
+        let audible = self.pacing.audible();
+        self.sound.play(&mut self.session, audible);
     }
 
     pub(crate) fn after_frame(&mut self) {
         self.drain_session_console();
         self.check_watches();
         self.tools_after_frame();
-        self.fps_count += 1;
+        self.pacing.count_frame();
     }
 
     /// The byte at `at`: as the CPU sees it, or in the bank it names (mapped or not).
@@ -392,11 +334,11 @@ impl Emu {
     /// Print the watched bytes that changed since they were last seen.
     pub(crate) fn check_watches(&mut self) {
         let mut changed = Vec::new();
-        for i in 0..self.watches.len() {
-            let (at, old) = self.watches[i];
+        for i in 0..self.console.watches.len() {
+            let (at, old) = self.console.watches[i];
             let Ok(now) = self.read_at(at) else { continue };
             if now != old {
-                self.watches[i].1 = now;
+                self.console.watches[i].1 = now;
                 changed.push((at, old, now));
             }
         }
@@ -424,7 +366,7 @@ impl Emu {
             self.session.discard_audio();
             self.drain_session_console();
             self.check_watches();
-            self.fps_count += 1;
+            self.pacing.count_frame();
         }
         Ok(t)
     }
@@ -437,7 +379,7 @@ impl Emu {
             return;
         }
         // Recording a movie, a step from a rewound frame is new input: a rerecord.
-        let recording = self.tas.as_ref().is_some_and(Tas::is_recording);
+        let recording = self.movie.tas.as_ref().is_some_and(Tas::is_recording);
         if self.rewound() && !recording {
             let t = self.session.frame() + 1;
             if let Err(e) = self.seek(t) {
@@ -449,21 +391,9 @@ impl Emu {
     }
 
     pub(crate) fn save_battery(&mut self) {
-        if let Some(b) = &mut self.battery {
-            match b.save(self.session.gb()) {
-                Ok(None) => {}
-                Ok(Some(note)) => {
-                    // Where the user's saves went matters outside the window too.
-                    eprintln!("gbhost: {note}");
-                    self.say(note);
-                }
-                Err(e) => {
-                    let msg = format!("battery save: {e:#}");
-                    self.say(msg);
-                }
-            }
+        if let Some(note) = self.game.save_battery(self.session.gb()) {
+            self.say(note);
         }
-        self.battery_at = Instant::now();
     }
 }
 

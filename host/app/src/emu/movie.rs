@@ -29,8 +29,8 @@ impl Emu {
     /// The session configuration new sessions of this app get.
     pub(crate) fn session_config(&self) -> SessionConfig {
         SessionConfig {
-            ring_bytes: self.ring_bytes,
-            force_unsupported: self.power.force,
+            ring_bytes: self.settings.ring_bytes,
+            force_unsupported: self.settings.power.force,
             image_key: crate::state_key::get(),
             script_data: crate::scripted::script_data_dir(),
             ..SessionConfig::default()
@@ -40,14 +40,14 @@ impl Emu {
     /// Before a live frame: hand the movie's input (read-only) or the user's (otherwise) to
     /// the session. Returns false when the frame must not run (the movie ended and pauses).
     pub(crate) fn movie_before_frame(&mut self) -> bool {
-        let Some(tas) = &mut self.tas else {
+        let Some(tas) = &mut self.movie.tas else {
             self.session.set_movie(None);
-            self.session.set_buttons(self.held);
+            self.session.set_buttons(self.input.held);
             return true;
         };
         match tas.before_frame(&mut self.session) {
             Ok(Before::Record) => {
-                self.session.set_buttons(self.held);
+                self.session.set_buttons(self.input.held);
                 true
             }
             Ok(Before::Play) => true,
@@ -56,32 +56,32 @@ impl Emu {
                     let frame = self.session.frame();
                     self.say(format!("movie ended at frame {frame}"));
                 }
-                match self.end_action {
+                match self.movie.end_action {
                     EndAction::Pause => {
-                        self.paused = true;
+                        self.pacing.paused = true;
                         false
                     }
                     EndAction::Record => {
                         if let Err(e) = self.movie_read_write() {
                             self.say(format!("movie: {e:#}"));
-                            self.paused = true;
+                            self.pacing.paused = true;
                             return false;
                         }
-                        self.session.set_buttons(self.held);
+                        self.session.set_buttons(self.input.held);
                         true
                     }
                     EndAction::Stop => {
-                        self.tas = None;
+                        self.movie.tas = None;
                         self.say("movie closed; play goes on unrecorded");
-                        self.session.set_buttons(self.held);
+                        self.session.set_buttons(self.input.held);
                         true
                     }
                 }
             }
             Err(e) => {
                 self.say(format!("movie: {e}; playback stopped"));
-                self.tas = None;
-                self.paused = true;
+                self.movie.tas = None;
+                self.pacing.paused = true;
                 false
             }
         }
@@ -89,7 +89,7 @@ impl Emu {
 
     /// After a live frame: record it (read-write) and report a first desync (read-only).
     pub(crate) fn movie_after_frame(&mut self) {
-        let Some(tas) = &mut self.tas else {
+        let Some(tas) = &mut self.movie.tas else {
             return;
         };
         match tas.after_frame(&mut self.session) {
@@ -104,7 +104,7 @@ impl Emu {
                 self.say(format!(
                     "movie: {e}; recording stopped ({path} keeps what was recorded)"
                 ));
-                if let Some(tas) = self.tas.take() {
+                if let Some(tas) = self.movie.tas.take() {
                     let _ = tas.stop();
                 }
             }
@@ -113,7 +113,7 @@ impl Emu {
 
     /// Stop the movie (a recording is finished and compacted; the file stays).
     pub fn movie_stop(&mut self) -> Result<String> {
-        let Some(tas) = self.tas.take() else {
+        let Some(tas) = self.movie.tas.take() else {
             bail!("no movie is open");
         };
         let stopped = tas.stop()?;
@@ -139,7 +139,7 @@ impl Emu {
                 path.display()
             );
         }
-        if self.tas.is_some() {
+        if self.movie.tas.is_some() {
             let msg = self.movie_stop()?;
             self.say(msg);
         }
@@ -151,13 +151,14 @@ impl Emu {
             let mut file = self.session.state_file(unix_now(), false);
             file.images.clear();
             let session = Session::from_state_file(
-                self.rom_bytes.clone(),
+                self.game.bytes.clone(),
                 None,
                 self.session_config(),
                 &file,
             )?;
             let paths: Vec<(u32, Option<PathBuf>)> = self
                 .scripts
+                .entries
                 .iter()
                 .filter_map(|s| Some((s.slot?, s.path.clone())))
                 .collect();
@@ -169,10 +170,10 @@ impl Emu {
                 let _ = self.session.set_cheat(code, true);
             }
             // Keep the scripts' files (for live reload) where the slots match.
-            for entry in &mut self.scripts {
+            for entry in &mut self.scripts.entries {
                 if let Some((_, p)) = paths.iter().find(|(slot, _)| Some(*slot) == entry.slot) {
                     entry.path.clone_from(p);
-                    if let (Some(w), Some(p)) = (&mut self.watcher, p) {
+                    if let (Some(w), Some(p)) = (&mut self.scripts.watcher, p) {
                         w.watch(p);
                     }
                 }
@@ -180,7 +181,7 @@ impl Emu {
         }
         let tas = Tas::record(path, &mut self.session)
             .with_context(|| format!("cannot record to {}", path.display()))?;
-        self.tas = Some(tas);
+        self.movie.tas = Some(tas);
         let from = self.session.frame();
         Ok(format!(
             "recording to {} from {}",
@@ -195,21 +196,21 @@ impl Emu {
 
     /// Play a movie read-only from its start (a new session on the movie's start).
     pub fn movie_play(&mut self, path: &Path) -> Result<String> {
-        if self.tas.is_some() {
+        if self.movie.tas.is_some() {
             let msg = self.movie_stop()?;
             self.say(msg);
         }
-        let (tas, session) = Tas::play(path, self.rom_bytes.clone(), self.session_config())
+        let (tas, session) = Tas::play(path, self.game.bytes.clone(), self.session_config())
             .with_context(|| format!("{}", path.display()))?;
         // The movie's cartridge RAM is not the player's: battery saves stop here.
-        if self.battery.is_some() {
+        if self.game.battery.is_some() {
             self.save_battery();
-            self.battery = None;
+            self.game.battery = None;
             self.say("battery saves are off while a movie plays (reopen the ROM to resume them)");
         }
         self.replace_session(session);
         let view = tas.view();
-        self.tas = Some(tas);
+        self.movie.tas = Some(tas);
         Ok(format!(
             "playing {} read-only ({} frames){}",
             path.display(),
@@ -221,44 +222,48 @@ impl Emu {
 
     /// Switch a read-only movie to read-write at the current frame (its future is cut).
     pub fn movie_read_write(&mut self) -> Result<String> {
-        match &self.tas {
+        match &self.movie.tas {
             Some(t) if !t.is_recording() => {}
             _ => bail!("no movie is playing"),
         }
-        let tas = self.tas.take().map(|t| t.read_write(&mut self.session));
+        let tas = self
+            .movie
+            .tas
+            .take()
+            .map(|t| t.read_write(&mut self.session));
         let tas = tas.context("no movie is playing")??;
         let msg = format!(
             "read-write at frame {} ({} rerecords)",
             self.session.frame(),
             tas.rerecords()
         );
-        self.tas = Some(tas);
+        self.movie.tas = Some(tas);
         Ok(msg)
     }
 
     /// Switch a recording to read-only playback; the session stays where it is.
     pub fn movie_read_only(&mut self) -> Result<String> {
-        match &self.tas {
+        match &self.movie.tas {
             Some(t) if t.is_recording() => {}
             _ => bail!("no movie is recording"),
         }
-        let tas = self.tas.take().map(Tas::read_only);
+        let tas = self.movie.tas.take().map(Tas::read_only);
         let tas = tas.context("no movie is recording")??;
         let msg = format!("read-only ({} frames)", tas.view().length);
-        self.tas = Some(tas);
+        self.movie.tas = Some(tas);
         Ok(msg)
     }
 
     /// Undo the last rerecord: the cut future comes back and plays read-only from the cut.
     pub fn movie_undo(&mut self) -> Result<String> {
-        match &self.tas {
+        match &self.movie.tas {
             Some(t) if t.is_recording() && t.can_undo() => {}
             Some(t) if t.is_recording() => bail!("no rerecord to undo"),
             _ => bail!("no movie is recording"),
         }
-        let undone = self.tas.take().map(Tas::undo);
+        let undone = self.movie.tas.take().map(Tas::undo);
         let (tas, end, cut) = undone.context("no movie is recording")??;
-        self.tas = Some(tas);
+        self.movie.tas = Some(tas);
         if let Some(f) = cut.filter(|f| self.in_history(*f)) {
             self.seek(f)?;
         }
@@ -304,7 +309,7 @@ impl Emu {
     pub fn state_load(&mut self, target: &StateTarget) -> Result<String> {
         let path = self.state_path(target)?;
         let file = StateFile::read(&path)?;
-        if self.tas.is_some() {
+        if self.movie.tas.is_some() {
             return self.state_load_in_movie(&file);
         }
         // A state whose scripts cannot be restored into the running ones (other scripts run,
@@ -321,7 +326,7 @@ impl Emu {
             ));
         }
         let how = self.session.load_state_file(&file)?;
-        if self.paused {
+        if self.pacing.paused {
             self.live_frame();
         }
         Ok(match how {
@@ -354,7 +359,7 @@ impl Emu {
     /// nothing changes.
     pub fn state_open(&mut self, path: &Path) -> Result<String> {
         let file = StateFile::read(path)?;
-        let ours = gb_session::fnv1a(&self.rom_bytes);
+        let ours = gb_session::fnv1a(&self.game.bytes);
         if file.meta.rom_hash != ours {
             bail!(
                 "{} is a state of '{}' (ROM hash {:016x}); open that ROM first",
@@ -363,7 +368,7 @@ impl Emu {
                 file.meta.rom_hash
             );
         }
-        if self.tas.is_some() {
+        if self.movie.tas.is_some() {
             let msg = self.movie_stop()?;
             self.say(msg);
         }
@@ -372,11 +377,11 @@ impl Emu {
         let mut bare = file.clone();
         bare.scripts.clear();
         bare.images.clear();
-        Session::from_state_file(self.rom_bytes.clone(), None, self.session_config(), &bare)?;
+        Session::from_state_file(self.game.bytes.clone(), None, self.session_config(), &bare)?;
         // The file's script VMs go where they were made: free those places first.
         self.session = super::machine::blank_session()?;
         let session = match Session::from_state_file(
-            self.rom_bytes.clone(),
+            self.game.bytes.clone(),
             None,
             self.session_config(),
             &file,
@@ -417,7 +422,7 @@ impl Emu {
             self.seek(back)?;
             bail!("this state is not on the movie's timeline (frame {f} differs); not loaded");
         }
-        self.paused = true;
+        self.pacing.paused = true;
         Ok(format!(
             "moved to frame {f}, the state's frame on the movie's timeline (playing on from here \
              in read-write mode is a rerecord)"
@@ -440,14 +445,14 @@ impl Emu {
     /// Load a BESS file (from SameBoy or another BESS emulator) before the next frame; the
     /// scripts keep running.
     pub fn bess_import(&mut self, path: &Path) -> Result<String> {
-        if self.tas.is_some() {
+        if self.movie.tas.is_some() {
             bail!("a BESS state is not on any movie's timeline: stop the movie first");
         }
         let data = std::fs::read(path).with_context(|| format!("{}", path.display()))?;
         self.session
             .load_bess(&data)
             .with_context(|| format!("{} cannot be loaded", path.display()))?;
-        if self.paused {
+        if self.pacing.paused {
             self.live_frame();
         }
         Ok(format!("loaded {} (BESS)", path.display()))
@@ -455,8 +460,13 @@ impl Emu {
 
     /// Start the ROM again with the same scripts (power-on).
     pub(crate) fn restart(&mut self) -> Result<()> {
-        let paths: Vec<PathBuf> = self.scripts.iter().filter_map(|s| s.path.clone()).collect();
-        let rom = self.rom.clone();
+        let paths: Vec<PathBuf> = self
+            .scripts
+            .entries
+            .iter()
+            .filter_map(|s| s.path.clone())
+            .collect();
+        let rom = self.game.rom.clone();
         self.open(&rom)?;
         for p in paths {
             self.load_script_file(&p)?;
@@ -468,10 +478,10 @@ impl Emu {
     pub(crate) fn replace_session(&mut self, session: Session) {
         self.editor = None;
         self.session = session;
-        self.session.set_symbols(self.symbols.clone());
-        self.scripts.clear();
+        self.session.set_symbols(self.game.symbols.clone());
+        self.scripts.entries.clear();
         self.adopt_new_scripts();
-        if let Some(w) = &mut self.watcher {
+        if let Some(w) = &mut self.scripts.watcher {
             w.clear();
         }
     }

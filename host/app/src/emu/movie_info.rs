@@ -13,10 +13,22 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 use gb_session::movie::container::Writer;
-use gb_session::movie::{Movie, MovieHeader};
+use gb_session::movie::{EndAction, Movie, MovieHeader, Tas};
 
 use super::machine::Emu;
 use super::types::MovieInfo;
+
+/// The open movie, what a read-only one does at its end, and its authors and description as
+/// last read.
+#[derive(Default)]
+pub(crate) struct MovieSlot {
+    /// The open movie, if any.
+    pub(crate) tas: Option<Tas>,
+    /// What a read-only movie does at its end.
+    pub(crate) end_action: EndAction,
+    /// The authors and description of the movie at this path, as last read or set.
+    pub(crate) info: Option<(PathBuf, MovieInfo)>,
+}
 
 /// The metadata key of the description.
 const DESCRIPTION: &str = "description";
@@ -54,7 +66,7 @@ impl Emu {
     /// ROM with its patches) into a `.gbm` in the temporary folder, which then plays
     /// read-only.
     pub fn movie_play_bk2(&mut self, bk2: &Path) -> Result<String> {
-        let Some(file) = self.rom.file() else {
+        let Some(file) = self.game.rom.file() else {
             bail!("open the movie's ROM first: a .bk2 plays on the running ROM");
         };
         let stem = bk2
@@ -89,7 +101,7 @@ impl Emu {
         info: MovieInfo,
     ) -> Result<String> {
         let msg = self.movie_record(path, !here)?;
-        self.movie_info = Some((path.to_owned(), MovieInfo::default()));
+        self.movie.info = Some((path.to_owned(), MovieInfo::default()));
         if info.is_empty() {
             return Ok(msg);
         }
@@ -99,7 +111,7 @@ impl Emu {
 
     /// Set the recording movie's authors and description.
     pub fn set_movie_info(&mut self, info: MovieInfo) -> Result<String> {
-        match &self.tas {
+        match &self.movie.tas {
             None => bail!("no movie is open (a recording asks for its authors when it starts)"),
             Some(t) if !t.is_recording() => bail!(
                 "the movie plays read-only and its file is not written: switch it to read-write \
@@ -107,7 +119,7 @@ impl Emu {
             ),
             Some(_) => {}
         }
-        let Some(tas) = self.tas.take() else {
+        let Some(tas) = self.movie.tas.take() else {
             bail!("no movie is open");
         };
         let path: PathBuf = tas.path().to_owned();
@@ -115,7 +127,7 @@ impl Emu {
         let written = write_info(&path, &info);
         // Record on from here whatever happened to the header.
         let tas = playing.read_write(&mut self.session)?;
-        self.tas = Some(tas);
+        self.movie.tas = Some(tas);
         written?;
         let said = format!(
             "{}: authors {}; description {}",
@@ -131,16 +143,23 @@ impl Emu {
                 format!("\"{}\"", info.description)
             }
         );
-        self.movie_info = Some((path, info));
+        self.movie.info = Some((path, info));
         Ok(said)
     }
+}
 
-    /// The open movie's authors and description, for the window (read from its file once
-    /// per movie).
-    pub(crate) fn movie_info_view(&mut self) -> Option<MovieInfo> {
+impl MovieSlot {
+    /// The open movie and its authors and description, for the window (those read from its
+    /// file once per movie).
+    pub(crate) fn view(&mut self) -> (Option<gb_session::movie::MovieView>, Option<MovieInfo>) {
+        let movie = self.tas.as_ref().map(Tas::view);
+        (movie, self.info_view())
+    }
+
+    fn info_view(&mut self) -> Option<MovieInfo> {
         let tas = self.tas.as_ref()?;
         let path = tas.path();
-        if let Some((p, info)) = &self.movie_info
+        if let Some((p, info)) = &self.info
             && p == path
         {
             return Some(info.clone());
@@ -148,7 +167,7 @@ impl Emu {
         let info = Movie::open(path)
             .map(|m| info_of(&m.header))
             .unwrap_or_default();
-        self.movie_info = Some((path.to_owned(), info.clone()));
+        self.info = Some((path.to_owned(), info.clone()));
         Some(info)
     }
 }

@@ -1,14 +1,84 @@
-//! The scripts the app loaded: from their files (with the modules of their folder), reloaded
+//! The scripts the app loaded ([`ScriptFiles`]): from their files (with the modules of their folder), reloaded
 //! from them (also live, when the watcher sees a save), unloaded, enabled and disabled; and
 //! the scripts a movie's playback loaded, adopted into the list.
 
 use std::path::Path;
 
 use anyhow::Result;
-use gb_session::Flavor;
+use gb_session::{Flavor, Session, Status};
 
 use super::machine::Emu;
-use super::types::ScriptEntry;
+use super::types::{ScriptEntry, ScriptRow};
+use super::view::ScriptsView;
+use crate::watcher::Watcher;
+
+/// The scripts the app loaded, in load order, and the watcher that reloads them.
+pub(crate) struct ScriptFiles {
+    /// The scripts, in load order.
+    pub(crate) entries: Vec<ScriptEntry>,
+    /// Live reload's file watcher (None: the platform has none).
+    pub(crate) watcher: Option<Watcher>,
+}
+
+impl ScriptFiles {
+    /// No scripts, watching for changes where the platform can.
+    pub(crate) fn new() -> ScriptFiles {
+        ScriptFiles {
+            entries: Vec::new(),
+            watcher: Watcher::new().ok(),
+        }
+    }
+
+    /// Forget every script (a new ROM's session has none).
+    pub(crate) fn clear(&mut self) {
+        self.entries.clear();
+        if let Some(w) = &mut self.watcher {
+            w.clear();
+        }
+    }
+
+    /// The scripts panel and what the session's scripts ask of the window.
+    pub(crate) fn view(&self, session: &Session) -> ScriptsView {
+        ScriptsView {
+            rows: self.rows(session),
+            windows: session
+                .windows()
+                .filter(|(_, ui)| !ui.is_empty())
+                .map(|(slot, ui)| (slot, ui.clone()))
+                .collect(),
+            wants_host_input: session.wants_host_input(),
+        }
+    }
+
+    fn rows(&self, session: &Session) -> Vec<ScriptRow> {
+        self.entries
+            .iter()
+            .map(|e| {
+                let s = e
+                    .slot
+                    .and_then(|slot| session.scripts().find(|s| s.slot == slot));
+                let (status, failed) = match s.map(|s| s.status()) {
+                    None => ("disabled".to_owned(), false),
+                    Some(Status::Running) => ("running".to_owned(), false),
+                    Some(Status::Finished) => ("finished".to_owned(), false),
+                    Some(Status::Failed(m)) => (format!("error: {m}"), true),
+                };
+                let arena = s.map(|s| s.arena());
+                ScriptRow {
+                    name: e.name.clone(),
+                    path: e.path.clone(),
+                    enabled: e.slot.is_some(),
+                    status,
+                    failed,
+                    reloaded_at: e.reloaded_at,
+                    arena_used: arena.as_ref().map_or(0, |a| a.used),
+                    arena_cap: arena.as_ref().map_or(0, |a| a.capacity),
+                    frame_us: s.map_or(0.0, |s| s.frame_time_ns() as f64 / 1000.0),
+                }
+            })
+            .collect()
+    }
+}
 
 impl Emu {
     /// Load a script file into the session (and watch it for live reload).
@@ -23,17 +93,17 @@ impl Emu {
         let slot = self
             .session
             .load_bundle_in(&name, bundle.clone(), flavor, &folder);
-        if let Some(w) = &mut self.watcher {
+        if let Some(w) = &mut self.scripts.watcher {
             w.watch(path);
         }
-        self.scripts.push(ScriptEntry {
+        self.scripts.entries.push(ScriptEntry {
             name,
             path: Some(path.to_path_buf()),
             bundle,
             slot: Some(slot),
             reloaded_at: None,
         });
-        Ok(self.scripts.len() - 1)
+        Ok(self.scripts.entries.len() - 1)
     }
 
     /// Reload script `i` from its file (or its kept text when built in); while rewound, the
@@ -41,6 +111,7 @@ impl Emu {
     pub fn reload_script(&mut self, i: usize) -> Result<()> {
         let entry = self
             .scripts
+            .entries
             .get_mut(i)
             .ok_or_else(|| anyhow::anyhow!("no script #{}", i + 1))?;
         if let Some(path) = &entry.path {
@@ -53,7 +124,8 @@ impl Emu {
         let frame = self.session.frame();
         entry.reloaded_at = Some(frame);
         let name = entry.name.clone();
-        let redraw = (self.rewound() || self.paused) && frame > 0 && self.in_history(frame - 1);
+        let redraw =
+            (self.rewound() || self.pacing.paused) && frame > 0 && self.in_history(frame - 1);
         if redraw {
             // Show this frame again as the new code draws it: back one frame, reload there
             // (a logged event: the recorded future is forgotten, as with any new input), and
@@ -71,14 +143,14 @@ impl Emu {
 
     /// Unload script `i` (it leaves the list).
     pub fn unload_script(&mut self, i: usize) -> Result<()> {
-        if i >= self.scripts.len() {
+        if i >= self.scripts.entries.len() {
             anyhow::bail!("no script #{}", i + 1);
         }
-        let entry = self.scripts.remove(i);
+        let entry = self.scripts.entries.remove(i);
         if let Some(slot) = entry.slot {
             self.session.unload_script(slot)?;
         }
-        if let (Some(w), Some(p)) = (&mut self.watcher, &entry.path) {
+        if let (Some(w), Some(p)) = (&mut self.scripts.watcher, &entry.path) {
             w.unwatch(p);
         }
         Ok(())
@@ -87,6 +159,7 @@ impl Emu {
     pub(crate) fn enable_script(&mut self, i: usize, on: bool) -> Result<()> {
         let entry = self
             .scripts
+            .entries
             .get_mut(i)
             .ok_or_else(|| anyhow::anyhow!("no script #{}", i + 1))?;
         match (on, entry.slot) {
@@ -118,7 +191,7 @@ impl Emu {
 
     /// List the session's scripts the app did not load (a movie's; they have no file here).
     pub(crate) fn adopt_new_scripts(&mut self) {
-        let known: Vec<u32> = self.scripts.iter().filter_map(|s| s.slot).collect();
+        let known: Vec<u32> = self.scripts.entries.iter().filter_map(|s| s.slot).collect();
         let new: Vec<ScriptEntry> = self
             .session
             .scripts()
@@ -131,11 +204,13 @@ impl Emu {
                 reloaded_at: None,
             })
             .collect();
-        self.scripts.extend(new);
+        self.scripts.entries.extend(new);
     }
 
     pub(crate) fn poll_watcher(&mut self) {
-        let Some(w) = &mut self.watcher else { return };
+        let Some(w) = &mut self.scripts.watcher else {
+            return;
+        };
         let changed = w.changed();
         if changed.is_empty() {
             return;
@@ -143,8 +218,8 @@ impl Emu {
         // A change to the script or to a module of its folder (`require`) is a reload; the
         // watcher also reports reads (ours, when reloading), so reload only when the text of
         // the bundle changed.
-        for i in 0..self.scripts.len() {
-            let entry = &self.scripts[i];
+        for i in 0..self.scripts.entries.len() {
+            let entry = &self.scripts.entries[i];
             let (Some(path), Some(_)) = (&entry.path, entry.slot) else {
                 continue;
             };

@@ -24,7 +24,8 @@ fn demo_start() -> Start {
 }
 
 fn texts(v: &View) -> Vec<String> {
-    v.overlays
+    v.screen
+        .overlays
         .iter()
         .flat_map(|(_, l)| l.iter())
         .filter_map(|c| match c {
@@ -69,7 +70,12 @@ fn a_32_kib_battery_save_loads_without_events() {
     assert_eq!(emu.session.gb().domain(Domain::CartRam), &sav[..]);
     emu.live_frame();
     assert_eq!(emu.session.gb().domain(Domain::CartRam), &sav[..]);
-    assert!(emu.lines.iter().any(|l| l.contains("battery: loaded")));
+    assert!(
+        emu.console
+            .lines
+            .iter()
+            .any(|l| l.contains("battery: loaded"))
+    );
     drop(emu);
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -97,7 +103,7 @@ fn editing_a_script_while_rewound_redraws_that_frame() {
     emu.repl("step 100");
     emu.repl("rewind 30");
     emu.sync();
-    assert_eq!(emu.view().frame, 70);
+    assert_eq!(emu.view().timeline.frame, 70);
     assert!(texts(&emu.view()).contains(&"old 70".to_owned()));
     // An editor's save: write a new file and rename it over the old one.
     let tmp = dir.join(".live.lua.swp");
@@ -124,14 +130,16 @@ fn editing_a_script_while_rewound_redraws_that_frame() {
     let v = emu.view().clone();
     let reloads = v
         .console
+        .lines
         .iter()
         .filter(|l| l.contains("reloaded live.lua"))
         .count();
     assert_eq!(reloads, 1, "{:?}", v.console);
-    assert_eq!(v.frame, 70, "still at the rewound frame");
-    assert_eq!(v.scripts[1].reloaded_at, Some(70));
+    assert_eq!(v.timeline.frame, 70, "still at the rewound frame");
+    assert_eq!(v.scripts.rows[1].reloaded_at, Some(70));
     assert!(
         v.console
+            .lines
             .iter()
             .any(|l| l.contains("reloaded live.lua at frame 70"))
     );
@@ -202,7 +210,7 @@ fn a_movie_records_rerecords_undoes_and_plays_back() {
     emu.send(Cmd::Buttons(Buttons::default()));
     emu.repl("step 100");
     emu.sync();
-    let recorded = emu.view().picture.clone();
+    let recorded = emu.view().screen.picture.clone();
     let m = emu.view().movie.clone().unwrap();
     assert_eq!((m.length, m.rerecords, m.read_only), (200, 0, false));
     // Back 50 frames and new input: the movie's future is cut (a rerecord).
@@ -219,19 +227,20 @@ fn a_movie_records_rerecords_undoes_and_plays_back() {
     let v = emu.view().clone();
     let m = v.movie.clone().unwrap();
     assert_eq!((m.length, m.rerecords, m.read_only), (200, 0, true));
-    assert_eq!(v.frame, 150);
+    assert_eq!(v.timeline.frame, 150);
     // Playing past the end pauses on the last frame.
     emu.repl("step 80");
     emu.sync();
     let v = emu.view().clone();
-    assert_eq!(v.frame, 200);
-    assert!(v.movie.as_ref().unwrap().ended && v.paused);
+    assert_eq!(v.timeline.frame, 200);
+    assert!(v.movie.as_ref().unwrap().ended && v.pacing.paused);
     assert_eq!(
-        v.picture, recorded,
+        v.screen.picture, recorded,
         "the restored future is the recorded one"
     );
     assert!(
         v.console
+            .lines
             .iter()
             .any(|l| l.contains("movie ended at frame 200"))
     );
@@ -242,8 +251,8 @@ fn a_movie_records_rerecords_undoes_and_plays_back() {
     emu.repl("step 200");
     emu.sync();
     let v = emu.view().clone();
-    assert_eq!(v.frame, 200);
-    assert_eq!(v.picture, recorded);
+    assert_eq!(v.timeline.frame, 200);
+    assert_eq!(v.screen.picture, recorded);
     assert_eq!(v.movie.as_ref().unwrap().desync, None);
     // Read-write from frame 120: a rerecord in the file.
     emu.repl("seek 120");
@@ -330,7 +339,7 @@ fn a_movie_recorded_from_here_plays_back() {
     emu.send(Cmd::Buttons(Buttons::default()));
     emu.repl("step 40");
     emu.sync();
-    let recorded = emu.view().picture.clone();
+    let recorded = emu.view().screen.picture.clone();
     let r = emu.repl("movie stop");
     assert!(
         r.contains("recorded 80 frames") && r.contains("compacted"),
@@ -338,12 +347,12 @@ fn a_movie_recorded_from_here_plays_back() {
     );
     emu.repl(&format!("movie play {}", movie.display()));
     emu.sync();
-    assert_eq!(emu.view().frame, 50);
+    assert_eq!(emu.view().timeline.frame, 50);
     emu.repl("step 100");
     emu.sync();
     let v = emu.view().clone();
-    assert_eq!(v.frame, 130);
-    assert_eq!(v.picture, recorded);
+    assert_eq!(v.timeline.frame, 130);
+    assert_eq!(v.screen.picture, recorded);
     let m = v.movie.unwrap();
     assert!(m.ended && m.desync.is_none(), "{m:?}");
     drop(emu);
@@ -406,16 +415,17 @@ fn unsupported_cartridges_open_only_when_forced() {
         err.contains("unsupported cartridge type 0xFC (Pocket Camera); --force"),
         "{err}"
     );
-    assert_eq!(emu.title, "gbhost demo", "the running game is kept");
+    assert_eq!(emu.game.title, "gbhost demo", "the running game is kept");
     emu.handle(Cmd::SetForce(true));
     emu.open(&RomSource::File(rom.clone())).unwrap();
     emu.live_frame();
     assert!(
-        emu.lines
+        emu.console
+            .lines
             .iter()
             .any(|l| l.contains("(Pocket Camera) is not emulated; forced to run as MBC5")),
         "{:?}",
-        emu.lines
+        emu.console.lines
     );
     drop(emu);
     let _ = std::fs::remove_dir_all(&dir);
@@ -460,14 +470,20 @@ fn tastudio_requests_reach_the_editor() {
     assert!(ed.input(20).contains(Buttons::A), "painted by the script");
     assert_eq!(ed.marker(25).map(|m| m.text.as_str()), Some("from lua"));
     assert!(
-        emu.lines.iter().any(|l| l.contains("tas sees hello")),
+        emu.console
+            .lines
+            .iter()
+            .any(|l| l.contains("tas sees hello")),
         "{:?}",
-        emu.lines
+        emu.console.lines
     );
     assert!(
-        emu.lines.iter().any(|l| l.contains("selected 12,13,14")),
+        emu.console
+            .lines
+            .iter()
+            .any(|l| l.contains("selected 12,13,14")),
         "{:?}",
-        emu.lines
+        emu.console.lines
     );
     // Re-emulation from frame 20 back to 31: the script runs those frames again, but its
     // requests then are replays and are not carried out twice.

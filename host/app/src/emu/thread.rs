@@ -14,7 +14,8 @@ use anyhow::{Context, Result};
 use gb_core::{Buttons, Domain};
 
 use super::machine::{BATTERY_EVERY, Emu, FAST_FACTOR, FRAME};
-use super::types::{Panel, RomSource, Speed, Start, View};
+use super::types::{Panel, RomSource, Speed, Start};
+use super::view::View;
 use crate::console::command::Command;
 
 /// A request to the emulation thread.
@@ -193,27 +194,27 @@ impl Emu {
     pub(super) fn handle(&mut self, cmd: Cmd) {
         let result: Result<()> = (|| {
             match cmd {
-                Cmd::Buttons(b) => self.held = b,
+                Cmd::Buttons(b) => self.input.held = b,
                 Cmd::Form(slot, control, value) => self.form_event(slot, control, value),
-                Cmd::HostInput(input) => self.host_input = input,
-                Cmd::TogglePause => self.paused = !self.paused,
+                Cmd::HostInput(input) => self.input.host = input,
+                Cmd::TogglePause => self.pacing.paused = !self.pacing.paused,
                 Cmd::FrameAdvance => {
-                    self.paused = true;
+                    self.pacing.paused = true;
                     self.advance();
                 }
-                Cmd::SetSpeed(s) => self.speed = s,
-                Cmd::Rewind(k) => self.rewind = k,
+                Cmd::SetSpeed(s) => self.pacing.speed = s,
+                Cmd::Rewind(k) => self.pacing.rewind = k,
                 Cmd::Seek(t) => {
-                    self.paused = true;
+                    self.pacing.paused = true;
                     self.seek(t)?;
                 }
                 Cmd::Open(rom) => {
-                    if self.tas.is_some() {
+                    if self.movie.tas.is_some() {
                         let msg = self.movie_stop()?;
                         self.say(msg);
                     }
                     self.open(&rom)?;
-                    self.say(format!("opened {}", self.title));
+                    self.say(format!("opened {}", self.game.title));
                 }
                 Cmd::ApplyPatch(p) => {
                     let msg = self.apply_patch(&p)?;
@@ -232,7 +233,7 @@ impl Emu {
                     self.say(msg);
                 }
                 Cmd::Reset => {
-                    if self.tas.is_some() {
+                    if self.movie.tas.is_some() {
                         let msg = self.movie_stop()?;
                         self.say(msg);
                     }
@@ -240,18 +241,18 @@ impl Emu {
                     self.say("reset");
                 }
                 Cmd::SetModel(choice) => {
-                    if self.tas.is_some() {
+                    if self.movie.tas.is_some() {
                         let msg = self.movie_stop()?;
                         self.say(msg);
                     }
-                    self.power.model = Some(choice);
+                    self.settings.power.model = Some(choice);
                     self.restart()?;
                     let model = self.session.gb().model();
                     self.say(format!("model {choice}: running on the {model}"));
                 }
-                Cmd::SetColorCorrection(c) => self.correction = c,
+                Cmd::SetColorCorrection(c) => self.settings.correction = c,
                 Cmd::SetForce(on) => {
-                    self.power.force = on;
+                    self.settings.power.force = on;
                     self.say(if on {
                         "cartridges gbhost does not emulate will run with a stand-in mapper"
                     } else {
@@ -259,12 +260,12 @@ impl Emu {
                     });
                 }
                 Cmd::SetDmgPalette(p) => {
-                    self.power.dmg_palette = p;
+                    self.settings.power.dmg_palette = p;
                     let gb = self.session.gb();
                     let compat = gb.model() == gb_core::Model::Cgb
                         && gb.cartridge().header().cgb_flag & 0x80 == 0;
                     if compat {
-                        if self.tas.is_some() {
+                        if self.movie.tas.is_some() {
                             let msg = self.movie_stop()?;
                             self.say(msg);
                         }
@@ -290,8 +291,8 @@ impl Emu {
                             .poke_memory(d, offset.wrapping_add(i as u32), *b);
                     }
                 }
-                Cmd::ViewMemory(d, start, len) => self.mem_window = (d, start, len),
-                Cmd::Shown(panel, on) => self.shown.set(panel, on),
+                Cmd::ViewMemory(d, start, len) => self.viewers.mem_window = (d, start, len),
+                Cmd::Shown(panel, on) => self.viewers.shown.set(panel, on),
                 Cmd::RollSelection(sel) => {
                     if let Some(o) = &mut self.editor {
                         o.selection = sel;
@@ -308,17 +309,17 @@ impl Emu {
                 }
                 Cmd::Subscribe(tx) => {
                     // What was said before (start-up notes) first.
-                    for line in &self.lines {
+                    for line in &self.console.lines {
                         let _ = tx.send(line.clone());
                     }
-                    self.subscribers.push(tx);
+                    self.console.subscribers.push(tx);
                 }
-                Cmd::OnPublish(f) => self.on_publish = Some(f),
+                Cmd::OnPublish(f) => self.link.on_publish = Some(f),
                 Cmd::Sync(tx) => {
                     self.publish();
                     let _ = tx.send(());
                 }
-                Cmd::Quit => self.quit = true,
+                Cmd::Quit => self.link.quit = true,
             }
             Ok(())
         })();
@@ -332,9 +333,9 @@ impl Emu {
     fn answer(&mut self, line: &str, out: &str, reply: Option<Sender<String>>) {
         match reply {
             Some(tx) => {
-                self.keep(format!("> {line}"));
+                self.console.keep(format!("> {line}"));
                 for l in out.lines() {
-                    self.keep(l.to_owned());
+                    self.console.keep(l.to_owned());
                 }
                 let _ = tx.send(out.to_owned());
             }
@@ -349,11 +350,14 @@ impl Emu {
 
     /// Frames per tick while rewinding, or the live frames per tick.
     fn tick(&mut self) {
-        if self.rewind > 0 {
-            let t = self.session.frame().saturating_sub(u64::from(self.rewind));
+        if self.pacing.rewind > 0 {
+            let t = self
+                .session
+                .frame()
+                .saturating_sub(u64::from(self.pacing.rewind));
             if let Err(e) = self.seek(t) {
                 self.say(format!("rewind: {e}"));
-                self.rewind = 0;
+                self.pacing.rewind = 0;
             }
             return;
         }
@@ -361,10 +365,10 @@ impl Emu {
             self.editor_pump();
             return;
         }
-        if self.paused {
+        if self.pacing.paused {
             return;
         }
-        let n = if self.speed == Speed::Fast {
+        let n = if self.pacing.speed == Speed::Fast {
             FAST_FACTOR
         } else {
             1
@@ -372,27 +376,27 @@ impl Emu {
         for _ in 0..n {
             self.live_frame();
         }
-        if self.battery_at.elapsed() >= BATTERY_EVERY {
+        if self.game.battery_at.elapsed() >= BATTERY_EVERY {
             self.save_battery();
         }
     }
 
     fn active(&self) -> bool {
-        self.rewind > 0 || !self.paused || self.editor_pending()
+        self.pacing.rewind > 0 || !self.pacing.paused || self.editor_pending()
     }
 
     fn run(&mut self, rx: &Receiver<Cmd>) {
         let mut deadline = Instant::now();
         let mut last_publish = Instant::now();
-        while !self.quit {
+        while !self.link.quit {
             let now = Instant::now();
             // At normal speed with a device playing, its clock paces emulation.
-            let audio_paced = self.audio.is_playing()
-                && self.speed == Speed::Normal
-                && self.rewind == 0
-                && !self.paused;
+            let audio_paced = self.sound.out.is_playing()
+                && self.pacing.speed == Speed::Normal
+                && self.pacing.rewind == 0
+                && !self.pacing.paused;
             if audio_paced {
-                deadline = if self.audio.wants_frame() {
+                deadline = if self.sound.out.wants_frame() {
                     now
                 } else {
                     now + Duration::from_millis(2)
@@ -400,7 +404,7 @@ impl Emu {
             }
             if self.active() && now >= deadline {
                 self.tick();
-                let step = if self.speed == Speed::Unthrottled && self.rewind == 0 {
+                let step = if self.pacing.speed == Speed::Unthrottled && self.pacing.rewind == 0 {
                     Duration::ZERO
                 } else {
                     FRAME
@@ -429,15 +433,12 @@ impl Emu {
                 Err(RecvTimeoutError::Disconnected) => break,
             }
             self.poll_watcher();
-            if self
-                .stop
-                .as_ref()
-                .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
-            {
-                self.quit = true;
+            if self.link.signalled() {
+                self.link.quit = true;
             }
         }
         if self
+            .movie
             .tas
             .as_ref()
             .is_some_and(gb_session::movie::Tas::is_recording)
@@ -448,9 +449,6 @@ impl Emu {
             }
         }
         self.save_battery();
-        self.shared.lock().unwrap_or_else(|e| e.into_inner()).quit = true;
-        if let Some(f) = &self.on_publish {
-            f();
-        }
+        self.link.publish_quit();
     }
 }

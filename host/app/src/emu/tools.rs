@@ -494,7 +494,7 @@ impl Emu {
                 layout: s.layout(),
                 count: s.len(),
                 filters: s.filters().iter().map(ToString::to_string).collect(),
-                rows: Arc::new(if self.shown.search {
+                rows: Arc::new(if self.viewers.shown.search {
                     s.rows(0..LIST_MAX, mem)
                 } else {
                     Vec::new()

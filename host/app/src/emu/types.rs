@@ -1,13 +1,12 @@
 //! The plain values the emulation thread and the window share: how fast play runs, what the
 //! cartridge comes from, how the thread starts, the scripts the app loaded, which costly
-//! panels are shown, and the [`View`] the window draws.
+//! panels are shown, and the TAS editor's part of the [`View`](super::View).
 
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use gb_core::{Buttons, Domain};
-use gb_session::movie::MovieView;
-use gb_session::{Bundle, DrawCmd};
+use gb_core::Buttons;
+use gb_session::Bundle;
 
 /// How fast live play runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -21,14 +20,14 @@ pub enum Speed {
     Unthrottled,
 }
 
-/// A panel whose part of the [`View`] costs to build, so it is published only while shown.
+/// A panel whose part of the [`View`](super::View) costs to build, so it is published only while shown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Panel {
-    /// The Debugger window ([`View::debug`]).
+    /// The Debugger window ([`View::debug`](super::View::debug)).
     Debugger,
-    /// A video viewer: tiles, maps, OAM, palettes, I/O registers ([`View::video`]).
+    /// A video viewer: tiles, maps, OAM, palettes, I/O registers ([`View::video`](super::View::video)).
     Video,
-    /// The RAM Search window (the candidate rows of [`View::tools`]).
+    /// The RAM Search window (the candidate rows of [`View::tools`](super::View::tools)).
     Search,
 }
 
@@ -138,85 +137,6 @@ pub struct ScriptRow {
     pub arena_cap: usize,
     /// Time the script's Lua took in the last frame, in microseconds.
     pub frame_us: f64,
-}
-
-/// Everything the window shows, published by the emulation thread.
-#[derive(Clone, Debug, Default)]
-pub struct View {
-    /// Shades 0-3, 160 × 144.
-    pub picture: Vec<u8>,
-    /// Each script's overlay for the shown frame.
-    pub overlays: Vec<(u32, Vec<DrawCmd>)>,
-    /// The timeline position.
-    pub frame: u64,
-    /// Oldest and newest frames in the rewind history.
-    pub history: Option<(u64, u64)>,
-    /// Bytes the history takes, and the ring size.
-    pub history_bytes: usize,
-    /// The ring's size.
-    pub ring_bytes: usize,
-    /// Frames shown per second (measured).
-    pub fps: f64,
-    /// Speed relative to 59.73 fps.
-    pub speed: f64,
-    /// Paused.
-    pub paused: bool,
-    /// Rewind held.
-    pub rewinding: bool,
-    /// Live speed.
-    pub speed_mode: Speed,
-    /// The title of the running ROM.
-    pub title: String,
-    /// The model running.
-    pub model: gb_core::Model,
-    /// The model chosen (`auto` or fixed).
-    pub model_choice: gb_core::ModelChoice,
-    /// How CGB colours are shown.
-    pub correction: gb_core::ColorCorrection,
-    /// The palette a DMG game gets on the CGB.
-    pub dmg_palette: gb_core::DmgPalette,
-    /// Cartridge types gbhost does not emulate run with a stand-in mapper (`--force`).
-    pub force: bool,
-    /// Scripts panel rows.
-    pub scripts: Vec<ScriptRow>,
-    /// Console lines (script prints, REPL output), oldest first (shared: rebuilt only when
-    /// lines were added).
-    pub console: Arc<Vec<String>>,
-    /// The memory viewer's window: its domain (None: the bus), start offset, bytes, and the
-    /// domain's size.
-    pub memory: (Option<Domain>, u32, Vec<u8>, usize),
-    /// Watched addresses and their values.
-    pub watches: Vec<(crate::console::command::Location, u8)>,
-    /// Desyncs the session detected.
-    pub desyncs: u64,
-    /// The open movie.
-    pub movie: Option<MovieView>,
-    /// The open TAS editor.
-    pub editor: Option<EditorView>,
-    /// RAM search, RAM watch and cheats.
-    pub tools: super::tool_state::ToolsView,
-    /// The Debugger window's view (only while it is open).
-    pub debug: Option<super::debug_view::DebugView>,
-    /// The machine's video memory and registers for the video viewers (only while one is
-    /// open).
-    pub video: Option<Arc<super::video_state::VideoView>>,
-    /// The open movie's authors and description.
-    pub movie_info: Option<MovieInfo>,
-    /// Lag frames since power-on (frames the game did not read the joypad).
-    pub lag_frames: u64,
-    /// The last frame was a lag frame.
-    pub lagged: bool,
-    /// The buttons the game sees.
-    pub input: Buttons,
-    /// Each script's windows (forms, text buffers, padding), by slot.
-    pub windows: Vec<(u32, gb_session::api::ScriptUi)>,
-    /// A script reads the host's keys or mouse: the window reports them.
-    pub wants_host_input: bool,
-    /// What the status bar says about the ROM's files: the patches applied, where battery
-    /// saves go when not beside the ROM.
-    pub rom_notes: Vec<String>,
-    /// The thread stopped.
-    pub quit: bool,
 }
 
 /// A branch of the TAS editor as the window shows it.

@@ -16,9 +16,9 @@ impl Emu {
 
     /// Before a live frame: log the host's keys and mouse, if a script reads them.
     pub(crate) fn log_host_input(&mut self) {
-        let playing = self.tas.as_ref().is_some_and(|t| !t.is_recording());
+        let playing = self.movie.tas.as_ref().is_some_and(|t| !t.is_recording());
         if self.session.wants_host_input() && !playing {
-            self.session.set_host_input(self.host_input.clone());
+            self.session.set_host_input(self.input.host.clone());
         }
     }
 
@@ -26,9 +26,9 @@ impl Emu {
     pub(crate) fn serve_client_requests(&mut self) {
         for (slot, req) in self.session.take_client_requests() {
             match req {
-                ClientRequest::Pause => self.paused = true,
-                ClientRequest::Unpause => self.paused = false,
-                ClientRequest::TogglePause => self.paused = !self.paused,
+                ClientRequest::Pause => self.pacing.paused = true,
+                ClientRequest::Unpause => self.pacing.paused = false,
+                ClientRequest::TogglePause => self.pacing.paused = !self.pacing.paused,
                 ClientRequest::Screenshot(rel) => {
                     let msg = self.script_screenshot(slot, &rel);
                     self.say(msg);
@@ -57,6 +57,7 @@ impl Emu {
     fn script_screenshot(&self, slot: u32, rel: &str) -> String {
         let dir = self
             .scripts
+            .entries
             .iter()
             .find(|e| e.slot == Some(slot))
             .and_then(|e| e.path.as_ref())

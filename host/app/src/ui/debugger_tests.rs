@@ -48,7 +48,7 @@ fn a_breakpoint_by_symbol_stops_and_steps_show_in_the_listing() {
     h.get_by_label("Continue").click();
     settle(&mut h);
     let t0 = Instant::now();
-    while !h.state().view().paused && t0.elapsed() < Duration::from_secs(10) {
+    while !h.state().view().pacing.paused && t0.elapsed() < Duration::from_secs(10) {
         std::thread::sleep(Duration::from_millis(20));
         h.run_steps(1);
     }

@@ -40,7 +40,7 @@ fn editor(h: &Harness<'static, GbApp>) -> EditorView {
 }
 
 fn frame(h: &Harness<'static, GbApp>) -> u64 {
-    h.state().view().frame
+    h.state().view().timeline.frame
 }
 
 /// Run the window until `done` holds (re-emulation goes on between frames).
@@ -73,6 +73,7 @@ fn idle(h: &mut Harness<'static, GbApp>) {
 fn hud(h: &Harness<'static, GbApp>) -> Vec<String> {
     h.state()
         .view()
+        .screen
         .overlays
         .iter()
         .flat_map(|(_, l)| l.iter())
@@ -171,7 +172,7 @@ fn open_seek_paint_playback_and_undo() {
     // Play to 130 and remember the picture there.
     h.state().emu().repl("movie goto 130");
     settle(&mut h);
-    let before = h.state().view().picture.clone();
+    let before = h.state().view().screen.picture.clone();
     h.state().emu().repl("movie goto 105");
     settle(&mut h);
     assert_eq!(frame(&h), 105);
@@ -219,7 +220,7 @@ fn open_seek_paint_playback_and_undo() {
     settle(&mut h);
     assert!(editor(&h).is_green(130));
     assert_eq!(
-        h.state().view().picture,
+        h.state().view().screen.picture,
         before,
         "the old input's picture at 130"
     );
@@ -336,6 +337,7 @@ fn a_branch_restores_input_frame_and_script_state() {
         h.state()
             .view()
             .console
+            .lines
             .iter()
             .any(|l| l.contains("the machine matches the branch")),
         "checked on arrival"

@@ -110,6 +110,7 @@ fn dropped_files_open_by_their_extension() {
         h.state()
             .view()
             .scripts
+            .rows
             .iter()
             .any(|s| s.name == "hello.lua"),
         "{:?}",
@@ -125,6 +126,7 @@ fn dropped_files_open_by_their_extension() {
         h.state()
             .view()
             .scripts
+            .rows
             .iter()
             .any(|s| s.name == "hello.lua")
     );
@@ -156,7 +158,7 @@ fn with_no_portal_the_path_is_typed_and_the_window_says_why() {
     let junk = d.join("junk.ips");
     std::fs::write(&junk, b"not a patch").unwrap();
     drop_file(&mut h, &junk);
-    let console = h.state().view().console.join("\n");
+    let console = h.state().view().console.lines.join("\n");
     assert!(
         console.contains("junk.ips") && console.contains("not a patch"),
         "{console}"

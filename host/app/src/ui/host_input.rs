@@ -41,7 +41,7 @@ impl GbApp {
     /// Report the keys and mouse, if a script reads them and they changed. `screen`: where the
     /// game's picture is (its top-left corner and the scale).
     pub(super) fn host_input(&mut self, ctx: &egui::Context) {
-        if !self.view.wants_host_input {
+        if !self.view.scripts.wants_host_input {
             return;
         }
         let (origin, scale) = self.screen_at;

@@ -378,7 +378,11 @@ impl GbApp {
     }
 
     fn menu_emulation(&mut self, ui: &mut egui::Ui) {
-        let pause = if self.view.paused { "Resume" } else { "Pause" };
+        let pause = if self.view.pacing.paused {
+            "Resume"
+        } else {
+            "Pause"
+        };
         if ui.button(pause).clicked() {
             self.send(Cmd::TogglePause);
         }
@@ -388,7 +392,7 @@ impl GbApp {
         if ui.checkbox(&mut self.fast_toggle, "Fast-forward").changed() {
             self.send_speed();
         }
-        let mut unthrottled = self.view.speed_mode == Speed::Unthrottled;
+        let mut unthrottled = self.view.pacing.speed_mode == Speed::Unthrottled;
         if ui.checkbox(&mut unthrottled, "Unthrottled").changed() {
             self.send(Cmd::SetSpeed(if unthrottled {
                 Speed::Unthrottled
@@ -397,7 +401,7 @@ impl GbApp {
             }));
         }
         if ui.button("Rewind 5 seconds").clicked() {
-            let t = self.view.frame.saturating_sub(300);
+            let t = self.view.timeline.frame.saturating_sub(300);
             self.send(Cmd::Seek(t));
         }
         if ui.button("Reset").clicked() {
@@ -486,7 +490,7 @@ impl GbApp {
 
     fn menu_model(&mut self, ui: &mut egui::Ui) {
         use gb_core::{Model, ModelChoice};
-        let current = self.view.model_choice;
+        let current = self.view.game.model_choice;
         for (label, choice) in [
             ("Auto (from the cartridge)", ModelChoice::Auto),
             ("Game Boy (DMG)", ModelChoice::Fixed(Model::Dmg)),
@@ -500,7 +504,7 @@ impl GbApp {
         }
         ui.menu_button("DMG games' colours on the CGB", |ui| {
             use gb_core::DmgPalette;
-            let current = self.view.dmg_palette;
+            let current = self.view.game.dmg_palette;
             let choices = std::iter::once(("Auto (from the title)".to_owned(), DmgPalette::Auto))
                 .chain(
                     DmgPalette::COMBOS
@@ -522,7 +526,7 @@ impl GbApp {
         ui.separator();
         ui.label("A change restarts the game.");
         ui.separator();
-        let mut force = self.view.force;
+        let mut force = self.view.game.force;
         if ui
             .checkbox(&mut force, "Run unsupported cartridges (stand-in mapper)")
             .on_hover_text(
@@ -552,7 +556,7 @@ impl GbApp {
             ("Colours as set", ColorCorrection::Off, "off"),
             ("Colours like a GBC screen", ColorCorrection::Lcd, "lcd"),
         ] {
-            if ui.radio(self.view.correction == c, label).clicked() {
+            if ui.radio(self.view.game.correction == c, label).clicked() {
                 self.config.color_correction = name.to_owned();
                 self.save_config();
                 self.send(Cmd::SetColorCorrection(c));
@@ -617,7 +621,11 @@ impl GbApp {
 
     fn toolbar(&mut self, ui: &mut egui::Ui) {
         ui.horizontal(|ui| {
-            let pause = if self.view.paused { "Resume" } else { "Pause" };
+            let pause = if self.view.pacing.paused {
+                "Resume"
+            } else {
+                "Pause"
+            };
             if ui.button(pause).clicked() {
                 self.send(Cmd::TogglePause);
             }
@@ -650,13 +658,13 @@ impl GbApp {
     }
 
     fn timeline(&mut self, ui: &mut egui::Ui) {
-        let Some((first, last)) = self.view.history else {
+        let Some((first, last)) = self.view.timeline.history else {
             return;
         };
         ui.horizontal(|ui| {
             ui.label("Timeline");
             if !self.scrubbing {
-                self.scrub = self.view.frame;
+                self.scrub = self.view.timeline.frame;
             }
             let width = ui.available_width() - 8.0;
             ui.spacing_mut().slider_width = width.max(100.0);
@@ -667,7 +675,7 @@ impl GbApp {
             );
             self.scrubbing = r.dragged();
             let r = r.on_hover_text("Drag to any frame of the rewind history");
-            if r.changed() && self.scrub != self.view.frame {
+            if r.changed() && self.scrub != self.view.timeline.frame {
                 self.send(Cmd::Seek(self.scrub.min(last)));
             }
         });
@@ -676,12 +684,12 @@ impl GbApp {
     fn status_bar(&self, ui: &mut egui::Ui) {
         let v = &self.view;
         ui.horizontal(|ui| {
-            let state = if v.rewinding {
+            let state = if v.pacing.rewinding {
                 "rewinding"
-            } else if v.paused {
+            } else if v.pacing.paused {
                 "paused"
             } else {
-                match v.speed_mode {
+                match v.pacing.speed_mode {
                     Speed::Normal => "running",
                     Speed::Fast => "fast-forward",
                     Speed::Unthrottled => "unthrottled",
@@ -689,28 +697,28 @@ impl GbApp {
             };
             ui.label(state);
             ui.separator();
-            if v.paused && !v.rewinding {
+            if v.pacing.paused && !v.pacing.rewinding {
                 ui.label("- fps");
             } else {
-                ui.label(format!("{:.1} fps", v.fps));
+                ui.label(format!("{:.1} fps", v.pacing.fps));
                 ui.separator();
-                ui.label(format!("speed {:.0}%", v.speed * 100.0));
+                ui.label(format!("speed {:.0}%", v.pacing.speed * 100.0));
             }
             ui.separator();
-            ui.label(v.model.name());
+            ui.label(v.screen.model.name());
             ui.separator();
-            ui.label(format!("frame {}", v.frame));
+            ui.label(format!("frame {}", v.timeline.frame));
             ui.separator();
             ui.label(format!(
                 "lag {}{}",
-                v.lag_frames,
-                if v.lagged { " (lagged)" } else { "" }
+                v.screen.lag_frames,
+                if v.screen.lagged { " (lagged)" } else { "" }
             ));
             ui.separator();
-            ui.label(format!("input {}", input_text(v.input)));
+            ui.label(format!("input {}", input_text(v.screen.input)));
             if let Some(m) = &v.movie {
                 ui.separator();
-                let f = v.frame.saturating_sub(m.start);
+                let f = v.timeline.frame.saturating_sub(m.start);
                 let text = format!(
                     "movie {} {} {f}/{} · {} rerecords{}",
                     m.name,
@@ -731,31 +739,31 @@ impl GbApp {
                     None => ui.label(text),
                 };
             }
-            if let Some((_, last)) = v.history
-                && v.frame < last
-                && !v.rewinding
+            if let Some((_, last)) = v.timeline.history
+                && v.timeline.frame < last
+                && !v.pacing.rewinding
             {
                 ui.separator();
                 ui.label(format!(
                     "rewound: {} frames recorded ahead (Frame advance walks them; Resume forgets them)",
-                    last - v.frame
+                    last - v.timeline.frame
                 ));
             }
             ui.separator();
-            if let Some((a, b)) = v.history {
+            if let Some((a, b)) = v.timeline.history {
                 ui.label(format!(
                     "history {} frames ({:.1} s), {:.1} / {:.0} MiB",
                     b - a + 1,
                     (b - a + 1) as f64 / 59.73,
-                    v.history_bytes as f64 / 1048576.0,
-                    v.ring_bytes as f64 / 1048576.0
+                    v.timeline.history_bytes as f64 / 1048576.0,
+                    v.timeline.ring_bytes as f64 / 1048576.0
                 ));
             }
-            if v.desyncs > 0 {
+            if v.timeline.desyncs > 0 {
                 ui.separator();
-                ui.colored_label(egui::Color32::RED, format!("{} desyncs", v.desyncs));
+                ui.colored_label(egui::Color32::RED, format!("{} desyncs", v.timeline.desyncs));
             }
-            for note in &v.rom_notes {
+            for note in &v.game.notes {
                 ui.separator();
                 ui.label(note);
             }
@@ -767,11 +775,11 @@ impl GbApp {
     }
 
     fn screen(&mut self, ui: &mut egui::Ui) {
-        if self.view.picture.is_empty() {
+        if self.view.screen.picture.is_empty() {
             return;
         }
-        if self.texture.is_none() || self.shown_picture != self.view.picture {
-            let image = screen::image(&self.view.picture);
+        if self.texture.is_none() || self.shown_picture != self.view.screen.picture {
+            let image = screen::image(&self.view.screen.picture);
             match &mut self.texture {
                 Some(t) => t.set(image, egui::TextureOptions::NEAREST),
                 None => {
@@ -782,7 +790,7 @@ impl GbApp {
                     ))
                 }
             }
-            self.shown_picture.clone_from(&self.view.picture);
+            self.shown_picture.clone_from(&self.view.screen.picture);
         }
         let Some(texture) = &self.texture else { return };
         // Room around the game that scripts asked for (`client.SetGameExtraPadding`), in game
@@ -821,7 +829,7 @@ impl GbApp {
         self.screen_at = (rect.min, scale);
         self.paint_ghost(ui, rect);
         let painter = ui.painter().with_clip_rect(outer);
-        for (_, cmds) in &self.view.overlays {
+        for (_, cmds) in &self.view.screen.overlays {
             screen::paint_overlay(&painter, rect.min, scale, cmds);
         }
         ui.allocate_rect(outer, egui::Sense::hover());
@@ -872,10 +880,10 @@ impl GbApp {
             self.repaint_hooked = true;
         }
         let view = self.emu.view().clone();
-        if view.title != self.view.title {
+        if view.game.title != self.view.game.title {
             ctx.send_viewport_cmd(egui::ViewportCommand::Title(format!(
                 "{} - gbhost",
-                view.title
+                view.game.title
             )));
         }
         self.view = view;

@@ -12,7 +12,7 @@ use std::path::PathBuf;
 impl GbApp {
     pub(super) fn scripts_panel(&mut self, ui: &mut egui::Ui) {
         ui.heading("Scripts");
-        let rows = self.view.scripts.clone();
+        let rows = self.view.scripts.rows.clone();
         if rows.is_empty() {
             ui.label("No script loaded.");
         }
@@ -99,8 +99,8 @@ impl GbApp {
             .stick_to_bottom(true)
             .auto_shrink([false, false])
             .show(ui, |ui| {
-                let start = self.view.console.len().saturating_sub(500);
-                for line in &self.view.console[start..] {
+                let start = self.view.console.lines.len().saturating_sub(500);
+                for line in &self.view.console.lines[start..] {
                     ui.monospace(line);
                 }
             });
@@ -211,7 +211,7 @@ impl GbApp {
                 });
                 ui.separator();
                 ui.label("Watch list");
-                for (a, v) in self.view.watches.clone() {
+                for (a, v) in self.view.console.watches.clone() {
                     ui.horizontal(|ui| {
                         ui.monospace(format!("[{a}] = {v:02X} ({v})"));
                         if ui.small_button("×").clicked() {

@@ -84,7 +84,10 @@ impl GbApp {
     fn roll_event(&mut self, ed: &EditorView, f: u64, mask: Option<Buttons>, ev: Ev, shift: bool) {
         match (mask, ev) {
             (None, Ev::Click) if shift => {
-                let anchor = self.roll.selection.map_or(self.view.frame, |s| s.0);
+                let anchor = self
+                    .roll
+                    .selection
+                    .map_or(self.view.timeline.frame, |s| s.0);
                 self.roll.selection = Some((anchor, f));
             }
             (None, Ev::Click) => {

@@ -57,7 +57,7 @@ impl GbApp {
     }
 
     fn editor_contents(&mut self, ui: &mut egui::Ui, ed: &EditorView) {
-        let cursor = self.view.frame;
+        let cursor = self.view.timeline.frame;
         self.toolbar_row(ui, ed, cursor);
         self.branches_section(ui, ed);
         self.status_line(ui, ed, cursor);

@@ -20,12 +20,13 @@ fn harness_with(scripts: Vec<std::path::PathBuf>) -> Harness<'static, GbApp> {
 }
 
 fn frame(h: &Harness<'static, GbApp>) -> u64 {
-    h.state().view().frame
+    h.state().view().timeline.frame
 }
 
 fn overlay_texts(h: &Harness<'static, GbApp>) -> Vec<String> {
     h.state()
         .view()
+        .screen
         .overlays
         .iter()
         .flat_map(|(_, l)| l.iter())
@@ -89,7 +90,7 @@ fn hold_rewind_then_scrub_the_timeline() {
     h.get_by_label("Frame advance").click();
     settle(&mut h);
     assert_eq!(frame(&h), 51);
-    assert_eq!(h.state().view().history.map(|(_, b)| b), Some(200));
+    assert_eq!(h.state().view().timeline.history.map(|(_, b)| b), Some(200));
 }
 
 #[test]
@@ -111,7 +112,7 @@ fn load_a_failing_script_see_the_error_and_unload_it() {
     h.get_by_label("broken.lua");
     // In the scripts panel (and on the console).
     assert!(h.query_all_by_label_contains("boom at two").count() >= 1);
-    let status = h.state().view().scripts[1].status.clone();
+    let status = h.state().view().scripts.rows[1].status.clone();
     assert!(
         status.starts_with("error:") && status.contains(":2:"),
         "{status}"
@@ -119,7 +120,7 @@ fn load_a_failing_script_see_the_error_and_unload_it() {
     h.get_by_label("Unload broken.lua").click();
     settle(&mut h);
     assert!(h.query_by_label("broken.lua").is_none());
-    assert_eq!(h.state().view().scripts.len(), 1);
+    assert_eq!(h.state().view().scripts.rows.len(), 1);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -250,7 +251,7 @@ fn state_files_with_spaces_in_their_paths() {
     );
     // Loading it back from the menu moves nothing off the timeline and says so.
     menu_path(&mut h, "State", "Load state file…", &from_menu);
-    let console_text = h.state().view().console.join("\n");
+    let console_text = h.state().view().console.lines.join("\n");
     assert!(
         console_text.contains("scripts restored exactly"),
         "{console_text}"
@@ -294,7 +295,7 @@ fn open_a_state_file_and_the_script_goes_on_exactly() {
     menu_path(&mut h, "File", "Open state…", &state);
     h.get_by_label("Frame advance").click();
     settle(&mut h);
-    let said = h.state().view().console.clone();
+    let said = h.state().view().console.lines.clone();
     assert!(
         said.iter().any(|l| l.contains("scripts restored exactly")),
         "{said:?}"

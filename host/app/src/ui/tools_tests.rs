@@ -150,7 +150,7 @@ fn gameshark_and_game_genie_codes_change_the_game_and_rewind_with_it() {
     h.run_steps(1);
     h.get_by_label("Add code").click();
     settle(h);
-    let on_at = h.state().view().frame;
+    let on_at = h.state().view().timeline.frame;
     step(h, 300);
     let clock = peek(h, CLOCK);
     assert!(
@@ -201,5 +201,5 @@ fn gameshark_and_game_genie_codes_change_the_game_and_rewind_with_it() {
     let rows = h.state().view().tools.cheats.clone();
     assert!(rows.iter().any(|c| c.code == genie && c.on), "{rows:?}");
     assert_eq!(peek(h, CLOCK), frozen);
-    assert_eq!(h.state().view().desyncs, 0);
+    assert_eq!(h.state().view().timeline.desyncs, 0);
 }

@@ -224,13 +224,13 @@ fn the_viewers_follow_a_rewind() {
     open(h, "VRAM viewer");
     tab(h, "Tile maps");
     h.get_by_label("Scroll SCX 18 SCY 52");
-    let before = h.state().view().frame;
+    let before = h.state().view().timeline.frame;
     h.state().emu().repl("poke FF43 40");
     step(h, 5);
     h.get_by_label("Scroll SCX 64 SCY 52");
     h.state().emu().send(Cmd::Seek(before));
     settle(h);
-    assert_eq!(h.state().view().frame, before);
+    assert_eq!(h.state().view().timeline.frame, before);
     h.get_by_label("Scroll SCX 18 SCY 52");
 }
 
@@ -296,7 +296,7 @@ fn the_viewers_follow_ucitys_scrolling_title_screen() {
     h.get_by_label(&format!("Scroll SCX {scx} SCY {scy}"));
     let lcdc = peek(h, 0xFF40);
     h.get_by_label_contains(&format!("FF40 LCDC   {lcdc:02X}  LCD on"));
-    let at = h.state().view().frame;
+    let at = h.state().view().timeline.frame;
     step(h, 120);
     let later = scroll(h);
     assert_ne!(later, (scx, scy), "the title screen scrolls");

@@ -108,7 +108,7 @@ impl GbApp {
             palette: self.tile_palette(video),
             map_base: self.vram_ui.map.base(lcdc),
             unsigned_8000: self.vram_ui.data.unsigned_8000(lcdc),
-            correction: self.view.correction,
+            correction: self.view.game.correction,
         };
         let t = &mut self.vram_ui.textures;
         if t.drawn.as_ref() == Some(&drawn) {
@@ -360,7 +360,7 @@ impl GbApp {
     }
 
     fn palettes_tab(&mut self, ui: &mut egui::Ui, v: &VideoView) {
-        let correction = self.view.correction;
+        let correction = self.view.game.correction;
         let swatches = |ui: &mut egui::Ui, colors: [[u8; 3]; 4]| {
             for [r, g, b] in colors {
                 let (rect, _) =

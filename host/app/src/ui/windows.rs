@@ -31,7 +31,7 @@ impl GbApp {
     /// pixels: left, top, right, bottom.
     pub(super) fn padding(&self) -> [u32; 4] {
         let mut p = [0u32; 4];
-        for (_, ui) in &self.view.windows {
+        for (_, ui) in &self.view.scripts.windows {
             for (side, v) in p.iter_mut().zip(ui.padding) {
                 *side = (*side).max(v);
             }
@@ -41,12 +41,12 @@ impl GbApp {
 
     /// Every script's forms and text buffers, as windows.
     pub(super) fn script_windows(&mut self, ctx: &egui::Context) {
-        let windows = std::mem::take(&mut self.view.windows);
+        let windows = std::mem::take(&mut self.view.scripts.windows);
         // Windows the script placed nowhere start stacked from the middle of the app's window,
         // clear of the game's top-left corner (the user moves them; egui remembers where).
         let x = ctx.content_rect().center().x - 100.0;
         let mut y = 70.0;
-        let frame = self.view.frame;
+        let frame = self.view.timeline.frame;
         self.form_pending.retain(|_, (at, _)| *at == frame);
         // A closed form is hidden until the script no longer describes it.
         self.forms_closed.retain(|(slot, handle)| {
@@ -68,7 +68,7 @@ impl GbApp {
                 y += size.y + 50.0;
             }
         }
-        self.view.windows = windows;
+        self.view.scripts.windows = windows;
     }
 
     fn form_window(&mut self, ctx: &egui::Context, slot: u32, form: &Form, at: egui::Pos2) {
@@ -104,7 +104,7 @@ impl GbApp {
     /// next frame is.
     fn set_value(&mut self, slot: u32, c: &Control, value: FormValue) {
         self.form_pending
-            .insert((slot, c.handle), (self.view.frame, value.clone()));
+            .insert((slot, c.handle), (self.view.timeline.frame, value.clone()));
         self.send(Cmd::Form(slot, c.handle, value));
     }
 

@@ -26,7 +26,7 @@ fn advance(h: &mut Harness<'static, GbApp>) {
 
 /// The first form's control of `kind`.
 fn control(h: &Harness<'static, GbApp>, kind: ControlKind) -> gb_session::api::Control {
-    h.state().view().windows[0].1.forms[0]
+    h.state().view().scripts.windows[0].1.forms[0]
         .controls
         .iter()
         .find(|c| c.kind == kind)
@@ -100,13 +100,14 @@ fn an_mgba_text_buffer_is_a_panel() {
     }
     h.get_by_label("Status");
     assert!(h.query_all_by_label_contains("frame 3").count() >= 1);
-    let b = h.state().view().windows[0].1.buffers[0].clone();
+    let b = h.state().view().scripts.windows[0].1.buffers[0].clone();
     assert_eq!(b.lines[0], "frame 3");
     // Nothing printed on the console: the buffer is its own panel.
     assert!(
         !h.state()
             .view()
             .console
+            .lines
             .iter()
             .any(|l| l.contains("frame 3")),
         "{:?}",

@@ -1,0 +1,84 @@
+//! [`LoadedGame`]: the running ROM as the thread keeps it — where it came from, its patched
+//! image, what the status bar says of its files, its battery save and the ROM's symbols —
+//! and [`Settings`], how every ROM opened powers on and is shown.
+
+use std::time::Instant;
+
+use super::types::RomSource;
+use super::view::GameView;
+use crate::game::battery::Battery;
+
+/// The running ROM and its files.
+pub(crate) struct LoadedGame {
+    /// Where the ROM came from.
+    pub(crate) rom: RomSource,
+    /// The image running, its patches applied.
+    pub(crate) bytes: Vec<u8>,
+    /// What the status bar says about the ROM's files (patches, saves folder).
+    pub(crate) notes: Vec<String>,
+    /// The title shown.
+    pub(crate) title: String,
+    /// The battery save, for a cartridge with one.
+    pub(crate) battery: Option<Battery>,
+    /// When the battery save was last written.
+    pub(crate) battery_at: Instant,
+    /// The ROM's symbols (its `.sym` file), for the debugger.
+    pub(crate) symbols: Option<gb_session::symbols::Symbols>,
+}
+
+impl Default for LoadedGame {
+    fn default() -> LoadedGame {
+        LoadedGame {
+            rom: RomSource::Demo,
+            bytes: Vec::new(),
+            notes: Vec::new(),
+            title: String::new(),
+            battery: None,
+            battery_at: Instant::now(),
+            symbols: None,
+        }
+    }
+}
+
+/// How the machine powers on and how its colours are shown (every ROM opened, every reset).
+pub(crate) struct Settings {
+    /// How the machine powers on.
+    pub(crate) power: crate::game::rom::PowerArgs,
+    /// How CGB colours are shown.
+    pub(crate) correction: gb_core::ColorCorrection,
+    /// The rewind ring's size.
+    pub(crate) ring_bytes: usize,
+}
+
+impl LoadedGame {
+    /// What the window shows of the game and the settings it runs with.
+    pub(crate) fn view(&self, settings: &Settings) -> GameView {
+        GameView {
+            title: self.title.clone(),
+            notes: self.notes.clone(),
+            model_choice: settings.power.model.unwrap_or_default(),
+            correction: settings.correction,
+            dmg_palette: settings.power.dmg_palette,
+            force: settings.power.force,
+        }
+    }
+
+    /// Write the battery save if the cartridge has one and its RAM changed: what to say
+    /// about it (where the saves went, or why they could not be written), if anything.
+    pub(crate) fn save_battery(&mut self, gb: &gb_core::Gb) -> Option<String> {
+        let said = match &mut self.battery {
+            None => None,
+            Some(b) => match b.save(gb) {
+                Ok(None) => None,
+                Ok(Some(note)) => {
+                    // Where the user's saves went matters outside the window too.
+                    eprintln!("gbhost: {note}");
+                    Some(note)
+                }
+                Err(e) => Some(format!("battery save: {e:#}")),
+            },
+        };
+        self.battery_at = Instant::now();
+        said
+    }
+}
