@@ -20,9 +20,9 @@ use gb_session::{Bundle, PowerOn, Session, SessionConfig};
 use super::console_out::ConsoleOut;
 use super::link::{Input, WindowLink};
 use super::loaded::{LoadedGame, Settings};
-use super::movie_info::MovieSlot;
+use super::movie_slot::MovieSlot;
 use super::pacing::Pacing;
-use super::scripts::ScriptFiles;
+use super::script_files::ScriptFiles;
 use super::sound::Sound;
 use super::types::{RomSource, ScriptEntry, Start};
 use super::view::View;
@@ -30,10 +30,6 @@ use super::viewers::Viewers;
 use crate::console::command::Location;
 use crate::game::battery::{Battery, Opened};
 
-/// One frame at normal speed: 70,224 T-cycles at 4,194,304 Hz (59.73 fps).
-pub const FRAME: Duration = Duration::from_nanos(16_742_706);
-/// Frames run per tick in fast-forward.
-pub const FAST_FACTOR: u32 = 4;
 /// Battery RAM is written at most this often while playing (and on exit, and before loading
 /// another ROM).
 pub(crate) const BATTERY_EVERY: Duration = Duration::from_secs(2);

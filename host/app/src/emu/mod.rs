@@ -7,8 +7,8 @@
 //!   power-on settings), `pacing.rs` (paused, rewind, speed, frame rate), `console_out.rs`
 //!   (console lines, their subscribers, the watches), `sound.rs` (the output device),
 //!   `viewers.rs` (the panels shown, the memory viewer's window), `link.rs` (the view's mutex,
-//!   the repaint, the stop signal; the window's input), `scripts.rs`'s `ScriptFiles` and
-//!   `movie_info.rs`'s `MovieSlot`;
+//!   the repaint, the stop signal; the window's input), `script_files.rs` (the scripts
+//!   loaded, live reload), `movie_slot.rs` (the open movie);
 //! - `machine.rs`: [`machine::Emu`], opening ROMs, live frames, seeks, watches, battery RAM;
 //! - `scripts.rs`, `movie.rs`, `apply.rs`: script files, the TAS workflow and state files,
 //!   and the console commands ([`crate::console::command::Command`]), as methods of `Emu`;
@@ -44,8 +44,10 @@ mod loaded;
 mod machine;
 mod movie;
 mod movie_info;
+mod movie_slot;
 mod pacing;
 mod publish;
+mod script_files;
 mod scripts;
 mod sound;
 mod thread;

@@ -12,34 +12,11 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
+use gb_session::movie::Movie;
 use gb_session::movie::container::Writer;
-use gb_session::movie::{EndAction, Movie, MovieHeader, Tas};
 
 use super::machine::Emu;
 use super::types::MovieInfo;
-
-/// The open movie, what a read-only one does at its end, and its authors and description as
-/// last read.
-#[derive(Default)]
-pub(crate) struct MovieSlot {
-    /// The open movie, if any.
-    pub(crate) tas: Option<Tas>,
-    /// What a read-only movie does at its end.
-    pub(crate) end_action: EndAction,
-    /// The authors and description of the movie at this path, as last read or set.
-    pub(crate) info: Option<(PathBuf, MovieInfo)>,
-}
-
-/// The metadata key of the description.
-const DESCRIPTION: &str = "description";
-
-/// The authors and description in a header.
-pub fn info_of(h: &MovieHeader) -> MovieInfo {
-    MovieInfo {
-        authors: h.authors.clone(),
-        description: h.metadata.get(DESCRIPTION).cloned().unwrap_or_default(),
-    }
-}
 
 /// Append a header with `info` to the movie file at `path` (it must not be open for
 /// recording).
@@ -49,11 +26,12 @@ fn write_info(path: &Path, info: &MovieInfo) -> Result<()> {
     drop(movie);
     header.authors.clone_from(&info.authors);
     if info.description.is_empty() {
-        header.metadata.remove(DESCRIPTION);
+        header.metadata.remove(MovieInfo::DESCRIPTION_KEY);
     } else {
-        header
-            .metadata
-            .insert(DESCRIPTION.to_owned(), info.description.clone());
+        header.metadata.insert(
+            MovieInfo::DESCRIPTION_KEY.to_owned(),
+            info.description.clone(),
+        );
     }
     let mut w = Writer::resume(path).with_context(|| format!("cannot write {}", path.display()))?;
     w.set_header(&header.encode())?;
@@ -145,29 +123,5 @@ impl Emu {
         );
         self.movie.info = Some((path, info));
         Ok(said)
-    }
-}
-
-impl MovieSlot {
-    /// The open movie and its authors and description, for the window (those read from its
-    /// file once per movie).
-    pub(crate) fn view(&mut self) -> (Option<gb_session::movie::MovieView>, Option<MovieInfo>) {
-        let movie = self.tas.as_ref().map(Tas::view);
-        (movie, self.info_view())
-    }
-
-    fn info_view(&mut self) -> Option<MovieInfo> {
-        let tas = self.tas.as_ref()?;
-        let path = tas.path();
-        if let Some((p, info)) = &self.info
-            && p == path
-        {
-            return Some(info.clone());
-        }
-        let info = Movie::open(path)
-            .map(|m| info_of(&m.header))
-            .unwrap_or_default();
-        self.info = Some((path.to_owned(), info.clone()));
-        Some(info)
     }
 }

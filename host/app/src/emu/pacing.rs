@@ -3,9 +3,13 @@
 
 use std::time::{Duration, Instant};
 
-use super::machine::FRAME;
 use super::types::Speed;
 use super::view::PacingView;
+
+/// One frame at normal speed: 70,224 T-cycles at 4,194,304 Hz (59.73 fps).
+pub const FRAME: Duration = Duration::from_nanos(16_742_706);
+/// Frames run per tick in fast-forward.
+pub const FAST_FACTOR: u32 = 4;
 
 /// How often the measured frame rate is brought up to date.
 const FPS_EVERY: Duration = Duration::from_millis(500);

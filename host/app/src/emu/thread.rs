@@ -13,7 +13,8 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result};
 use gb_core::{Buttons, Domain};
 
-use super::machine::{BATTERY_EVERY, Emu, FAST_FACTOR, FRAME};
+use super::machine::{BATTERY_EVERY, Emu};
+use super::pacing::{FAST_FACTOR, FRAME};
 use super::types::{Panel, RomSource, Speed, Start};
 use super::view::View;
 use crate::console::command::Command;

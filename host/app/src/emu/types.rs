@@ -14,7 +14,7 @@ pub enum Speed {
     /// 59.73 frames per second.
     #[default]
     Normal,
-    /// [`super::machine::FAST_FACTOR`] frames per tick.
+    /// [`super::pacing::FAST_FACTOR`] frames per tick.
     Fast,
     /// As fast as the machine goes.
     Unthrottled,
@@ -110,6 +110,21 @@ pub struct MovieInfo {
 }
 
 impl MovieInfo {
+    /// The key of the movie header's metadata that holds the description.
+    pub(crate) const DESCRIPTION_KEY: &str = "description";
+
+    /// The authors and description in a movie's header.
+    pub(crate) fn of(h: &gb_session::movie::MovieHeader) -> MovieInfo {
+        MovieInfo {
+            authors: h.authors.clone(),
+            description: h
+                .metadata
+                .get(Self::DESCRIPTION_KEY)
+                .cloned()
+                .unwrap_or_default(),
+        }
+    }
+
     /// No authors and no description.
     pub fn is_empty(&self) -> bool {
         self.authors.is_empty() && self.description.is_empty()
