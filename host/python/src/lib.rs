@@ -457,5 +457,8 @@ fn apu_dict<'py>(py: Python<'py>, view: &ApuView, n: usize) -> PyResult<Bound<'p
 #[pymodule]
 fn _gbhost(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<GameBoy>()?;
+    // The game's picture size, so the Python side writes it nowhere.
+    m.add("SCREEN_WIDTH", gb_core::screen::GAME.width)?;
+    m.add("SCREEN_HEIGHT", gb_core::screen::GAME.height)?;
     Ok(())
 }

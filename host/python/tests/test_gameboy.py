@@ -50,6 +50,7 @@ def test_the_screen_is_the_frame_the_command_line_draws(cpu_instrs, tmp_path):
     gb = gbhost.GameBoy(cpu_instrs, model="dmg")
     gb.step(180)
     screen = gb.screen
+    assert (gbhost.SCREEN_HEIGHT, gbhost.SCREEN_WIDTH) == (144, 160)
     assert screen.shape == (144, 160, 3) and screen.dtype == np.uint8
     assert set(np.unique(screen)) <= {0x00, 0x55, 0xAA, 0xFF}
     png = tmp_path / "frame.png"

@@ -1,4 +1,4 @@
-//! The thread's ties to the window: the [`View`](super::View) mutex it publishes into, the
+//! The thread's ties to the window: the [`View`] mutex it publishes into, the
 //! repaint it asks for, the signal that stops it, and whether it stopped ([`WindowLink`]);
 //! and the input the window reports ([`Input`]).
 

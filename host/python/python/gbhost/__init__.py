@@ -21,7 +21,12 @@ import numpy as np
 
 from . import _gbhost
 
-__all__ = ["GameBoy", "Memory", "BUTTONS"]
+__all__ = ["GameBoy", "Memory", "BUTTONS", "SCREEN_WIDTH", "SCREEN_HEIGHT"]
+
+#: The game's picture: pixels across and down (the screen arrays are
+#: ``SCREEN_HEIGHT x SCREEN_WIDTH x channels``).
+SCREEN_WIDTH: int = _gbhost.SCREEN_WIDTH
+SCREEN_HEIGHT: int = _gbhost.SCREEN_HEIGHT
 
 #: The buttons, by BizHawk's names.
 BUTTONS = ("Right", "Left", "Up", "Down", "A", "B", "Select", "Start")
@@ -131,14 +136,14 @@ class GameBoy:
         grays). A picture that has not changed since the last call is the same array."""
         raw = self._core.screen_bytes()
         if raw is not self._screen_bytes:
-            self._screen = np.frombuffer(raw, dtype=np.uint8).reshape(144, 160, 3)
+            self._screen = np.frombuffer(raw, dtype=np.uint8).reshape(SCREEN_HEIGHT, SCREEN_WIDTH, 3)
             self._screen_bytes = raw
         return self._screen
 
     @property
     def screen_rgba(self) -> np.ndarray:
         """The last frame drawn, as a 144 x 160 x 4 ``uint8`` array (alpha 255)."""
-        rgba = np.empty((144, 160, 4), dtype=np.uint8)
+        rgba = np.empty((SCREEN_HEIGHT, SCREEN_WIDTH, 4), dtype=np.uint8)
         rgba[:, :, :3] = self.screen
         rgba[:, :, 3] = 255
         return rgba

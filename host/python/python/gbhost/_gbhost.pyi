@@ -2,6 +2,10 @@
 
 from typing import Optional, Sequence, TypedDict, Union
 
+#: The game's picture: pixels across and down.
+SCREEN_WIDTH: int
+SCREEN_HEIGHT: int
+
 class ApuState(TypedDict):
     powered: bool
     left_volume: int

@@ -23,7 +23,7 @@ import numpy as np
 import gymnasium
 from gymnasium import spaces
 
-from . import GameBoy
+from . import SCREEN_HEIGHT, SCREEN_WIDTH, GameBoy
 
 __all__ = ["GameBoyEnv"]
 
@@ -60,7 +60,7 @@ class GameBoyEnv(gymnasium.Env):
         self.render_mode = render_mode
         self.gb = GameBoy(rom, history_mib=0)
         self.action_space = spaces.Discrete(len(self.actions))
-        screen = spaces.Box(0, 255, shape=(144, 160, 3), dtype=np.uint8)
+        screen = spaces.Box(0, 255, shape=(SCREEN_HEIGHT, SCREEN_WIDTH, 3), dtype=np.uint8)
         ram = spaces.Box(0, 255, shape=(0x2000,), dtype=np.uint8)
         self.observation_space = {
             "screen": screen,
