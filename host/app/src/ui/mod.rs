@@ -25,6 +25,7 @@ mod editor_tests;
 mod file_state;
 #[cfg(test)]
 mod files_tests;
+mod form_state;
 mod host_input;
 mod io_regs;
 mod io_viewer;
@@ -101,17 +102,8 @@ pub struct GbApp {
     scrubbing: bool,
     rewind_button: bool,
     repaint_hooked: bool,
-    /// The text being typed in a focused textbox of a script's form, by (slot, control):
-    /// shown instead of the published text until the field loses focus (the script sees each
-    /// change a frame later).
-    form_edits: std::collections::HashMap<(u32, u32), String>,
-    /// Forms the user closed, by (slot, form), hidden until the script's next description
-    /// (the close reaches the script at the next frame's start, maybe much later if paused).
-    forms_closed: std::collections::HashSet<(u32, u32)>,
-    /// Values the user gave controls of scripts' forms, by (slot, control), with the frame
-    /// shown then: shown until another frame is (the script sees them at the next frame's
-    /// start, maybe much later if paused).
-    form_pending: std::collections::HashMap<(u32, u32), (u64, gb_session::data::FormValue)>,
+    /// Scripts' forms: text being typed, forms closed, values given.
+    forms: form_state::ScriptForms,
     /// Where the game's picture was last drawn: its top-left corner and scale.
     screen_at: (egui::Pos2, f32),
     /// The wheel's position for scripts (the sum of scrolls, in notches).
@@ -200,9 +192,7 @@ impl GbApp {
             scrubbing: false,
             rewind_button: false,
             repaint_hooked: false,
-            form_edits: Default::default(),
-            forms_closed: Default::default(),
-            form_pending: Default::default(),
+            forms: Default::default(),
             screen_at: (egui::Pos2::ZERO, 1.0),
             wheel: 0.0,
             sent_input: Default::default(),

@@ -47,16 +47,16 @@ impl GbApp {
         let x = ctx.content_rect().center().x - 100.0;
         let mut y = 70.0;
         let frame = self.view.timeline.frame;
-        self.form_pending.retain(|_, (at, _)| *at == frame);
+        self.forms.pending.retain(|_, (at, _)| *at == frame);
         // A closed form is hidden until the script no longer describes it.
-        self.forms_closed.retain(|(slot, handle)| {
+        self.forms.closed.retain(|(slot, handle)| {
             windows
                 .iter()
                 .any(|(s, ui)| s == slot && ui.forms.iter().any(|f| f.handle == *handle))
         });
         for (slot, ui) in &windows {
             for form in &ui.forms {
-                if self.forms_closed.contains(&(*slot, form.handle)) {
+                if self.forms.closed.contains(&(*slot, form.handle)) {
                     continue;
                 }
                 self.form_window(ctx, *slot, form, egui::pos2(x, y));
@@ -95,7 +95,7 @@ impl GbApp {
             }
         });
         if !open {
-            self.forms_closed.insert((slot, form.handle));
+            self.forms.closed.insert((slot, form.handle));
             self.send(Cmd::Form(slot, form.handle, FormValue::Close));
         }
     }
@@ -103,13 +103,14 @@ impl GbApp {
     /// Give control `c` of script `slot` a value: sent as a logged event, and shown until the
     /// next frame is.
     fn set_value(&mut self, slot: u32, c: &Control, value: FormValue) {
-        self.form_pending
+        self.forms
+            .pending
             .insert((slot, c.handle), (self.view.timeline.frame, value.clone()));
         self.send(Cmd::Form(slot, c.handle, value));
     }
 
     fn control(&mut self, ui: &mut egui::Ui, slot: u32, c: &Control, rect: egui::Rect) {
-        let pending = self.form_pending.get(&(slot, c.handle)).map(|(_, v)| v);
+        let pending = self.forms.pending.get(&(slot, c.handle)).map(|(_, v)| v);
         match c.kind {
             ControlKind::Button => {
                 if ui.put(rect, egui::Button::new(&c.text)).clicked() {
@@ -133,7 +134,12 @@ impl GbApp {
             }
             ControlKind::Textbox => {
                 let key = (slot, c.handle);
-                let mut text = self.form_edits.get(&key).cloned().unwrap_or(c.text.clone());
+                let mut text = self
+                    .forms
+                    .edits
+                    .get(&key)
+                    .cloned()
+                    .unwrap_or(c.text.clone());
                 let edit = if c.multiline {
                     egui::TextEdit::multiline(&mut text)
                 } else {
@@ -144,9 +150,9 @@ impl GbApp {
                     self.set_value(slot, c, FormValue::Text(text.clone()));
                 }
                 if r.has_focus() {
-                    self.form_edits.insert(key, text);
+                    self.forms.edits.insert(key, text);
                 } else {
-                    self.form_edits.remove(&key);
+                    self.forms.edits.remove(&key);
                 }
             }
             ControlKind::Dropdown => {
