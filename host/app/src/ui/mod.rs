@@ -88,15 +88,10 @@ pub struct GbApp {
     notice: Option<(String, std::time::Instant)>,
     /// The movie-end action chosen in the menu.
     end_action: EndAction,
-    /// The scripts panel's path field.
-    script_input: String,
-    console_input: String,
-    show_scripts: bool,
-    show_console: bool,
-    show_memory: bool,
-    mem_start: String,
-    mem_edit: (String, String),
-    watch_input: String,
+    /// What is typed in the side panels' text fields.
+    panel_text: panels::PanelText,
+    /// Which side panels are open.
+    panels: panels::OpenPanels,
     save_config: bool,
     scrub: u64,
     scrubbing: bool,
@@ -180,14 +175,8 @@ impl GbApp {
             movie_info: Default::default(),
             notice: None,
             end_action: EndAction::Pause,
-            script_input: String::new(),
-            console_input: String::new(),
-            show_scripts: true,
-            show_console: true,
-            show_memory: false,
-            mem_start: "C000".into(),
-            mem_edit: (String::new(), String::new()),
-            watch_input: String::new(),
+            panels: Default::default(),
+            panel_text: Default::default(),
             scrub: 0,
             scrubbing: false,
             rewind_button: false,
@@ -553,9 +542,9 @@ impl GbApp {
             }
         }
         ui.separator();
-        ui.checkbox(&mut self.show_scripts, "Scripts panel");
-        ui.checkbox(&mut self.show_console, "Console panel");
-        ui.checkbox(&mut self.show_memory, "Memory viewer");
+        ui.checkbox(&mut self.panels.scripts, "Scripts panel");
+        ui.checkbox(&mut self.panels.console, "Console panel");
+        ui.checkbox(&mut self.panels.memory, "Memory viewer");
         ui.checkbox(&mut self.search_ui.open, "RAM search");
         ui.checkbox(&mut self.watch_ui.open, "RAM watch");
         ui.checkbox(&mut self.cheat_ui.open, "Cheats");
@@ -886,13 +875,13 @@ impl GbApp {
             self.timeline(ui);
             self.status_bar(ui);
         });
-        if self.show_scripts {
+        if self.panels.scripts {
             egui::Panel::right("scripts")
                 .resizable(true)
                 .default_size(250.0)
                 .show(ui, |ui| self.scripts_panel(ui));
         }
-        if self.show_console {
+        if self.panels.console {
             egui::Panel::bottom("console")
                 .resizable(true)
                 .default_size(110.0)
@@ -901,7 +890,7 @@ impl GbApp {
         egui::CentralPanel::default()
             .frame(egui::Frame::NONE.fill(egui::Color32::from_gray(24)))
             .show(ui, |ui| self.screen(ui));
-        if self.show_memory {
+        if self.panels.memory {
             self.memory_window(&ctx);
         }
         if self.search_ui.open {

@@ -9,6 +9,52 @@ use eframe::egui;
 use gb_core::Domain;
 use std::path::PathBuf;
 
+/// Which side panels are open (the View menu's checkboxes).
+pub(super) struct OpenPanels {
+    /// The scripts panel (open at start).
+    pub(super) scripts: bool,
+    /// The console panel (open at start).
+    pub(super) console: bool,
+    /// The memory viewer (closed at start).
+    pub(super) memory: bool,
+}
+
+impl Default for OpenPanels {
+    fn default() -> Self {
+        Self {
+            scripts: true,
+            console: true,
+            memory: false,
+        }
+    }
+}
+
+/// What is typed in the side panels' text fields, kept between frames.
+pub(super) struct PanelText {
+    /// The scripts panel's path field.
+    pub(super) script: String,
+    /// The console panel's command line.
+    pub(super) console: String,
+    /// The memory viewer's start address (hex).
+    pub(super) mem_start: String,
+    /// The memory viewer's poke fields: the address and the bytes (hex, spaced).
+    pub(super) mem_edit: (String, String),
+    /// The watch list's address field.
+    pub(super) watch: String,
+}
+
+impl Default for PanelText {
+    fn default() -> Self {
+        Self {
+            script: String::new(),
+            console: String::new(),
+            mem_start: "C000".into(),
+            mem_edit: (String::new(), String::new()),
+            watch: String::new(),
+        }
+    }
+}
+
 impl GbApp {
     pub(super) fn scripts_panel(&mut self, ui: &mut egui::Ui) {
         ui.heading("Scripts");
@@ -64,14 +110,14 @@ impl GbApp {
         ui.horizontal(|ui| {
             let label = ui.label("Script path");
             ui.add(
-                egui::TextEdit::singleline(&mut self.script_input)
+                egui::TextEdit::singleline(&mut self.panel_text.script)
                     .desired_width(140.0)
                     .hint_text("scripts/x.lua"),
             )
             .labelled_by(label.id);
         });
-        if ui.button("Load script").clicked() && !self.script_input.trim().is_empty() {
-            let p = PathBuf::from(self.script_input.trim());
+        if ui.button("Load script").clicked() && !self.panel_text.script.trim().is_empty() {
+            let p = PathBuf::from(self.panel_text.script.trim());
             self.load_script(p);
         }
     }
@@ -81,14 +127,14 @@ impl GbApp {
             let label = ui.label("Console");
             let r = ui
                 .add(
-                    egui::TextEdit::singleline(&mut self.console_input)
+                    egui::TextEdit::singleline(&mut self.panel_text.console)
                         .desired_width(f32::INFINITY)
                         .font(egui::TextStyle::Monospace)
                         .hint_text("help, peek C000, poke C000 1, rewind 60, or Lua"),
                 )
                 .labelled_by(label.id);
             if r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) {
-                let line = std::mem::take(&mut self.console_input);
+                let line = std::mem::take(&mut self.panel_text.console);
                 if !line.trim().is_empty() {
                     self.send(Cmd::Line(line, None));
                 }
@@ -107,7 +153,7 @@ impl GbApp {
     }
 
     pub(super) fn memory_window(&mut self, ctx: &egui::Context) {
-        let mut open = self.show_memory;
+        let mut open = self.panels.memory;
         egui::Window::new("Memory")
             .open(&mut open)
             .default_width(520.0)
@@ -127,17 +173,19 @@ impl GbApp {
                     for (name, d) in domains {
                         if ui.selectable_label(domain == d, name).clicked() {
                             let at = if d.is_none() { 0xC000 } else { 0 };
-                            self.mem_start = format!("{at:04X}");
+                            self.panel_text.mem_start = format!("{at:04X}");
                             self.send(Cmd::ViewMemory(d, at, 0x100));
                         }
                     }
                 });
                 ui.horizontal(|ui| {
                     ui.label("From");
-                    let r =
-                        ui.add(egui::TextEdit::singleline(&mut self.mem_start).desired_width(70.0));
+                    let r = ui.add(
+                        egui::TextEdit::singleline(&mut self.panel_text.mem_start)
+                            .desired_width(70.0),
+                    );
                     if r.changed()
-                        && let Some(a) = parse_hex(&self.mem_start)
+                        && let Some(a) = parse_hex(&self.panel_text.mem_start)
                     {
                         self.send(Cmd::ViewMemory(domain, a & !0xF, 0x100));
                     }
@@ -145,7 +193,7 @@ impl GbApp {
                         if ui.small_button(label).clicked() {
                             let max = size.saturating_sub(0x100) as i64;
                             let a = (i64::from(start) + delta).clamp(0, max.max(0)) as u32;
-                            self.mem_start = format!("{a:04X}");
+                            self.panel_text.mem_start = format!("{a:04X}");
                             self.send(Cmd::ViewMemory(domain, a, 0x100));
                         }
                     }
@@ -159,7 +207,7 @@ impl GbApp {
                         for b in 0..banks.min(64) {
                             if ui.selectable_label(current == b, format!("#{b}")).clicked() {
                                 let a = (b * bank_size) as u32;
-                                self.mem_start = format!("{a:04X}");
+                                self.panel_text.mem_start = format!("{a:04X}");
                                 self.send(Cmd::ViewMemory(domain, a, 0x100));
                             }
                         }
@@ -182,24 +230,26 @@ impl GbApp {
                 ui.horizontal(|ui| {
                     ui.label("Poke");
                     ui.add(
-                        egui::TextEdit::singleline(&mut self.mem_edit.0)
+                        egui::TextEdit::singleline(&mut self.panel_text.mem_edit.0)
                             .desired_width(50.0)
                             .hint_text("addr"),
                     );
                     ui.add(
-                        egui::TextEdit::singleline(&mut self.mem_edit.1)
+                        egui::TextEdit::singleline(&mut self.panel_text.mem_edit.1)
                             .desired_width(80.0)
                             .hint_text("bytes"),
                     );
                     if ui.button("Write").clicked() {
-                        let addr = parse_hex(&self.mem_edit.0).and_then(|a| u16::try_from(a).ok());
+                        let addr = parse_hex(&self.panel_text.mem_edit.0)
+                            .and_then(|a| u16::try_from(a).ok());
                         let vals: Option<Vec<u8>> = self
+                            .panel_text
                             .mem_edit
                             .1
                             .split_whitespace()
                             .map(|v| parse_hex(v).and_then(|v| u8::try_from(v).ok()))
                             .collect();
-                        let offset = parse_hex(&self.mem_edit.0);
+                        let offset = parse_hex(&self.panel_text.mem_edit.0);
                         match (domain, addr, offset, vals) {
                             (None, Some(a), _, Some(v)) => self.send(Cmd::Poke(a, v)),
                             (Some(d), _, Some(o), Some(v)) => {
@@ -221,11 +271,12 @@ impl GbApp {
                 }
                 ui.horizontal(|ui| {
                     ui.add(
-                        egui::TextEdit::singleline(&mut self.watch_input)
+                        egui::TextEdit::singleline(&mut self.panel_text.watch)
                             .desired_width(60.0)
                             .hint_text("addr"),
                     );
-                    let addr = parse_hex(&self.watch_input).and_then(|a| u16::try_from(a).ok());
+                    let addr =
+                        parse_hex(&self.panel_text.watch).and_then(|a| u16::try_from(a).ok());
                     if ui
                         .add_enabled(addr.is_some(), egui::Button::new("Watch"))
                         .clicked()
@@ -234,11 +285,11 @@ impl GbApp {
                         self.send(Cmd::Run(Command::Watch(
                             crate::console::command::Location::bus(a),
                         )));
-                        self.watch_input.clear();
+                        self.panel_text.watch.clear();
                     }
                 });
             });
-        self.show_memory = open;
+        self.panels.memory = open;
     }
 }
 
