@@ -26,6 +26,7 @@ mod file_state;
 #[cfg(test)]
 mod files_tests;
 mod form_state;
+mod held;
 mod host_input;
 mod io_regs;
 mod io_viewer;
@@ -76,10 +77,8 @@ pub struct GbApp {
     /// The TAS editor's ghost picture, drawn translucent over the game.
     ghost_texture: Option<(egui::TextureHandle, std::sync::Arc<Vec<u8>>)>,
     view: View,
-    held: Buttons,
-    rewind_held: u32,
-    fast_held: bool,
-    fast_toggle: bool,
+    /// The joypad buttons, rewind and fast-forward last sent.
+    held: held::Held,
     /// The file dialogs.
     dialogs: file_state::Dialogs,
     /// The Movie ▸ Authors and description… window.
@@ -95,7 +94,6 @@ pub struct GbApp {
     save_config: bool,
     scrub: u64,
     scrubbing: bool,
-    rewind_button: bool,
     repaint_hooked: bool,
     /// Scripts' forms: text being typed, forms closed, values given.
     forms: form_state::ScriptForms,
@@ -167,10 +165,7 @@ impl GbApp {
             shown_picture: Vec::new(),
             ghost_texture: None,
             view: View::default(),
-            held: Buttons::default(),
-            rewind_held: 0,
-            fast_held: false,
-            fast_toggle: false,
+            held: Default::default(),
             dialogs: file_state::Dialogs::new(desktop),
             movie_info: Default::default(),
             notice: None,
@@ -179,7 +174,6 @@ impl GbApp {
             panel_text: Default::default(),
             scrub: 0,
             scrubbing: false,
-            rewind_button: false,
             repaint_hooked: false,
             forms: Default::default(),
             screen_at: (egui::Pos2::ZERO, 1.0),
@@ -273,15 +267,15 @@ impl GbApp {
             buttons |= g.poll().0;
         }
         let buttons = Buttons(buttons);
-        if buttons != self.held {
-            self.held = buttons;
+        if buttons != self.held.buttons {
+            self.held.buttons = buttons;
             self.send(Cmd::Buttons(buttons));
         }
-        if rewind != self.rewind_held && !self.rewind_button {
+        if rewind != self.held.rewind && !self.held.rewind_button {
             self.set_rewind(rewind);
         }
-        if fast != self.fast_held {
-            self.fast_held = fast;
+        if fast != self.held.fast {
+            self.held.fast = fast;
             self.send_speed();
         }
         if pause {
@@ -293,14 +287,14 @@ impl GbApp {
     }
 
     fn set_rewind(&mut self, k: u32) {
-        if k != self.rewind_held {
-            self.rewind_held = k;
+        if k != self.held.rewind {
+            self.held.rewind = k;
             self.send(Cmd::Rewind(k));
         }
     }
 
     fn send_speed(&self) {
-        let s = if self.fast_held || self.fast_toggle {
+        let s = if self.held.fast || self.held.fast_toggle {
             Speed::Fast
         } else {
             Speed::Normal
@@ -368,7 +362,10 @@ impl GbApp {
         if ui.button("Frame advance").clicked() {
             self.send(Cmd::FrameAdvance);
         }
-        if ui.checkbox(&mut self.fast_toggle, "Fast-forward").changed() {
+        if ui
+            .checkbox(&mut self.held.fast_toggle, "Fast-forward")
+            .changed()
+        {
             self.send_speed();
         }
         let mut unthrottled = self.view.pacing.speed_mode == Speed::Unthrottled;
@@ -613,14 +610,14 @@ impl GbApp {
             }
             let rewind = ui.add(egui::Button::new("Rewind (hold)").sense(egui::Sense::drag()));
             let down = rewind.is_pointer_button_down_on();
-            self.rewind_button = down;
+            self.held.rewind_button = down;
             if down {
                 self.set_rewind(1);
-            } else if self.rewind_held > 0 && !self.rewind_key_down(ui.ctx()) {
+            } else if self.held.rewind > 0 && !self.rewind_key_down(ui.ctx()) {
                 self.set_rewind(0);
             }
             if ui
-                .toggle_value(&mut self.fast_toggle, "Fast-forward")
+                .toggle_value(&mut self.held.fast_toggle, "Fast-forward")
                 .changed()
             {
                 self.send_speed();
