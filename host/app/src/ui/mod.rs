@@ -66,16 +66,23 @@ use gb_core::Buttons;
 use gb_session::movie::EndAction;
 use std::path::PathBuf;
 
+/// The timeline slider's state between frames.
+#[derive(Default)]
+struct Scrub {
+    /// The frame the slider shows (the published frame unless dragged).
+    frame: u64,
+    /// The slider is being dragged: it keeps its own frame until let go.
+    dragging: bool,
+}
+
 /// The desktop app.
 pub struct GbApp {
     emu: EmuHandle,
     config: Config,
     keys: KeyMap,
     gamepads: Option<Gamepads>,
-    texture: Option<egui::TextureHandle>,
-    shown_picture: Vec<u8>,
-    /// The TAS editor's ghost picture, drawn translucent over the game.
-    ghost_texture: Option<(egui::TextureHandle, std::sync::Arc<Vec<u8>>)>,
+    /// The game's picture and the editor's ghost as textures, with what they show.
+    textures: screen::Textures,
     view: View,
     /// The joypad buttons, rewind and fast-forward last sent.
     held: held::Held,
@@ -92,8 +99,8 @@ pub struct GbApp {
     /// Which side panels are open.
     panels: panels::OpenPanels,
     save_config: bool,
-    scrub: u64,
-    scrubbing: bool,
+    /// The timeline slider.
+    scrub: Scrub,
     repaint_hooked: bool,
     /// Scripts' forms: text being typed, forms closed, values given.
     forms: form_state::ScriptForms,
@@ -161,9 +168,7 @@ impl GbApp {
             emu,
             config,
             gamepads,
-            texture: None,
-            shown_picture: Vec::new(),
-            ghost_texture: None,
+            textures: Default::default(),
             view: View::default(),
             held: Default::default(),
             dialogs: file_state::Dialogs::new(desktop),
@@ -172,8 +177,7 @@ impl GbApp {
             end_action: EndAction::Pause,
             panels: Default::default(),
             panel_text: Default::default(),
-            scrub: 0,
-            scrubbing: false,
+            scrub: Default::default(),
             repaint_hooked: false,
             forms: Default::default(),
             screen_at: (egui::Pos2::ZERO, 1.0),
@@ -639,20 +643,20 @@ impl GbApp {
         };
         ui.horizontal(|ui| {
             ui.label("Timeline");
-            if !self.scrubbing {
-                self.scrub = self.view.timeline.frame;
+            if !self.scrub.dragging {
+                self.scrub.frame = self.view.timeline.frame;
             }
             let width = ui.available_width() - 8.0;
             ui.spacing_mut().slider_width = width.max(100.0);
             let r = ui.add(
-                egui::Slider::new(&mut self.scrub, first..=last.max(first + 1))
+                egui::Slider::new(&mut self.scrub.frame, first..=last.max(first + 1))
                     .show_value(false)
                     .smart_aim(false),
             );
-            self.scrubbing = r.dragged();
+            self.scrub.dragging = r.dragged();
             let r = r.on_hover_text("Drag to any frame of the rewind history");
-            if r.changed() && self.scrub != self.view.timeline.frame {
-                self.send(Cmd::Seek(self.scrub.min(last)));
+            if r.changed() && self.scrub.frame != self.view.timeline.frame {
+                self.send(Cmd::Seek(self.scrub.frame.min(last)));
             }
         });
     }
@@ -754,21 +758,23 @@ impl GbApp {
         if self.view.screen.picture.is_empty() {
             return;
         }
-        if self.texture.is_none() || self.shown_picture != self.view.screen.picture {
+        if self.textures.game.is_none() || self.textures.shown != self.view.screen.picture {
             let image = screen::image(&self.view.screen.picture);
-            match &mut self.texture {
+            match &mut self.textures.game {
                 Some(t) => t.set(image, egui::TextureOptions::NEAREST),
                 None => {
-                    self.texture = Some(ui.ctx().load_texture(
+                    self.textures.game = Some(ui.ctx().load_texture(
                         "screen",
                         image,
                         egui::TextureOptions::NEAREST,
                     ))
                 }
             }
-            self.shown_picture.clone_from(&self.view.screen.picture);
+            self.textures.shown.clone_from(&self.view.screen.picture);
         }
-        let Some(texture) = &self.texture else { return };
+        let Some(texture) = &self.textures.game else {
+            return;
+        };
         // Room around the game that scripts asked for (`client.SetGameExtraPadding`), in game
         // pixels: the picture sits inside it and overlays may draw over all of it.
         let [left, top, right, bottom] = self.padding().map(|p| p as f32);
@@ -814,16 +820,17 @@ impl GbApp {
     /// The TAS editor's ghost over the game, translucent.
     fn paint_ghost(&mut self, ui: &egui::Ui, rect: egui::Rect) {
         let Some(ghost) = self.view.editor.as_ref().and_then(|e| e.ghost.as_ref()) else {
-            self.ghost_texture = None;
+            self.textures.ghost = None;
             return;
         };
         let stale = self
-            .ghost_texture
+            .textures
+            .ghost
             .as_ref()
             .is_none_or(|(_, shown)| !std::sync::Arc::ptr_eq(shown, &ghost.picture));
         if stale {
             let image = screen::image(&ghost.picture);
-            match &mut self.ghost_texture {
+            match &mut self.textures.ghost {
                 Some((t, shown)) => {
                     t.set(image, egui::TextureOptions::NEAREST);
                     *shown = std::sync::Arc::clone(&ghost.picture);
@@ -832,11 +839,11 @@ impl GbApp {
                     let t = ui
                         .ctx()
                         .load_texture("ghost", image, egui::TextureOptions::NEAREST);
-                    self.ghost_texture = Some((t, std::sync::Arc::clone(&ghost.picture)));
+                    self.textures.ghost = Some((t, std::sync::Arc::clone(&ghost.picture)));
                 }
             }
         }
-        if let Some((t, _)) = &self.ghost_texture {
+        if let Some((t, _)) = &self.textures.ghost {
             ui.painter().image(
                 t.id(),
                 rect,

@@ -5,6 +5,18 @@
 use eframe::egui;
 use gb_session::DrawCmd;
 
+/// The textures the screen is drawn from, kept between frames so a picture is uploaded only
+/// when it changed.
+#[derive(Default)]
+pub(super) struct Textures {
+    /// The game's picture.
+    pub(super) game: Option<egui::TextureHandle>,
+    /// The picture [`Textures::game`] holds.
+    pub(super) shown: Vec<u8>,
+    /// The TAS editor's ghost picture, drawn translucent over the game, with the picture it holds.
+    pub(super) ghost: Option<(egui::TextureHandle, std::sync::Arc<Vec<u8>>)>,
+}
+
 /// Screen size in Game Boy pixels.
 pub const SIZE: (usize, usize) = (gb_core::screen::GAME.width, gb_core::screen::GAME.height);
 /// [`SIZE`] in egui's units, Game Boy pixels.
