@@ -18,16 +18,16 @@ impl GbApp {
                 ui.horizontal(|ui| {
                     let l = ui.label("Name");
                     ui.add(
-                        egui::TextEdit::singleline(&mut self.roll.branches.name)
+                        egui::TextEdit::singleline(&mut self.tools.roll.branches.name)
                             .desired_width(110.0),
                     )
                     .labelled_by(l.id);
                     if ui.button("Save branch").clicked() {
-                        let name = self.roll.branches.name.trim().to_owned();
+                        let name = self.tools.roll.branches.name.trim().to_owned();
                         self.run(Command::Movie(MovieCmd::Branch(BranchCmd::Save(
                             (!name.is_empty()).then_some(name),
                         ))));
-                        self.roll.branches.name.clear();
+                        self.tools.roll.branches.name.clear();
                     }
                 });
                 egui::ScrollArea::horizontal()
@@ -43,7 +43,7 @@ impl GbApp {
     }
 
     fn branch_card(&mut self, ui: &mut egui::Ui, i: usize, b: &BranchView) {
-        let tex = self.roll.branches.texture(ui.ctx(), i, b);
+        let tex = self.tools.roll.branches.texture(ui.ctx(), i, b);
         ui.group(|ui| {
             ui.vertical(|ui| {
                 ui.add(egui::Image::new(&tex).fit_to_exact_size(egui::vec2(80.0, 72.0)));

@@ -13,12 +13,12 @@ use crate::console::tool_cmds::CheatCmd;
 
 impl GbApp {
     pub(super) fn cheats_window(&mut self, ctx: &egui::Context) {
-        let mut open = self.cheat_ui.open;
+        let mut open = self.tools.cheat_ui.open;
         egui::Window::new("Cheats")
             .open(&mut open)
             .default_width(460.0)
             .show(ctx, |ui| self.cheats_contents(ui));
-        self.cheat_ui.open = open;
+        self.tools.cheat_ui.open = open;
     }
 
     fn cheats_contents(&mut self, ui: &mut egui::Ui) {
@@ -50,29 +50,29 @@ impl GbApp {
         ui.horizontal(|ui| {
             let l = ui.label("Code");
             ui.add(
-                egui::TextEdit::singleline(&mut self.cheat_ui.code)
+                egui::TextEdit::singleline(&mut self.tools.cheat_ui.code)
                     .desired_width(150.0)
                     .hint_text("ABC-DEF-GHI or 01VVAAAA"),
             )
             .labelled_by(l.id);
             let l = ui.label("Name");
-            ui.add(egui::TextEdit::singleline(&mut self.cheat_ui.name).desired_width(120.0))
+            ui.add(egui::TextEdit::singleline(&mut self.tools.cheat_ui.name).desired_width(120.0))
                 .labelled_by(l.id);
             if ui.button("Add code").clicked() {
                 self.add_codes();
             }
         });
         ui.label("Game Genie (ROM patches: ABC-DEF-GHI, ABC-DEF) or GameShark (RAM writes each frame: 01VVAAAA); paste several separated by spaces.");
-        if let Some(e) = &self.cheat_ui.error {
+        if let Some(e) = &self.tools.cheat_ui.error {
             ui.colored_label(egui::Color32::LIGHT_RED, e);
         }
     }
 
     /// Add every code typed (all checked first: one bad code adds none).
     fn add_codes(&mut self) {
-        let text = self.cheat_ui.code.trim().to_owned();
+        let text = self.tools.cheat_ui.code.trim().to_owned();
         if text.is_empty() {
-            self.cheat_ui.error = Some("type or paste a code".into());
+            self.tools.cheat_ui.error = Some("type or paste a code".into());
             return;
         }
         // A Game Genie code may be typed with spaces instead of dashes: try the whole text first.
@@ -85,14 +85,14 @@ impl GbApp {
                 for code in codes {
                     self.run(Command::Cheat(CheatCmd::Add {
                         code,
-                        name: self.cheat_ui.name.trim().to_owned(),
+                        name: self.tools.cheat_ui.name.trim().to_owned(),
                     }));
                 }
-                self.cheat_ui.code.clear();
-                self.cheat_ui.name.clear();
-                self.cheat_ui.error = None;
+                self.tools.cheat_ui.code.clear();
+                self.tools.cheat_ui.name.clear();
+                self.tools.cheat_ui.error = None;
             }
-            Err(e) => self.cheat_ui.error = Some(e.to_string()),
+            Err(e) => self.tools.cheat_ui.error = Some(e.to_string()),
         }
     }
 }

@@ -13,12 +13,12 @@ use crate::emu::Cmd;
 
 impl GbApp {
     pub(super) fn debugger_window(&mut self, ctx: &egui::Context) {
-        let mut open = self.debug_ui.open;
+        let mut open = self.tools.debug_ui.open;
         egui::Window::new("Debugger")
             .open(&mut open)
             .default_width(520.0)
             .show(ctx, |ui| self.debugger_contents(ui));
-        self.debug_ui.open = open;
+        self.tools.debug_ui.open = open;
     }
 
     fn debugger_contents(&mut self, ui: &mut egui::Ui) {
@@ -106,15 +106,15 @@ impl GbApp {
         ui.horizontal(|ui| {
             let l = ui.label("Break at");
             ui.add(
-                egui::TextEdit::singleline(&mut self.debug_ui.input)
+                egui::TextEdit::singleline(&mut self.tools.debug_ui.input)
                     .desired_width(220.0)
                     .hint_text("Main.loop | w C0A0 if value == 3"),
             )
             .labelled_by(l.id);
             if ui.button("Add breakpoint").clicked() {
-                let line = format!("break {}", self.debug_ui.input.trim());
+                let line = format!("break {}", self.tools.debug_ui.input.trim());
                 self.send(Cmd::Line(line, None));
-                self.debug_ui.input.clear();
+                self.tools.debug_ui.input.clear();
             }
         });
     }

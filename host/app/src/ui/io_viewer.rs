@@ -9,13 +9,13 @@ use super::io_regs;
 
 impl GbApp {
     pub(super) fn io_window(&mut self, ctx: &egui::Context) {
-        let mut open = self.vram_ui.io_open;
+        let mut open = self.tools.vram_ui.io_open;
         egui::Window::new("I/O registers")
             .open(&mut open)
             .default_width(560.0)
             .default_height(560.0)
             .show(ctx, |ui| self.io_contents(ui));
-        self.vram_ui.io_open = open;
+        self.tools.vram_ui.io_open = open;
     }
 
     fn io_contents(&mut self, ui: &mut egui::Ui) {

@@ -31,6 +31,7 @@ mod host_input;
 mod io_regs;
 mod io_viewer;
 mod movie_info;
+mod panel_state;
 mod panels;
 pub mod piano_roll;
 mod portal;
@@ -95,9 +96,9 @@ pub struct GbApp {
     /// The movie-end action chosen in the menu.
     end_action: EndAction,
     /// What is typed in the side panels' text fields.
-    panel_text: panels::PanelText,
+    panel_text: panel_state::PanelText,
     /// Which side panels are open.
-    panels: panels::OpenPanels,
+    panels: panel_state::OpenPanels,
     save_config: bool,
     /// The timeline slider.
     scrub: Scrub,
@@ -112,18 +113,9 @@ pub struct GbApp {
     sent_input: gb_session::data::HostInput,
     /// The costly panels the emulation thread was last told are shown.
     told_shown: crate::emu::Shown,
-    /// The TAS editor's window.
-    roll: roll_state::RollUi,
-    /// The RAM Search window.
-    search_ui: tools_state::SearchUi,
-    /// The RAM Watch window.
-    watch_ui: tools_state::WatchUi,
-    /// The Cheats window.
-    cheat_ui: tools_state::CheatUi,
-    /// The Debugger window.
-    debug_ui: tools_state::DebugUi,
-    /// The VRAM viewer and I/O registers windows.
-    vram_ui: vram_state::VramUi,
+    /// The tool windows' state: the TAS editor, RAM Search and Watch, Cheats, the debugger,
+    /// the VRAM viewer.
+    tools: tools_state::ToolWindows,
 }
 
 /// Key bindings resolved to egui keys.
@@ -184,12 +176,7 @@ impl GbApp {
             wheel: 0.0,
             sent_input: Default::default(),
             told_shown: Default::default(),
-            roll: Default::default(),
-            search_ui: Default::default(),
-            watch_ui: Default::default(),
-            cheat_ui: Default::default(),
-            debug_ui: Default::default(),
-            vram_ui: Default::default(),
+            tools: Default::default(),
         }
     }
 
@@ -208,7 +195,7 @@ impl GbApp {
     /// The Cheats window's typed code (tests clear it between codes).
     #[cfg(test)]
     fn cheat_ui_mut(&mut self) -> &mut tools_state::CheatUi {
-        &mut self.cheat_ui
+        &mut self.tools.cheat_ui
     }
 
     /// The last view shown.
@@ -225,9 +212,9 @@ impl GbApp {
     /// publishes their views only while they are).
     fn tell_shown(&mut self) {
         let now = crate::emu::Shown {
-            debugger: self.debug_ui.open,
-            video: self.vram_ui.open || self.vram_ui.io_open,
-            search: self.search_ui.open,
+            debugger: self.tools.debug_ui.open,
+            video: self.tools.vram_ui.open || self.tools.vram_ui.io_open,
+            search: self.tools.search_ui.open,
         };
         for panel in [Panel::Debugger, Panel::Video, Panel::Search] {
             if now.get(panel) != self.told_shown.get(panel) {
@@ -546,14 +533,14 @@ impl GbApp {
         ui.checkbox(&mut self.panels.scripts, "Scripts panel");
         ui.checkbox(&mut self.panels.console, "Console panel");
         ui.checkbox(&mut self.panels.memory, "Memory viewer");
-        ui.checkbox(&mut self.search_ui.open, "RAM search");
-        ui.checkbox(&mut self.watch_ui.open, "RAM watch");
-        ui.checkbox(&mut self.cheat_ui.open, "Cheats");
-        ui.checkbox(&mut self.debug_ui.open, "Debugger");
-        ui.checkbox(&mut self.vram_ui.open, "VRAM viewer");
-        ui.checkbox(&mut self.vram_ui.io_open, "I/O registers");
+        ui.checkbox(&mut self.tools.search_ui.open, "RAM search");
+        ui.checkbox(&mut self.tools.watch_ui.open, "RAM watch");
+        ui.checkbox(&mut self.tools.cheat_ui.open, "Cheats");
+        ui.checkbox(&mut self.tools.debug_ui.open, "Debugger");
+        ui.checkbox(&mut self.tools.vram_ui.open, "VRAM viewer");
+        ui.checkbox(&mut self.tools.vram_ui.io_open, "I/O registers");
         if self.view.editor.is_some() {
-            ui.checkbox(&mut self.roll.open, "TAS Editor");
+            ui.checkbox(&mut self.tools.roll.open, "TAS Editor");
         } else if ui.button("TAS Editor").clicked() {
             self.run(Command::Movie(MovieCmd::Edit(None)));
         }
@@ -897,16 +884,16 @@ impl GbApp {
         if self.panels.memory {
             self.memory_window(&ctx);
         }
-        if self.search_ui.open {
+        if self.tools.search_ui.open {
             self.ram_search_window(&ctx);
         }
-        if self.watch_ui.open {
+        if self.tools.watch_ui.open {
             self.ram_watch_window(&ctx);
         }
-        if self.cheat_ui.open {
+        if self.tools.cheat_ui.open {
             self.cheats_window(&ctx);
         }
-        if self.debug_ui.open {
+        if self.tools.debug_ui.open {
             self.debugger_window(&ctx);
         }
         self.video_windows(&ctx);

@@ -9,52 +9,6 @@ use eframe::egui;
 use gb_core::Domain;
 use std::path::PathBuf;
 
-/// Which side panels are open (the View menu's checkboxes).
-pub(super) struct OpenPanels {
-    /// The scripts panel (open at start).
-    pub(super) scripts: bool,
-    /// The console panel (open at start).
-    pub(super) console: bool,
-    /// The memory viewer (closed at start).
-    pub(super) memory: bool,
-}
-
-impl Default for OpenPanels {
-    fn default() -> Self {
-        Self {
-            scripts: true,
-            console: true,
-            memory: false,
-        }
-    }
-}
-
-/// What is typed in the side panels' text fields, kept between frames.
-pub(super) struct PanelText {
-    /// The scripts panel's path field.
-    pub(super) script: String,
-    /// The console panel's command line.
-    pub(super) console: String,
-    /// The memory viewer's start address (hex).
-    pub(super) mem_start: String,
-    /// The memory viewer's poke fields: the address and the bytes (hex, spaced).
-    pub(super) mem_edit: (String, String),
-    /// The watch list's address field.
-    pub(super) watch: String,
-}
-
-impl Default for PanelText {
-    fn default() -> Self {
-        Self {
-            script: String::new(),
-            console: String::new(),
-            mem_start: "C000".into(),
-            mem_edit: (String::new(), String::new()),
-            watch: String::new(),
-        }
-    }
-}
-
 impl GbApp {
     pub(super) fn scripts_panel(&mut self, ui: &mut egui::Ui) {
         ui.heading("Scripts");

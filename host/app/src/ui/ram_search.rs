@@ -17,13 +17,13 @@ use crate::emu::SearchView;
 
 impl GbApp {
     pub(super) fn ram_search_window(&mut self, ctx: &egui::Context) {
-        let mut open = self.search_ui.open;
+        let mut open = self.tools.search_ui.open;
         egui::Window::new("RAM Search")
             .open(&mut open)
             .default_width(460.0)
             .default_height(520.0)
             .show(ctx, |ui| self.ram_search_contents(ui));
-        self.search_ui.open = open;
+        self.tools.search_ui.open = open;
     }
 
     fn ram_search_contents(&mut self, ui: &mut egui::Ui) {
@@ -31,13 +31,13 @@ impl GbApp {
         ui.horizontal_wrapped(|ui| {
             ui.label("Memory");
             for d in SEARCH_DOMAINS {
-                ui.selectable_value(&mut self.search_ui.domain, d, d.name().to_uppercase());
+                ui.selectable_value(&mut self.tools.search_ui.domain, d, d.name().to_uppercase());
             }
         });
         ui.horizontal(|ui| {
             ui.label("Size");
             for (label, size) in [("1 byte", 1u8), ("2 bytes", 2), ("4 bytes", 4)] {
-                ui.selectable_value(&mut self.search_ui.layout.size, size, label);
+                ui.selectable_value(&mut self.tools.search_ui.layout.size, size, label);
             }
             ui.separator();
             for (label, d) in [
@@ -46,7 +46,7 @@ impl GbApp {
                 ("Hex", Display::Hex),
             ] {
                 if ui
-                    .selectable_value(&mut self.search_ui.layout.display, d, label)
+                    .selectable_value(&mut self.tools.search_ui.layout.display, d, label)
                     .clicked()
                     && view.is_some()
                 {
@@ -55,15 +55,15 @@ impl GbApp {
             }
         });
         ui.horizontal(|ui| {
-            ui.checkbox(&mut self.search_ui.layout.big_endian, "Big-endian");
-            let mut misaligned = !self.search_ui.layout.aligned;
+            ui.checkbox(&mut self.tools.search_ui.layout.big_endian, "Big-endian");
+            let mut misaligned = !self.tools.search_ui.layout.aligned;
             ui.checkbox(&mut misaligned, "Misaligned");
-            self.search_ui.layout.aligned = !misaligned;
+            self.tools.search_ui.layout.aligned = !misaligned;
             if ui.button("New search").clicked() {
-                self.search_ui.selected = None;
+                self.tools.search_ui.selected = None;
                 self.run(Command::Search(SearchCmd::New {
-                    domain: self.search_ui.domain,
-                    layout: self.search_ui.layout,
+                    domain: self.tools.search_ui.domain,
+                    layout: self.tools.search_ui.layout,
                 }));
             }
         });
@@ -76,19 +76,19 @@ impl GbApp {
                 ("Specific address", Against::Address),
                 ("Number of changes", Against::Changes),
             ] {
-                ui.radio_value(&mut self.search_ui.against, a, label);
+                ui.radio_value(&mut self.tools.search_ui.against, a, label);
             }
         });
-        if self.search_ui.against != Against::Previous {
+        if self.tools.search_ui.against != Against::Previous {
             ui.horizontal(|ui| {
-                let hint = match self.search_ui.against {
+                let hint = match self.tools.search_ui.against {
                     Against::Address => "address (C0A0, 3:D000)",
                     Against::Changes => "changes",
                     _ => "value (5, -1, 0x1F)",
                 };
                 let l = ui.label("Compare with");
                 ui.add(
-                    egui::TextEdit::singleline(&mut self.search_ui.operand)
+                    egui::TextEdit::singleline(&mut self.tools.search_ui.operand)
                         .desired_width(110.0)
                         .hint_text(hint),
                 )
@@ -106,27 +106,32 @@ impl GbApp {
                 ("≥", Op::Ge),
             ] {
                 if ui
-                    .selectable_label(!self.search_ui.differs_by && self.search_ui.op == op, label)
+                    .selectable_label(
+                        !self.tools.search_ui.differs_by && self.tools.search_ui.op == op,
+                        label,
+                    )
                     .clicked()
                 {
-                    self.search_ui.op = op;
-                    self.search_ui.differs_by = false;
+                    self.tools.search_ui.op = op;
+                    self.tools.search_ui.differs_by = false;
                 }
             }
-            ui.checkbox(&mut self.search_ui.differs_by, "Differs by");
-            if self.search_ui.differs_by {
-                ui.add(egui::TextEdit::singleline(&mut self.search_ui.by).desired_width(40.0));
+            ui.checkbox(&mut self.tools.search_ui.differs_by, "Differs by");
+            if self.tools.search_ui.differs_by {
+                ui.add(
+                    egui::TextEdit::singleline(&mut self.tools.search_ui.by).desired_width(40.0),
+                );
             }
         });
         ui.horizontal(|ui| {
             let has = view.is_some();
             if ui.add_enabled(has, egui::Button::new("Filter")).clicked() {
-                match self.search_ui.filter_words() {
+                match self.tools.search_ui.filter_words() {
                     Ok(words) => {
-                        self.search_ui.error = None;
+                        self.tools.search_ui.error = None;
                         self.run(Command::Search(SearchCmd::Filter(words)));
                     }
-                    Err(e) => self.search_ui.error = Some(e),
+                    Err(e) => self.tools.search_ui.error = Some(e),
                 }
             }
             let undo = view.as_ref().is_some_and(|v| !v.filters.is_empty());
@@ -143,7 +148,7 @@ impl GbApp {
                 self.run(Command::Search(SearchCmd::Reset));
             }
         });
-        if let Some(e) = &self.search_ui.error {
+        if let Some(e) = &self.tools.search_ui.error {
             ui.colored_label(egui::Color32::LIGHT_RED, e);
         }
         ui.separator();
@@ -163,7 +168,7 @@ impl GbApp {
             }
         ));
         let rows = std::sync::Arc::clone(&view.rows);
-        candidate_list(ui, &view, &mut self.search_ui.selected, None);
+        candidate_list(ui, &view, &mut self.tools.search_ui.selected, None);
         if view.count > rows.len() {
             ui.label(format!(
                 "(the first {} shown: filter to see the rest)",
@@ -171,6 +176,7 @@ impl GbApp {
             ));
         }
         let picked = self
+            .tools
             .search_ui
             .selected
             .filter(|o| rows.iter().any(|c| c.offset == *o))
@@ -192,7 +198,7 @@ impl GbApp {
             }
             let l = ui.label("Value");
             ui.add(
-                egui::TextEdit::singleline(&mut self.search_ui.poke)
+                egui::TextEdit::singleline(&mut self.tools.search_ui.poke)
                     .desired_width(70.0)
                     .hint_text("5, -1, 0x1F"),
             )
@@ -202,15 +208,16 @@ impl GbApp {
                 .clicked()
                 && let Some(at) = picked
             {
-                let value = gb_session::tools::search::parse_number(self.search_ui.poke.trim())
-                    .or_else(|| parse_hex(&self.search_ui.poke).map(i64::from));
+                let value =
+                    gb_session::tools::search::parse_number(self.tools.search_ui.poke.trim())
+                        .or_else(|| parse_hex(&self.tools.search_ui.poke).map(i64::from));
                 match value.map(|v| view.layout.encode(v)) {
                     Some(Ok(bytes)) => {
-                        self.search_ui.error = None;
+                        self.tools.search_ui.error = None;
                         self.run(Command::Poke { addr: at, bytes });
                     }
-                    Some(Err(e)) => self.search_ui.error = Some(e.to_string()),
-                    None => self.search_ui.error = Some("type a value to poke".into()),
+                    Some(Err(e)) => self.tools.search_ui.error = Some(e.to_string()),
+                    None => self.tools.search_ui.error = Some("type a value to poke".into()),
                 }
             }
         });

@@ -12,12 +12,12 @@ use crate::console::tool_cmds::RamWatchCmd;
 
 impl GbApp {
     pub(super) fn ram_watch_window(&mut self, ctx: &egui::Context) {
-        let mut open = self.watch_ui.open;
+        let mut open = self.tools.watch_ui.open;
         egui::Window::new("RAM Watch")
             .open(&mut open)
             .default_width(420.0)
             .show(ctx, |ui| self.ram_watch_contents(ui));
-        self.watch_ui.open = open;
+        self.tools.watch_ui.open = open;
     }
 
     fn ram_watch_contents(&mut self, ui: &mut egui::Ui) {
@@ -43,10 +43,10 @@ impl GbApp {
                         &w.name
                     };
                     if ui
-                        .selectable_label(self.watch_ui.selected == Some(i), name)
+                        .selectable_label(self.tools.watch_ui.selected == Some(i), name)
                         .clicked()
                     {
-                        self.watch_ui.selected = Some(i);
+                        self.tools.watch_ui.selected = Some(i);
                     }
                     ui.monospace(&w.place);
                     ui.monospace(&w.kind);
@@ -57,14 +57,14 @@ impl GbApp {
                     ui.end_row();
                 }
                 if let Some(i) = remove {
-                    self.watch_ui.selected = None;
+                    self.tools.watch_ui.selected = None;
                     self.run(Command::RamWatch(RamWatchCmd::Remove(i + 1)));
                 }
             });
         ui.horizontal(|ui| {
-            let sel = self.watch_ui.selected.filter(|&i| i < rows.len());
+            let sel = self.tools.watch_ui.selected.filter(|&i| i < rows.len());
             ui.add(
-                egui::TextEdit::singleline(&mut self.watch_ui.poke)
+                egui::TextEdit::singleline(&mut self.tools.watch_ui.poke)
                     .desired_width(70.0)
                     .hint_text("value"),
             );
@@ -73,13 +73,13 @@ impl GbApp {
                 .clicked()
                 && let Some(i) = sel
             {
-                match search::parse_number(self.watch_ui.poke.trim()) {
+                match search::parse_number(self.tools.watch_ui.poke.trim()) {
                     Some(v) => {
-                        self.watch_ui.error = None;
+                        self.tools.watch_ui.error = None;
                         self.run(Command::RamWatch(RamWatchCmd::Poke(i + 1, v)));
                     }
                     None => {
-                        self.watch_ui.error = Some("a value: 5, -1, 0x1F or $1F".into());
+                        self.tools.watch_ui.error = Some("a value: 5, -1, 0x1F or $1F".into());
                     }
                 }
             }
@@ -87,48 +87,52 @@ impl GbApp {
         ui.separator();
         ui.horizontal(|ui| {
             ui.add(
-                egui::TextEdit::singleline(&mut self.watch_ui.add_addr)
+                egui::TextEdit::singleline(&mut self.tools.watch_ui.add_addr)
                     .desired_width(70.0)
                     .hint_text("address"),
             );
             for size in [1u8, 2, 4] {
-                ui.selectable_value(&mut self.watch_ui.add_layout.size, size, format!("{size}B"));
+                ui.selectable_value(
+                    &mut self.tools.watch_ui.add_layout.size,
+                    size,
+                    format!("{size}B"),
+                );
             }
             for (l, d) in [
                 ("u", Display::Unsigned),
                 ("s", Display::Signed),
                 ("h", Display::Hex),
             ] {
-                ui.selectable_value(&mut self.watch_ui.add_layout.display, d, l);
+                ui.selectable_value(&mut self.tools.watch_ui.add_layout.display, d, l);
             }
             ui.add(
-                egui::TextEdit::singleline(&mut self.watch_ui.add_name)
+                egui::TextEdit::singleline(&mut self.tools.watch_ui.add_name)
                     .desired_width(100.0)
                     .hint_text("name"),
             );
             if ui.button("Add watch").clicked() {
-                match addr_word(Some(&self.watch_ui.add_addr.trim().to_owned())) {
+                match addr_word(Some(&self.tools.watch_ui.add_addr.trim().to_owned())) {
                     Ok(at) => {
-                        self.watch_ui.error = None;
+                        self.tools.watch_ui.error = None;
                         self.run(Command::RamWatch(RamWatchCmd::Add {
                             at,
-                            layout: self.watch_ui.add_layout,
-                            name: self.watch_ui.add_name.trim().to_owned(),
+                            layout: self.tools.watch_ui.add_layout,
+                            name: self.tools.watch_ui.add_name.trim().to_owned(),
                         }));
-                        self.watch_ui.add_addr.clear();
-                        self.watch_ui.add_name.clear();
+                        self.tools.watch_ui.add_addr.clear();
+                        self.tools.watch_ui.add_name.clear();
                     }
-                    Err(e) => self.watch_ui.error = Some(e),
+                    Err(e) => self.tools.watch_ui.error = Some(e),
                 }
             }
         });
         ui.horizontal(|ui| {
             ui.add(
-                egui::TextEdit::singleline(&mut self.watch_ui.file)
+                egui::TextEdit::singleline(&mut self.tools.watch_ui.file)
                     .desired_width(200.0)
                     .hint_text("file.wch"),
             );
-            let path = self.watch_ui.file.trim().to_owned();
+            let path = self.tools.watch_ui.file.trim().to_owned();
             if ui
                 .add_enabled(!path.is_empty(), egui::Button::new("Import .wch"))
                 .clicked()
@@ -142,7 +146,7 @@ impl GbApp {
                 self.run(Command::RamWatch(RamWatchCmd::Export(path.into())));
             }
         });
-        if let Some(e) = &self.watch_ui.error {
+        if let Some(e) = &self.tools.watch_ui.error {
             ui.colored_label(egui::Color32::LIGHT_RED, e);
         }
     }

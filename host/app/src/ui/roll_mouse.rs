@@ -21,19 +21,20 @@ impl GbApp {
             .auto_shrink([false, false])
             .id_salt("piano roll");
         // Follow the cursor when it moved out of sight.
-        if self.roll.shown_frame != Some(cursor) {
-            self.roll.shown_frame = Some(cursor);
-            let v = &self.roll.visible;
+        if self.tools.roll.shown_frame != Some(cursor) {
+            self.tools.roll.shown_frame = Some(cursor);
+            let v = &self.tools.roll.visible;
             if !(v.start + 1..v.end.saturating_sub(1)).contains(&cursor_row) {
                 let first = cursor_row.saturating_sub(v.len().max(8) / 3);
                 area = area.vertical_scroll_offset(first as f32 * ROW_HEIGHT);
             }
         }
         let preview = self
+            .tools
             .roll
             .paint
             .map(|p| (p.mask, p.from.min(p.to)..=p.from.max(p.to), p.on));
-        let selection = self.roll.selection.map(|(a, b)| a.min(b)..=a.max(b));
+        let selection = self.tools.roll.selection.map(|(a, b)| a.min(b)..=a.max(b));
         let mut events: Vec<(u64, Option<Buttons>, Ev)> = Vec::new();
         let mut origin = 0.0;
         let mut visible = 0..0;
@@ -48,7 +49,7 @@ impl GbApp {
                 });
             });
         });
-        self.roll.visible = visible;
+        self.tools.roll.visible = visible;
         let shift = ui.input(|i| i.modifiers.shift);
         for (f, mask, ev) in events {
             self.roll_event(ed, f, mask, ev, shift);
@@ -60,17 +61,17 @@ impl GbApp {
             ed.start + i.min(ed.frames.len() as u64)
         };
         if let (Some(pos), true) = pointer {
-            if let Some(p) = &mut self.roll.paint {
+            if let Some(p) = &mut self.tools.roll.paint {
                 p.to = row_at(pos.y);
             }
-            if self.roll.selecting
-                && let Some(sel) = &mut self.roll.selection
+            if self.tools.roll.selecting
+                && let Some(sel) = &mut self.tools.roll.selection
             {
                 sel.1 = row_at(pos.y);
             }
         } else {
-            self.roll.selecting = false;
-            if let Some(p) = self.roll.paint.take() {
+            self.tools.roll.selecting = false;
+            if let Some(p) = self.tools.roll.paint.take() {
                 self.movie(MovieCmd::Paint {
                     from: p.from.min(p.to),
                     to: p.from.max(p.to),
@@ -85,22 +86,23 @@ impl GbApp {
         match (mask, ev) {
             (None, Ev::Click) if shift => {
                 let anchor = self
+                    .tools
                     .roll
                     .selection
                     .map_or(self.view.timeline.frame, |s| s.0);
-                self.roll.selection = Some((anchor, f));
+                self.tools.roll.selection = Some((anchor, f));
             }
             (None, Ev::Click) => {
-                self.roll.selection = Some((f, f));
+                self.tools.roll.selection = Some((f, f));
                 self.send(Cmd::Seek(f));
             }
             (None, Ev::DragStart { .. }) => {
-                let anchor = match self.roll.selection {
+                let anchor = match self.tools.roll.selection {
                     Some((a, _)) if shift => a,
                     _ => f,
                 };
-                self.roll.selection = Some((anchor, f));
-                self.roll.selecting = true;
+                self.tools.roll.selection = Some((anchor, f));
+                self.tools.roll.selecting = true;
             }
             (None, Ev::SecondaryClick) => {}
             (Some(m), Ev::Click) => self.movie(MovieCmd::Paint {
@@ -116,7 +118,7 @@ impl GbApp {
                 on: false,
             }),
             (Some(m), Ev::DragStart { erase }) => {
-                self.roll.paint = Some(Paint {
+                self.tools.roll.paint = Some(Paint {
                     mask: m,
                     from: f,
                     to: f,

@@ -35,23 +35,23 @@ impl GbApp {
     /// The TAS editor window (when the editor is open and the window shown).
     pub(super) fn tas_editor(&mut self, ctx: &egui::Context) {
         let Some(ed) = self.view.editor.clone() else {
-            self.roll.was_open = false;
+            self.tools.roll.was_open = false;
             return;
         };
-        if !self.roll.was_open {
-            self.roll.open = true;
-            self.roll.was_open = true;
+        if !self.tools.roll.was_open {
+            self.tools.roll.open = true;
+            self.tools.roll.was_open = true;
         }
-        let mut open = self.roll.open;
+        let mut open = self.tools.roll.open;
         egui::Window::new("TAS Editor")
             .open(&mut open)
             .default_size([470.0, 700.0])
             .default_pos([(ctx.content_rect().right() - 490.0).max(8.0), 60.0])
             .show(ctx, |ui| self.editor_contents(ui, &ed));
-        self.roll.open = open;
-        let sel = self.roll.selection.map(|(a, b)| (a.min(b), a.max(b)));
-        if sel != self.roll.told_selection {
-            self.roll.told_selection = sel;
+        self.tools.roll.open = open;
+        let sel = self.tools.roll.selection.map(|(a, b)| (a.min(b), a.max(b)));
+        if sel != self.tools.roll.told_selection {
+            self.tools.roll.told_selection = sel;
             self.send(Cmd::RollSelection(sel));
         }
     }
@@ -70,11 +70,11 @@ impl GbApp {
     }
 
     fn toolbar_row(&mut self, ui: &mut egui::Ui, ed: &EditorView, cursor: u64) {
-        let sel = self.roll.selected(cursor);
+        let sel = self.tools.roll.selected(cursor);
         let (a, b) = (*sel.start(), *sel.end());
         ui.horizontal_wrapped(|ui| {
             use RollAction::*;
-            let paste = !self.roll.clipboard.is_empty();
+            let paste = !self.tools.roll.clipboard.is_empty();
             for (label, act, enabled, hover) in [
                 ("Insert", Insert, true, "Insert frames before the selection"),
                 ("Delete", Delete, true, "Delete the selected frames"),
@@ -117,12 +117,14 @@ impl GbApp {
         });
         ui.horizontal(|ui| {
             let l = ui.label("Marker");
-            ui.add(egui::TextEdit::singleline(&mut self.roll.marker_text).desired_width(110.0))
-                .labelled_by(l.id);
+            ui.add(
+                egui::TextEdit::singleline(&mut self.tools.roll.marker_text).desired_width(110.0),
+            )
+            .labelled_by(l.id);
             if ui.button("Add marker").clicked() {
                 self.movie(MovieCmd::Marker {
                     frame: a,
-                    text: self.roll.marker_text.clone(),
+                    text: self.tools.roll.marker_text.clone(),
                 });
             }
             if ui.button("Remove marker").clicked() {
@@ -157,7 +159,7 @@ impl GbApp {
     }
 
     pub(super) fn copy(&mut self, ed: &EditorView, a: u64, b: u64) {
-        self.roll.clipboard = (a..=b.min(ed.end().saturating_sub(1)))
+        self.tools.roll.clipboard = (a..=b.min(ed.end().saturating_sub(1)))
             .map(|f| ed.input(f))
             .collect();
     }
@@ -178,7 +180,7 @@ impl GbApp {
         if ed.recording {
             s.push_str(" · recording past the end");
         }
-        if let Some(sel) = self.roll.selection {
+        if let Some(sel) = self.tools.roll.selection {
             s.push_str(&format!(
                 " · selected {}-{}",
                 sel.0.min(sel.1),
@@ -231,7 +233,7 @@ impl GbApp {
         if down {
             self.send(Cmd::FrameAdvance);
         }
-        let sel = self.roll.selected(cursor);
+        let sel = self.tools.roll.selected(cursor);
         let (a, b) = (*sel.start(), *sel.end());
         for (pressed, act) in [
             (ins, RollAction::Insert),
@@ -258,20 +260,20 @@ impl GbApp {
             }),
             RollAction::Delete => {
                 self.movie(MovieCmd::Delete { from: a, to: b });
-                self.roll.selection = None;
+                self.tools.roll.selection = None;
             }
             RollAction::Clone => self.movie(MovieCmd::Clone { from: a, to: b }),
             RollAction::Copy => self.copy(ed, a, b),
             RollAction::Cut => {
                 self.copy(ed, a, b);
                 self.movie(MovieCmd::Delete { from: a, to: b });
-                self.roll.selection = None;
+                self.tools.roll.selection = None;
             }
             RollAction::Paste => {
-                if !self.roll.clipboard.is_empty() {
+                if !self.tools.roll.clipboard.is_empty() {
                     self.movie(MovieCmd::Paste {
                         frame: a,
-                        input: self.roll.clipboard.clone(),
+                        input: self.tools.roll.clipboard.clone(),
                     });
                 }
             }

@@ -1,10 +1,31 @@
 //! What the tool windows keep between frames (what is typed and chosen): the RAM Search
 //! window's ([`SearchUi`]), the RAM Watch window's ([`WatchUi`]), the Cheats window's
 //! ([`CheatUi`]) and the Debugger's ([`DebugUi`]). The windows themselves are
-//! `ram_search.rs`, `ram_watch.rs`, `cheats.rs`, `debugger.rs`.
+//! `ram_search.rs`, `ram_watch.rs`, `cheats.rs`, `debugger.rs`. [`ToolWindows`] groups them
+//! with the TAS editor's and the VRAM viewer's state.
 
 use gb_core::Domain;
+
+use super::roll_state::RollUi;
+use super::vram_state::VramUi;
 use gb_session::tools::search::{Layout, Op};
+
+/// Every tool window's state between frames.
+#[derive(Default)]
+pub(super) struct ToolWindows {
+    /// The TAS editor's window.
+    pub(super) roll: RollUi,
+    /// The RAM Search window.
+    pub(super) search_ui: SearchUi,
+    /// The RAM Watch window.
+    pub(super) watch_ui: WatchUi,
+    /// The Cheats window.
+    pub(super) cheat_ui: CheatUi,
+    /// The Debugger window.
+    pub(super) debug_ui: DebugUi,
+    /// The VRAM viewer and I/O registers windows.
+    pub(super) vram_ui: VramUi,
+}
 
 /// What a filter compares with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]

@@ -44,16 +44,16 @@ impl GbApp {
     /// The video viewers: draw the open ones (the emulation thread publishes the video
     /// memory only while one is: [`GbApp::tell_shown`]).
     pub(super) fn video_windows(&mut self, ctx: &egui::Context) {
-        if self.vram_ui.open {
+        if self.tools.vram_ui.open {
             let mut open = true;
             egui::Window::new("VRAM viewer")
                 .open(&mut open)
                 .default_width(560.0)
                 .default_height(660.0)
                 .show(ctx, |ui| self.vram_contents(ui));
-            self.vram_ui.open = open;
+            self.tools.vram_ui.open = open;
         }
-        if self.vram_ui.io_open {
+        if self.tools.vram_ui.io_open {
             self.io_window(ctx);
         }
     }
@@ -61,7 +61,7 @@ impl GbApp {
     /// The palette tiles are drawn with: the one chosen, else the background's.
     fn tile_palette(&self, v: &VideoView) -> PaletteChoice {
         let all = PaletteChoice::all(v.cgb_mode);
-        match self.vram_ui.palette {
+        match self.tools.vram_ui.palette {
             Some(p) if all.contains(&p) => p,
             _ if v.cgb_mode => PaletteChoice::CgbBg(0),
             _ => PaletteChoice::Bgp,
@@ -76,11 +76,11 @@ impl GbApp {
                 ("OAM", VramTab::Oam),
                 ("Palettes", VramTab::Palettes),
             ] {
-                ui.selectable_value(&mut self.vram_ui.tab, tab, label);
+                ui.selectable_value(&mut self.tools.vram_ui.tab, tab, label);
             }
             ui.separator();
             for z in 1..=4 {
-                ui.selectable_value(&mut self.vram_ui.zoom, z as f32, format!("{z}x"));
+                ui.selectable_value(&mut self.tools.vram_ui.zoom, z as f32, format!("{z}x"));
             }
         });
         ui.separator();
@@ -92,7 +92,7 @@ impl GbApp {
         egui::ScrollArea::both()
             .id_salt("vram viewer")
             .auto_shrink([false, false])
-            .show(ui, |ui| match self.vram_ui.tab {
+            .show(ui, |ui| match self.tools.vram_ui.tab {
                 VramTab::Tiles => self.tiles_tab(ui, &video),
                 VramTab::Maps => self.maps_tab(ui, &video),
                 VramTab::Oam => self.oam_tab(ui, &video),
@@ -106,11 +106,11 @@ impl GbApp {
         let drawn = Drawn {
             video: Arc::clone(video),
             palette: self.tile_palette(video),
-            map_base: self.vram_ui.map.base(lcdc),
-            unsigned_8000: self.vram_ui.data.unsigned_8000(lcdc),
+            map_base: self.tools.vram_ui.map.base(lcdc),
+            unsigned_8000: self.tools.vram_ui.data.unsigned_8000(lcdc),
             correction: self.view.game.correction,
         };
-        let t = &mut self.vram_ui.textures;
+        let t = &mut self.tools.vram_ui.textures;
         if t.drawn.as_ref() == Some(&drawn) {
             return;
         }
@@ -166,14 +166,14 @@ impl GbApp {
             ui.label("Palette");
             for p in PaletteChoice::all(v.cgb_mode) {
                 if ui.selectable_label(current == p, p.name()).clicked() {
-                    self.vram_ui.palette = Some(p);
+                    self.tools.vram_ui.palette = Some(p);
                 }
             }
         });
-        let zoom = self.vram_ui.zoom;
+        let zoom = self.tools.vram_ui.zoom;
         let mut hovered = None;
         ui.horizontal(|ui| {
-            for (b, tex) in self.vram_ui.textures.banks.iter().enumerate() {
+            for (b, tex) in self.tools.vram_ui.textures.banks.iter().enumerate() {
                 ui.vertical(|ui| {
                     ui.label(format!("Bank {b}"));
                     let size = scaled(vram::SHEET_SIZE, zoom);
@@ -217,7 +217,7 @@ impl GbApp {
                 ("9800", MapChoice::At9800),
                 ("9C00", MapChoice::At9C00),
             ] {
-                ui.selectable_value(&mut self.vram_ui.map, m, label);
+                ui.selectable_value(&mut self.tools.vram_ui.map, m, label);
             }
         });
         ui.horizontal_wrapped(|ui| {
@@ -227,12 +227,12 @@ impl GbApp {
                 ("8000", DataChoice::At8000),
                 ("8800", DataChoice::At8800),
             ] {
-                ui.selectable_value(&mut self.vram_ui.data, d, label);
+                ui.selectable_value(&mut self.tools.vram_ui.data, d, label);
             }
-            ui.checkbox(&mut self.vram_ui.show_viewport, "Viewport");
+            ui.checkbox(&mut self.tools.vram_ui.show_viewport, "Viewport");
         });
-        let base = self.vram_ui.map.base(lcdc);
-        let unsigned = self.vram_ui.data.unsigned_8000(lcdc);
+        let base = self.tools.vram_ui.map.base(lcdc);
+        let unsigned = self.tools.vram_ui.data.unsigned_8000(lcdc);
         let (scx, scy) = (v.reg(0xFF43), v.reg(0xFF42));
         let (wx, wy) = (v.reg(0xFF4A + 1), v.reg(0xFF4A));
         let (win_x, win_y, win_shows) = vram::window_position(wx, wy);
@@ -246,10 +246,10 @@ impl GbApp {
             "Window at ({win_x}, {win_y}) (WX {wx} WY {wy}), {}",
             if win_on { "shown" } else { "hidden" }
         ));
-        let Some(tex) = &self.vram_ui.textures.map else {
+        let Some(tex) = &self.tools.vram_ui.textures.map else {
             return;
         };
-        let zoom = self.vram_ui.zoom;
+        let zoom = self.tools.vram_ui.zoom;
         let r = ui.add(
             egui::Image::new(egui::load::SizedTexture::new(
                 tex.id(),
@@ -257,7 +257,7 @@ impl GbApp {
             ))
             .sense(egui::Sense::hover()),
         );
-        if self.vram_ui.show_viewport {
+        if self.tools.vram_ui.show_viewport {
             let painter = ui.painter().with_clip_rect(r.rect);
             let draw = |[x, y, w, h]: vram::MapRect, color: egui::Color32| {
                 let rect = egui::Rect::from_min_size(
@@ -271,7 +271,7 @@ impl GbApp {
                     egui::StrokeKind::Inside,
                 );
             };
-            if self.vram_ui.map == MapChoice::Window {
+            if self.tools.vram_ui.map == MapChoice::Window {
                 // The part of the window's map the screen shows.
                 if win_on {
                     let w = (gb_core::screen::GAME.width as i16 - win_x.max(0)) as u16;
@@ -328,8 +328,8 @@ impl GbApp {
         ui.label(format!(
             "Objects are 8x{h} (LCDC.2); positions on the screen in brackets"
         ));
-        let zoom = self.vram_ui.zoom;
-        let Some(tex) = &self.vram_ui.textures.objects else {
+        let zoom = self.tools.vram_ui.zoom;
+        let Some(tex) = &self.tools.vram_ui.textures.objects else {
             return;
         };
         for o in vram::objects(&v.oam) {
