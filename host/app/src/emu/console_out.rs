@@ -5,6 +5,7 @@
 use std::sync::Arc;
 use std::sync::mpsc::Sender;
 
+use super::view::ConsoleView;
 use crate::console::command::Location;
 
 /// Console lines kept for the window's panel.
@@ -17,6 +18,8 @@ pub(crate) struct ConsoleOut {
     pub(crate) lines: Vec<String>,
     /// The copy of `lines` last published.
     pub(crate) shared: Arc<Vec<String>>,
+    /// `lines` changed since `shared` was made.
+    pub(crate) changed: bool,
     /// The REPLs that print every line said.
     pub(crate) subscribers: Vec<Sender<String>>,
     /// Watched addresses with their last values.
@@ -35,17 +38,46 @@ impl ConsoleOut {
     /// Add a line to the window's console only (bounded).
     pub(crate) fn keep(&mut self, line: String) {
         self.lines.push(line);
+        self.changed = true;
         if self.lines.len() > CONSOLE_KEEP {
             let extra = self.lines.len() - CONSOLE_KEEP;
             self.lines.drain(..extra);
         }
     }
 
-    /// The lines for the window: the same shared copy while they have not changed.
-    pub(crate) fn view(&mut self) -> Arc<Vec<String>> {
-        if self.shared.len() != self.lines.len() || self.shared.last() != self.lines.last() {
+    /// The console as the window shows it: the lines (the same shared copy while they have
+    /// not changed) and the watches.
+    pub(crate) fn view(&mut self) -> ConsoleView {
+        if self.changed {
             self.shared = Arc::new(self.lines.clone());
+            self.changed = false;
         }
-        Arc::clone(&self.shared)
+        ConsoleView {
+            lines: Arc::clone(&self.shared),
+            watches: self.watches.clone(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_repeated_line_on_a_full_console_is_published() {
+        let mut out = ConsoleOut::default();
+        for i in 0..CONSOLE_KEEP {
+            out.keep(if i % 2 == 0 { "a" } else { "b" }.into());
+        }
+        let before = out.view().lines;
+        assert!(
+            Arc::ptr_eq(&before, &out.view().lines),
+            "unchanged: same copy"
+        );
+        out.keep("b".into());
+        let after = out.view().lines;
+        assert_eq!(after.len(), CONSOLE_KEEP);
+        assert_eq!(after[..], out.lines[..]);
+        assert_ne!(after[..], before[..], "the oldest line left, all shifted");
     }
 }

@@ -31,10 +31,7 @@ impl Emu {
             timeline: timeline_view(&self.session, self.settings.ring_bytes),
             pacing: self.pacing.view(),
             game: self.game.view(&self.settings),
-            console: super::view::ConsoleView {
-                lines: self.console.view(),
-                watches: self.console.watches.clone(),
-            },
+            console: self.console.view(),
             memory: self.viewers.memory(gb),
             scripts: self.scripts.view(&self.session),
             movie,

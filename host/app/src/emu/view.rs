@@ -49,7 +49,7 @@ pub struct View {
 /// The machine as the window draws it.
 #[derive(Clone, Debug, Default)]
 pub struct ScreenView {
-    /// The picture, 160 × 144 RGB888.
+    /// The picture, RGB888, the size of `gb_core::screen::GAME`.
     pub picture: Vec<u8>,
     /// Each script's overlay for the shown frame.
     pub overlays: Vec<(u32, Vec<DrawCmd>)>,
