@@ -73,7 +73,7 @@ impl Dialog {
     }
 }
 
-/// The dialogs' state in the window.
+/// The dialogs' state in the window, and the movie's authors-and-description window's.
 pub(super) struct Dialogs {
     /// The typed-path window, when open.
     pub(super) typed: Option<Dialog>,
@@ -90,6 +90,8 @@ pub(super) struct Dialogs {
     pub(super) portal: PortalCheck,
     /// The authors and description asked when a recording starts.
     pub(super) record_info: MovieInfoFields,
+    /// The Movie ▸ Authors and description… window.
+    pub(super) movie_info: MovieInfoWindow,
 }
 
 impl Dialogs {
@@ -107,6 +109,7 @@ impl Dialogs {
                 PortalCheck::absent("not on a desktop")
             },
             record_info: MovieInfoFields::default(),
+            movie_info: MovieInfoWindow::default(),
         }
     }
 }

@@ -47,7 +47,7 @@ fn harness_on(rom: &Path) -> Harness<'static, GbApp> {
         [1400.0, 700.0],
     );
     // The console repeats the status bar's notes: hidden, so each label is found once.
-    h.state_mut().panels.console = false;
+    h.state_mut().panels.open.console = false;
     h
 }
 

@@ -44,7 +44,7 @@ impl GbApp {
         if !self.view.scripts.wants_host_input {
             return;
         }
-        let (origin, scale) = self.screen_at;
+        let (origin, scale) = self.script_input.screen_at;
         let input = ctx.input(|i| {
             let mut keys: Vec<String> = i.keys_down.iter().map(|k| key_name(*k)).collect();
             for (held, name) in [
@@ -60,7 +60,7 @@ impl GbApp {
             keys.dedup();
             for e in &i.raw.events {
                 if let egui::Event::MouseWheel { unit, delta, .. } = e {
-                    self.wheel += match unit {
+                    self.script_input.wheel += match unit {
                         egui::MouseWheelUnit::Line => delta.y,
                         egui::MouseWheelUnit::Page => delta.y * 3.0,
                         // About 50 points a notch.
@@ -90,11 +90,11 @@ impl GbApp {
                 mouse_y: y,
                 mouse_buttons: buttons,
                 // .NET's units, as BizHawk reports them: 120 a notch.
-                wheel: (self.wheel * 120.0).round() as i32,
+                wheel: (self.script_input.wheel * 120.0).round() as i32,
             }
         });
-        if input != self.sent_input {
-            self.sent_input = input.clone();
+        if input != self.script_input.sent {
+            self.script_input.sent = input.clone();
             self.send(Cmd::HostInput(input));
         }
     }

@@ -9,12 +9,15 @@
 //! windows (`windows.rs`: forms, text buffers; `host_input.rs`: the keys and mouse scripts
 //! read), the file dialogs (`dialogs.rs`: native through the desktop portal, `portal.rs` finds
 //! it, else a typed path), files dropped on the window (`drop.rs`) and a movie's authors and
-//! description (`movie_info.rs`; the state of these: `file_state.rs`). Everything it does goes
+//! description (`movie_info.rs`; the state of these: `file_state.rs`). The keys, gamepads and
+//! what is held are `controls.rs`; the side panels' state `panel_state.rs`, the scripts'
+//! forms' `form_state.rs`, the screen's textures `screen.rs`. Everything it does goes
 //! to the emulation thread as a [`Cmd`]; everything it shows comes from the published
 //! [`View`].
 
 mod branches;
 mod cheats;
+mod controls;
 mod debugger;
 #[cfg(test)]
 mod debugger_tests;
@@ -26,7 +29,6 @@ mod file_state;
 #[cfg(test)]
 mod files_tests;
 mod form_state;
-mod held;
 mod host_input;
 mod io_regs;
 mod io_viewer;
@@ -57,10 +59,9 @@ mod windows;
 #[cfg(test)]
 mod windows_tests;
 
-use crate::config::{Config, Keys};
+use crate::config::Config;
 use crate::console::command::{Command, MovieCmd, StateCmd, StateTarget};
 use crate::emu::{Cmd, EmuHandle, Panel, RomSource, Speed, View};
-use crate::gamepad::Gamepads;
 use eframe::egui;
 use file_state::Dialog;
 use gb_core::Buttons;
@@ -76,106 +77,69 @@ struct Scrub {
     dragging: bool,
 }
 
+/// What the emulation thread was told about the window.
+#[derive(Default)]
+struct Told {
+    /// It repaints the window when it publishes (told once, at the first frame).
+    repaint_hooked: bool,
+    /// The costly panels it was last told are shown.
+    shown: crate::emu::Shown,
+}
+
 /// The desktop app.
 pub struct GbApp {
+    /// The emulation thread.
     emu: EmuHandle,
+    /// The config file's settings (recent files, model, palette, scale, keys).
     config: Config,
-    keys: KeyMap,
-    gamepads: Option<Gamepads>,
+    /// The key bindings, the gamepads, what is held.
+    controls: controls::Controls,
     /// The game's picture and the editor's ghost as textures, with what they show.
     textures: screen::Textures,
+    /// The view last published by the emulation thread, shown this frame.
     view: View,
-    /// The joypad buttons, rewind and fast-forward last sent.
-    held: held::Held,
-    /// The file dialogs.
+    /// The file dialogs and the movie's authors-and-description window.
     dialogs: file_state::Dialogs,
-    /// The Movie ▸ Authors and description… window.
-    movie_info: file_state::MovieInfoWindow,
     /// A line for the status bar (a dropped file gbhost does not open…), and when it came.
     notice: Option<(String, std::time::Instant)>,
     /// The movie-end action chosen in the menu.
     end_action: EndAction,
-    /// What is typed in the side panels' text fields.
-    panel_text: panel_state::PanelText,
-    /// Which side panels are open.
-    panels: panel_state::OpenPanels,
+    /// The side panels: which are open, what is typed in them.
+    panels: panel_state::Panels,
+    /// Save the config file on a change (the desktop app; not tests).
     save_config: bool,
     /// The timeline slider.
     scrub: Scrub,
-    repaint_hooked: bool,
     /// Scripts' forms: text being typed, forms closed, values given.
     forms: form_state::ScriptForms,
-    /// Where the game's picture was last drawn: its top-left corner and scale.
-    screen_at: (egui::Pos2, f32),
-    /// The wheel's position for scripts (the sum of scrolls, in notches).
-    wheel: f32,
-    /// The keys and mouse last sent for scripts.
-    sent_input: gb_session::data::HostInput,
-    /// The costly panels the emulation thread was last told are shown.
-    told_shown: crate::emu::Shown,
+    /// The keys and mouse as scripts read them.
+    script_input: controls::ScriptInput,
+    /// What the emulation thread was told: to repaint, which costly panels are shown.
+    told: Told,
     /// The tool windows' state: the TAS editor, RAM Search and Watch, Cheats, the debugger,
     /// the VRAM viewer.
     tools: tools_state::ToolWindows,
-}
-
-/// Key bindings resolved to egui keys.
-struct KeyMap {
-    pad: [(Option<egui::Key>, Buttons); 8],
-    rewind: Option<egui::Key>,
-    fast: Option<egui::Key>,
-    pause: Option<egui::Key>,
-    advance: Option<egui::Key>,
-}
-
-impl KeyMap {
-    fn new(k: &Keys) -> KeyMap {
-        let key = |s: &str| egui::Key::from_name(s);
-        KeyMap {
-            pad: [
-                (key(&k.right), Buttons::RIGHT),
-                (key(&k.left), Buttons::LEFT),
-                (key(&k.up), Buttons::UP),
-                (key(&k.down), Buttons::DOWN),
-                (key(&k.a), Buttons::A),
-                (key(&k.b), Buttons::B),
-                (key(&k.select), Buttons::SELECT),
-                (key(&k.start), Buttons::START),
-            ],
-            rewind: key(&k.rewind),
-            fast: key(&k.fast_forward),
-            pause: key(&k.pause),
-            advance: key(&k.frame_advance),
-        }
-    }
 }
 
 impl GbApp {
     /// The app around a running emulation thread. `desktop`: poll gamepads and save the
     /// config file (both off in tests).
     pub fn new(emu: EmuHandle, config: Config, desktop: bool) -> GbApp {
-        let gamepads = if desktop { Gamepads::new() } else { None };
         GbApp {
             save_config: desktop,
-            keys: KeyMap::new(&config.keys),
+            controls: controls::Controls::new(&config.keys, desktop),
             emu,
             config,
-            gamepads,
             textures: Default::default(),
             view: View::default(),
-            held: Default::default(),
             dialogs: file_state::Dialogs::new(desktop),
-            movie_info: Default::default(),
             notice: None,
             end_action: EndAction::Pause,
             panels: Default::default(),
-            panel_text: Default::default(),
             scrub: Default::default(),
-            repaint_hooked: false,
             forms: Default::default(),
-            screen_at: (egui::Pos2::ZERO, 1.0),
-            wheel: 0.0,
-            sent_input: Default::default(),
-            told_shown: Default::default(),
+            script_input: Default::default(),
+            told: Told::default(),
             tools: Default::default(),
         }
     }
@@ -217,11 +181,11 @@ impl GbApp {
             search: self.tools.search_ui.open,
         };
         for panel in [Panel::Debugger, Panel::Video, Panel::Search] {
-            if now.get(panel) != self.told_shown.get(panel) {
+            if now.get(panel) != self.told.shown.get(panel) {
                 self.send(Cmd::Shown(panel, now.get(panel)));
             }
         }
-        self.told_shown = now;
+        self.told.shown = now;
     }
 
     /// Run a console command on the emulation thread (it and its reply go to the console).
@@ -236,12 +200,12 @@ impl GbApp {
             let down = |k: Option<egui::Key>| !typing && k.is_some_and(|k| i.key_down(k));
             let pressed = |k: Option<egui::Key>| !typing && k.is_some_and(|k| i.key_pressed(k));
             let mut b = 0u8;
-            for (k, bit) in self.keys.pad {
+            for (k, bit) in self.controls.keys.pad {
                 if down(k) {
                     b |= bit.0;
                 }
             }
-            let rewind = if down(self.keys.rewind) {
+            let rewind = if down(self.controls.keys.rewind) {
                 if i.modifiers.shift { 4 } else { 1 }
             } else {
                 0
@@ -249,24 +213,24 @@ impl GbApp {
             (
                 b,
                 rewind,
-                down(self.keys.fast),
-                pressed(self.keys.pause),
-                pressed(self.keys.advance),
+                down(self.controls.keys.fast),
+                pressed(self.controls.keys.pause),
+                pressed(self.controls.keys.advance),
             )
         });
-        if let Some(g) = &mut self.gamepads {
+        if let Some(g) = &mut self.controls.gamepads {
             buttons |= g.poll().0;
         }
         let buttons = Buttons(buttons);
-        if buttons != self.held.buttons {
-            self.held.buttons = buttons;
+        if buttons != self.controls.held.buttons {
+            self.controls.held.buttons = buttons;
             self.send(Cmd::Buttons(buttons));
         }
-        if rewind != self.held.rewind && !self.held.rewind_button {
+        if rewind != self.controls.held.rewind && !self.controls.held.rewind_button {
             self.set_rewind(rewind);
         }
-        if fast != self.held.fast {
-            self.held.fast = fast;
+        if fast != self.controls.held.fast {
+            self.controls.held.fast = fast;
             self.send_speed();
         }
         if pause {
@@ -278,14 +242,14 @@ impl GbApp {
     }
 
     fn set_rewind(&mut self, k: u32) {
-        if k != self.held.rewind {
-            self.held.rewind = k;
+        if k != self.controls.held.rewind {
+            self.controls.held.rewind = k;
             self.send(Cmd::Rewind(k));
         }
     }
 
     fn send_speed(&self) {
-        let s = if self.held.fast || self.held.fast_toggle {
+        let s = if self.controls.held.fast || self.controls.held.fast_toggle {
             Speed::Fast
         } else {
             Speed::Normal
@@ -354,7 +318,7 @@ impl GbApp {
             self.send(Cmd::FrameAdvance);
         }
         if ui
-            .checkbox(&mut self.held.fast_toggle, "Fast-forward")
+            .checkbox(&mut self.controls.held.fast_toggle, "Fast-forward")
             .changed()
         {
             self.send_speed();
@@ -530,9 +494,9 @@ impl GbApp {
             }
         }
         ui.separator();
-        ui.checkbox(&mut self.panels.scripts, "Scripts panel");
-        ui.checkbox(&mut self.panels.console, "Console panel");
-        ui.checkbox(&mut self.panels.memory, "Memory viewer");
+        ui.checkbox(&mut self.panels.open.scripts, "Scripts panel");
+        ui.checkbox(&mut self.panels.open.console, "Console panel");
+        ui.checkbox(&mut self.panels.open.memory, "Memory viewer");
         ui.checkbox(&mut self.tools.search_ui.open, "RAM search");
         ui.checkbox(&mut self.tools.watch_ui.open, "RAM watch");
         ui.checkbox(&mut self.tools.cheat_ui.open, "Cheats");
@@ -601,14 +565,14 @@ impl GbApp {
             }
             let rewind = ui.add(egui::Button::new("Rewind (hold)").sense(egui::Sense::drag()));
             let down = rewind.is_pointer_button_down_on();
-            self.held.rewind_button = down;
+            self.controls.held.rewind_button = down;
             if down {
                 self.set_rewind(1);
-            } else if self.held.rewind > 0 && !self.rewind_key_down(ui.ctx()) {
+            } else if self.controls.held.rewind > 0 && !self.rewind_key_down(ui.ctx()) {
                 self.set_rewind(0);
             }
             if ui
-                .toggle_value(&mut self.held.fast_toggle, "Fast-forward")
+                .toggle_value(&mut self.controls.held.fast_toggle, "Fast-forward")
                 .changed()
             {
                 self.send_speed();
@@ -621,7 +585,7 @@ impl GbApp {
 
     fn rewind_key_down(&self, ctx: &egui::Context) -> bool {
         let typing = ctx.egui_wants_keyboard_input();
-        !typing && ctx.input(|i| self.keys.rewind.is_some_and(|k| i.key_down(k)))
+        !typing && ctx.input(|i| self.controls.keys.rewind.is_some_and(|k| i.key_down(k)))
     }
 
     fn timeline(&mut self, ui: &mut egui::Ui) {
@@ -795,7 +759,7 @@ impl GbApp {
             egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0)),
             egui::Color32::WHITE,
         );
-        self.screen_at = (rect.min, scale);
+        self.script_input.screen_at = (rect.min, scale);
         self.paint_ghost(ui, rect);
         let painter = ui.painter().with_clip_rect(outer);
         for (_, cmds) in &self.view.screen.overlays {
@@ -844,10 +808,10 @@ impl GbApp {
     /// `egui_kittest`).
     pub fn show(&mut self, ui: &mut egui::Ui) {
         let ctx = ui.ctx().clone();
-        if !self.repaint_hooked {
+        if !self.told.repaint_hooked {
             let c = ctx.clone();
             self.send(Cmd::OnPublish(Box::new(move || c.request_repaint())));
-            self.repaint_hooked = true;
+            self.told.repaint_hooked = true;
         }
         let view = self.emu.view().clone();
         if view.game.title != self.view.game.title {
@@ -866,13 +830,13 @@ impl GbApp {
             self.timeline(ui);
             self.status_bar(ui);
         });
-        if self.panels.scripts {
+        if self.panels.open.scripts {
             egui::Panel::right("scripts")
                 .resizable(true)
                 .default_size(250.0)
                 .show(ui, |ui| self.scripts_panel(ui));
         }
-        if self.panels.console {
+        if self.panels.open.console {
             egui::Panel::bottom("console")
                 .resizable(true)
                 .default_size(110.0)
@@ -881,7 +845,7 @@ impl GbApp {
         egui::CentralPanel::default()
             .frame(egui::Frame::NONE.fill(egui::Color32::from_gray(24)))
             .show(ui, |ui| self.screen(ui));
-        if self.panels.memory {
+        if self.panels.open.memory {
             self.memory_window(&ctx);
         }
         if self.tools.search_ui.open {

@@ -11,7 +11,7 @@ impl GbApp {
     /// Open the window on the open movie's authors and description.
     pub(super) fn open_movie_info(&mut self) {
         let info = self.view.movie_info.clone().unwrap_or_default();
-        self.movie_info = MovieInfoWindow {
+        self.dialogs.movie_info = MovieInfoWindow {
             open: true,
             fields: MovieInfoFields::from_info(&info),
         };
@@ -19,7 +19,7 @@ impl GbApp {
 
     /// Draw the window while it is open.
     pub(super) fn movie_info_window(&mut self, ctx: &egui::Context) {
-        if !self.movie_info.open {
+        if !self.dialogs.movie_info.open {
             return;
         }
         let mut open = true;
@@ -29,17 +29,17 @@ impl GbApp {
             .open(&mut open)
             .collapsible(false)
             .show(ctx, |ui| {
-                self.movie_info.fields.fields(ui);
+                self.dialogs.movie_info.fields.fields(ui);
                 if read_only {
                     ui.label("The movie plays read-only: switch it to read-write to change these.");
                 }
                 apply = ui.button("Apply").clicked();
             });
         if apply {
-            self.send(Cmd::SetMovieInfo(self.movie_info.fields.info()));
-            self.movie_info.open = false;
+            self.send(Cmd::SetMovieInfo(self.dialogs.movie_info.fields.info()));
+            self.dialogs.movie_info.open = false;
         } else if !open {
-            self.movie_info.open = false;
+            self.dialogs.movie_info.open = false;
         }
     }
 }

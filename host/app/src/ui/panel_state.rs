@@ -1,5 +1,14 @@
-//! What the side panels keep between frames: which are open ([`OpenPanels`]) and what is
-//! typed in their fields ([`PanelText`]). The panels themselves are `panels.rs`.
+//! What the side panels keep between frames ([`Panels`]): which are open ([`OpenPanels`]) and
+//! what is typed in their fields ([`PanelText`]). The panels themselves are `panels.rs`.
+
+/// The side panels' state.
+#[derive(Default)]
+pub(super) struct Panels {
+    /// Which are open.
+    pub(super) open: OpenPanels,
+    /// What is typed in their fields.
+    pub(super) text: PanelText,
+}
 
 /// Which side panels are open (the View menu's checkboxes).
 pub(super) struct OpenPanels {

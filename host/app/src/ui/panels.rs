@@ -64,14 +64,14 @@ impl GbApp {
         ui.horizontal(|ui| {
             let label = ui.label("Script path");
             ui.add(
-                egui::TextEdit::singleline(&mut self.panel_text.script)
+                egui::TextEdit::singleline(&mut self.panels.text.script)
                     .desired_width(140.0)
                     .hint_text("scripts/x.lua"),
             )
             .labelled_by(label.id);
         });
-        if ui.button("Load script").clicked() && !self.panel_text.script.trim().is_empty() {
-            let p = PathBuf::from(self.panel_text.script.trim());
+        if ui.button("Load script").clicked() && !self.panels.text.script.trim().is_empty() {
+            let p = PathBuf::from(self.panels.text.script.trim());
             self.load_script(p);
         }
     }
@@ -81,14 +81,14 @@ impl GbApp {
             let label = ui.label("Console");
             let r = ui
                 .add(
-                    egui::TextEdit::singleline(&mut self.panel_text.console)
+                    egui::TextEdit::singleline(&mut self.panels.text.console)
                         .desired_width(f32::INFINITY)
                         .font(egui::TextStyle::Monospace)
                         .hint_text("help, peek C000, poke C000 1, rewind 60, or Lua"),
                 )
                 .labelled_by(label.id);
             if r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) {
-                let line = std::mem::take(&mut self.panel_text.console);
+                let line = std::mem::take(&mut self.panels.text.console);
                 if !line.trim().is_empty() {
                     self.send(Cmd::Line(line, None));
                 }
@@ -107,7 +107,7 @@ impl GbApp {
     }
 
     pub(super) fn memory_window(&mut self, ctx: &egui::Context) {
-        let mut open = self.panels.memory;
+        let mut open = self.panels.open.memory;
         egui::Window::new("Memory")
             .open(&mut open)
             .default_width(520.0)
@@ -127,7 +127,7 @@ impl GbApp {
                     for (name, d) in domains {
                         if ui.selectable_label(domain == d, name).clicked() {
                             let at = if d.is_none() { 0xC000 } else { 0 };
-                            self.panel_text.mem_start = format!("{at:04X}");
+                            self.panels.text.mem_start = format!("{at:04X}");
                             self.send(Cmd::ViewMemory(d, at, 0x100));
                         }
                     }
@@ -135,11 +135,11 @@ impl GbApp {
                 ui.horizontal(|ui| {
                     ui.label("From");
                     let r = ui.add(
-                        egui::TextEdit::singleline(&mut self.panel_text.mem_start)
+                        egui::TextEdit::singleline(&mut self.panels.text.mem_start)
                             .desired_width(70.0),
                     );
                     if r.changed()
-                        && let Some(a) = parse_hex(&self.panel_text.mem_start)
+                        && let Some(a) = parse_hex(&self.panels.text.mem_start)
                     {
                         self.send(Cmd::ViewMemory(domain, a & !0xF, 0x100));
                     }
@@ -147,7 +147,7 @@ impl GbApp {
                         if ui.small_button(label).clicked() {
                             let max = size.saturating_sub(0x100) as i64;
                             let a = (i64::from(start) + delta).clamp(0, max.max(0)) as u32;
-                            self.panel_text.mem_start = format!("{a:04X}");
+                            self.panels.text.mem_start = format!("{a:04X}");
                             self.send(Cmd::ViewMemory(domain, a, 0x100));
                         }
                     }
@@ -161,7 +161,7 @@ impl GbApp {
                         for b in 0..banks.min(64) {
                             if ui.selectable_label(current == b, format!("#{b}")).clicked() {
                                 let a = (b * bank_size) as u32;
-                                self.panel_text.mem_start = format!("{a:04X}");
+                                self.panels.text.mem_start = format!("{a:04X}");
                                 self.send(Cmd::ViewMemory(domain, a, 0x100));
                             }
                         }
@@ -184,26 +184,27 @@ impl GbApp {
                 ui.horizontal(|ui| {
                     ui.label("Poke");
                     ui.add(
-                        egui::TextEdit::singleline(&mut self.panel_text.mem_edit.0)
+                        egui::TextEdit::singleline(&mut self.panels.text.mem_edit.0)
                             .desired_width(50.0)
                             .hint_text("addr"),
                     );
                     ui.add(
-                        egui::TextEdit::singleline(&mut self.panel_text.mem_edit.1)
+                        egui::TextEdit::singleline(&mut self.panels.text.mem_edit.1)
                             .desired_width(80.0)
                             .hint_text("bytes"),
                     );
                     if ui.button("Write").clicked() {
-                        let addr = parse_hex(&self.panel_text.mem_edit.0)
+                        let addr = parse_hex(&self.panels.text.mem_edit.0)
                             .and_then(|a| u16::try_from(a).ok());
                         let vals: Option<Vec<u8>> = self
-                            .panel_text
+                            .panels
+                            .text
                             .mem_edit
                             .1
                             .split_whitespace()
                             .map(|v| parse_hex(v).and_then(|v| u8::try_from(v).ok()))
                             .collect();
-                        let offset = parse_hex(&self.panel_text.mem_edit.0);
+                        let offset = parse_hex(&self.panels.text.mem_edit.0);
                         match (domain, addr, offset, vals) {
                             (None, Some(a), _, Some(v)) => self.send(Cmd::Poke(a, v)),
                             (Some(d), _, Some(o), Some(v)) => {
@@ -225,12 +226,12 @@ impl GbApp {
                 }
                 ui.horizontal(|ui| {
                     ui.add(
-                        egui::TextEdit::singleline(&mut self.panel_text.watch)
+                        egui::TextEdit::singleline(&mut self.panels.text.watch)
                             .desired_width(60.0)
                             .hint_text("addr"),
                     );
                     let addr =
-                        parse_hex(&self.panel_text.watch).and_then(|a| u16::try_from(a).ok());
+                        parse_hex(&self.panels.text.watch).and_then(|a| u16::try_from(a).ok());
                     if ui
                         .add_enabled(addr.is_some(), egui::Button::new("Watch"))
                         .clicked()
@@ -239,11 +240,11 @@ impl GbApp {
                         self.send(Cmd::Run(Command::Watch(
                             crate::console::command::Location::bus(a),
                         )));
-                        self.panel_text.watch.clear();
+                        self.panels.text.watch.clear();
                     }
                 });
             });
-        self.panels.memory = open;
+        self.panels.open.memory = open;
     }
 }
 

@@ -1,0 +1,103 @@
+//! The window's controls ([`Controls`]): the key bindings ([`KeyMap`]), the gamepads and what
+//! the user holds down ([`Held`]: the joypad buttons, rewind, fast-forward); and the keys and
+//! mouse as scripts read them ([`ScriptInput`]). The window sends a command to the emulation
+//! thread only when one of these changes.
+
+use crate::config::Keys;
+use crate::gamepad::Gamepads;
+use eframe::egui;
+use gb_core::Buttons;
+use gb_session::data::HostInput;
+
+/// The game's controls: how keys map to buttons, the gamepads, what was last sent.
+pub(super) struct Controls {
+    /// The key bindings.
+    pub(super) keys: KeyMap,
+    /// The gamepads, when polled (the desktop app; not tests).
+    pub(super) gamepads: Option<Gamepads>,
+    /// The joypad buttons, rewind and fast-forward last sent.
+    pub(super) held: Held,
+}
+
+impl Controls {
+    /// The controls for these bindings; `gamepads`: poll the gamepads.
+    pub(super) fn new(keys: &Keys, gamepads: bool) -> Controls {
+        Controls {
+            keys: KeyMap::new(keys),
+            gamepads: if gamepads { Gamepads::new() } else { None },
+            held: Held::default(),
+        }
+    }
+}
+
+/// Key bindings resolved to egui keys.
+pub(super) struct KeyMap {
+    /// The joypad's keys, each with its button.
+    pub(super) pad: [(Option<egui::Key>, Buttons); 8],
+    /// Rewind while held (with Shift: four times as fast).
+    pub(super) rewind: Option<egui::Key>,
+    /// Fast-forward while held.
+    pub(super) fast: Option<egui::Key>,
+    /// Pause or resume.
+    pub(super) pause: Option<egui::Key>,
+    /// Step one frame.
+    pub(super) advance: Option<egui::Key>,
+}
+
+impl KeyMap {
+    /// The bindings of the config file, by egui's key names.
+    fn new(k: &Keys) -> KeyMap {
+        let key = |s: &str| egui::Key::from_name(s);
+        KeyMap {
+            pad: [
+                (key(&k.right), Buttons::RIGHT),
+                (key(&k.left), Buttons::LEFT),
+                (key(&k.up), Buttons::UP),
+                (key(&k.down), Buttons::DOWN),
+                (key(&k.a), Buttons::A),
+                (key(&k.b), Buttons::B),
+                (key(&k.select), Buttons::SELECT),
+                (key(&k.start), Buttons::START),
+            ],
+            rewind: key(&k.rewind),
+            fast: key(&k.fast_forward),
+            pause: key(&k.pause),
+            advance: key(&k.frame_advance),
+        }
+    }
+}
+
+/// The held controls last sent to the emulation thread.
+#[derive(Default)]
+pub(super) struct Held {
+    /// The joypad buttons (keys and gamepads together).
+    pub(super) buttons: Buttons,
+    /// The rewind speed asked for: 0 when not rewinding, else the frames stepped back per frame.
+    pub(super) rewind: u32,
+    /// The fast-forward key is held.
+    pub(super) fast: bool,
+    /// The Fast-forward toggle (menu or toolbar) is on.
+    pub(super) fast_toggle: bool,
+    /// The toolbar's Rewind button is held down by the pointer.
+    pub(super) rewind_button: bool,
+}
+
+/// The keys and mouse as scripts read them (`host_input.rs` fills and sends them).
+pub(super) struct ScriptInput {
+    /// Where the game's picture was last drawn: its top-left corner and scale.
+    pub(super) screen_at: (egui::Pos2, f32),
+    /// The wheel's position (the sum of scrolls, in notches).
+    pub(super) wheel: f32,
+    /// The keys and mouse last sent.
+    pub(super) sent: HostInput,
+}
+
+impl Default for ScriptInput {
+    fn default() -> Self {
+        Self {
+            screen_at: (egui::Pos2::ZERO, 1.0),
+            wheel: 0.0,
+            sent: HostInput::default(),
+        }
+    }
+}
