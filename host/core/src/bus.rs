@@ -558,6 +558,11 @@ impl Hardware {
         self.deadline = self.stop_at.min(self.speed_switch_end).min(stall);
     }
 
+    /// Recompute the earliest pending event, from outside the run loop.
+    pub(crate) fn reschedule_now(&mut self) {
+        self.reschedule();
+    }
+
     /// Recompute the earliest pending event (and the read fast-path flag).
     #[inline]
     fn reschedule(&mut self) {
@@ -1242,10 +1247,13 @@ impl Hardware {
                 self.joypad.write(v, now, FILTER_MCYCLES * self.mcycle);
                 self.reschedule();
             }
-            0xFF01 => self.serial.write_sb(v),
+            0xFF01 => self.serial.write_sb(v, now),
             0xFF02 => {
                 let counter = self.timer.counter(now);
                 self.serial.write_sc(v, now, counter);
+                if self.serial.port().is_some_and(|p| p.stop) {
+                    self.stop = true;
+                }
             }
             0xFF04 => {
                 self.counter_reset(now);

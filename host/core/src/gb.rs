@@ -882,6 +882,70 @@ impl Gb {
         }
     }
 
+    /// Run as one side of a linked pair ([`crate::link::Pair`]): until the clock reaches
+    /// `bound` (an instruction boundary at or after it; a sleeping CPU wakes there), the frame
+    /// ends, or the serial port starts or arms a transfer (the pair decides who runs next).
+    /// True if the frame ended.
+    pub(crate) fn run_link_slice(&mut self, bound: u64) -> bool {
+        loop {
+            let target = self.deadline();
+            self.hw.set_stop_at(target.min(bound));
+            self.cpu.run_until(&mut self.hw, |_, hw| hw.stop);
+            let port_stop = self
+                .hw
+                .serial
+                .port_mut()
+                .map(|p| std::mem::take(&mut p.stop))
+                .unwrap_or(false);
+            if self.hw.ppu.frame_ready || self.hw.now >= target {
+                if self.frame_over() {
+                    self.end_frame();
+                    return true;
+                }
+                self.hw.clear_stop();
+                continue;
+            }
+            self.hw.clear_stop();
+            if port_stop || self.hw.now >= bound {
+                return false;
+            }
+        }
+    }
+
+    /// Attach the Game Boy Printer to the serial port (`true`) or nothing (`false`); a
+    /// linked pair's port is for [`crate::link::Pair`] to change.
+    pub fn attach_printer(&mut self, on: bool) {
+        let device = if on {
+            crate::serial::Device::Printer(Box::default())
+        } else {
+            crate::serial::Device::Nothing
+        };
+        self.hw.serial.set_device(device);
+    }
+
+    /// The printer on the serial port, if one is attached.
+    pub fn printer_mut(&mut self) -> Option<&mut crate::serial::Printer> {
+        match self.hw.serial.device_mut() {
+            crate::serial::Device::Printer(p) => Some(p),
+            _ => None,
+        }
+    }
+
+    /// The serial port (a linked pair's driver reads and changes its link port).
+    pub(crate) fn serial_mut(&mut self) -> &mut crate::serial::Serial {
+        &mut self.hw.serial
+    }
+
+    /// The serial port, to read.
+    pub(crate) fn serial(&self) -> &crate::serial::Serial {
+        &self.hw.serial
+    }
+
+    /// The scheduler's next event moved (edges were handed to the serial port).
+    pub(crate) fn serial_changed(&mut self) {
+        self.hw.reschedule_now();
+    }
+
     /// Write `value` to `addr` as a debugger poke: no time passes, and I/O registers take the
     /// write as if the CPU made it.
     pub fn poke(&mut self, addr: u16, value: u8) {

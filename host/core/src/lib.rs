@@ -16,6 +16,8 @@
 //! - [`cgb`]: the CGB's KEY0, KEY1, SVBK, RP and FF72-FF75; [`compat`]: the palettes the CGB
 //!   boot ROM gives DMG games ([`DmgPalette`]); `cgb_boot.rs`: the CGB's post-boot state;
 //!   [`hdma`]: the CGB's VRAM DMA registers;
+//! - [`link`]: the other end of the serial cable: two Game Boys linked ([`link::Pair`],
+//!   stepped so that every bit crosses at its cycle) and the Game Boy Printer;
 //! - [`bess`]: SameBoy's BESS save states, exported and imported;
 //! - [`asm`]: a small SM83 assembler (for tests and built-in ROMs) and its disassembler.
 #![warn(missing_docs)]
@@ -34,6 +36,7 @@ pub mod frames;
 pub mod gb;
 pub mod hdma;
 pub mod joypad;
+pub mod link;
 pub mod model;
 pub mod power_on;
 pub mod ppu;

@@ -17,6 +17,7 @@ mod determinism;
 mod frame_hashes;
 mod frame_rule;
 mod lcd;
+mod link;
 mod no_render;
 mod pcm;
 mod random_programs;

@@ -9,9 +9,13 @@
 //! Mooneye's `boot_sclk_align-dmgABCmgb` pin this. On the CGB the clock follows the system
 //! counter, which runs twice as fast at double speed (16,384 Hz), and SC bit 1 (CGB mode only)
 //! selects the fast clock, 32 times faster: counter bit 2 instead of bit 7 (262,144 Hz, Pan
-//! Docs "Serial Data Transfer"). No link partner is emulated: the bits
-//! shifted in are 1s. Every byte the game starts sending is kept in [`Serial::output`] for
-//! hosts (Blargg's tests print their results there).
+//! Docs "Serial Data Transfer"). What is at the other end of the cable is a [`Device`]: with
+//! nothing there the bits shifted in are 1s; another Game Boy's port ([`LinkPort`], driven by
+//! [`crate::link::Pair`]) gives its line's bit at each edge and takes ours. On the external
+//! clock a side shifts only while SC bit 7 is set (it waits for a byte: Pan Docs issue #398,
+//! hardware observation), one bit per edge of the other side's clock, and completes (SC bit 7
+//! cleared, the serial interrupt) on the eighth. Every byte the game starts sending is kept in
+//! [`Serial::output`] for hosts (Blargg's tests print their results there).
 
 /// System counter ticks between two shifts of an internal-clock transfer (8192 Hz at normal
 /// speed).
@@ -20,8 +24,28 @@ const SHIFT_PERIOD: u64 = 512;
 const EDGE_PERIOD: u64 = 256;
 /// How much faster the CGB's fast clock (SC bit 1) shifts: counter bit 2 instead of bit 7.
 const FAST_DIVIDER: u64 = 32;
+mod port;
+mod printer;
+
+pub(crate) use port::PeerLine;
+pub use port::{Inexact, LinkPort};
+pub use printer::{PAPER_WIDTH, Paper, Printer};
+
 /// Most bytes kept in the output log before older ones are dropped.
 const OUTPUT_CAP: usize = 1 << 16;
+
+/// What is at the other end of the cable (not in the machine's state image: a linked pair
+/// keeps its ports in its own, [`crate::link::Pair::save_state`]).
+#[derive(Clone, Debug, Default)]
+pub enum Device {
+    /// Nothing: the line reads 1.
+    #[default]
+    Nothing,
+    /// Another Game Boy, through this side's port.
+    Link(Box<LinkPort>),
+    /// The Game Boy Printer.
+    Printer(Box<Printer>),
+}
 
 /// Serial port state.
 #[derive(Clone, Debug)]
@@ -41,6 +65,8 @@ pub struct Serial {
     next_shift: u64,
     /// Bytes sent so far (at most the last 64 KiB of them).
     pub output: Vec<u8>,
+    /// What is at the other end of the cable.
+    pub(crate) device: Device,
 }
 
 impl Default for Serial {
@@ -53,6 +79,7 @@ impl Default for Serial {
             bits_left: 0,
             next_shift: u64::MAX,
             output: Vec::new(),
+            device: Device::Nothing,
         }
     }
 }
@@ -61,7 +88,61 @@ impl Serial {
     /// Time of the next event.
     #[inline]
     pub fn next_event(&self) -> u64 {
-        self.next_shift
+        match &self.device {
+            Device::Link(port) => self.next_shift.min(port.next_event()),
+            _ => self.next_shift,
+        }
+    }
+
+    /// This side's link port, when another Game Boy is at the other end.
+    pub(crate) fn port(&self) -> Option<&LinkPort> {
+        match &self.device {
+            Device::Link(port) => Some(port),
+            _ => None,
+        }
+    }
+
+    /// This side's link port, to change.
+    pub(crate) fn port_mut(&mut self) -> Option<&mut LinkPort> {
+        match &mut self.device {
+            Device::Link(port) => Some(port),
+            _ => None,
+        }
+    }
+
+    /// Put `device` at the other end of the cable (an unplugged port forgets its edges).
+    pub(crate) fn set_device(&mut self, device: Device) {
+        self.device = device;
+    }
+
+    /// What is at the other end of the cable.
+    pub fn device(&self) -> &Device {
+        &self.device
+    }
+
+    /// What is at the other end of the cable, to change (the printer's paper).
+    pub fn device_mut(&mut self) -> &mut Device {
+        &mut self.device
+    }
+
+    /// SB as the line sees it: bit 7 goes out.
+    pub(crate) fn sb(&self) -> u8 {
+        self.sb
+    }
+
+    /// An internal-clock transfer is running: the time of its next shift.
+    pub(crate) fn next_shift(&self) -> Option<u64> {
+        (self.next_shift != u64::MAX).then_some(self.next_shift)
+    }
+
+    /// Counter ticks per shift of the selected internal clock, in dots.
+    pub(crate) fn shift_period(&self) -> u64 {
+        self.periods().0 / self.rate
+    }
+
+    /// SC bits 7 and 0: waiting for a byte on the external clock.
+    pub(crate) fn waits_external(&self) -> bool {
+        self.sc & 0x81 == 0x80
     }
 
     /// SB read.
@@ -101,9 +182,12 @@ impl Serial {
         u64::from(counter) & (self.periods().1 / 2) != 0
     }
 
-    /// SB write.
-    pub fn write_sb(&mut self, v: u8) {
+    /// SB write at `now`.
+    pub fn write_sb(&mut self, v: u8, now: u64) {
         self.sb = v;
+        if let Some(port) = self.port_mut() {
+            port.logged(now, v);
+        }
     }
 
     /// SC write; `counter` is the system counter now.
@@ -130,9 +214,22 @@ impl Serial {
                 self.next_shift -= self.periods().1 / self.rate;
             }
         } else {
-            // External clock with no partner: the transfer never progresses.
+            // External clock: the transfer goes on with the other side's edges (with nothing
+            // there it never progresses).
             self.bits_left = 0;
             self.next_shift = u64::MAX;
+        }
+        let sc = self.sc;
+        if let Some(port) = self.port_mut() {
+            port.bits_left = 0;
+            if sc & 0x80 != 0 {
+                // The driver decides who runs next: this side now clocks, or waits.
+                port.stop = true;
+            }
+            if sc & 0x81 == 0x80 {
+                port.bits_left = 8;
+                port.armed_at = now;
+            }
         }
     }
 
@@ -151,19 +248,76 @@ impl Serial {
         }
     }
 
-    /// Shift the bits due by `now`; returns true when a transfer completes (serial interrupt).
+    /// Shift the bits due by `now` (this side's clock and the other side's edges, in time
+    /// order); returns true when a transfer completes (serial interrupt).
     pub fn run_events(&mut self, now: u64) -> bool {
-        while self.next_shift <= now {
-            self.sb = (self.sb << 1) | 1;
-            self.bits_left = self.bits_left.saturating_sub(1);
-            if self.bits_left == 0 {
-                self.sc &= 0x7F;
-                self.next_shift = u64::MAX;
-                return true;
+        loop {
+            let received = self.port().map_or(u64::MAX, LinkPort::next_event);
+            // The other side's edge first at the same time: it reads SB as it was before.
+            if received <= now && received <= self.next_shift {
+                if self.receive(now) {
+                    return true;
+                }
+            } else if self.next_shift <= now {
+                if self.shift(self.next_shift) {
+                    return true;
+                }
+            } else {
+                return false;
             }
-            self.next_shift += self.periods().0 / self.rate;
         }
+    }
+
+    /// Shift one bit on this side's clock at `time`: out goes SB bit 7, in comes the other
+    /// end's line. True when the byte is complete.
+    fn shift(&mut self, time: u64) -> bool {
+        let out = self.sb & 0x80 != 0;
+        let line = match &mut self.device {
+            Device::Nothing => true,
+            Device::Link(port) => port.clock(time, out),
+            Device::Printer(printer) => printer.clock(time, out),
+        };
+        self.sb = (self.sb << 1) | u8::from(line);
+        let sb = self.sb;
+        if let Some(port) = self.port_mut() {
+            port.logged(time, sb);
+        }
+        self.bits_left = self.bits_left.saturating_sub(1);
+        if self.bits_left == 0 {
+            self.sc &= 0x7F;
+            self.next_shift = u64::MAX;
+            return true;
+        }
+        self.next_shift += self.periods().0 / self.rate;
         false
+    }
+
+    /// Take the other side's next edge due by `now`: shift it in if this side waits for a
+    /// byte (armed before the edge). True when the byte is complete.
+    fn receive(&mut self, now: u64) -> bool {
+        let waits = self.waits_external();
+        let sb = self.sb;
+        let Some(port) = self.port_mut() else {
+            return false;
+        };
+        let Some(edge) = port.take_due(now) else {
+            return false;
+        };
+        if edge.predicted && (sb & 0x80 != 0) != edge.assumed {
+            port.inexact.mispredicted += 1;
+        }
+        if !(waits && port.bits_left > 0 && port.armed_at <= edge.time) {
+            return false;
+        }
+        let sb = (sb << 1) | u8::from(edge.bit);
+        port.logged(edge.time, sb);
+        port.bits_left -= 1;
+        let done = port.bits_left == 0;
+        self.sb = sb;
+        if done {
+            self.sc &= 0x7F;
+        }
+        done
     }
 
     /// The system counter was reset (DIV write) at `now`, from `counter`: the clock's edges
