@@ -6,7 +6,8 @@
 //!
 //! Default keys follow mGBA: arrows, X = A, Z = B, Enter = Start, Backspace = Select,
 //! Backtick (hold) = rewind (Shift: faster), Tab (hold) = fast-forward, P = pause,
-//! N = frame advance.
+//! N = frame advance. A linked pair's second player: W A S D, G = A, F = B, T = Start,
+//! R = Select (`keys2`).
 
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
@@ -60,12 +61,51 @@ impl Default for Keys {
     }
 }
 
+/// The second player's joypad keys (a linked pair), egui's key names.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct PadKeys {
+    /// D-pad up.
+    pub up: String,
+    /// D-pad down.
+    pub down: String,
+    /// D-pad left.
+    pub left: String,
+    /// D-pad right.
+    pub right: String,
+    /// A.
+    pub a: String,
+    /// B.
+    pub b: String,
+    /// Start.
+    pub start: String,
+    /// Select.
+    pub select: String,
+}
+
+impl Default for PadKeys {
+    fn default() -> PadKeys {
+        PadKeys {
+            up: "W".into(),
+            down: "S".into(),
+            left: "A".into(),
+            right: "D".into(),
+            a: "G".into(),
+            b: "F".into(),
+            start: "T".into(),
+            select: "R".into(),
+        }
+    }
+}
+
 /// Everything in the config file.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Config {
     /// Key bindings.
     pub keys: Keys,
+    /// The second player's joypad keys, for two linked Game Boys.
+    pub keys2: PadKeys,
     /// Screen scale (0: the largest integer factor that fits).
     pub scale: u32,
     /// Recently opened ROMs, newest first.

@@ -42,6 +42,15 @@ pub struct Args {
     pub power: crate::game::rom::PowerArgs,
     #[command(flatten)]
     pub patch: crate::game::rom_patches::PatchArgs,
+    /// Link a second Game Boy running ROM2 by cable (the same --model and power-on options):
+    /// both screens side by side, player 2 on its own keys (W A S D, G = A, F = B, T = Start,
+    /// R = Select by default), the Link menu to pull the cable out and plug it in.
+    #[arg(long, value_name = "ROM2", conflicts_with = "link_demo")]
+    pub link: Option<PathBuf>,
+    /// Run the built-in link-cable demo on two linked Game Boys (each moves a square with its
+    /// d-pad; START makes a side the one that clocks the cable).
+    #[arg(long, conflicts_with = "rom")]
+    pub link_demo: bool,
 }
 
 /// There is no display to open a window on (exit status 2).
@@ -101,7 +110,13 @@ pub fn run(args: &Args) -> Result<()> {
                 patches: args.patch.patches.clone(),
                 saves_dir: config.saves_dir.clone(),
             }),
+            None if args.link_demo => RomSource::LinkDemo,
             None => RomSource::Demo,
+        },
+        link: match (&args.link, args.link_demo) {
+            (Some(p), _) => Some(RomSource::File(p.clone())),
+            (None, true) => Some(RomSource::LinkDemo),
+            (None, false) => None,
         },
         scripts: args.scripts.clone(),
         paused: args.paused,

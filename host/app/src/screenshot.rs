@@ -4,7 +4,7 @@
 //! target only once complete.
 
 use anyhow::{Context, Result};
-use gb_core::screen::GAME;
+use gb_core::screen::{GAME, Geometry, Size};
 use gb_core::{ColorCorrection, Frame};
 use std::path::Path;
 
@@ -15,9 +15,14 @@ pub fn to_rgb(frame: &Frame) -> Vec<u8> {
 
 /// Encode 160 × 144 RGB bytes as a PNG.
 pub fn encode_rgb(rgb: &[u8]) -> Result<Vec<u8>> {
+    encode_rgb_sized(rgb, GAME)
+}
+
+/// Encode RGB bytes of a picture of `size` as a PNG.
+fn encode_rgb_sized(rgb: &[u8], size: Size) -> Result<Vec<u8>> {
     let mut out = Vec::new();
     {
-        let mut enc = png::Encoder::new(&mut out, GAME.width as u32, GAME.height as u32);
+        let mut enc = png::Encoder::new(&mut out, size.width as u32, size.height as u32);
         enc.set_color(png::ColorType::Rgb);
         enc.set_depth(png::BitDepth::Eight);
         let mut w = enc.write_header()?;
@@ -34,6 +39,25 @@ pub fn write(path: &Path, frame: &Frame) -> Result<()> {
 /// Write 160 × 144 RGB bytes to `path` as a PNG, atomically.
 pub fn write_rgb(path: &Path, rgb: &[u8]) -> Result<()> {
     let bytes = encode_rgb(rgb)?;
+    gb_session::files::write_atomic(path, &bytes)
+        .with_context(|| format!("cannot write screenshot '{}'", path.display()))?;
+    Ok(())
+}
+
+/// Write linked Game Boys' screens (160 × 144 RGB bytes each) side by side, left to right, to
+/// `path` as a PNG, atomically.
+pub fn write_side_by_side(path: &Path, screens: &[Vec<u8>]) -> Result<()> {
+    let geometry = Geometry::GAME.side_by_side(screens.len());
+    let size = geometry.size();
+    let mut rgb = vec![0; size.pixels() * 3];
+    for (i, screen) in screens.iter().enumerate() {
+        let at = geometry.game_at(i);
+        for (y, row) in screen.chunks_exact(GAME.width * 3).enumerate() {
+            let start = ((at.y + y) * size.width + at.x) * 3;
+            rgb[start..start + row.len()].copy_from_slice(row);
+        }
+    }
+    let bytes = encode_rgb_sized(&rgb, size)?;
     gb_session::files::write_atomic(path, &bytes)
         .with_context(|| format!("cannot write screenshot '{}'", path.display()))?;
     Ok(())

@@ -68,6 +68,8 @@ pub struct Run<'a> {
     pub trace: Option<&'a Path>,
     /// Run every frame even after a script failed (otherwise the run ends after that frame).
     pub keep_going: bool,
+    /// A second Game Boy on a link cable, running this ROM (the same power-on options).
+    pub link: Option<&'a Path>,
 }
 
 /// Read a script file: UTF-8 text, or (older scripts, saved by Windows editors) Latin-1,
@@ -282,8 +284,30 @@ pub fn run(run: &Run<'_>) -> Result<Session> {
         // The ring needs only the last K frames; keep it small.
         config.ring_bytes = 16 << 20;
     }
-    let mut session = match run.from_state {
-        Some(path) => {
+    let mut session = match (run.from_state, run.link) {
+        (Some(_), Some(_)) => {
+            bail!(
+                "--from-state cannot be combined with --link yet (a pair's state file loads only in the app's session)"
+            )
+        }
+        (None, Some(second)) => {
+            let rom2 = crate::game::rom::read(second, run.power.force, &[])?;
+            let mut s = Session::power_on_linked(
+                (rom, run.power.power_on(boot.clone())),
+                (rom2, run.power.power_on(boot)),
+                config,
+            )
+            .with_context(|| {
+                format!(
+                    "'{}' and '{}' cannot be run linked",
+                    run.rom.display(),
+                    second.display()
+                )
+            })?;
+            s.log_wall_clock();
+            s
+        }
+        (Some(path), None) => {
             let file = gb_session::StateFile::read(path)
                 .with_context(|| format!("cannot load state '{}'", path.display()))?;
             if let Some(gb_core::ModelChoice::Fixed(model)) = run.power.model
@@ -298,7 +322,7 @@ pub fn run(run: &Run<'_>) -> Result<Session> {
             Session::from_state_file(rom, boot.as_deref(), config, &file)
                 .with_context(|| format!("cannot load state '{}'", path.display()))?
         }
-        None => {
+        (None, None) => {
             let mut s = Session::power_on(rom, run.power.power_on(boot), config)
                 .with_context(|| format!("'{}' cannot be run", run.rom.display()))?;
             s.log_wall_clock();

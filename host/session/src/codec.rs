@@ -305,7 +305,9 @@ pub fn decode_host_input(d: &mut Dec<'_>) -> Result<HostInput, DecodeError> {
 /// unload, 5 resumed, 6 load state, 7 persist, 8 poke into a memory (domain ids: 0 WRAM,
 /// 1 VRAM, 2 OAM, 3 HRAM, 4 cartridge RAM, 5 ROM: read-only, applied as nothing), 9 a form
 /// action (slot, control, [`encode_form_value`]), 10 the host's keys and mouse
-/// ([`encode_host_input`]), 11 a script's file read, 12 the start time.
+/// ([`encode_host_input`]), 11 a script's file read, 12 the start time, 13 a cheat, 14 a
+/// later player's joypad (the player, 1 for the second, and the buttons), 15 the link cable
+/// plugged in (1) or pulled out (0).
 pub fn encode_kind(e: &mut Enc, kind: &EventKind) {
     match kind {
         EventKind::Joypad(b) => {
@@ -389,6 +391,15 @@ pub fn encode_kind(e: &mut Enc, kind: &EventKind) {
             e.u8(12);
             e.var(*unix);
         }
+        EventKind::PlayerJoypad { player, buttons } => {
+            e.u8(14);
+            e.u8(*player);
+            e.u8(buttons.0);
+        }
+        EventKind::Cable { plugged } => {
+            e.u8(15);
+            e.u8(u8::from(*plugged));
+        }
         EventKind::Cheat { code, on } => {
             e.u8(13);
             e.str(code);
@@ -453,6 +464,20 @@ pub fn decode_kind(d: &mut Dec<'_>) -> Result<EventKind, DecodeError> {
         13 => EventKind::Cheat {
             code: d.str()?,
             on: d.u8()? != 0,
+        },
+        14 => EventKind::PlayerJoypad {
+            player: match d.u8()? {
+                p @ 1..=3 => p,
+                p => return Err(d.error(format!("player {p} is not a later player"))),
+            },
+            buttons: Buttons(d.u8()?),
+        },
+        15 => EventKind::Cable {
+            plugged: match d.u8()? {
+                0 => false,
+                1 => true,
+                v => return Err(d.error(format!("cable state {v}"))),
+            },
         },
         _ => return Err(d.error(format!("unknown event id {id}"))),
     })

@@ -95,6 +95,19 @@ impl EventLog {
             .unwrap_or_default()
     }
 
+    /// The buttons later player `player` (1: the second) holds at the start of `frame`.
+    pub fn player_buttons_before(&self, frame: u64, player: u8) -> Buttons {
+        let end = self.events.partition_point(|e| e.frame < frame);
+        self.events[..end]
+            .iter()
+            .rev()
+            .find_map(|e| match e.kind {
+                EventKind::PlayerJoypad { player: p, buttons } if p == player => Some(buttons),
+                _ => None,
+            })
+            .unwrap_or_default()
+    }
+
     /// Every event, in order.
     pub fn events(&self) -> &[Event] {
         &self.events

@@ -8,13 +8,17 @@
 //! round's line on stderr also says how many lines the PPU kept rather than drew (a still
 //! picture costs nothing to draw, so a ROM's title screen flatters its figure). `--movie
 //! FILE.gbm` runs a recorded movie's gameplay instead of the ROM's first frames with no input
-//! (`bench/movie.rs`).
+//! (`bench/movie.rs`); `--link ROM2` two linked Game Boys against one (`bench/link.rs`).
 
 mod editor;
+mod link;
 mod movie;
 mod paint;
 mod rewind;
 mod search;
+mod stats;
+
+use stats::median;
 
 use anyhow::Result;
 use std::path::PathBuf;
@@ -73,17 +77,10 @@ pub struct Args {
     /// --frames candidates (default 10,000), --rounds × 40 passes.
     #[arg(long, conflicts_with_all = ["rewind", "editor_paint"])]
     search_list: bool,
-}
-
-/// The median of a non-empty list.
-pub(crate) fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    let n = v.len();
-    if n % 2 == 1 {
-        v[n / 2]
-    } else {
-        (v[n / 2 - 1] + v[n / 2]) / 2.0
-    }
+    /// Run ROM on a link cable with a second Game Boy running ROM2, against one machine
+    /// in the same run (`pair-ratio`: the pair's fps over one machine's).
+    #[arg(long, value_name = "ROM2", conflicts_with_all = ["rewind", "movie", "editor_paint", "search_list"])]
+    link: Option<PathBuf>,
 }
 
 /// Run `gbhost bench`.
@@ -108,6 +105,16 @@ pub fn run(args: &Args) -> Result<()> {
             frames: args.frames.unwrap_or(36_000),
             core_method: args.core_method.as_deref(),
             script_method: args.script_method.as_deref(),
+        });
+    }
+    if let Some(second) = &args.link {
+        return crate::bench::link::run(&crate::bench::link::Options {
+            rom,
+            second,
+            power: args.power,
+            patches: &args.patch.patches,
+            frames: args.frames.unwrap_or(3200),
+            rounds: args.rounds,
         });
     }
     if let Some(movie) = &args.movie {

@@ -252,7 +252,7 @@ pub fn run(o: &Options<'_>) -> Result<()> {
         fps.push(r.fps);
         mcps.push(r.mcycles);
     }
-    println!("fps: {:.0}", crate::bench::median(fps));
+    println!("fps: {:.0}", super::stats::median(fps));
     println!("mcycles-per-sec: {:.1}", crate::bench::median(mcps));
     Ok(())
 }

@@ -89,6 +89,12 @@ pub struct Args {
     /// (`frame N core=… draw=… vm=…`, then `log: …` lines): two runs that agree agree here.
     #[arg(long, value_name = "FILE")]
     trace: Option<PathBuf>,
+    /// Run a second Game Boy on a link cable with this ROM (the same --model and power-on
+    /// options; `auto` chooses for each ROM). Player 2's lines follow player 1's, prefixed
+    /// `player 2 `; `--screenshot` shows both screens side by side; `link:` tells whether the
+    /// cable is plugged and how many exchanges were not exact (0 expected).
+    #[arg(long, value_name = "ROM2", conflicts_with = "stop_on_ld_b_b")]
+    link: Option<PathBuf>,
 }
 
 fn parse_api(s: &str) -> Result<gb_session::Flavor, String> {
@@ -127,6 +133,7 @@ pub fn run(args: &Args) -> Result<()> {
         || args.from_state.is_some()
         || args.save_state.is_some()
         || args.trace.is_some()
+        || args.link.is_some()
     {
         return run_session(args);
     }
@@ -188,18 +195,23 @@ pub fn run(args: &Args) -> Result<()> {
 
 /// The lines after `frames:`: serial output, registers and peeks, as asked.
 fn print_machine(gb: &gb_core::Gb, args: &Args) {
+    print_player(gb, args, "");
+}
+
+/// [`print_machine`]'s lines for one player, each starting with `prefix`.
+fn print_player(gb: &gb_core::Gb, args: &Args, prefix: &str) {
     if args.print_serial {
-        println!("serial: {}", escape_serial(gb.serial_output()));
+        println!("{prefix}serial: {}", escape_serial(gb.serial_output()));
     }
     if args.print_regs {
         let r = gb.regs();
         println!(
-            "regs: A={:02X} F={:02X} B={:02X} C={:02X} D={:02X} E={:02X} H={:02X} L={:02X} SP={:04X} PC={:04X}",
+            "{prefix}regs: A={:02X} F={:02X} B={:02X} C={:02X} D={:02X} E={:02X} H={:02X} L={:02X} SP={:04X} PC={:04X}",
             r.a, r.f, r.b, r.c, r.d, r.e, r.h, r.l, r.sp, r.pc
         );
     }
     for &addr in &args.peek {
-        println!("peek {addr:04X}={:02X}", gb.peek(addr));
+        println!("{prefix}peek {addr:04X}={:02X}", gb.peek(addr));
     }
 }
 
@@ -224,6 +236,7 @@ fn run_session(args: &Args) -> Result<()> {
         save_state: args.save_state.as_deref(),
         trace: args.trace.as_deref(),
         keep_going: args.keep_going,
+        link: args.link.as_deref(),
     })?;
     let gb = session.gb();
     if let Some(path) = &args.screenshot {
@@ -233,10 +246,29 @@ fn run_session(args: &Args) -> Result<()> {
                 crate::overlay::render(&mut rgb, list);
             }
         }
-        crate::screenshot::write_rgb(path, &rgb)?;
+        match session.machine().player_picture(1) {
+            Some(second) => {
+                let screens = [rgb, crate::screenshot::to_rgb(second)];
+                crate::screenshot::write_side_by_side(path, &screens)?;
+            }
+            None => crate::screenshot::write_rgb(path, &rgb)?,
+        }
     }
     println!("frames: {}", session.frame());
     print_machine(gb, args);
+    if let Some(pair) = session.machine().pair() {
+        print_player(pair.gb(1), args, "player 2 ");
+        let inexact = pair.inexact();
+        println!(
+            "link: {}, {} inexact exchanges",
+            if pair.plugged() {
+                "plugged"
+            } else {
+                "unplugged"
+            },
+            inexact.mispredicted + inexact.late
+        );
+    }
     if crate::scripted::script_failed(&session) {
         return Err(crate::scripted::ScriptFailed.into());
     }

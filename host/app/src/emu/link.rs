@@ -63,6 +63,8 @@ impl WindowLink {
 pub(crate) struct Input {
     /// The buttons held.
     pub(crate) held: Buttons,
+    /// The second player's buttons held (a linked pair).
+    pub(crate) second: Buttons,
     /// The host's keys and mouse, for scripts that read them.
     pub(crate) host: gb_session::data::HostInput,
 }

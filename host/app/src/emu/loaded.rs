@@ -48,6 +48,8 @@ pub(crate) struct Settings {
     pub(crate) correction: gb_core::ColorCorrection,
     /// The rewind ring's size.
     pub(crate) ring_bytes: usize,
+    /// The second player's game on the link cable, if one is linked.
+    pub(crate) link: Option<RomSource>,
 }
 
 impl LoadedGame {

@@ -74,6 +74,7 @@ impl Emu {
                 power: start.power,
                 correction: start.correction,
                 ring_bytes: start.ring_bytes,
+                link: start.link.clone(),
             },
             scripts: ScriptFiles::new(),
             pacing: Pacing::new(start.paused),
@@ -107,6 +108,10 @@ impl Emu {
     /// patch that cannot be used leaves the running game as it is).
     fn read_rom(&self, rom: &RomSource) -> Result<crate::game::rom_patches::Patched> {
         Ok(match rom.file() {
+            None if matches!(rom, RomSource::LinkDemo) => crate::game::rom_patches::Patched {
+                bytes: crate::game::demo::link_rom()?,
+                ..Default::default()
+            },
             None => crate::game::rom_patches::Patched {
                 bytes: crate::game::demo::rom()?,
                 ..Default::default()
@@ -139,8 +144,18 @@ impl Emu {
             battery: opened.data,
             ..self.settings.power.power_on(None)
         };
-        let mut session =
-            Session::power_on(bytes.clone(), power, config).context("cannot run the ROM")?;
+        let mut session = match self.settings.link.clone() {
+            // The second player's battery is not loaded or saved: its game starts fresh.
+            Some(second) => {
+                let second = self.read_rom(&second)?;
+                let power2 = self.settings.power.power_on(None);
+                Session::power_on_linked((bytes.clone(), power), (second.bytes, power2), config)
+                    .context("cannot run the two games linked")?
+            }
+            None => {
+                Session::power_on(bytes.clone(), power, config).context("cannot run the ROM")?
+            }
+        };
         session.log_wall_clock();
         let rom_notes: Vec<String> = patched
             .note()
@@ -167,6 +182,7 @@ impl Emu {
         self.game.rom = rom.clone();
         self.game.title = match rom {
             RomSource::Demo => "gbhost demo".into(),
+            RomSource::LinkDemo => "gbhost link demo".into(),
             RomSource::File(p) | RomSource::FileWith(super::types::RomFile { path: p, .. }) => p
                 .file_name()
                 .map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into()),

@@ -37,17 +37,23 @@ impl Emu {
         }
     }
 
+    /// The buttons the window reports, to the session (both players of a linked pair).
+    fn hand_buttons(&mut self) {
+        self.session.set_buttons(self.input.held);
+        self.session.set_player_buttons(1, self.input.second);
+    }
+
     /// Before a live frame: hand the movie's input (read-only) or the user's (otherwise) to
     /// the session. Returns false when the frame must not run (the movie ended and pauses).
     pub(crate) fn movie_before_frame(&mut self) -> bool {
         let Some(tas) = &mut self.movie.tas else {
             self.session.set_movie(None);
-            self.session.set_buttons(self.input.held);
+            self.hand_buttons();
             return true;
         };
         match tas.before_frame(&mut self.session) {
             Ok(Before::Record) => {
-                self.session.set_buttons(self.input.held);
+                self.hand_buttons();
                 true
             }
             Ok(Before::Play) => true,
@@ -67,13 +73,13 @@ impl Emu {
                             self.pacing.paused = true;
                             return false;
                         }
-                        self.session.set_buttons(self.input.held);
+                        self.hand_buttons();
                         true
                     }
                     EndAction::Stop => {
                         self.movie.tas = None;
                         self.say("movie closed; play goes on unrecorded");
-                        self.session.set_buttons(self.input.held);
+                        self.hand_buttons();
                         true
                     }
                 }

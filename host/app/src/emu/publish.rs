@@ -64,6 +64,13 @@ fn screen_view(session: &Session, correction: gb_core::ColorCorrection) -> Scree
         input: gb.buttons(),
         lag_frames: gb.lag_frames(),
         lagged: gb.lagged(),
+        second: session.machine().pair().map(|pair| {
+            (
+                pair.picture(1).to_rgb888_with(&DMG_GREEN, correction),
+                pair.gb(1).buttons(),
+            )
+        }),
+        plugged: session.machine().pair().map(|pair| pair.plugged()),
     }
 }
 

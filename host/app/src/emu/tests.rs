@@ -20,6 +20,7 @@ fn demo_start() -> Start {
         stop: None,
         power: Default::default(),
         correction: Default::default(),
+        link: None,
     }
 }
 
@@ -98,6 +99,7 @@ fn editing_a_script_while_rewound_redraws_that_frame() {
         stop: None,
         power: Default::default(),
         correction: Default::default(),
+        link: None,
     })
     .unwrap();
     emu.repl("step 100");
@@ -168,6 +170,7 @@ fn editing_a_required_module_reloads_the_script() {
         stop: None,
         power: Default::default(),
         correction: Default::default(),
+        link: None,
     })
     .unwrap();
     emu.repl("step 2");

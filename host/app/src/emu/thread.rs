@@ -23,6 +23,10 @@ use crate::console::command::Command;
 pub enum Cmd {
     /// Buttons the user holds now (keyboard, gamepad).
     Buttons(Buttons),
+    /// Buttons held now for the second player of a linked pair (its keys).
+    SecondButtons(Buttons),
+    /// Plug the link cable in (true) or pull it out.
+    Cable(bool),
     /// Toggle pause.
     TogglePause,
     /// One frame forward: through the recorded future when rewound, else a new frame.
@@ -196,6 +200,15 @@ impl Emu {
         let result: Result<()> = (|| {
             match cmd {
                 Cmd::Buttons(b) => self.input.held = b,
+                Cmd::SecondButtons(b) => self.input.second = b,
+                Cmd::Cable(on) => {
+                    self.session.set_cable(on);
+                    self.say(if on {
+                        "link cable plugged in (from the next frame)"
+                    } else {
+                        "link cable pulled out (from the next frame)"
+                    });
+                }
                 Cmd::Form(slot, control, value) => self.form_event(slot, control, value),
                 Cmd::HostInput(input) => self.input.host = input,
                 Cmd::TogglePause => self.pacing.paused = !self.pacing.paused,

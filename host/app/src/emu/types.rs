@@ -67,6 +67,9 @@ impl Shown {
 pub enum RomSource {
     /// The built-in demo cartridge (with its overlay script).
     Demo,
+    /// The built-in link-cable demo (`examples/link_demo.asm`): two copies on a cable each
+    /// move a square and show the other's.
+    LinkDemo,
     /// A ROM file (no patch but the one beside it; saves beside it or in the data folder).
     #[cfg_attr(not(test), allow(dead_code))]
     File(PathBuf),
@@ -90,7 +93,7 @@ impl RomSource {
     /// The ROM file with its options (None: the demo).
     pub fn file(&self) -> Option<RomFile> {
         match self {
-            RomSource::Demo => None,
+            RomSource::Demo | RomSource::LinkDemo => None,
             RomSource::File(path) => Some(RomFile {
                 path: path.clone(),
                 ..RomFile::default()
@@ -264,6 +267,9 @@ pub struct Start {
     pub power: crate::game::rom::PowerArgs,
     /// How CGB colours are shown.
     pub correction: gb_core::ColorCorrection,
+    /// A second Game Boy on a link cable, running this game (every ROM opened is linked
+    /// to it).
+    pub link: Option<RomSource>,
 }
 
 /// A script the app loaded: where it comes from and its session slot.

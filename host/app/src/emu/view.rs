@@ -61,6 +61,11 @@ pub struct ScreenView {
     pub lag_frames: u64,
     /// The last frame was a lag frame.
     pub lagged: bool,
+    /// A linked pair's second player: its picture (RGB888, the same size) and the buttons
+    /// its game sees.
+    pub second: Option<(Vec<u8>, Buttons)>,
+    /// A linked pair: whether the cable is plugged in (`None`: one Game Boy).
+    pub plugged: Option<bool>,
 }
 
 /// The timeline and the rewind history.

@@ -17,6 +17,19 @@ pub const OVERLAY: (&str, &str) = (
     include_str!("../../../../examples/demo_overlay.lua"),
 );
 
+/// The link-cable demo's assembly source: two copies on a cable each move a square and show
+/// the other's.
+pub const LINK_SOURCE: &str = include_str!("../../../../examples/link_demo.asm");
+
+/// The link-cable demo cartridge image.
+pub fn link_rom() -> Result<Vec<u8>> {
+    RomBuilder::new()
+        .title("GBHOST LINK")
+        .program(LINK_SOURCE)
+        .build()
+        .context("the built-in link demo does not assemble")
+}
+
 /// The demo cartridge image.
 pub fn rom() -> Result<Vec<u8>> {
     RomBuilder::new()
@@ -28,7 +41,79 @@ pub fn rom() -> Result<Vec<u8>> {
 
 #[cfg(test)]
 mod tests {
-    use gb_session::{Session, SessionConfig};
+    use gb_core::Buttons;
+    use gb_session::{PowerOn, Session, SessionConfig};
+
+    #[test]
+    fn two_link_demos_carry_each_others_square() {
+        let rom = super::link_rom().unwrap();
+        let mut s = Session::power_on_linked(
+            (rom.clone(), PowerOn::default()),
+            (rom, PowerOn::default()),
+            SessionConfig {
+                ring_bytes: 4 << 20,
+                ..SessionConfig::default()
+            },
+        )
+        .unwrap();
+        let run = |s: &mut Session, n: u32| {
+            for _ in 0..n {
+                s.run_frame();
+            }
+        };
+        run(&mut s, 10);
+        // Player 1 leads; player 2 moves right, player 1 down.
+        s.set_buttons(Buttons::START);
+        run(&mut s, 2);
+        s.set_buttons(Buttons::DOWN);
+        s.set_player_buttons(1, Buttons::RIGHT);
+        run(&mut s, 30);
+        let p1 = s.machine().player(0).unwrap();
+        let p2 = s.machine().player(1).unwrap();
+        assert_eq!(p1.peek(0xC004), 1, "player 1 leads");
+        assert_eq!(p2.peek(0xC004), 0, "player 2 waits");
+        assert!(p1.peek(0xC001) > 100, "player 1 moved down");
+        assert!(p2.peek(0xC000) > 100, "player 2 moved right");
+        // Each has the other's square from this frame or the one before.
+        assert!(
+            p1.peek(0xC002).abs_diff(p2.peek(0xC000)) <= 1,
+            "player 1 sees player 2's x"
+        );
+        assert!(
+            p2.peek(0xC003).abs_diff(p1.peek(0xC001)) <= 1,
+            "player 2 sees player 1's y"
+        );
+        assert!(p2.peek(0xC007) > 20, "exchanges every frame");
+        // Rewinding brings both back, player 2's buttons with them.
+        let shot = s.machine().image();
+        run(&mut s, 5);
+        s.seek(s.frame() - 5).unwrap();
+        assert!(
+            s.machine().image() == shot,
+            "the pair's image after a seek back"
+        );
+        // Pulling the cable stops the exchanges.
+        s.set_cable(false);
+        run(&mut s, 1);
+        let n = s.machine().player(1).unwrap().peek(0xC007);
+        run(&mut s, 10);
+        assert_eq!(
+            s.machine().player(1).unwrap().peek(0xC007),
+            n,
+            "no exchange unplugged"
+        );
+        assert_eq!(s.machine().pair().unwrap().inexact(), Default::default());
+        // A movie cannot hold a pair yet: refused, with nothing written.
+        let dir = std::env::temp_dir().join(format!("gbhost-link-movie-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("pair.gbm");
+        let err =
+            gb_session::movie::Recorder::create(&path, &mut s, Vec::new(), Default::default())
+                .err()
+                .expect("refused");
+        assert!(err.to_string().contains("linked"), "{err}");
+        assert!(!path.exists());
+    }
 
     #[test]
     fn demo_runs_and_the_ball_moves() {

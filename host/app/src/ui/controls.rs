@@ -3,7 +3,7 @@
 //! mouse as scripts read them ([`ScriptInput`]). The window sends a command to the emulation
 //! thread only when one of these changes.
 
-use crate::config::Keys;
+use crate::config::{Keys, PadKeys};
 use crate::gamepad::Gamepads;
 use eframe::egui;
 use gb_core::Buttons;
@@ -17,15 +17,28 @@ pub(super) struct Controls {
     pub(super) gamepads: Option<Gamepads>,
     /// The joypad buttons, rewind and fast-forward last sent.
     pub(super) held: Held,
+    /// The second player's joypad keys (a linked pair), each with its button.
+    pub(super) keys2: [(Option<egui::Key>, Buttons); 8],
 }
 
 impl Controls {
     /// The controls for these bindings; `gamepads`: poll the gamepads.
-    pub(super) fn new(keys: &Keys, gamepads: bool) -> Controls {
+    pub(super) fn new(keys: &Keys, keys2: &PadKeys, gamepads: bool) -> Controls {
+        let key = |s: &str| egui::Key::from_name(s);
         Controls {
             keys: KeyMap::new(keys),
             gamepads: if gamepads { Gamepads::new() } else { None },
             held: Held::default(),
+            keys2: [
+                (key(&keys2.right), Buttons::RIGHT),
+                (key(&keys2.left), Buttons::LEFT),
+                (key(&keys2.up), Buttons::UP),
+                (key(&keys2.down), Buttons::DOWN),
+                (key(&keys2.a), Buttons::A),
+                (key(&keys2.b), Buttons::B),
+                (key(&keys2.select), Buttons::SELECT),
+                (key(&keys2.start), Buttons::START),
+            ],
         }
     }
 }
@@ -72,6 +85,8 @@ impl KeyMap {
 pub(super) struct Held {
     /// The joypad buttons (keys and gamepads together).
     pub(super) buttons: Buttons,
+    /// The second player's buttons (its keys; a linked pair).
+    pub(super) second: Buttons,
     /// The rewind speed asked for: 0 when not rewinding, else the frames stepped back per frame.
     pub(super) rewind: u32,
     /// The fast-forward key is held.

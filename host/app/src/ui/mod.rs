@@ -32,6 +32,8 @@ mod form_state;
 mod host_input;
 mod io_regs;
 mod io_viewer;
+#[cfg(test)]
+mod link_tests;
 mod movie_info;
 mod panel_state;
 mod panels;
@@ -127,7 +129,7 @@ impl GbApp {
     pub fn new(emu: EmuHandle, config: Config, desktop: bool) -> GbApp {
         GbApp {
             save_config: desktop,
-            controls: controls::Controls::new(&config.keys, desktop),
+            controls: controls::Controls::new(&config.keys, &config.keys2, desktop),
             emu,
             config,
             textures: Default::default(),
@@ -196,15 +198,17 @@ impl GbApp {
     /// Keyboard and gamepad to commands (only on changes).
     fn input(&mut self, ctx: &egui::Context) {
         let typing = ctx.egui_wants_keyboard_input();
-        let (mut buttons, rewind, fast, pause, advance) = ctx.input(|i| {
+        let linked = self.view.screen.second.is_some();
+        let (mut buttons, second, rewind, fast, pause, advance) = ctx.input(|i| {
             let down = |k: Option<egui::Key>| !typing && k.is_some_and(|k| i.key_down(k));
             let pressed = |k: Option<egui::Key>| !typing && k.is_some_and(|k| i.key_pressed(k));
-            let mut b = 0u8;
-            for (k, bit) in self.controls.keys.pad {
-                if down(k) {
-                    b |= bit.0;
-                }
-            }
+            let pad = |keys: &[(Option<egui::Key>, Buttons)]| {
+                keys.iter()
+                    .filter(|(k, _)| down(*k))
+                    .fold(0u8, |b, (_, bit)| b | bit.0)
+            };
+            let b = pad(&self.controls.keys.pad);
+            let second = if linked { pad(&self.controls.keys2) } else { 0 };
             let rewind = if down(self.controls.keys.rewind) {
                 if i.modifiers.shift { 4 } else { 1 }
             } else {
@@ -212,6 +216,7 @@ impl GbApp {
             };
             (
                 b,
+                Buttons(second),
                 rewind,
                 down(self.controls.keys.fast),
                 pressed(self.controls.keys.pause),
@@ -225,6 +230,10 @@ impl GbApp {
         if buttons != self.controls.held.buttons {
             self.controls.held.buttons = buttons;
             self.send(Cmd::Buttons(buttons));
+        }
+        if second != self.controls.held.second {
+            self.controls.held.second = second;
+            self.send(Cmd::SecondButtons(second));
         }
         if rewind != self.controls.held.rewind && !self.controls.held.rewind_button {
             self.set_rewind(rewind);
@@ -266,7 +275,19 @@ impl GbApp {
             ui.menu_button("Model", |ui| self.menu_model(ui));
             ui.menu_button("Scripts", |ui| self.menu_scripts(ui));
             ui.menu_button("View", |ui| self.menu_view(ui));
+            if let Some(plugged) = self.view.screen.plugged {
+                ui.menu_button("Link", |ui| self.menu_link(ui, plugged));
+            }
         });
+    }
+
+    /// Two linked Game Boys: the cable.
+    fn menu_link(&mut self, ui: &mut egui::Ui, plugged: bool) {
+        let mut on = plugged;
+        if ui.checkbox(&mut on, "Cable plugged in").changed() {
+            self.send(Cmd::Cable(on));
+        }
+        ui.label("Player 2: W A S D, G = A, F = B, T = Start, R = Select (keys2 in the config)");
     }
 
     fn menu_file(&mut self, ui: &mut egui::Ui) {
@@ -647,6 +668,14 @@ impl GbApp {
             ));
             ui.separator();
             ui.label(format!("input {}", input_text(v.screen.input)));
+            if let (Some((_, second)), Some(plugged)) = (&v.screen.second, v.screen.plugged) {
+                ui.separator();
+                ui.label(format!(
+                    "player 2 input {} · cable {}",
+                    input_text(*second),
+                    if plugged { "plugged in" } else { "pulled out" }
+                ));
+            }
             if let Some(m) = &v.movie {
                 ui.separator();
                 let f = v.timeline.frame.saturating_sub(m.start);
@@ -729,7 +758,16 @@ impl GbApp {
         // Room around the game that scripts asked for (`client.SetGameExtraPadding`), in game
         // pixels: the picture sits inside it and overlays may draw over all of it.
         let [left, top, right, bottom] = self.padding().map(|p| p as f32);
-        let full = egui::vec2(screen::GAME.x + left + right, screen::GAME.y + top + bottom);
+        // A linked pair's second screen stands to the right of the first.
+        let second_w = if self.view.screen.second.is_some() {
+            screen::GAME.x
+        } else {
+            0.0
+        };
+        let full = egui::vec2(
+            screen::GAME.x + left + right + second_w,
+            screen::GAME.y + top + bottom,
+        );
         let avail = ui.available_size();
         let fit = screen::fit_scale(avail, full);
         let scale = if self.config.scale == 0 {
@@ -765,7 +803,24 @@ impl GbApp {
         for (_, cmds) in &self.view.screen.overlays {
             screen::paint_overlay(&painter, rect.min, scale, cmds);
         }
-        ui.allocate_rect(outer, egui::Sense::hover());
+        let mut shown = outer;
+        if let Some((picture, _)) = &self.view.screen.second {
+            let id = self.textures.second(ui.ctx(), picture);
+            let second = egui::Rect::from_min_size(
+                egui::pos2(outer.max.x, rect.min.y),
+                screen::GAME * scale,
+            );
+            ui.painter().image(
+                id,
+                second,
+                egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0)),
+                egui::Color32::WHITE,
+            );
+            shown = shown.union(second);
+        } else {
+            self.textures.second = None;
+        }
+        ui.allocate_rect(shown, egui::Sense::hover());
     }
 
     /// The TAS editor's ghost over the game, translucent.
@@ -897,18 +952,19 @@ impl eframe::App for GbApp {
     }
 }
 
-/// Held buttons as letters (`←↑→↓ A B s S`), `-` for none.
+/// Held buttons as letters (`U D L R s S B A`), `-` for none.
 fn input_text(b: gb_core::Buttons) -> String {
     use gb_core::Buttons as B;
+    // BizHawk's input-log letters (the window's font has no arrows).
     let names = [
-        (B::LEFT, "←"),
-        (B::UP, "↑"),
-        (B::RIGHT, "→"),
-        (B::DOWN, "↓"),
-        (B::A, "A"),
-        (B::B, "B"),
+        (B::UP, "U"),
+        (B::DOWN, "D"),
+        (B::LEFT, "L"),
+        (B::RIGHT, "R"),
         (B::SELECT, "s"),
         (B::START, "S"),
+        (B::B, "B"),
+        (B::A, "A"),
     ];
     let t: String = names
         .iter()

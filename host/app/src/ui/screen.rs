@@ -15,6 +15,30 @@ pub(super) struct Textures {
     pub(super) shown: Vec<u8>,
     /// The TAS editor's ghost picture, drawn translucent over the game, with the picture it holds.
     pub(super) ghost: Option<(egui::TextureHandle, std::sync::Arc<Vec<u8>>)>,
+    /// A linked pair's second player's picture, with the picture it holds.
+    pub(super) second: Option<(egui::TextureHandle, Vec<u8>)>,
+}
+
+impl Textures {
+    /// The second player's texture showing `picture` (uploaded when it changed).
+    pub(super) fn second(&mut self, ctx: &egui::Context, picture: &[u8]) -> egui::TextureId {
+        match &mut self.second {
+            Some((t, shown)) => {
+                if shown.as_slice() != picture {
+                    t.set(image(picture), egui::TextureOptions::NEAREST);
+                    shown.clear();
+                    shown.extend_from_slice(picture);
+                }
+                t.id()
+            }
+            None => {
+                let t = ctx.load_texture("screen 2", image(picture), egui::TextureOptions::NEAREST);
+                let id = t.id();
+                self.second = Some((t, picture.to_vec()));
+                id
+            }
+        }
+    }
 }
 
 /// Screen size in Game Boy pixels.

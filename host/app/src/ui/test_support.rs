@@ -21,6 +21,17 @@ pub(super) fn harness(
     ring_bytes: usize,
     size: [f32; 2],
 ) -> H {
+    harness_linked(rom, None, scripts, ring_bytes, size)
+}
+
+/// [`harness`] with a second Game Boy on a link cable running `link`.
+pub(super) fn harness_linked(
+    rom: RomSource,
+    link: Option<RomSource>,
+    scripts: Vec<PathBuf>,
+    ring_bytes: usize,
+    size: [f32; 2],
+) -> H {
     let emu = emu::spawn(Start {
         rom,
         scripts,
@@ -30,6 +41,7 @@ pub(super) fn harness(
         stop: None,
         power: Default::default(),
         correction: Default::default(),
+        link,
     })
     .expect("the cartridge starts");
     let app = GbApp::new(emu, Config::default(), false);

@@ -117,6 +117,11 @@ impl Pair {
         &self.players[p].picture
     }
 
+    /// Player `p`'s last completed frame, to change (a state file's thumbnail).
+    pub fn picture_mut(&mut self, p: usize) -> &mut Frame {
+        &mut self.players[p].picture
+    }
+
     /// How many frames player `p` completed since the last call (0, 1, rarely 2).
     pub fn take_frames_ended(&mut self, p: usize) -> u32 {
         std::mem::take(&mut self.players[p].frames_ended)

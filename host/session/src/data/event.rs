@@ -10,8 +10,21 @@ use super::window_input::{FormValue, HostInput};
 /// One outside input.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum EventKind {
-    /// The buttons the user holds from now on.
+    /// The buttons the user holds from now on (the first player's).
     Joypad(Buttons),
+    /// The buttons a later player holds from now on (`player` 1: the second Game Boy of a
+    /// linked pair; the first player's are [`EventKind::Joypad`]).
+    PlayerJoypad {
+        /// The player, from 0 for the first (always at least 1 here).
+        player: u8,
+        /// The buttons held.
+        buttons: Buttons,
+    },
+    /// The link cable is plugged in or pulled out.
+    Cable {
+        /// Plugged in (true) or pulled out.
+        plugged: bool,
+    },
     /// A write from a console or cheat (not from a script: scripts are replayed instead).
     Poke {
         /// The address.

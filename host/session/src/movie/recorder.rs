@@ -48,6 +48,19 @@ pub struct Recorder {
     key_base: Option<KeyBase>,
 }
 
+/// A movie holds one Game Boy's start: a linked pair's cannot be recorded yet (its playback
+/// would start a single machine and desync at once).
+fn refuse_a_pair(session: &Session) -> Result<(), MovieError> {
+    if session.machine().players() > 1 {
+        return Err(MovieError::Unrecordable(
+            "two linked Game Boys cannot be recorded in a movie yet (a movie starts one \
+             Game Boy)"
+                .into(),
+        ));
+    }
+    Ok(())
+}
+
 impl Recorder {
     /// Start recording `session` from its current frame into a new movie at `path` (an
     /// existing file is never replaced: that is an error). A session at frame 0 records from
@@ -60,6 +73,7 @@ impl Recorder {
         authors: Vec<String>,
         metadata: BTreeMap<String, String>,
     ) -> Result<Recorder, MovieError> {
+        refuse_a_pair(session)?;
         let p = session.start_params().clone();
         let start = if session.frame() == 0 {
             Start::PowerOn {
@@ -113,6 +127,7 @@ impl Recorder {
     /// movie's timeline (e.g. played back to it): the movie's future after that frame is cut
     /// (a rerecord, when there was a future).
     pub fn resume(path: &Path, session: &mut Session) -> Result<Recorder, MovieError> {
+        refuse_a_pair(session)?;
         let movie = Movie::open(path)?;
         let writer = container::Writer::resume(path)?;
         let mut r = Recorder {

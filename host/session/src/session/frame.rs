@@ -19,6 +19,11 @@ impl Session {
                 self.inputs.user = *b;
                 self.machine.set_buttons(self.inputs.effective_buttons());
             }
+            EventKind::PlayerJoypad { player, buttons } => {
+                self.machine
+                    .set_player_buttons(usize::from(*player), *buttons);
+            }
+            EventKind::Cable { plugged } => self.machine.set_cable(*plugged),
             EventKind::Poke { addr, value } => self.machine.poke(*addr, *value),
             EventKind::PokeMemory {
                 domain,

@@ -53,6 +53,29 @@ impl Session {
         }
     }
 
+    /// Hold `buttons` on player `player`'s joypad from the next frame on (0: the first, the
+    /// same as [`Session::set_buttons`]; 1: a linked pair's second; nothing for a player the
+    /// machine does not have). Logged only when they change.
+    pub fn set_player_buttons(&mut self, player: usize, buttons: Buttons) {
+        match player {
+            0 => self.set_buttons(buttons),
+            1 if self.machine.players() > 1 && buttons != self.inputs.second => {
+                self.log_now(EventKind::PlayerJoypad { player: 1, buttons });
+                self.inputs.second = buttons;
+            }
+            _ => {}
+        }
+    }
+
+    /// Plug the link cable in or pull it out, from the next frame on (logged; nothing for a
+    /// single Game Boy, or when the cable already is so).
+    pub fn set_cable(&mut self, plugged: bool) {
+        let now = self.machine.pair().map(|p| p.plugged());
+        if now.is_some_and(|now| now != plugged) {
+            self.log_now(EventKind::Cable { plugged });
+        }
+    }
+
     /// Log a joypad change at an exact cycle of the next frame (sub-frame input, e.g. from a
     /// movie). `cycle` is clamped to the frame.
     pub fn set_buttons_at(&mut self, buttons: Buttons, cycle: u64) {

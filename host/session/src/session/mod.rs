@@ -221,6 +221,9 @@ pub struct StartParams {
     pub dmg_palette: DmgPalette,
     /// Where frames end (see [`PowerOn::frame_rule`]).
     pub frame_rule: FrameRule,
+    /// A linked pair's second player's start (its `frame_rule` unused: the first player's
+    /// counts); `None` for one Game Boy.
+    pub second: Option<Box<StartParams>>,
 }
 
 /// How the machine powers on, besides its ROM: everything a replay of the session needs to
@@ -311,6 +314,36 @@ impl Session {
         power: PowerOn,
         config: SessionConfig,
     ) -> Result<Session, SessionError> {
+        let (cart, start) = Session::cartridge(rom, &power, &config)?;
+        let machine = Machine::power_on(cart, Session::boot(&start, &power))?;
+        Session::around(machine, start, config)
+    }
+
+    /// A session running two Game Boys on a link cable (plugged in at power-on): the first
+    /// player's ROM and power-on options, then the second's. Each player's model, boot ROM,
+    /// battery and power-on RAM are its own; the frame rule is the first player's.
+    pub fn power_on_linked(
+        first: (Vec<u8>, PowerOn),
+        second: (Vec<u8>, PowerOn),
+        config: SessionConfig,
+    ) -> Result<Session, SessionError> {
+        let (cart_a, mut start) = Session::cartridge(first.0, &first.1, &config)?;
+        let (cart_b, start_b) = Session::cartridge(second.0, &second.1, &config)?;
+        let machine = Machine::power_on_linked(
+            (cart_a, Session::boot(&start, &first.1)),
+            (cart_b, Session::boot(&start_b, &second.1)),
+        )?;
+        start.second = Some(Box::new(start_b));
+        Session::around(machine, start, config)
+    }
+
+    /// The cartridge of `rom` as `power` and `config` say (battery loaded), and the start
+    /// parameters it gives.
+    fn cartridge(
+        rom: Vec<u8>,
+        power: &PowerOn,
+        config: &SessionConfig,
+    ) -> Result<(Cartridge, StartParams), SessionError> {
         let rom_hash = fnv1a(&rom);
         let mut cart = if config.force_unsupported {
             Cartridge::from_rom_forced(rom)?
@@ -321,26 +354,39 @@ impl Session {
             cart.load_battery(data, 0).map_err(SessionError::Battery)?;
         }
         let model = power.model.resolve(&cart);
-        let boot = Boot {
+        let start = StartParams {
             model,
+            rom_hash,
+            boot_rom_hash: power.boot_rom.as_deref().map(fnv1a),
+            rtc_start: 0,
+            battery: power.battery.clone(),
+            ram_init: power.ram_init,
+            dmg_palette: power.dmg_palette,
+            frame_rule: power.frame_rule,
+            second: None,
+        };
+        Ok((cart, start))
+    }
+
+    /// How the machine of `start` powers on.
+    fn boot<'a>(start: &StartParams, power: &'a PowerOn) -> Boot<'a> {
+        Boot {
+            model: start.model,
             ram_init: power.ram_init,
             boot_rom: power.boot_rom.as_deref(),
             dmg_palette: power.dmg_palette,
             // Sessions run the default revision (CPU CGB C); the state image records it.
             cgb_revision: gb_core::CgbRevision::default(),
             frame_rule: power.frame_rule,
-        };
-        let machine = Machine::power_on(cart, boot)?;
-        let start = StartParams {
-            model,
-            rom_hash,
-            boot_rom_hash: power.boot_rom.as_deref().map(fnv1a),
-            rtc_start: 0,
-            battery: power.battery,
-            ram_init: power.ram_init,
-            dmg_palette: power.dmg_palette,
-            frame_rule: power.frame_rule,
-        };
+        }
+    }
+
+    /// The session around a powered-on machine.
+    fn around(
+        machine: Machine,
+        start: StartParams,
+        config: SessionConfig,
+    ) -> Result<Session, SessionError> {
         let mut s = Session {
             machine,
             start,

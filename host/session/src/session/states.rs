@@ -482,6 +482,7 @@ impl Session {
         s.timeline.frame = file.meta.frame;
         s.timeline.log = EventLog::from_events(file.log.clone());
         s.inputs.user = s.timeline.log.buttons_before(s.timeline.frame);
+        s.inputs.second = s.timeline.log.player_buttons_before(s.timeline.frame, 1);
         // The start time scripts count from, as the file's log set it.
         if let Some(unix) = s
             .timeline

@@ -48,6 +48,7 @@ impl Session {
         }
         self.timeline.frame = t;
         self.inputs.user = self.timeline.log.buttons_before(t);
+        self.inputs.second = self.timeline.log.player_buttons_before(t, 1);
         // The cheats on before frame `t`.
         let mut cheats = crate::tools::cheats::Active::default();
         for e in self

@@ -13,6 +13,8 @@ use crate::tools::cheats::Active;
 pub(crate) struct Inputs {
     /// The buttons the user holds (from the log).
     pub(crate) user: Buttons,
+    /// The buttons the second player of a linked pair holds (from the log).
+    pub(crate) second: Buttons,
     /// Buttons scripts press and release this frame.
     pub(crate) overrides: (u8, u8),
     /// The host's keys and mouse as last logged (to log only changes).

@@ -1,0 +1,59 @@
+//! Two linked Game Boys in the window (the link demo on both): both screens drawn, player 2
+//! on its own keys, the squares crossing the cable, the Link menu pulling the cable out (the
+//! leader then reads $FF).
+
+use super::test_support::{self as support, settle, step};
+use crate::emu::RomSource;
+use eframe::egui;
+use egui_kittest::kittest::Queryable;
+
+/// A byte of player 1's memory, through the console's `peek`.
+fn peek(h: &support::H, addr: u16) -> u8 {
+    let out = h.state().emu().repl(&format!("peek {addr:04X} 1"));
+    let hex = out
+        .split_whitespace()
+        .filter(|w| w.len() == 2)
+        .find_map(|w| u8::from_str_radix(w, 16).ok());
+    hex.unwrap_or_else(|| panic!("no byte in '{out}'"))
+}
+
+#[test]
+fn two_game_boys_side_by_side_with_their_own_keys_and_a_cable() {
+    let mut h = support::harness_linked(
+        RomSource::LinkDemo,
+        Some(RomSource::LinkDemo),
+        Vec::new(),
+        8 << 20,
+        [1200.0, 700.0],
+    );
+    settle(&mut h);
+    step(&mut h, 5);
+    assert!(h.state().view().screen.second.is_some(), "two screens");
+    // Player 1 leads (Enter); player 2 moves down on its own key, S.
+    h.key_down(egui::Key::Enter);
+    settle(&mut h);
+    step(&mut h, 2);
+    h.key_up(egui::Key::Enter);
+    h.key_down(egui::Key::S);
+    settle(&mut h);
+    h.get_by_label_contains("player 2 input");
+    step(&mut h, 30);
+    h.key_up(egui::Key::S);
+    settle(&mut h);
+    step(&mut h, 2);
+    assert_eq!(peek(&h, 0xC004), 1, "player 1 leads");
+    assert_eq!(peek(&h, 0xC001), 80, "player 1 did not move");
+    let seen = peek(&h, 0xC003);
+    assert!(seen > 100, "player 1 sees player 2 moved down: y {seen}");
+    // The Link menu pulls the cable out.
+    h.get_by_label("Link").click();
+    h.run_steps(2);
+    h.get_by_label("Cable plugged in").click();
+    settle(&mut h);
+    step(&mut h, 2);
+    assert_eq!(h.state().view().screen.plugged, Some(false));
+    h.get_by_label_contains("link cable pulled out");
+    // Nothing at the other end: the leader shifts in 1s.
+    assert_eq!(peek(&h, 0xC002), 0xFF, "player 1 reads $FF for x");
+    assert_eq!(peek(&h, 0xC003), 0xFF, "player 1 reads $FF for y");
+}

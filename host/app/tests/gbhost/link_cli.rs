@@ -1,0 +1,133 @@
+//! Two Game Boys on a link cable through the real binary: `gbhost headless A.gb --link B.gb`
+//! with the link demo (`examples/link_demo.asm`, assembled here): the squares cross the
+//! cable, the sync test over 3,000 frames with a HUD finds no mismatch, the screenshot shows
+//! both screens side by side, and a pair refuses to start from a single machine's state.
+
+use std::path::{Path, PathBuf};
+
+use crate::common::{gbhost, text};
+
+fn dir() -> PathBuf {
+    crate::common::tmp_dir("link-cli")
+}
+
+fn s(p: &Path) -> String {
+    p.display().to_string()
+}
+
+/// The link demo, assembled into a ROM file.
+fn demo_rom() -> PathBuf {
+    let source = include_str!("../../../../examples/link_demo.asm");
+    let rom = gb_core::asm::RomBuilder::new()
+        .title("GBHOST LINK")
+        .program(source)
+        .build()
+        .expect("the link demo assembles");
+    let path = dir().join("link_demo.gb");
+    std::fs::write(&path, rom).unwrap();
+    path
+}
+
+/// A HUD (BizHawk's API) on player 1 that keeps a history in Lua, makes player 1 the leader
+/// and moves its square right, then down.
+const HUD: &str = r#"
+local seen = {}
+event.onframeend(function()
+  seen[#seen + 1] = memory.read_u8(0xC002)
+  if #seen > 32 then table.remove(seen, 1) end
+  gui.text(0, 0, "frame " .. emu.framecount() .. " other x " .. seen[#seen])
+end)
+while true do
+  local f = emu.framecount()
+  if f == 20 then joypad.set({ Start = true })
+  elseif f > 40 and f < 100 then joypad.set({ Right = true })
+  elseif f > 200 and f < 260 then joypad.set({ Down = true }) end
+  emu.frameadvance()
+end
+"#;
+
+/// A `peek` line's byte (`prefix` `peek ADDR=VV`).
+fn peek(t: &str, line: &str) -> u8 {
+    let at = t.find(line).unwrap_or_else(|| panic!("no '{line}' in {t}"));
+    let v = &t[at + line.len()..at + line.len() + 2];
+    u8::from_str_radix(v, 16).unwrap()
+}
+
+#[test]
+fn a_linked_pair_runs_headless_and_the_sync_test_finds_no_mismatch() {
+    let rom = s(&demo_rom());
+    let hud = dir().join("hud.lua");
+    std::fs::write(&hud, HUD).unwrap();
+    let shot = dir().join("pair.png");
+    let out = gbhost(&[
+        "headless",
+        &rom,
+        "--link",
+        &rom,
+        "--script",
+        &s(&hud),
+        "--sync-test",
+        "8",
+        "--frames",
+        "3000",
+        "--screenshot",
+        &s(&shot),
+        "--peek",
+        "C000",
+        "--peek",
+        "C001",
+        "--peek",
+        "C002",
+        "--peek",
+        "C003",
+        "--peek",
+        "C004",
+    ]);
+    let t = text(&out);
+    assert!(out.status.success(), "{t}");
+    assert!(t.contains("sync-test: 3000 frames, 0 mismatches"), "{t}");
+    assert!(t.contains("link: plugged, 0 inexact exchanges"), "{t}");
+    assert!(!t.contains("error"), "the HUD failed: {t}");
+    // Player 1 leads and moved right and down; player 2 shows player 1's square where it is.
+    assert_eq!(peek(&t, "\npeek C004="), 1, "{t}");
+    assert_eq!(peek(&t, "player 2 peek C004="), 0, "{t}");
+    let (x, y) = (peek(&t, "\npeek C000="), peek(&t, "\npeek C001="));
+    assert!(x > 120 && y > 120, "player 1 at ({x}, {y})");
+    assert_eq!(peek(&t, "player 2 peek C002="), x, "{t}");
+    assert_eq!(peek(&t, "player 2 peek C003="), y, "{t}");
+    // Both screens, side by side: each draws a filled square and a hollow one.
+    let (w, h, px) = gb_testkit::read_png_rgb(&shot).unwrap();
+    assert_eq!((w, h), (320, 144));
+    let black = |x0: usize| {
+        (0..144)
+            .flat_map(|yy| (x0..x0 + 160).map(move |xx| (xx, yy)))
+            .filter(|&(xx, yy)| px[yy * 320 + xx] == [0, 0, 0])
+            .count()
+    };
+    // A filled square is 64 pixels, a hollow one 28: apart on screen, 92 on each.
+    assert_eq!(black(0), 92, "player 1's screen");
+    assert_eq!(black(160), 92, "player 2's screen");
+}
+
+#[test]
+fn a_pair_refuses_a_state_file_and_a_bad_second_rom() {
+    let rom = s(&demo_rom());
+    let bad = dir().join("bad.gb");
+    std::fs::write(&bad, b"not a rom").unwrap();
+    let out = gbhost(&["headless", &rom, "--link", &s(&bad), "--frames", "2"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(text(&out).contains("bad.gb"), "{}", text(&out));
+    let state = dir().join("one.gbs");
+    let out = gbhost(&[
+        "headless",
+        &rom,
+        "--frames",
+        "2",
+        "--save-state",
+        &s(&state),
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+    let out = gbhost(&["headless", &rom, "--link", &rom, "--from-state", &s(&state)]);
+    assert!(!out.status.success());
+    assert!(text(&out).contains("--link"), "{}", text(&out));
+}
