@@ -40,12 +40,29 @@ pub enum ColorCorrection {
 /// whose tag matches what the PPU would draw it from now is not drawn again. Any other
 /// change of the pixels forgets the tags ([`Frame::pixels_mut`], [`Frame::set_color`]).
 /// Equality compares the pictures, not the tags.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Frame {
     pixels: Box<[u16; WIDTH * HEIGHT]>,
     color: bool,
     /// Per row: what the PPU drew it from, [`RowTag::UNKNOWN`] when unknown.
     tags: Box<[RowTag; HEIGHT]>,
+}
+
+impl Clone for Frame {
+    fn clone(&self) -> Self {
+        Frame {
+            pixels: self.pixels.clone(),
+            color: self.color,
+            tags: self.tags.clone(),
+        }
+    }
+
+    /// In place: no new buffers.
+    fn clone_from(&mut self, source: &Self) {
+        self.pixels.copy_from_slice(&source.pixels[..]);
+        self.color = source.color;
+        self.tags.copy_from_slice(&source.tags[..]);
+    }
 }
 
 /// What a row was drawn from, as the PPU names it: the id of its VRAM, OAM, colour RAM and

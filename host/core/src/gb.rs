@@ -941,6 +941,18 @@ impl Gb {
         &self.hw.serial
     }
 
+    /// How much output waits: serial bytes logged and audio samples (a linked pair's side
+    /// run again from an earlier moment trims them back with [`Gb::trim_outputs`]).
+    pub(crate) fn outputs(&mut self) -> (usize, usize) {
+        (self.hw.serial.output.len(), self.hw.apu.samples().len())
+    }
+
+    /// Forget the output made after [`Gb::outputs`] said `marks`.
+    pub(crate) fn trim_outputs(&mut self, marks: (usize, usize)) {
+        self.hw.serial.output.truncate(marks.0);
+        self.hw.apu.samples().keep_first(marks.1);
+    }
+
     /// The scheduler's next event moved (edges were handed to the serial port).
     pub(crate) fn serial_changed(&mut self) {
         self.hw.reschedule_now();

@@ -2,7 +2,8 @@
 //!
 //! Each round times one machine running ROM for N frames, then the linked pair (ROM as
 //! player 1, ROM2 as player 2) for the same N of player 1's frames, both with audio and
-//! pictures as `gbhost bench` runs them (player 2's audio off: the app plays player 1's).
+//! pictures as a session runs them (each frame's picture taken when it ends; player 2's
+//! audio off: the app plays player 1's).
 //! Prints `fps: X` (the pair's frames per second, median), `single-fps: Y` (one machine's,
 //! median) and `pair-ratio: Z %` (X / Y: 50 % would be two machines' cost with no coupling
 //! cost at all), and `inexact: N`, the exchanges the pair could not make exact (0 expected).
@@ -38,9 +39,12 @@ pub(crate) fn run(o: &Options<'_>) -> Result<()> {
     let mut inexact = 0;
     for round in 0..o.rounds.max(1) {
         let mut gb = load(o.rom, o.patches)?;
+        // Each frame's picture taken as the session (and the pair) take it.
+        let mut picture = gb_core::Frame::default();
         let t = Instant::now();
         for _ in 0..o.frames {
             gb.run_frame();
+            gb.swap_frame(&mut picture);
             gb.drain_audio(&mut audio);
         }
         let one = o.frames as f64 / t.elapsed().as_secs_f64().max(1e-9);
@@ -56,9 +60,10 @@ pub(crate) fn run(o: &Options<'_>) -> Result<()> {
         let i = pair.inexact();
         inexact += i.mispredicted + i.late;
         eprintln!(
-            "round {}: one machine {one:.0} fps, the pair {two:.0} fps ({:.0} %)",
+            "round {}: one machine {one:.0} fps, the pair {two:.0} fps ({:.0} %), {:.1} turns a frame",
             round + 1,
-            two / one * 100.0
+            two / one * 100.0,
+            pair.turns() as f64 / o.frames as f64
         );
         single.push(one);
         pair_fps.push(two);

@@ -64,6 +64,12 @@ impl SampleRing {
         }
     }
 
+    /// Forget the samples after the first `n` waiting (a linked pair's side run again from
+    /// an earlier moment makes them again).
+    pub fn keep_first(&mut self, n: usize) {
+        self.len = self.len.min(n);
+    }
+
     /// Samples waiting.
     pub fn len(&self) -> usize {
         self.len

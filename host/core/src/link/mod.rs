@@ -21,9 +21,9 @@
 //!   next edge, so that every edge reaches it before its clock passes it.
 //! - A side stops whenever it starts a transfer or begins to wait (an SC write), so that the
 //!   bound is chosen again.
-//! - Two waiting sides advance in turns of less than the shortest time from an SC write to
-//!   the first edge (257 dots on the normal clock), or by single instructions when the CGB's
-//!   fast clock could be chosen.
+//! - When both wait, the side behind runs on to the goal, kept as it was first: should the
+//!   other then start clocking with an edge the first has already run past, the first is
+//!   put back and runs again (one copy of a machine a turn, never a visible rewind).
 //!
 //! Where a side's instruction straddles an edge those rules cannot split, the exchange is
 //! counted in [`Inexact`]; the tests assert it stays 0.
@@ -38,12 +38,6 @@ use crate::state::{Reader, StateError, Writer};
 /// The longest instruction or interrupt dispatch, in dots (6 M-cycles at normal speed): how
 /// far past a bound a side may run before it stops.
 const MAX_INSTRUCTION: u64 = 24;
-/// The shortest time from an SC write on the normal clock to the first edge, in dots at
-/// normal speed (the second falling edge of counter bit 7).
-const FIRST_EDGE_NORMAL: u64 = 257;
-/// How far the first player may run ahead of the second when nothing couples them (ten
-/// lines): the second then catches up to the first player's frame end exactly.
-const LEAD: u64 = 4560;
 /// Magic bytes at the start of a pair's image.
 pub const PAIR_MAGIC: [u8; 4] = *b"GBln";
 /// Format version of a pair's image.
@@ -68,6 +62,24 @@ pub enum PairStateError {
     Cable(StateError),
 }
 
+/// A side as it was before it ran ahead while both waited (taken back if the other side's
+/// edge then falls in the part it ran): its state image, its last picture and frame count,
+/// how much output it had made, and the run's goal and whether the first player's frame had
+/// ended. Kept between runs so that its buffers are reused.
+#[derive(Clone, Debug, Default)]
+struct Before {
+    image: Vec<u8>,
+    /// Its link port (not in the image).
+    port: LinkPort,
+    picture: Frame,
+    frames_ended: u32,
+    outputs: (usize, usize),
+    ended: bool,
+    goal: u64,
+    /// Holds a side's moment (else it is a spare).
+    held: bool,
+}
+
 /// One side of the pair.
 #[derive(Clone, Debug)]
 struct Player {
@@ -84,6 +96,13 @@ pub struct Pair {
     players: [Player; 2],
     /// The cable joins them (unplugged, each side's other end is nothing).
     plugged: bool,
+    /// Turns run so far (a diagnostic for benchmarks, not state).
+    turns: u64,
+    /// Runs ahead taken back (a diagnostic, not state; see [`Pair::passed_by_an_edge`]).
+    reruns: u64,
+    /// Each side as it was before it ran ahead while both waited (within one
+    /// [`Pair::run_until`]).
+    before: [Before; 2],
 }
 
 impl Pair {
@@ -97,6 +116,9 @@ impl Pair {
         let mut pair = Pair {
             players: [player(first), player(second)],
             plugged: false,
+            turns: 0,
+            reruns: 0,
+            before: Default::default(),
         };
         pair.set_plugged(true);
         pair
@@ -158,6 +180,18 @@ impl Pair {
         }
     }
 
+    /// Turns the pair ran so far: runs of one side between two decisions of who runs (a
+    /// diagnostic: two a frame when the cable is quiet).
+    pub fn turns(&self) -> u64 {
+        self.turns
+    }
+
+    /// How many times a side that ran ahead while both waited was put back because the
+    /// other side's edge fell in the part it ran (a diagnostic).
+    pub fn reruns(&self) -> u64 {
+        self.reruns
+    }
+
     /// Exchanges that were not exact since the pair was made (both sides together).
     pub fn inexact(&self) -> Inexact {
         let mut sum = Inexact::default();
@@ -177,15 +211,31 @@ impl Pair {
     pub fn run_until(&mut self, due: Option<u64>) -> bool {
         let mut goal = due.unwrap_or(u64::MAX);
         let mut ended = false;
+        self.before[0].held = false;
+        self.before[1].held = false;
         loop {
+            for x in 0..2 {
+                if self.passed_by_an_edge(x) {
+                    // Its run went past an edge the other side makes: run it again from
+                    // before, so the edge reaches it in time.
+                    self.take_back(x);
+                    if x == 0 {
+                        (ended, goal) = (self.before[0].ended, self.before[0].goal);
+                    }
+                }
+            }
             self.hand_over();
             let t = [self.players[0].gb.cycles(), self.players[1].gb.cycles()];
             if t[0] >= goal && t[1] >= goal {
                 return ended;
             }
             let behind = usize::from(t[1] < t[0]);
-            let (who, bound) = self.plan(behind, goal);
+            let (who, bound, ahead) = self.plan(behind, goal);
+            if ahead {
+                self.keep_before(who, ended, goal);
+            }
             self.show_peer(who);
+            self.turns += 1;
             let player = &mut self.players[who];
             if player.gb.run_link_slice(bound) {
                 player.gb.swap_frame(&mut player.picture);
@@ -198,10 +248,12 @@ impl Pair {
         }
     }
 
-    /// Who runs next and up to when: `x` is behind (see the module's rules). The bound is
-    /// at or before the goal (a sub-frame input applies there) unless the side that runs has
-    /// reached it already (it must run on a little for the other to move).
-    fn plan(&self, x: usize, goal: u64) -> (usize, u64) {
+    /// Who runs next, up to when, and whether it runs ahead of the other while both wait
+    /// (kept as it was first, see [`Pair::passed_by_an_edge`]): `x` is behind (see the
+    /// module's rules). The bound is at or before the goal (a sub-frame input applies there)
+    /// unless the side that runs has reached it already (it must run on a little for the
+    /// other to move).
+    fn plan(&self, x: usize, goal: u64) -> (usize, u64, bool) {
         let y = 1 - x;
         let t = [self.players[0].gb.cycles(), self.players[1].gb.cycles()];
         let (who, bound) = match self.bound(x, y, false) {
@@ -209,8 +261,10 @@ impl Pair {
             _ => match self.bound(y, x, true) {
                 // The side ahead goes on (to its next edge, or its own bound).
                 Some(b) if b > t[y] => (y, b),
-                // Both wait: turns shorter than the first edge after an SC write.
-                _ => (x, t[x].max(t[y]) + self.turn(x)),
+                // Both wait: the one behind runs on to the goal.
+                _ if self.waits(x) && self.waits(y) => (x, u64::MAX),
+                // Both clock, level: one instruction at a time.
+                _ => (x, t[x].max(t[y]) + 1),
             },
         };
         let bound = if t[who] < goal {
@@ -220,7 +274,72 @@ impl Pair {
             // one it is about to make (both within an instruction or two).
             bound.min(t[who] + 2 * MAX_INSTRUCTION).max(t[who] + 1)
         };
-        (who, bound)
+        let ahead = self.plugged && self.waits(x) && self.waits(y) && bound > t[y];
+        (who, bound, ahead)
+    }
+
+    /// Whether side `p` waits for a byte on the external clock.
+    fn waits(&self, p: usize) -> bool {
+        let s = self.players[p].gb.serial();
+        s.waits_external() && s.port().is_some_and(|port| port.bits_left > 0)
+    }
+
+    /// Side `x`, run ahead while both waited (held in `before[x]` as it was), and the other
+    /// side since: true when an edge of the other side (made, or the next one due) falls at
+    /// or before `x`'s clock, which passed it unseen; what is held is let go once the other
+    /// side has caught up (its edges can then only come later).
+    fn passed_by_an_edge(&mut self, x: usize) -> bool {
+        if !self.before[x].held {
+            return false;
+        }
+        let (tx, other) = (self.players[x].gb.cycles(), &self.players[1 - x].gb);
+        let made = other
+            .serial()
+            .port()
+            .and_then(|p| p.sent.first().map(|e| e.time));
+        let edge = made.into_iter().chain(other.serial().next_shift()).min();
+        if edge.is_some_and(|e| e <= tx) {
+            return true;
+        }
+        if other.cycles() >= tx {
+            self.before[x].held = false;
+        }
+        false
+    }
+
+    /// Hold side `who` as it is now, before it runs ahead while both wait.
+    fn keep_before(&mut self, who: usize, ended: bool, goal: u64) {
+        let (player, b) = (&mut self.players[who], &mut self.before[who]);
+        player.gb.save_state(&mut b.image);
+        if let Some(port) = player.gb.serial().port() {
+            b.port.clone_from(port);
+        }
+        b.picture.clone_from(&player.picture);
+        b.frames_ended = player.frames_ended;
+        b.outputs = player.gb.outputs();
+        (b.ended, b.goal, b.held) = (ended, goal, true);
+    }
+
+    /// Put side `x` back as [`Pair::keep_before`] held it. Its own image always loads; the
+    /// picture it was drawing goes back to being drawn (the frame it ended since is undone).
+    fn take_back(&mut self, x: usize) {
+        let (player, b) = (&mut self.players[x], &mut self.before[x]);
+        b.held = false;
+        self.reruns += 1;
+        let _ = player.gb.load_state(&b.image);
+        if let Some(port) = player.gb.serial_mut().port_mut() {
+            let inexact = port.inexact;
+            port.clone_from(&b.port);
+            port.inexact = inexact;
+        }
+        player.gb.serial_changed();
+        if player.frames_ended != b.frames_ended {
+            // The frame it ended goes back to the PPU, unfinished; the picture shown before.
+            player.gb.swap_frame(&mut player.picture);
+            player.picture.clone_from(&b.picture);
+            player.frames_ended = b.frames_ended;
+        }
+        player.gb.trim_outputs(b.outputs);
     }
 
     /// The bound up to which side `x` may run with `y` where it is (before the goal is
@@ -230,11 +349,11 @@ impl Pair {
         let (sx, sy) = (self.players[x].gb.serial(), self.players[y].gb.serial());
         let ty = self.players[y].gb.cycles();
         // Nothing couples them, or x can start no edge without an SC write (which stops
-        // it): x runs on, the first player leading by a little, the second never past it.
+        // it): x runs on, the first player as far as the goal (its frame's end: one turn a
+        // frame each when the cable is quiet), the second never past the first.
         let free = match (must, x) {
-            (true, _) => u64::MAX,
-            (false, 0) => ty + LEAD,
-            (false, _) => ty,
+            (false, 1) => ty,
+            _ => u64::MAX,
         };
         if !self.plugged {
             return Some(free);
@@ -257,8 +376,9 @@ impl Pair {
             return Some(free);
         };
         if waits(sy) {
-            // y's line is predicted: x clocks on (it stops at its next byte's start).
-            return Some(u64::MAX);
+            // y's line is predicted: x clocks on (it stops at its next byte's start); when
+            // y waits for x's next edge, only to that edge.
+            return Some(if must { next } else { u64::MAX });
         }
         // y's line is read from its history: not past y's clock, and not so close to it that
         // an instruction would carry an edge beyond it.
@@ -272,18 +392,6 @@ impl Pair {
             return Some(first_beyond.saturating_sub(MAX_INSTRUCTION));
         }
         Some(ty)
-    }
-
-    /// How far a waiting side may run past the other waiting side: less than the other's
-    /// shortest time from an SC write to its first edge.
-    fn turn(&self, x: usize) -> u64 {
-        let other = &self.players[1 - x].gb;
-        if other.cgb_mode() {
-            // The fast clock's first edge can come 5 dots after the write: one instruction.
-            1
-        } else {
-            FIRST_EDGE_NORMAL - MAX_INSTRUCTION
-        }
     }
 
     /// Before `who` runs: what it knows of the other side's line (the history up to the
