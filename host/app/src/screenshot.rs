@@ -62,3 +62,19 @@ pub fn write_side_by_side(path: &Path, screens: &[Vec<u8>]) -> Result<()> {
         .with_context(|| format!("cannot write screenshot '{}'", path.display()))?;
     Ok(())
 }
+
+/// Write the Game Boy Printer's paper (shades 0-3, white to black, in the reference greys) to
+/// `path` as a PNG, atomically; paper with no rows is written one white row high.
+pub fn write_paper(path: &Path, paper: &gb_core::link::Paper) -> Result<()> {
+    const GREYS: [u8; 4] = [0xFF, 0xAA, 0x55, 0x00];
+    let width = gb_core::link::PAPER_WIDTH;
+    let rows = paper.rows().max(1);
+    let mut rgb = vec![0xFF; width * rows * 3];
+    for (px, &shade) in rgb.chunks_exact_mut(3).zip(&paper.shades) {
+        px.fill(GREYS[usize::from(shade & 3)]);
+    }
+    let bytes = encode_rgb_sized(&rgb, Size::new(width, rows))?;
+    gb_session::files::write_atomic(path, &bytes)
+        .with_context(|| format!("cannot write the printed paper '{}'", path.display()))?;
+    Ok(())
+}

@@ -1,5 +1,6 @@
 //! `gbhost._gbhost`: gbhost's session as a Python extension module (PyO3, built by maturin;
-//! the `gbhost` package around it is in `python/gbhost/`). One class, [`GameBoy`]: a
+//! the `gbhost` package around it is in `python/gbhost/`). `LinkedPair` (`pair.rs`) runs two
+//! Game Boys on a link cable. The main class, [`GameBoy`]: a
 //! `gb_session::Session` with its scripts, rewind history and logged input, stepped frame by
 //! frame from Python with the GIL released, its screen and memory read out, its state saved
 //! and loaded as bytes (the scripts with it), and movies recorded as `.gbm` files the app plays.
@@ -9,6 +10,7 @@
 //! arguments, `IndexError` for addresses.
 
 mod names;
+mod pair;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -457,6 +459,8 @@ fn apu_dict<'py>(py: Python<'py>, view: &ApuView, n: usize) -> PyResult<Bound<'p
 #[pymodule]
 fn _gbhost(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<GameBoy>()?;
+    m.add_class::<pair::LinkedPair>()?;
+    m.add_function(wrap_pyfunction!(pair::link_demo_rom, m)?)?;
     // The game's picture size, so the Python side writes it nowhere.
     m.add("SCREEN_WIDTH", gb_core::screen::GAME.width)?;
     m.add("SCREEN_HEIGHT", gb_core::screen::GAME.height)?;

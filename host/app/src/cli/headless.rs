@@ -9,7 +9,8 @@
 //! temporary file and renamed, so it appears whole or not at all). Exit 0 when the run completed,
 //! 1 when a script failed (the run ends after that frame and prints its output; with
 //! `--keep-going` every frame runs, and the exit is still 1) or the sync test found a mismatch,
-//! 2 on a bad ROM or argument or a screenshot or WAV that cannot be written.
+//! 2 on a bad ROM or argument or a screenshot or WAV that cannot be written. `--printer
+//! FILE.png` attaches the Game Boy Printer and writes what it printed (`printed: N rows`).
 
 use crate::audio::WavOut;
 use anyhow::Result;
@@ -95,6 +96,11 @@ pub struct Args {
     /// cable is plugged and how many exchanges were not exact (0 expected).
     #[arg(long, value_name = "ROM2", conflicts_with = "stop_on_ld_b_b")]
     link: Option<PathBuf>,
+    /// Attach the Game Boy Printer to the serial port and write what it printed to this PNG
+    /// (160 pixels wide, the reference greys; `printed: ROWS rows` is printed). Not with
+    /// scripts, states, the sync test or --link (their sessions do not hold a printer yet).
+    #[arg(long, value_name = "FILE.png", conflicts_with_all = ["script", "sync_test", "from_state", "save_state", "trace", "link", "overlay"])]
+    printer: Option<PathBuf>,
 }
 
 fn parse_api(s: &str) -> Result<gb_session::Flavor, String> {
@@ -143,6 +149,9 @@ pub fn run(args: &Args) -> Result<()> {
         args.power,
         &args.patch.patches,
     )?;
+    if args.printer.is_some() {
+        gb.attach_printer(true);
+    }
     let mut audio = match &args.wav {
         Some(path) => Some(WavOut::create(path)?),
         None => {
@@ -190,6 +199,11 @@ pub fn run(args: &Args) -> Result<()> {
     }
     println!("frames: {frames}");
     print_machine(&gb, args);
+    if let (Some(path), Some(printer)) = (&args.printer, gb.printer_mut()) {
+        let paper = printer.take_paper();
+        crate::screenshot::write_paper(path, &paper)?;
+        println!("printed: {} rows", paper.rows());
+    }
     Ok(())
 }
 

@@ -24,23 +24,32 @@ pub(super) struct Controls {
 impl Controls {
     /// The controls for these bindings; `gamepads`: poll the gamepads.
     pub(super) fn new(keys: &Keys, keys2: &PadKeys, gamepads: bool) -> Controls {
-        let key = |s: &str| egui::Key::from_name(s);
+        let k = keys2;
         Controls {
             keys: KeyMap::new(keys),
             gamepads: if gamepads { Gamepads::new() } else { None },
             held: Held::default(),
-            keys2: [
-                (key(&keys2.right), Buttons::RIGHT),
-                (key(&keys2.left), Buttons::LEFT),
-                (key(&keys2.up), Buttons::UP),
-                (key(&keys2.down), Buttons::DOWN),
-                (key(&keys2.a), Buttons::A),
-                (key(&keys2.b), Buttons::B),
-                (key(&keys2.select), Buttons::SELECT),
-                (key(&keys2.start), Buttons::START),
-            ],
+            keys2: pad([
+                &k.right, &k.left, &k.up, &k.down, &k.a, &k.b, &k.select, &k.start,
+            ]),
         }
     }
+}
+
+/// A joypad's keys by egui's names, in the order right, left, up, down, A, B, Select,
+/// Start, each with its button.
+fn pad(names: [&str; 8]) -> [(Option<egui::Key>, Buttons); 8] {
+    let buttons = [
+        Buttons::RIGHT,
+        Buttons::LEFT,
+        Buttons::UP,
+        Buttons::DOWN,
+        Buttons::A,
+        Buttons::B,
+        Buttons::SELECT,
+        Buttons::START,
+    ];
+    std::array::from_fn(|i| (egui::Key::from_name(names[i]), buttons[i]))
 }
 
 /// Key bindings resolved to egui keys.
@@ -62,16 +71,9 @@ impl KeyMap {
     fn new(k: &Keys) -> KeyMap {
         let key = |s: &str| egui::Key::from_name(s);
         KeyMap {
-            pad: [
-                (key(&k.right), Buttons::RIGHT),
-                (key(&k.left), Buttons::LEFT),
-                (key(&k.up), Buttons::UP),
-                (key(&k.down), Buttons::DOWN),
-                (key(&k.a), Buttons::A),
-                (key(&k.b), Buttons::B),
-                (key(&k.select), Buttons::SELECT),
-                (key(&k.start), Buttons::START),
-            ],
+            pad: pad([
+                &k.right, &k.left, &k.up, &k.down, &k.a, &k.b, &k.select, &k.start,
+            ]),
             rewind: key(&k.rewind),
             fast: key(&k.fast_forward),
             pause: key(&k.pause),

@@ -1,7 +1,8 @@
 //! Two Game Boys on a link cable through the real binary: `gbhost headless A.gb --link B.gb`
 //! with the link demo (`examples/link_demo.asm`, assembled here): the squares cross the
 //! cable, the sync test over 3,000 frames with a HUD finds no mismatch, the screenshot shows
-//! both screens side by side, and a pair refuses to start from a single machine's state.
+//! both screens side by side, and a pair refuses to start from a single machine's state; a
+//! game printing through `--printer` gets a PNG of what it sent.
 
 use std::path::{Path, PathBuf};
 
@@ -130,4 +131,65 @@ fn a_pair_refuses_a_state_file_and_a_bad_second_rom() {
     let out = gbhost(&["headless", &rom, "--link", &rom, "--from-state", &s(&state)]);
     assert!(!out.status.success());
     assert!(text(&out).contains("--link"), "{}", text(&out));
+}
+
+/// A program that sends `stream` byte by byte on the internal clock, then writes $01 at
+/// $DF00.
+fn sender_rom(stream: &[u8]) -> Vec<u8> {
+    let db: Vec<String> = stream.iter().map(|b| format!("${b:02X}")).collect();
+    let src = format!(
+        "di\n ld hl, data\n ld bc, {}\n.byte:\n ld a, [hl+]\n ldh [$01], a\n ld a, $81\n \
+         ldh [$02], a\n.wait:\n ldh a, [$02]\n bit 7, a\n jr nz, .wait\n dec bc\n ld a, b\n \
+         or c\n jr nz, .byte\n ld a, 1\n ld [$DF00], a\n.spin:\n jr .spin\ndata:\n db {}\n",
+        stream.len(),
+        db.join(", ")
+    );
+    gb_core::asm::rom(&src).expect("assemble")
+}
+
+#[test]
+fn the_printer_prints_to_a_png_what_the_game_sent() {
+    // Init, one band of tiles (each row's two bytes from the tile's number), an empty data
+    // packet, print with palette $E4 (colour n is shade n).
+    let packet = gb_core::link::Printer::packet;
+    let tiles: Vec<u8> = (0..0x280usize)
+        .map(|i| if (i / 16) % 3 == 0 { 0xF0 } else { 0x3C })
+        .collect();
+    let mut stream = packet(0x01, &[]);
+    stream.extend(packet(0x04, &tiles));
+    stream.extend(packet(0x04, &[]));
+    stream.extend(packet(0x02, &[1, 0, 0xE4, 0x40]));
+    let rom = dir().join("printing.gb");
+    std::fs::write(&rom, sender_rom(&stream)).unwrap();
+    let png = dir().join("printed.png");
+    let out = gbhost(&[
+        "headless",
+        &s(&rom),
+        "--frames",
+        "120",
+        "--printer",
+        &s(&png),
+        "--peek",
+        "DF00",
+    ]);
+    let t = text(&out);
+    assert!(out.status.success(), "{t}");
+    assert!(t.contains("peek DF00=01"), "the game sent everything: {t}");
+    assert!(t.contains("printed: 16 rows"), "{t}");
+    let (w, h, px) = gb_testkit::read_png_rgb(&png).unwrap();
+    assert_eq!((w, h), (160, 16));
+    let grey = [0xFF, 0xAA, 0x55, 0x00];
+    for y in 0..16usize {
+        for x in 0..160usize {
+            let tile = (y / 8) * 20 + x / 8;
+            let row = tile * 16 + (y % 8) * 2;
+            let bit = 7 - (x % 8);
+            let colour = (tiles[row + 1] >> bit & 1) << 1 | (tiles[row] >> bit & 1);
+            assert_eq!(
+                px[y * 160 + x],
+                [grey[usize::from(colour)]; 3],
+                "pixel ({x}, {y})"
+            );
+        }
+    }
 }

@@ -299,6 +299,20 @@ impl Printer {
         }
     }
 
+    /// The bytes a game sends for one packet: the magic, `command`, no compression, the
+    /// length, `data`, the checksum, and the two $00 bytes that clock in the replies ($81,
+    /// then the status).
+    pub fn packet(command: u8, data: &[u8]) -> Vec<u8> {
+        let len = u16::try_from(data.len()).unwrap_or(u16::MAX);
+        let mut body = vec![command, 0, len as u8, (len >> 8) as u8];
+        body.extend_from_slice(&data[..usize::from(len)]);
+        let sum = body.iter().fold(0u16, |s, b| s.wrapping_add(u16::from(*b)));
+        let mut out = vec![0x88, 0x33];
+        out.extend(body);
+        out.extend([sum as u8, (sum >> 8) as u8, 0, 0]);
+        out
+    }
+
     /// Take what was printed since the last call (the host saves it as a picture).
     pub fn take_paper(&mut self) -> Paper {
         std::mem::take(&mut self.paper)
@@ -433,18 +447,6 @@ mod tests {
             .collect()
     }
 
-    /// A packet of `command` with `data`, its checksum and the two reply bytes.
-    fn packet(command: u8, compressed: bool, data: &[u8]) -> Vec<u8> {
-        let len = data.len() as u16;
-        let mut body = vec![command, u8::from(compressed), len as u8, (len >> 8) as u8];
-        body.extend_from_slice(data);
-        let sum = body.iter().fold(0u16, |s, b| s.wrapping_add(u16::from(*b)));
-        let mut out = vec![0x88, 0x33];
-        out.extend(body);
-        out.extend([sum as u8, (sum >> 8) as u8, 0, 0]);
-        out
-    }
-
     fn last_two(replies: &[u8]) -> [u8; 2] {
         [replies[replies.len() - 2], replies[replies.len() - 1]]
     }
@@ -454,7 +456,7 @@ mod tests {
         let mut p = Printer::default();
         let mut t = 0;
         assert_eq!(
-            last_two(&send(&mut p, &mut t, &packet(1, false, &[]))),
+            last_two(&send(&mut p, &mut t, &Printer::packet(1, &[]))),
             [0x81, 0]
         );
         // One band: 20 × 2 tiles; tile n's rows all $FF/$00 when n is even (colour 1), else
@@ -467,21 +469,21 @@ mod tests {
             })
             .collect();
         assert_eq!(
-            last_two(&send(&mut p, &mut t, &packet(4, false, &band))),
+            last_two(&send(&mut p, &mut t, &Printer::packet(4, &band))),
             [0x81, 0]
         );
         assert_eq!(
-            last_two(&send(&mut p, &mut t, &packet(0x0F, false, &[]))),
+            last_two(&send(&mut p, &mut t, &Printer::packet(0x0F, &[]))),
             [0x81, status::UNPROCESSED]
         );
-        send(&mut p, &mut t, &packet(4, false, &[]));
+        send(&mut p, &mut t, &Printer::packet(4, &[]));
         // Palette $E4: colour 1 → shade 1, colour 2 → shade 2.
-        let replies = send(&mut p, &mut t, &packet(2, false, &[1, 0x13, 0xE4, 0x40]));
+        let replies = send(&mut p, &mut t, &Printer::packet(2, &[1, 0x13, 0xE4, 0x40]));
         assert_eq!(last_two(&replies)[0], 0x81);
-        let st = last_two(&send(&mut p, &mut t, &packet(0x0F, false, &[])))[1];
+        let st = last_two(&send(&mut p, &mut t, &Printer::packet(0x0F, &[])))[1];
         assert_ne!(st & status::PRINTING, 0, "printing");
         t += MS_100;
-        let st = last_two(&send(&mut p, &mut t, &packet(0x0F, false, &[])))[1];
+        let st = last_two(&send(&mut p, &mut t, &Printer::packet(0x0F, &[])))[1];
         assert_eq!(st & status::PRINTING, 0, "done");
         let paper = p.take_paper();
         assert_eq!(paper.rows(), 16);
@@ -497,7 +499,7 @@ mod tests {
     fn a_bad_checksum_is_reported_and_changes_nothing() {
         let mut p = Printer::default();
         let mut t = 0;
-        let mut bad = packet(4, false, &[1, 2, 3]);
+        let mut bad = Printer::packet(4, &[1, 2, 3]);
         let n = bad.len();
         bad[n - 4] ^= 1;
         assert_eq!(
@@ -520,7 +522,7 @@ mod tests {
     fn the_printer_round_trips_through_the_image() {
         let mut p = Printer::default();
         let mut t = 0;
-        send(&mut p, &mut t, &packet(4, false, &[9; 40])[..10]);
+        send(&mut p, &mut t, &Printer::packet(4, &[9; 40])[..10]);
         let out = p.image();
         let q = Printer::from_image(&out).expect("loads");
         assert_eq!(out, q.image());

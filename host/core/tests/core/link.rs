@@ -3,7 +3,7 @@
 //! side, the roles swapped mid-session, the cable pulled mid-byte, and a pair's state image.
 
 use crate::no_render::machine as power_on;
-use gb_core::link::{Inexact, Pair};
+use gb_core::link::{Inexact, Pair, Printer};
 use gb_core::{Gb, Model, ModelChoice, asm};
 
 /// Bytes each program exchanges.
@@ -357,28 +357,15 @@ fn two_internal_clocks_each_shift_in_the_other_line() {
     }
 }
 
-/// A printer packet: magic, `command`, no compression, `data`, its checksum, two $00 for the
-/// replies.
-fn printer_packet(command: u8, data: &[u8]) -> Vec<u8> {
-    let len = data.len() as u16;
-    let mut body = vec![command, 0, len as u8, (len >> 8) as u8];
-    body.extend_from_slice(data);
-    let sum = body.iter().fold(0u16, |s, b| s.wrapping_add(u16::from(*b)));
-    let mut out = vec![0x88, 0x33];
-    out.extend(body);
-    out.extend([sum as u8, (sum >> 8) as u8, 0, 0]);
-    out
-}
-
 #[test]
 fn the_printer_prints_the_tiles_a_program_sends() {
     // One band of 20 × 2 tiles: each tile's rows from its index (a pattern the paper shows).
     let tiles: Vec<u8> = (0..0x280u32).map(|i| (i * 7 + i / 16) as u8).collect();
-    let mut stream = printer_packet(0x01, &[]);
-    stream.extend(printer_packet(0x04, &tiles));
-    stream.extend(printer_packet(0x04, &[]));
-    stream.extend(printer_packet(0x02, &[1, 0x00, 0xE4, 0x40]));
-    stream.extend(printer_packet(0x0F, &[]));
+    let mut stream = Printer::packet(0x01, &[]);
+    stream.extend(Printer::packet(0x04, &tiles));
+    stream.extend(Printer::packet(0x04, &[]));
+    stream.extend(Printer::packet(0x02, &[1, 0x00, 0xE4, 0x40]));
+    stream.extend(Printer::packet(0x0F, &[]));
     let db: Vec<String> = stream.iter().map(|b| format!("${b:02X}")).collect();
     let src = format!(
         r#"

@@ -9,7 +9,8 @@
     state = gb.save_state()
 
 ``gbhost.pyboy`` offers the PyBoy 2.x surface bots use, ``gbhost.gym`` a Gymnasium
-environment, and ``python -m gbhost.bot`` a bot search on Ray.
+environment, ``LinkedPair`` two Game Boys on a link cable and ``gbhost.pettingzoo`` a
+two-agent PettingZoo environment on them, and ``python -m gbhost.bot`` a bot search on Ray.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import numpy as np
 
 from . import _gbhost
 
-__all__ = ["GameBoy", "Memory", "BUTTONS", "SCREEN_WIDTH", "SCREEN_HEIGHT"]
+__all__ = ["GameBoy", "LinkedPair", "Memory", "BUTTONS", "SCREEN_WIDTH", "SCREEN_HEIGHT"]
 
 #: The game's picture: pixels across and down (the screen arrays are
 #: ``SCREEN_HEIGHT x SCREEN_WIDTH x channels``).
@@ -210,3 +211,70 @@ class GameBoy:
     def stop_movie(self) -> str:
         """Finish the movie being recorded; returns its path."""
         return str(self._core.stop_movie())
+
+
+class LinkedPair:
+    """Two Game Boys on a link cable, run as one machine: one log, one rewind history.
+
+    ``LinkedPair(rom1, rom2, model="auto", history_mib=32)``: each ROM a path or its bytes;
+    ``model`` is for both (``"auto"`` chooses for each ROM). Players are 0 (the first) and 1.
+    Every bit crosses the cable at the cycle the clocking side shifts it; ``inexact`` counts
+    the exchanges that were not exact (0 expected).
+    """
+
+    def __init__(
+        self,
+        rom1: Union[str, os.PathLike, bytes],
+        rom2: Union[str, os.PathLike, bytes],
+        model: str = "auto",
+        history_mib: int = 32,
+    ):
+        roms = [os.fspath(r) if isinstance(r, os.PathLike) else r for r in (rom1, rom2)]
+        self._core = _gbhost.LinkedPair(roms[0], roms[1], model, history_mib)
+
+    def step(self, frames: int = 1, render: bool = True) -> None:
+        """Run ``frames`` of the first player's frames (the second runs to the same moment).
+
+        With ``render`` the last two are drawn, so that both players' last pictures are whole
+        (the second player's frames end inside the first's)."""
+        self._core.step(frames, render)
+
+    def set_buttons(self, player: int, names: Sequence[str]) -> None:
+        """Hold exactly ``names`` on ``player``'s joypad from the next frame on."""
+        self._core.set_buttons(player, list(names))
+
+    def screen(self, player: int) -> np.ndarray:
+        """``player``'s last picture, a 144 x 160 x 3 ``uint8`` array (RGB)."""
+        raw = self._core.screen_bytes(player)
+        return np.frombuffer(raw, dtype=np.uint8).reshape(SCREEN_HEIGHT, SCREEN_WIDTH, 3)
+
+    def peek(self, player: int, addr: int) -> int:
+        """The byte at ``addr`` of ``player``'s bus, as its CPU sees it."""
+        return self._core.peek(player, addr)
+
+    @property
+    def frame(self) -> int:
+        """Frames completed (the first player's)."""
+        return self._core.frame
+
+    @property
+    def plugged(self) -> bool:
+        """Whether the cable is plugged in; assign to plug it or pull it (from the next frame)."""
+        return self._core.plugged
+
+    @plugged.setter
+    def plugged(self, on: bool) -> None:
+        self._core.plugged = bool(on)
+
+    @property
+    def inexact(self) -> int:
+        """Exchanges the cable could not make exact (0 expected)."""
+        return self._core.inexact
+
+    def state_hash(self) -> int:
+        """A hash of both machines and the cable: equal exactly when two pairs are in one state."""
+        return self._core.state_hash()
+
+    def rewind(self, frames: int) -> int:
+        """Go back ``frames`` frames, both machines and the cable together; the frame reached."""
+        return self._core.rewind(frames)
