@@ -78,8 +78,9 @@ pub struct Args {
     #[arg(long, conflicts_with_all = ["rewind", "editor_paint"])]
     search_list: bool,
     /// Run ROM on a link cable with a second Game Boy running ROM2, against one machine
-    /// in the same run (`pair-ratio`: the pair's fps over one machine's).
-    #[arg(long, value_name = "ROM2", conflicts_with_all = ["rewind", "movie", "editor_paint", "search_list"])]
+    /// in the same run (`pair-ratio`: the pair's fps over one machine's); with --rewind, the
+    /// pair's rewind history.
+    #[arg(long, value_name = "ROM2", conflicts_with_all = ["movie", "editor_paint", "search_list"])]
     link: Option<PathBuf>,
 }
 
@@ -105,6 +106,7 @@ pub fn run(args: &Args) -> Result<()> {
             frames: args.frames.unwrap_or(36_000),
             core_method: args.core_method.as_deref(),
             script_method: args.script_method.as_deref(),
+            link: args.link.as_deref(),
         });
     }
     if let Some(second) = &args.link {

@@ -11,7 +11,8 @@
 //! scripts one frame back), `step-back-shown-us` (the same plus re-running the frame for its
 //! picture and overlays, what the app does), `seek-ms` (median time to show the oldest frames of
 //! the history) and `history-seconds` (how much gameplay the default ring holds; extrapolated
-//! from the bytes per frame when the run did not fill it).
+//! from the bytes per frame when the run did not fill it). With `--link ROM2` the session is
+//! two linked Game Boys (the second's input the same sequence three frames later).
 
 use anyhow::{Context, Result};
 use gb_core::Buttons;
@@ -38,6 +39,9 @@ pub struct Options<'a> {
     pub core_method: Option<&'a str>,
     /// How script diffs are stored.
     pub script_method: Option<&'a str>,
+    /// A second Game Boy on a link cable running this ROM (its input: the same sequence,
+    /// three frames later).
+    pub link: Option<&'a std::path::Path>,
 }
 
 /// The gameplay input: Start on the title and menu, then a seeded sequence of moves.
@@ -81,14 +85,26 @@ pub fn run(opts: &Options<'_>) -> Result<()> {
         ..defaults
     };
     let ring_capacity = config.ring_bytes;
-    let mut s = Session::power_on(rom, opts.power.power_on(None), config)
-        .context("cannot start a session")?;
+    let mut s = match opts.link {
+        Some(second) => {
+            let rom2 = crate::game::rom::read(second, opts.power.force, &[])?;
+            Session::power_on_linked(
+                (rom, opts.power.power_on(None)),
+                (rom2, opts.power.power_on(None)),
+                config,
+            )
+            .context("cannot start the linked pair")?
+        }
+        None => Session::power_on(rom, opts.power.power_on(None), config)
+            .context("cannot start a session")?,
+    };
     crate::scripted::load_scripts(&mut s, opts.scripts, None)?;
     let mut capture = Vec::with_capacity(opts.frames as usize);
     let (mut total, mut core) = (0u64, 0u64);
     let t = Instant::now();
     for f in 0..opts.frames {
         s.set_buttons(gameplay_input(f));
+        s.set_player_buttons(1, gameplay_input(f.saturating_sub(3)));
         s.run_frame();
         let st = s.stats();
         capture.push(st.capture_ns as f64 / 1000.0);
