@@ -19,6 +19,9 @@ pub(super) struct Controls {
     pub(super) held: Held,
     /// The second player's joypad keys (a linked pair), each with its button.
     pub(super) keys2: [(Option<egui::Key>, Buttons); 8],
+    /// The Link menu's "Swap controllers": player 1's keys and gamepads play player 2 and
+    /// the other way round.
+    pub(super) swapped: bool,
 }
 
 impl Controls {
@@ -32,6 +35,7 @@ impl Controls {
             keys2: pad([
                 &k.right, &k.left, &k.up, &k.down, &k.a, &k.b, &k.select, &k.start,
             ]),
+            swapped: false,
         }
     }
 }

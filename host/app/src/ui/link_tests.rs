@@ -1,6 +1,6 @@
 //! Two linked Game Boys in the window (the link demo on both): both screens drawn, player 2
-//! on its own keys, the squares crossing the cable, the Link menu pulling the cable out (the
-//! leader then reads $FF).
+//! on its own keys (and the Link menu swapping the controllers), the squares crossing the
+//! cable, the Link menu pulling the cable out (the leader then reads $FF).
 
 use super::test_support::{self as support, settle, step};
 use crate::emu::RomSource;
@@ -15,6 +15,14 @@ fn peek(h: &support::H, addr: u16) -> u8 {
         .filter(|w| w.len() == 2)
         .find_map(|w| u8::from_str_radix(w, 16).ok());
     hex.unwrap_or_else(|| panic!("no byte in '{out}'"))
+}
+
+/// Open the Link menu unless it is open.
+fn open_link_menu(h: &mut support::H) {
+    if h.query_by_label("Cable plugged in").is_none() {
+        h.get_by_label("Link").click();
+        h.run_steps(2);
+    }
 }
 
 #[test]
@@ -45,9 +53,19 @@ fn two_game_boys_side_by_side_with_their_own_keys_and_a_cable() {
     assert_eq!(peek(&h, 0xC001), 80, "player 1 did not move");
     let seen = peek(&h, 0xC003);
     assert!(seen > 100, "player 1 sees player 2 moved down: y {seen}");
+    // Swapped controllers: the arrows now move player 2, S player 1.
+    open_link_menu(&mut h);
+    h.get_by_label("Swap controllers").click();
+    settle(&mut h);
+    h.key_down(egui::Key::S);
+    settle(&mut h);
+    step(&mut h, 10);
+    h.key_up(egui::Key::S);
+    settle(&mut h);
+    step(&mut h, 2);
+    assert!(peek(&h, 0xC001) > 80, "S moved player 1 down");
     // The Link menu pulls the cable out.
-    h.get_by_label("Link").click();
-    h.run_steps(2);
+    open_link_menu(&mut h);
     h.get_by_label("Cable plugged in").click();
     settle(&mut h);
     step(&mut h, 2);

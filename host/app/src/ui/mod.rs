@@ -226,7 +226,11 @@ impl GbApp {
         if let Some(g) = &mut self.controls.gamepads {
             buttons |= g.poll().0;
         }
-        let buttons = Buttons(buttons);
+        let (buttons, second) = if linked && self.controls.swapped {
+            (second, Buttons(buttons))
+        } else {
+            (Buttons(buttons), second)
+        };
         if buttons != self.controls.held.buttons {
             self.controls.held.buttons = buttons;
             self.send(Cmd::Buttons(buttons));
@@ -287,7 +291,12 @@ impl GbApp {
         if ui.checkbox(&mut on, "Cable plugged in").changed() {
             self.send(Cmd::Cable(on));
         }
-        ui.label("Player 2: W A S D, G = A, F = B, T = Start, R = Select (keys2 in the config)");
+        ui.checkbox(&mut self.controls.swapped, "Swap controllers");
+        ui.label(if self.controls.swapped {
+            "Player 1: W A S D, G = A, F = B, T = Start, R = Select; player 2: the usual keys"
+        } else {
+            "Player 2: W A S D, G = A, F = B, T = Start, R = Select (keys2 in the config)"
+        });
     }
 
     fn menu_file(&mut self, ui: &mut egui::Ui) {
