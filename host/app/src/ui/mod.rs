@@ -223,8 +223,15 @@ impl GbApp {
                 pressed(self.controls.keys.advance),
             )
         });
+        let mut second = second;
         if let Some(g) = &mut self.controls.gamepads {
-            buttons |= g.poll().0;
+            if linked {
+                let [a, b] = g.poll_players();
+                buttons |= a.0;
+                second = Buttons(second.0 | b.0);
+            } else {
+                buttons |= g.poll().0;
+            }
         }
         let (buttons, second) = if linked && self.controls.swapped {
             (second, Buttons(buttons))
