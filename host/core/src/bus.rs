@@ -558,14 +558,9 @@ impl Hardware {
         self.deadline = self.stop_at.min(self.speed_switch_end).min(stall);
     }
 
-    /// Recompute the earliest pending event, from outside the run loop.
-    pub(crate) fn reschedule_now(&mut self) {
-        self.reschedule();
-    }
-
     /// Recompute the earliest pending event (and the read fast-path flag).
     #[inline]
-    fn reschedule(&mut self) {
+    pub(crate) fn reschedule(&mut self) {
         self.plain_reads = self.plain_base && !self.dma.active && self.hdma.due == Due::Nothing;
         self.others_next = self
             .deadline

@@ -955,7 +955,7 @@ impl Gb {
 
     /// The scheduler's next event moved (edges were handed to the serial port).
     pub(crate) fn serial_changed(&mut self) {
-        self.hw.reschedule_now();
+        self.hw.reschedule();
     }
 
     /// Write `value` to `addr` as a debugger poke: no time passes, and I/O registers take the

@@ -165,7 +165,7 @@ impl Pair {
         self.plugged = on;
         for p in &mut self.players {
             let now = p.gb.cycles();
-            let sb = p.gb.serial().sb();
+            let sb = p.gb.serial().read_sb();
             let inexact = p.gb.serial().port().map(|port| port.inexact);
             let device = if on {
                 let mut port = LinkPort::default();
@@ -280,8 +280,7 @@ impl Pair {
 
     /// Whether side `p` waits for a byte on the external clock.
     fn waits(&self, p: usize) -> bool {
-        let s = self.players[p].gb.serial();
-        s.waits_external() && s.port().is_some_and(|port| port.bits_left > 0)
+        self.players[p].gb.serial().waits_for_byte()
     }
 
     /// Side `x`, run ahead while both waited (held in `before[x]` as it was), and the other
@@ -358,11 +357,8 @@ impl Pair {
         if !self.plugged {
             return Some(free);
         }
-        let waits = |s: &crate::serial::Serial| {
-            s.waits_external() && s.port().is_some_and(|p| p.bits_left > 0)
-        };
-        if waits(sx) {
-            if waits(sy) {
+        if sx.waits_for_byte() {
+            if sy.waits_for_byte() {
                 return None;
             }
             // Never past an edge of y not yet made.
@@ -375,7 +371,7 @@ impl Pair {
         let Some(next) = sx.next_shift() else {
             return Some(free);
         };
-        if waits(sy) {
+        if sy.waits_for_byte() {
             // y's line is predicted: x clocks on (it stops at its next byte's start); when
             // y waits for x's next edge, only to that edge.
             return Some(if must { next } else { u64::MAX });
@@ -397,33 +393,33 @@ impl Pair {
     /// Before `who` runs: what it knows of the other side's line (the history up to the
     /// other's clock, and the prediction beyond it).
     fn show_peer(&mut self, who: usize) {
-        let other = &self.players[1 - who].gb;
-        let known_until = other.cycles();
-        let serial = other.serial();
-        let Some(port) = serial.port() else {
+        let [first, second] = &mut self.players;
+        let (mine, other) = if who == 0 {
+            (first, &*second)
+        } else {
+            (second, &*first)
+        };
+        let serial = other.gb.serial();
+        let (Some(port), Some(mine)) = (serial.port(), mine.gb.serial_mut().port_mut()) else {
             return;
         };
-        let history = port.log.clone();
-        let mut sb = serial.sb();
-        let mut bits = if serial.waits_external() {
+        // Its SB once the edges it has not reached yet are shifted in (as it will take them).
+        let mut sb = serial.read_sb();
+        let mut bits = if serial.waits_for_byte() {
             port.bits_left
         } else {
             0
         };
         for e in &port.received {
-            if bits > 0 && port.armed_at <= e.time {
+            if bits > 0 && serial.takes_edge_at(e.time) {
                 sb = (sb << 1) | u8::from(e.bit);
                 bits -= 1;
             }
         }
-        if let Some(mine) = self.players[who].gb.serial_mut().port_mut() {
-            mine.peer = crate::serial::PeerLine {
-                history,
-                known_until,
-                predicted_sb: sb,
-                predicted_bits: bits,
-            };
-        }
+        let peer = &mut mine.peer;
+        peer.history.clone_from(&port.log);
+        peer.known_until = other.gb.cycles();
+        (peer.predicted_sb, peer.predicted_bits) = (sb, bits);
     }
 
     /// Hand each side the edges the other made, and trim the histories to what can still be
@@ -444,14 +440,14 @@ impl Pair {
             }
             let receiver = &mut self.players[to].gb;
             let now = receiver.cycles();
-            let waits = receiver.serial().waits_external();
+            // An edge its clock already passed while it waited reaches it late.
+            let late = edges
+                .iter()
+                .filter(|e| e.time < now && receiver.serial().takes_edge_at(e.time))
+                .count() as u64;
             if let Some(port) = receiver.serial_mut().port_mut() {
-                for e in edges {
-                    if e.time < now && waits && port.bits_left > 0 && port.armed_at <= e.time {
-                        port.inexact.late += 1;
-                    }
-                    port.received.push_back(e);
-                }
+                port.inexact.late += late;
+                port.received.extend(edges);
             }
             receiver.serial_changed();
         }

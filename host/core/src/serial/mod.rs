@@ -15,7 +15,14 @@
 //! clock a side shifts only while SC bit 7 is set (it waits for a byte: Pan Docs issue #398,
 //! hardware observation), one bit per edge of the other side's clock, and completes (SC bit 7
 //! cleared, the serial interrupt) on the eighth. Every byte the game starts sending is kept in
-//! [`Serial::output`] for hosts (Blargg's tests print their results there).
+//! [`Serial::output`] for hosts (Blargg's tests print their results there). The Game Boy
+//! Printer ([`Printer`]) is the other device: it is always clocked by the Game Boy.
+
+mod port;
+mod printer;
+
+pub use port::{Inexact, LinkPort};
+pub use printer::{PAPER_WIDTH, Paper, Printer};
 
 /// System counter ticks between two shifts of an internal-clock transfer (8192 Hz at normal
 /// speed).
@@ -24,12 +31,6 @@ const SHIFT_PERIOD: u64 = 512;
 const EDGE_PERIOD: u64 = 256;
 /// How much faster the CGB's fast clock (SC bit 1) shifts: counter bit 2 instead of bit 7.
 const FAST_DIVIDER: u64 = 32;
-mod port;
-mod printer;
-
-pub(crate) use port::PeerLine;
-pub use port::{Inexact, LinkPort};
-pub use printer::{PAPER_WIDTH, Paper, Printer};
 
 /// Most bytes kept in the output log before older ones are dropped.
 const OUTPUT_CAP: usize = 1 << 16;
@@ -125,11 +126,6 @@ impl Serial {
         &mut self.device
     }
 
-    /// SB as the line sees it: bit 7 goes out.
-    pub(crate) fn sb(&self) -> u8 {
-        self.sb
-    }
-
     /// An internal-clock transfer is running: the time of its next shift.
     pub(crate) fn next_shift(&self) -> Option<u64> {
         (self.next_shift != u64::MAX).then_some(self.next_shift)
@@ -141,8 +137,20 @@ impl Serial {
     }
 
     /// SC bits 7 and 0: waiting for a byte on the external clock.
-    pub(crate) fn waits_external(&self) -> bool {
+    fn waits_external(&self) -> bool {
         self.sc & 0x81 == 0x80
+    }
+
+    /// Whether this side waits for a byte from the other side's clock: SC on the external
+    /// clock with the transfer on, bits of the byte left.
+    pub(crate) fn waits_for_byte(&self) -> bool {
+        self.waits_external() && self.port().is_some_and(|p| p.bits_left > 0)
+    }
+
+    /// Whether the other side's edge at `time` shifts a bit in: it waits for a byte, and
+    /// began to before `time`.
+    pub(crate) fn takes_edge_at(&self, time: u64) -> bool {
+        self.waits_for_byte() && self.port().is_some_and(|p| p.armed_at <= time)
     }
 
     /// SB read.
@@ -295,18 +303,18 @@ impl Serial {
     /// Take the other side's next edge due by `now`: shift it in if this side waits for a
     /// byte (armed before the edge). True when the byte is complete.
     fn receive(&mut self, now: u64) -> bool {
-        let waits = self.waits_external();
         let sb = self.sb;
-        let Some(port) = self.port_mut() else {
+        let Some(edge) = self.port_mut().and_then(|p| p.take_due(now)) else {
             return false;
         };
-        let Some(edge) = port.take_due(now) else {
+        let takes = self.takes_edge_at(edge.time);
+        let Some(port) = self.port_mut() else {
             return false;
         };
         if edge.predicted && (sb & 0x80 != 0) != edge.assumed {
             port.inexact.mispredicted += 1;
         }
-        if !(waits && port.bits_left > 0 && port.armed_at <= edge.time) {
+        if !takes {
             return false;
         }
         let sb = (sb << 1) | u8::from(edge.bit);
