@@ -25,9 +25,8 @@ use gb_core::{
 use crate::data::fnv1a;
 use crate::tools::cheats::Active;
 
-/// What the machine is made of.
-#[derive(Clone)]
-enum Hardware {
+/// What the machine is made of (not the core's `bus::Hardware`: whole consoles).
+enum Consoles {
     /// One Game Boy.
     One(Box<Gb>),
     /// Two on a link cable.
@@ -37,7 +36,7 @@ enum Hardware {
 /// The emulated hardware of a session: one Game Boy or a linked pair (see the module's
 /// docs), with the picture of the first player's last completed frame.
 pub struct Machine {
-    hw: Hardware,
+    hw: Consoles,
     /// The last completed frame (one Game Boy; a pair keeps its players' own).
     picture: Frame,
 }
@@ -56,7 +55,7 @@ impl Machine {
     /// A machine powered on with `cart` as `boot` says.
     pub(crate) fn power_on(cart: Cartridge, boot: Boot<'_>) -> Result<Machine, GbError> {
         Ok(Machine {
-            hw: Hardware::One(Box::new(Gb::power_on(cart, boot)?)),
+            hw: Consoles::One(Box::new(Gb::power_on(cart, boot)?)),
             picture: Frame::default(),
         })
     }
@@ -71,7 +70,7 @@ impl Machine {
         let mut b = Gb::power_on(second.0, second.1)?;
         b.set_audio_enabled(false);
         Ok(Machine {
-            hw: Hardware::Linked(Box::new(Pair::new(a, b))),
+            hw: Consoles::Linked(Box::new(Pair::new(a, b))),
             picture: Frame::default(),
         })
     }
@@ -79,16 +78,16 @@ impl Machine {
     /// How many Game Boys: 1, or 2 for a linked pair.
     pub fn players(&self) -> usize {
         match &self.hw {
-            Hardware::One(_) => 1,
-            Hardware::Linked(_) => 2,
+            Consoles::One(_) => 1,
+            Consoles::Linked(_) => 2,
         }
     }
 
     /// The linked pair, if this machine is one.
     pub fn pair(&self) -> Option<&Pair> {
         match &self.hw {
-            Hardware::Linked(p) => Some(p),
-            Hardware::One(_) => None,
+            Consoles::Linked(p) => Some(p),
+            Consoles::One(_) => None,
         }
     }
 
@@ -96,16 +95,16 @@ impl Machine {
     /// first player.
     pub fn gb(&self) -> &Gb {
         match &self.hw {
-            Hardware::One(gb) => gb,
-            Hardware::Linked(p) => p.gb(0),
+            Consoles::One(gb) => gb,
+            Consoles::Linked(p) => p.gb(0),
         }
     }
 
     /// Player `p`'s Game Boy (0: the first), if there is one.
     pub fn player(&self, p: usize) -> Option<&Gb> {
         match &self.hw {
-            Hardware::One(gb) => (p == 0).then_some(&**gb),
-            Hardware::Linked(pair) => (p < 2).then(|| pair.gb(p)),
+            Consoles::One(gb) => (p == 0).then_some(&**gb),
+            Consoles::Linked(pair) => (p < 2).then(|| pair.gb(p)),
         }
     }
 
@@ -113,8 +112,8 @@ impl Machine {
     /// so what they change is no outside input). A pair's first player.
     pub(crate) fn gb_mut(&mut self) -> &mut Gb {
         match &mut self.hw {
-            Hardware::One(gb) => gb,
-            Hardware::Linked(p) => p.gb_mut(0),
+            Consoles::One(gb) => gb,
+            Consoles::Linked(p) => p.gb_mut(0),
         }
     }
 
@@ -132,24 +131,24 @@ impl Machine {
     /// player's.
     pub fn picture(&self) -> &Frame {
         match &self.hw {
-            Hardware::One(_) => &self.picture,
-            Hardware::Linked(p) => p.picture(0),
+            Consoles::One(_) => &self.picture,
+            Consoles::Linked(p) => p.picture(0),
         }
     }
 
     /// Player `p`'s last completed frame, if there is that player.
     pub fn player_picture(&self, p: usize) -> Option<&Frame> {
         match &self.hw {
-            Hardware::One(_) => (p == 0).then_some(&self.picture),
-            Hardware::Linked(pair) => (p < 2).then(|| pair.picture(p)),
+            Consoles::One(_) => (p == 0).then_some(&self.picture),
+            Consoles::Linked(pair) => (p < 2).then(|| pair.picture(p)),
         }
     }
 
     /// The picture, to put a state file's thumbnail on screen until a frame runs.
     pub(crate) fn picture_mut(&mut self) -> &mut Frame {
         match &mut self.hw {
-            Hardware::One(_) => &mut self.picture,
-            Hardware::Linked(p) => p.picture_mut(0),
+            Consoles::One(_) => &mut self.picture,
+            Consoles::Linked(p) => p.picture_mut(0),
         }
     }
 
@@ -158,17 +157,17 @@ impl Machine {
     /// ended.
     pub(crate) fn run_until(&mut self, due: Option<u64>) -> bool {
         match (&mut self.hw, due) {
-            (Hardware::One(gb), Some(c)) => gb.run_until_cycle(c),
-            (Hardware::One(gb), None) => gb.run_frame_watched(),
-            (Hardware::Linked(p), due) => p.run_until(due),
+            (Consoles::One(gb), Some(c)) => gb.run_until_cycle(c),
+            (Consoles::One(gb), None) => gb.run_frame_watched(),
+            (Consoles::Linked(p), due) => p.run_until(due),
         }
     }
 
     /// Run as a debugger asks (see `Gb::run_debug`); a pair runs to its frame's end.
     pub(crate) fn run_debug(&mut self, until: DebugUntil) -> DebugStop {
         match &mut self.hw {
-            Hardware::One(gb) => gb.run_debug(until),
-            Hardware::Linked(p) => {
+            Consoles::One(gb) => gb.run_debug(until),
+            Consoles::Linked(p) => {
                 while !p.run_until(None) {}
                 DebugStop::FrameEnd
             }
@@ -178,7 +177,7 @@ impl Machine {
     /// The frame just run is complete: its picture becomes [`Machine::picture`] (a pair
     /// keeps its players' pictures as their frames end).
     pub(crate) fn end_frame(&mut self) {
-        if let Hardware::One(gb) = &mut self.hw {
+        if let Consoles::One(gb) = &mut self.hw {
             gb.swap_frame(&mut self.picture);
         }
     }
@@ -186,8 +185,8 @@ impl Machine {
     /// Write the machine's fixed-layout state image into `out` (replacing its contents).
     pub fn save_image(&self, out: &mut Vec<u8>) {
         match &self.hw {
-            Hardware::One(gb) => gb.save_state(out),
-            Hardware::Linked(p) => p.save_state(out),
+            Consoles::One(gb) => gb.save_state(out),
+            Consoles::Linked(p) => p.save_state(out),
         }
     }
 
@@ -202,7 +201,7 @@ impl Machine {
     /// load into a pair, nor a pair's into a single Game Boy.
     pub(crate) fn load_image(&mut self, image: &[u8]) -> Result<(), StateError> {
         match &mut self.hw {
-            Hardware::One(gb) => {
+            Consoles::One(gb) => {
                 if image.starts_with(&gb_core::link::PAIR_MAGIC) {
                     return Err(StateError::Invalid(
                         "a linked pair's state cannot load into a single Game Boy",
@@ -210,7 +209,7 @@ impl Machine {
                 }
                 gb.load_state(image)
             }
-            Hardware::Linked(p) => p.load_state(image).map_err(|e| match e {
+            Consoles::Linked(p) => p.load_state(image).map_err(|e| match e {
                 gb_core::link::PairStateError::NotAPair => {
                     StateError::Invalid("a single Game Boy's state cannot load into a linked pair")
                 }
@@ -238,7 +237,7 @@ impl Machine {
     /// The state image this machine would have after importing a BESS file (the machine
     /// itself is not changed); not for a pair.
     pub(crate) fn bess_image(&self, bytes: &[u8]) -> Result<Vec<u8>, gb_core::bess::BessError> {
-        let Hardware::One(gb) = &self.hw else {
+        let Consoles::One(gb) = &self.hw else {
             return Err(gb_core::bess::BessError::Damaged(
                 "a BESS state holds one Game Boy: it cannot load into a linked pair".into(),
             ));
@@ -259,15 +258,15 @@ impl Machine {
     /// Press exactly `buttons` on player `p`'s joypad (nothing if there is no such player).
     pub(crate) fn set_player_buttons(&mut self, p: usize, buttons: Buttons) {
         match &mut self.hw {
-            Hardware::One(gb) if p == 0 => gb.set_buttons(buttons),
-            Hardware::Linked(pair) if p < 2 => pair.gb_mut(p).set_buttons(buttons),
+            Consoles::One(gb) if p == 0 => gb.set_buttons(buttons),
+            Consoles::Linked(pair) if p < 2 => pair.gb_mut(p).set_buttons(buttons),
             _ => {}
         }
     }
 
     /// Plug the link cable in or pull it out (nothing for a single Game Boy).
     pub(crate) fn set_cable(&mut self, plugged: bool) {
-        if let Hardware::Linked(p) = &mut self.hw {
+        if let Consoles::Linked(p) = &mut self.hw {
             p.set_plugged(plugged);
         }
     }
@@ -331,8 +330,8 @@ impl Machine {
     /// Produce the pictures or not (see `Gb::set_rendering`).
     pub(crate) fn set_rendering(&mut self, on: bool) {
         match &mut self.hw {
-            Hardware::One(gb) => gb.set_rendering(on),
-            Hardware::Linked(p) => {
+            Consoles::One(gb) => gb.set_rendering(on),
+            Consoles::Linked(p) => {
                 p.gb_mut(0).set_rendering(on);
                 p.gb_mut(1).set_rendering(on);
             }

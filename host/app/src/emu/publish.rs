@@ -7,7 +7,7 @@ use gb_session::Session;
 
 use super::machine::Emu;
 use super::video_state::VideoView;
-use super::view::{ScreenView, TimelineView, View};
+use super::view::{ScreenView, SecondView, TimelineView, View};
 
 /// DMG shades (lightest first) as the window shows them: the DMG's green.
 pub const DMG_GREEN: [[u8; 3]; 4] = [
@@ -64,13 +64,11 @@ fn screen_view(session: &Session, correction: gb_core::ColorCorrection) -> Scree
         input: gb.buttons(),
         lag_frames: gb.lag_frames(),
         lagged: gb.lagged(),
-        second: session.machine().pair().map(|pair| {
-            (
-                pair.picture(1).to_rgb888_with(&DMG_GREEN, correction),
-                pair.gb(1).buttons(),
-            )
+        second: session.machine().pair().map(|pair| SecondView {
+            picture: pair.picture(1).to_rgb888_with(&DMG_GREEN, correction),
+            input: pair.gb(1).buttons(),
+            plugged: pair.plugged(),
         }),
-        plugged: session.machine().pair().map(|pair| pair.plugged()),
     }
 }
 

@@ -61,11 +61,19 @@ pub struct ScreenView {
     pub lag_frames: u64,
     /// The last frame was a lag frame.
     pub lagged: bool,
-    /// A linked pair's second player: its picture (RGB888, the same size) and the buttons
-    /// its game sees.
-    pub second: Option<(Vec<u8>, Buttons)>,
-    /// A linked pair: whether the cable is plugged in (`None`: one Game Boy).
-    pub plugged: Option<bool>,
+    /// A linked pair's second player and the cable (`None`: one Game Boy).
+    pub second: Option<SecondView>,
+}
+
+/// A linked pair's second player as the window draws it, and the cable.
+#[derive(Clone, Debug, Default)]
+pub struct SecondView {
+    /// Its picture, RGB888, the size of the first's.
+    pub picture: Vec<u8>,
+    /// The buttons its game sees.
+    pub input: Buttons,
+    /// The cable is plugged in.
+    pub plugged: bool,
 }
 
 /// The timeline and the rewind history.

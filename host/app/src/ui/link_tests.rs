@@ -69,7 +69,8 @@ fn two_game_boys_side_by_side_with_their_own_keys_and_a_cable() {
     h.get_by_label("Cable plugged in").click();
     settle(&mut h);
     step(&mut h, 2);
-    assert_eq!(h.state().view().screen.plugged, Some(false));
+    let plugged = h.state().view().screen.second.as_ref().map(|s| s.plugged);
+    assert_eq!(plugged, Some(false));
     h.get_by_label_contains("link cable pulled out");
     // Nothing at the other end: the leader shifts in 1s.
     assert_eq!(peek(&h, 0xC002), 0xFF, "player 1 reads $FF for x");

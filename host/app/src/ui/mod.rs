@@ -286,7 +286,7 @@ impl GbApp {
             ui.menu_button("Model", |ui| self.menu_model(ui));
             ui.menu_button("Scripts", |ui| self.menu_scripts(ui));
             ui.menu_button("View", |ui| self.menu_view(ui));
-            if let Some(plugged) = self.view.screen.plugged {
+            if let Some(plugged) = self.view.screen.second.as_ref().map(|s| s.plugged) {
                 ui.menu_button("Link", |ui| self.menu_link(ui, plugged));
             }
         });
@@ -684,12 +684,12 @@ impl GbApp {
             ));
             ui.separator();
             ui.label(format!("input {}", input_text(v.screen.input)));
-            if let (Some((_, second)), Some(plugged)) = (&v.screen.second, v.screen.plugged) {
+            if let Some(second) = &v.screen.second {
                 ui.separator();
                 ui.label(format!(
                     "player 2 input {} · cable {}",
-                    input_text(*second),
-                    if plugged { "plugged in" } else { "pulled out" }
+                    input_text(second.input),
+                    if second.plugged { "plugged in" } else { "pulled out" }
                 ));
             }
             if let Some(m) = &v.movie {
@@ -820,8 +820,8 @@ impl GbApp {
             screen::paint_overlay(&painter, rect.min, scale, cmds);
         }
         let mut shown = outer;
-        if let Some((picture, _)) = &self.view.screen.second {
-            let id = self.textures.second(ui.ctx(), picture);
+        if let Some(second) = &self.view.screen.second {
+            let id = self.textures.second(ui.ctx(), &second.picture);
             let second = egui::Rect::from_min_size(
                 egui::pos2(outer.max.x, rect.min.y),
                 screen::GAME * scale,
