@@ -4,7 +4,7 @@
 //! replays them and compares core and scripts byte for byte with what was recorded.
 
 use anyhow::{Context, Result, bail};
-use gb_session::{Session, SessionConfig};
+use gb_session::{Roms, Session, SessionConfig};
 use std::path::{Path, PathBuf};
 
 /// The sync test found frames that replayed differently (exit status 1).
@@ -70,6 +70,49 @@ pub struct Run<'a> {
     pub keep_going: bool,
     /// A second Game Boy on a link cable, running this ROM (the same power-on options).
     pub link: Option<&'a Path>,
+}
+
+/// The ROMs of a session: `rom` (read already), and with `link` the second player's, read
+/// from that file (no patches: those are the first ROM's).
+pub fn roms(rom: Vec<u8>, link: Option<&Path>, force: bool) -> Result<Roms> {
+    Ok(match link {
+        Some(second) => Roms::linked(rom, crate::game::rom::read(second, force, &[])?),
+        None => Roms::from(rom),
+    })
+}
+
+/// A session powered on with `rom` (read from `rom_path`) as `power` says, and with `link`
+/// a second Game Boy on a link cable running that ROM (the same power-on options; `auto`
+/// chooses for each ROM); the wall clock is logged as its start time.
+pub fn power_on(
+    rom_path: &Path,
+    rom: Vec<u8>,
+    link: Option<&Path>,
+    power: crate::game::rom::PowerArgs,
+    boot: Option<Vec<u8>>,
+    config: SessionConfig,
+) -> Result<Session> {
+    let mut s = match link {
+        Some(second) => {
+            let rom2 = crate::game::rom::read(second, power.force, &[])?;
+            Session::power_on_linked(
+                (rom, power.power_on(boot.clone())),
+                (rom2, power.power_on(boot)),
+                config,
+            )
+            .with_context(|| {
+                format!(
+                    "'{}' and '{}' cannot be run linked",
+                    rom_path.display(),
+                    second.display()
+                )
+            })?
+        }
+        None => Session::power_on(rom, power.power_on(boot), config)
+            .with_context(|| format!("'{}' cannot be run", rom_path.display()))?,
+    };
+    s.log_wall_clock();
+    Ok(s)
 }
 
 /// Read a script file: UTF-8 text, or (older scripts, saved by Windows editors) Latin-1,
@@ -284,30 +327,8 @@ pub fn run(run: &Run<'_>) -> Result<Session> {
         // The ring needs only the last K frames; keep it small.
         config.ring_bytes = 16 << 20;
     }
-    let mut session = match (run.from_state, run.link) {
-        (Some(_), Some(_)) => {
-            bail!(
-                "--from-state cannot be combined with --link yet (a pair's state file loads only in the app's session)"
-            )
-        }
-        (None, Some(second)) => {
-            let rom2 = crate::game::rom::read(second, run.power.force, &[])?;
-            let mut s = Session::power_on_linked(
-                (rom, run.power.power_on(boot.clone())),
-                (rom2, run.power.power_on(boot)),
-                config,
-            )
-            .with_context(|| {
-                format!(
-                    "'{}' and '{}' cannot be run linked",
-                    run.rom.display(),
-                    second.display()
-                )
-            })?;
-            s.log_wall_clock();
-            s
-        }
-        (Some(path), None) => {
+    let mut session = match run.from_state {
+        Some(path) => {
             let file = gb_session::StateFile::read(path)
                 .with_context(|| format!("cannot load state '{}'", path.display()))?;
             if let Some(gb_core::ModelChoice::Fixed(model)) = run.power.model
@@ -319,15 +340,11 @@ pub fn run(run: &Run<'_>) -> Result<Session> {
                     file.meta.model
                 );
             }
-            Session::from_state_file(rom, boot.as_deref(), config, &file)
+            let roms = roms(rom, run.link, run.power.force)?;
+            Session::from_state_file(roms, boot.as_deref(), config, &file)
                 .with_context(|| format!("cannot load state '{}'", path.display()))?
         }
-        (None, None) => {
-            let mut s = Session::power_on(rom, run.power.power_on(boot), config)
-                .with_context(|| format!("'{}' cannot be run", run.rom.display()))?;
-            s.log_wall_clock();
-            s
-        }
+        None => power_on(run.rom, rom, run.link, run.power, boot, config)?,
     };
     // The ROM's symbols for `emu.symbol` (its `.sym` file beside it), as the app gives them.
     match gb_session::symbols::Symbols::beside_rom(run.rom) {

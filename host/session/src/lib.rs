@@ -54,6 +54,7 @@ pub use machine::Machine;
 pub use rewind::{History, Method, Ring, RingError};
 pub use script::{ScriptConfig, Status};
 pub use session::{
-    ConsoleLine, PowerOn, ScriptRestore, Session, SessionConfig, SessionError, StartParams, Stats,
+    ConsoleLine, PowerOn, Roms, ScriptRestore, Session, SessionConfig, SessionError, StartParams,
+    Stats,
 };
 pub use state::{ScriptImage, StateFile, StateFileError};

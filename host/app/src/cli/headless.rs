@@ -93,7 +93,8 @@ pub struct Args {
     /// Run a second Game Boy on a link cable with this ROM (the same --model and power-on
     /// options; `auto` chooses for each ROM). Player 2's lines follow player 1's, prefixed
     /// `player 2 `; `--screenshot` shows both screens side by side; `link:` tells whether the
-    /// cable is plugged and how many exchanges were not exact (0 expected).
+    /// cable is plugged and how many exchanges were not exact (0 expected). With
+    /// `--from-state`, the second ROM of a linked pair's state file.
     #[arg(long, value_name = "ROM2", conflicts_with = "stop_on_ld_b_b")]
     link: Option<PathBuf>,
     /// Attach the Game Boy Printer to the serial port and write what it printed to this PNG

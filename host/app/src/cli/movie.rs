@@ -97,6 +97,10 @@ struct RecordArgs {
     /// Start from this state file instead of power-on.
     #[arg(long, value_name = "FILE.gbs")]
     from_state: Option<PathBuf>,
+    /// Record two Game Boys on a link cable, the second running this ROM (the same power-on
+    /// options): the movie holds both players' input (--random-input drives both).
+    #[arg(long, value_name = "ROM2")]
+    link: Option<PathBuf>,
     /// Author (repeatable).
     #[arg(long)]
     author: Vec<String>,
@@ -120,6 +124,9 @@ struct PlayArgs {
     rom: PathBuf,
     /// The movie file.
     movie: PathBuf,
+    /// The second player's ROM, for a movie of two linked Game Boys.
+    #[arg(long, value_name = "ROM2")]
+    link: Option<PathBuf>,
     #[command(flatten)]
     patch: crate::game::rom_patches::PatchArgs,
     /// Stop at this frame (seeking there from the nearest keyframe when possible).
@@ -213,14 +220,10 @@ fn record(a: &RecordArgs) -> Result<()> {
             // A movie's start state restarts its scripts on playback: so does the recording.
             let mut file = StateFile::read(p)?;
             file.images.clear();
-            Session::from_state_file(rom, None, config, &file)?
+            let roms = crate::scripted::roms(rom, a.link.as_deref(), a.power.force)?;
+            Session::from_state_file(roms, None, config, &file)?
         }
-        None => {
-            let mut s = Session::power_on(rom, a.power.power_on(None), config)
-                .with_context(|| format!("'{}' cannot be run", a.rom.display()))?;
-            s.log_wall_clock();
-            s
-        }
+        None => crate::scripted::power_on(&a.rom, rom, a.link.as_deref(), a.power, None, config)?,
     };
     crate::scripted::load_scripts(&mut session, &a.script, None)?;
     if a.overwrite {
@@ -245,6 +248,9 @@ fn record(a: &RecordArgs) -> Result<()> {
             let x = r.next();
             if x % 6 == 0 {
                 session.set_buttons(Buttons((x >> 8) as u8));
+            } else if x % 6 == 3 {
+                // The second player of a pair (nothing for one Game Boy).
+                session.set_player_buttons(1, Buttons((x >> 8) as u8));
             } else if x % 23 == 1 && !a.aligned {
                 // A change in the middle of the frame.
                 let at = session.gb().cycles() + (x >> 16) % 70_000;
@@ -280,6 +286,7 @@ fn record(a: &RecordArgs) -> Result<()> {
 
 fn play(a: &PlayArgs) -> Result<()> {
     let rom = crate::game::rom::read(&a.rom, a.force, &a.patch.patches)?;
+    let rom = crate::scripted::roms(rom, a.link.as_deref(), a.force)?;
     let movie = Movie::open(&a.movie).with_context(|| format!("{}", a.movie.display()))?;
     if let gb_core::ModelChoice::Fixed(model) = a.model {
         movie.check_model(model)?;
@@ -335,7 +342,16 @@ fn play(a: &PlayArgs) -> Result<()> {
         }
     };
     if let Some(p) = &a.screenshot {
-        crate::screenshot::write(p, session.picture())?;
+        match session.machine().player_picture(1) {
+            Some(second) => {
+                let screens = [
+                    crate::screenshot::to_rgb(session.picture()),
+                    crate::screenshot::to_rgb(second),
+                ];
+                crate::screenshot::write_side_by_side(p, &screens)?;
+            }
+            None => crate::screenshot::write(p, session.picture())?,
+        }
     }
     println!("played: {report_frames} frames, {checks} checks");
     if let Some(note) = movie.core_note() {
@@ -362,6 +378,12 @@ fn info(path: &Path) -> Result<()> {
     let h = &movie.header;
     println!("rom: {} ({:016x})", h.rom_title, h.rom_hash);
     println!("model: {}", h.model);
+    if let Some(b) = &h.second {
+        println!(
+            "player 2: {} ({:016x}), {} (a linked pair: play it with --link)",
+            b.rom_title, b.rom_hash, b.model
+        );
+    }
     println!(
         "start: {}",
         match &h.start {

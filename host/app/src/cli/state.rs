@@ -32,6 +32,10 @@ enum Sub {
         /// The state file to write (atomically).
         #[arg(long)]
         out: PathBuf,
+        /// Run a second Game Boy on a link cable with this ROM (the same power-on options):
+        /// the file holds the pair, and loads only into a pair of the same two games.
+        #[arg(long, value_name = "ROM2")]
+        link: Option<PathBuf>,
         #[command(flatten)]
         power: crate::game::rom::PowerArgs,
         #[command(flatten)]
@@ -74,6 +78,7 @@ fn now() -> u64 {
 
 fn session(
     rom: &std::path::Path,
+    link: Option<&std::path::Path>,
     power: crate::game::rom::PowerArgs,
     patches: &[PathBuf],
 ) -> Result<Session> {
@@ -85,8 +90,7 @@ fn session(
         image_key: crate::state_key::get(),
         ..SessionConfig::default()
     };
-    Session::power_on(bytes, power.power_on(None), config)
-        .with_context(|| format!("'{}' cannot be run", rom.display()))
+    crate::scripted::power_on(rom, bytes, link, power, None, config)
 }
 
 /// Run `gbhost state …`.
@@ -97,10 +101,11 @@ pub fn run(args: &Args) -> Result<()> {
             frames,
             script,
             out,
+            link,
             power,
             patch,
         } => {
-            let mut s = session(rom, *power, &patch.patches)?;
+            let mut s = session(rom, link.as_deref(), *power, &patch.patches)?;
             crate::scripted::load_scripts(&mut s, script, None)?;
             for _ in 0..*frames {
                 s.run_frame();
@@ -113,6 +118,12 @@ pub fn run(args: &Args) -> Result<()> {
             let f = StateFile::read(state)?;
             println!("rom: {} ({:016x})", f.meta.rom_title, f.meta.rom_hash);
             println!("model: {}", f.meta.model);
+            if let Some(l) = &f.link {
+                println!(
+                    "player 2: {} ({:016x}), {} (a linked pair: load it with --link)",
+                    l.rom_title, l.rom_hash, l.model
+                );
+            }
             println!("frame: {}", f.meta.frame);
             println!("saved: {} (unix time)", f.meta.unix_time);
             println!("build: {}", f.meta.build);
@@ -186,6 +197,7 @@ pub fn run(args: &Args) -> Result<()> {
                 thumbnail: None,
                 arenas: None,
                 images: Vec::new(),
+                link: None,
             };
             // What was written is what a load accepts.
             Session::from_state_file(
@@ -222,7 +234,7 @@ fn import_bess(
             model: model.map(gb_core::ModelChoice::Fixed),
             ..crate::game::rom::PowerArgs::default()
         };
-        let s = session(rom, power, patches)?;
+        let s = session(rom, None, power, patches)?;
         Ok((s.start_params().model, s.gb().clone()))
     };
     let (auto, mut gb) = machine(None)?;

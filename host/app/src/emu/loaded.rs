@@ -14,6 +14,8 @@ pub(crate) struct LoadedGame {
     pub(crate) rom: RomSource,
     /// The image running, its patches applied.
     pub(crate) bytes: Vec<u8>,
+    /// The second player's image, when two Game Boys are linked.
+    pub(crate) second: Option<Vec<u8>>,
     /// What the status bar says about the ROM's files (patches, saves folder).
     pub(crate) notes: Vec<String>,
     /// The title shown.
@@ -31,6 +33,7 @@ impl Default for LoadedGame {
         LoadedGame {
             rom: RomSource::Demo,
             bytes: Vec::new(),
+            second: None,
             notes: Vec::new(),
             title: String::new(),
             battery: None,
@@ -53,6 +56,14 @@ pub(crate) struct Settings {
 }
 
 impl LoadedGame {
+    /// The images a session of this game runs: the ROM, and the second player's if linked.
+    pub(crate) fn roms(&self) -> gb_session::Roms {
+        gb_session::Roms {
+            first: self.bytes.clone(),
+            second: self.second.clone(),
+        }
+    }
+
     /// What the window shows of the game and the settings it runs with.
     pub(crate) fn view(&self, settings: &Settings) -> GameView {
         GameView {

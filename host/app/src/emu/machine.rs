@@ -144,12 +144,14 @@ impl Emu {
             battery: opened.data,
             ..self.settings.power.power_on(None)
         };
+        let mut second_bytes = None;
         let mut session = match self.settings.link.clone() {
             // The second player's battery is not loaded or saved: its game starts fresh.
             Some(second) => {
-                let second = self.read_rom(&second)?;
+                let second = self.read_rom(&second)?.bytes;
+                second_bytes = Some(second.clone());
                 let power2 = self.settings.power.power_on(None);
-                Session::power_on_linked((bytes.clone(), power), (second.bytes, power2), config)
+                Session::power_on_linked((bytes.clone(), power), (second, power2), config)
                     .context("cannot run the two games linked")?
             }
             None => {
@@ -179,6 +181,7 @@ impl Emu {
         self.session = session;
         self.game.battery = battery;
         self.game.bytes = bytes;
+        self.game.second = second_bytes;
         self.game.rom = rom.clone();
         self.game.title = match rom {
             RomSource::Demo => "gbhost demo".into(),

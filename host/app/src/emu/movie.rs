@@ -156,12 +156,8 @@ impl Emu {
             // scripts there: so does the recording, so that both run the same.
             let mut file = self.session.state_file(unix_now(), false);
             file.images.clear();
-            let session = Session::from_state_file(
-                self.game.bytes.clone(),
-                None,
-                self.session_config(),
-                &file,
-            )?;
+            let session =
+                Session::from_state_file(self.game.roms(), None, self.session_config(), &file)?;
             let paths: Vec<(u32, Option<PathBuf>)> = self
                 .scripts
                 .entries
@@ -206,7 +202,7 @@ impl Emu {
             let msg = self.movie_stop()?;
             self.say(msg);
         }
-        let (tas, session) = Tas::play(path, self.game.bytes.clone(), self.session_config())
+        let (tas, session) = Tas::play(path, self.game.roms(), self.session_config())
             .with_context(|| format!("{}", path.display()))?;
         // The movie's cartridge RAM is not the player's: battery saves stop here.
         if self.game.battery.is_some() {
@@ -383,21 +379,17 @@ impl Emu {
         let mut bare = file.clone();
         bare.scripts.clear();
         bare.images.clear();
-        Session::from_state_file(self.game.bytes.clone(), None, self.session_config(), &bare)?;
+        Session::from_state_file(self.game.roms(), None, self.session_config(), &bare)?;
         // The file's script VMs go where they were made: free those places first.
         self.session = super::machine::blank_session()?;
-        let session = match Session::from_state_file(
-            self.game.bytes.clone(),
-            None,
-            self.session_config(),
-            &file,
-        ) {
-            Ok(s) => s,
-            Err(e) => {
-                self.restart()?;
-                return Err(e.into());
-            }
-        };
+        let session =
+            match Session::from_state_file(self.game.roms(), None, self.session_config(), &file) {
+                Ok(s) => s,
+                Err(e) => {
+                    self.restart()?;
+                    return Err(e.into());
+                }
+            };
         let restarted = session.scripts_restarted_at_start();
         self.replace_session(session);
         let scripts = if file.scripts.is_empty() {

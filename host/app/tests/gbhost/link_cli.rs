@@ -130,7 +130,121 @@ fn a_pair_refuses_a_state_file_and_a_bad_second_rom() {
     assert!(out.status.success(), "{}", text(&out));
     let out = gbhost(&["headless", &rom, "--link", &rom, "--from-state", &s(&state)]);
     assert!(!out.status.success());
+    assert!(text(&out).contains("one Game Boy"), "{}", text(&out));
+}
+
+/// The lines of `t` that start with `prefix`, in order.
+fn lines<'a>(t: &'a str, prefix: &str) -> Vec<&'a str> {
+    t.lines().filter(|l| l.starts_with(prefix)).collect()
+}
+
+#[test]
+fn a_pairs_state_file_and_movie_work_across_processes() {
+    let rom = s(&demo_rom());
+    let hud = dir().join("hud.lua");
+    std::fs::write(&hud, HUD).unwrap();
+    // A pair's state, saved by one process, and the run it continues.
+    let state = dir().join("pair.gbs");
+    let out = gbhost(&[
+        "state",
+        "save",
+        &rom,
+        "--link",
+        &rom,
+        "--frames",
+        "300",
+        "--out",
+        &s(&state),
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+    let info = gbhost(&["state", "info", &s(&state)]);
+    assert!(
+        text(&info).contains("player 2: GBHOST LINK"),
+        "{}",
+        text(&info)
+    );
+    let peeks = [
+        "--peek",
+        "C000",
+        "--peek",
+        "C002",
+        "--peek",
+        "C007",
+        "--print-regs",
+    ];
+    let run = |args: &[&str]| {
+        let out = gbhost(&[&["headless", &rom, "--link", &rom][..], args, &peeks].concat());
+        assert!(out.status.success(), "{}", text(&out));
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let whole = run(&["--frames", "500"]);
+    let resumed = run(&["--from-state", &s(&state), "--frames", "200"]);
+    assert_eq!(lines(&resumed, "frames:"), ["frames: 500"]);
+    for p in ["peek", "regs", "player 2 "] {
+        assert_eq!(
+            lines(&resumed, p),
+            lines(&whole, p),
+            "{p}: {resumed} vs {whole}"
+        );
+    }
+    // Without the second ROM: refused, saying how to load it.
+    let out = gbhost(&["headless", &rom, "--from-state", &s(&state)]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
     assert!(text(&out).contains("--link"), "{}", text(&out));
+
+    // A movie of the pair with a HUD and both players' input, played in a new process.
+    let movie = dir().join("pair.gbm");
+    let _ = std::fs::remove_file(&movie);
+    let out = gbhost(&[
+        "movie",
+        "record",
+        &rom,
+        "--link",
+        &rom,
+        "--out",
+        &s(&movie),
+        "--frames",
+        "900",
+        "--random-input",
+        "7",
+        "--script",
+        &s(&hud),
+        "--overwrite",
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+    let info = gbhost(&["movie", "info", &s(&movie)]);
+    assert!(
+        text(&info).contains("player 2: GBHOST LINK"),
+        "{}",
+        text(&info)
+    );
+    let shot = dir().join("movie-pair.png");
+    let out = gbhost(&[
+        "movie",
+        "play",
+        &rom,
+        &s(&movie),
+        "--link",
+        &rom,
+        "--screenshot",
+        &s(&shot),
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(
+        text(&out).contains("played: 900 frames, 15 checks"),
+        "{}",
+        text(&out)
+    );
+    assert!(text(&out).contains("desync: none"), "{}", text(&out));
+    let (w, h, _) = gb_testkit::read_png_rgb(&shot).unwrap();
+    assert_eq!((w, h), (320, 144), "both screens");
+    let out = gbhost(&["movie", "play", &rom, &s(&movie)]);
+    assert!(!out.status.success());
+    assert!(
+        text(&out).contains("two linked Game Boys"),
+        "{}",
+        text(&out)
+    );
 }
 
 /// A program that sends `stream` byte by byte on the internal clock, then writes $01 at

@@ -31,6 +31,26 @@ pub enum MovieError {
         /// The loaded ROM's hash.
         ours: u64,
     },
+    /// The movie is of two linked Game Boys and one ROM was given, or the reverse.
+    #[error("{}", players_message(*theirs, *ours))]
+    Players {
+        /// Game Boys in the movie (2: a linked pair).
+        theirs: usize,
+        /// Game Boys given to play it on.
+        ours: usize,
+    },
+    /// The second player's ROM of a linked pair's movie is another one.
+    #[error(
+        "player 2 of this movie ran another ROM ('{title}', hash {theirs:016x}; the linked ROM's is {ours:016x})"
+    )]
+    ForeignSecondRom {
+        /// The movie's second ROM title.
+        title: String,
+        /// The movie's second ROM hash.
+        theirs: u64,
+        /// The given second ROM's hash.
+        ours: u64,
+    },
     /// The movie was made on another model than the one asked for.
     #[error("this movie was recorded on the {theirs}; it cannot play on the {ours}")]
     ForeignModel {
@@ -54,4 +74,15 @@ pub enum MovieError {
     /// Making the session failed.
     #[error(transparent)]
     Session(#[from] SessionError),
+}
+
+/// What [`MovieError::Players`] says.
+fn players_message(theirs: usize, ours: usize) -> String {
+    if theirs > ours {
+        "this movie is of two linked Game Boys: play it with the second player's ROM too \
+         (--link ROM2)"
+            .to_owned()
+    } else {
+        format!("this movie is of one Game Boy; {ours} ROMs were given (drop --link)")
+    }
 }

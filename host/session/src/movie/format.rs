@@ -21,8 +21,8 @@ pub const KEYFRAME_CHUNKS: u64 = 10;
 /// Chunk flag: the chunk holds a keyframe.
 pub const FLAG_KEYFRAME: u32 = 1;
 /// Version of the header payload (2: the battery RAM and the power-on RAM of a power-on
-/// start; 3: the core version and the frame rule).
-const HEADER_VERSION: u8 = 3;
+/// start; 3: the core version and the frame rule; 4: a linked pair's second player).
+const HEADER_VERSION: u8 = 4;
 
 /// The core version of a movie whose header has none (before version 3): every core before
 /// the number existed.
@@ -44,6 +44,35 @@ pub enum Start {
     },
     /// From a state file (its bytes).
     State(Vec<u8>),
+}
+
+/// How a power-on start powers a Game Boy on (the first player's in [`Start::PowerOn`], a
+/// linked pair's second player's in [`SecondPlayer`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Power {
+    /// FNV-1a of the boot ROM, if one runs.
+    pub boot_rom_hash: Option<u64>,
+    /// The battery RAM the cartridge powered on with (`.sav` layout), if any.
+    pub battery: Option<Vec<u8>>,
+    /// What work RAM, HRAM and OAM held at power-on.
+    pub ram_init: RamInit,
+    /// The compatibility palette of a DMG game on the CGB.
+    pub dmg_palette: DmgPalette,
+}
+
+/// A linked pair's second player: its ROM, model and power-on. Its joypad is in the
+/// movie's events as `PlayerJoypad` (player 1), beside the first player's `Joypad`: one
+/// event stream, a track per player, both on the pair's common clock.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SecondPlayer {
+    /// FNV-1a hash of its ROM.
+    pub rom_hash: u64,
+    /// The ROM's header title.
+    pub rom_title: String,
+    /// Its model (`DMG`).
+    pub model: String,
+    /// How it powered on (for a movie from a state, what it powered on with before it).
+    pub power: Power,
 }
 
 /// What a movie is of and by whom.
@@ -72,6 +101,70 @@ pub struct MovieHeader {
     pub core_version: u32,
     /// Where its frames end (movies from before the rule was named: the legacy rule).
     pub frame_rule: FrameRule,
+    /// A linked pair's second player (`None`: one Game Boy).
+    pub second: Option<SecondPlayer>,
+}
+
+/// Write a power-on's fields (header version 2 on).
+fn encode_power(
+    e: &mut Enc,
+    boot_rom_hash: Option<u64>,
+    battery: Option<&[u8]>,
+    ram: RamInit,
+    palette: DmgPalette,
+) {
+    match boot_rom_hash {
+        Some(h) => {
+            e.u8(1);
+            e.u64(h);
+        }
+        None => e.u8(0),
+    }
+    match battery {
+        Some(b) => {
+            e.u8(1);
+            e.bytes(b);
+        }
+        None => e.u8(0),
+    }
+    match ram {
+        RamInit::Zero => e.u8(0),
+        RamInit::Pattern(seed) => {
+            e.u8(1);
+            e.u64(seed);
+        }
+    }
+    e.u8(match palette {
+        DmgPalette::Auto => 0,
+        DmgPalette::Combo(n) => n,
+    });
+}
+
+/// Read a power-on's fields as header version `v` wrote them.
+fn decode_power(d: &mut Dec<'_>, v: u8) -> Result<Power, DecodeError> {
+    Ok(Power {
+        boot_rom_hash: match d.u8()? {
+            0 => None,
+            _ => Some(d.u64()?),
+        },
+        // Version 1 had no battery: such movies logged it as pokes.
+        battery: if v >= 2 && d.u8()? != 0 {
+            Some(d.bytes()?.to_vec())
+        } else {
+            None
+        },
+        // Version 1 was written when work RAM powered on as zeros.
+        ram_init: match if v >= 2 { d.u8()? } else { 0 } {
+            0 => RamInit::Zero,
+            1 => RamInit::Pattern(d.u64()?),
+            k => return Err(d.error(format!("unknown power-on RAM kind {k}"))),
+        },
+        dmg_palette: match if v >= 2 { d.u8()? } else { 0 } {
+            0 => DmgPalette::Auto,
+            n @ 1..=12 => DmgPalette::Combo(n),
+            n => return Err(d.error(format!("unknown DMG palette {n}"))),
+        },
+    })
 }
 
 impl MovieHeader {
@@ -90,31 +183,13 @@ impl MovieHeader {
                 dmg_palette,
             } => {
                 e.u8(0);
-                match boot_rom_hash {
-                    Some(h) => {
-                        e.u8(1);
-                        e.u64(*h);
-                    }
-                    None => e.u8(0),
-                }
-                match battery {
-                    Some(b) => {
-                        e.u8(1);
-                        e.bytes(b);
-                    }
-                    None => e.u8(0),
-                }
-                match ram_init {
-                    RamInit::Zero => e.u8(0),
-                    RamInit::Pattern(seed) => {
-                        e.u8(1);
-                        e.u64(*seed);
-                    }
-                }
-                e.u8(match dmg_palette {
-                    DmgPalette::Auto => 0,
-                    DmgPalette::Combo(n) => *n,
-                });
+                encode_power(
+                    &mut e,
+                    *boot_rom_hash,
+                    battery.as_deref(),
+                    *ram_init,
+                    *dmg_palette,
+                );
             }
             Start::State(bytes) => {
                 e.u8(1);
@@ -132,6 +207,23 @@ impl MovieHeader {
         e.str(&json);
         e.var(u64::from(self.core_version));
         e.u8(self.frame_rule.id());
+        match &self.second {
+            Some(b) => {
+                e.u8(1);
+                e.u64(b.rom_hash);
+                e.str(&b.rom_title);
+                e.str(&b.model);
+                let p = &b.power;
+                encode_power(
+                    &mut e,
+                    p.boot_rom_hash,
+                    p.battery.as_deref(),
+                    p.ram_init,
+                    p.dmg_palette,
+                );
+            }
+            None => e.u8(0),
+        }
         e.buf
     }
 
@@ -151,29 +243,15 @@ impl MovieHeader {
             let rom_title = d.str()?;
             let model = d.str()?;
             let start = match d.u8()? {
-                0 => Start::PowerOn {
-                    boot_rom_hash: match d.u8()? {
-                        0 => None,
-                        _ => Some(d.u64()?),
-                    },
-                    // Version 1 had no battery: such movies logged it as pokes.
-                    battery: if v >= 2 && d.u8()? != 0 {
-                        Some(d.bytes()?.to_vec())
-                    } else {
-                        None
-                    },
-                    // Version 1 was written when work RAM powered on as zeros.
-                    ram_init: match if v >= 2 { d.u8()? } else { 0 } {
-                        0 => RamInit::Zero,
-                        1 => RamInit::Pattern(d.u64()?),
-                        k => return Err(d.error(format!("unknown power-on RAM kind {k}"))),
-                    },
-                    dmg_palette: match if v >= 2 { d.u8()? } else { 0 } {
-                        0 => DmgPalette::Auto,
-                        n @ 1..=12 => DmgPalette::Combo(n),
-                        n => return Err(d.error(format!("unknown DMG palette {n}"))),
-                    },
-                },
+                0 => {
+                    let p = decode_power(&mut d, v)?;
+                    Start::PowerOn {
+                        boot_rom_hash: p.boot_rom_hash,
+                        battery: p.battery,
+                        ram_init: p.ram_init,
+                        dmg_palette: p.dmg_palette,
+                    }
+                }
                 1 => Start::State(d.bytes()?.to_vec()),
                 k => return Err(d.error(format!("unknown start kind {k}"))),
             };
@@ -201,6 +279,16 @@ impl MovieHeader {
             } else {
                 (UNVERSIONED_CORE, FrameRule::Legacy)
             };
+            let second = match if v >= 4 { d.u8()? } else { 0 } {
+                0 => None,
+                1 => Some(SecondPlayer {
+                    rom_hash: d.u64()?,
+                    rom_title: d.str()?,
+                    model: d.str()?,
+                    power: decode_power(&mut d, v)?,
+                }),
+                k => return Err(d.error(format!("unknown second-player kind {k}"))),
+            };
             Ok(MovieHeader {
                 rom_hash,
                 rom_title,
@@ -213,6 +301,7 @@ impl MovieHeader {
                 metadata,
                 core_version,
                 frame_rule,
+                second,
             })
         })()
         .map_err(part)

@@ -2,7 +2,8 @@
 //! checks, in the chunked container of `container.rs`.
 //!
 //! A movie is what the session's event log already is (joypad changes at exact cycles, pokes,
-//! script loads and reloads with their sources), cut into chunks of [`CHUNK_FRAMES`] frames.
+//! script loads and reloads with their sources; for two linked Game Boys each player's joypad
+//! and the cable's plugging, the header naming both players), cut into chunks of [`CHUNK_FRAMES`] frames.
 //! Each chunk starts with the hash of the core image at its first frame (the desync detector:
 //! playback compares it at every chunk) and, every [`KEYFRAME_CHUNKS`] chunks, the image itself
 //! (a keyframe, for seeking; once scripts are in play, a state file with their portable VM
@@ -48,7 +49,8 @@ pub mod tas;
 pub use crate::data::limits::{MAX_FRAME, MAX_FRAME_LIST};
 pub use error::MovieError;
 pub use format::{
-    CHUNK_FRAMES, Chunk, FLAG_KEYFRAME, KEYFRAME_CHUNKS, MovieHeader, Start, state_hash,
+    CHUNK_FRAMES, Chunk, FLAG_KEYFRAME, KEYFRAME_CHUNKS, MovieHeader, Power, SecondPlayer, Start,
+    state_hash,
 };
 pub use player::{Desync, Feed, Feeder, PlayReport, play};
 pub use reader::Movie;

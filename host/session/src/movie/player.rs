@@ -5,8 +5,9 @@ use super::error::MovieError;
 use super::format::{Chunk, FLAG_KEYFRAME, Start, is_state_keyframe, state_hash};
 use super::reader::Movie;
 use crate::data::{Event, EventKind};
-use crate::session::{Session, SessionConfig};
+use crate::session::{Roms, Session, SessionConfig};
 use crate::state::StateFile;
+use crate::state::file::LinkMeta;
 
 /// Where playback stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -143,11 +144,11 @@ impl Movie {
 /// is called every 600 frames with the frames played.
 pub fn play(
     movie: &Movie,
-    rom: Vec<u8>,
+    roms: impl Into<Roms>,
     config: SessionConfig,
     mut progress: impl FnMut(u64, &Session),
 ) -> Result<(PlayReport, Session), MovieError> {
-    let mut session = movie.session(rom, config)?;
+    let mut session = movie.session(roms, config)?;
     let mut feeder = Feeder::new();
     let mut frames = 0;
     while feeder.feed(movie, &mut session)? == Feed::Playing {
@@ -168,6 +169,27 @@ pub fn play(
 }
 
 impl Movie {
+    /// The log a core keyframe's session starts with: the buttons each player holds there,
+    /// as joypad changes at `frame` (the frame before the keyframe's).
+    fn held_log(&self, frame: u64, held: [gb_core::Buttons; 2]) -> Vec<Event> {
+        let mut log = vec![Event {
+            frame,
+            cycle: 0,
+            kind: EventKind::Joypad(held[0]),
+        }];
+        if self.players() > 1 {
+            log.push(Event {
+                frame,
+                cycle: 0,
+                kind: EventKind::PlayerJoypad {
+                    player: 1,
+                    buttons: held[1],
+                },
+            });
+        }
+        log
+    }
+
     /// Make the delta images of a keyframe's state file whole again, from the images of the
     /// keyframes they are stored against (see `format::keyframe`); `None` if one cannot be.
     fn resolve_deltas(&self, file: &mut StateFile) -> Option<()> {
@@ -207,11 +229,12 @@ impl Movie {
     /// session and a feeder to go on playing.
     pub fn session_at(
         &self,
-        rom: Vec<u8>,
+        roms: impl Into<Roms>,
         config: SessionConfig,
         frame: u64,
         mut progress: impl FnMut(&mut Session),
     ) -> Result<(Session, Feeder), MovieError> {
+        let roms = roms.into();
         let frame = frame.clamp(self.header.start_frame, self.end_frame());
         // A movie of another core has keyframes this core cannot take: it plays from its
         // start.
@@ -231,14 +254,15 @@ impl Movie {
                 .and_then(|key| {
                     let mut file = StateFile::decode(&key).ok()?;
                     self.resolve_deltas(&mut file)?;
-                    self.check_rom(&rom).ok()?;
-                    Session::from_state_file_exact(rom.clone(), config.clone(), &file).ok()
+                    self.check_roms(&roms).ok()?;
+                    Session::from_state_file_exact(roms.clone(), config.clone(), &file).ok()
                 }),
             _ => None,
         };
         // Otherwise: the last core keyframe no script or other event came before.
         let mut from_core = None;
-        let mut held = gb_core::Buttons::default();
+        // The buttons each player holds (the second only in a linked pair's movie).
+        let mut held = [gb_core::Buttons::default(); 2];
         if power_on && from_state.is_none() {
             'scan: for (i, c) in self.chunks().iter().enumerate() {
                 if c.meta.start_frame > frame {
@@ -252,8 +276,14 @@ impl Movie {
                 }
                 for e in &chunk.events {
                     match e.kind {
-                        EventKind::Joypad(b) => held = b,
-                        EventKind::Poke { .. } | EventKind::PokeMemory { .. } => {}
+                        EventKind::Joypad(b) => held[0] = b,
+                        EventKind::PlayerJoypad { player, buttons } if player < 2 => {
+                            held[usize::from(player)] = buttons;
+                        }
+                        // In the image: the pokes' bytes, the cable's plugging.
+                        EventKind::Poke { .. }
+                        | EventKind::PokeMemory { .. }
+                        | EventKind::Cable { .. } => {}
                         // A later core keyframe would lack this script's state.
                         _ => break 'scan,
                     }
@@ -263,7 +293,7 @@ impl Movie {
         let mut session = match (from_state, from_core) {
             (Some(s), _) => s,
             (None, Some((at, core, held))) if at > 0 => {
-                self.check_rom(&rom)?;
+                self.check_roms(&roms)?;
                 let file = StateFile {
                     meta: crate::state::file::Meta {
                         rom_hash: self.header.rom_hash,
@@ -276,19 +306,20 @@ impl Movie {
                     core,
                     scripts: Vec::new(),
                     sources: Vec::new(),
-                    // The buttons held at the keyframe, as the log's last joypad change.
-                    log: vec![Event {
-                        frame: at - 1,
-                        cycle: 0,
-                        kind: EventKind::Joypad(held),
-                    }],
+                    // The buttons held at the keyframe, as the log's last joypad changes.
+                    log: self.held_log(at - 1, held),
                     thumbnail: None,
                     arenas: None,
                     images: Vec::new(),
+                    link: self.header.second.as_ref().map(|b| LinkMeta {
+                        rom_hash: b.rom_hash,
+                        rom_title: b.rom_title.clone(),
+                        model: b.model.clone(),
+                    }),
                 };
-                Session::from_state_file(rom, None, config, &file)?
+                Session::from_state_file(roms, None, config, &file)?
             }
-            _ => self.session(rom, config)?,
+            _ => self.session(roms, config)?,
         };
         let mut feeder = Feeder::new();
         feeder.start = session.frame();

@@ -10,7 +10,7 @@ use super::format::{Chunk, MovieHeader, Start};
 use crate::codec::DecodeError;
 use crate::data::limits::{MAX_FRAME, MAX_FRAME_LIST};
 use crate::data::{EventKind, fnv1a};
-use crate::session::{PowerOn, Session, SessionConfig, SessionError};
+use crate::session::{PowerOn, Roms, Session, SessionConfig, SessionError};
 use crate::state::StateFile;
 use gb_core::{Model, ModelChoice};
 
@@ -107,7 +107,7 @@ impl Movie {
         Ok(())
     }
 
-    /// Refuse a ROM the movie was not recorded on.
+    /// Refuse a ROM the movie was not recorded on (the first player's, for a pair).
     pub fn check_rom(&self, rom: &[u8]) -> Result<(), MovieError> {
         let ours = fnv1a(rom);
         if ours != self.header.rom_hash {
@@ -120,9 +120,43 @@ impl Movie {
         Ok(())
     }
 
-    /// A new session at the movie's start, with the movie's ROM.
-    pub fn session(&self, rom: Vec<u8>, config: SessionConfig) -> Result<Session, MovieError> {
-        self.check_rom(&rom)?;
+    /// How many Game Boys the movie is of: 1, or 2 for a linked pair.
+    pub fn players(&self) -> usize {
+        1 + usize::from(self.header.second.is_some())
+    }
+
+    /// Refuse ROMs the movie was not recorded on: as many as it has players, each the one
+    /// its player ran.
+    pub fn check_roms(&self, roms: &Roms) -> Result<(), MovieError> {
+        if roms.players() != self.players() {
+            return Err(MovieError::Players {
+                theirs: self.players(),
+                ours: roms.players(),
+            });
+        }
+        self.check_rom(&roms.first)?;
+        if let (Some(theirs), Some(rom)) = (&self.header.second, &roms.second) {
+            let ours = fnv1a(rom);
+            if ours != theirs.rom_hash {
+                return Err(MovieError::ForeignSecondRom {
+                    title: theirs.rom_title.clone(),
+                    theirs: theirs.rom_hash,
+                    ours,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// A new session at the movie's start, with the movie's ROM (both ROMs of a linked
+    /// pair's movie: [`Roms::linked`]).
+    pub fn session(
+        &self,
+        roms: impl Into<Roms>,
+        config: SessionConfig,
+    ) -> Result<Session, MovieError> {
+        let roms = roms.into();
+        self.check_roms(&roms)?;
         Ok(match &self.header.start {
             Start::PowerOn {
                 battery,
@@ -138,11 +172,26 @@ impl Movie {
                     frame_rule: self.header.frame_rule,
                     ..PowerOn::default()
                 };
-                Session::power_on(rom, power, config)?
+                match (roms.second, &self.header.second) {
+                    (Some(rom_b), Some(b)) => {
+                        let model = Model::from_name(&b.model)
+                            .ok_or_else(|| MovieError::UnknownModel(b.model.clone()))?;
+                        let power_b = PowerOn {
+                            battery: b.power.battery.clone(),
+                            ram_init: b.power.ram_init,
+                            dmg_palette: b.power.dmg_palette,
+                            model: ModelChoice::Fixed(model),
+                            frame_rule: self.header.frame_rule,
+                            ..PowerOn::default()
+                        };
+                        Session::power_on_linked((roms.first, power), (rom_b, power_b), config)?
+                    }
+                    _ => Session::power_on(roms.first, power, config)?,
+                }
             }
             Start::State(bytes) => {
                 let file = StateFile::decode(bytes).map_err(SessionError::from)?;
-                Session::from_state_file(rom, None, config, &file)?
+                Session::from_state_file(roms, None, config, &file)?
             }
         })
     }

@@ -11,8 +11,8 @@ use std::path::{Path, PathBuf};
 use super::container::{self, ChunkMeta};
 use super::error::MovieError;
 use super::format::{
-    CHUNK_FRAMES, Chunk, FLAG_KEYFRAME, KeyBase, MovieHeader, Start, core_image, keyframe,
-    state_hash,
+    CHUNK_FRAMES, Chunk, FLAG_KEYFRAME, KeyBase, MovieHeader, Power, SecondPlayer, Start,
+    core_image, keyframe, state_hash,
 };
 use super::reader::Movie;
 use crate::data::EventKind;
@@ -48,19 +48,6 @@ pub struct Recorder {
     key_base: Option<KeyBase>,
 }
 
-/// A movie holds one Game Boy's start: a linked pair's cannot be recorded yet (its playback
-/// would start a single machine and desync at once).
-fn refuse_a_pair(session: &Session) -> Result<(), MovieError> {
-    if session.machine().players() > 1 {
-        return Err(MovieError::Unrecordable(
-            "two linked Game Boys cannot be recorded in a movie yet (a movie starts one \
-             Game Boy)"
-                .into(),
-        ));
-    }
-    Ok(())
-}
-
 impl Recorder {
     /// Start recording `session` from its current frame into a new movie at `path` (an
     /// existing file is never replaced: that is an error). A session at frame 0 records from
@@ -73,7 +60,6 @@ impl Recorder {
         authors: Vec<String>,
         metadata: BTreeMap<String, String>,
     ) -> Result<Recorder, MovieError> {
-        refuse_a_pair(session)?;
         let p = session.start_params().clone();
         let start = if session.frame() == 0 {
             Start::PowerOn {
@@ -104,6 +90,21 @@ impl Recorder {
             metadata,
             core_version: gb_core::CORE_VERSION,
             frame_rule: session.machine().frame_rule(),
+            second: p.second.as_ref().map(|b| SecondPlayer {
+                rom_hash: b.rom_hash,
+                rom_title: session
+                    .machine()
+                    .player(1)
+                    .map(|gb| gb.cartridge().header().title.clone())
+                    .unwrap_or_default(),
+                model: b.model.name().to_owned(),
+                power: Power {
+                    boot_rom_hash: b.boot_rom_hash,
+                    battery: b.battery.clone(),
+                    ram_init: b.ram_init,
+                    dmg_palette: b.dmg_palette,
+                },
+            }),
         };
         let writer = container::Writer::create(path, &header.encode())?;
         let start_frame = session.frame();
@@ -127,7 +128,6 @@ impl Recorder {
     /// movie's timeline (e.g. played back to it): the movie's future after that frame is cut
     /// (a rerecord, when there was a future).
     pub fn resume(path: &Path, session: &mut Session) -> Result<Recorder, MovieError> {
-        refuse_a_pair(session)?;
         let movie = Movie::open(path)?;
         let writer = container::Writer::resume(path)?;
         let mut r = Recorder {

@@ -126,14 +126,14 @@ impl Tas {
     }
 
     /// Open the movie at `path` for read-only playback, with a new session at its start on
-    /// `rom` (the movie's ROM: another is refused).
+    /// `roms` (the movie's ROM, or a linked pair's two: others are refused).
     pub fn play(
         path: &Path,
-        rom: Vec<u8>,
+        roms: impl Into<crate::session::Roms>,
         config: SessionConfig,
     ) -> Result<(Tas, Session), MovieError> {
         let movie = Movie::open(path)?;
-        let session = movie.session(rom, config)?;
+        let session = movie.session(roms, config)?;
         let tas = Tas {
             mode: Mode::Playing {
                 path: path.to_owned(),

@@ -20,6 +20,9 @@ impl Session {
                 self.machine.set_buttons(self.inputs.effective_buttons());
             }
             EventKind::PlayerJoypad { player, buttons } => {
+                if *player == 1 {
+                    self.inputs.second = *buttons;
+                }
                 self.machine
                     .set_player_buttons(usize::from(*player), *buttons);
             }

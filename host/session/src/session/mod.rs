@@ -251,6 +251,41 @@ pub struct PowerOn {
     pub frame_rule: FrameRule,
 }
 
+/// The ROM images a session runs: one Game Boy's, or a linked pair's (the first player's,
+/// then the second's). A single ROM converts into it, so callers that run one Game Boy pass
+/// their ROM as before.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Roms {
+    /// The first player's ROM (the only one of a single Game Boy).
+    pub first: Vec<u8>,
+    /// A linked pair's second player's ROM.
+    pub second: Option<Vec<u8>>,
+}
+
+impl Roms {
+    /// The ROMs of two linked Game Boys.
+    pub fn linked(first: Vec<u8>, second: Vec<u8>) -> Roms {
+        Roms {
+            first,
+            second: Some(second),
+        }
+    }
+
+    /// How many Game Boys they make: 1, or 2 for a pair.
+    pub fn players(&self) -> usize {
+        1 + usize::from(self.second.is_some())
+    }
+}
+
+impl From<Vec<u8>> for Roms {
+    fn from(first: Vec<u8>) -> Roms {
+        Roms {
+            first,
+            second: None,
+        }
+    }
+}
+
 /// The deterministic machine: core + script VMs + event log + rewind history, as parts with
 /// one job each (see the module's docs).
 pub struct Session {

@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 
 use super::hooks::restore_scripts;
 use super::{
-    ConsoleLine, PowerOn, ScriptRestore, Session, SessionConfig, SessionError, process_nonce,
+    ConsoleLine, PowerOn, Roms, ScriptRestore, Session, SessionConfig, SessionError, process_nonce,
 };
 use crate::codec;
 use crate::data::{Event, EventKind, SourceHash};
@@ -15,7 +15,8 @@ use crate::events::EventLog;
 use crate::script::Script;
 use crate::state::SavedState;
 use crate::state::file::{
-    Arenas, Meta, SavedScript, ScriptImage, StateFile, StateFileError, Thumbnail, script_key,
+    Arenas, LinkMeta, Meta, SavedScript, ScriptImage, StateFile, StateFileError, Thumbnail,
+    script_key,
 };
 use gb_core::{Model, ModelChoice};
 
@@ -58,7 +59,9 @@ impl Session {
         let _ = self.machine.load_image(&state.core);
         restore_scripts(&mut self.scripts.list, &state.scripts, except);
         self.rebuild_watches();
+        // The buttons held now go on being held (each player's), whatever the image held.
         self.machine.set_buttons(self.inputs.effective_buttons());
+        self.machine.set_player_buttons(1, self.inputs.second);
     }
 
     /// Each active script's portable image (sealed with the session's key), or why it has
@@ -184,7 +187,17 @@ impl Session {
                 .collect(),
         });
         let images = self.script_images();
+        let link = self.start.second.as_ref().map(|second| LinkMeta {
+            rom_hash: second.rom_hash,
+            rom_title: self
+                .machine
+                .player(1)
+                .map(|gb| gb.cartridge().header().title.clone())
+                .unwrap_or_default(),
+            model: second.model.name().to_owned(),
+        });
         StateFile {
+            link,
             meta: Meta {
                 rom_hash: self.start.rom_hash,
                 rom_title: self.machine.gb().cartridge().header().title.clone(),
@@ -218,6 +231,28 @@ impl Session {
                 theirs: file.meta.model.clone(),
                 ours: self.start.model,
             });
+        }
+        let players = 1 + usize::from(file.link.is_some());
+        if players != self.machine.players() {
+            return Err(StateFileError::Players {
+                theirs: players,
+                ours: self.machine.players(),
+            });
+        }
+        if let (Some(theirs), Some(ours)) = (&file.link, &self.start.second) {
+            if theirs.rom_hash != ours.rom_hash {
+                return Err(StateFileError::ForeignSecondRom {
+                    title: theirs.rom_title.clone(),
+                    theirs: theirs.rom_hash,
+                    ours: ours.rom_hash,
+                });
+            }
+            if theirs.model != ours.model.name() {
+                return Err(StateFileError::ForeignModel {
+                    theirs: format!("{} (player 2)", theirs.model),
+                    ours: ours.model,
+                });
+            }
         }
         self.check_core_image(&file.core)?;
         for (i, s) in file.scripts.iter().enumerate() {
@@ -437,42 +472,61 @@ impl Session {
     /// restored exactly from the file's portable images when they are sealed with this
     /// user's key ([`SessionConfig::image_key`]), otherwise restarted at that frame with their
     /// `persist` data (their `on_load_state` hooks run, and the console says why), and the
-    /// saved picture on screen until the first frame runs.
+    /// saved picture on screen until the first frame runs. A linked pair's file needs both
+    /// ROMs ([`Roms::linked`]); a single Game Boy's, one.
     pub fn from_state_file(
-        rom: Vec<u8>,
+        roms: impl Into<Roms>,
         boot_rom: Option<&[u8]>,
         config: SessionConfig,
         file: &StateFile,
     ) -> Result<Session, SessionError> {
-        Session::start_from_file(rom, boot_rom, config, file, false)
+        Session::start_from_file(roms.into(), boot_rom, config, file, false)
     }
 
     /// [`Session::from_state_file`] that restores every script exactly or fails
     /// ([`StateFileError::Inexact`]): for movie keyframes, where a restarted script would
     /// desync the movie.
     pub fn from_state_file_exact(
-        rom: Vec<u8>,
+        roms: impl Into<Roms>,
         config: SessionConfig,
         file: &StateFile,
     ) -> Result<Session, SessionError> {
-        Session::start_from_file(rom, None, config, file, true)
+        Session::start_from_file(roms.into(), None, config, file, true)
     }
 
     fn start_from_file(
-        rom: Vec<u8>,
+        roms: Roms,
         boot_rom: Option<&[u8]>,
         config: SessionConfig,
         file: &StateFile,
         exact: bool,
     ) -> Result<Session, SessionError> {
-        let model = Model::from_name(&file.meta.model)
-            .ok_or_else(|| StateFileError::UnknownModel(file.meta.model.clone()))?;
+        let model_of = |name: &str| {
+            Model::from_name(name).ok_or_else(|| StateFileError::UnknownModel(name.to_owned()))
+        };
         let power = PowerOn {
             boot_rom: boot_rom.map(<[u8]>::to_vec),
-            model: ModelChoice::Fixed(model),
+            model: ModelChoice::Fixed(model_of(&file.meta.model)?),
             ..PowerOn::default()
         };
-        let mut s = Session::power_on(rom, power, config)?;
+        let players = 1 + usize::from(file.link.is_some());
+        let mut s = match (roms.second, &file.link) {
+            (Some(second), Some(link)) => {
+                let power_b = PowerOn {
+                    model: ModelChoice::Fixed(model_of(&link.model)?),
+                    ..PowerOn::default()
+                };
+                Session::power_on_linked((roms.first, power), (second, power_b), config)?
+            }
+            (None, None) => Session::power_on(roms.first, power, config)?,
+            (second, _) => {
+                return Err(StateFileError::Players {
+                    theirs: players,
+                    ours: 1 + usize::from(second.is_some()),
+                }
+                .into());
+            }
+        };
         s.check_state_file(file)?;
         s.machine
             .load_image(&file.core)

@@ -23,6 +23,7 @@
 //! | `THMC` | the picture of a CGB: 160×144 RGB555 colours, u16 each (optional) | 46,080 bytes |
 //! | `ARNA` | the scripts' arenas, valid only in the session that wrote them (optional) | token, (slot, arena address, keyframe)* |
 //! | `PIMG` | the scripts' portable VM images, sealed with the saving user's key (optional) | count, (slot, status, since, zstd(image), zstd(delta from a movie keyframe's image) or why none)* |
+//! | `LINK` | a linked pair's second player: its ROM hash and title, its model (only in a pair's file; `META` names the first player, `CORE` holds the pair's image) | u64, text, text |
 //!
 //! A script VM's arena holds raw pointers into itself and into this process's code, so `ARNA`
 //! is restored only by the session (in the same process) that saved it, into the very VM it
@@ -98,6 +99,26 @@ pub enum StateFileError {
         /// The loaded ROM's hash.
         ours: u64,
     },
+    /// The state is of two linked Game Boys and the session runs one, or the reverse.
+    #[error("{}", players_message(*theirs, *ours))]
+    Players {
+        /// Game Boys in the state (1, or 2 for a linked pair).
+        theirs: usize,
+        /// Game Boys the session runs.
+        ours: usize,
+    },
+    /// The second player of a linked pair's state runs another game.
+    #[error(
+        "player 2 of this state runs another ROM ('{title}', hash {theirs:016x}; the linked ROM's is {ours:016x})"
+    )]
+    ForeignSecondRom {
+        /// The state's second ROM title.
+        title: String,
+        /// The state's second ROM hash.
+        theirs: u64,
+        /// The session's second ROM hash.
+        ours: u64,
+    },
     /// The state was saved on another model.
     #[error(
         "this state was saved on the {theirs} model; this session runs the {ours} (start it with that model to load it)"
@@ -142,6 +163,28 @@ pub struct Meta {
     pub unix_time: u64,
     /// The build that wrote it (`gbhost 0.1.0`).
     pub build: String,
+}
+
+/// What error [`StateFileError::Players`] says.
+fn players_message(theirs: usize, ours: usize) -> String {
+    if theirs > ours {
+        "this state is of two linked Game Boys: load it into a linked session (give the \
+         second player's ROM with --link)"
+            .to_owned()
+    } else {
+        format!("this state is of one Game Boy: it cannot load into a linked pair ({ours} players)")
+    }
+}
+
+/// A linked pair's second player, as its state file names it (`LINK`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LinkMeta {
+    /// FNV-1a hash of the second player's ROM.
+    pub rom_hash: u64,
+    /// Its header title.
+    pub rom_title: String,
+    /// Its model (`DMG`).
+    pub model: String,
 }
 
 /// One script of the state.
@@ -220,6 +263,8 @@ pub struct StateFile {
     pub arenas: Option<Arenas>,
     /// The scripts' portable images (empty when the file has none).
     pub images: Vec<ScriptImage>,
+    /// A linked pair's second player (`None`: the state is of one Game Boy).
+    pub link: Option<LinkMeta>,
 }
 
 fn section(out: &mut Vec<u8>, tag: &[u8; 4], payload: &[u8]) {
@@ -335,6 +380,14 @@ impl StateFile {
             section(&mut out, b"PIMG", &e.buf);
         }
 
+        if let Some(l) = &self.link {
+            let mut e = Enc::default();
+            e.u64(l.rom_hash);
+            e.str(&l.rom_title);
+            e.str(&l.model);
+            section(&mut out, b"LINK", &e.buf);
+        }
+
         let sum = crate::data::fnv1a(&out);
         section(&mut out, b"END ", &sum.to_le_bytes());
         out
@@ -383,7 +436,13 @@ impl StateFile {
             .transpose()
             .map_err(bad("PIMG"))?
             .unwrap_or_default();
+        let link = sections
+            .get(b"LINK")
+            .map(|p| decode_link(&mut Dec::new(p)))
+            .transpose()
+            .map_err(bad("LINK"))?;
         Ok(StateFile {
+            link,
             meta,
             core,
             scripts,
@@ -497,6 +556,14 @@ fn decode_meta(d: &mut Dec<'_>) -> Result<Meta, DecodeError> {
         return Err(invalid(format!("frame {} is out of range", meta.frame)));
     }
     Ok(meta)
+}
+
+fn decode_link(d: &mut Dec<'_>) -> Result<LinkMeta, DecodeError> {
+    Ok(LinkMeta {
+        rom_hash: d.u64()?,
+        rom_title: d.str()?,
+        model: d.str()?,
+    })
 }
 
 fn decode_scripts(d: &mut Dec<'_>) -> Result<Vec<SavedScript>, DecodeError> {

@@ -15,6 +15,7 @@ mod container;
 mod debugger;
 mod editor;
 mod forms;
+mod link;
 mod movie;
 mod parser_props;
 mod patch_props;
