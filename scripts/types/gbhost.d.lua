@@ -335,6 +335,15 @@ function debugger.on_write(addr, fn, len, bank) end
 ---@return string
 function emu.rom_hash() end
 
+---The player whose Game Boy the script runs against: 1, or 2 for a script loaded on the second Game Boy of a linked pair (`--script2`, the REPL's `script load FILE --player 2`)
+---Every call of the script (memory, registers, the joypad, `emu.model`, `emu.rom_title`) is that player's, and its overlay is drawn on that player's screen
+---@return integer
+function emu.player() end
+
+---How many Game Boys the session runs: 1, or 2 on a link cable
+---@return integer
+function emu.players() end
+
 ---Buttons for the next frame: `{A = true, Left = false}` presses A and releases Left whatever the user holds (absent buttons are left to the user); an integer mask (bit 0 Right … bit 7 Start) holds exactly those buttons
 ---@param buttons table|integer
 function joypad.set(buttons) end

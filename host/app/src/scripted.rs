@@ -52,6 +52,8 @@ pub struct Run<'a> {
     pub patches: &'a [PathBuf],
     /// Scripts to load before the first frame, in order.
     pub scripts: &'a [PathBuf],
+    /// Scripts to load on player 2's Game Boy after them (with `link`).
+    pub scripts2: &'a [PathBuf],
     /// The API they are written for (`None`: guessed from each source).
     pub api: Option<gb_session::Flavor>,
     /// Frames to run.
@@ -283,8 +285,22 @@ pub fn load_scripts(
     paths: &[PathBuf],
     api: Option<gb_session::Flavor>,
 ) -> Result<()> {
+    load_player_scripts(session, paths, api, 0)
+}
+
+/// [`load_scripts`] against `player`'s Game Boy (0: the first; 1: a linked pair's second,
+/// whose memory, joypad and screen the scripts then see as `emu.player() == 2`).
+pub fn load_player_scripts(
+    session: &mut Session,
+    paths: &[PathBuf],
+    api: Option<gb_session::Flavor>,
+    player: usize,
+) -> Result<()> {
     for path in paths {
         let bundle = read_bundle(path)?;
+        session
+            .next_script_on_player(player)
+            .with_context(|| format!("cannot load '{}'", path.display()))?;
         let name = path.file_name().map_or_else(
             || path.display().to_string(),
             |n| n.to_string_lossy().into_owned(),
@@ -352,6 +368,7 @@ pub fn run(run: &Run<'_>) -> Result<Session> {
         Err(e) => eprintln!("gbhost: symbols: {e}"),
     }
     load_scripts(&mut session, run.scripts, run.api)?;
+    load_player_scripts(&mut session, run.scripts2, run.api, 1)?;
     let mut wav = run.wav.map(crate::audio::WavOut::create).transpose()?;
     let mut mismatches = 0;
     let mut trace = String::new();

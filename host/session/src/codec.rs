@@ -400,6 +400,11 @@ pub fn encode_kind(e: &mut Enc, kind: &EventKind) {
             e.u8(15);
             e.u8(u8::from(*plugged));
         }
+        EventKind::ScriptPlayer { slot, player } => {
+            e.u8(16);
+            e.var(u64::from(*slot));
+            e.u8(*player);
+        }
         EventKind::Cheat { code, on } => {
             e.u8(13);
             e.str(code);
@@ -477,6 +482,13 @@ pub fn decode_kind(d: &mut Dec<'_>) -> Result<EventKind, DecodeError> {
                 0 => false,
                 1 => true,
                 v => return Err(d.error(format!("cable state {v}"))),
+            },
+        },
+        16 => EventKind::ScriptPlayer {
+            slot: d.var32()?,
+            player: match d.u8()? {
+                p @ 0..=3 => p,
+                p => return Err(d.error(format!("player {p} is out of range"))),
             },
         },
         _ => return Err(d.error(format!("unknown event id {id}"))),

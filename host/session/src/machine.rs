@@ -117,6 +117,15 @@ impl Machine {
         }
     }
 
+    /// Player `p`'s Game Boy to lend a script's API for one call (see [`Machine::gb_mut`]);
+    /// the first player's when there is no such player.
+    pub(crate) fn player_mut(&mut self, p: usize) -> &mut Gb {
+        match &mut self.hw {
+            Consoles::One(gb) => gb,
+            Consoles::Linked(pair) => pair.gb_mut(p.min(1)),
+        }
+    }
+
     /// T-cycles since power-on (a pair: the first player's, their common clock).
     pub fn cycles(&self) -> u64 {
         self.gb().cycles()

@@ -56,6 +56,9 @@ pub struct Script {
     pub(crate) may_watch: bool,
     /// Its windows (forms, text buffers).
     pub(crate) windows: Windows,
+    /// The player whose Game Boy it runs against (0: the first; set by a `ScriptPlayer`
+    /// event before its load).
+    pub(crate) player: u8,
 }
 
 /// A script's status, and the errors it has not reported yet.
@@ -206,6 +209,7 @@ impl Script {
             last_frame_ns: 0,
             may_watch: false,
             windows: Windows::default(),
+            player: 0,
         }
     }
 
@@ -218,6 +222,12 @@ impl Script {
     /// The status and the frame it began.
     pub(crate) fn status_and_since(&self) -> (Status, u64) {
         (self.health.status.clone(), self.health.since)
+    }
+
+    /// The player whose Game Boy the script runs against (0: the first): the machine its
+    /// API reads and writes, the joypad it presses, the screen its overlay is drawn on.
+    pub fn player(&self) -> usize {
+        usize::from(self.player)
     }
 
     /// The script's status.

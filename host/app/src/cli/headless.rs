@@ -55,6 +55,11 @@ pub struct Args {
     /// lines are printed as `log: TEXT`.
     #[arg(long, value_name = "FILE.lua")]
     script: Vec<PathBuf>,
+    /// Load this Lua script on player 2's Game Boy (with --link; repeatable, after the
+    /// --script ones): its memory, joypad and `emu.player()` are player 2's, and with
+    /// --overlay it draws on player 2's screen.
+    #[arg(long, value_name = "FILE.lua", requires = "link")]
+    script2: Vec<PathBuf>,
     /// After every frame, roll back K frames, replay them and compare core and scripts byte
     /// for byte with the record; prints `sync-test: FRAMES frames, MISMATCHES mismatches` and
     /// exits 1 on any mismatch.
@@ -100,7 +105,7 @@ pub struct Args {
     /// Attach the Game Boy Printer to the serial port and write what it printed to this PNG
     /// (160 pixels wide, the reference greys; `printed: ROWS rows` is printed). Not with
     /// scripts, states, the sync test or --link (their sessions do not hold a printer yet).
-    #[arg(long, value_name = "FILE.png", conflicts_with_all = ["script", "sync_test", "from_state", "save_state", "trace", "link", "overlay"])]
+    #[arg(long, value_name = "FILE.png", conflicts_with_all = ["script", "script2", "sync_test", "from_state", "save_state", "trace", "link", "overlay"])]
     printer: Option<PathBuf>,
 }
 
@@ -243,6 +248,7 @@ fn run_session(args: &Args) -> Result<()> {
         power: args.power,
         patches: &args.patch.patches,
         scripts: &args.script,
+        scripts2: &args.script2,
         api: args.api,
         frames: args.frames,
         sync_test: args.sync_test,
@@ -255,18 +261,23 @@ fn run_session(args: &Args) -> Result<()> {
     })?;
     let gb = session.gb();
     if let Some(path) = &args.screenshot {
-        let mut rgb = crate::screenshot::to_rgb(session.picture());
-        if args.overlay {
-            for (_, list) in session.draw_lists() {
-                crate::overlay::render(&mut rgb, list);
+        // Each player's screen with the overlays of the scripts on that player.
+        let screen = |player: usize, picture| {
+            let mut rgb = crate::screenshot::to_rgb(picture);
+            if args.overlay {
+                for (_, list) in session.draw_lists_of(player) {
+                    crate::overlay::render(&mut rgb, list);
+                }
             }
-        }
+            rgb
+        };
+        let first = screen(0, session.picture());
         match session.machine().player_picture(1) {
             Some(second) => {
-                let screens = [rgb, crate::screenshot::to_rgb(second)];
+                let screens = [first, screen(1, second)];
                 crate::screenshot::write_side_by_side(path, &screens)?;
             }
-            None => crate::screenshot::write_rgb(path, &rgb)?,
+            None => crate::screenshot::write_rgb(path, &first)?,
         }
     }
     println!("frames: {}", session.frame());

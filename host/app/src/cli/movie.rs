@@ -88,6 +88,9 @@ struct RecordArgs {
     /// Scripts to load at the start (repeatable).
     #[arg(long, value_name = "FILE.lua")]
     script: Vec<PathBuf>,
+    /// Scripts to load at the start on player 2's Game Boy (with --link; repeatable).
+    #[arg(long, value_name = "FILE.lua", requires = "link")]
+    script2: Vec<PathBuf>,
     /// Generate varied input (frame-aligned and sub-frame joypad changes) from this seed.
     #[arg(long, value_name = "SEED")]
     random_input: Option<u64>,
@@ -226,6 +229,7 @@ fn record(a: &RecordArgs) -> Result<()> {
         None => crate::scripted::power_on(&a.rom, rom, a.link.as_deref(), a.power, None, config)?,
     };
     crate::scripted::load_scripts(&mut session, &a.script, None)?;
+    crate::scripted::load_player_scripts(&mut session, &a.script2, None, 1)?;
     if a.overwrite {
         remove_movie(&a.out);
     }

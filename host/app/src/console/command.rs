@@ -97,7 +97,10 @@ pub const COMMANDS: &[(&str, &str)] = &[
         "ramwatch",
         "ramwatch add ADDR [1u|2s|4h…] [NAME] | remove N | poke N VALUE | list | import|export FILE.wch   the RAM watch list, kept per ROM",
     ),
-    ("load", "load SCRIPT          load a Lua script file"),
+    (
+        "load",
+        "load SCRIPT [--player 2]   load a Lua script file (on a linked pair's second Game Boy with --player 2)",
+    ),
     (
         "reload",
         "reload [SCRIPT|N]    reload a script from its file",
@@ -365,8 +368,9 @@ pub enum Command {
     Unwatch(Location),
     /// List the watched bytes.
     Watches,
-    /// Load a script file.
-    Load(PathBuf),
+    /// Load a script file, against a player's Game Boy (0: the first; 1: a linked pair's
+    /// second).
+    Load(PathBuf, usize),
     /// Reload a script (by name or number; the only one when absent).
     Reload(Option<String>),
     /// Unload a script (by name or number).
@@ -553,8 +557,17 @@ pub fn parse(line: &str) -> Result<Command, String> {
             },
         },
         "load" => {
-            at_most(args, 1, "load SCRIPT")?;
-            Command::Load(arg(0).ok_or("usage: load SCRIPT")?.into())
+            const USAGE: &str = "usage: load SCRIPT [--player 1|2]";
+            let player = match args.get(1..) {
+                None | Some([]) => 0,
+                Some([flag, n]) if flag == "--player" => match n.as_str() {
+                    "1" => 0,
+                    "2" => 1,
+                    _ => return Err(format!("'{n}' is not a player: 1 or 2")),
+                },
+                Some(_) => return Err(USAGE.to_owned()),
+            };
+            Command::Load(arg(0).ok_or(USAGE)?.into(), player)
         }
         "reload" => {
             at_most(args, 1, "reload [SCRIPT|N]")?;
@@ -743,7 +756,8 @@ impl fmt::Display for Command {
             Command::Watch(a) => write!(f, "watch {a}"),
             Command::Unwatch(a) => write!(f, "watch -{a}"),
             Command::Watches => write!(f, "watch"),
-            Command::Load(p) => write!(f, "load {}", path(p)),
+            Command::Load(p, 0) => write!(f, "load {}", path(p)),
+            Command::Load(p, n) => write!(f, "load {} --player {}", path(p), n + 1),
             Command::Reload(None) => write!(f, "reload"),
             Command::Reload(Some(s)) => write!(f, "reload {}", quote(s)),
             Command::Unload(s) => write!(f, "unload {}", quote(s)),
@@ -1002,7 +1016,8 @@ mod tests {
                 addr: 0x8001,
             }),
             Command::Watches,
-            Command::Load("my scripts/hud \"v2\".lua".into()),
+            Command::Load("my scripts/hud \"v2\".lua".into(), 0),
+            Command::Load("p2.lua".into(), 1),
             Command::Reload(None),
             Command::Reload(Some("hud.lua".into())),
             Command::Unload("2".into()),

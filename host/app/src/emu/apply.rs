@@ -155,8 +155,8 @@ impl Emu {
                     .collect::<Vec<_>>()
                     .join("\n")
             }),
-            Command::Load(p) => {
-                let i = self.load_script_file(&p).map_err(err)?;
+            Command::Load(p, player) => {
+                let i = self.load_script_file_on(&p, player).map_err(err)?;
                 Ok(format!(
                     "loaded #{} {}",
                     i + 1,
@@ -221,11 +221,16 @@ impl Emu {
             .iter()
             .enumerate()
             .map(|(i, s)| {
-                let status = s
+                let script = s
                     .slot
-                    .and_then(|slot| self.session.scripts().find(|x| x.slot == slot))
-                    .map_or("disabled".to_owned(), |x| format!("{:?}", x.status()));
-                format!("#{} {} ({status})", i + 1, s.name)
+                    .and_then(|slot| self.session.scripts().find(|x| x.slot == slot));
+                let status = script.map_or("disabled".to_owned(), |x| format!("{:?}", x.status()));
+                // On a linked pair, whose Game Boy the script runs against.
+                let on = match script.map(|x| x.player()) {
+                    Some(p) if p > 0 => format!(", player {}", p + 1),
+                    _ => String::new(),
+                };
+                format!("#{} {} ({status}{on})", i + 1, s.name)
             })
             .collect::<Vec<_>>()
             .join("\n")

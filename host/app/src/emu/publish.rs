@@ -56,10 +56,7 @@ fn screen_view(session: &Session, correction: gb_core::ColorCorrection) -> Scree
     let gb = session.gb();
     ScreenView {
         picture: session.picture().to_rgb888_with(&DMG_GREEN, correction),
-        overlays: session
-            .draw_lists()
-            .map(|(slot, list)| (slot, list.to_vec()))
-            .collect(),
+        overlays: overlays(session, 0),
         model: gb.model(),
         input: gb.buttons(),
         lag_frames: gb.lag_frames(),
@@ -68,8 +65,17 @@ fn screen_view(session: &Session, correction: gb_core::ColorCorrection) -> Scree
             picture: pair.picture(1).to_rgb888_with(&DMG_GREEN, correction),
             input: pair.gb(1).buttons(),
             plugged: pair.plugged(),
+            overlays: overlays(session, 1),
         }),
     }
+}
+
+/// The overlays of the scripts on `player`'s Game Boy, by slot.
+fn overlays(session: &Session, player: usize) -> Vec<(u32, Vec<gb_session::DrawCmd>)> {
+    session
+        .draw_lists_of(player)
+        .map(|(slot, list)| (slot, list.to_vec()))
+        .collect()
 }
 
 /// The timeline position and the history of a ring of `ring_bytes`.

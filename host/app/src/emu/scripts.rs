@@ -13,7 +13,13 @@ use super::types::ScriptEntry;
 impl Emu {
     /// Load a script file into the session (and watch it for live reload).
     pub fn load_script_file(&mut self, path: &Path) -> Result<usize> {
+        self.load_script_file_on(path, 0)
+    }
+
+    /// [`Emu::load_script_file`] against `player`'s Game Boy (1: a linked pair's second).
+    pub fn load_script_file_on(&mut self, path: &Path, player: usize) -> Result<usize> {
         let bundle = crate::scripted::read_bundle(path)?;
+        self.session.next_script_on_player(player)?;
         let name = path.file_name().map_or_else(
             || path.display().to_string(),
             |n| n.to_string_lossy().into_owned(),

@@ -74,6 +74,8 @@ pub struct SecondView {
     pub input: Buttons,
     /// The cable is plugged in.
     pub plugged: bool,
+    /// The overlays of the scripts on its Game Boy (`emu.player() == 2`), by slot.
+    pub overlays: Vec<(u32, Vec<DrawCmd>)>,
 }
 
 /// The timeline and the rewind history.

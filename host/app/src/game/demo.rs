@@ -103,16 +103,17 @@ mod tests {
             "no exchange unplugged"
         );
         assert_eq!(s.machine().pair().unwrap().inexact(), Default::default());
-        // A movie cannot hold a pair yet: refused, with nothing written.
+        // A movie of the pair names both players.
         let dir = std::env::temp_dir().join(format!("gbhost-link-movie-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("pair.gbm");
-        let err =
+        let rec =
             gb_session::movie::Recorder::create(&path, &mut s, Vec::new(), Default::default())
-                .err()
-                .expect("refused");
-        assert!(err.to_string().contains("linked"), "{err}");
-        assert!(!path.exists());
+                .expect("a pair records");
+        rec.finish().unwrap();
+        let movie = gb_session::movie::Movie::open(&path).unwrap();
+        assert_eq!(movie.players(), 2);
+        std::fs::remove_dir_all(&dir).ok();
     }
 
     #[test]

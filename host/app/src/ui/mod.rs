@@ -822,17 +822,22 @@ impl GbApp {
         let mut shown = outer;
         if let Some(second) = &self.view.screen.second {
             let id = self.textures.second(ui.ctx(), &second.picture);
-            let second = egui::Rect::from_min_size(
+            let at = egui::Rect::from_min_size(
                 egui::pos2(outer.max.x, rect.min.y),
                 screen::GAME * scale,
             );
             ui.painter().image(
                 id,
-                second,
+                at,
                 egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0)),
                 egui::Color32::WHITE,
             );
-            shown = shown.union(second);
+            // Player 2's scripts draw on player 2's screen.
+            let painter = ui.painter().with_clip_rect(at);
+            for (_, cmds) in &second.overlays {
+                screen::paint_overlay(&painter, at.min, scale, cmds);
+            }
+            shown = shown.union(at);
         } else {
             self.textures.second = None;
         }

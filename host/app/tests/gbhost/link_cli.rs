@@ -47,6 +47,24 @@ while true do
 end
 "#;
 
+/// A HUD (BizHawk's API) on player 2 (`--script2`): its memory reads, overlay and joypad are
+/// player 2's; it moves player 2's square up from frame 300.
+const HUD2: &str = r#"
+local seen = {}
+print("hud on player " .. emu.player() .. " of " .. emu.players())
+event.onframeend(function()
+  seen[#seen + 1] = memory.read_u8(0xC001)
+  if #seen > 32 then table.remove(seen, 1) end
+  gui.text(0, 8, "P" .. emu.player() .. " y " .. seen[#seen])
+end)
+while true do
+  local f = emu.framecount()
+  if f == 300 then print("player 2 y before " .. memory.read_u8(0xC001)) end
+  if f > 300 and f < 340 then joypad.set({ Up = true }) end
+  emu.frameadvance()
+end
+"#;
+
 /// A `peek` line's byte (`prefix` `peek ADDR=VV`).
 fn peek(t: &str, line: &str) -> u8 {
     let at = t.find(line).unwrap_or_else(|| panic!("no '{line}' in {t}"));
@@ -59,6 +77,8 @@ fn a_linked_pair_runs_headless_and_the_sync_test_finds_no_mismatch() {
     let rom = s(&demo_rom());
     let hud = dir().join("hud.lua");
     std::fs::write(&hud, HUD).unwrap();
+    let hud2 = dir().join("hud2.lua");
+    std::fs::write(&hud2, HUD2).unwrap();
     let shot = dir().join("pair.png");
     let out = gbhost(&[
         "headless",
@@ -67,6 +87,8 @@ fn a_linked_pair_runs_headless_and_the_sync_test_finds_no_mismatch() {
         &rom,
         "--script",
         &s(&hud),
+        "--script2",
+        &s(&hud2),
         "--sync-test",
         "8",
         "--frames",
@@ -96,6 +118,17 @@ fn a_linked_pair_runs_headless_and_the_sync_test_finds_no_mismatch() {
     assert!(x > 120 && y > 120, "player 1 at ({x}, {y})");
     assert_eq!(peek(&t, "player 2 peek C002="), x, "{t}");
     assert_eq!(peek(&t, "player 2 peek C003="), y, "{t}");
+    // Player 2's HUD ran on player 2 and moved its square up; player 1 saw it.
+    assert!(t.contains("log: hud on player 2 of 2"), "{t}");
+    let before: u8 = t
+        .split("log: player 2 y before ")
+        .nth(1)
+        .and_then(|r| r.lines().next())
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| panic!("no 'y before' line: {t}"));
+    let y2 = peek(&t, "player 2 peek C001=");
+    assert!(y2 < before, "player 2 moved up from {before} to {y2}");
+    assert_eq!(peek(&t, "\npeek C003="), y2, "player 1 sees player 2's y");
     // Both screens, side by side: each draws a filled square and a hollow one.
     let (w, h, px) = gb_testkit::read_png_rgb(&shot).unwrap();
     assert_eq!((w, h), (320, 144));
@@ -108,6 +141,57 @@ fn a_linked_pair_runs_headless_and_the_sync_test_finds_no_mismatch() {
     // A filled square is 64 pixels, a hollow one 28: apart on screen, 92 on each.
     assert_eq!(black(0), 92, "player 1's screen");
     assert_eq!(black(160), 92, "player 2's screen");
+}
+
+#[test]
+fn each_players_script_draws_on_its_own_screen() {
+    let rom = s(&demo_rom());
+    let (one, two) = (dir().join("red.lua"), dir().join("blue.lua"));
+    let hud = |argb: &str| {
+        format!(
+            "while true do gui.text(0, 0, 'P' .. emu.player() .. ' x ' .. \
+             memory.read_u8(0xC000), {argb}) emu.frameadvance() end"
+        )
+    };
+    std::fs::write(&one, hud("0xFFFF0000")).unwrap();
+    std::fs::write(&two, hud("0xFF0000FF")).unwrap();
+    let shot = dir().join("overlays.png");
+    let out = gbhost(&[
+        "headless",
+        &rom,
+        "--link",
+        &rom,
+        "--script",
+        &s(&one),
+        "--script2",
+        &s(&two),
+        "--frames",
+        "30",
+        "--overlay",
+        "--screenshot",
+        &s(&shot),
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+    let (w, _, px) = gb_testkit::read_png_rgb(&shot).unwrap();
+    assert_eq!(w, 320);
+    let count = |colour: [u8; 3], x0: usize| {
+        (0..144)
+            .flat_map(|yy| (x0..x0 + 160).map(move |xx| (xx, yy)))
+            .filter(|&(xx, yy)| px[yy * 320 + xx] == colour)
+            .count()
+    };
+    let (red, blue) = ([0xFF, 0, 0], [0, 0, 0xFF]);
+    assert!(count(red, 0) > 20, "player 1's text on player 1's screen");
+    assert_eq!(count(red, 160), 0, "and not on player 2's");
+    assert!(
+        count(blue, 160) > 20,
+        "player 2's text on player 2's screen"
+    );
+    assert_eq!(count(blue, 0), 0, "and not on player 1's");
+    // A script for player 2 needs a second Game Boy.
+    let out = gbhost(&["headless", &rom, "--script2", &s(&two)]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(text(&out).contains("--link"), "{}", text(&out));
 }
 
 #[test]
@@ -192,7 +276,10 @@ fn a_pairs_state_file_and_movie_work_across_processes() {
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
     assert!(text(&out).contains("--link"), "{}", text(&out));
 
-    // A movie of the pair with a HUD and both players' input, played in a new process.
+    // A movie of the pair with a HUD on each player and both players' input, played in a
+    // new process.
+    let hud2 = dir().join("hud2-movie.lua");
+    std::fs::write(&hud2, HUD2).unwrap();
     let movie = dir().join("pair.gbm");
     let _ = std::fs::remove_file(&movie);
     let out = gbhost(&[
@@ -209,6 +296,8 @@ fn a_pairs_state_file_and_movie_work_across_processes() {
         "7",
         "--script",
         &s(&hud),
+        "--script2",
+        &s(&hud2),
         "--overwrite",
     ]);
     assert!(out.status.success(), "{}", text(&out));

@@ -332,6 +332,9 @@ emu = {
   totalexecutedcycles = function() return select(2, gbhost.clock()) end,
   getboardname = function() return "DMG" end,
   getdisplaytype = function() return "NTSC" end,
+  -- gbhost's own: the player the script runs against (1, or 2 on a linked pair's second).
+  player = n.player,
+  players = n.players,
 }
 
 local s = native.savestate

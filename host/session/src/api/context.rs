@@ -184,7 +184,7 @@ pub enum TasRequest {
 
 /// What one VM call may reach.
 pub struct Api<'a> {
-    /// The machine.
+    /// The machine: the calling script's player's Game Boy.
     pub gb: &'a mut Gb,
     /// Frames completed.
     pub frame: u64,
@@ -214,8 +214,12 @@ pub struct Api<'a> {
 /// call of a frame.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct SessionView<'a> {
-    /// The buttons the user holds.
+    /// The buttons the user holds (on the calling script's player's joypad).
     pub user_buttons: Buttons,
+    /// The player whose Game Boy the call runs against (0: the first).
+    pub player: usize,
+    /// How many Game Boys the session runs (0 read as 1: a view made without a session).
+    pub players: usize,
     /// The ROM's hash.
     pub rom_hash: u64,
     /// The session's clock, for `os.time` and `os.clock`.

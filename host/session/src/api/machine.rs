@@ -127,6 +127,8 @@ impl Api<'_> {
                 ret.push(Value::Integer(i64::from(i.len)));
             }
             id::ROM_HASH => ret.push(Value::from(format!("{:016x}", self.view.rom_hash).as_str())),
+            id::PLAYER => ret.push(Value::Integer(self.view.player as i64 + 1)),
+            id::PLAYERS => ret.push(Value::Integer(self.view.players.max(1) as i64)),
             id::JOYPAD_GET => ret.push(Value::Integer(i64::from(self.gb.buttons().0))),
             id::JOYPAD_IMMEDIATE => ret.push(Value::Integer(i64::from(self.view.user_buttons.0))),
             id::WATCH_CHANGED => self.requests.push(Request::Watches),

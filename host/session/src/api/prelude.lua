@@ -47,7 +47,12 @@ end
 -- Bus hooks: the session stops the core at each watched access and calls gbhost.bus.
 local bus_hooks = {}
 local KINDS = { read = 0, write = 1, exec = 2 }
+local player = emu.player
 local function add_bus(kind, fn, addr, len, bank, who)
+  if player() > 1 then
+    error(who .. ": bus hooks run only for scripts on player 1 (this one runs on player " ..
+      player() .. ")", 3)
+  end
   if type(fn) ~= "function" then error(who .. ": expected a function, got " .. type(fn), 3) end
   if math.type(addr) ~= "integer" or addr < 0 or addr > 0xFFFF then
     error(who .. ": expected an address 0x0000-0xFFFF", 3)

@@ -94,6 +94,8 @@ pub mod id {
     pub const DISASM: u32 = 37;
     pub const SYMBOL: u32 = 38;
     pub const APU: u32 = 39;
+    pub const PLAYER: u32 = 40;
+    pub const PLAYERS: u32 = 41;
     // Scripts' windows and the app's window (60-69).
     pub const UI_CHANGED: u32 = 60;
     pub const INPUT_USED: u32 = 61;
@@ -218,6 +220,14 @@ pub fn functions() -> Vec<Function> {
            landed: `event.on_bus_write`.", None),
         f("emu.rom_hash", &[], "string",
           "The ROM image's FNV-1a hash, 16 hex digits.", Some(id::ROM_HASH)),
+        f("emu.player", &[], "integer",
+          "The player whose Game Boy the script runs against: 1, or 2 for a script loaded on \
+           the second Game Boy of a linked pair (`--script2`, the REPL's `script load FILE \
+           --player 2`). Every call of the script (memory, registers, the joypad, `emu.model`, \
+           `emu.rom_title`) is that player's, and its overlay is drawn on that player's screen.",
+          Some(id::PLAYER)),
+        f("emu.players", &[], "integer",
+          "How many Game Boys the session runs: 1, or 2 on a link cable.", Some(id::PLAYERS)),
         f("joypad.set", &[("buttons", "table|integer")], "",
           "Buttons for the next frame: `{A = true, Left = false}` presses A and releases Left \
            whatever the user holds (absent buttons are left to the user); an integer mask \

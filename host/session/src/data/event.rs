@@ -20,6 +20,14 @@ pub enum EventKind {
         /// The buttons held.
         buttons: Buttons,
     },
+    /// The script about to load in `slot` runs against `player`'s Game Boy (logged just
+    /// before its `ScriptLoad`; without it, a script runs against the first player).
+    ScriptPlayer {
+        /// The script's slot.
+        slot: u32,
+        /// The player, from 0 for the first.
+        player: u8,
+    },
     /// The link cable is plugged in or pulled out.
     Cable {
         /// Plugged in (true) or pulled out.

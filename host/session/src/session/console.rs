@@ -60,6 +60,7 @@ impl Session {
         let (mut draw, mut persist, mut requests, mut states) =
             (Vec::new(), BTreeMap::new(), Vec::new(), HashMap::new());
         let images = HashMap::new();
+        let players = self.machine.players();
         let mut api = Api {
             gb: self.machine.gb_mut(),
             frame: self.timeline.frame,
@@ -73,6 +74,8 @@ impl Session {
             files: None,
             view: SessionView {
                 user_buttons: self.inputs.user,
+                player: 0,
+                players,
                 rom_hash: self.start.rom_hash,
                 clock: self.world.clock,
                 movie: self.world.movie.as_ref(),

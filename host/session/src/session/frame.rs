@@ -22,9 +22,17 @@ impl Session {
             EventKind::PlayerJoypad { player, buttons } => {
                 if *player == 1 {
                     self.inputs.second = *buttons;
+                    self.machine
+                        .set_player_buttons(1, self.inputs.player_buttons(1));
                 }
-                self.machine
-                    .set_player_buttons(usize::from(*player), *buttons);
+            }
+            EventKind::ScriptPlayer { slot, player } => {
+                match self.scripts.list.iter_mut().find(|s| s.slot == *slot) {
+                    Some(s) => s.player = *player,
+                    None => {
+                        self.scripts.pending_player.insert(*slot, *player);
+                    }
+                }
             }
             EventKind::Cable { plugged } => self.machine.set_cable(*plugged),
             EventKind::Poke { addr, value } => self.machine.poke(*addr, *value),
@@ -60,6 +68,9 @@ impl Session {
                 };
                 if let Some(p) = self.scripts.pending_persist.remove(slot) {
                     self.scripts.list[i].persist = p;
+                }
+                if let Some(p) = self.scripts.pending_player.remove(slot) {
+                    self.scripts.list[i].player = p;
                 }
                 self.scripts.list[i].images = bundle.images.iter().cloned().collect();
                 self.with_script(i, |s, api| s.start(api, *hash, &bundle, *flavor));
@@ -210,18 +221,19 @@ impl Session {
         // GameShark codes write their RAM at every frame's start (VBlank's).
         self.machine.write_ram_cheats(&self.inputs.cheats);
         // Frame-start hooks, and the buttons scripts hold this frame.
-        let (mut press, mut release) = (0u8, 0u8);
+        let mut overrides = [(0u8, 0u8); 2];
         for i in 0..self.scripts.list.len() {
             if !self.scripts.list[i].active {
                 continue;
             }
             let (p, r) = self.with_script(i, |s, api| s.frame_start(api));
-            press |= p;
-            release |= r;
+            let o = &mut overrides[self.scripts.list[i].player().min(1)];
+            o.0 |= p;
+            o.1 |= r;
             self.after_script_call(i);
         }
-        self.inputs.overrides = (press, release & !press);
-        self.machine.set_buttons(self.inputs.effective_buttons());
+        self.inputs.overrides = overrides.map(|(press, release)| (press, release & !press));
+        self.apply_buttons();
         InFrame {
             events,
             next,

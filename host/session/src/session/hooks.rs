@@ -48,9 +48,15 @@ impl Session {
         let images = std::mem::take(&mut script.images);
         let t0 = Instant::now();
         let r = {
+            let player = script.player();
+            let players = self.machine.players();
+            let rom_hash = match (player, &self.start.second) {
+                (1, Some(second)) => second.rom_hash,
+                _ => self.start.rom_hash,
+            };
             let mut api = Api {
                 images: &images,
-                gb: self.machine.gb_mut(),
+                gb: self.machine.player_mut(player),
                 frame,
                 draw: &mut draw,
                 persist: &mut persist,
@@ -60,8 +66,10 @@ impl Session {
                 slot: script.slot,
                 files: Some(&mut self.world.files),
                 view: SessionView {
-                    user_buttons: self.inputs.user,
-                    rom_hash: self.start.rom_hash,
+                    user_buttons: self.inputs.held(player),
+                    player,
+                    players,
+                    rom_hash,
                     clock: self.world.clock,
                     movie: self.world.movie.as_ref(),
                     editor: self.world.editor.as_ref(),
@@ -92,7 +100,10 @@ impl Session {
     pub(crate) fn rebuild_watches(&mut self) {
         let mut watches = Vec::new();
         for i in 0..self.scripts.list.len() {
-            if self.scripts.list[i].active && self.scripts.list[i].may_watch {
+            // Only the first player's Game Boy carries the scripts' watchpoints
+            // (`Machine::set_watches`): a later player's script has no bus hooks yet.
+            let first = self.scripts.list[i].player == 0;
+            if first && self.scripts.list[i].active && self.scripts.list[i].may_watch {
                 for (kind, addr, len) in self.with_script(i, |s, api| s.watches(api)) {
                     let access = match kind {
                         0 => Access::Read,

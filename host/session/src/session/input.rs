@@ -67,6 +67,16 @@ impl Session {
         }
     }
 
+    /// Give each player's Game Boy the buttons it sees now (held, with the scripts' presses
+    /// and releases): after a restore, and at a frame's start.
+    pub(crate) fn apply_buttons(&mut self) {
+        self.machine.set_buttons(self.inputs.effective_buttons());
+        if self.machine.players() > 1 {
+            self.machine
+                .set_player_buttons(1, self.inputs.player_buttons(1));
+        }
+    }
+
     /// Plug the link cable in or pull it out, from the next frame on (logged; nothing for a
     /// single Game Boy, or when the cable already is so).
     pub fn set_cable(&mut self, plugged: bool) {
@@ -209,6 +219,23 @@ impl Session {
             flavor,
         });
         slot
+    }
+
+    /// Make the next script loaded (by any `load_*` call) run against `player`'s Game Boy
+    /// (0: the first, as every script does without this; 1: a linked pair's second): logged
+    /// as an event before its load, so replays and movies load it there too.
+    pub fn next_script_on_player(&mut self, player: usize) -> Result<(), SessionError> {
+        let players = self.machine.players();
+        if player >= players {
+            return Err(SessionError::NoPlayer { player, players });
+        }
+        if player > 0 {
+            self.log_now(EventKind::ScriptPlayer {
+                slot: self.scripts.next_slot,
+                player: player as u8,
+            });
+        }
+        Ok(())
     }
 
     /// Re-run a new version of a script's source on its data (before the next frame). After a

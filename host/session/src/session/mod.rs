@@ -94,6 +94,14 @@ pub enum SessionError {
     /// No such script slot.
     #[error("no script in slot {0}")]
     NoScript(u32),
+    /// A script was asked to run against a player the session does not have.
+    #[error("there is no player {} here: the session runs {players} Game Boy(s)", player + 1)]
+    NoPlayer {
+        /// The player asked for (0: the first).
+        player: usize,
+        /// How many the session runs.
+        players: usize,
+    },
     /// No saved state by that name.
     #[error("no saved state named '{0}'")]
     NoState(String),
@@ -522,6 +530,14 @@ impl Session {
     /// Each loaded script's overlay for the last frame.
     pub fn draw_lists(&self) -> impl Iterator<Item = (u32, &[DrawCmd])> {
         self.scripts().map(|s| (s.slot, &s.draw[..]))
+    }
+
+    /// The draw lists of the scripts that run against `player` (0: the first; see
+    /// `emu.player()`), for drawing on that player's screen.
+    pub fn draw_lists_of(&self, player: usize) -> impl Iterator<Item = (u32, &[DrawCmd])> {
+        self.scripts()
+            .filter(move |s| s.player() == player)
+            .map(|s| (s.slot, &s.draw[..]))
     }
 
     /// Each loaded script's windows (forms, text buffers, padding), as of the last frame.

@@ -60,8 +60,7 @@ impl Session {
         restore_scripts(&mut self.scripts.list, &state.scripts, except);
         self.rebuild_watches();
         // The buttons held now go on being held (each player's), whatever the image held.
-        self.machine.set_buttons(self.inputs.effective_buttons());
-        self.machine.set_player_buttons(1, self.inputs.second);
+        self.apply_buttons();
     }
 
     /// Each active script's portable image (sealed with the session's key), or why it has
@@ -158,6 +157,7 @@ impl Session {
                 flavor: s.flavor,
                 hash: s.hash,
                 persist: s.persist.clone(),
+                player: s.player,
             })
             .collect();
         let mut hashes: BTreeSet<SourceHash> = scripts.iter().map(|s| s.hash).collect();
@@ -331,6 +331,9 @@ impl Session {
             if s.hash != saved.hash || s.name != saved.name {
                 return Err(format!("'{}' runs another version", saved.name));
             }
+            if s.player != saved.player {
+                return Err(format!("'{}' runs against another player", saved.name));
+            }
             if s.status_and_since().0 != image.status {
                 return Err(format!("'{}' is not in the saved status", saved.name));
             }
@@ -421,6 +424,12 @@ impl Session {
             let mut e = codec::Enc::default();
             codec::encode_persist(&mut e, &s.persist);
             self.log_now(EventKind::Persist { slot, data: e.buf });
+            if s.player > 0 {
+                self.log_now(EventKind::ScriptPlayer {
+                    slot,
+                    player: s.player,
+                });
+            }
             self.log_now(EventKind::ScriptLoad {
                 slot,
                 name: s.name.clone(),
@@ -586,6 +595,7 @@ impl Session {
                     script.flavor = saved.flavor;
                     script.active = true;
                     script.persist = saved.persist.clone();
+                    script.player = saved.player;
                     script.images = bundle.images.iter().cloned().collect();
                     s.scripts.list.push(script);
                     s.scripts.current.insert(saved.slot, saved.hash);
@@ -614,6 +624,7 @@ impl Session {
                 }
             };
             script.persist = saved.persist.clone();
+            script.player = saved.player;
             script.images = bundle.images.iter().cloned().collect();
             s.scripts.list.push(script);
             let i = s.scripts.list.len() - 1;
@@ -651,7 +662,7 @@ impl Session {
         if !restarted.is_empty() {
             // The core image holds the buttons of its last frame, the scripts' presses
             // included: an exact restore keeps them, a restart has no presses yet.
-            s.machine.set_buttons(s.inputs.effective_buttons());
+            s.apply_buttons();
         }
         s.timeline.history.clear();
         s.capture();

@@ -23,6 +23,7 @@
 //! | `THMC` | the picture of a CGB: 160×144 RGB555 colours, u16 each (optional) | 46,080 bytes |
 //! | `ARNA` | the scripts' arenas, valid only in the session that wrote them (optional) | token, (slot, arena address, keyframe)* |
 //! | `PIMG` | the scripts' portable VM images, sealed with the saving user's key (optional) | count, (slot, status, since, zstd(image), zstd(delta from a movie keyframe's image) or why none)* |
+//! | `SPLY` | the players of scripts that run against a later player than the first (optional) | count, (slot, player)* |
 //! | `LINK` | a linked pair's second player: its ROM hash and title, its model (only in a pair's file; `META` names the first player, `CORE` holds the pair's image) | u64, text, text |
 //!
 //! A script VM's arena holds raw pointers into itself and into this process's code, so `ARNA`
@@ -200,6 +201,8 @@ pub struct SavedScript {
     pub hash: SourceHash,
     /// Its `persist` table.
     pub persist: BTreeMap<Vec<u8>, Value>,
+    /// The player whose Game Boy it runs against (0: the first; `SPLY` names the others).
+    pub player: u8,
 }
 
 /// The script arenas, for an exact restore in the session that saved them.
@@ -302,6 +305,17 @@ impl StateFile {
             codec::encode_persist(&mut e, &s.persist);
         }
         section(&mut out, b"SCRP", &e.buf);
+
+        let later: Vec<&SavedScript> = self.scripts.iter().filter(|s| s.player > 0).collect();
+        if !later.is_empty() {
+            let mut e = Enc::default();
+            e.var(later.len() as u64);
+            for s in later {
+                e.var(u64::from(s.slot));
+                e.u8(s.player);
+            }
+            section(&mut out, b"SPLY", &e.buf);
+        }
 
         let mut e = Enc::default();
         e.var(self.sources.len() as u64);
@@ -408,7 +422,11 @@ impl StateFile {
         };
         let meta = decode_meta(&mut Dec::new(get(b"META", "META")?)).map_err(bad("META"))?;
         let core = get(b"CORE", "CORE")?.to_vec();
-        let scripts = decode_scripts(&mut Dec::new(get(b"SCRP", "SCRP")?)).map_err(bad("SCRP"))?;
+        let mut scripts =
+            decode_scripts(&mut Dec::new(get(b"SCRP", "SCRP")?)).map_err(bad("SCRP"))?;
+        if let Some(p) = sections.get(b"SPLY") {
+            decode_players(&mut Dec::new(p), &mut scripts).map_err(bad("SPLY"))?;
+        }
         let sources = decode_sources(&mut Dec::new(get(b"SRCS", "SRCS")?)).map_err(bad("SRCS"))?;
         let log =
             decode_log(&mut Dec::new(get(b"LOG ", "LOG")?), meta.frame).map_err(bad("LOG"))?;
@@ -558,6 +576,24 @@ fn decode_meta(d: &mut Dec<'_>) -> Result<Meta, DecodeError> {
     Ok(meta)
 }
 
+/// Give the scripts of `SPLY` their players.
+fn decode_players(d: &mut Dec<'_>, scripts: &mut [SavedScript]) -> Result<(), DecodeError> {
+    let n = d.count(2)?;
+    for _ in 0..n {
+        let slot = d.var32()?;
+        let player = d.u8()?;
+        if !(1..=3).contains(&player) {
+            return Err(d.error(format!("player {player} is not a later player")));
+        }
+        let s = scripts
+            .iter_mut()
+            .find(|s| s.slot == slot)
+            .ok_or_else(|| d.error(format!("no script in slot {slot}")))?;
+        s.player = player;
+    }
+    Ok(())
+}
+
 fn decode_link(d: &mut Dec<'_>) -> Result<LinkMeta, DecodeError> {
     Ok(LinkMeta {
         rom_hash: d.u64()?,
@@ -576,6 +612,7 @@ fn decode_scripts(d: &mut Dec<'_>) -> Result<Vec<SavedScript>, DecodeError> {
             flavor: codec::decode_flavor(d)?,
             hash: d.u64()?,
             persist: codec::decode_persist(d)?,
+            player: 0,
         });
     }
     Ok(v)

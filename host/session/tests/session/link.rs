@@ -1,7 +1,9 @@
 //! Two Game Boys on a link cable as one session: a movie of the pair (each player's joypad
 //! and the cable's plugging) plays back in a new session with no desync and seeks from its
 //! keyframes; a pair's state file starts a new pair exactly where it was saved; and a pair
-//! and a single Game Boy refuse each other's states and movies with a clear error.
+//! and a single Game Boy refuse each other's states and movies with a clear error; a script on
+//! each player sees, moves and draws its own Game Boy, and keeps its player through rewinds,
+//! the sync test, state files and movies.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -215,4 +217,188 @@ fn a_single_game_boys_state_and_movie_do_not_load_into_a_pair() {
         matches!(err, MovieError::Players { theirs: 1, ours: 2 }),
         "{err}"
     );
+}
+
+/// A script for either player (the native API): it says whose Game Boy it runs on, keeps a
+/// history of its player's X in Lua, draws it, and moves its player's square (player 1 leads
+/// and goes right, player 2 goes left).
+const SIDE: &str = r#"
+local me, of = emu.player(), emu.players()
+print("player " .. me .. " of " .. of .. ", " .. emu.rom_title())
+local xs = {}
+event.on_frame_end(function()
+  xs[#xs + 1] = memory.read_u8(0xC000)
+  if #xs > 16 then table.remove(xs, 1) end
+  gui.text(0, 8 * me, "P" .. me .. " x " .. xs[#xs] .. " of " .. #xs)
+end)
+while true do
+  local f = emu.framecount()
+  if me == 1 and f >= 10 and f <= 12 then joypad.set({ Start = true }) end
+  if f >= 30 and f <= 90 then joypad.set(me == 1 and { Right = true } or { Left = true }) end
+  emu.frameadvance()
+end
+"#;
+
+/// The pair with [`SIDE`] loaded on each player.
+fn scripted_pair(config: SessionConfig) -> Session {
+    let mut s = Session::power_on_linked(
+        (demo(), PowerOn::default()),
+        (other_demo(), PowerOn::default()),
+        config,
+    )
+    .expect("a pair");
+    s.load_script("one.lua", SIDE);
+    s.next_script_on_player(1).expect("a second player");
+    s.load_script("two.lua", SIDE);
+    s
+}
+
+#[test]
+fn a_script_on_each_player_sees_and_moves_its_own_game_boy_and_rolls_back() {
+    let mut s = scripted_pair(SessionConfig {
+        desync_check: true,
+        ..config()
+    });
+    s.run_frame();
+    let said: Vec<String> = s.take_console().into_iter().map(|l| l.text).collect();
+    assert_eq!(
+        said,
+        ["player 1 of 2, GBHOST LINK", "player 2 of 2, GBHOST LINK 2"]
+    );
+    let players: Vec<usize> = s.scripts().map(|sc| sc.player()).collect();
+    assert_eq!(players, [0, 1]);
+    for _ in 1..25 {
+        s.run_frame();
+    }
+    let (x1, x2) = (peek(&s, 0, 0xC000), peek(&s, 1, 0xC000));
+    for _ in 25..120 {
+        s.run_frame();
+        // Every frame replays from 8 back to the same machine and script images.
+        assert_eq!(s.verify_replay(s.frame() - 8).unwrap(), 0);
+    }
+    assert!(peek(&s, 0, 0xC000) > x1, "player 1's script moved it right");
+    assert!(peek(&s, 1, 0xC000) < x2, "player 2's script moved it left");
+    assert_eq!(peek(&s, 0, 0xC004), 1, "player 1's script made it lead");
+    // Each overlay is its player's: drawn from its own Game Boy's memory.
+    let text = |s: &Session, p: usize| format!("{:?}", s.draw_lists_of(p).collect::<Vec<_>>());
+    assert!(
+        text(&s, 0).contains(&format!("P1 x {} of 16", peek(&s, 0, 0xC000))),
+        "{}",
+        text(&s, 0)
+    );
+    assert!(
+        text(&s, 1).contains(&format!("P2 x {} of 16", peek(&s, 1, 0xC000))),
+        "{}",
+        text(&s, 1)
+    );
+    // A rewind brings both scripts' overlays back with both machines.
+    let at = s.frame();
+    let (image, one, two) = (s.machine().image(), text(&s, 0), text(&s, 1));
+    for _ in 0..30 {
+        s.run_frame();
+    }
+    s.seek(at).unwrap();
+    assert!(s.machine().image() == image);
+    assert_eq!((text(&s, 0), text(&s, 1)), (one, two));
+    assert_eq!(s.stats().desyncs, 0);
+
+    // A third player does not exist; a single Game Boy has one.
+    let err = s.next_script_on_player(2).expect_err("refused");
+    assert!(
+        matches!(
+            err,
+            SessionError::NoPlayer {
+                player: 2,
+                players: 2
+            }
+        ),
+        "{err}"
+    );
+    let mut single = Session::new(demo(), None, config()).unwrap();
+    assert!(single.next_script_on_player(1).is_err());
+
+    // Bus hooks are player 1's only: on player 2 the call says so.
+    s.next_script_on_player(1).unwrap();
+    s.load_script("hook.lua", "event.on_bus_write(function() end, 0xC000)");
+    s.run_frame();
+    let said: Vec<String> = s.take_console().into_iter().map(|l| l.text).collect();
+    assert!(
+        said.iter()
+            .any(|l| l.contains("bus hooks run only for scripts on player 1")),
+        "{said:?}"
+    );
+}
+
+#[test]
+fn scripts_keep_their_player_in_a_state_file_and_a_movie() {
+    // Its own window slots (800 on): tests running at once must not hold the images' places.
+    let keyed = || SessionConfig {
+        image_key: Some(lua_rollback::ImageKey::from_bytes([7; 32])),
+        scripts: gb_session::ScriptConfig {
+            window_offset: 800,
+            ..gb_session::ScriptConfig::default()
+        },
+        ..config()
+    };
+    let mut s = scripted_pair(keyed());
+    for _ in 0..60 {
+        s.run_frame();
+    }
+    // A state file with the scripts' images: both go on where they were, each on its player
+    // (once the first session is gone, as another process would be: the images need their
+    // arenas' places).
+    let file = StateFile::decode(&s.state_file(0, false).encode()).expect("decodes");
+    let ahead: Vec<String> = (60..120)
+        .map(|_| {
+            s.run_frame();
+            s.trace_line(&[])
+        })
+        .collect();
+    drop(s);
+    let mut resumed = Session::from_state_file(roms(), None, keyed(), &file).expect("loads");
+    let players: Vec<usize> = resumed.scripts().map(|sc| sc.player()).collect();
+    assert_eq!(players, [0, 1]);
+    assert!(resumed.take_console().is_empty(), "restored exactly");
+    for line in &ahead {
+        resumed.run_frame();
+        assert_eq!(
+            &resumed.trace_line(&[]),
+            line,
+            "the resumed pair and its scripts"
+        );
+    }
+    drop(resumed);
+    // Without the key the scripts start again from their sources, still each on its player.
+    let mut restarted = Session::from_state_file(roms(), None, config(), &file).expect("loads");
+    let players: Vec<usize> = restarted.scripts().map(|sc| sc.player()).collect();
+    assert_eq!(players, [0, 1]);
+    restarted.run_frame();
+    let said: Vec<String> = restarted
+        .take_console()
+        .into_iter()
+        .map(|l| l.text)
+        .filter(|t| t.starts_with("player"))
+        .collect();
+    assert_eq!(
+        said,
+        ["player 1 of 2, GBHOST LINK", "player 2 of 2, GBHOST LINK 2"]
+    );
+    drop(restarted);
+
+    // A movie of the pair with both scripts replays with no desync, each on its player.
+    let path = temp("scripted-pair.gbm");
+    let mut s = scripted_pair(config());
+    let mut rec = Recorder::create(&path, &mut s, vec![], BTreeMap::new()).expect("records");
+    for _ in 0..300 {
+        s.run_frame();
+        rec.after_frame(&mut s).unwrap();
+    }
+    rec.finish().unwrap();
+    let m = Movie::open(&path).unwrap();
+    let (report, played) = movie::play(&m, roms(), config(), |_, _| {}).unwrap();
+    assert_eq!((report.frames, report.desync), (300, None));
+    assert_eq!(played.machine().image_hash(), s.machine().image_hash());
+    let players: Vec<usize> = played.scripts().map(|sc| sc.player()).collect();
+    assert_eq!(players, [0, 1]);
+    assert!(peek(&played, 1, 0xC000) < peek(&played, 0, 0xC000));
 }

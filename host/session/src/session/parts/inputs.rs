@@ -15,8 +15,8 @@ pub(crate) struct Inputs {
     pub(crate) user: Buttons,
     /// The buttons the second player of a linked pair holds (from the log).
     pub(crate) second: Buttons,
-    /// Buttons scripts press and release this frame.
-    pub(crate) overrides: (u8, u8),
+    /// Buttons scripts press and release this frame, on each player's joypad.
+    pub(crate) overrides: [(u8, u8); 2],
     /// The host's keys and mouse as last logged (to log only changes).
     pub(crate) host: HostInput,
     /// The cheat codes on (from the log).
@@ -26,7 +26,18 @@ pub(crate) struct Inputs {
 impl Inputs {
     /// The buttons the machine sees: the user's, with the scripts' presses and releases.
     pub(crate) fn effective_buttons(&self) -> Buttons {
-        let (press, release) = self.overrides;
-        Buttons((self.user.0 & !release) | press)
+        self.player_buttons(0)
+    }
+
+    /// The buttons player `p` holds (from the log), without the scripts' overrides.
+    pub(crate) fn held(&self, p: usize) -> Buttons {
+        if p == 0 { self.user } else { self.second }
+    }
+
+    /// The buttons player `p`'s Game Boy sees: what the player holds, with the presses and
+    /// releases of the scripts running against it.
+    pub(crate) fn player_buttons(&self, p: usize) -> Buttons {
+        let (press, release) = self.overrides[p.min(1)];
+        Buttons((self.held(p).0 & !release) | press)
     }
 }

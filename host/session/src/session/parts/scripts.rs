@@ -29,6 +29,8 @@ pub(crate) struct Scripts {
     pub(crate) current: BTreeMap<u32, SourceHash>,
     /// `persist` tables logged for slots whose script is not loaded yet.
     pub(crate) pending_persist: BTreeMap<u32, Persist>,
+    /// The players logged for slots whose script is not loaded yet.
+    pub(crate) pending_player: BTreeMap<u32, u8>,
     /// What the call under way asked for (done when it returns).
     pub(crate) requests: Vec<Request>,
     /// `on_load_state` hooks are running.
@@ -47,6 +49,7 @@ impl Default for Scripts {
             sources: HashMap::new(),
             current: BTreeMap::new(),
             pending_persist: BTreeMap::new(),
+            pending_player: BTreeMap::new(),
             requests: Vec::new(),
             firing_load: false,
             watches: Vec::new(),
