@@ -4,7 +4,7 @@
 //! budget every tick (paused or not), seeking, saving and closing. Its `movie …` commands are
 //! `editor_cmds.rs`, what the window sees of it `editor_view.rs`.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
@@ -54,15 +54,10 @@ impl Emu {
         }
         // The user's script files run on the movie too (from its first frame; they roll back
         // with it and a save keeps them).
-        let scripts: Vec<PathBuf> = self
-            .scripts
-            .entries
-            .iter()
-            .filter_map(|s| s.path.clone())
-            .collect();
+        let scripts = self.script_files();
         self.replace_session(session);
-        for p in &scripts {
-            if let Err(e) = self.load_script_file(p) {
+        for (p, player) in &scripts {
+            if let Err(e) = self.load_script_file_on(p, *player) {
                 self.say(format!("{}: {e:#}", p.display()));
             }
         }

@@ -207,6 +207,7 @@ impl Emu {
                     bundle: Bundle::new(source),
                     slot: Some(slot),
                     reloaded_at: None,
+                    player: 0,
                 });
             }
         }
@@ -227,15 +228,10 @@ impl Emu {
             let msg = self.movie_stop()?;
             self.say(msg);
         }
-        let paths: Vec<std::path::PathBuf> = self
-            .scripts
-            .entries
-            .iter()
-            .filter_map(|s| s.path.clone())
-            .collect();
+        let paths = self.script_files();
         self.open_read(&rom, patched)?;
-        for p in paths {
-            self.load_script_file(&p)?;
+        for (p, player) in paths {
+            self.load_script_file_on(&p, player)?;
         }
         Ok(format!(
             "reopened {}; {}",

@@ -458,16 +458,11 @@ impl Emu {
 
     /// Start the ROM again with the same scripts (power-on).
     pub(crate) fn restart(&mut self) -> Result<()> {
-        let paths: Vec<PathBuf> = self
-            .scripts
-            .entries
-            .iter()
-            .filter_map(|s| s.path.clone())
-            .collect();
+        let paths = self.script_files();
         let rom = self.game.rom.clone();
         self.open(&rom)?;
-        for p in paths {
-            self.load_script_file(&p)?;
+        for (p, player) in paths {
+            self.load_script_file_on(&p, player)?;
         }
         Ok(())
     }

@@ -58,6 +58,12 @@ impl ScriptFiles {
                     Some(Status::Finished) => ("finished".to_owned(), false),
                     Some(Status::Failed(m)) => (format!("error: {m}"), true),
                 };
+                // On a linked pair's second Game Boy, the panel says so.
+                let status = if e.player > 0 {
+                    format!("player {}: {status}", e.player + 1)
+                } else {
+                    status
+                };
                 let arena = s.map(|s| s.arena());
                 ScriptRow {
                     name: e.name.clone(),

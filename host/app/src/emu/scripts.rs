@@ -38,6 +38,7 @@ impl Emu {
             bundle,
             slot: Some(slot),
             reloaded_at: None,
+            player,
         });
         Ok(self.scripts.entries.len() - 1)
     }
@@ -77,6 +78,15 @@ impl Emu {
         Ok(())
     }
 
+    /// The script files loaded, each with its player (to load them again in a new session).
+    pub(crate) fn script_files(&self) -> Vec<(std::path::PathBuf, usize)> {
+        self.scripts
+            .entries
+            .iter()
+            .filter_map(|s| Some((s.path.clone()?, s.player)))
+            .collect()
+    }
+
     /// Unload script `i` (it leaves the list).
     pub fn unload_script(&mut self, i: usize) -> Result<()> {
         if i >= self.scripts.entries.len() {
@@ -104,6 +114,7 @@ impl Emu {
                     entry.bundle = crate::scripted::read_bundle(path)?;
                 }
                 let flavor = Flavor::detect(&entry.bundle.main);
+                self.session.next_script_on_player(entry.player)?;
                 entry.slot = Some(match &entry.path {
                     Some(path) => self.session.load_bundle_in(
                         &entry.name,
@@ -138,6 +149,7 @@ impl Emu {
                 bundle: self.session.source(s.hash).cloned().unwrap_or_default(),
                 slot: Some(s.slot),
                 reloaded_at: None,
+                player: s.player(),
             })
             .collect();
         self.scripts.entries.extend(new);

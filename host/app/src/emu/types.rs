@@ -284,4 +284,6 @@ pub struct ScriptEntry {
     pub slot: Option<u32>,
     /// Frame of the last reload.
     pub reloaded_at: Option<u64>,
+    /// The player whose Game Boy it runs against (0: the first; 1: a linked pair's second).
+    pub player: usize,
 }

@@ -47,7 +47,7 @@ impl GbApp {
         let (name, exts) = d.filter();
         // Scripts start where the last script was; everything else beside the last ROM.
         let recent = match d {
-            Dialog::LoadScript => &self.config.recent_scripts,
+            Dialog::LoadScript | Dialog::LoadScriptOnPlayer2 => &self.config.recent_scripts,
             _ => &self.config.recent_roms,
         };
         let start_in = recent.first().and_then(|p| p.parent()).map(PathBuf::from);
@@ -148,6 +148,11 @@ impl GbApp {
         match d {
             Dialog::OpenRom => self.open_rom(p),
             Dialog::LoadScript => self.load_script(p),
+            Dialog::LoadScriptOnPlayer2 => {
+                crate::config::Config::push_recent(&mut self.config.recent_scripts, p.clone());
+                self.save_config();
+                self.run(Command::Load(p, 1));
+            }
             Dialog::RecordMovie { here } => {
                 let info = self.dialogs.record_info.info();
                 self.send(Cmd::RecordMovie {

@@ -14,6 +14,8 @@ use std::sync::mpsc::Receiver;
 pub(super) enum Dialog {
     OpenRom,
     LoadScript,
+    /// Load a script on a linked pair's second Game Boy.
+    LoadScriptOnPlayer2,
     /// Record a movie (from power-on, or from the current frame).
     RecordMovie {
         here: bool,
@@ -36,6 +38,7 @@ impl Dialog {
         match self {
             Dialog::OpenRom => "Open ROM",
             Dialog::LoadScript => "Load script",
+            Dialog::LoadScriptOnPlayer2 => "Load script on player 2",
             Dialog::RecordMovie { here: false } => "Record a movie from power-on (.gbm)",
             Dialog::RecordMovie { here: true } => "Record a movie from this frame (.gbm)",
             Dialog::PlayMovie => "Play a movie (.gbm)",
@@ -60,7 +63,7 @@ impl Dialog {
     pub(super) fn filter(self) -> (&'static str, &'static [&'static str]) {
         match self {
             Dialog::OpenRom => ("Game Boy ROMs", &crate::game::rom::EXTENSIONS),
-            Dialog::LoadScript => ("Lua scripts", &["lua"]),
+            Dialog::LoadScript | Dialog::LoadScriptOnPlayer2 => ("Lua scripts", &["lua"]),
             Dialog::RecordMovie { .. }
             | Dialog::PlayMovie
             | Dialog::EditMovie

@@ -1,6 +1,7 @@
 //! Two linked Game Boys in the window (the link demo on both): both screens drawn, player 2
 //! on its own keys (and the Link menu swapping the controllers), the squares crossing the
-//! cable, the Link menu pulling the cable out (the leader then reads $FF).
+//! cable, the Link menu pulling the cable out (the leader then reads $FF) and loading a script
+//! on player 2 (drawn on player 2's screen).
 
 use super::test_support::{self as support, settle, step};
 use crate::emu::RomSource;
@@ -75,4 +76,33 @@ fn two_game_boys_side_by_side_with_their_own_keys_and_a_cable() {
     // Nothing at the other end: the leader shifts in 1s.
     assert_eq!(peek(&h, 0xC002), 0xFF, "player 1 reads $FF for x");
     assert_eq!(peek(&h, 0xC003), 0xFF, "player 1 reads $FF for y");
+    // The Link menu loads a script on player 2: it reads player 2's memory and draws on
+    // player 2's screen (no portal here: the path is typed).
+    let dir = std::env::temp_dir().join(format!("gbhost-ui-link-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = dir.join("p2.lua");
+    std::fs::write(
+        &script,
+        "while true do gui.text(0, 0, 'P' .. emu.player() .. ' y ' .. memory.read_u8(0xC001)) \
+         emu.frameadvance() end",
+    )
+    .unwrap();
+    open_link_menu(&mut h);
+    h.get_by_label("Load script on player 2…").click();
+    settle(&mut h);
+    h.get_by_label("Path").focus();
+    h.run_steps(1);
+    h.get_by_label("Path").type_text(script.to_str().unwrap());
+    h.run_steps(1);
+    h.get_by_label("Open").click();
+    settle(&mut h);
+    step(&mut h, 2);
+    let screen = &h.state().view().screen;
+    assert!(screen.overlays.is_empty(), "nothing on player 1's screen");
+    let second = screen.second.as_ref().expect("two screens");
+    let drawn = format!("{:?}", second.overlays);
+    assert!(drawn.contains(&format!("P2 y {seen}")), "{drawn}");
+    let listed = h.state().emu().repl("scripts");
+    assert!(listed.contains("p2.lua (Running, player 2)"), "{listed}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -299,6 +299,15 @@ impl GbApp {
             self.send(Cmd::Cable(on));
         }
         ui.checkbox(&mut self.controls.swapped, "Swap controllers");
+        if ui
+            .button("Load script on player 2…")
+            .on_hover_text(
+                "A Lua script against player 2's Game Boy: its memory, joypad and screen",
+            )
+            .clicked()
+        {
+            self.ask(Dialog::LoadScriptOnPlayer2);
+        }
         ui.label(if self.controls.swapped {
             "Player 1: W A S D, G = A, F = B, T = Start, R = Select; player 2: the usual keys"
         } else {
