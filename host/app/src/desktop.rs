@@ -23,6 +23,10 @@ pub struct Args {
     /// A Lua script to load before the first frame (repeatable).
     #[arg(long = "script", value_name = "SCRIPT")]
     pub scripts: Vec<PathBuf>,
+    /// A Lua script to load on player 2's Game Boy (with --link or --link-demo; repeatable):
+    /// its memory, joypad and `emu.player()` are player 2's, its overlay on player 2's screen.
+    #[arg(long = "script2", value_name = "SCRIPT")]
+    pub scripts2: Vec<PathBuf>,
     /// A REPL in this terminal (meta-commands and Lua; `help`).
     #[arg(long)]
     pub repl: bool,
@@ -119,6 +123,7 @@ pub fn run(args: &Args) -> Result<()> {
             (None, false) => None,
         },
         scripts: args.scripts.clone(),
+        scripts2: args.scripts2.clone(),
         paused: args.paused,
         ring_bytes: if args.history_mib == 0 {
             64

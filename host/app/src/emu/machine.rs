@@ -94,6 +94,9 @@ impl Emu {
         for path in &start.scripts {
             emu.load_script_file(path)?;
         }
+        for path in &start.scripts2 {
+            emu.load_script_file_on(path, 1)?;
+        }
         emu.publish();
         Ok(emu)
     }

@@ -14,6 +14,7 @@ fn demo_start() -> Start {
     Start {
         rom: RomSource::Demo,
         scripts: Vec::new(),
+        scripts2: Vec::new(),
         paused: true,
         ring_bytes: 16 << 20,
         audio: false,
@@ -93,6 +94,7 @@ fn editing_a_script_while_rewound_redraws_that_frame() {
     let emu = spawn(Start {
         rom: RomSource::Demo,
         scripts: vec![path.clone()],
+        scripts2: Vec::new(),
         paused: true,
         ring_bytes: 8 << 20,
         audio: false,
@@ -164,6 +166,7 @@ fn editing_a_required_module_reloads_the_script() {
     let emu = spawn(Start {
         rom: RomSource::Demo,
         scripts: vec![main.clone()],
+        scripts2: Vec::new(),
         paused: true,
         ring_bytes: 8 << 20,
         audio: false,
@@ -460,6 +463,7 @@ fn tastudio_requests_reach_the_editor() {
     .unwrap();
     let start = Start {
         scripts: vec![script],
+        scripts2: Vec::new(),
         ..demo_start()
     };
     let mut emu = Emu::new(&start, Arc::new(Mutex::new(View::default()))).unwrap();
@@ -627,5 +631,47 @@ fn tool_lists_are_kept_per_rom_and_movies_record_the_cheats() {
     emu.apply_line("step 20");
     assert_eq!(emu.session.cheats(), ["0142A0C1".to_owned()]);
     assert_eq!(emu.session.gb().peek(0xC1A0), 0x42);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `gbhost run --link-demo --script2 FILE`: the script runs on player 2 and draws on player
+/// 2's screen; on a single Game Boy the start fails with the reason.
+#[test]
+fn a_start_script_on_player_2_draws_on_player_2s_screen() {
+    let dir = std::env::temp_dir().join(format!("gbhost-script2-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("p2.lua");
+    std::fs::write(
+        &path,
+        "event.onframeend(function() gui.text(0, 0, 'player ' .. emu.player()) end)\n",
+    )
+    .unwrap();
+    let start = Start {
+        rom: RomSource::LinkDemo,
+        link: Some(RomSource::LinkDemo),
+        scripts2: vec![path.clone()],
+        ..demo_start()
+    };
+    let emu = spawn(start).unwrap();
+    emu.repl("step 3");
+    emu.sync();
+    let view = emu.view();
+    assert!(texts(&view).is_empty(), "nothing on player 1's screen");
+    let second = view.screen.second.as_ref().expect("two screens");
+    assert!(
+        format!("{:?}", second.overlays).contains("player 2"),
+        "{:?}",
+        second.overlays
+    );
+    let err = spawn(Start {
+        scripts2: vec![path],
+        ..demo_start()
+    })
+    .err()
+    .map(|e| format!("{e:#}"));
+    assert!(
+        err.as_deref().is_some_and(|e| e.contains("no player 2")),
+        "{err:?}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -255,6 +255,8 @@ pub struct Start {
     pub rom: RomSource,
     /// Scripts to load before the first frame.
     pub scripts: Vec<PathBuf>,
+    /// Scripts to load on a linked pair's second Game Boy, after them.
+    pub scripts2: Vec<PathBuf>,
     /// Start paused.
     pub paused: bool,
     /// Rewind ring size.

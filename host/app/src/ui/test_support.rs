@@ -35,6 +35,7 @@ pub(super) fn harness_linked(
     let emu = emu::spawn(Start {
         rom,
         scripts,
+        scripts2: Vec::new(),
         paused: true,
         ring_bytes,
         audio: false,
