@@ -335,7 +335,7 @@ function debugger.on_write(addr, fn, len, bank) end
 ---@return string
 function emu.rom_hash() end
 
----The player whose Game Boy the script runs against: 1, or 2 for a script loaded on the second Game Boy of a linked pair (`--script2`, the REPL's `script load FILE --player 2`)
+---The player whose Game Boy the script runs against: 1, or 2 for a script loaded on the second Game Boy of a linked pair (`--script2`, the REPL's `load FILE --player 2`, the window's Link menu)
 ---Every call of the script (memory, registers, the joypad, `emu.model`, `emu.rom_title`) is that player's, and its overlay is drawn on that player's screen
 ---@return integer
 function emu.player() end

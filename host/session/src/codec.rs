@@ -487,7 +487,7 @@ pub fn decode_kind(d: &mut Dec<'_>) -> Result<EventKind, DecodeError> {
         16 => EventKind::ScriptPlayer {
             slot: d.var32()?,
             player: match d.u8()? {
-                p @ 0..=3 => p,
+                p if usize::from(p) < crate::machine::Machine::MAX_PLAYERS => p,
                 p => return Err(d.error(format!("player {p} is out of range"))),
             },
         },

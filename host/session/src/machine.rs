@@ -75,6 +75,9 @@ impl Machine {
         })
     }
 
+    /// The most Game Boys a machine runs (a linked pair): a player index is below it.
+    pub const MAX_PLAYERS: usize = 2;
+
     /// How many Game Boys: 1, or 2 for a linked pair.
     pub fn players(&self) -> usize {
         match &self.hw {
@@ -117,12 +120,12 @@ impl Machine {
         }
     }
 
-    /// Player `p`'s Game Boy to lend a script's API for one call (see [`Machine::gb_mut`]);
-    /// the first player's when there is no such player.
+    /// Player `p`'s Game Boy (below [`Machine::MAX_PLAYERS`]) to lend a script's API for one
+    /// call (see [`Machine::gb_mut`]); a single Game Boy's for any player.
     pub(crate) fn player_mut(&mut self, p: usize) -> &mut Gb {
         match &mut self.hw {
             Consoles::One(gb) => gb,
-            Consoles::Linked(pair) => pair.gb_mut(p.min(1)),
+            Consoles::Linked(pair) => pair.gb_mut(p),
         }
     }
 

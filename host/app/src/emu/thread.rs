@@ -67,8 +67,9 @@ pub enum Cmd {
     /// Run cartridge types gbhost does not emulate with a stand-in mapper (from the next ROM
     /// opened or reset on).
     SetForce(bool),
-    /// Load a script file.
-    LoadScript(PathBuf),
+    /// Load a script file against a player's Game Boy (0: the first; 1: a linked pair's
+    /// second).
+    LoadScript(PathBuf, usize),
     /// Reload a script (by index in [`View::scripts`]) from its file.
     ReloadScript(usize),
     /// Unload a script (by index); it leaves the list.
@@ -287,8 +288,8 @@ impl Emu {
                         self.say("the game restarted with its new palette");
                     }
                 }
-                Cmd::LoadScript(p) => {
-                    self.load_script_file(&p)?;
+                Cmd::LoadScript(p, player) => {
+                    self.load_script_file_on(&p, player)?;
                     self.say(format!("loaded {}", p.display()));
                 }
                 Cmd::ReloadScript(i) => self.reload_script(i)?,

@@ -147,12 +147,8 @@ impl GbApp {
     fn chosen(&mut self, d: Dialog, p: PathBuf) {
         match d {
             Dialog::OpenRom => self.open_rom(p),
-            Dialog::LoadScript => self.load_script(p),
-            Dialog::LoadScriptOnPlayer2 => {
-                crate::config::Config::push_recent(&mut self.config.recent_scripts, p.clone());
-                self.save_config();
-                self.run(Command::Load(p, 1));
-            }
+            Dialog::LoadScript => self.load_script(p, 0),
+            Dialog::LoadScriptOnPlayer2 => self.load_script(p, 1),
             Dialog::RecordMovie { here } => {
                 let info = self.dialogs.record_info.info();
                 self.send(Cmd::RecordMovie {

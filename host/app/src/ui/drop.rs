@@ -57,7 +57,7 @@ impl GbApp {
         let name = crate::game::rom_patches::file_name(&p);
         match kind(&p) {
             Some(Kind::Rom) => self.open_rom(p),
-            Some(Kind::Script) => self.load_script(p),
+            Some(Kind::Script) => self.load_script(p, 0),
             Some(Kind::Patch) => self.send(Cmd::ApplyPatch(p)),
             Some(Kind::State) => self.run(Command::State(StateCmd::Open(p))),
             Some(Kind::Movie) => self.run(Command::Movie(MovieCmd::Play(p))),

@@ -522,7 +522,7 @@ impl GbApp {
         }
         for p in self.config.recent_scripts.clone() {
             if ui.button(p.display().to_string()).clicked() {
-                self.load_script(p);
+                self.load_script(p, 0);
             }
         }
     }
@@ -590,10 +590,11 @@ impl GbApp {
         self.notice = Some((text.into(), std::time::Instant::now()));
     }
 
-    fn load_script(&mut self, p: PathBuf) {
+    /// Load a script file on `player`'s Game Boy (0: the first), and keep it in the recent list.
+    fn load_script(&mut self, p: PathBuf, player: usize) {
         Config::push_recent(&mut self.config.recent_scripts, p.clone());
         self.save_config();
-        self.send(Cmd::LoadScript(p));
+        self.send(Cmd::LoadScript(p, player));
     }
 
     fn toolbar(&mut self, ui: &mut egui::Ui) {

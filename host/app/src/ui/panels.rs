@@ -72,7 +72,7 @@ impl GbApp {
         });
         if ui.button("Load script").clicked() && !self.panels.text.script.trim().is_empty() {
             let p = PathBuf::from(self.panels.text.script.trim());
-            self.load_script(p);
+            self.load_script(p, 0);
         }
     }
 

@@ -222,8 +222,8 @@ pub fn functions() -> Vec<Function> {
           "The ROM image's FNV-1a hash, 16 hex digits.", Some(id::ROM_HASH)),
         f("emu.player", &[], "integer",
           "The player whose Game Boy the script runs against: 1, or 2 for a script loaded on \
-           the second Game Boy of a linked pair (`--script2`, the REPL's `script load FILE \
-           --player 2`). Every call of the script (memory, registers, the joypad, `emu.model`, \
+           the second Game Boy of a linked pair (`--script2`, the REPL's `load FILE --player 2`, \
+           the window's Link menu). Every call of the script (memory, registers, the joypad, `emu.model`, \
            `emu.rom_title`) is that player's, and its overlay is drawn on that player's screen.",
           Some(id::PLAYER)),
         f("emu.players", &[], "integer",

@@ -21,7 +21,7 @@ pub enum EventKind {
         buttons: Buttons,
     },
     /// The script about to load in `slot` runs against `player`'s Game Boy (logged just
-    /// before its `ScriptLoad`; without it, a script runs against the first player).
+    /// before its `ScriptLoad`; a load without one runs against the first player).
     ScriptPlayer {
         /// The script's slot.
         slot: u32,

@@ -9,6 +9,7 @@
 use super::run::{InFrame, Over, Run};
 use super::{ConsoleLine, Session};
 use crate::data::{Event, EventKind};
+use crate::machine::Machine;
 use crate::script::Script;
 
 impl Session {
@@ -17,7 +18,7 @@ impl Session {
         match &event.kind {
             EventKind::Joypad(b) => {
                 self.inputs.user = *b;
-                self.machine.set_buttons(self.inputs.effective_buttons());
+                self.machine.set_buttons(self.inputs.player_buttons(0));
             }
             EventKind::PlayerJoypad { player, buttons } => {
                 if *player == 1 {
@@ -27,12 +28,7 @@ impl Session {
                 }
             }
             EventKind::ScriptPlayer { slot, player } => {
-                match self.scripts.list.iter_mut().find(|s| s.slot == *slot) {
-                    Some(s) => s.player = *player,
-                    None => {
-                        self.scripts.pending_player.insert(*slot, *player);
-                    }
-                }
+                self.scripts.pending_player.insert(*slot, *player);
             }
             EventKind::Cable { plugged } => self.machine.set_cable(*plugged),
             EventKind::Poke { addr, value } => self.machine.poke(*addr, *value),
@@ -69,9 +65,8 @@ impl Session {
                 if let Some(p) = self.scripts.pending_persist.remove(slot) {
                     self.scripts.list[i].persist = p;
                 }
-                if let Some(p) = self.scripts.pending_player.remove(slot) {
-                    self.scripts.list[i].player = p;
-                }
+                // The player logged just before this load, else the first.
+                self.scripts.list[i].player = self.scripts.pending_player.remove(slot).unwrap_or(0);
                 self.scripts.list[i].images = bundle.images.iter().cloned().collect();
                 self.with_script(i, |s, api| s.start(api, *hash, &bundle, *flavor));
                 self.after_script_call(i);
@@ -221,13 +216,13 @@ impl Session {
         // GameShark codes write their RAM at every frame's start (VBlank's).
         self.machine.write_ram_cheats(&self.inputs.cheats);
         // Frame-start hooks, and the buttons scripts hold this frame.
-        let mut overrides = [(0u8, 0u8); 2];
+        let mut overrides = [(0u8, 0u8); Machine::MAX_PLAYERS];
         for i in 0..self.scripts.list.len() {
             if !self.scripts.list[i].active {
                 continue;
             }
             let (p, r) = self.with_script(i, |s, api| s.frame_start(api));
-            let o = &mut overrides[self.scripts.list[i].player().min(1)];
+            let o = &mut overrides[self.scripts.list[i].player()];
             o.0 |= p;
             o.1 |= r;
             self.after_script_call(i);

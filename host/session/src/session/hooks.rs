@@ -1,8 +1,9 @@
-//! Calling into a script: [`Session::with_script`] lends a script its API context (the
-//! machine, its draw list, its `persist` table, the state requests) for one call, and
+//! Calling into a script: [`Session::with_script`] lends a script its API context (its
+//! player's Game Boy, joypad and ROM hash, its draw list, its `persist` table, the state requests) for one call, and
 //! [`Session::after_script_call`] carries out what the call left behind: console output,
 //! errors, state saves and loads the script asked for, changed bus hooks. Also the hooks the
-//! frame loop fires for every script, and the core's watchpoints for the scripts' bus hooks.
+//! frame loop fires for every script, and the core's watchpoints for the scripts' bus hooks
+//! (player 1's scripts only: the watchpoints are the first Game Boy's).
 
 use std::time::Instant;
 

@@ -70,10 +70,9 @@ impl Session {
     /// Give each player's Game Boy the buttons it sees now (held, with the scripts' presses
     /// and releases): after a restore, and at a frame's start.
     pub(crate) fn apply_buttons(&mut self) {
-        self.machine.set_buttons(self.inputs.effective_buttons());
-        if self.machine.players() > 1 {
+        for p in 0..self.machine.players() {
             self.machine
-                .set_player_buttons(1, self.inputs.player_buttons(1));
+                .set_player_buttons(p, self.inputs.player_buttons(p));
         }
     }
 

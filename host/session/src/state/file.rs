@@ -582,7 +582,7 @@ fn decode_players(d: &mut Dec<'_>, scripts: &mut [SavedScript]) -> Result<(), De
     for _ in 0..n {
         let slot = d.var32()?;
         let player = d.u8()?;
-        if !(1..=3).contains(&player) {
+        if player == 0 || usize::from(player) >= crate::machine::Machine::MAX_PLAYERS {
             return Err(d.error(format!("player {player} is not a later player")));
         }
         let s = scripts

@@ -29,7 +29,7 @@ pub(crate) struct Scripts {
     pub(crate) current: BTreeMap<u32, SourceHash>,
     /// `persist` tables logged for slots whose script is not loaded yet.
     pub(crate) pending_persist: BTreeMap<u32, Persist>,
-    /// The players logged for slots whose script is not loaded yet.
+    /// The players logged (`ScriptPlayer`) for the next load of a slot.
     pub(crate) pending_player: BTreeMap<u32, u8>,
     /// What the call under way asked for (done when it returns).
     pub(crate) requests: Vec<Request>,
