@@ -55,6 +55,9 @@ enum Sub {
         /// playing the movie; a .gbm's state checks come from playing it).
         #[arg(long)]
         rom: Option<PathBuf>,
+        /// Player 2's ROM, for a movie of two linked Game Boys (BizHawk's GambatteLink).
+        #[arg(long, value_name = "ROM2")]
+        link: Option<PathBuf>,
         /// The boot ROM the movie starts with (a .bk2 holds its SHA-1).
         #[arg(long, value_name = "FILE")]
         boot_rom: Option<PathBuf>,
@@ -171,6 +174,7 @@ pub fn run(args: &Args) -> Result<()> {
             input,
             output,
             rom,
+            link,
             boot_rom,
             overwrite,
             force,
@@ -187,6 +191,7 @@ pub fn run(args: &Args) -> Result<()> {
             }
             let options = crate::movie_convert::Options {
                 rom: rom.as_deref(),
+                link: link.as_deref(),
                 boot_rom: boot_rom.as_deref(),
                 force: *force,
                 patches: &patch.patches,

@@ -16,7 +16,7 @@ use gb_session::movie::Movie;
 use gb_session::movie::container::Writer;
 
 use super::machine::Emu;
-use super::types::MovieInfo;
+use super::types::{MovieInfo, RomSource};
 
 /// Append a header with `info` to the movie file at `path` (it must not be open for
 /// recording).
@@ -55,8 +55,18 @@ impl Emu {
             .map_or(0, |d| d.as_nanos());
         let out =
             std::env::temp_dir().join(format!("gbhost-{}-{nanos}-{stem}.gbm", std::process::id()));
+        // A linked pair's movie plays on the running pair: its second ROM file.
+        let link = match &self.settings.link {
+            None => None,
+            Some(RomSource::File(path)) => Some(path.as_path()),
+            Some(RomSource::FileWith(second)) => Some(second.path.as_path()),
+            Some(RomSource::Demo | RomSource::LinkDemo) => {
+                bail!("a .bk2 of a linked pair plays on two ROM files, not the built-in demo")
+            }
+        };
         let options = crate::movie_convert::Options {
             rom: Some(&file.path),
+            link,
             boot_rom: None,
             force: false,
             patches: &file.patches,

@@ -236,6 +236,7 @@ fn dropped_movies_play_a_gbm_and_a_bk2() {
     let bk2 = d.join("run.bk2");
     let options = crate::movie_convert::Options {
         rom: Some(&rom),
+        link: None,
         boot_rom: None,
         force: true,
         patches: &[],
@@ -254,6 +255,64 @@ fn dropped_movies_play_a_gbm_and_a_bk2() {
     for e in std::fs::read_dir(std::env::temp_dir()).unwrap().flatten() {
         let n = e.file_name().to_string_lossy().into_owned();
         if n.starts_with(&mine) && n.contains("-run.gbm") {
+            let _ = std::fs::remove_file(e.path());
+        }
+    }
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// A linked pair's BizHawk movie (GambatteLink) dropped on a window running the pair: it is
+/// converted with the running second ROM and plays, both players' tracks.
+#[test]
+fn a_dropped_bk2_of_a_pair_plays_on_the_running_pair() {
+    let d = temp_dir("drop-pair-bk2");
+    let (a, b) = (d.join("a.gb"), d.join("b.gb"));
+    let demo = crate::game::demo::link_rom().expect("the link demo");
+    std::fs::write(&a, &demo).unwrap();
+    std::fs::write(&b, &demo).unwrap();
+    let gbm = d.join("pair.gbm");
+    let mut h = support::harness_linked(
+        RomSource::File(a.clone()),
+        Some(RomSource::File(b.clone())),
+        Vec::new(),
+        8 << 20,
+        [1400.0, 700.0],
+    );
+    h.state_mut().panels.open.console = false;
+    settle(&mut h);
+    let emu = h.state().emu();
+    emu.repl(&format!("movie record \"{}\"", gbm.display()));
+    emu.repl("step 40");
+    let out = emu.repl("movie stop");
+    assert!(out.contains("recorded 40 frames"), "{out}");
+    let bk2 = d.join("pair.bk2");
+    let options = crate::movie_convert::Options {
+        rom: Some(&a),
+        link: Some(&b),
+        boot_rom: None,
+        force: true,
+        patches: &[],
+    };
+    crate::movie_convert::to_bk2(&gbm, &bk2, &options).expect("to .bk2");
+    assert!(d.join("pair.xml").exists(), "the bundle BizHawk opens");
+    drop_file(&mut h, &bk2);
+    let m = h
+        .state()
+        .view()
+        .movie
+        .clone()
+        .expect("playing the pair's .bk2");
+    assert!(m.read_only && m.name.ends_with("-pair.gbm"), "{m:?}");
+    assert_eq!(m.length, 40);
+    assert!(
+        h.state().view().screen.second.is_some(),
+        "still two screens"
+    );
+    drop(h);
+    let mine = format!("gbhost-{}-", std::process::id());
+    for e in std::fs::read_dir(std::env::temp_dir()).unwrap().flatten() {
+        let n = e.file_name().to_string_lossy().into_owned();
+        if n.starts_with(&mine) && n.contains("-pair.gbm") {
             let _ = std::fs::remove_file(e.path());
         }
     }

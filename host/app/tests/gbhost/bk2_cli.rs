@@ -142,6 +142,7 @@ fn made_bk2(rom: &[u8], power_at: Option<usize>) -> Bk2 {
                 _ => Buttons(0),
             },
             power: Some(i) == power_at,
+            ..Bk2Frame::default()
         })
         .collect();
     let mut movie = Bk2::gambatte("Tobu Tobu Girl", &sha1(rom), gb_core::Model::Dmg, frames);

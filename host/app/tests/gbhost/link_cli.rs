@@ -18,15 +18,20 @@ fn s(p: &Path) -> String {
 
 /// The link demo, assembled into a ROM file.
 fn demo_rom() -> PathBuf {
+    let path = dir().join("link_demo.gb");
+    std::fs::write(&path, demo_rom_titled("GBHOST LINK")).unwrap();
+    path
+}
+
+/// The link demo's bytes with `title` in the header (another title: another ROM, the same
+/// game).
+pub(crate) fn demo_rom_titled(title: &str) -> Vec<u8> {
     let source = include_str!("../../../../examples/link_demo.asm");
-    let rom = gb_core::asm::RomBuilder::new()
-        .title("GBHOST LINK")
+    gb_core::asm::RomBuilder::new()
+        .title(title)
         .program(source)
         .build()
-        .expect("the link demo assembles");
-    let path = dir().join("link_demo.gb");
-    std::fs::write(&path, rom).unwrap();
-    path
+        .expect("the link demo assembles")
 }
 
 /// A HUD (BizHawk's API) on player 1 that keeps a history in Lua, makes player 1 the leader

@@ -9,6 +9,7 @@ mod cli;
 mod common;
 mod debugger_cli;
 mod editor_bk2_cli;
+mod link_bk2_cli;
 mod link_cli;
 mod movie_cli;
 mod patch_cli;

@@ -65,6 +65,20 @@
 //!   adds `Input Cycle` (neutral 70224, `GBHawk/GBHawkControllerDeck.cs`). BizHawk's SameBoy core
 //!   (`Emulation.Cores/Consoles/Nintendo/Gameboy/Sameboy.cs`) has `P1 Up|P1 Down|P1 Left|P1
 //!   Right|P1 A|P1 B|P1 Select|P1 Start|` and no Power: `|UDLRABsS|`.
+//! - **A linked pair** (`Emulation.Cores/Consoles/Nintendo/Gameboy/GambatteLink.cs`, core
+//!   `GambatteLink`, system `GBL`; before BizHawk 2.8 `DualGambatte` on `DGB`): the buttons
+//!   are `P1 Up`, `P1 Down`, `P1 Left`, `P1 Right`, `P1 A`, `P1 B`, `P1 Select`, `P1 Start`,
+//!   `P1 Power`, the same for `P2`, and the console's `Toggle Link Connection` (mnemonic `L`,
+//!   `Bk2MnemonicLookup.cs`'s `GBL` overrides), so the key is [`GAMBATTE_LINK_LOG_KEY`] and
+//!   a frame `|.|UDLRABsSP|UDLRABsSP|`. A press of the toggle (held, and not the frame
+//!   before) flips the cable at the frame's start; the cable starts connected
+//!   (`GambatteLink.IEmulator.cs` `FrameAdvance`). Each frame runs both Game Boys 35,112
+//!   ticks, whatever their `FrameLength`. The sync settings are `GambatteLinkSyncSettings`:
+//!   `_linkedSyncSettings`, four Gambatte settings objects, one per possible player
+//!   (`GambatteLink.ISettable.cs`). BizHawk opens a pair from an XML bundle
+//!   (`Client.Common/XmlGame.cs`), whose hash, the movie's `SHA1`, is the SHA-1 of the
+//!   ROMs' SHA-1 digests in order ([`link_sha1_hex`]); the link core is no `Gameboy`, so
+//!   BizHawk writes no `IsCGBMode` and, not cycle-timed, no `CycleCount` for it.
 //! - **A known variant.** BizHawk 2.10 and 2.11 wrote an extra `|` for an empty controller group,
 //!   so Gambatte lines read `|.........||` (TASEmulators/BizHawk issue 4550, fixed in 2.11.1).
 //!   Reading skips `|` between controls as BizHawk does, so both forms load.
@@ -86,7 +100,7 @@
 //! strictness finds damage: a frame line must hold exactly one character per button, each `.` or
 //! that button's mnemonic, and an unknown line is an error naming its number; so is a
 //! subtitle, marker or lag-log line that does not parse. It refuses movies whose `Platform` is
-//! not `GB` or `GBC`, movies that start from a savestate or from save RAM (they cannot be
+//! not `GB`, `GBC` or a pair's `GBL`/`DGB`, movies that start from a savestate or from save RAM (they cannot be
 //! played from power-on), LogKeys that name a control with no Game Boy meaning or lack one of
 //! the eight buttons, and subframe input that is not a whole frame. It keeps comments,
 //! subtitles, markers, the lag log and every `Power` press ([`Bk2Frame::power`]); [`Carried`]
@@ -98,8 +112,9 @@
 //! LogKey of the header's `Core` (Gambatte when there is none) and one `|…|` line per frame,
 //! then `Markers.txt` and `LagLog` when there are markers or a lag log. The archive is
 //! deterministic (every entry is dated 1980-01-01). [`Bk2::gambatte`] writes Gambatte's sync
-//! settings explicitly ([`GambatteSync::to_json`]), [`Bk2::with_boot_rom`] the boot ROM and its
-//! firmware hash, [`Bk2::with_cycles`] the length.
+//! settings explicitly ([`GambatteSync::to_json`]), [`Bk2::gambatte_link`] a linked pair's
+//! ([`GambatteSync::to_json_linked`]), [`Bk2::with_boot_rom`] the boot ROM and its firmware
+//! hash, [`Bk2::with_cycles`] the length.
 //!
 //! # The boot ROM, and what export does about it
 //!
@@ -133,12 +148,16 @@ mod text;
 
 pub use boot::{bios_forced, firmware_key};
 pub use carry::Carried;
-pub use data::{Bk2, Bk2Frame, CLOCK_RATE};
+pub use data::{Bk2, Bk2Frame, CLOCK_RATE, link_sha1_hex};
 pub use error::Bk2Error;
-pub use input_log::{GAMBATTE_LOG_KEY, GBHAWK_LOG_KEY, SAMEBOY_LOG_KEY};
+pub use input_log::{
+    GAMBATTE_LINK_LOG_KEY, GAMBATTE_LOG_KEY, GBHAWK_LOG_KEY, SAMEBOY_LOG_KEY, is_link_core,
+};
 pub use limits::{MAX_ENTRIES, MAX_ENTRY_BYTES, MAX_FRAMES, MAX_LINE_BYTES};
 pub use notes::{LagLog, Marker, Subtitle};
-pub use sync::{ConsoleMode, GAMBATTE_SYNC_TYPE, GambatteSync, MINIMAL_SYNC_SETTINGS};
+pub use sync::{
+    ConsoleMode, GAMBATTE_LINK_SYNC_TYPE, GAMBATTE_SYNC_TYPE, GambatteSync, MINIMAL_SYNC_SETTINGS,
+};
 
 use text::{cut, lines};
 
@@ -251,7 +270,7 @@ pub fn read(bytes: &[u8]) -> Result<Bk2, Bk2Error> {
     };
     match movie.header_value("Platform").map(str::trim) {
         None | Some("") => return Err(Bk2Error::MissingPlatform),
-        Some("GB" | "GBC") => {}
+        Some("GB" | "GBC" | "GBL" | "DGB") => {}
         Some(other) => return Err(Bk2Error::NotGameBoy(cut(other, 40))),
     }
     let is_true = |key| {
@@ -358,7 +377,7 @@ pub fn write(movie: &Bk2) -> Result<Vec<u8>, Bk2Error> {
     header_text.push_str("\r\n");
     match movie.header_value("Platform").map(str::trim) {
         None | Some("") => return Err(Bk2Error::MissingPlatform),
-        Some("GB" | "GBC") => {}
+        Some("GB" | "GBC" | "GBL" | "DGB") => {}
         Some(other) => return Err(Bk2Error::NotGameBoy(cut(other, 40))),
     }
 

@@ -53,6 +53,6 @@ pub use format::{
     state_hash,
 };
 pub use player::{Desync, Feed, Feeder, PlayReport, play};
-pub use reader::Movie;
+pub use reader::{FrameInput, Movie};
 pub use recorder::Recorder;
 pub use tas::{Before, EndAction, MovieView, Stopped, Tas};

@@ -14,6 +14,17 @@ use crate::session::{PowerOn, Roms, Session, SessionConfig, SessionError};
 use crate::state::StateFile;
 use gb_core::{Model, ModelChoice};
 
+/// One frame's input, for formats that hold one input a frame (`.bk2`): see
+/// [`Movie::frame_inputs`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FrameInput {
+    /// Each player's buttons (the second's stay released on one Game Boy).
+    pub buttons: [gb_core::Buttons; 2],
+    /// The link cable plugged in (`Some(true)`) or pulled out (`Some(false)`) from this
+    /// frame on; `None`: left as it was.
+    pub cable: Option<bool>,
+}
+
 /// A movie read from a file (either container form).
 pub struct Movie {
     /// Its header.
@@ -199,30 +210,59 @@ impl Movie {
     /// One set of buttons per frame, from the movie's start to its end: the last buttons
     /// logged for that frame (or held from before), and how many events that drops (a
     /// frame's earlier joypad changes, pokes, scripts; not the start time or file reads, which
-    /// are no input of the machine).
+    /// are no input of the machine). A linked pair's player 2 and cable are dropped too:
+    /// [`Movie::frame_inputs`] keeps them.
     pub fn frame_buttons(&self) -> Result<(Vec<gb_core::Buttons>, usize), MovieError> {
+        let (inputs, lost) = self.walk_frames(false)?;
+        Ok((inputs.into_iter().map(|f| f.buttons[0]).collect(), lost))
+    }
+
+    /// One [`FrameInput`] per frame, from the movie's start to its end: each player's last
+    /// buttons logged for that frame (or held from before) and the cable's last plugging in
+    /// it, and how many events that drops (a frame's earlier joypad changes or pluggings,
+    /// pokes, scripts; not the start time or file reads).
+    pub fn frame_inputs(&self) -> Result<(Vec<FrameInput>, usize), MovieError> {
+        self.walk_frames(true)
+    }
+
+    /// The walk of [`Movie::frame_buttons`] and [`Movie::frame_inputs`]; `pair`: keep
+    /// player 2's joypad and the cable.
+    fn walk_frames(&self, pair: bool) -> Result<(Vec<FrameInput>, usize), MovieError> {
         if self.frames() > MAX_FRAME_LIST {
             return Err(MovieError::TooLong(self.frames()));
         }
         let mut out = Vec::with_capacity(self.frames() as usize);
-        let mut held = gb_core::Buttons::default();
+        let mut now = FrameInput::default();
         let mut lost = 0;
         let mut f = self.header.start_frame;
         for i in 0..self.chunks().len() {
             let chunk = self.chunk(i)?;
-            let mut last_frame = None;
+            // The frame each player's joypad and the cable last changed in.
+            let mut last_frame = [None; 3];
             for e in &chunk.events {
                 while f < e.frame {
-                    out.push(held);
+                    out.push(now);
+                    now.cable = None;
                     f += 1;
                 }
+                let mut change = |what: usize| {
+                    if last_frame[what] == Some(e.frame) {
+                        lost += 1;
+                    }
+                    last_frame[what] = Some(e.frame);
+                };
                 match e.kind {
                     EventKind::Joypad(b) => {
-                        if last_frame == Some(e.frame) {
-                            lost += 1;
-                        }
-                        held = b;
-                        last_frame = Some(e.frame);
+                        change(0);
+                        now.buttons[0] = b;
+                    }
+                    EventKind::PlayerJoypad { player: 1, buttons } if pair => {
+                        change(1);
+                        now.buttons[1] = buttons;
+                    }
+                    EventKind::Cable { plugged } if pair => {
+                        change(2);
+                        now.cable = Some(plugged);
                     }
                     // No input of the machine: the start time, the scripts' file reads.
                     EventKind::Clock { .. } | EventKind::FileRead { .. } => {}
@@ -231,7 +271,8 @@ impl Movie {
             }
         }
         while f < self.end_frame() {
-            out.push(held);
+            out.push(now);
+            now.cable = None;
             f += 1;
         }
         Ok((out, lost))

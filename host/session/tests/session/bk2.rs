@@ -40,19 +40,13 @@ impl Rng {
 
     fn frames(&mut self, n: usize) -> Vec<Bk2Frame> {
         (0..n)
-            .map(|_| Bk2Frame {
-                buttons: Buttons(self.next() as u8),
-                power: self.below(50) == 0,
-            })
+            .map(|_| Bk2Frame::one(Buttons(self.next() as u8), self.below(50) == 0))
             .collect()
     }
 }
 
 fn frame(buttons: Buttons) -> Bk2Frame {
-    Bk2Frame {
-        buttons,
-        power: false,
-    }
+    Bk2Frame::one(buttons, false)
 }
 
 /// What BizHawk's Gambatte core writes as the sync settings (one line, `WriteLine`).
@@ -114,10 +108,7 @@ fn input_log(log_key: &str, lines: &[&str]) -> String {
 /// The frames of the hand-written Gambatte log below.
 fn expected_frames() -> Vec<Bk2Frame> {
     vec![
-        Bk2Frame {
-            buttons: Buttons(0),
-            power: true,
-        },
+        Bk2Frame::one(Buttons(0), true),
         frame(Buttons(0)),
         frame(Buttons::START),
         frame(Buttons::UP | Buttons::A),
@@ -623,11 +614,11 @@ fn bk2_refuses_other_platforms_and_keys() {
         matches!(&err, Bk2Error::UnknownControl { line: 2, name } if name == "Reset"),
         "{err}"
     );
-    // A second player, a missing button, a button twice.
+    // A second player without all of its buttons, a missing button, a button twice.
     for (key, want) in [
         (
             "#P1 Up|P1 Down|P1 Left|P1 Right|P1 Start|P1 Select|P1 B|P1 A|#P2 Up|",
-            "unknown",
+            "missing2",
         ),
         ("#Up|Down|Left|Right|Start|Select|B|Power|", "missing"),
         ("#Up|Down|Left|Right|Start|Select|B|A|P1 A|", "twice"),
@@ -639,7 +630,7 @@ fn bk2_refuses_other_platforms_and_keys() {
         );
         let err = read_err(&bytes);
         let ok = match want {
-            "unknown" => matches!(err, Bk2Error::UnknownControl { .. }),
+            "missing2" => matches!(err, Bk2Error::MissingControl { player: 2, .. }),
             "missing" => matches!(err, Bk2Error::MissingControl { button: "A", .. }),
             _ => matches!(err, Bk2Error::DuplicateControl { .. }),
         };

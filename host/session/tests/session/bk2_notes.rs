@@ -50,10 +50,7 @@ fn noted() -> Bk2 {
         "ab12",
         Model::Dmg,
         (0..10)
-            .map(|i| Bk2Frame {
-                buttons: Buttons(i as u8),
-                power: i == 7,
-            })
+            .map(|i| Bk2Frame::one(Buttons(i as u8), i == 7))
             .collect(),
     );
     movie.comments = vec!["Made by a bot".into(), "Second  comment".into()];
@@ -456,10 +453,7 @@ fn bk2_notes_and_power_survive_a_gbhost_movie() {
         Model::Dmg,
         buttons
             .iter()
-            .map(|&buttons| Bk2Frame {
-                buttons,
-                power: false,
-            })
+            .map(|&buttons| Bk2Frame::one(buttons, false))
             .collect(),
     );
     back.apply(&mut again);

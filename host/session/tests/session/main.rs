@@ -7,6 +7,7 @@
 mod api;
 mod api_docs;
 mod bk2;
+mod bk2_link;
 mod bk2_notes;
 mod cheats;
 mod common;

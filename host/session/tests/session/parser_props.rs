@@ -54,10 +54,7 @@ fn seeds() -> &'static Seeds {
             "",
             gb_core::Model::Dmg,
             (0..50u8)
-                .map(|b| gb_session::movie::bk2::Bk2Frame {
-                    buttons: Buttons(b),
-                    power: false,
-                })
+                .map(|b| gb_session::movie::bk2::Bk2Frame::one(Buttons(b), false))
                 .collect(),
         ))
         .unwrap();

@@ -39,10 +39,35 @@ pub struct Bk2 {
 /// The input of one frame.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Bk2Frame {
-    /// The joypad buttons held during the frame.
+    /// The joypad buttons held during the frame (player 1's in a linked pair's movie).
     pub buttons: Buttons,
     /// BizHawk's `Power` button: the console is hard-reset at the start of this frame.
     pub power: bool,
+    /// A linked pair's second player's buttons (`P2 …`; none in a one-Game-Boy movie).
+    pub second: Buttons,
+    /// A linked pair's second player's `Power`.
+    pub second_power: bool,
+    /// GambatteLink's `Toggle Link Connection` is held. Its press (held now and not in the
+    /// frame before) plugs the cable in or pulls it out at the start of this frame
+    /// (`GambatteLink.IEmulator.cs` `FrameAdvance`); the cable starts plugged in.
+    pub toggle_link: bool,
+}
+
+impl Bk2Frame {
+    /// Player 1's input alone (a one-Game-Boy movie's frame).
+    pub fn one(buttons: Buttons, power: bool) -> Bk2Frame {
+        Bk2Frame {
+            buttons,
+            power,
+            ..Bk2Frame::default()
+        }
+    }
+
+    /// Whether it holds anything only a linked pair has: player 2's input or the cable's
+    /// toggle.
+    pub fn is_linked_input(&self) -> bool {
+        self.second != Buttons::default() || self.second_power || self.toggle_link
+    }
 }
 
 impl Bk2 {
@@ -86,11 +111,106 @@ impl Bk2 {
         }
     }
 
+    /// A movie for BizHawk's GambatteLink core (two linked Game Boys), with the header
+    /// BizHawk starts from for it: `MovieVersion`, `Platform GBL`, `GameName`, `SHA1` (of
+    /// the XML bundle BizHawk opens a pair from: [`link_sha1_hex`]), `Core GambatteLink`,
+    /// `rerecordCount 0` (the link core writes no `IsCGBMode` and no `CycleCount`: it is
+    /// neither a `Gameboy` nor cycle-timed), and explicit sync settings per player
+    /// ([`GambatteSync::to_json_linked`]) pinning each console to its model, without the
+    /// boot ROM.
+    pub fn gambatte_link(
+        game_name: &str,
+        sha1_hex: &str,
+        models: [gb_core::Model; 2],
+        frames: Vec<Bk2Frame>,
+    ) -> Bk2 {
+        let pair = |k: &str, v: &str| (k.to_string(), v.to_string());
+        let header = vec![
+            pair("MovieVersion", "BizHawk v2.0.0"),
+            pair("Platform", "GBL"),
+            pair("GameName", game_name),
+            pair("SHA1", &sha1_hex.to_ascii_uppercase()),
+            pair("Core", "GambatteLink"),
+            pair("rerecordCount", "0"),
+        ];
+        let sync = models.map(|m| {
+            GambatteSync::new(
+                match m {
+                    gb_core::Model::Dmg => ConsoleMode::Gb,
+                    gb_core::Model::Cgb => ConsoleMode::Gbc,
+                },
+                false,
+            )
+        });
+        Bk2 {
+            header,
+            sync_settings: GambatteSync::to_json_linked(sync),
+            frames,
+            comments: Vec::new(),
+            subtitles: Vec::new(),
+            markers: Vec::new(),
+            lag_log: None,
+        }
+    }
+
+    /// Whether this is a linked pair's movie: `Platform GBL` (older BizHawk: `DGB`) or a
+    /// link `Core` (`GambatteLink`, `DualGambatte`).
+    pub fn is_linked(&self) -> bool {
+        matches!(
+            self.header_value("Platform").map(str::trim),
+            Some("GBL" | "DGB")
+        ) || super::input_log::is_link_core(self.header_value("Core"))
+    }
+
+    /// How many Game Boys the movie runs: 2 for a linked pair's, else 1.
+    pub fn players(&self) -> usize {
+        1 + usize::from(self.is_linked())
+    }
+
+    /// Each player's sync settings: a linked pair's from `_linkedSyncSettings`; a single
+    /// Game Boy's as the only entry.
+    fn syncs(&self) -> Result<Vec<GambatteSync>, Bk2Error> {
+        if self.is_linked() {
+            Ok(GambatteSync::parse_linked(&self.sync_settings)?.to_vec())
+        } else {
+            Ok(vec![GambatteSync::parse(&self.sync_settings)?])
+        }
+    }
+
+    /// Each player's model as [`Bk2::console`] gives it (one entry, or two for a linked
+    /// pair: from each side's `ConsoleMode`, as the link core writes no `IsCGBMode`).
+    pub fn consoles(&self) -> Result<Vec<Option<gb_core::Model>>, Bk2Error> {
+        if !self.is_linked() {
+            return Ok(vec![self.console()?]);
+        }
+        self.syncs()?
+            .iter()
+            .map(|sync| match sync.console_mode {
+                ConsoleMode::Gba => Err(Bk2Error::UnsupportedConsole("a GBC in a GBA")),
+                ConsoleMode::Sgb2 => Err(Bk2Error::UnsupportedConsole("the Super Game Boy 2")),
+                ConsoleMode::Gb => Ok(Some(gb_core::Model::Dmg)),
+                ConsoleMode::Gbc => Ok(Some(gb_core::Model::Cgb)),
+                ConsoleMode::Auto => Ok(None),
+            })
+            .collect()
+    }
+
     /// The movie starting with the official boot ROM whose SHA-1 is `sha1_hex`: `EnableBIOS`
     /// true in the sync settings, and the firmware header BizHawk writes for the boot ROM it
     /// served (`GB_Firmware_World`, or `GBC_Firmware_World` when the settings pin the GBC).
     /// Sync settings that do not parse are replaced by explicit ones.
     pub fn with_boot_rom(mut self, sha1_hex: &str) -> Bk2 {
+        if self.is_linked() {
+            // Both Game Boys boot; BizHawk serves each the boot ROM of its console.
+            let mut sync = GambatteSync::parse_linked(&self.sync_settings).unwrap_or_default();
+            for side in &mut sync {
+                side.enable_bios = true;
+            }
+            self.sync_settings = GambatteSync::to_json_linked(sync);
+            let cgb = sync[0].console_mode == ConsoleMode::Gbc;
+            self.set_header(boot::firmware_key(cgb), &sha1_hex.to_ascii_uppercase());
+            return self;
+        }
         let mut sync = GambatteSync::parse(&self.sync_settings).unwrap_or_default();
         sync.enable_bios = true;
         self.sync_settings = sync.to_json();
@@ -141,6 +261,9 @@ impl Bk2 {
     /// Like [`Bk2::model`], but an error for sync settings that do not parse and for the
     /// consoles gbhost does not emulate (`ConsoleMode` GBA or SGB2).
     pub fn console(&self) -> Result<Option<gb_core::Model>, Bk2Error> {
+        if self.is_linked() {
+            return Ok(self.consoles()?.first().copied().flatten());
+        }
         let sync = GambatteSync::parse(&self.sync_settings)?;
         match sync.console_mode {
             ConsoleMode::Gba => return Err(Bk2Error::UnsupportedConsole("a GBC in a GBA")),
@@ -174,8 +297,8 @@ impl Bk2 {
         {
             return Ok(Some(Some(hash.to_ascii_uppercase())));
         }
-        let sync = GambatteSync::parse(&self.sync_settings)?;
-        Ok(sync.enable_bios.then_some(None))
+        let bios = self.syncs()?.iter().any(|s| s.enable_bios);
+        Ok(bios.then_some(None))
     }
 
     /// The value of the first header entry named `key` (case-sensitive, as in BizHawk).
@@ -192,4 +315,16 @@ impl Bk2 {
             .and_then(|v| v.trim().parse().ok())
             .unwrap_or(0)
     }
+}
+
+/// The `SHA1` BizHawk writes for a linked pair: its `XmlGame` bundle's hash, the SHA-1 of the
+/// ROMs' SHA-1 digests one after the other, in player order (`Client.Common/XmlGame.cs`).
+pub fn link_sha1_hex(first: &[u8], second: &[u8]) -> String {
+    let mut digests = Vec::with_capacity(40);
+    digests.extend_from_slice(&sha1_smol::Sha1::from(first).digest().bytes());
+    digests.extend_from_slice(&sha1_smol::Sha1::from(second).digest().bytes());
+    sha1_smol::Sha1::from(&digests)
+        .digest()
+        .to_string()
+        .to_ascii_uppercase()
 }

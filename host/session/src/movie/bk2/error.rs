@@ -43,8 +43,8 @@ pub enum Bk2Error {
     /// `Header.txt` has no `Platform`.
     #[error("Header.txt has no Platform: cannot tell that this is a Game Boy movie")]
     MissingPlatform,
-    /// `Platform` is not `GB` or `GBC`.
-    #[error("Platform is `{0}`: not a Game Boy movie (GB or GBC)")]
+    /// `Platform` is not `GB`, `GBC`, or a linked pair's `GBL` (older BizHawk: `DGB`).
+    #[error("Platform is `{0}`: not a Game Boy movie (GB, GBC, or GBL for a linked pair)")]
     NotGameBoy(String),
     /// The movie starts from a savestate or from save RAM.
     #[error("the movie starts from {0}; only movies that start from power-on are supported")]
@@ -71,10 +71,14 @@ pub enum Bk2Error {
         name: String,
     },
     /// A LogKey without one of the eight joypad buttons.
-    #[error("Input Log.txt line {line}: the LogKey has no `{button}`, so it is not a Game Boy key")]
+    #[error(
+        "Input Log.txt line {line}: the LogKey has no `P{player} {button}`, so it is not a Game Boy key"
+    )]
     MissingControl {
         /// The 1-based line number.
         line: usize,
+        /// The player (1, or 2 in a linked pair's key) whose button is missing.
+        player: u8,
         /// The missing button.
         button: &'static str,
     },
@@ -171,11 +175,22 @@ pub enum Bk2Error {
     #[error("the header key `{0}` appears twice")]
     DuplicateHeaderKey(String),
     /// A header `Core` this module cannot write a LogKey for (export).
-    #[error("Core `{0}`: export writes movies for Gambatte, GBHawk or SameBoy")]
+    #[error("Core `{0}`: export writes movies for Gambatte, GambatteLink, GBHawk or SameBoy")]
     UnsupportedCore(String),
     /// A frame presses Power and the core's LogKey has no Power (export).
     #[error("frame {frame} presses Power, but the {core} LogKey has no Power button")]
     PowerNotSupported {
+        /// The 0-based frame index.
+        frame: usize,
+        /// The header's core.
+        core: String,
+    },
+    /// A frame holds player 2's input or toggles the cable, and the core's LogKey is one
+    /// Game Boy's (export).
+    #[error(
+        "frame {frame} has input of a linked pair (player 2's buttons or the cable), but the {core} LogKey is one Game Boy's (GambatteLink's has both)"
+    )]
+    LinkNotSupported {
         /// The 0-based frame index.
         frame: usize,
         /// The header's core.

@@ -1,5 +1,10 @@
 //! `Input Log.txt`: the LogKeys of BizHawk's Game Boy cores, what each control means, and
 //! frame lines read and written by the movie's own LogKey.
+//!
+//! A linked pair's movie (BizHawk's GambatteLink) names each player's buttons with a `P1 ` or
+//! `P2 ` prefix and has the console control `Toggle Link Connection` (mnemonic `L`, from the
+//! `GBL` overrides of `Bk2MnemonicLookup.cs`) in a group of its own before them; a name
+//! without a player prefix is player 1's, as in a one-Game-Boy movie.
 
 use gb_core::Buttons;
 
@@ -15,6 +20,20 @@ pub const GBHAWK_LOG_KEY: &str =
     "#P1 Up|P1 Down|P1 Left|P1 Right|P1 Start|P1 Select|P1 B|P1 A|P1 Power|";
 /// The LogKey of BizHawk's SameBoy core (no Power button).
 pub const SAMEBOY_LOG_KEY: &str = "#P1 Up|P1 Down|P1 Left|P1 Right|P1 A|P1 B|P1 Select|P1 Start|";
+/// The LogKey of BizHawk's GambatteLink core with two Game Boys: the console group (the
+/// cable's toggle), then each player's nine buttons in `CreateControllerDefinition`'s order
+/// (`Emulation.Cores/Consoles/Nintendo/Gameboy/GambatteLink.cs`).
+pub const GAMBATTE_LINK_LOG_KEY: &str = concat!(
+    "#Toggle Link Connection|",
+    "#P1 Up|P1 Down|P1 Left|P1 Right|P1 A|P1 B|P1 Select|P1 Start|P1 Power|",
+    "#P2 Up|P2 Down|P2 Left|P2 Right|P2 A|P2 B|P2 Select|P2 Start|P2 Power|"
+);
+
+/// Whether a header's `Core` is BizHawk's linked Game Boy core (`GambatteLink`; before
+/// BizHawk 2.8 `DualGambatte`).
+pub fn is_link_core(core: Option<&str>) -> bool {
+    matches!(core.map(str::trim), Some("GambatteLink" | "DualGambatte"))
+}
 
 // ---------------------------------------------------------------------------------------------
 // Controls: what a LogKey name means.
@@ -22,33 +41,43 @@ pub const SAMEBOY_LOG_KEY: &str = "#P1 Up|P1 Down|P1 Left|P1 Right|P1 A|P1 B|P1 
 /// One column of an input-log line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Control {
-    /// A joypad button.
+    /// A joypad button of player `player` (0 or 1).
     Button {
+        player: u8,
         bit: Buttons,
         mnemonic: u8,
         name: &'static str,
     },
-    /// BizHawk's Power button.
-    Power,
+    /// BizHawk's Power button of player `player`.
+    Power { player: u8 },
+    /// A linked pair's cable toggle (GambatteLink's `Toggle Link Connection`, GBHawkLink's
+    /// and DualGambatte's `Toggle Cable`).
+    ToggleLink,
     /// A subframe axis: only its whole-frame value is accepted.
     Axis { name: &'static str, full: i64 },
 }
 
 impl Control {
-    /// The control a LogKey name stands for (a `P1 ` prefix dropped, as the mnemonic lookup
-    /// does).
+    /// The control a LogKey name stands for (a `P1 ` or `P2 ` prefix names the player, as
+    /// the mnemonic lookup drops it; no prefix is player 1).
     fn from_name(name: &str) -> Option<Control> {
-        let base = name.strip_prefix("P1 ").unwrap_or(name);
+        let (player, base) = match (name.strip_prefix("P1 "), name.strip_prefix("P2 ")) {
+            (Some(base), _) => (0, base),
+            (None, Some(base)) => (1, base),
+            (None, None) => (0, name),
+        };
         if let Some(i) = Buttons::NAMES.iter().position(|&(_, n)| n == base) {
             let (bit, name) = Buttons::NAMES[i];
             return Some(Control::Button {
+                player,
                 bit,
                 mnemonic: Buttons::MNEMONICS[i],
                 name,
             });
         }
         match base {
-            "Power" => Some(Control::Power),
+            "Power" => Some(Control::Power { player }),
+            "Toggle Link Connection" | "Toggle Cable" if name == base => Some(Control::ToggleLink),
             // Gambatte's subframe axis is not player-prefixed; GBHawk's neither.
             _ if name == "Input Length" => Some(Control::Axis {
                 name: "Input Length",
@@ -65,7 +94,7 @@ impl Control {
     /// The character this control takes in an empty line (an axis: the example value).
     fn empty_text(self) -> String {
         match self {
-            Control::Button { .. } | Control::Power => ".".to_string(),
+            Control::Button { .. } | Control::Power { .. } | Control::ToggleLink => ".".to_string(),
             Control::Axis { full, .. } => format!("{full:>5},"),
         }
     }
@@ -75,16 +104,26 @@ impl Control {
 #[derive(Clone, Debug)]
 struct Layout {
     controls: Vec<Control>,
+    /// Where each group after the first starts in `controls` (a line has `|` there).
+    group_starts: Vec<usize>,
 }
 
 impl Layout {
     /// Parse a LogKey (without `LogKey:`); `line` is its line number, for errors.
     fn parse(key: &str, line: usize) -> Result<Layout, Bk2Error> {
         let mut controls: Vec<Control> = Vec::new();
-        let names = key
-            .split('#')
-            .flat_map(|group| group.split('|'))
-            .filter(|name| !name.is_empty());
+        let mut group_starts = Vec::new();
+        let mut names = Vec::new();
+        for group in key.split('#') {
+            let group: Vec<&str> = group.split('|').filter(|n| !n.is_empty()).collect();
+            if group.is_empty() {
+                continue;
+            }
+            if !names.is_empty() {
+                group_starts.push(names.len());
+            }
+            names.extend(group);
+        }
         for name in names {
             let control = Control::from_name(name).ok_or_else(|| Bk2Error::UnknownControl {
                 line,
@@ -98,15 +137,36 @@ impl Layout {
             }
             controls.push(control);
         }
-        for (bit, button) in Buttons::NAMES {
-            let present = controls
-                .iter()
-                .any(|c| matches!(c, Control::Button { bit: b, .. } if *b == bit));
-            if !present {
-                return Err(Bk2Error::MissingControl { line, button });
+        let layout = Layout {
+            controls,
+            group_starts,
+        };
+        for player in 0..layout.players() {
+            for (bit, button) in Buttons::NAMES {
+                let present = layout.controls.iter().any(
+                    |c| matches!(c, Control::Button { player: p, bit: b, .. } if *b == bit && *p == player),
+                );
+                if !present {
+                    return Err(Bk2Error::MissingControl {
+                        line,
+                        player: player + 1,
+                        button,
+                    });
+                }
             }
         }
-        Ok(Layout { controls })
+        Ok(layout)
+    }
+
+    /// How many players' buttons it has: 2 when any control is player 2's, else 1.
+    fn players(&self) -> u8 {
+        let second = self.controls.iter().any(|c| {
+            matches!(
+                c,
+                Control::Button { player: 1, .. } | Control::Power { player: 1 }
+            )
+        });
+        1 + u8::from(second)
     }
 
     /// The LogKey of a core named in the header (`None` or empty: Gambatte, BizHawk's default
@@ -116,6 +176,7 @@ impl Layout {
             None | Some("") | Some("Gambatte") => Some(GAMBATTE_LOG_KEY),
             Some("GBHawk") => Some(GBHAWK_LOG_KEY),
             Some("SameBoy") => Some(SAMEBOY_LOG_KEY),
+            Some("GambatteLink" | "DualGambatte") => Some(GAMBATTE_LINK_LOG_KEY),
             Some(_) => None,
         }
     }
@@ -123,7 +184,10 @@ impl Layout {
     /// A line with nothing pressed.
     fn empty_line(&self) -> String {
         let mut s = String::from("|");
-        for c in &self.controls {
+        for (i, c) in self.controls.iter().enumerate() {
+            if self.group_starts.contains(&i) {
+                s.push('|');
+            }
             s.push_str(&c.empty_text());
         }
         s.push('|');
@@ -131,7 +195,7 @@ impl Layout {
     }
 
     fn has_power(&self) -> bool {
-        self.controls.contains(&Control::Power)
+        self.controls.contains(&Control::Power { player: 0 })
     }
 
     /// Parse one frame line (it starts with `|`). Like BizHawk, `|` between controls is
@@ -167,22 +231,40 @@ impl Layout {
             };
             match control {
                 Control::Button {
+                    player,
                     bit,
                     mnemonic,
                     name,
                 } => {
                     if byte == mnemonic {
-                        frame.buttons = frame.buttons | bit;
+                        let held = if player == 0 {
+                            &mut frame.buttons
+                        } else {
+                            &mut frame.second
+                        };
+                        *held = *held | bit;
                     } else if byte != b'.' {
                         return Err(bad_char(text, pos, line, mnemonic, name));
                     }
                     pos += 1;
                 }
-                Control::Power => {
+                Control::Power { player } => {
                     if byte == b'P' {
-                        frame.power = true;
+                        if player == 0 {
+                            frame.power = true;
+                        } else {
+                            frame.second_power = true;
+                        }
                     } else if byte != b'.' {
                         return Err(bad_char(text, pos, line, b'P', "Power"));
+                    }
+                    pos += 1;
+                }
+                Control::ToggleLink => {
+                    if byte == b'L' {
+                        frame.toggle_link = true;
+                    } else if byte != b'.' {
+                        return Err(bad_char(text, pos, line, b'L', "Toggle Link Connection"));
                     }
                     pos += 1;
                 }
@@ -219,16 +301,37 @@ impl Layout {
     /// Write one frame line.
     fn write_line(&self, frame: Bk2Frame, out: &mut String) {
         out.push('|');
-        for &control in &self.controls {
+        for (i, &control) in self.controls.iter().enumerate() {
+            if self.group_starts.contains(&i) {
+                out.push('|');
+            }
             match control {
-                Control::Button { bit, mnemonic, .. } => {
-                    out.push(if frame.buttons.contains(bit) {
+                Control::Button {
+                    player,
+                    bit,
+                    mnemonic,
+                    ..
+                } => {
+                    let held = if player == 0 {
+                        frame.buttons
+                    } else {
+                        frame.second
+                    };
+                    out.push(if held.contains(bit) {
                         char::from(mnemonic)
                     } else {
                         '.'
                     });
                 }
-                Control::Power => out.push(if frame.power { 'P' } else { '.' }),
+                Control::Power { player } => {
+                    let power = if player == 0 {
+                        frame.power
+                    } else {
+                        frame.second_power
+                    };
+                    out.push(if power { 'P' } else { '.' });
+                }
+                Control::ToggleLink => out.push(if frame.toggle_link { 'L' } else { '.' }),
                 Control::Axis { .. } => out.push_str(&control.empty_text()),
             }
         }
@@ -325,6 +428,14 @@ pub(super) fn write(frames: &[Bk2Frame], core: Option<&str>) -> Result<String, B
             core: core.unwrap_or("").to_string(),
         });
     }
+    if layout.players() < 2
+        && let Some(frame) = frames.iter().position(|f| f.is_linked_input())
+    {
+        return Err(Bk2Error::LinkNotSupported {
+            frame,
+            core: core.unwrap_or("").to_string(),
+        });
+    }
     let mut input = String::with_capacity(64 + frames.len() * (layout.empty_line().len() + 2));
     input.push_str("[Input]\r\nLogKey:");
     input.push_str(key);
@@ -351,10 +462,7 @@ mod tests {
         let layout = layout();
         for bits in 0..=255u8 {
             for power in [false, true] {
-                let frame = Bk2Frame {
-                    buttons: Buttons(bits),
-                    power,
-                };
+                let frame = Bk2Frame::one(Buttons(bits), power);
                 let mut line = String::new();
                 layout.write_line(frame, &mut line);
                 assert_eq!(line.len(), 11);
@@ -366,21 +474,12 @@ mod tests {
     #[test]
     fn bk2_mnemonics_follow_the_log_key_order() {
         let mut line = String::new();
-        let all = Bk2Frame {
-            buttons: Buttons(0xff),
-            power: true,
-        };
+        let all = Bk2Frame::one(Buttons(0xff), true);
         layout().write_line(all, &mut line);
         assert_eq!(line, "|UDLRSsBAP|");
         let sameboy = Layout::parse(SAMEBOY_LOG_KEY, 1).unwrap();
         line.clear();
-        sameboy.write_line(
-            Bk2Frame {
-                buttons: Buttons(0xff),
-                power: false,
-            },
-            &mut line,
-        );
+        sameboy.write_line(Bk2Frame::one(Buttons(0xff), false), &mut line);
         assert_eq!(line, "|UDLRABsS|");
     }
 

@@ -13,6 +13,25 @@ use super::error::Bk2Error;
 /// The `$type` of BizHawk's Gambatte sync settings.
 pub const GAMBATTE_SYNC_TYPE: &str = "BizHawk.Emulation.Cores.Nintendo.Gameboy.Gameboy+GambatteSyncSettings, BizHawk.Emulation.Cores";
 
+/// The `$type` of BizHawk's GambatteLink sync settings (newer BizHawk writes none and
+/// ignores it).
+pub const GAMBATTE_LINK_SYNC_TYPE: &str = "BizHawk.Emulation.Cores.Nintendo.Gameboy.GambatteLink+GambatteLinkSyncSettings, BizHawk.Emulation.Cores";
+
+/// The object under `o` in `SyncSettings.json`, or `None` for blank text or `{"o":null}`.
+fn settings_object(text: &str) -> Result<Option<serde_json::Value>, Bk2Error> {
+    if text.trim().is_empty() {
+        return Ok(None);
+    }
+    let bad = |why: String| Bk2Error::BadSyncSettings(why);
+    let mut json: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| bad(format!("not JSON: {e}")))?;
+    match json.get_mut("o").map(serde_json::Value::take) {
+        Some(serde_json::Value::Null) => Ok(None),
+        Some(o @ serde_json::Value::Object(_)) => Ok(Some(o)),
+        _ => Err(bad("no `o` object".into())),
+    }
+}
+
 /// The sync settings [`write()`](super::write()) stores when [`Bk2::sync_settings`](super::Bk2::sync_settings) is blank: "no settings", so
 /// BizHawk's core plays with its own defaults (rather than the user's current settings).
 pub const MINIMAL_SYNC_SETTINGS: &str = r#"{"o":null}"#;
@@ -95,17 +114,45 @@ impl GambatteSync {
     /// defaults (Auto, no boot ROM); JSON that does not parse, or a field of the wrong kind, is
     /// an error (guessing the console would make a movie desync).
     pub fn parse(text: &str) -> Result<GambatteSync, Bk2Error> {
-        if text.trim().is_empty() {
-            return Ok(GambatteSync::default());
+        match settings_object(text)? {
+            None => Ok(GambatteSync::default()),
+            Some(o) => GambatteSync::from_object(&o),
         }
-        let bad = |why: String| Bk2Error::BadSyncSettings(why);
-        let json: serde_json::Value =
-            serde_json::from_str(text).map_err(|e| bad(format!("not JSON: {e}")))?;
-        let settings = match json.get("o") {
-            Some(serde_json::Value::Null) => return Ok(GambatteSync::default()),
-            Some(o @ serde_json::Value::Object(_)) => o,
-            _ => return Err(bad("no `o` object".into())),
+    }
+
+    /// Read a linked pair's settings (GambatteLink's `GambatteLinkSyncSettings`: one
+    /// Gambatte settings object per player in `_linkedSyncSettings`, four of them whatever
+    /// the number of Game Boys): the first two players'. Blank or `{"o":null}`, or a
+    /// missing entry, are the core's defaults.
+    pub fn parse_linked(text: &str) -> Result<[GambatteSync; 2], Bk2Error> {
+        let mut out = [GambatteSync::default(); 2];
+        let Some(o) = settings_object(text)? else {
+            return Ok(out);
         };
+        let list = match o.get("_linkedSyncSettings") {
+            None | Some(serde_json::Value::Null) => return Ok(out),
+            Some(serde_json::Value::Array(list)) => list,
+            Some(v) => {
+                return Err(Bk2Error::BadSyncSettings(format!(
+                    "_linkedSyncSettings {} is not a list",
+                    super::text::cut(&v.to_string(), 40)
+                )));
+            }
+        };
+        for (side, value) in out.iter_mut().zip(list) {
+            if !value.is_null() {
+                *side = GambatteSync::from_object(value)?;
+            }
+        }
+        Ok(out)
+    }
+
+    /// Read the fields of one settings object.
+    fn from_object(settings: &serde_json::Value) -> Result<GambatteSync, Bk2Error> {
+        let bad = |why: String| Bk2Error::BadSyncSettings(why);
+        if !settings.is_object() {
+            return Err(bad("a settings entry is not an object".into()));
+        }
         let console_mode = match settings.get("ConsoleMode") {
             None => ConsoleMode::Auto,
             Some(v) => ConsoleMode::from_json(v)
@@ -146,6 +193,24 @@ impl GambatteSync {
             rtc_divisor_offset: number("RTCDivisorOffset")?.unwrap_or(0),
             multicart_compat: flag("MulticartCompat")?,
         })
+    }
+
+    /// A linked pair's settings as BizHawk's GambatteLink reads them: `players` for the
+    /// first two Game Boys, the core's defaults (written out) for the other two it keeps
+    /// room for.
+    pub fn to_json_linked(players: [GambatteSync; 2]) -> String {
+        let entry = |s: &GambatteSync| {
+            let json = s.to_json();
+            // The object inside `{"o":…}`.
+            json["{\"o\":".len()..json.len() - 1].to_string()
+        };
+        let rest = entry(&GambatteSync::default());
+        format!(
+            r#"{{"o":{{"$type":"{ty}","_linkedSyncSettings":[{a},{b},{rest},{rest}]}}}}"#,
+            ty = GAMBATTE_LINK_SYNC_TYPE,
+            a = entry(&players[0]),
+            b = entry(&players[1]),
+        )
     }
 
     /// Settings that pin `console_mode`, with or without the boot ROM, every other field at
