@@ -47,9 +47,9 @@ impl Emu {
         let session = movie
             .session(self.game.bytes.clone(), self.session_config())
             .with_context(|| format!("{}", path.display()))?;
-        if self.game.battery.is_some() {
+        if self.game.battery.is_some() || self.game.second_battery.is_some() {
             self.save_battery();
-            self.game.battery = None;
+            self.game.stop_batteries();
             self.say("battery saves are off while the TAS editor is open on a movie");
         }
         // The user's script files run on the movie too (from its first frame; they roll back

@@ -22,6 +22,8 @@ pub(crate) struct LoadedGame {
     pub(crate) title: String,
     /// The battery save, for a cartridge with one.
     pub(crate) battery: Option<Battery>,
+    /// A linked pair's second player's battery save, for a cartridge with one.
+    pub(crate) second_battery: Option<Battery>,
     /// When the battery save was last written.
     pub(crate) battery_at: Instant,
     /// The ROM's symbols (its `.sym` file), for the debugger.
@@ -37,6 +39,7 @@ impl Default for LoadedGame {
             notes: Vec::new(),
             title: String::new(),
             battery: None,
+            second_battery: None,
             battery_at: Instant::now(),
             symbols: None,
         }
@@ -76,22 +79,34 @@ impl LoadedGame {
         }
     }
 
-    /// Write the battery save if the cartridge has one and its RAM changed: what to say
-    /// about it (where the saves went, or why they could not be written), if anything.
-    pub(crate) fn save_battery(&mut self, gb: &gb_core::Gb) -> Option<String> {
-        let said = match &mut self.battery {
-            None => None,
-            Some(b) => match b.save(gb) {
-                Ok(None) => None,
+    /// Write each player's battery save if its cartridge has one and its RAM changed: what
+    /// to say about it (where the saves went, or why they could not be written), if anything.
+    pub(crate) fn save_battery(&mut self, machine: &gb_session::Machine) -> Option<String> {
+        let mut said = Vec::new();
+        let batteries = [&mut self.battery, &mut self.second_battery];
+        for (p, battery) in batteries.into_iter().enumerate() {
+            let (Some(b), Some(gb)) = (battery.as_mut(), machine.player(p)) else {
+                continue;
+            };
+            let whose = if p == 0 { "" } else { "player 2's " };
+            match b.save(gb) {
+                Ok(None) => {}
                 Ok(Some(note)) => {
                     // Where the user's saves went matters outside the window too.
-                    eprintln!("gbhost: {note}");
-                    Some(note)
+                    eprintln!("gbhost: {whose}{note}");
+                    said.push(format!("{whose}{note}"));
                 }
-                Err(e) => Some(format!("battery save: {e:#}")),
-            },
-        };
+                Err(e) => said.push(format!("{whose}battery save: {e:#}")),
+            }
+        }
         self.battery_at = Instant::now();
-        said
+        (!said.is_empty()).then(|| said.join("; "))
+    }
+
+    /// Stop writing battery saves (a movie's or the editor's cartridge RAM is not the
+    /// player's).
+    pub(crate) fn stop_batteries(&mut self) {
+        self.battery = None;
+        self.second_battery = None;
     }
 }

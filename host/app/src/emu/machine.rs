@@ -136,11 +136,11 @@ impl Emu {
         let file = rom.file();
         let bytes = patched.bytes.clone();
         let config = self.session_config();
-        let opened = match &file {
-            Some(f) => Battery::open(
-                || crate::game::saves::locate(&f.path, &patched.applied, f.saves_dir.as_deref()),
-                &bytes,
-            ),
+        let place = file
+            .as_ref()
+            .map(|f| crate::game::saves::locate(&f.path, &patched.applied, f.saves_dir.as_deref()));
+        let opened = match &place {
+            Some(place) => Battery::open(|| place.clone(), &bytes),
             None => Opened::default(),
         };
         let power = PowerOn {
@@ -148,12 +148,38 @@ impl Emu {
             ..self.settings.power.power_on(None)
         };
         let mut second_bytes = None;
+        let mut second_battery = None;
         let mut session = match self.settings.link.clone() {
-            // The second player's battery is not loaded or saved: its game starts fresh.
-            Some(second) => {
-                let second = self.read_rom(&second)?.bytes;
+            // The second player's battery is its own file (another name when both players
+            // run one ROM file: see `saves::for_player_2`).
+            Some(second_rom) => {
+                let patched2 = self.read_rom(&second_rom)?;
+                let second = patched2.bytes;
                 second_bytes = Some(second.clone());
-                let power2 = self.settings.power.power_on(None);
+                let opened2 = match second_rom.file() {
+                    Some(f) => Battery::open(
+                        || {
+                            crate::game::saves::for_player_2(
+                                crate::game::saves::locate(
+                                    &f.path,
+                                    &patched2.applied,
+                                    f.saves_dir.as_deref(),
+                                ),
+                                place.as_ref(),
+                            )
+                        },
+                        &second,
+                    ),
+                    None => Opened::default(),
+                };
+                if let Some(note) = opened2.note {
+                    self.say(format!("player 2's {note}"));
+                }
+                second_battery = opened2.battery;
+                let power2 = PowerOn {
+                    battery: opened2.data,
+                    ..self.settings.power.power_on(None)
+                };
                 Session::power_on_linked((bytes.clone(), power), (second, power2), config)
                     .context("cannot run the two games linked")?
             }
@@ -183,6 +209,7 @@ impl Emu {
         self.session.set_editor_info(None);
         self.session = session;
         self.game.battery = battery;
+        self.game.second_battery = second_battery;
         self.game.bytes = bytes;
         self.game.second = second_bytes;
         self.game.rom = rom.clone();
@@ -405,7 +432,7 @@ impl Emu {
     }
 
     pub(crate) fn save_battery(&mut self) {
-        if let Some(note) = self.game.save_battery(self.session.gb()) {
+        if let Some(note) = self.game.save_battery(self.session.machine()) {
             self.say(note);
         }
     }

@@ -205,9 +205,9 @@ impl Emu {
         let (tas, session) = Tas::play(path, self.game.roms(), self.session_config())
             .with_context(|| format!("{}", path.display()))?;
         // The movie's cartridge RAM is not the player's: battery saves stop here.
-        if self.game.battery.is_some() {
+        if self.game.battery.is_some() || self.game.second_battery.is_some() {
             self.save_battery();
-            self.game.battery = None;
+            self.game.stop_batteries();
             self.say("battery saves are off while a movie plays (reopen the ROM to resume them)");
         }
         self.replace_session(session);

@@ -433,6 +433,7 @@ fn unsupported_cartridges_open_only_when_forced() {
         "{:?}",
         emu.console.lines
     );
+    emu.save_battery();
     drop(emu);
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -673,5 +674,92 @@ fn a_start_script_on_player_2_draws_on_player_2s_screen() {
         err.as_deref().is_some_and(|e| e.contains("no player 2")),
         "{err:?}"
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A linked pair's second player keeps its own battery save: two copies of one ROM file
+/// save to `game.sav` and `game.p2.sav`, each loaded again on the next open; a second ROM
+/// file saves beside itself.
+#[test]
+fn each_player_of_a_pair_keeps_its_battery_save() {
+    let dir = std::env::temp_dir().join(format!("gbhost-pair-sav-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    // MBC1 + RAM + battery: enable the RAM, count one power-on in $A000.
+    let bytes = |title: &str| {
+        gb_core::asm::RomBuilder::new()
+            .title(title)
+            .cartridge_type(0x03)
+            .ram_size_code(0x02)
+            .program(
+                "ld a, $0A\n ld [$0000], a\n ld hl, $A000\n inc [hl]\n\
+                 loop:\n halt\n nop\n jr loop\n",
+            )
+            .build()
+            .unwrap()
+    };
+    let rom = dir.join("game.gb");
+    std::fs::write(&rom, bytes("SAVER")).unwrap();
+    // Player 1's save holds 40 power-ons; player 2 has none yet.
+    let mut sav = vec![0u8; 8 * 1024];
+    sav[0] = 40;
+    std::fs::write(dir.join("game.sav"), &sav).unwrap();
+    let start = Start {
+        rom: RomSource::File(rom.clone()),
+        link: Some(RomSource::File(rom.clone())),
+        ..demo_start()
+    };
+    let count = |emu: &Emu, p: usize| {
+        emu.session
+            .machine()
+            .player(p)
+            .unwrap()
+            .domain(Domain::CartRam)[0]
+    };
+    let mut emu = Emu::new(&start, Arc::new(Mutex::new(View::default()))).unwrap();
+    for _ in 0..3 {
+        emu.live_frame();
+    }
+    assert_eq!(count(&emu, 0), 41);
+    let p2_start = count(&emu, 1);
+    emu.save_battery();
+    assert_eq!(std::fs::read(dir.join("game.sav")).unwrap()[0], 41);
+    let p2 = dir.join("game.p2.sav");
+    assert_eq!(
+        std::fs::read(&p2).unwrap()[0],
+        p2_start,
+        "player 2's own file"
+    );
+    // A reset opens both again: each powers on with its own save, and counts once more.
+    emu.restart().unwrap();
+    for _ in 0..3 {
+        emu.live_frame();
+    }
+    assert_eq!(count(&emu, 0), 42);
+    assert_eq!(count(&emu, 1), p2_start.wrapping_add(1));
+    assert!(
+        emu.console
+            .lines
+            .iter()
+            .any(|l| l.contains("player 2's battery: loaded") && l.contains("game.p2.sav")),
+        "{:?}",
+        emu.console.lines
+    );
+    emu.save_battery();
+    drop(emu);
+
+    // Another ROM file for player 2: its save beside it.
+    let other = dir.join("other.gb");
+    std::fs::write(&other, bytes("OTHER")).unwrap();
+    let start = Start {
+        link: Some(RomSource::File(other.clone())),
+        ..start
+    };
+    let mut emu = Emu::new(&start, Arc::new(Mutex::new(View::default()))).unwrap();
+    emu.live_frame();
+    emu.save_battery();
+    assert!(dir.join("other.sav").exists());
+    assert_eq!(std::fs::read(dir.join("game.sav")).unwrap()[0], 43);
+    drop(emu);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -16,6 +16,9 @@
 //!    folder has none yet, and written to the data folder from then on. Saves there are known
 //!    by file name only: two ROMs of one name in two read-only folders share one.
 //!
+//! **Player 2** of a linked pair saves where its own ROM's save goes, except when both
+//! players run one ROM file: then `game.p2.sav` ([`for_player_2`]).
+//!
 //! Only where is decided here; reading and writing (atomically) are `battery.rs`.
 
 use std::path::{Path, PathBuf};
@@ -80,6 +83,29 @@ pub fn locate(rom: &Path, patches: &[PathBuf], saves_dir: Option<&Path>) -> Plac
         || writable(&folder),
         data_saves_dir(),
     )
+}
+
+/// Where a linked pair's second player's save goes, given where its own ROM's would
+/// (`place`) and player 1's (`first`): the same, unless that is player 1's file (both run
+/// one ROM file), then `game.p2.sav` beside it (each folder and fallback the same way), so
+/// that two copies of one game keep two saves.
+pub fn for_player_2(place: Place, first: Option<&Place>) -> Place {
+    if first.is_none_or(|f| f.path != place.path) {
+        return place;
+    }
+    let p2 = |p: &Path| {
+        let stem = p
+            .file_stem()
+            .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+        p.with_file_name(format!("{stem}.p2.sav"))
+    };
+    Place {
+        path: p2(&place.path),
+        // Player 1's save beside a read-only ROM is not player 2's.
+        read_from: place.read_from.as_deref().map(p2),
+        note: place.note,
+        fallback: place.fallback.as_deref().map(p2),
+    }
 }
 
 /// [`locate`] with its facts given: the ROM's folder, the file name, the configured folder,
