@@ -120,12 +120,16 @@ impl Machine {
         }
     }
 
-    /// Player `p`'s Game Boy (below [`Machine::MAX_PLAYERS`]) to lend a script's API for one
-    /// call (see [`Machine::gb_mut`]); a single Game Boy's for any player.
-    pub(crate) fn player_mut(&mut self, p: usize) -> &mut Gb {
+    /// Player `p`'s Game Boy (below [`Machine::MAX_PLAYERS`]; a single Game Boy's for any
+    /// player) to lend a script's API for one call (see [`Machine::gb_mut`]), and a linked
+    /// pair's other player's, which the call reaches too (BizHawk's `P1 `/`P2 ` domains).
+    pub(crate) fn player_and_other_mut(&mut self, p: usize) -> (&mut Gb, Option<&mut Gb>) {
         match &mut self.hw {
-            Consoles::One(gb) => gb,
-            Consoles::Linked(pair) => pair.gb_mut(p),
+            Consoles::One(gb) => (gb, None),
+            Consoles::Linked(pair) => {
+                let (own, other) = pair.gb_and_other_mut(p.min(1));
+                (own, Some(other))
+            }
         }
     }
 

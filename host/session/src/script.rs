@@ -571,6 +571,7 @@ mod tests {
             let mut persist = BTreeMap::new();
             let mut api = Api {
                 gb,
+                other: None,
                 frame: f,
                 draw: &mut draw,
                 persist: &mut persist,
@@ -606,6 +607,7 @@ mod tests {
             let mut persist = BTreeMap::new();
             let mut api = Api {
                 gb: &mut gb,
+                other: None,
                 frame: 0,
                 draw: &mut draw,
                 persist: &mut persist,

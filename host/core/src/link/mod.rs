@@ -134,6 +134,16 @@ impl Pair {
         &mut self.players[p].gb
     }
 
+    /// Player `p`'s Game Boy and the other player's, both to change at once (`p` is 0 or 1).
+    pub fn gb_and_other_mut(&mut self, p: usize) -> (&mut Gb, &mut Gb) {
+        let [first, second] = &mut self.players;
+        if p == 0 {
+            (&mut first.gb, &mut second.gb)
+        } else {
+            (&mut second.gb, &mut first.gb)
+        }
+    }
+
     /// Player `p`'s last completed frame.
     pub fn picture(&self, p: usize) -> &Frame {
         &self.players[p].picture

@@ -21,11 +21,33 @@ local current = "System Bus"
 
 local unsupported = gbhost.unsupported
 
-local function dom(d)
-  if d == nil then return DOMAINS[current] end
+-- The native name of a BizHawk domain name: one of DOMAINS, or on a linked pair a player's
+-- as BizHawk's link core names them ("P1 WRAM", "P2 System Bus": `p2 wram` natively).
+local function native_name(d)
   local n = DOMAINS[d]
+  if n then return n end
+  if type(d) ~= "string" or native.emu.players() < 2 then return nil end
+  local p, rest = d:match("^P([12]) (.+)$")
+  if p and DOMAINS[rest] then return "p" .. p .. " " .. DOMAINS[rest] end
+  return nil
+end
+
+local function domain_list()
+  local t = {}
+  for i, n in ipairs(DOMAIN_LIST) do t[i] = n end
+  if native.emu.players() > 1 then
+    for p = 1, 2 do
+      for _, n in ipairs(DOMAIN_LIST) do t[#t + 1] = "P" .. p .. " " .. n end
+    end
+  end
+  return t
+end
+
+local function dom(d)
+  if d == nil then return native_name(current) end
+  local n = native_name(d)
   if not n then error("memory domain '" .. tostring(d) .. "' does not exist (gbhost has: " ..
-    table.concat(DOMAIN_LIST, ", ") .. ")", 3) end
+    table.concat(domain_list(), ", ") .. ")", 3) end
   return n
 end
 
@@ -73,15 +95,25 @@ end
 local WIDTHS = { "u8", "s8", "u16_le", "u16_be", "s16_le", "s16_be", "u32_le", "u32_be",
                  "s32_le", "s32_be" }
 local function bind(t, domain)
-  local a = gbhost.accessors(DOMAINS[domain])
-  for _, w in ipairs(WIDTHS) do
-    t["read_" .. w], t["write_" .. w] = a["read_" .. w], a["write_" .. w]
+  local n = native_name(domain)
+  if DOMAINS[domain] then
+    local a = gbhost.accessors(n)
+    for _, w in ipairs(WIDTHS) do
+      t["read_" .. w], t["write_" .. w] = a["read_" .. w], a["write_" .. w]
+    end
+  else
+    -- A linked pair's player's domain: the native calls with it named.
+    for _, w in ipairs(WIDTHS) do
+      local r, wr = native.memory["read_" .. w], native.memory["write_" .. w]
+      t["read_" .. w] = function(a, d) return r(a, d and dom(d) or n) end
+      t["write_" .. w] = function(a, v, d) return wr(a, v, d and dom(d) or n) end
+    end
   end
   t.readbyte, t.writebyte = t.read_u8, t.write_u8
 end
 
 local function accessors(t, fixed)
-  local function pick(d) if fixed then return DOMAINS[fixed] end return dom(d) end
+  local function pick(d) if fixed then return native_name(fixed) end return dom(d) end
   bind(t, fixed or current)
   -- BizHawk's 24-bit accessors.
   t.read_u24_le = function(a, d) return t.read_u16_le(a, d) | (t.read_u8(a + 2, d) << 16) end
@@ -131,15 +163,11 @@ memory = accessors({})
 -- The default domain of `memory`'s accessors (BizHawk's "System Bus" at first). A function
 -- taken from `memory` before the change keeps the domain it had.
 memory.usememorydomain = function(name)
-  if DOMAINS[name] then current = name bind(memory, name) return true end
+  if native_name(name) then current = name bind(memory, name) return true end
   return false
 end
 memory.getcurrentmemorydomain = function() return current end
-memory.getmemorydomainlist = function()
-  local t = {}
-  for i, n in ipairs(DOMAIN_LIST) do t[i] = n end
-  return t
-end
+memory.getmemorydomainlist = domain_list
 memory.getmemorydomainsize = function(name) return native.memory.size(dom(name)) end
 
 mainmemory = accessors({}, "WRAM")

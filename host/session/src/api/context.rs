@@ -186,6 +186,9 @@ pub enum TasRequest {
 pub struct Api<'a> {
     /// The machine: the calling script's player's Game Boy.
     pub gb: &'a mut Gb,
+    /// A linked pair's other Game Boy, reached by the `p1 `/`p2 ` memory domains (`None` on
+    /// one Game Boy).
+    pub other: Option<&'a mut Gb>,
     /// Frames completed.
     pub frame: u64,
     /// The calling script's overlay for this frame.

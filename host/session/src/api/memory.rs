@@ -46,6 +46,36 @@ const FIXED_SPACES: [Space; 8] = [
     Space::Flat(Domain::CartRam),
 ];
 
+/// A domain of one player's Game Boy: `player` `None` is the calling script's own (a name
+/// without prefix), `Some(p)` player `p`'s (0: the first), named with BizHawk's link-core
+/// prefix `P1 `/`P2 ` (`p2 wram`, `P2 System Bus`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Target {
+    player: Option<usize>,
+    sp: Space,
+}
+
+/// The domain named by `args[i]` (no name: `default`, on the caller's own Game Boy).
+fn target(args: &[Value], i: usize, default: Space, what: &str) -> Result<Target, String> {
+    let (player, name) = match args.get(i) {
+        Some(Value::String(s))
+            if s.len() > 3 && s[0].eq_ignore_ascii_case(&b'p') && s[2] == b' ' =>
+        {
+            match s[1] {
+                b'1' => (Some(0), &s[3..]),
+                b'2' => (Some(1), &s[3..]),
+                _ => (None, &s[..]),
+            }
+        }
+        _ => (None, &[][..]),
+    };
+    let sp = match player {
+        Some(_) => space(&[Value::String(name.to_vec())], 0, default, what)?,
+        None => space(args, i, default, what)?,
+    };
+    Ok(Target { player, sp })
+}
+
 fn space(args: &[Value], i: usize, default: Space, what: &str) -> Result<Space, String> {
     let name = match args.get(i) {
         None | Some(Value::Nil) => return Ok(default),
@@ -65,7 +95,8 @@ fn space(args: &[Value], i: usize, default: Space, what: &str) -> Result<Space, 
         .map(|&(_, sp)| sp)
         .ok_or_else(|| {
             format!(
-                "{what}: unknown memory domain '{}' (bus, rom, wram, vram, oam, hram, io, cartram)",
+                "{what}: unknown memory domain '{}' (bus, rom, wram, vram, oam, hram, io, cartram; \
+                 on a linked pair also p1 or p2 and one of them: p2 wram)",
                 String::from_utf8_lossy(name)
             )
         })
@@ -141,6 +172,25 @@ const WRITE_NAMES: [&str; 10] = [
 ];
 
 impl Api<'_> {
+    /// The Game Boy `t` names: the caller's own, or a linked pair's player (the other one
+    /// when it is not the caller's).
+    fn gb_of(&self, t: Target, what: &str) -> Result<&Gb, String> {
+        match t.player {
+            None => Ok(self.gb),
+            Some(p) if p == self.view.player => Ok(self.gb),
+            Some(p) => self.other.as_deref().ok_or_else(|| no_player(p, what)),
+        }
+    }
+
+    /// [`Api::gb_of`], to write into (a script's writes are replayed with it: no event).
+    fn gb_of_mut(&mut self, t: Target, what: &str) -> Result<&mut Gb, String> {
+        match t.player {
+            None => Ok(self.gb),
+            Some(p) if p == self.view.player => Ok(self.gb),
+            Some(p) => self.other.as_deref_mut().ok_or_else(|| no_player(p, what)),
+        }
+    }
+
     fn read(&self, id: u32, args: &[Value]) -> Result<i64, String> {
         let wi = (id - READ) as usize;
         let (_, n, signed, _) = WIDTHS[wi];
@@ -165,7 +215,8 @@ impl Api<'_> {
         let (_, n, signed, big) = WIDTHS[wi];
         let what = READ_NAMES[wi];
         let a = address(args, 0, what)?;
-        let sp = space(args, 1, default, what)?;
+        let t = target(args, 1, default, what)?;
+        let (gb, sp) = (self.gb_of(t, what)?, t.sp);
         let mut v: u32 = 0;
         for k in 0..n {
             // The bus wraps at 0x10000; other domains end.
@@ -174,7 +225,7 @@ impl Api<'_> {
             } else {
                 a + k
             };
-            let b = peek(self.gb, sp, at)
+            let b = peek(gb, sp, at)
                 .ok_or_else(|| format!("{what}: address {at:#x} is outside the domain"))?;
             let shift = if big { 8 * (n - 1 - k) } else { 8 * k };
             v |= u32::from(b) << shift;
@@ -193,15 +244,15 @@ impl Api<'_> {
         let what = WRITE_NAMES[wi];
         let a = address(args, 0, what)?;
         let v = int(args, 1, what)?;
-        let sp = space(args, 2, default, what)?;
+        let t = target(args, 2, default, what)?;
         for k in 0..n {
-            let at = if sp == Space::Bus {
+            let at = if t.sp == Space::Bus {
                 (a + k) & 0xFFFF
             } else {
                 a + k
             };
             let shift = if big { 8 * (n - 1 - k) } else { 8 * k };
-            self.store(sp, at, (v >> shift) as u8, what)?;
+            self.store(t, at, (v >> shift) as u8, what)?;
         }
         Ok(())
     }
@@ -252,9 +303,19 @@ impl Api<'_> {
     }
 
     /// Write one byte: into the machine for scripts, as a poke to log for the console.
-    fn store(&mut self, sp: Space, a: usize, v: u8, what: &str) -> Result<(), String> {
+    fn store(&mut self, t: Target, a: usize, v: u8, what: &str) -> Result<(), String> {
+        let sp = t.sp;
+        if self.pokes.is_none() {
+            return poke(self.gb_of_mut(t, what)?, sp, a, v, what);
+        }
+        // The console's writes are logged as pokes, and a poke event is player 1's.
+        if t.player.is_some_and(|p| p != 0) {
+            return Err(format!(
+                "{what}: the console writes into player 1's Game Boy only (it reads both)"
+            ));
+        }
         let Some(pokes) = &mut self.pokes else {
-            return poke(self.gb, sp, a, v, what);
+            return Ok(());
         };
         let kind = match sp {
             Space::Flat(domain) => {
@@ -298,10 +359,11 @@ impl Api<'_> {
                 let what = "memory.read_bytes";
                 let a = address(args, 0, what)?;
                 let n = int(args, 1, what)?.clamp(0, MAX_READ as i64) as usize;
-                let sp = space(args, 2, Space::Bus, what)?;
-                let len = space_len(self.gb, sp);
+                let t = target(args, 2, Space::Bus, what)?;
+                let (gb, sp) = (self.gb_of(t, what)?, t.sp);
+                let len = space_len(gb, sp);
                 let bytes: Vec<u8> = (a..a.saturating_add(n).min(len))
-                    .filter_map(|at| peek(self.gb, sp, at))
+                    .filter_map(|at| peek(gb, sp, at))
                     .collect();
                 ret.push(Value::String(bytes));
             }
@@ -309,19 +371,20 @@ impl Api<'_> {
                 let what = "memory.write_bytes";
                 let a = address(args, 0, what)?;
                 let bytes = bytes_arg(args, 1, what)?.to_vec();
-                let sp = space(args, 2, Space::Bus, what)?;
+                let t = target(args, 2, Space::Bus, what)?;
                 for (k, b) in bytes.into_iter().enumerate() {
-                    self.store(sp, a + k, b, what)?;
+                    self.store(t, a + k, b, what)?;
                 }
             }
             id::SEARCH => {
                 let what = "memory.search";
                 let needle = bytes_arg(args, 0, what)?.to_vec();
-                let sp = space(args, 1, Space::Flat(Domain::Wram), what)?;
+                let t = target(args, 1, Space::Flat(Domain::Wram), what)?;
+                let (gb, sp) = (self.gb_of(t, what)?, t.sp);
                 let hay: Vec<u8> = match sp {
-                    Space::Flat(d) => self.gb.domain(d).to_vec(),
-                    _ => (0..space_len(self.gb, sp))
-                        .filter_map(|a| peek(self.gb, sp, a))
+                    Space::Flat(d) => gb.domain(d).to_vec(),
+                    _ => (0..space_len(gb, sp))
+                        .filter_map(|a| peek(gb, sp, a))
                         .collect(),
                 };
                 let mut packed = Vec::new();
@@ -338,13 +401,22 @@ impl Api<'_> {
                 ret.push(Value::String(packed));
             }
             id::DOMAIN_SIZE => {
-                let sp = space(args, 0, Space::Bus, "memory.size")?;
-                ret.push(Value::Integer(space_len(self.gb, sp) as i64));
+                let t = target(args, 0, Space::Bus, "memory.size")?;
+                let gb = self.gb_of(t, "memory.size")?;
+                ret.push(Value::Integer(space_len(gb, t.sp) as i64));
             }
             _ => return Ok(false),
         }
         Ok(true)
     }
+}
+
+/// The error for a player the machine does not have.
+fn no_player(p: usize, what: &str) -> String {
+    format!(
+        "{what}: there is no player {} here (p1/p2 domains reach a linked pair's Game Boys)",
+        p + 1
+    )
 }
 
 /// Where offset `a` of the bus or the I/O page is on the bus.

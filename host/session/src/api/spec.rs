@@ -104,7 +104,9 @@ pub mod id {
 
 const DOMAIN_DOC: &str = "`domain` is one of `bus` (the default: the CPU's view, read without side effects), \
 `rom`, `wram`, `vram`, `oam`, `hram`, `io` (0xFF00-0xFF7F and 0xFFFF on the bus) and `cartram`; \
-`rom` and `cartram` are flat over every bank (bank `b`, offset `o` at `b * 0x4000 + o` and `b * 0x2000 + o`).";
+`rom` and `cartram` are flat over every bank (bank `b`, offset `o` at `b * 0x4000 + o` and `b * 0x2000 + o`). \
+On a linked pair `p1 ` or `p2 ` before a name reaches that player's Game Boy (`p2 wram`; the script's own without it), \
+as BizHawk's link core names its domains; the console reads both and writes player 1's only.";
 
 fn f(
     name: &str,

@@ -61,8 +61,10 @@ impl Session {
             (Vec::new(), BTreeMap::new(), Vec::new(), HashMap::new());
         let images = HashMap::new();
         let players = self.machine.players();
+        let (gb, other) = self.machine.player_and_other_mut(0);
         let mut api = Api {
-            gb: self.machine.gb_mut(),
+            gb,
+            other,
             frame: self.timeline.frame,
             draw: &mut draw,
             persist: &mut persist,

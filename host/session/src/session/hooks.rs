@@ -55,9 +55,11 @@ impl Session {
                 (1, Some(second)) => second.rom_hash,
                 _ => self.start.rom_hash,
             };
+            let (gb, other) = self.machine.player_and_other_mut(player);
             let mut api = Api {
                 images: &images,
-                gb: self.machine.player_mut(player),
+                gb,
+                other,
                 frame,
                 draw: &mut draw,
                 persist: &mut persist,

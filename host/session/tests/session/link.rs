@@ -402,3 +402,85 @@ fn scripts_keep_their_player_in_a_state_file_and_a_movie() {
     assert_eq!(players, [0, 1]);
     assert!(peek(&played, 1, 0xC000) < peek(&played, 0, 0xC000));
 }
+
+/// One script reaches both players: the native `p1 `/`p2 ` domains and BizHawk's `P1 `/`P2 `
+/// names of its link core (listed by `memory.getmemorydomainlist`), reads and writes, rolled
+/// back and replayed like every script write; the console reads both and writes player 1's
+/// only; a single Game Boy has no player 2 to name.
+#[test]
+fn one_script_reads_and_writes_both_players_memory() {
+    let mut s = pair();
+    s.load_script(
+        "both.lua",
+        r#"
+while true do
+  -- Player 2's WRAM from a script on player 1, every frame one byte more at $D000.
+  local n = memory.read_u8(0x1000, "p2 wram")
+  memory.write_u8(0x1000, (n + 1) & 0xFF, "p2 wram")
+  memory.write_u8(0xD001, memory.read_u8(0xD000, "p2 bus"), "p1 bus")
+  gui.text(0, 0, "p2 title " .. memory.read_u8(0x134, "P2 ROM"))
+  emu.frameadvance()
+end
+"#,
+    );
+    s.load_script_as(
+        "bizhawk.lua",
+        r#"
+local names = table.concat(memory.getmemorydomainlist(), ",")
+print(names)
+memory.usememorydomain("P2 WRAM")
+print("current " .. memory.getcurrentmemorydomain() .. " size " ..
+  memory.getcurrentmemorydomainsize())
+while true do
+  memory.write_u8(0x1002, memory.read_u8(0x1000) ~ 0xFF)
+  memory.write_u8(0x1003, memory.read_u8(0x1000, "P2 WRAM"), "P1 WRAM")
+  emu.frameadvance()
+end
+"#,
+        gb_session::Flavor::BizHawk,
+    );
+    for _ in 0..10 {
+        s.run_frame();
+    }
+    let said: Vec<String> = s.take_console().into_iter().map(|l| l.text).collect();
+    assert!(
+        said.iter()
+            .any(|l| l.contains("P1 WRAM") && l.contains("P2 System Bus")),
+        "{said:?}"
+    );
+    assert!(
+        said.iter().any(|l| l == "current P2 WRAM size 8192"),
+        "{said:?}"
+    );
+    let n = peek(&s, 1, 0xD000);
+    // The native script counts, then copies the count; the BizHawk one runs after it.
+    assert_eq!(peek(&s, 0, 0xD001), n, "player 2's byte, copied");
+    assert_eq!(peek(&s, 1, 0xD002), n ^ 0xFF, "BizHawk's P2 WRAM");
+    assert_eq!(peek(&s, 0, 0xD003), n);
+    // Player 2's bytes change with the script, and rewind and replay alike.
+    let at = s.frame();
+    let image = s.machine().image();
+    for _ in 0..20 {
+        s.run_frame();
+    }
+    assert_eq!(peek(&s, 1, 0xD000), n.wrapping_add(20));
+    s.seek(at).unwrap();
+    assert!(s.machine().image() == image);
+    assert_eq!(s.verify_replay(at - 5).unwrap(), 0);
+
+    // The console reads both, writes player 1's only.
+    let out = s.eval_console(r#"return memory.read_u8(0x1000, "p2 wram")"#);
+    assert!(out.contains(&n.to_string()), "{out}");
+    let out = s.eval_console(r#"memory.write_u8(0x1000, 1, "p2 wram")"#);
+    assert!(
+        out.contains("writes into player 1's Game Boy only"),
+        "{out}"
+    );
+
+    // One Game Boy: no player 2.
+    let mut single = Session::new(demo(), None, config()).unwrap();
+    let out = single.eval_console(r#"return memory.read_u8(0, "p2 wram")"#);
+    assert!(out.contains("there is no player 2 here"), "{out}");
+    let out = single.eval_console(r#"return memory.read_u8(0, "p1 wram")"#);
+    assert!(!out.contains("error"), "{out}");
+}
