@@ -148,11 +148,9 @@ mod text;
 
 pub use boot::{bios_forced, firmware_key};
 pub use carry::Carried;
-pub use data::{Bk2, Bk2Frame, CLOCK_RATE, link_sha1_hex};
+pub use data::{Bk2, Bk2Frame, CLOCK_RATE, is_link_core, link_sha1_hex};
 pub use error::Bk2Error;
-pub use input_log::{
-    GAMBATTE_LINK_LOG_KEY, GAMBATTE_LOG_KEY, GBHAWK_LOG_KEY, SAMEBOY_LOG_KEY, is_link_core,
-};
+pub use input_log::{GAMBATTE_LINK_LOG_KEY, GAMBATTE_LOG_KEY, GBHAWK_LOG_KEY, SAMEBOY_LOG_KEY};
 pub use limits::{MAX_ENTRIES, MAX_ENTRY_BYTES, MAX_FRAMES, MAX_LINE_BYTES};
 pub use notes::{LagLog, Marker, Subtitle};
 pub use sync::{

@@ -159,7 +159,7 @@ impl Bk2 {
         matches!(
             self.header_value("Platform").map(str::trim),
             Some("GBL" | "DGB")
-        ) || super::input_log::is_link_core(self.header_value("Core"))
+        ) || is_link_core(self.header_value("Core"))
     }
 
     /// How many Game Boys the movie runs: 2 for a linked pair's, else 1.
@@ -327,4 +327,10 @@ pub fn link_sha1_hex(first: &[u8], second: &[u8]) -> String {
         .digest()
         .to_string()
         .to_ascii_uppercase()
+}
+
+/// Whether a header's `Core` is BizHawk's linked Game Boy core (`GambatteLink`; before
+/// BizHawk 2.8 `DualGambatte`).
+pub fn is_link_core(core: Option<&str>) -> bool {
+    matches!(core.map(str::trim), Some("GambatteLink" | "DualGambatte"))
 }

@@ -29,12 +29,6 @@ pub const GAMBATTE_LINK_LOG_KEY: &str = concat!(
     "#P2 Up|P2 Down|P2 Left|P2 Right|P2 A|P2 B|P2 Select|P2 Start|P2 Power|"
 );
 
-/// Whether a header's `Core` is BizHawk's linked Game Boy core (`GambatteLink`; before
-/// BizHawk 2.8 `DualGambatte`).
-pub fn is_link_core(core: Option<&str>) -> bool {
-    matches!(core.map(str::trim), Some("GambatteLink" | "DualGambatte"))
-}
-
 // ---------------------------------------------------------------------------------------------
 // Controls: what a LogKey name means.
 
