@@ -26,7 +26,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};
-use gb_session::movie::bk2::{self, Bk2, Bk2Frame, Carried, GambatteSync};
+use gb_session::movie::bk2::{self, Bk2, Bk2Frame, Carried};
 use gb_session::movie::{self, Movie, Recorder};
 use gb_session::{Roms, Session, SessionConfig};
 
@@ -99,7 +99,6 @@ pub fn to_bk2(input: &Path, output: &Path, o: &Options<'_>) -> Result<()> {
     }
     let rom = roms.first;
     let model = movie.model()?;
-    let cgb = model == gb_core::Model::Cgb;
     warn_frame_rule(&movie);
     let (frames, lost) = movie.frame_buttons()?;
     if lost > 0 {
@@ -119,7 +118,7 @@ pub fn to_bk2(input: &Path, output: &Path, o: &Options<'_>) -> Result<()> {
         }
     };
     let carried = Carried::from_metadata(&movie.header.metadata)?;
-    let mut bk2 = Bk2::gambatte(
+    let bk2 = Bk2::gambatte(
         &movie.header.rom_title,
         &sha1_hex(&rom),
         model,
@@ -129,6 +128,38 @@ pub fn to_bk2(input: &Path, output: &Path, o: &Options<'_>) -> Result<()> {
             .collect(),
     )
     .name_cgb_mode_for(&rom);
+    let (mut bk2, boot_image) = start_and_header(bk2, &movie, boot_rom, &[(&rom, model)], o)?;
+    carried.apply(&mut bk2);
+    match play_through(&movie, Roms::from(rom), boot_image) {
+        Ok((cycles, lag)) => {
+            bk2 = bk2.with_cycles(cycles);
+            // The lag log gbhost measured, unless the movie kept BizHawk's own.
+            if bk2.lag_log.is_none() {
+                bk2.lag_log = Some(lag);
+            }
+        }
+        Err(e) => eprintln!("warning: no CycleCount or lag log ({e:#})"),
+    }
+    let bytes = bk2::write(&bk2)?;
+    gb_session::files::write_atomic(output, &bytes)?;
+    eprintln!(
+        "warning: BizHawk's Game Boy cores time input differently; the movie may desync there"
+    );
+    println!("converted: {} frames", frames.len());
+    Ok(())
+}
+
+/// The start and header every export shares: the boot ROM the movie started with (its hash
+/// checked, its SHA-1 in the header; returned, for the play-through), or for a post-boot
+/// movie the refusal when BizHawk would boot `carts` (each ROM with its model) through the
+/// boot ROM anyway; then the rerecord count and the authors.
+fn start_and_header(
+    mut bk2: Bk2,
+    movie: &Movie,
+    boot_rom: Option<u64>,
+    carts: &[(&[u8], gb_core::Model)],
+    o: &Options<'_>,
+) -> Result<(Bk2, Option<Vec<u8>>)> {
     let mut boot_image = None;
     match (boot_rom, o.boot_rom) {
         (Some(hash), Some(path)) => {
@@ -150,14 +181,24 @@ pub fn to_bk2(input: &Path, output: &Path, o: &Options<'_>) -> Result<()> {
              SHA-1)"
         ),
         (None, _) => {
-            if bk2::bios_forced(&rom, cgb) {
-                refuse(
-                    o.force,
-                    "the movie starts in the post-boot state, but BizHawk 2.9.2 and later run \
-                     the boot ROM first for every movie of this cartridge (its header would boot \
-                     on hardware), so there it would start ~2.5 s late and desync; only a movie \
-                     that starts with the boot ROM exports faithfully",
-                )?;
+            for (player, &(rom, model)) in carts.iter().enumerate() {
+                if bk2::bios_forced(rom, model == gb_core::Model::Cgb) {
+                    let whose = if carts.len() > 1 {
+                        format!("player {}'s", player + 1)
+                    } else {
+                        "this".to_string()
+                    };
+                    refuse(
+                        o.force,
+                        &format!(
+                            "the movie starts in the post-boot state, but BizHawk 2.9.2 and \
+                             later run the boot ROM first for every movie of {whose} \
+                             cartridge (its header would boot on hardware), so there it would \
+                             start ~2.5 s late and desync; only a movie that starts with the \
+                             boot ROM exports faithfully"
+                        ),
+                    )?;
+                }
             }
         }
     }
@@ -165,24 +206,7 @@ pub fn to_bk2(input: &Path, output: &Path, o: &Options<'_>) -> Result<()> {
     if !movie.header.authors.is_empty() {
         bk2.set_header("Author", &movie.header.authors.join(", "));
     }
-    carried.apply(&mut bk2);
-    match play_through(&movie, Roms::from(rom), boot_image) {
-        Ok((cycles, lag)) => {
-            bk2 = bk2.with_cycles(cycles);
-            // The lag log gbhost measured, unless the movie kept BizHawk's own.
-            if bk2.lag_log.is_none() {
-                bk2.lag_log = Some(lag);
-            }
-        }
-        Err(e) => eprintln!("warning: no CycleCount or lag log ({e:#})"),
-    }
-    let bytes = bk2::write(&bk2)?;
-    gb_session::files::write_atomic(output, &bytes)?;
-    eprintln!(
-        "warning: BizHawk's Game Boy cores time input differently; the movie may desync there"
-    );
-    println!("converted: {} frames", frames.len());
-    Ok(())
+    Ok((bk2, boot_image))
 }
 
 /// Player 2's model in a linked pair's movie.
@@ -275,54 +299,19 @@ fn pair_to_bk2(
         .map_or("", |b| b.rom_title.as_str());
     let name = format!("{} + {}", movie.header.rom_title, title_b);
     let carried = Carried::from_metadata(&movie.header.metadata)?;
-    let mut bk2 = Bk2::gambatte_link(
+    let bk2 = Bk2::gambatte_link(
         &name,
         &bk2::link_sha1_hex(&roms.first, second),
         models,
         frames,
     );
-    let mut boot_image = None;
-    match (boot_rom, o.boot_rom) {
-        (Some(hash), Some(path)) => {
-            let image = crate::game::rom::read_boot(path)?;
-            if gb_session::fnv1a(&image) != hash {
-                refuse(
-                    o.force,
-                    &format!(
-                        "{} is not the boot ROM the movie started with",
-                        path.display()
-                    ),
-                )?;
-            }
-            bk2 = bk2.with_boot_rom(&sha1_hex(&image));
-            boot_image = Some(image);
-        }
-        (Some(_), None) => bail!(
-            "the movie starts with a boot ROM: give it with --boot-rom FILE (BizHawk checks its \
-             SHA-1)"
-        ),
-        (None, _) => {
-            for (player, (rom, model)) in [&roms.first[..], second].iter().zip(models).enumerate() {
-                if bk2::bios_forced(rom, model == gb_core::Model::Cgb) {
-                    refuse(
-                        o.force,
-                        &format!(
-                            "the movie starts in the post-boot state, but BizHawk 2.9.2 and \
-                             later run the boot ROM first for every movie of player {}'s \
-                             cartridge (its header would boot on hardware), so there it would \
-                             start ~2.5 s late and desync; only a movie that starts with the \
-                             boot ROM exports faithfully",
-                            player + 1
-                        ),
-                    )?;
-                }
-            }
-        }
-    }
-    bk2.set_header("rerecordCount", &movie.header.rerecords.to_string());
-    if !movie.header.authors.is_empty() {
-        bk2.set_header("Author", &movie.header.authors.join(", "));
-    }
+    let (mut bk2, boot_image) = start_and_header(
+        bk2,
+        movie,
+        boot_rom,
+        &[(&roms.first, models[0]), (second, models[1])],
+        o,
+    )?;
     carried.apply(&mut bk2);
     // GambatteLink is not cycle-timed: BizHawk writes no CycleCount for it.
     match play_through(movie, roms.clone(), boot_image) {
@@ -519,11 +508,7 @@ pub fn to_gbm(input: &Path, output: &Path, o: &Options<'_>) -> Result<()> {
         );
     }
     let models = bk2.consoles()?;
-    let syncs = if second.is_some() {
-        GambatteSync::parse_linked(&bk2.sync_settings)?.to_vec()
-    } else {
-        vec![GambatteSync::parse(&bk2.sync_settings)?]
-    };
+    let syncs = bk2.syncs()?;
     if second.is_some() {
         // GambatteLink runs each side 35,112 ticks a frame whatever its FrameLength says.
         eprintln!(

@@ -70,7 +70,7 @@ fn target(args: &[Value], i: usize, default: Space, what: &str) -> Result<Target
         _ => (None, &[][..]),
     };
     let sp = match player {
-        Some(_) => space(&[Value::String(name.to_vec())], 0, default, what)?,
+        Some(_) => space_named(name, what)?,
         None => space(args, i, default, what)?,
     };
     Ok(Target { player, sp })
@@ -88,7 +88,12 @@ fn space(args: &[Value], i: usize, default: Space, what: &str) -> Result<Space, 
             ));
         }
     };
-    // No allocation on the way to a known name: scripts pass one on every call.
+    space_named(name, what)
+}
+
+/// The domain called `name` (no allocation on the way to a known name: scripts pass one on
+/// every call).
+fn space_named(name: &[u8], what: &str) -> Result<Space, String> {
     SPACES
         .iter()
         .find(|(n, _)| n.as_bytes().eq_ignore_ascii_case(name))

@@ -169,7 +169,7 @@ impl Bk2 {
 
     /// Each player's sync settings: a linked pair's from `_linkedSyncSettings`; a single
     /// Game Boy's as the only entry.
-    fn syncs(&self) -> Result<Vec<GambatteSync>, Bk2Error> {
+    pub fn syncs(&self) -> Result<Vec<GambatteSync>, Bk2Error> {
         if self.is_linked() {
             Ok(GambatteSync::parse_linked(&self.sync_settings)?.to_vec())
         } else {
