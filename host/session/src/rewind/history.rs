@@ -118,8 +118,6 @@ struct Cursor {
     at: u64,
     /// The core image at the cursor (padded to whole words; the base of the next diff).
     core: Vec<u8>,
-    /// Length of the core image before padding.
-    core_len: usize,
     /// Each script's snapshot at the cursor, by slot.
     vms: BTreeMap<u32, Snapshot>,
     /// Slots active in the cursor's record.
@@ -148,10 +146,21 @@ impl std::fmt::Debug for History {
     }
 }
 
-/// Round a core image up to whole 64-bit words (the diff codec works on words).
+/// Round a core image up to whole 64-bit words (the diff codec works on words) and end it
+/// with its length before padding (a word, little-endian): the image's length changes with
+/// the machine (a linked pair's cable state), and a frame restored from the ring must load
+/// with its own length, not the last captured one's.
 fn pad(image: &mut Vec<u8>) {
-    let len = image.len().div_ceil(8) * 8;
-    image.resize(len, 0);
+    let len = image.len();
+    image.resize(len.div_ceil(8) * 8, 0);
+    image.extend_from_slice(&(len as u64).to_le_bytes());
+}
+
+/// The image a [`pad`]ded one holds (`None`: its length word is damaged).
+fn unpadded(image: &[u8]) -> Option<&[u8]> {
+    let (body, tail) = image.split_at_checked(image.len().checked_sub(8)?)?;
+    let len = usize::try_from(u64::from_le_bytes(tail.try_into().ok()?)).ok()?;
+    body.get(..len)
 }
 
 fn script_error(slot: u32, e: impl std::fmt::Display) -> HistoryError {
@@ -313,7 +322,6 @@ impl History {
     /// `frame` and move the cursor to it. Never runs Lua.
     pub fn capture(&mut self, frame: u64, machine: &Machine, scripts: &mut [Script]) -> Capture {
         machine.save_image(&mut self.live);
-        self.cursor.core_len = self.live.len();
         pad(&mut self.live);
         let slots = active_slots(scripts);
         let contiguous = self
@@ -551,7 +559,8 @@ impl History {
 
     /// Load the live machine from the cursor.
     pub fn load_core(&self, machine: &mut Machine) -> Result<(), HistoryError> {
-        machine.load_image(&self.cursor.core[..self.cursor.core_len])?;
+        let image = unpadded(&self.cursor.core).ok_or_else(|| corrupt("core image length"))?;
+        machine.load_image(image)?;
         Ok(())
     }
 
@@ -573,7 +582,6 @@ impl History {
     /// keyframe).
     pub fn resync(&mut self, at: u64, machine: &Machine, scripts: &mut [Script]) {
         machine.save_image(&mut self.cursor.core);
-        self.cursor.core_len = self.cursor.core.len();
         pad(&mut self.cursor.core);
         for s in scripts.iter_mut().filter(|s| s.active) {
             match self.cursor.vms.get_mut(&s.slot) {

@@ -13,7 +13,7 @@ use gb_session::movie::{self, Movie, MovieError, Recorder};
 use gb_session::{PowerOn, Roms, Session, SessionConfig, SessionError, StateFile, StateFileError};
 
 /// The link demo (`examples/link_demo.asm`), assembled.
-fn demo() -> Vec<u8> {
+pub(crate) fn demo() -> Vec<u8> {
     gb_core::asm::RomBuilder::new()
         .title("GBHOST LINK")
         .program(include_str!("../../../../examples/link_demo.asm"))
@@ -22,7 +22,7 @@ fn demo() -> Vec<u8> {
 }
 
 /// Another game for player 2: the demo under another title (another ROM hash).
-fn other_demo() -> Vec<u8> {
+pub(crate) fn other_demo() -> Vec<u8> {
     gb_core::asm::RomBuilder::new()
         .title("GBHOST LINK 2")
         .program(include_str!("../../../../examples/link_demo.asm"))
@@ -30,7 +30,7 @@ fn other_demo() -> Vec<u8> {
         .expect("the link demo assembles")
 }
 
-fn config() -> SessionConfig {
+pub(crate) fn config() -> SessionConfig {
     SessionConfig {
         desync_check: false,
         ring_bytes: 8 << 20,
@@ -38,7 +38,7 @@ fn config() -> SessionConfig {
     }
 }
 
-fn pair() -> Session {
+pub(crate) fn pair() -> Session {
     Session::power_on_linked(
         (demo(), PowerOn::default()),
         (other_demo(), PowerOn::default()),
@@ -47,11 +47,11 @@ fn pair() -> Session {
     .expect("a pair")
 }
 
-fn roms() -> Roms {
+pub(crate) fn roms() -> Roms {
     Roms::linked(demo(), other_demo())
 }
 
-fn temp(name: &str) -> PathBuf {
+pub(crate) fn temp(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("gbhost-link-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     dir.join(name)
@@ -59,7 +59,7 @@ fn temp(name: &str) -> PathBuf {
 
 /// Frame `f`'s input: player 1 leads (Start at 10) and moves right then down, player 2 moves
 /// left and up; the cable is pulled at 400 and plugged back at 460.
-fn input(s: &mut Session, f: u64) {
+pub(crate) fn input(s: &mut Session, f: u64) {
     let p1 = match f {
         10..=12 => Buttons::START,
         30..=90 => Buttons::RIGHT,
@@ -82,7 +82,7 @@ fn input(s: &mut Session, f: u64) {
 }
 
 /// Player `p`'s byte at `addr`.
-fn peek(s: &Session, p: usize, addr: u16) -> u8 {
+pub(crate) fn peek(s: &Session, p: usize, addr: u16) -> u8 {
     s.machine().player(p).expect("the player").peek(addr)
 }
 
@@ -483,4 +483,29 @@ end
     assert!(out.contains("there is no player 2 here"), "{out}");
     let out = single.eval_console(r#"return memory.read_u8(0, "p1 wram")"#);
     assert!(!out.contains("error"), "{out}");
+}
+
+/// A pair run to frame `n` by [`input`] from power-on.
+fn run_pair(n: u64) -> Session {
+    let mut s = pair();
+    for f in 0..n {
+        input(&mut s, f);
+        s.run_frame();
+    }
+    s
+}
+
+#[test]
+fn seeking_across_the_cables_pulling_restores_each_frames_own_image() {
+    // The pair's image is longer while the cable is out (each side's own serial state): a
+    // seek from a plugged frame to an unplugged one and back must load each with its length.
+    let mut s = run_pair(520);
+    for t in [430, 300, 480, 410, 519] {
+        s.seek(t).unwrap_or_else(|e| panic!("seek to {t}: {e}"));
+        assert_eq!(
+            s.machine().image_hash(),
+            run_pair(t).machine().image_hash(),
+            "frame {t} restored as it ran"
+        );
+    }
 }
