@@ -103,6 +103,12 @@ impl Machine {
         }
     }
 
+    /// Whether the last frame was a lag frame: no player's Game Boy read its joypad (a pair
+    /// lags only when both do, as BizHawk's linked core counts it).
+    pub fn lagged(&self) -> bool {
+        (0..self.players()).all(|p| self.player(p).is_none_or(Gb::lagged))
+    }
+
     /// Player `p`'s Game Boy (0: the first), if there is one.
     pub fn player(&self, p: usize) -> Option<&Gb> {
         match &self.hw {

@@ -10,14 +10,14 @@ use std::sync::Arc;
 
 use anyhow::Result;
 use eframe::egui;
-use gb_core::Buttons;
+use gb_session::data::Pads;
 
 use crate::emu::EditorView;
 use crate::ui::piano_roll::{ROW_HEIGHT, draw_rows};
 
 /// A made-up editor of `n` frames.
 fn roll(n: usize) -> EditorView {
-    let frames: Vec<Buttons> = (0..n).map(|i| Buttons((i * 37 % 256) as u8)).collect();
+    let frames: Vec<Pads> = (0..n).map(|i| Pads((i * 37 % 256) as u16)).collect();
     let markers: BTreeMap<u64, String> = (0..n as u64)
         .step_by(50)
         .map(|f| (f, format!("marker {f}")))

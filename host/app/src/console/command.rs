@@ -11,6 +11,7 @@ use std::fmt;
 use std::path::PathBuf;
 
 use gb_core::Buttons;
+use gb_session::data::Pads;
 use gb_session::movie::EndAction;
 
 pub use crate::console::cmd_words::{Location, parse_hex};
@@ -178,8 +179,8 @@ pub enum MovieCmd {
     Set {
         /// The frame.
         frame: u64,
-        /// Its buttons.
-        buttons: Buttons,
+        /// Its buttons (every player's).
+        buttons: Pads,
     },
     /// Press (`on`) or release buttons over frames `from..=to`.
     Paint {
@@ -188,7 +189,7 @@ pub enum MovieCmd {
         /// Last frame (included).
         to: u64,
         /// The buttons.
-        buttons: Buttons,
+        buttons: Pads,
         /// Press or release.
         on: bool,
     },
@@ -199,7 +200,7 @@ pub enum MovieCmd {
         /// Last frame (included).
         to: u64,
         /// The buttons.
-        buttons: Buttons,
+        buttons: Pads,
         /// Frames pressed.
         on: u64,
         /// Frames released.
@@ -212,7 +213,7 @@ pub enum MovieCmd {
         /// How many.
         n: u64,
         /// Their buttons.
-        buttons: Buttons,
+        buttons: Pads,
     },
     /// Delete frames `from..=to`.
     Delete {
@@ -240,7 +241,7 @@ pub enum MovieCmd {
         /// Where.
         frame: u64,
         /// The input, a frame each.
-        input: Vec<Buttons>,
+        input: Vec<Pads>,
     },
     /// Redo the last undone edit.
     Redo,
@@ -313,6 +314,37 @@ pub fn parse_buttons(s: &str) -> Result<Buttons, String> {
             .0;
     }
     Ok(Buttons(b))
+}
+
+/// Every player's buttons: player 1's as [`parse_buttons`] reads them, then, for a linked
+/// pair's player 2, `/` and its buttons (`A+Up/B`, `./Start`; none after the `/`: released).
+pub fn parse_pads(s: &str) -> Result<Pads, String> {
+    let mut parts = s.split('/');
+    let first = parse_buttons(parts.next().unwrap_or("."))?;
+    let second = match parts.next() {
+        Some("") | None => Buttons::default(),
+        Some(p) => parse_buttons(p)?,
+    };
+    if parts.next().is_some() {
+        return Err(format!(
+            "'{s}': two players at most (player 1's buttons/player 2's)"
+        ));
+    }
+    Ok(Pads::pair(first, second))
+}
+
+/// Every player's buttons as `movie` commands write them: player 1's (`Up+A`), and `/` then
+/// player 2's when it holds any (`Up+A/B`).
+pub fn pads_text(p: Pads) -> String {
+    if p.player(1) == Buttons::default() {
+        buttons_text(p.player(0))
+    } else {
+        format!(
+            "{}/{}",
+            buttons_text(p.player(0)),
+            buttons_text(p.player(1))
+        )
+    }
 }
 
 /// Buttons as `movie` commands write them (`Up+A`, `.` for none).
@@ -629,12 +661,12 @@ fn parse_movie(args: &[String]) -> Result<MovieCmd, String> {
         (Some("goto"), 2) => MovieCmd::Goto(frame(&args[1])?),
         (Some("set"), 3) => MovieCmd::Set {
             frame: frame(&args[1])?,
-            buttons: parse_buttons(&args[2])?,
+            buttons: parse_pads(&args[2])?,
         },
         (Some("paint"), 5) => MovieCmd::Paint {
             from: frame(&args[1])?,
             to: frame(&args[2])?,
-            buttons: parse_buttons(&args[3])?,
+            buttons: parse_pads(&args[3])?,
             on: match args[4].as_str() {
                 "on" => true,
                 "off" => false,
@@ -644,16 +676,14 @@ fn parse_movie(args: &[String]) -> Result<MovieCmd, String> {
         (Some("pattern"), 6) => MovieCmd::Pattern {
             from: frame(&args[1])?,
             to: frame(&args[2])?,
-            buttons: parse_buttons(&args[3])?,
+            buttons: parse_pads(&args[3])?,
             on: frame(&args[4])?.max(1),
             off: frame(&args[5])?,
         },
         (Some("insert"), 2..=4) => MovieCmd::Insert {
             frame: frame(&args[1])?,
             n: args.get(2).map_or(Ok(1), |a| frame(a))?,
-            buttons: args
-                .get(3)
-                .map_or(Ok(Buttons::default()), |a| parse_buttons(a))?,
+            buttons: args.get(3).map_or(Ok(Pads::default()), |a| parse_pads(a))?,
         },
         (Some("delete"), 2 | 3) => {
             let from = frame(&args[1])?;
@@ -674,7 +704,7 @@ fn parse_movie(args: &[String]) -> Result<MovieCmd, String> {
             frame: frame(&args[1])?,
             input: args[2..]
                 .iter()
-                .map(|a| parse_buttons(a))
+                .map(|a| parse_pads(a))
                 .collect::<Result<_, _>>()?,
         },
         (Some("marker"), 2) if args[1].starts_with('-') => {
@@ -789,7 +819,7 @@ impl fmt::Display for Command {
                 MovieCmd::Edit(None) => write!(f, "movie edit"),
                 MovieCmd::Edit(Some(p)) => write!(f, "movie edit {}", path(p)),
                 MovieCmd::Set { frame, buttons } => {
-                    write!(f, "movie set {frame} {}", buttons_text(*buttons))
+                    write!(f, "movie set {frame} {}", pads_text(*buttons))
                 }
                 MovieCmd::Paint {
                     from,
@@ -799,7 +829,7 @@ impl fmt::Display for Command {
                 } => write!(
                     f,
                     "movie paint {from} {to} {} {}",
-                    buttons_text(*buttons),
+                    pads_text(*buttons),
                     if *on { "on" } else { "off" }
                 ),
                 MovieCmd::Pattern {
@@ -811,10 +841,10 @@ impl fmt::Display for Command {
                 } => write!(
                     f,
                     "movie pattern {from} {to} {} {on} {off}",
-                    buttons_text(*buttons)
+                    pads_text(*buttons)
                 ),
                 MovieCmd::Insert { frame, n, buttons } => {
-                    write!(f, "movie insert {frame} {n} {}", buttons_text(*buttons))
+                    write!(f, "movie insert {frame} {n} {}", pads_text(*buttons))
                 }
                 MovieCmd::Delete { from, to } => write!(f, "movie delete {from} {to}"),
                 MovieCmd::Clone { from, to } => write!(f, "movie clone {from} {to}"),
@@ -823,7 +853,7 @@ impl fmt::Display for Command {
                     write!(f, "movie paste {frame}")?;
                     input
                         .iter()
-                        .try_for_each(|b| write!(f, " {}", buttons_text(*b)))
+                        .try_for_each(|b| write!(f, " {}", pads_text(*b)))
                 }
                 MovieCmd::Redo => write!(f, "movie redo"),
                 MovieCmd::Marker { frame, text } if text.is_empty() => {
@@ -870,6 +900,22 @@ mod tests {
         assert_eq!(parse_buttons("S+s"), Ok(Buttons::START | Buttons::SELECT));
         assert!(parse_buttons("A+Q").is_err());
         assert_eq!(buttons_text(Buttons::A | Buttons::UP), "Up+A");
+        // A linked pair's player 2 after a '/'.
+        assert_eq!(
+            parse_pads("A+Up/B"),
+            Ok(Pads::pair(Buttons::A | Buttons::UP, Buttons::B))
+        );
+        assert_eq!(parse_pads("./Start"), Ok(Pads::of(1, Buttons::START)));
+        assert_eq!(parse_pads("A/"), Ok(Pads::of(0, Buttons::A)));
+        assert!(parse_pads("A/B/A").is_err(), "two players at most");
+        assert!(parse_pads("A/Q").is_err());
+        for p in [
+            Pads::pair(Buttons::A, Buttons::DOWN),
+            Pads::of(0, Buttons::B),
+        ] {
+            assert_eq!(parse_pads(&pads_text(p)), Ok(p));
+        }
+        assert_eq!(pads_text(Pads::of(1, Buttons::A)), "./A");
         assert_eq!(
             parse("movie delete 5"),
             Ok(Command::Movie(MovieCmd::Delete { from: 5, to: 5 }))
@@ -879,7 +925,7 @@ mod tests {
             Ok(Command::Movie(MovieCmd::Insert {
                 frame: 5,
                 n: 1,
-                buttons: Buttons::default()
+                buttons: Buttons::default().into()
             }))
         );
         assert!(parse("movie paint 1 2 A maybe").is_err());
@@ -1048,35 +1094,35 @@ mod tests {
             Command::Movie(MovieCmd::Edit(Some("my movies/a.gbm".into()))),
             Command::Movie(MovieCmd::Set {
                 frame: 12,
-                buttons: Buttons::A | Buttons::UP,
+                buttons: (Buttons::A | Buttons::UP).into(),
             }),
             Command::Movie(MovieCmd::Set {
                 frame: 0,
-                buttons: Buttons::default(),
+                buttons: (Buttons::default()).into(),
             }),
             Command::Movie(MovieCmd::Paint {
                 from: 100,
                 to: 120,
-                buttons: Buttons::A,
+                buttons: Buttons::A.into(),
                 on: true,
             }),
             Command::Movie(MovieCmd::Paint {
                 from: 1,
                 to: 2,
-                buttons: Buttons::START | Buttons::SELECT,
+                buttons: (Buttons::START | Buttons::SELECT).into(),
                 on: false,
             }),
             Command::Movie(MovieCmd::Pattern {
                 from: 5,
                 to: 50,
-                buttons: Buttons::B,
+                buttons: (Buttons::B).into(),
                 on: 1,
                 off: 2,
             }),
             Command::Movie(MovieCmd::Insert {
                 frame: 7,
                 n: 3,
-                buttons: Buttons::RIGHT,
+                buttons: Buttons::RIGHT.into(),
             }),
             Command::Movie(MovieCmd::Delete { from: 4, to: 9 }),
             Command::Movie(MovieCmd::Clone { from: 4, to: 9 }),
@@ -1084,9 +1130,9 @@ mod tests {
             Command::Movie(MovieCmd::Paste {
                 frame: 3,
                 input: vec![
-                    Buttons::A,
-                    Buttons::default(),
-                    Buttons::DOWN | Buttons::LEFT,
+                    Buttons::A.into(),
+                    Pads::default(),
+                    (Buttons::DOWN | Buttons::LEFT).into(),
                 ],
             }),
             Command::Movie(MovieCmd::Redo),

@@ -8,9 +8,10 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
+use gb_session::data::Pads;
 use gb_session::movie::editor::{BranchCheck, Editor};
 use gb_session::movie::{Movie, editor_file};
-use gb_session::{PowerOn, Session};
+use gb_session::{PowerOn, Roms, Session};
 
 use super::editor_state::OpenEditor;
 use super::machine::Emu;
@@ -45,7 +46,7 @@ impl Emu {
         // A movie that cannot be opened leaves the open editor as it is.
         let movie = Movie::open(path)?;
         let session = movie
-            .session(self.game.bytes.clone(), self.session_config())
+            .session(self.game.roms(), self.session_config())
             .with_context(|| format!("{}", path.display()))?;
         if self.game.battery.is_some() || self.game.second_battery.is_some() {
             self.save_battery();
@@ -94,7 +95,10 @@ impl Emu {
         self.log_host_input();
         if let Some(o) = &mut self.editor {
             let len = o.ed.roll().len();
-            o.ed.run_frame(&mut self.session, self.input.held);
+            o.ed.run_frame(
+                &mut self.session,
+                Pads::pair(self.input.held, self.input.second),
+            );
             o.version += 1;
             if o.ed.roll().len() != len {
                 o.input_version += 1;
@@ -143,7 +147,7 @@ impl Emu {
                 // marker state before it (a new session there), else stay here until the next
                 // edit or seek.
                 if let Ok(Some(fresh)) =
-                    o.ed.resume_from_marker(&self.session, self.game.bytes.clone(), config.clone())
+                    o.ed.resume_from_marker(&self.session, self.game.roms(), config.clone())
                 {
                     self.session = fresh;
                     let at = self.session.frame();
@@ -246,7 +250,7 @@ impl Emu {
         };
         let mut fresh = fresh_session(
             o.movie.as_ref(),
-            &self.game.bytes,
+            self.game.roms(),
             &self.session,
             &self.settings.power,
             config,
@@ -270,22 +274,33 @@ impl Emu {
 }
 
 /// A new session at the edited movie's start: the movie's own (from its file), or power-on
-/// as the edited session powered on.
+/// as the edited session powered on (a linked pair's two Game Boys, each with the battery it
+/// powered on with).
 pub(crate) fn fresh_session(
     movie: Option<&Movie>,
-    rom: &[u8],
+    roms: Roms,
     edited: &Session,
     power: &crate::game::rom::PowerArgs,
     config: gb_session::SessionConfig,
 ) -> Result<Session> {
     Ok(match movie {
-        Some(m) => m.session(rom.to_vec(), config)?,
+        Some(m) => m.session(roms, config)?,
         None => {
-            let power = PowerOn {
-                battery: edited.start_params().battery.clone(),
+            let start = edited.start_params();
+            let first = PowerOn {
+                battery: start.battery.clone(),
                 ..power.power_on(None)
             };
-            Session::power_on(rom.to_vec(), power, config)?
+            match (roms.second, &start.second) {
+                (Some(rom_b), Some(b)) => {
+                    let second = PowerOn {
+                        battery: b.battery.clone(),
+                        ..power.power_on(None)
+                    };
+                    Session::power_on_linked((roms.first, first), (rom_b, second), config)?
+                }
+                _ => Session::power_on(roms.first, first, config)?,
+            }
         }
     })
 }

@@ -6,8 +6,9 @@
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};
-use gb_session::movie::Movie;
+use gb_session::EventKind;
 use gb_session::movie::ghost::Ghost;
+use gb_session::movie::{FrameInput, Movie};
 
 use super::machine::Emu;
 use crate::console::command::GhostSource;
@@ -27,17 +28,29 @@ impl Emu {
                 };
                 let start = super::editor::fresh_session(
                     o.movie.as_ref(),
-                    &self.game.bytes,
+                    self.game.roms(),
                     &self.session,
                     &self.settings.power,
                     config,
                 )?;
-                Some(Ghost::new(
-                    &format!("branch #{i} {}", b.name),
-                    start,
-                    o.ed.start(),
-                    b.frames.clone(),
-                ))
+                // The cable's pluggings of the edited run (a branch holds buttons only).
+                let cable = self
+                    .session
+                    .log()
+                    .events()
+                    .iter()
+                    .filter(|e| matches!(e.kind, EventKind::Cable { .. }))
+                    .cloned()
+                    .collect();
+                Some(
+                    Ghost::new(
+                        &format!("branch #{i} {}", b.name),
+                        start,
+                        o.ed.start(),
+                        b.frames.clone(),
+                    )
+                    .with_events(cable),
+                )
             }
             GhostSource::Movie(path) => Some(self.ghost_of_movie(path)?),
         };
@@ -55,15 +68,17 @@ impl Emu {
 
     fn ghost_of_movie(&self, path: &Path) -> Result<Ghost> {
         let movie = Movie::open(path).with_context(|| format!("{}", path.display()))?;
-        let (input, _) = movie.frame_buttons()?;
+        let (inputs, _) = movie.frame_inputs()?;
+        let input = inputs.iter().map(FrameInput::pads).collect();
         let start = movie
-            .session(self.game.bytes.clone(), self.session_config())
+            .session(self.game.roms(), self.session_config())
             .with_context(|| format!("{}", path.display()))?;
         let name = path.file_name().map_or_else(
             || path.display().to_string(),
             |n| n.to_string_lossy().into(),
         );
-        Ok(Ghost::new(&name, start, movie.header.start_frame, input))
+        Ok(Ghost::new(&name, start, movie.header.start_frame, input)
+            .with_events(movie.cable_events()?))
     }
 
     /// Bring the ghost to the edited session's frame, fingerprinting the edited machine there

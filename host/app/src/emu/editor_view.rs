@@ -81,6 +81,7 @@ impl Emu {
             path: o.path.clone(),
             start: ed.start(),
             frames,
+            players: self.session.machine().players(),
             lag: Arc::new({
                 let known = ed.lag_known();
                 let n = ed.valid_end().min(ed.end()).saturating_sub(ed.start());

@@ -5,8 +5,8 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use gb_core::Buttons;
 use gb_session::Bundle;
+use gb_session::data::Pads;
 
 /// How fast live play runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -180,8 +180,10 @@ pub struct EditorView {
     pub path: Option<PathBuf>,
     /// The session frame of the roll's first frame.
     pub start: u64,
-    /// The input, a frame each from `start`.
-    pub frames: Arc<Vec<Buttons>>,
+    /// The input, a frame each from `start` (every player's buttons).
+    pub frames: Arc<Vec<Pads>>,
+    /// Players whose columns the piano roll shows: 1, or 2 for a linked pair.
+    pub players: usize,
     /// Lag of the frames from `start` emulated with the current input.
     pub lag: Arc<Vec<Option<bool>>>,
     /// Lag frames known.
@@ -228,8 +230,8 @@ impl EditorView {
         self.start + self.frames.len() as u64
     }
 
-    /// The buttons of session frame `f`.
-    pub fn input(&self, f: u64) -> Buttons {
+    /// Every player's buttons of session frame `f`.
+    pub fn input(&self, f: u64) -> Pads {
         f.checked_sub(self.start)
             .and_then(|i| self.frames.get(usize::try_from(i).ok()?).copied())
             .unwrap_or_default()

@@ -7,7 +7,7 @@
 //! script's counter), markers kept through a save and a reopen.
 
 use super::GbApp;
-use super::test_support::{self as support, settle};
+use super::test_support::{self as support, H, settle};
 use crate::emu::{EditorView, RomSource};
 use eframe::egui;
 use egui_kittest::Harness;
@@ -295,10 +295,7 @@ fn right_drag_erases_and_a_dragged_selection_clears() {
     h.get_by_label("Clear").click();
     settle(&mut h);
     let ed = editor(&h);
-    assert!(
-        (100..=104).all(|f| ed.input(f) == Buttons::default()),
-        "cleared"
-    );
+    assert!((100..=104).all(|f| ed.input(f).is_empty()), "cleared");
     assert!(ed.input(99).contains(Buttons::B) && ed.input(105).contains(Buttons::B));
     let _ = std::fs::remove_dir_all(&d);
 }
@@ -378,4 +375,55 @@ fn markers_survive_save_and_reopen() {
     assert_eq!(ed.markers.get(&64).map(String::as_str), Some("jump here"));
     assert_eq!(ed.frames.len(), 300);
     let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn a_linked_pair_shows_both_players_columns_and_edits_player_2s_apart() {
+    let d = dir("pair");
+    let mut h = support::harness_linked(
+        RomSource::LinkDemo,
+        Some(RomSource::LinkDemo),
+        Vec::new(),
+        32 << 20,
+        [1400.0, 1000.0],
+    );
+    let movie = d.join("pair.gbm");
+    let repl = |h: &H, line: &str| h.state().emu().repl(line);
+    let out = repl(&h, &format!("movie record {}", movie.display()));
+    assert!(out.contains("recording"), "{out}");
+    repl(&h, "step 120");
+    repl(&h, "movie stop");
+    let out = repl(&h, &format!("movie edit {}", movie.display()));
+    assert!(out.contains("120 frames"), "{out}");
+    settle(&mut h);
+    h.get_by_label("TAS Editor");
+    assert_eq!(editor(&h).players, 2);
+    // Both players' columns, labelled by player.
+    h.get_by_label("P1 A 10");
+    h.get_by_label("P2 A 10");
+    // Player 2's Down painted by dragging: player 1's columns stay released.
+    drag(&mut h, "P2 Down 12", "P2 Down 18");
+    let ed = editor(&h);
+    assert!(
+        (12..=18).all(|f| ed.input(f).player(1) == Buttons::DOWN),
+        "player 2's Down painted"
+    );
+    assert!((0..120).all(|f| ed.input(f).player(0) == Buttons::default()));
+    // The REPL writes player 2's buttons after a '/'.
+    let out = repl(&h, "movie set 50 A/Start");
+    assert!(out.contains("changed from frame 50"), "{out}");
+    settle(&mut h);
+    let p = editor(&h).input(50);
+    assert_eq!((p.player(0), p.player(1)), (Buttons::A, Buttons::START));
+    // Played to the end and saved, the pair's movie replays in a new session.
+    repl(&h, "movie goto 120");
+    idle(&mut h);
+    let saved = d.join("pair-edited.gbm");
+    let out = repl(&h, &format!("movie save {}", saved.display()));
+    assert!(out.contains("saved 120 frames"), "{out}");
+    let m = gb_session::movie::Movie::open(&saved).expect("saved");
+    assert_eq!(m.players(), 2);
+    let (inputs, _) = m.frame_inputs().expect("input");
+    assert_eq!(inputs[15].buttons[1], Buttons::DOWN);
+    assert_eq!(inputs[50].buttons, [Buttons::A, Buttons::START]);
 }

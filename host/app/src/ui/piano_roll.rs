@@ -1,15 +1,18 @@
 //! The piano roll's rows: one row per frame (its number, a lag mark, the eight buttons
-//! `U D L R S s B A`, the marker's text), painted for the rows asked only (the window passes
-//! the visible ones, `ScrollArea::show_rows`), over the published [`EditorView`]: the
-//! greenzone tinted, the selection, the playback cursor and re-emulation's target outlined.
-//! Each frame number and button cell is a widget labelled `Frame N` / `A N`, whose responses
-//! go back to the caller (`roll_mouse.rs`). Also used by `gbhost bench --editor-paint`.
+//! `U D L R S s B A` of each player — a linked pair's player 2 in a second group, in blue —
+//! the marker's text), painted for the rows asked only (the window passes the visible ones,
+//! `ScrollArea::show_rows`), over the published [`EditorView`]: the greenzone tinted, the
+//! selection, the playback cursor and re-emulation's target outlined. Each frame number and
+//! button cell is a widget labelled `Frame N` / `A N` (`P1 A N` / `P2 A N` on a pair), whose
+//! responses go back to the caller (`roll_mouse.rs`). Also used by `gbhost bench
+//! --editor-paint`.
 
 use std::ops::RangeInclusive;
 
 use eframe::egui;
 use egui::{Color32, Pos2, Rect, Sense, Vec2};
 use gb_core::Buttons;
+use gb_session::data::Pads;
 
 use crate::emu::EditorView;
 
@@ -21,6 +24,28 @@ const FRAME_W: f32 = 64.0;
 const LAG_W: f32 = 18.0;
 /// Width of a button column.
 const BUTTON_W: f32 = 22.0;
+/// Space between two players' groups of columns.
+const PLAYER_GAP: f32 = 8.0;
+
+/// Where player `p`'s button `i` (of [`Buttons::NAMES`]) starts, from the lag column's
+/// right edge.
+fn column_x(p: usize, i: usize) -> f32 {
+    (p * 8 + i) as f32 * BUTTON_W + p as f32 * PLAYER_GAP
+}
+
+/// Width of every player's columns.
+fn buttons_width(players: usize) -> f32 {
+    column_x(players.max(1), 0) - PLAYER_GAP
+}
+
+/// The colour of a pressed cell: player 1's amber, player 2's blue.
+fn pressed_fill(p: usize) -> Color32 {
+    if p == 0 {
+        Color32::from_rgb(200, 170, 60)
+    } else {
+        Color32::from_rgb(90, 160, 230)
+    }
+}
 
 /// Row colours: greenzone or not, with the selection on top.
 fn row_fill(green: bool, selected: bool, odd: bool) -> Color32 {
@@ -45,14 +70,15 @@ pub fn draw_rows(
     ed: &EditorView,
     cursor: u64,
     selection: Option<RangeInclusive<u64>>,
-    preview: Option<(Buttons, RangeInclusive<u64>, bool)>,
+    preview: Option<(Pads, RangeInclusive<u64>, bool)>,
     rows: std::ops::Range<usize>,
-    mut on_cell: impl FnMut(u64, Option<Buttons>, &egui::Response),
+    mut on_cell: impl FnMut(u64, Option<Pads>, &egui::Response),
 ) -> f32 {
     let mut origin = ui.cursor().top() - rows.start as f32 * ROW_HEIGHT;
+    let players = ed.players.max(1);
     let width = ui
         .available_width()
-        .max(FRAME_W + LAG_W + 8.0 * BUTTON_W + 80.0);
+        .max(FRAME_W + LAG_W + buttons_width(players) + 80.0);
     let font = egui::FontId::monospace(12.0);
     let dim = Color32::from_gray(90);
     for (n, i) in rows.clone().enumerate() {
@@ -93,40 +119,49 @@ pub fn draw_rows(
         if ed.lagged(f) == Some(true) {
             painter.circle_filled(lag.center(), 3.5, Color32::from_rgb(220, 80, 60));
         }
-        // The eight buttons.
+        // The eight buttons of each player.
         let input = ed.input(f);
-        for (c, ((mask, name), letter)) in Buttons::NAMES.iter().zip(Buttons::MNEMONICS).enumerate()
-        {
-            let cell = Rect::from_min_size(
-                Pos2::new(lag.right() + c as f32 * BUTTON_W, rect.top()),
-                Vec2::new(BUTTON_W, ROW_HEIGHT),
-            );
-            let mut pressed = input.contains(*mask);
-            if let Some((m, span, on)) = &preview
-                && m == mask
-                && span.contains(&f)
+        for p in 0..players {
+            for (c, ((button, name), letter)) in
+                Buttons::NAMES.iter().zip(Buttons::MNEMONICS).enumerate()
             {
-                pressed = *on;
+                let mask = Pads::of(p, *button);
+                let cell = Rect::from_min_size(
+                    Pos2::new(lag.right() + column_x(p, c), rect.top()),
+                    Vec2::new(BUTTON_W, ROW_HEIGHT),
+                );
+                let mut pressed = input.contains(mask);
+                if let Some((m, span, on)) = &preview
+                    && *m == mask
+                    && span.contains(&f)
+                {
+                    pressed = *on;
+                }
+                let r = ui.interact(
+                    cell,
+                    egui::Id::unique("piano roll").with(("cell", f, p * 8 + c)),
+                    Sense::click_and_drag(),
+                );
+                r.widget_info(|| {
+                    let label = if players > 1 {
+                        format!("P{} {name} {f}", p + 1)
+                    } else {
+                        format!("{name} {f}")
+                    };
+                    egui::WidgetInfo::labeled(egui::Role::Button, true, label)
+                });
+                on_cell(f, Some(mask), &r);
+                if pressed {
+                    painter.rect_filled(cell.shrink(2.0), 2.0, pressed_fill(p));
+                }
+                painter.text(
+                    cell.center(),
+                    egui::Align2::CENTER_CENTER,
+                    char::from(letter),
+                    font.clone(),
+                    if pressed { Color32::BLACK } else { dim },
+                );
             }
-            let r = ui.interact(
-                cell,
-                egui::Id::unique("piano roll").with(("cell", f, c)),
-                Sense::click_and_drag(),
-            );
-            r.widget_info(|| {
-                egui::WidgetInfo::labeled(egui::Role::Button, true, format!("{name} {f}"))
-            });
-            on_cell(f, Some(*mask), &r);
-            if pressed {
-                painter.rect_filled(cell.shrink(2.0), 2.0, Color32::from_rgb(200, 170, 60));
-            }
-            painter.text(
-                cell.center(),
-                egui::Align2::CENTER_CENTER,
-                char::from(letter),
-                font.clone(),
-                if pressed { Color32::BLACK } else { dim },
-            );
         }
         // The frame whose run made the ghost and the edited machine differ.
         if ed
@@ -150,7 +185,7 @@ pub fn draw_rows(
         }
         // Marker text.
         if let Some(text) = ed.markers.get(&f) {
-            let at = Pos2::new(lag.right() + 8.0 * BUTTON_W + 6.0, rect.center().y);
+            let at = Pos2::new(lag.right() + buttons_width(players) + 6.0, rect.center().y);
             painter.text(
                 at,
                 egui::Align2::LEFT_CENTER,
@@ -179,11 +214,17 @@ pub fn draw_rows(
     origin
 }
 
-/// The column header.
-pub(super) fn header(ui: &mut egui::Ui) {
-    let (rect, _) =
-        ui.allocate_exact_size(Vec2::new(ui.available_width(), ROW_HEIGHT), Sense::hover());
-    let p = ui.painter_at(rect);
+/// The column header (`players`: the groups of button columns, named P1 and P2 on a pair).
+pub(super) fn header(ui: &mut egui::Ui, players: usize) {
+    let players = players.max(1);
+    // A pair's header has a line above the letters naming each group.
+    let names_h = if players > 1 { 12.0 } else { 0.0 };
+    let (whole, _) = ui.allocate_exact_size(
+        Vec2::new(ui.available_width(), ROW_HEIGHT + names_h),
+        Sense::hover(),
+    );
+    let p = ui.painter_at(whole);
+    let rect = Rect::from_min_max(whole.min + Vec2::new(0.0, names_h), whole.max);
     let font = egui::FontId::monospace(12.0);
     let c = Color32::from_gray(160);
     p.text(
@@ -201,18 +242,32 @@ pub(super) fn header(ui: &mut egui::Ui) {
         egui::FontId::monospace(9.0),
         c,
     );
-    for (i, l) in Buttons::MNEMONICS.into_iter().enumerate() {
-        let x = x0 + LAG_W + (i as f32 + 0.5) * BUTTON_W;
-        p.text(
-            Pos2::new(x, rect.center().y),
-            egui::Align2::CENTER_CENTER,
-            char::from(l),
-            font.clone(),
-            c,
-        );
+    for player in 0..players {
+        // A pair's groups are told apart by colour (the pressed cells' colour) and name.
+        let colour = if players > 1 { pressed_fill(player) } else { c };
+        for (i, l) in Buttons::MNEMONICS.into_iter().enumerate() {
+            let x = x0 + LAG_W + column_x(player, i) + 0.5 * BUTTON_W;
+            p.text(
+                Pos2::new(x, rect.center().y),
+                egui::Align2::CENTER_CENTER,
+                char::from(l),
+                font.clone(),
+                colour,
+            );
+        }
+        if players > 1 {
+            let mid = x0 + LAG_W + column_x(player, 0) + 4.0 * BUTTON_W;
+            p.text(
+                Pos2::new(mid, whole.top() + names_h / 2.0 + 1.0),
+                egui::Align2::CENTER_CENTER,
+                format!("player {}", player + 1),
+                egui::FontId::proportional(10.0),
+                colour,
+            );
+        }
     }
     p.text(
-        Pos2::new(x0 + LAG_W + 8.0 * BUTTON_W + 6.0, rect.center().y),
+        Pos2::new(x0 + LAG_W + buttons_width(players) + 6.0, rect.center().y),
         egui::Align2::LEFT_CENTER,
         "marker",
         font,

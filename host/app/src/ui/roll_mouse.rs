@@ -5,7 +5,7 @@
 //! moves out of sight.
 
 use eframe::egui;
-use gb_core::Buttons;
+use gb_session::data::Pads;
 
 use super::GbApp;
 use super::piano_roll::{ROW_HEIGHT, draw_rows};
@@ -35,7 +35,7 @@ impl GbApp {
             .paint
             .map(|p| (p.mask, p.from.min(p.to)..=p.from.max(p.to), p.on));
         let selection = self.tools.roll.selection.map(|(a, b)| a.min(b)..=a.max(b));
-        let mut events: Vec<(u64, Option<Buttons>, Ev)> = Vec::new();
+        let mut events: Vec<(u64, Option<Pads>, Ev)> = Vec::new();
         let mut origin = 0.0;
         let mut visible = 0..0;
         ui.scope(|ui| {
@@ -82,7 +82,7 @@ impl GbApp {
         }
     }
 
-    fn roll_event(&mut self, ed: &EditorView, f: u64, mask: Option<Buttons>, ev: Ev, shift: bool) {
+    fn roll_event(&mut self, ed: &EditorView, f: u64, mask: Option<Pads>, ev: Ev, shift: bool) {
         match (mask, ev) {
             (None, Ev::Click) if shift => {
                 let anchor = self

@@ -7,14 +7,14 @@ use std::collections::HashMap;
 use std::ops::RangeInclusive;
 
 use eframe::egui;
-use gb_core::Buttons;
+use gb_session::data::Pads;
 
 use crate::emu::BranchView;
 
 /// A drag in progress over button cells.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Paint {
-    pub(super) mask: Buttons,
+    pub(super) mask: Pads,
     pub(super) from: u64,
     pub(super) to: u64,
     pub(super) on: bool,
@@ -34,7 +34,7 @@ pub struct RollUi {
     /// A selection drag over frame numbers is going on.
     pub(super) selecting: bool,
     pub(super) paint: Option<Paint>,
-    pub(super) clipboard: Vec<Buttons>,
+    pub(super) clipboard: Vec<Pads>,
     pub(super) marker_text: String,
     /// The cursor last drawn, to scroll to it when it moves.
     pub(super) shown_frame: Option<u64>,

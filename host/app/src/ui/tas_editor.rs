@@ -6,7 +6,7 @@
 //! the emulation thread as a `movie …` command.
 
 use eframe::egui;
-use gb_core::Buttons;
+use gb_session::data::Pads;
 
 use super::GbApp;
 use super::piano_roll::header;
@@ -62,7 +62,7 @@ impl GbApp {
         self.branches_section(ui, ed);
         self.status_line(ui, ed, cursor);
         ui.separator();
-        header(ui);
+        header(ui, ed.players);
         self.roll_rows(ui, ed, cursor);
         if ui.ui_contains_pointer() {
             self.roll_keys(ui, ed, cursor);
@@ -256,7 +256,7 @@ impl GbApp {
             RollAction::Insert => self.movie(MovieCmd::Insert {
                 frame: a,
                 n: b - a + 1,
-                buttons: Buttons::default(),
+                buttons: Pads::default(),
             }),
             RollAction::Delete => {
                 self.movie(MovieCmd::Delete { from: a, to: b });

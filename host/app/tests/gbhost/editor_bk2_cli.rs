@@ -5,8 +5,9 @@
 use std::path::Path;
 
 use gb_core::Buttons;
+use gb_session::data::Pads;
 use gb_session::movie::editor::Editor;
-use gb_session::movie::{Movie, editor_file};
+use gb_session::movie::{FrameInput, Movie, editor_file};
 use gb_session::{PowerOn, Session, SessionConfig};
 
 use crate::common::{gbhost, text, tmp_dir};
@@ -30,7 +31,7 @@ fn an_edited_movie_survives_bk2_export_and_import_with_its_markers() {
     };
     // Edit: Start pressed a few times to leave the title, A painted over 300-340.
     let mut session = start();
-    let mut ed = Editor::new(&session, 0, vec![Buttons::default(); 600]);
+    let mut ed = Editor::new(&session, 0, vec![Pads::default(); 600]);
     for f in [100, 160, 220] {
         ed.set(&session, f, Buttons::START);
     }
@@ -68,7 +69,8 @@ fn an_edited_movie_survives_bk2_export_and_import_with_its_markers() {
     let t = text(&play);
     assert!(play.status.success() && t.contains("desync: none"), "{t}");
     let movie = Movie::open(&back).expect("open");
-    let (input, _) = movie.frame_buttons().expect("input");
+    let (input, _) = movie.frame_inputs().expect("input");
+    let input: Vec<Pads> = input.iter().map(FrameInput::pads).collect();
     assert_eq!(&input[..], ed.roll().frames());
     let markers =
         editor_file::decode_markers(movie.header.metadata.get("markers").expect("markers kept"));

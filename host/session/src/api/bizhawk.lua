@@ -651,10 +651,15 @@ local function frames_of(packed)
   for i = 1, #(packed or "") // 8 do t[i] = string.unpack("<I8", packed, (i - 1) * 8 + 1) end
   return t
 end
+-- A piano-roll column: "A" or "P1 A" (player 1), "P2 A" (a linked pair's player 2: its
+-- bits are the high byte of the roll's mask).
 local function tas_button(name)
-  local b = BIT[tostring(name):gsub("^P1 ", "")]
-  if not b then error("tastudio: unknown button '" .. tostring(name) .. "'", 3) end
-  return b
+  local s = tostring(name)
+  local shift = 0
+  if s:match("^P2 ") then shift = 8 end
+  local b = BIT[(s:gsub("^P[12] ", ""))]
+  if not b then error("tastudio: unknown button '" .. s .. "'", 3) end
+  return b << shift
 end
 local HOOKS = "hooks on editor actions would run outside the log: not built yet"
 local LOOK = "the piano roll's look is not open to scripts yet"

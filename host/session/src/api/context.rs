@@ -132,8 +132,8 @@ pub enum TasRequest {
     Input {
         /// The frame.
         frame: u64,
-        /// The buttons (bits as `gb_core::Buttons`).
-        mask: u8,
+        /// The buttons (bits as [`Pads`](crate::data::Pads): player 2's in the high byte).
+        mask: u16,
         /// Pressed.
         on: bool,
     },

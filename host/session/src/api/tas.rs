@@ -85,7 +85,7 @@ impl Api<'_> {
                 let req = match what.as_str() {
                     "input" => TasRequest::Input {
                         frame: count(args, 1, w)?,
-                        mask: u8::try_from(int(args, 2, w)? & 0xFF).unwrap_or(0),
+                        mask: u16::try_from(int(args, 2, w)? & 0xFFFF).unwrap_or(0),
                         on: matches!(args.get(3), Some(Value::Boolean(true))),
                     },
                     "insert" => TasRequest::Insert {

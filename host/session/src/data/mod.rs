@@ -8,6 +8,7 @@
 //! - [`event`]: one outside input and when it happens;
 //! - [`limits`]: the bounds hostile files are held to;
 //! - [`status`]: what a script is doing (running, finished, failed);
+//! - [`pads`]: every player's buttons of one frame (the TAS editor's input);
 //! - [`movie_view`]: what is seen of the open movie; [`editor_info`]: of the TAS editor;
 //! - [`window_input`]: what the app's windows send to scripts (form actions, keys, mouse).
 
@@ -18,6 +19,7 @@ pub mod flavor;
 pub mod hash;
 pub mod limits;
 pub mod movie_view;
+pub mod pads;
 pub mod status;
 pub mod window_input;
 
@@ -27,5 +29,6 @@ pub use event::{Event, EventKind};
 pub use flavor::Flavor;
 pub use hash::{SourceHash, fnv1a, fnv1a_iter, source_hash};
 pub use movie_view::MovieView;
+pub use pads::Pads;
 pub use status::Status;
 pub use window_input::{FormValue, HostInput};

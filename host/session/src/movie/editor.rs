@@ -21,6 +21,12 @@
 //! buttons for it (a logged joypad event, as always), runs it (scripts run too, and roll back
 //! with the history), and records whether the game read the joypad (a lag frame).
 //!
+//! **Players.** Each frame of the roll holds every player's buttons ([`Pads`]): one Game
+//! Boy's, or both of a linked pair's (player 2's columns beside player 1's; the cable's
+//! plugging stays an event of the log, fed again like a script load). The greenzone, the
+//! marker states and branches hold the whole pair; a pair's frame lags when neither Game Boy
+//! read its joypad.
+//!
 //! **Branches** keep the whole input, the markers, the frame and a hash of the machine there
 //! (and a thumbnail). Loading one replaces the input (an undoable edit) and seeks to its
 //! frame; arriving there, the machine's hash is compared with the branch's: emulation is
@@ -30,25 +36,27 @@ use std::collections::BTreeMap;
 use std::ops::Range;
 use std::sync::Arc;
 
-use gb_core::Buttons;
-
 use super::format::state_hash;
 use super::roll::{Marker, Roll};
 use crate::api::TasRequest;
-use crate::data::{EditorInfo, Event, EventKind};
-use crate::session::{Session, SessionConfig, SessionError};
+use crate::data::{EditorInfo, Event, EventKind, Pads};
+use crate::session::{Roms, Session, SessionConfig, SessionError};
 use crate::state::StateFile;
 
 /// Most marker states an editor keeps.
 pub const MAX_MARKER_STATES: usize = 256;
 
 /// Whether the editor feeds an event of the edited session's log again when it emulates its
-/// frame anew: every outside input but the joypad (the roll gives it), file reads (a script
-/// that reads again logs again) and resumes after a rewind (the editor's runs are none).
+/// frame anew: every outside input but the joypads (the roll gives every player's), file
+/// reads (a script that reads again logs again) and resumes after a rewind (the editor's runs
+/// are none).
 pub(super) fn fed_again(kind: &EventKind) -> bool {
     !matches!(
         kind,
-        EventKind::Joypad(_) | EventKind::FileRead { .. } | EventKind::Resumed
+        EventKind::Joypad(_)
+            | EventKind::PlayerJoypad { .. }
+            | EventKind::FileRead { .. }
+            | EventKind::Resumed
     )
 }
 
@@ -59,8 +67,8 @@ pub struct Branch {
     pub name: String,
     /// The frame it was saved at.
     pub frame: u64,
-    /// The input then.
-    pub frames: Vec<Buttons>,
+    /// The input then (every player's).
+    pub frames: Vec<Pads>,
     /// The markers then.
     pub markers: BTreeMap<u64, Marker>,
     /// FNV-1a of the core image at `frame` (see [`state_hash`]).
@@ -122,7 +130,7 @@ impl Editor {
     /// An editor over `session`, whose input from frame `start` on is `frames`; the session
     /// must be at a frame from `start` to `start + frames.len()`, emulated with that input
     /// (as after recording or playing it).
-    pub fn new(session: &Session, start: u64, frames: Vec<Buttons>) -> Editor {
+    pub fn new(session: &Session, start: u64, frames: Vec<Pads>) -> Editor {
         let valid = session.frame().max(start);
         Editor {
             roll: Roll::new(frames),
@@ -141,11 +149,16 @@ impl Editor {
     }
 
     /// An editor over what `session` has run since frame `start`: the roll is the buttons the
-    /// log gave each frame.
+    /// log gave each player each frame.
     pub fn from_session(session: &Session, start: u64) -> Editor {
         let log = session.log();
         let frames = (start..session.frame())
-            .map(|f| log.buttons_before(f + 1))
+            .map(|f| {
+                Pads::pair(
+                    log.buttons_before(f + 1),
+                    log.player_buttons_before(f + 1, 1),
+                )
+            })
             .collect();
         Editor::new(session, start, frames)
     }
@@ -165,10 +178,10 @@ impl Editor {
         self.start + self.roll.len()
     }
 
-    /// The buttons of session frame `f`.
-    pub fn input(&self, f: u64) -> Buttons {
+    /// Every player's buttons of session frame `f`.
+    pub fn input(&self, f: u64) -> Pads {
         f.checked_sub(self.start)
-            .map_or_else(Buttons::default, |i| self.roll.get(i))
+            .map_or_else(Pads::default, |i| self.roll.get(i))
     }
 
     /// Frames `start..valid_end()` were emulated with the current input.
@@ -236,7 +249,8 @@ impl Editor {
     }
 
     /// Set frame `f`'s buttons. Returns the first frame changed.
-    pub fn set(&mut self, session: &Session, f: u64, b: Buttons) -> Option<u64> {
+    pub fn set(&mut self, session: &Session, f: u64, b: impl Into<Pads>) -> Option<u64> {
+        let b = b.into();
         let first = f.checked_sub(self.start).and_then(|i| self.roll.set(i, b));
         self.edited(session, first)
     }
@@ -246,9 +260,10 @@ impl Editor {
         &mut self,
         session: &Session,
         frames: Range<u64>,
-        mask: Buttons,
+        mask: impl Into<Pads>,
         on: bool,
     ) -> Option<u64> {
+        let mask = mask.into();
         let r = self.range(frames);
         let first = self.roll.paint(r, mask, on);
         self.edited(session, first)
@@ -259,17 +274,19 @@ impl Editor {
         &mut self,
         session: &Session,
         frames: Range<u64>,
-        mask: Buttons,
+        mask: impl Into<Pads>,
         on: u64,
         off: u64,
     ) -> Option<u64> {
+        let mask = mask.into();
         let r = self.range(frames);
         let first = self.roll.pattern(r, mask, true, on, off);
         self.edited(session, first)
     }
 
     /// Insert `n` frames of `b` before frame `f`.
-    pub fn insert(&mut self, session: &Session, f: u64, n: u64, b: Buttons) -> Option<u64> {
+    pub fn insert(&mut self, session: &Session, f: u64, n: u64, b: impl Into<Pads>) -> Option<u64> {
+        let b = b.into();
         let n = usize::try_from(n.min(super::MAX_FRAME_LIST)).ok()?;
         let first = self.roll.insert(f.saturating_sub(self.start), vec![b; n]);
         self.edited(session, first)
@@ -297,7 +314,7 @@ impl Editor {
     }
 
     /// Paste `input` at frame `f`, over the frames there.
-    pub fn paste(&mut self, session: &Session, f: u64, input: Vec<Buttons>) -> Option<u64> {
+    pub fn paste(&mut self, session: &Session, f: u64, input: Vec<Pads>) -> Option<u64> {
         let first = self.roll.paste(f.saturating_sub(self.start), input, false);
         self.edited(session, first)
     }
@@ -346,8 +363,9 @@ impl Editor {
     // --- Playback and seeking. ---
 
     /// Run one frame with the roll's input (past the end: the user's `held` buttons, which
-    /// recording appends to the roll).
-    pub fn run_frame(&mut self, session: &mut Session, held: Buttons) {
+    /// recording appends to the roll), every player's.
+    pub fn run_frame(&mut self, session: &mut Session, held: impl Into<Pads>) {
+        let held = held.into();
         let f = session.frame();
         // Behind the history's end, this frame forgets the log's future: keep its other
         // events, to feed them again at their frames.
@@ -366,9 +384,9 @@ impl Editor {
         let b = if f >= self.start && f < self.end() {
             self.input(f)
         } else {
-            Buttons::default()
+            Pads::default()
         };
-        session.set_buttons(b);
+        session.set_pads(b);
         session.run_frame();
         if f >= self.start
             && let Ok(i) = usize::try_from(f - self.start)
@@ -376,7 +394,7 @@ impl Editor {
             if self.lag.len() <= i {
                 self.lag.resize(i + 1, None);
             }
-            let lagged = session.gb().lagged();
+            let lagged = session.machine().lagged();
             if self.lag[i] == Some(true) {
                 self.lag_count -= 1;
             }
@@ -405,13 +423,14 @@ impl Editor {
 
     /// When the rewind history no longer holds where re-emulation must start: a new session
     /// at the last kept marker state before that point (built with `rom` and `config`, its
-    /// scripts restored exactly from their images when `config` has the user's key), to
+    /// scripts restored exactly from their images when `config` has the user's key; `roms`: a pair's
+    /// two), to
     /// replace `session`; the log's other events after it are kept to be fed again. `None`
     /// when no marker state helps.
     pub fn resume_from_marker(
         &mut self,
         session: &Session,
-        rom: Vec<u8>,
+        roms: impl Into<Roms>,
         config: SessionConfig,
     ) -> Result<Option<Session>, SessionError> {
         let need = self.valid.min(self.target);
@@ -420,12 +439,21 @@ impl Editor {
         };
         let exact = config.image_key.is_some();
         let fresh = if exact {
-            Session::from_state_file_exact(rom, config, file)?
+            Session::from_state_file_exact(roms, config, file)?
         } else {
-            Session::from_state_file(rom, None, config, file)?
+            Session::from_state_file(roms, None, config, file)?
         };
         self.keep_from(session, m);
         Ok(Some(fresh))
+    }
+
+    /// Feed `events` again at their frames as the roll is emulated (a movie's cable
+    /// pluggings, opened in the editor: outside inputs the roll does not hold).
+    pub fn keep_events(&mut self, mut events: Vec<Event>) {
+        events.retain(|e| fed_again(&e.kind));
+        self.kept.append(&mut events);
+        self.kept.sort_by_key(|e| (e.frame, e.cycle));
+        self.kept.dedup();
     }
 
     /// Set aside the events of `session`'s log from frame `from` on that the editor feeds
@@ -483,7 +511,7 @@ impl Editor {
         }
         let mut left = budget;
         while session.frame() < self.target && left > 0 {
-            self.run_frame(session, Buttons::default());
+            self.run_frame(session, Pads::default());
             observe(session);
             left -= 1;
         }
@@ -617,10 +645,10 @@ impl Editor {
     pub fn apply(&mut self, session: &mut Session, req: &TasRequest) -> Result<(), SessionError> {
         match req {
             TasRequest::Input { frame, mask, on } => {
-                self.paint(session, *frame..frame + 1, Buttons(*mask), *on);
+                self.paint(session, *frame..frame + 1, Pads(*mask), *on);
             }
             TasRequest::Insert { frame, n } => {
-                self.insert(session, *frame, *n, Buttons::default());
+                self.insert(session, *frame, *n, Pads::default());
             }
             TasRequest::Delete { frame, n } => {
                 self.delete(session, *frame..frame.saturating_add(*n));

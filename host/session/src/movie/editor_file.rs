@@ -3,10 +3,12 @@
 //! `<movie>.branches` (they are big: each holds the whole input and a thumbnail; a movie
 //! without them stays small and plays anywhere).
 //!
-//! Sidecar layout (`codec.rs` encodings): `GBHBRNCH`, version 1, a count, then per branch:
+//! Sidecar layout (`codec.rs` encodings): `GBHBRNCH`, version 2, a count, then per branch:
 //! name, frame, state hash (u64), input (run-length: count of runs, then (length, buttons)
-//! pairs), markers (count, then frame, pinned byte, text), thumbnail (zstd of the pixels, u16
-//! little-endian). Saved atomically.
+//! pairs, the buttons a varint of [`Pads`]: player 2's in bits 8-15), markers (count, then
+//! frame, pinned byte, text), thumbnail (zstd of the pixels, u16 little-endian). Saved
+//! atomically. Version 1 (before linked pairs) held one byte of buttons per run; it is read
+//! still.
 //!
 //! Saving plays the roll on a fresh session at the movie's start and records it (the
 //! checks and keyframes of a movie come from emulation): the other outside inputs of the
@@ -16,19 +18,19 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use gb_core::Buttons;
-
 use super::bk2::carry::KEY_MARKERS;
 use super::editor::{Branch, Editor};
 use super::error::MovieError;
-use super::reader::Movie;
+use super::reader::{FrameInput, Movie};
 use super::recorder::Recorder;
 use super::roll::Marker;
 use crate::codec::{Dec, DecodeError, Enc};
-use crate::data::EventKind;
+use crate::data::{EventKind, Pads};
 use crate::session::Session;
 
 const MAGIC: &[u8; 8] = b"GBHBRNCH";
+/// The sidecar version written (2: every player's buttons).
+const VERSION: u64 = 2;
 /// Most branches a sidecar may hold.
 const MAX_BRANCHES: usize = 1000;
 
@@ -60,13 +62,13 @@ fn decode_error(part: &str, source: DecodeError) -> MovieError {
 pub fn encode_branches(branches: &[Branch]) -> Vec<u8> {
     let mut e = Enc::default();
     e.buf.extend_from_slice(MAGIC);
-    e.var(1);
+    e.var(VERSION);
     e.var(branches.len() as u64);
     for b in branches {
         e.str(&b.name);
         e.var(b.frame);
         e.u64(b.hash);
-        let mut runs: Vec<(u64, u8)> = Vec::new();
+        let mut runs: Vec<(u64, u16)> = Vec::new();
         for f in &b.frames {
             match runs.last_mut() {
                 Some((n, v)) if *v == f.0 => *n += 1,
@@ -76,7 +78,7 @@ pub fn encode_branches(branches: &[Branch]) -> Vec<u8> {
         e.var(runs.len() as u64);
         for (n, v) in runs {
             e.var(n);
-            e.u8(v);
+            e.var(u64::from(v));
         }
         e.var(b.markers.len() as u64);
         for (f, m) in &b.markers {
@@ -98,7 +100,7 @@ pub fn decode_branches(bytes: &[u8]) -> Result<Vec<Branch>, MovieError> {
         return Err(err(d.error("not a gbhost branch file")));
     }
     let version = d.var().map_err(err)?;
-    if version != 1 {
+    if version == 0 || version > VERSION {
         return Err(err(
             d.error(format!("version {version} is newer than this gbhost"))
         ));
@@ -112,11 +114,16 @@ pub fn decode_branches(bytes: &[u8]) -> Result<Vec<Branch>, MovieError> {
         let mut frames = Vec::new();
         for _ in 0..d.count(2).map_err(err)? {
             let len = d.var().map_err(err)?;
-            let v = d.u8().map_err(err)?;
+            let v = if version == 1 {
+                u16::from(d.u8().map_err(err)?)
+            } else {
+                u16::try_from(d.var().map_err(err)?)
+                    .map_err(|_| err(d.error("buttons of more than two players")))?
+            };
             if frames.len() as u64 + len > super::MAX_FRAME_LIST {
                 return Err(err(d.error("a branch longer than a movie may be")));
             }
-            frames.extend(std::iter::repeat_n(Buttons(v), len as usize));
+            frames.extend(std::iter::repeat_n(Pads(v), len as usize));
         }
         let mut markers = BTreeMap::new();
         for _ in 0..d.count(3).map_err(err)? {
@@ -145,11 +152,13 @@ pub fn decode_branches(bytes: &[u8]) -> Result<Vec<Branch>, MovieError> {
 }
 
 /// An editor over `session` (at the movie's start, as `Movie::session` makes it) on the
-/// input of `movie`, with its markers and the branches of its sidecar (`path` is the movie's
-/// file).
+/// input of `movie` (every player's; a pair's cable pluggings fed again at their frames),
+/// with its markers and the branches of its sidecar (`path` is the movie's file).
 pub fn open(movie: &Movie, path: &Path, session: &Session) -> Result<Editor, MovieError> {
-    let (frames, _) = movie.frame_buttons()?;
+    let (inputs, _) = movie.frame_inputs()?;
+    let frames = inputs.iter().map(FrameInput::pads).collect();
     let mut ed = Editor::new(session, movie.header.start_frame, frames);
+    ed.keep_events(movie.cable_events()?);
     if let Some(m) = movie.header.metadata.get(KEY_MARKERS) {
         for (f, marker) in decode_markers(m) {
             ed.set_marker(movie.header.start_frame + f, &marker.text, marker.pinned);
@@ -207,7 +216,7 @@ pub fn save(
             };
             fresh.replay_event(e, bundle);
         }
-        fresh.set_buttons(ed.input(f));
+        fresh.set_pads(ed.input(f));
         fresh.run_frame();
         rec.after_frame(fresh)?;
     }
@@ -219,4 +228,61 @@ pub fn save(
     crate::files::write_atomic(&branches_path(path), &encode_branches(ed.branches()))
         .map_err(|e| MovieError::Workflow(format!("{}: {e}", branches_path(path).display())))?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gb_core::Buttons;
+
+    fn branch(frames: Vec<Pads>) -> Branch {
+        Branch {
+            name: "b".into(),
+            frame: 3,
+            frames,
+            markers: BTreeMap::new(),
+            hash: 7,
+            thumbnail: vec![1, 2, 3],
+        }
+    }
+
+    #[test]
+    fn a_branch_keeps_both_players_buttons() {
+        let frames = vec![
+            Pads::pair(Buttons::A, Buttons::START),
+            Pads::pair(Buttons::A, Buttons::START),
+            Pads::of(1, Buttons::UP),
+        ];
+        let back = decode_branches(&encode_branches(&[branch(frames.clone())])).unwrap();
+        assert_eq!(back[0].frames, frames);
+    }
+
+    #[test]
+    fn a_version_1_sidecar_still_opens() {
+        // Written before linked pairs: one byte of buttons per run.
+        let mut e = Enc::default();
+        e.buf.extend_from_slice(MAGIC);
+        e.var(1);
+        e.var(1);
+        e.str("old");
+        e.var(2);
+        e.u64(9);
+        e.var(2);
+        e.var(2);
+        e.u8(Buttons::B.0);
+        e.var(1);
+        e.u8(0);
+        e.var(0);
+        e.bytes(&zstd::bulk::compress(&[0, 0], 3).unwrap());
+        let back = decode_branches(&e.buf).expect("a version 1 sidecar");
+        assert_eq!(back[0].name, "old");
+        assert_eq!(
+            back[0].frames,
+            vec![
+                Pads::from(Buttons::B),
+                Pads::from(Buttons::B),
+                Pads::default()
+            ]
+        );
+    }
 }

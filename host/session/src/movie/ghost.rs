@@ -3,7 +3,8 @@
 //! game or beside it, and the piano roll marks the first frame where the two machines' work
 //! RAM or screens differ.
 //!
-//! The ghost is a session of its own (its own rewind history, no scripts: input only). It
+//! The ghost is a session of its own (its own rewind history, no scripts: input only, with a
+//! linked pair's cable pluggings). It
 //! follows the edited session's frame: forward by running its input, backward by seeking in
 //! its history. Each machine's frames are fingerprinted as they are run (FNV-1a of work RAM
 //! and of the picture): the ghost's by [`Ghost::follow`], the edited session's by
@@ -11,9 +12,9 @@
 //! fingerprinted where they differ; an edit of the main input at frame `f` forgets the main
 //! fingerprints from `f` on ([`Ghost::invalidate_main_from`]).
 
-use gb_core::{Buttons, Domain};
+use gb_core::Domain;
 
-use crate::data::{fnv1a, fnv1a_iter};
+use crate::data::{Event, Pads, fnv1a, fnv1a_iter};
 use crate::session::{Session, SessionError};
 
 /// A frame's fingerprint: work RAM and picture hashes.
@@ -39,7 +40,9 @@ pub struct Divergence {
 pub struct Ghost {
     session: Session,
     /// Its input from frame `start` on.
-    input: Vec<Buttons>,
+    input: Vec<Pads>,
+    /// Other outside inputs fed at their frames (a pair's cable pluggings), in order.
+    events: Vec<Event>,
     start: u64,
     /// Its name (the branch's or movie's).
     name: String,
@@ -63,10 +66,11 @@ enum Side {
 impl Ghost {
     /// A ghost playing `input` from frame `start` on `session` (a fresh session at that
     /// frame: the movie's start, or power-on for a branch of a movie from power-on).
-    pub fn new(name: &str, session: Session, start: u64, input: Vec<Buttons>) -> Ghost {
+    pub fn new(name: &str, session: Session, start: u64, input: Vec<Pads>) -> Ghost {
         Ghost {
             session,
             input,
+            events: Vec::new(),
             start,
             name: name.to_owned(),
             ghost_prints: Vec::new(),
@@ -74,6 +78,14 @@ impl Ghost {
             first_diff: None,
             compared: 0,
         }
+    }
+
+    /// Feed `events` at their frames too (a linked pair's cable pluggings: outside inputs
+    /// beside the buttons, which a pair's run needs to be the same).
+    pub fn with_events(mut self, mut events: Vec<Event>) -> Ghost {
+        events.sort_by_key(|e| (e.frame, e.cycle));
+        self.events = events;
+        self
     }
 
     /// Its name.
@@ -101,7 +113,11 @@ impl Ghost {
                 .and_then(|i| self.input.get(usize::try_from(i).ok()?))
                 .copied()
                 .unwrap_or_default();
-            self.session.set_buttons(b);
+            self.session.set_pads(b);
+            let from = self.events.partition_point(|e| e.frame < g);
+            for e in self.events[from..].iter().take_while(|e| e.frame == g) {
+                self.session.replay_event(e, None);
+            }
             self.session.run_frame();
             let p = print(&self.session);
             self.put(Side::Ghost, self.session.frame(), p);

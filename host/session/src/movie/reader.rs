@@ -9,7 +9,7 @@ use super::error::MovieError;
 use super::format::{Chunk, MovieHeader, Start};
 use crate::codec::DecodeError;
 use crate::data::limits::{MAX_FRAME, MAX_FRAME_LIST};
-use crate::data::{EventKind, fnv1a};
+use crate::data::{Event, EventKind, Pads, fnv1a};
 use crate::session::{PowerOn, Roms, Session, SessionConfig, SessionError};
 use crate::state::StateFile;
 use gb_core::{Model, ModelChoice};
@@ -23,6 +23,13 @@ pub struct FrameInput {
     /// The link cable plugged in (`Some(true)`) or pulled out (`Some(false)`) from this
     /// frame on; `None`: left as it was.
     pub cable: Option<bool>,
+}
+
+impl FrameInput {
+    /// Every player's buttons, as the TAS editor's roll holds them.
+    pub fn pads(&self) -> Pads {
+        Pads::pair(self.buttons[0], self.buttons[1])
+    }
 }
 
 /// A movie read from a file (either container form).
@@ -223,6 +230,23 @@ impl Movie {
     /// pokes, scripts; not the start time or file reads).
     pub fn frame_inputs(&self) -> Result<(Vec<FrameInput>, usize), MovieError> {
         self.walk_frames(true)
+    }
+
+    /// The link cable's pluggings of a linked pair's movie, each as it was logged (its frame
+    /// and cycle): what the TAS editor feeds again beside its roll.
+    pub fn cable_events(&self) -> Result<Vec<Event>, MovieError> {
+        let mut out = Vec::new();
+        for i in 0..self.chunks().len() {
+            let chunk = self.chunk(i)?;
+            out.extend(
+                chunk
+                    .events
+                    .iter()
+                    .filter(|e| matches!(e.kind, EventKind::Cable { .. }))
+                    .cloned(),
+            );
+        }
+        Ok(out)
     }
 
     /// The walk of [`Movie::frame_buttons`] and [`Movie::frame_inputs`]; `pair`: keep

@@ -1,6 +1,6 @@
-//! [`Roll`]: a movie's input as the TAS editor edits it — the buttons of every frame, the
-//! markers, and the undo/redo history of every edit. Pure data: nothing here emulates (the
-//! [`Editor`](super::editor::Editor) does, over a session).
+//! [`Roll`]: a movie's input as the TAS editor edits it — every player's buttons of every
+//! frame ([`Pads`]), the markers, and the undo/redo history of every edit. Pure data:
+//! nothing here emulates (the [`Editor`](super::editor::Editor) does, over a session).
 //!
 //! Frames are counted from the roll's first frame (index 0). Every edit reports the first
 //! frame whose input it changed, so the editor invalidates only the frames after it.
@@ -12,7 +12,7 @@
 use std::collections::BTreeMap;
 use std::ops::Range;
 
-use gb_core::Buttons;
+use crate::data::Pads;
 
 /// Most edits kept for undo.
 pub const MAX_UNDO: usize = 1000;
@@ -52,9 +52,9 @@ struct Change {
     /// Where it starts.
     at: usize,
     /// The frames that were there.
-    old: Vec<Buttons>,
+    old: Vec<Pads>,
     /// The frames put there.
-    new: Vec<Buttons>,
+    new: Vec<Pads>,
     /// The markers before and after, when the change moved them (an insert, a delete, a
     /// branch loaded); a change that moves none leaves later marker edits alone on undo.
     markers: Option<(BTreeMap<u64, Marker>, BTreeMap<u64, Marker>)>,
@@ -63,7 +63,7 @@ struct Change {
 /// A movie's input, its markers and the edit history.
 #[derive(Clone, Debug, Default)]
 pub struct Roll {
-    frames: Vec<Buttons>,
+    frames: Vec<Pads>,
     markers: BTreeMap<u64, Marker>,
     undo: Vec<Change>,
     redo: Vec<Change>,
@@ -71,7 +71,7 @@ pub struct Roll {
 
 impl Roll {
     /// A roll holding `frames`.
-    pub fn new(frames: Vec<Buttons>) -> Roll {
+    pub fn new(frames: Vec<Pads>) -> Roll {
         Roll {
             frames,
             ..Roll::default()
@@ -89,7 +89,7 @@ impl Roll {
     }
 
     /// The buttons of frame `f` (none past the end).
-    pub fn get(&self, f: u64) -> Buttons {
+    pub fn get(&self, f: u64) -> Pads {
         usize::try_from(f)
             .ok()
             .and_then(|i| self.frames.get(i))
@@ -98,12 +98,12 @@ impl Roll {
     }
 
     /// Every frame's buttons.
-    pub fn frames(&self) -> &[Buttons] {
+    pub fn frames(&self) -> &[Pads] {
         &self.frames
     }
 
     /// The frames of `range` (clipped to the roll), for copy.
-    pub fn copy(&self, range: Range<u64>) -> Vec<Buttons> {
+    pub fn copy(&self, range: Range<u64>) -> Vec<Pads> {
         let (a, b) = self.clip(range);
         self.frames[a..b].to_vec()
     }
@@ -117,10 +117,10 @@ impl Roll {
 
     /// Replace `old_len` frames at `at` by `new`, moving markers, as one undoable change.
     /// Returns the first frame whose input changed, if any did.
-    fn splice(&mut self, at: usize, old_len: usize, new: Vec<Buttons>) -> Option<u64> {
+    fn splice(&mut self, at: usize, old_len: usize, new: Vec<Pads>) -> Option<u64> {
         let at = at.min(self.frames.len());
         let old_len = old_len.min(self.frames.len() - at);
-        let old: Vec<Buttons> = self.frames[at..at + old_len].to_vec();
+        let old: Vec<Pads> = self.frames[at..at + old_len].to_vec();
         if old == new || (self.frames.len() - old_len + new.len()) as u64 > super::MAX_FRAME_LIST {
             return None;
         }
@@ -162,16 +162,16 @@ impl Roll {
     }
 
     /// Set frame `f`'s buttons (the roll grows with empty frames to reach it).
-    pub fn set(&mut self, f: u64, b: Buttons) -> Option<u64> {
+    pub fn set(&mut self, f: u64, b: Pads) -> Option<u64> {
         if f >= super::MAX_FRAME_LIST {
             return None;
         }
         let i = usize::try_from(f).ok()?;
         if i >= self.frames.len() {
-            if b == Buttons::default() {
+            if b == Pads::default() {
                 return None;
             }
-            let mut new = vec![Buttons::default(); i - self.frames.len()];
+            let mut new = vec![Pads::default(); i - self.frames.len()];
             new.push(b);
             let len = self.frames.len();
             return self.splice(len, 0, new);
@@ -181,7 +181,7 @@ impl Roll {
 
     /// Press (`on`) or release the buttons of `mask` over `range` (painting), growing the roll
     /// to reach it.
-    pub fn paint(&mut self, range: Range<u64>, mask: Buttons, on: bool) -> Option<u64> {
+    pub fn paint(&mut self, range: Range<u64>, mask: Pads, on: bool) -> Option<u64> {
         self.pattern(range, mask, on, 1, 0)
     }
 
@@ -190,7 +190,7 @@ impl Roll {
     pub fn pattern(
         &mut self,
         range: Range<u64>,
-        mask: Buttons,
+        mask: Pads,
         on_first: bool,
         on: u64,
         off: u64,
@@ -201,17 +201,17 @@ impl Roll {
         let start = usize::try_from(range.start).ok()?;
         let end = usize::try_from(range.end).ok()?.max(start);
         let period = (on + off).max(1);
-        let new: Vec<Buttons> = (start..end)
+        let new: Vec<Pads> = (start..end)
             .map(|i| {
                 let k = (i - start) as u64 % period;
                 let pressed = (k < on) == on_first || off == 0 && on_first;
                 let b = self.get(i as u64).0;
-                Buttons(if pressed { b | mask.0 } else { b & !mask.0 })
+                Pads(if pressed { b | mask.0 } else { b & !mask.0 })
             })
             .collect();
         let have = self.frames.len().saturating_sub(start).min(end - start);
         if start > self.frames.len() {
-            let mut pad = vec![Buttons::default(); start - self.frames.len()];
+            let mut pad = vec![Pads::default(); start - self.frames.len()];
             pad.extend(new);
             let len = self.frames.len();
             return self.splice(len, 0, pad);
@@ -220,7 +220,7 @@ impl Roll {
     }
 
     /// Insert `frames` before frame `at` (at the end when past it).
-    pub fn insert(&mut self, at: u64, frames: Vec<Buttons>) -> Option<u64> {
+    pub fn insert(&mut self, at: u64, frames: Vec<Pads>) -> Option<u64> {
         let at = usize::try_from(at)
             .unwrap_or(usize::MAX)
             .min(self.frames.len());
@@ -243,11 +243,11 @@ impl Roll {
     /// Release every button over `range`.
     pub fn clear(&mut self, range: Range<u64>) -> Option<u64> {
         let (a, b) = self.clip(range);
-        self.splice(a, b - a, vec![Buttons::default(); b - a])
+        self.splice(a, b - a, vec![Pads::default(); b - a])
     }
 
     /// Paste `frames` at `at`: over the frames there, or inserted before them.
-    pub fn paste(&mut self, at: u64, frames: Vec<Buttons>, insert: bool) -> Option<u64> {
+    pub fn paste(&mut self, at: u64, frames: Vec<Pads>, insert: bool) -> Option<u64> {
         let i = usize::try_from(at)
             .unwrap_or(usize::MAX)
             .min(self.frames.len());
@@ -260,12 +260,12 @@ impl Roll {
 
     /// Set frame `i` to `b`, appending empty frames before it if needed: recording at the
     /// end, not an undoable edit.
-    pub fn extend_to(&mut self, i: u64, b: Buttons) {
+    pub fn extend_to(&mut self, i: u64, b: Pads) {
         let Ok(i) = usize::try_from(i) else { return };
         if i < self.frames.len() {
             self.frames[i] = b;
         } else if i - self.frames.len() <= super::MAX_FRAME_LIST as usize {
-            self.frames.resize(i, Buttons::default());
+            self.frames.resize(i, Pads::default());
             self.frames.push(b);
         }
     }
@@ -330,7 +330,7 @@ impl Roll {
     /// Replace the whole input and markers (a branch loaded) as one undoable change.
     pub fn replace_all(
         &mut self,
-        frames: Vec<Buttons>,
+        frames: Vec<Pads>,
         markers: BTreeMap<u64, Marker>,
     ) -> Option<u64> {
         let before = self.markers.clone();
@@ -349,44 +349,78 @@ impl Roll {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use gb_core::Buttons;
+
+    const A: Pads = Pads(Buttons::A.0 as u16);
+    const B: Pads = Pads(Buttons::B.0 as u16);
+    const START: Pads = Pads(Buttons::START.0 as u16);
 
     fn roll(n: usize) -> Roll {
-        Roll::new((0..n).map(|i| Buttons(i as u8)).collect())
+        Roll::new((0..n).map(|i| Pads(i as u16)).collect())
+    }
+
+    #[test]
+    fn each_players_columns_are_edited_apart() {
+        let mut r = Roll::new(vec![Pads::of(0, Buttons::A); 6]);
+        let p2_a = Pads::of(1, Buttons::A);
+        assert_eq!(r.paint(2..4, p2_a, true), Some(2));
+        assert_eq!(r.get(2), Pads::pair(Buttons::A, Buttons::A));
+        assert_eq!(
+            r.get(4),
+            Pads::of(0, Buttons::A),
+            "outside the range: untouched"
+        );
+        // Releasing player 2's A leaves player 1's held.
+        assert_eq!(r.paint(0..6, p2_a, false), Some(2));
+        assert!((0..6).all(|f| r.get(f) == Pads::of(0, Buttons::A)));
+        // Autofire on player 2 alone.
+        r.pattern(0..4, Pads::of(1, Buttons::B), true, 1, 1);
+        let p2: Vec<Buttons> = (0..4).map(|f| r.get(f).player(1)).collect();
+        assert_eq!(
+            p2,
+            [
+                Buttons::B,
+                Buttons::default(),
+                Buttons::B,
+                Buttons::default()
+            ]
+        );
+        assert!((0..6).all(|f| r.get(f).player(0) == Buttons::A));
     }
 
     #[test]
     fn frames_past_a_movie_s_limit_are_refused_not_allocated() {
-        let mut r = Roll::new(vec![Buttons::default(); 4]);
-        assert_eq!(r.set(u64::MAX / 2, Buttons::A), None);
-        assert_eq!(r.paint(1 << 40..(1 << 40) + 5, Buttons::A, true), None);
-        assert_eq!(r.insert(u64::MAX, vec![Buttons::A]), Some(4));
+        let mut r = Roll::new(vec![Pads::default(); 4]);
+        assert_eq!(r.set(u64::MAX / 2, A), None);
+        assert_eq!(r.paint(1 << 40..(1 << 40) + 5, A, true), None);
+        assert_eq!(r.insert(u64::MAX, vec![A]), Some(4));
         assert_eq!(r.len(), 5);
     }
 
     #[test]
     fn painting_reports_the_first_frame_changed_and_undoes() {
-        let mut r = Roll::new(vec![Buttons::default(); 10]);
-        assert_eq!(r.paint(3..6, Buttons::A, true), Some(3));
-        assert_eq!(r.get(4), Buttons::A);
-        assert_eq!(r.paint(3..6, Buttons::A, true), None, "no change, no edit");
-        assert_eq!(r.paint(0..10, Buttons::A, false), Some(3));
+        let mut r = Roll::new(vec![Pads::default(); 10]);
+        assert_eq!(r.paint(3..6, A, true), Some(3));
+        assert_eq!(r.get(4), A);
+        assert_eq!(r.paint(3..6, A, true), None, "no change, no edit");
+        assert_eq!(r.paint(0..10, A, false), Some(3));
         assert_eq!(r.undo(), Some(0));
-        assert_eq!(r.get(5), Buttons::A);
+        assert_eq!(r.get(5), A);
         assert_eq!(r.undo(), Some(3));
-        assert_eq!(r.get(5), Buttons::default());
+        assert_eq!(r.get(5), Pads::default());
         assert_eq!(r.redo(), Some(3));
-        assert_eq!(r.get(3), Buttons::A);
+        assert_eq!(r.get(3), A);
     }
 
     #[test]
     fn undoing_a_paint_keeps_a_marker_set_after_it() {
-        let mut r = Roll::new(vec![Buttons::default(); 10]);
-        r.paint(3..6, Buttons::A, true);
+        let mut r = Roll::new(vec![Pads::default(); 10]);
+        r.paint(3..6, A, true);
         r.set_marker(8, "boss", false);
         assert_eq!(r.undo(), Some(3));
         assert!(r.markers().contains_key(&8), "a paint moves no marker");
         // An insert moves markers: its undo puts them back where they were.
-        r.insert(2, vec![Buttons::B; 2]);
+        r.insert(2, vec![B; 2]);
         assert!(r.markers().contains_key(&10));
         r.undo();
         assert_eq!(r.markers().keys().copied().collect::<Vec<_>>(), [8]);
@@ -394,12 +428,12 @@ mod tests {
 
     #[test]
     fn autofire_alternates() {
-        let mut r = Roll::new(vec![Buttons::default(); 8]);
-        r.pattern(0..8, Buttons::B, true, 1, 1);
-        let b: Vec<bool> = (0..8).map(|f| r.get(f).contains(Buttons::B)).collect();
+        let mut r = Roll::new(vec![Pads::default(); 8]);
+        r.pattern(0..8, B, true, 1, 1);
+        let b: Vec<bool> = (0..8).map(|f| r.get(f).contains(B)).collect();
         assert_eq!(b, [true, false, true, false, true, false, true, false]);
-        r.pattern(0..8, Buttons::A, true, 2, 2);
-        let a: Vec<bool> = (0..8).map(|f| r.get(f).contains(Buttons::A)).collect();
+        r.pattern(0..8, A, true, 2, 2);
+        let a: Vec<bool> = (0..8).map(|f| r.get(f).contains(A)).collect();
         assert_eq!(a, [true, true, false, false, true, true, false, false]);
     }
 
@@ -408,10 +442,10 @@ mod tests {
         let mut r = roll(20);
         r.set_marker(10, "boss", false);
         r.set_marker(15, "pinned", true);
-        assert_eq!(r.insert(5, vec![Buttons::A; 3]), Some(5));
+        assert_eq!(r.insert(5, vec![A; 3]), Some(5));
         assert!(r.markers().contains_key(&13));
         assert!(r.markers().contains_key(&15));
-        assert_eq!(r.get(13), Buttons(10), "the marker's input moved with it");
+        assert_eq!(r.get(13), Pads(10), "the marker's input moved with it");
         r.delete(0..4);
         assert!(r.markers().contains_key(&9));
         r.delete(8..12);
@@ -430,16 +464,16 @@ mod tests {
     fn clone_paste_clear_and_growth() {
         let mut r = roll(4);
         r.clone_range(1..3);
-        assert_eq!(r.frames(), &[0, 1, 2, 1, 2, 3].map(Buttons));
-        r.paste(0, vec![Buttons(9)], false);
-        assert_eq!(r.get(0), Buttons(9));
-        r.paste(0, vec![Buttons(7)], true);
+        assert_eq!(r.frames(), &[0, 1, 2, 1, 2, 3].map(Pads));
+        r.paste(0, vec![Pads(9)], false);
+        assert_eq!(r.get(0), Pads(9));
+        r.paste(0, vec![Pads(7)], true);
         assert_eq!(r.len(), 7);
         r.clear(0..2);
-        assert_eq!(r.copy(0..3), vec![Buttons(0), Buttons(0), Buttons(1)]);
-        assert_eq!(r.set(10, Buttons::START), Some(7));
+        assert_eq!(r.copy(0..3), vec![Pads(0), Pads(0), Pads(1)]);
+        assert_eq!(r.set(10, START), Some(7));
         assert_eq!(r.len(), 11);
-        assert_eq!(r.get(10), Buttons::START);
-        assert_eq!(r.get(99), Buttons::default());
+        assert_eq!(r.get(10), START);
+        assert_eq!(r.get(99), Pads::default());
     }
 }

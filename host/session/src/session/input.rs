@@ -67,6 +67,13 @@ impl Session {
         }
     }
 
+    /// Hold every player's buttons of `pads` from the next frame on (player 2's only on a
+    /// linked pair; each logged only when it changes).
+    pub fn set_pads(&mut self, pads: crate::data::Pads) {
+        self.set_buttons(pads.player(0));
+        self.set_player_buttons(1, pads.player(1));
+    }
+
     /// Give each player's Game Boy the buttons it sees now (held, with the scripts' presses
     /// and releases): after a restore, and at a frame's start.
     pub(crate) fn apply_buttons(&mut self) {

@@ -3,6 +3,7 @@
 //! whose state rolls back with them.
 
 use gb_core::Buttons;
+use gb_session::data::Pads;
 use gb_session::movie::editor::{BranchCheck, Editor, Progress};
 use gb_session::movie::state_hash;
 use gb_session::{Flavor, Session};
@@ -41,11 +42,11 @@ fn recorded(n: u64) -> (Session, Editor) {
 }
 
 /// The machine after playing `input` from power-on with the HUD script.
-fn replayed(input: &[Buttons]) -> (u64, String) {
+fn replayed(input: &[Pads]) -> (u64, String) {
     let mut s = session();
     s.load_script_as("hud.lua", HUD, Flavor::Native);
     for b in input {
-        s.set_buttons(*b);
+        s.set_pads(*b);
         s.run_frame();
     }
     (state_hash(&s), hud_text(&s))
@@ -103,10 +104,14 @@ fn inserts_and_deletes_shift_the_input_and_markers() {
     ed.set_marker(150, "second press", false);
     ed.insert(&s, 100, 10, Buttons::B);
     assert_eq!(ed.roll().len(), 210);
-    assert_eq!(ed.input(160), Buttons::A, "frame 150's A moved to 160");
+    assert_eq!(
+        ed.input(160),
+        Buttons::A.into(),
+        "frame 150's A moved to 160"
+    );
     assert!(ed.marker(160).is_some());
     ed.delete(&s, 0..5);
-    assert_eq!(ed.input(155), Buttons::A);
+    assert_eq!(ed.input(155), Buttons::A.into());
     assert_eq!(ed.next_marker(0), Some(155));
     ed.seek_now(&mut s, 210).expect("seek");
     assert_eq!((state_hash(&s), hud_text(&s)), replayed(ed.roll().frames()));
@@ -180,11 +185,11 @@ fn a_branch_restores_input_frame_and_script_state() {
     assert_eq!(s.frame(), 200);
     assert_eq!(ed.branch_check(), Some(BranchCheck::Same));
     assert_eq!(hud_text(&s), "A 20", "the script's count is the branch's");
-    assert_eq!(ed.input(55), Buttons::A);
-    assert_eq!(ed.input(100), Buttons::default());
+    assert_eq!(ed.input(55), Buttons::A.into());
+    assert_eq!(ed.input(100), Buttons::default().into());
     // Loading a branch is an edit: undo gives the other input back.
     ed.undo(&s);
-    assert_eq!(ed.input(100), Buttons::A);
+    assert_eq!(ed.input(100), Buttons::A.into());
 }
 
 #[test]
@@ -274,7 +279,7 @@ fn a_bizhawk_script_reads_and_edits_the_roll_through_tastudio() {
         }
     }
     // B on 120, then two frames inserted at the start: B is on 122 now.
-    assert_eq!(ed.input(122), Buttons::B);
+    assert_eq!(ed.input(122), Buttons::B.into());
     assert!(
         ed.marker(130).is_some(),
         "set after the insert, on the frame it named"
@@ -292,7 +297,7 @@ fn a_ghost_runs_frame_locked_and_marks_the_first_difference() {
     // The ghost: the same run without the first A presses.
     let mut input = ed.roll().frames().to_vec();
     for b in &mut input[50..60] {
-        *b = Buttons::default();
+        *b = Pads::default();
     }
     let mut ghost = Ghost::new("no early A", session(), 0, input);
     // Follow the edited session from the start, frame by frame.
@@ -331,7 +336,7 @@ fn a_marker_state_brings_back_frames_the_ring_evicted() {
         ..gb_session::SessionConfig::default()
     };
     let mut s = Session::new(crate::common::counter_rom(), None, config.clone()).expect("session");
-    let mut ed = Editor::new(&s, 0, vec![Buttons::default(); 3000]);
+    let mut ed = Editor::new(&s, 0, vec![Pads::default(); 3000]);
     ed.set_marker(100, "checkpoint", false);
     ed.seek_now(&mut s, 3000).expect("record");
     assert_eq!(ed.marker_state_frames().collect::<Vec<_>>(), [100]);

@@ -15,6 +15,7 @@ mod compat_styles;
 mod container;
 mod debugger;
 mod editor;
+mod editor_link;
 mod forms;
 mod link;
 mod movie;
