@@ -99,6 +99,10 @@ pub const COMMANDS: &[(&str, &str)] = &[
         "ramwatch add ADDR [1u|2s|4h…] [NAME] | remove N | poke N VALUE | list | import|export FILE.wch   the RAM watch list, kept per ROM",
     ),
     (
+        "link",
+        "link [FILE | same | off | plug | unplug]   a second Game Boy on the link cable: FILE's game or the same one (the game starts again as a pair), off (one Game Boy), the cable in or out; alone: what is linked",
+    ),
+    (
         "load",
         "load SCRIPT [--player 2]   load a Lua script file (on a linked pair's second Game Boy with --player 2)",
     ),
@@ -421,6 +425,8 @@ pub enum Command {
     Cheat(crate::console::tool_cmds::CheatCmd),
     /// A RAM watch list command.
     RamWatch(crate::console::tool_cmds::RamWatchCmd),
+    /// A link cable command.
+    Link(crate::console::link_cmds::LinkCmd),
     /// Lua, as typed.
     Lua(String),
     /// Leave gbhost.
@@ -616,6 +622,7 @@ pub fn parse(line: &str) -> Result<Command, String> {
         other if let Some(d) = crate::console::debug_cmds::parse(other, args) => Command::Debug(d?),
         "cheat" => Command::Cheat(crate::console::tool_cmds::parse_cheat(args)?),
         "ramwatch" => Command::RamWatch(crate::console::tool_cmds::parse_ramwatch(args)?),
+        "link" => Command::Link(crate::console::link_cmds::parse_link(args)?),
         _ => Command::Quit,
     })
 }
@@ -801,6 +808,7 @@ impl fmt::Display for Command {
             Command::Debug(c) => write!(f, "{c}"),
             Command::Cheat(c) => write!(f, "{c}"),
             Command::RamWatch(c) => write!(f, "{c}"),
+            Command::Link(c) => write!(f, "{c}"),
             Command::Movie(m) => match m {
                 MovieCmd::Record { path: p, here } => {
                     write!(f, "movie record {}", path(p))?;
@@ -1025,8 +1033,14 @@ mod tests {
     /// Every command reads back from the line it writes.
     #[test]
     fn display_round_trips() {
+        use crate::console::link_cmds::LinkCmd;
         let all = [
             Command::Help,
+            Command::Link(LinkCmd::Status),
+            Command::Link(LinkCmd::Cable(false)),
+            Command::Link(LinkCmd::Same),
+            Command::Link(LinkCmd::Off),
+            Command::Link(LinkCmd::Open("my roms/blue.gb".into())),
             Command::Peek {
                 addr: Location::bus(0xFF40),
                 len: 3,

@@ -11,5 +11,6 @@ pub(crate) mod cmd_words;
 pub(crate) mod command;
 pub(crate) mod debug_cmds;
 pub(crate) mod hexdump;
+pub(crate) mod link_cmds;
 pub(crate) mod repl;
 pub(crate) mod tool_cmds;

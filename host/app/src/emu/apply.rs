@@ -134,6 +134,7 @@ impl Emu {
             Command::Debug(c) => self.apply_debug(c),
             Command::Cheat(c) => self.apply_cheat(c),
             Command::RamWatch(c) => self.apply_ramwatch(c),
+            Command::Link(c) => self.apply_link(c).map_err(err),
             Command::Watch(a) => {
                 let v = self.read_at(a)?;
                 if !self.console.watches.iter().any(|(w, _)| *w == a) {

@@ -31,6 +31,7 @@
 //!   hold ([`EmuHandle`]).
 
 mod apply;
+mod cable;
 mod console_out;
 mod debug_view;
 mod debugger;

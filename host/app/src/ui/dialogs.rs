@@ -11,6 +11,7 @@ use super::GbApp;
 use super::file_state::{Dialog, MovieInfoFields};
 use super::portal::Portal;
 use crate::console::command::{Command, MovieCmd, StateCmd, StateTarget};
+use crate::console::link_cmds::LinkCmd;
 use crate::emu::Cmd;
 use eframe::egui;
 use std::path::PathBuf;
@@ -168,6 +169,7 @@ impl GbApp {
             Dialog::EditMovie => self.run(Command::Movie(MovieCmd::Edit(Some(p)))),
             Dialog::SaveEditedMovie => self.run(Command::Movie(MovieCmd::Save(Some(p)))),
             Dialog::ApplyPatch => self.send(Cmd::ApplyPatch(p)),
+            Dialog::LinkSecondGame => self.run(Command::Link(LinkCmd::Open(p))),
         }
     }
 }

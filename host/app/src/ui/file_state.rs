@@ -30,6 +30,8 @@ pub(super) enum Dialog {
     SaveEditedMovie,
     /// Open the current ROM again with a patch.
     ApplyPatch,
+    /// Link a second Game Boy running a ROM file.
+    LinkSecondGame,
 }
 
 impl Dialog {
@@ -48,6 +50,7 @@ impl Dialog {
             Dialog::EditMovie => "Open a movie (.gbm) in the TAS editor",
             Dialog::SaveEditedMovie => "Save the TAS editor's movie (.gbm)",
             Dialog::ApplyPatch => "Apply a patch (.ips .ups .bps)",
+            Dialog::LinkSecondGame => "Link a second Game Boy: its ROM",
         }
     }
 
@@ -62,7 +65,9 @@ impl Dialog {
     /// The native dialog's file filter: a name and extensions.
     pub(super) fn filter(self) -> (&'static str, &'static [&'static str]) {
         match self {
-            Dialog::OpenRom => ("Game Boy ROMs", &crate::game::rom::EXTENSIONS),
+            Dialog::OpenRom | Dialog::LinkSecondGame => {
+                ("Game Boy ROMs", &crate::game::rom::EXTENSIONS)
+            }
             Dialog::LoadScript | Dialog::LoadScriptOnPlayer2 => ("Lua scripts", &["lua"]),
             Dialog::RecordMovie { .. }
             | Dialog::PlayMovie

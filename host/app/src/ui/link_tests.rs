@@ -106,3 +106,60 @@ fn two_game_boys_side_by_side_with_their_own_keys_and_a_cable() {
     assert!(listed.contains("p2.lua (Running, player 2)"), "{listed}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn the_link_menu_links_the_same_game_and_unlinks_it_and_the_repl_links_a_file() {
+    let dir = std::env::temp_dir().join(format!("gbhost-ui-relink-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let hud = dir.join("hud.lua");
+    std::fs::write(
+        &hud,
+        "event.onframeend(function() gui.text(0, 0, 'on ' .. emu.players()) end)\n",
+    )
+    .unwrap();
+    let mut h = support::harness(RomSource::LinkDemo, vec![hud], 8 << 20, [1200.0, 700.0]);
+    settle(&mut h);
+    assert!(h.state().view().screen.second.is_none(), "one Game Boy");
+    // One Game Boy: the Link menu offers a second.
+    h.get_by_label("Link").click();
+    h.run_steps(2);
+    h.get_by_label("Link the same game").click();
+    settle(&mut h);
+    step(&mut h, 3);
+    let view = h.state().view();
+    assert!(view.screen.second.is_some(), "two screens after linking");
+    assert!(
+        format!("{:?}", view.screen.overlays).contains("on 2"),
+        "the user's script runs again, on the pair: {:?}",
+        view.screen.overlays
+    );
+    let out = h.state().emu().repl("link");
+    assert!(
+        out.contains("linked: player 2 runs") && out.contains("plugged in"),
+        "{out}"
+    );
+    assert!(h.state().emu().repl("link unplug").contains("pulled out"));
+    settle(&mut h);
+    // A file that is no ROM is refused and the pair goes on.
+    let junk = dir.join("junk.gb");
+    std::fs::write(&junk, b"not a game").unwrap();
+    let out = h.state().emu().repl(&format!("link {}", junk.display()));
+    assert!(out.contains("cannot link that game"), "{out}");
+    settle(&mut h);
+    assert!(h.state().view().screen.second.is_some(), "still a pair");
+    // Unlinked from the menu: one Game Boy again, its script still there.
+    open_link_menu(&mut h);
+    h.get_by_label("Unlink (one Game Boy)").click();
+    settle(&mut h);
+    step(&mut h, 3);
+    let view = h.state().view();
+    assert!(view.screen.second.is_none(), "one screen after unlinking");
+    assert!(
+        format!("{:?}", view.screen.overlays).contains("on 1"),
+        "{:?}",
+        view.screen.overlays
+    );
+    assert!(h.state().emu().repl("link").starts_with("one Game Boy"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

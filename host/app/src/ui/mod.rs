@@ -63,6 +63,7 @@ mod windows_tests;
 
 use crate::config::Config;
 use crate::console::command::{Command, MovieCmd, StateCmd, StateTarget};
+use crate::console::link_cmds::LinkCmd;
 use crate::emu::{Cmd, EmuHandle, Panel, RomSource, Speed, View};
 use eframe::egui;
 use file_state::Dialog;
@@ -286,14 +287,48 @@ impl GbApp {
             ui.menu_button("Model", |ui| self.menu_model(ui));
             ui.menu_button("Scripts", |ui| self.menu_scripts(ui));
             ui.menu_button("View", |ui| self.menu_view(ui));
-            if let Some(plugged) = self.view.screen.second.as_ref().map(|s| s.plugged) {
-                ui.menu_button("Link", |ui| self.menu_link(ui, plugged));
-            }
+            let plugged = self.view.screen.second.as_ref().map(|s| s.plugged);
+            ui.menu_button("Link", |ui| self.menu_link(ui, plugged));
         });
     }
 
-    /// Two linked Game Boys: the cable.
-    fn menu_link(&mut self, ui: &mut egui::Ui, plugged: bool) {
+    /// Two linked Game Boys: a second one linked or taken away, the cable, the controllers,
+    /// player 2's scripts (`plugged`: the cable, when a second Game Boy is linked).
+    fn menu_link(&mut self, ui: &mut egui::Ui, plugged: Option<bool>) {
+        let hint = "The game starts again with two Game Boys on the cable (movies, states and \
+                    rewind hold the pair)";
+        let Some(plugged) = plugged else {
+            if ui
+                .button("Link a second game…")
+                .on_hover_text(hint)
+                .clicked()
+            {
+                self.ask(Dialog::LinkSecondGame);
+            }
+            if ui
+                .button("Link the same game")
+                .on_hover_text(hint)
+                .clicked()
+            {
+                self.run(Command::Link(LinkCmd::Same));
+            }
+            return;
+        };
+        if ui
+            .button("Unlink (one Game Boy)")
+            .on_hover_text("The game starts again on one Game Boy")
+            .clicked()
+        {
+            self.run(Command::Link(LinkCmd::Off));
+        }
+        if ui
+            .button("Link another second game…")
+            .on_hover_text(hint)
+            .clicked()
+        {
+            self.ask(Dialog::LinkSecondGame);
+        }
+        ui.separator();
         let mut on = plugged;
         if ui.checkbox(&mut on, "Cable plugged in").changed() {
             self.send(Cmd::Cable(on));
