@@ -108,6 +108,13 @@ pub struct Config {
     pub keys2: PadKeys,
     /// Screen scale (0: the largest integer factor that fits).
     pub scale: u32,
+    /// Where a linked pair's second screen stands: `auto` (beside the first or below it,
+    /// whichever shows them bigger in the window), `side-by-side` or `stacked`.
+    pub link_layout: String,
+    /// Which player each gamepad plays on a linked pair, by the pad's name (1 or 2); a pad
+    /// not named here plays player 1 when it is the first connected, else player 2.
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub gamepad_players: std::collections::BTreeMap<String, u8>,
     /// Recently opened ROMs, newest first.
     pub recent_roms: Vec<PathBuf>,
     /// Recently loaded scripts, newest first.
@@ -126,7 +133,39 @@ pub struct Config {
     pub saves_dir: Option<PathBuf>,
 }
 
+/// Where a linked pair's second screen stands (see [`Config::link_layout`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum LinkLayout {
+    /// Whichever of the two shows the screens bigger in the window.
+    #[default]
+    Auto,
+    /// Player 2's screen to the right of player 1's.
+    SideBySide,
+    /// Player 2's screen below player 1's.
+    Stacked,
+}
+
+impl LinkLayout {
+    /// Its name in the config file.
+    pub fn name(self) -> &'static str {
+        match self {
+            LinkLayout::Auto => "auto",
+            LinkLayout::SideBySide => "side-by-side",
+            LinkLayout::Stacked => "stacked",
+        }
+    }
+}
+
 impl Config {
+    /// The configured layout of a linked pair's screens (`auto` for none or an unknown one).
+    pub fn link_layout(&self) -> LinkLayout {
+        match self.link_layout.as_str() {
+            "side-by-side" => LinkLayout::SideBySide,
+            "stacked" => LinkLayout::Stacked,
+            _ => LinkLayout::Auto,
+        }
+    }
+
     /// The configured model (`auto` when the file names none or an unknown one).
     pub fn model(&self) -> gb_core::ModelChoice {
         gb_core::ModelChoice::parse(&self.model).unwrap_or_default()

@@ -26,11 +26,21 @@ pub(super) struct Controls {
 
 impl Controls {
     /// The controls for these bindings; `gamepads`: poll the gamepads.
-    pub(super) fn new(keys: &Keys, keys2: &PadKeys, gamepads: bool) -> Controls {
+    /// `gamepad_players`: the player assigned to each pad by name.
+    pub(super) fn new(
+        keys: &Keys,
+        keys2: &PadKeys,
+        gamepad_players: &std::collections::BTreeMap<String, u8>,
+        gamepads: bool,
+    ) -> Controls {
         let k = keys2;
+        let mut pads = if gamepads { Gamepads::new() } else { None };
+        if let Some(p) = &mut pads {
+            p.set_players(gamepad_players.clone());
+        }
         Controls {
             keys: KeyMap::new(keys),
-            gamepads: if gamepads { Gamepads::new() } else { None },
+            gamepads: pads,
             held: Held::default(),
             keys2: pad([
                 &k.right, &k.left, &k.up, &k.down, &k.a, &k.b, &k.select, &k.start,

@@ -61,7 +61,7 @@ mod windows;
 #[cfg(test)]
 mod windows_tests;
 
-use crate::config::Config;
+use crate::config::{Config, LinkLayout};
 use crate::console::command::{Command, MovieCmd, StateCmd, StateTarget};
 use crate::console::link_cmds::LinkCmd;
 use crate::emu::{Cmd, EmuHandle, Panel, RomSource, Speed, View};
@@ -130,7 +130,12 @@ impl GbApp {
     pub fn new(emu: EmuHandle, config: Config, desktop: bool) -> GbApp {
         GbApp {
             save_config: desktop,
-            controls: controls::Controls::new(&config.keys, &config.keys2, desktop),
+            controls: controls::Controls::new(
+                &config.keys,
+                &config.keys2,
+                &config.gamepad_players,
+                desktop,
+            ),
             emu,
             config,
             textures: Default::default(),
@@ -334,6 +339,42 @@ impl GbApp {
             self.send(Cmd::Cable(on));
         }
         ui.checkbox(&mut self.controls.swapped, "Swap controllers");
+        // Which player each connected gamepad plays, remembered by the pad's name.
+        let pads = self
+            .controls
+            .gamepads
+            .as_ref()
+            .map_or_else(Vec::new, |g| g.pads());
+        for (name, player) in pads {
+            ui.horizontal(|ui| {
+                ui.label(&name);
+                for p in 0..2 {
+                    if ui.radio(player == p, format!("player {}", p + 1)).clicked() {
+                        self.config
+                            .gamepad_players
+                            .insert(name.clone(), p as u8 + 1);
+                        if let Some(g) = &mut self.controls.gamepads {
+                            g.set_players(self.config.gamepad_players.clone());
+                        }
+                        self.save_config();
+                    }
+                }
+            });
+        }
+        ui.horizontal(|ui| {
+            ui.label("Screens:");
+            let now = self.config.link_layout();
+            for (layout, label) in [
+                (LinkLayout::Auto, "Fit the window"),
+                (LinkLayout::SideBySide, "Side by side"),
+                (LinkLayout::Stacked, "Stacked"),
+            ] {
+                if ui.radio(now == layout, label).clicked() {
+                    self.config.link_layout = layout.name().to_owned();
+                    self.save_config();
+                }
+            }
+        });
         if ui
             .button("Load script on player 2…")
             .on_hover_text(
@@ -819,17 +860,16 @@ impl GbApp {
         // Room around the game that scripts asked for (`client.SetGameExtraPadding`), in game
         // pixels: the picture sits inside it and overlays may draw over all of it.
         let [left, top, right, bottom] = self.padding().map(|p| p as f32);
-        // A linked pair's second screen stands to the right of the first.
-        let second_w = if self.view.screen.second.is_some() {
-            screen::GAME.x
-        } else {
-            0.0
-        };
-        let full = egui::vec2(
-            screen::GAME.x + left + right + second_w,
-            screen::GAME.y + top + bottom,
-        );
+        // A linked pair's second screen stands to the right of the first or below it.
         let avail = ui.available_size();
+        let one = egui::vec2(screen::GAME.x + left + right, screen::GAME.y + top + bottom);
+        let stacked = self.view.screen.second.is_some()
+            && screen::stacks(avail, one, self.config.link_layout());
+        let full = match (&self.view.screen.second, stacked) {
+            (None, _) => one,
+            (Some(_), false) => one + egui::vec2(screen::GAME.x, 0.0),
+            (Some(_), true) => one + egui::vec2(0.0, screen::GAME.y),
+        };
         let fit = screen::fit_scale(avail, full);
         let scale = if self.config.scale == 0 {
             fit
@@ -867,10 +907,12 @@ impl GbApp {
         let mut shown = outer;
         if let Some(second) = &self.view.screen.second {
             let id = self.textures.second(ui.ctx(), &second.picture);
-            let at = egui::Rect::from_min_size(
-                egui::pos2(outer.max.x, rect.min.y),
-                screen::GAME * scale,
-            );
+            let corner = if stacked {
+                egui::pos2(rect.min.x, outer.max.y)
+            } else {
+                egui::pos2(outer.max.x, rect.min.y)
+            };
+            let at = egui::Rect::from_min_size(corner, screen::GAME * scale);
             ui.painter().image(
                 id,
                 at,

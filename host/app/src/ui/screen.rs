@@ -2,6 +2,7 @@
 //! neighbour, so pixels stay square and sharp), and the scripts' overlays painted on top at
 //! the same scale.
 
+use crate::config::LinkLayout;
 use eframe::egui;
 use gb_session::DrawCmd;
 
@@ -61,6 +62,20 @@ pub fn image(rgb: &[u8]) -> egui::ColorImage {
 pub fn fit_scale(avail: egui::Vec2, size: egui::Vec2) -> f32 {
     let s = (avail.x / size.x).min(avail.y / size.y).floor();
     s.max(1.0)
+}
+
+/// Whether a linked pair's second screen goes below the first (else beside it): as
+/// `layout` says, or for [`LinkLayout::Auto`] when that shows both bigger in `avail` (`one`:
+/// the first screen with its padding; a tie stays side by side).
+pub fn stacks(avail: egui::Vec2, one: egui::Vec2, layout: LinkLayout) -> bool {
+    match layout {
+        LinkLayout::SideBySide => false,
+        LinkLayout::Stacked => true,
+        LinkLayout::Auto => {
+            fit_scale(avail, one + egui::vec2(0.0, GAME.y))
+                > fit_scale(avail, one + egui::vec2(GAME.x, 0.0))
+        }
+    }
 }
 
 /// `0xAARRGGBB` as an egui colour.
@@ -173,5 +188,27 @@ pub fn paint_overlay(painter: &egui::Painter, origin: egui::Pos2, scale: f32, cm
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_pair_stacks_where_that_shows_it_bigger() {
+        let one = GAME;
+        // A wide window: side by side at 3× (960 × 432) beats stacked at 2×.
+        assert!(!stacks(egui::vec2(1000.0, 700.0), one, LinkLayout::Auto));
+        // A tall one: stacked at 3× (480 × 864) beats side by side at 1×.
+        assert!(stacks(egui::vec2(500.0, 900.0), one, LinkLayout::Auto));
+        // A tie stays side by side; the config's choice holds whatever the window.
+        assert!(!stacks(egui::vec2(320.0, 288.0), one, LinkLayout::Auto));
+        assert!(stacks(egui::vec2(1000.0, 700.0), one, LinkLayout::Stacked));
+        assert!(!stacks(
+            egui::vec2(500.0, 900.0),
+            one,
+            LinkLayout::SideBySide
+        ));
     }
 }
